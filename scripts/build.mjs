@@ -1,0 +1,33 @@
+// Bundles the CLI, the extension and the webview app with esbuild. Entries that do not exist yet are skipped.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+// Native addons and lazily-loaded model runtimes stay outside the bundle and load from node_modules.
+const nodeExternals = ['vscode', 'hnswlib-node', '@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp'];
+
+const entries = [
+  { in: 'src/cli/main.ts', out: 'dist/cli.js', platform: 'node', banner: '#!/usr/bin/env node' },
+  { in: 'src/extension/extension.ts', out: 'dist/extension.js', platform: 'node' },
+  { in: 'webview/main.ts', out: 'dist/webview.js', platform: 'browser' },
+];
+
+for (const e of entries) {
+  if (!existsSync(e.in)) continue;
+  const opts = {
+    entryPoints: [e.in],
+    outfile: e.out,
+    bundle: true,
+    sourcemap: !production,
+    minify: production,
+    target: e.platform === 'node' ? 'node20' : 'es2022',
+    platform: e.platform,
+    format: e.platform === 'node' ? 'cjs' : 'iife',
+    external: e.platform === 'node' ? nodeExternals : [],
+    banner: e.banner ? { js: e.banner } : undefined,
+    logLevel: 'warning',
+  };
+  await build(opts);
+}
+if (watch) console.log('watch mode is not implemented; re-run npm run build');
