@@ -1,0 +1,36 @@
+/** Gain applied to a grade in (n)DCG: `exp` = 2^rel − 1 (default), `linear` = rel (trec_eval's ndcg_cut). */
+export type GainKind = 'exp' | 'linear';
+
+export interface MetricOptions {
+  gain: GainKind;
+  /** Grades at or above this count as relevant for binary metrics (P, recall, RR, AP, hit). Default 1. */
+  relevanceThreshold: number;
+}
+
+export const DEFAULT_METRIC_OPTIONS: MetricOptions = { gain: 'exp', relevanceThreshold: 1 };
+
+/**
+ * Everything a metric needs about one query, computed once.
+ * `grades[i]` is the judgment of the document at rank i+1, or `undefined` when unjudged
+ * (unjudged documents count as not relevant, as in trec_eval).
+ */
+export interface QueryContext {
+  grades: (number | undefined)[];
+  /** Number of judged documents with grade >= threshold (trec_eval's num_rel). */
+  numRelevant: number;
+  /** Grades > 0 of every judged document of the query, highest first: the ideal ranking for IDCG. */
+  idealGrades: number[];
+  options: MetricOptions;
+}
+
+export function isRelevant(grade: number | undefined, ctx: QueryContext): boolean {
+  return grade !== undefined && grade >= ctx.options.relevanceThreshold;
+}
+
+/** Number of relevant documents among the first `k` retrieved (all retrieved when k is undefined). */
+export function relevantInTop(ctx: QueryContext, k?: number): number {
+  const n = k === undefined ? ctx.grades.length : Math.min(k, ctx.grades.length);
+  let count = 0;
+  for (let i = 0; i < n; i++) if (isRelevant(ctx.grades[i], ctx)) count++;
+  return count;
+}

@@ -1,0 +1,10 @@
+export * from './context';
+export * from './spec';
+export * from './evaluate';
+export { dcg, gainOf, ndcgAt } from './ndcg';
+export { precisionAt } from './precision';
+export { recallAt } from './recall';
+export { reciprocalRank } from './reciprocal-rank';
+export { hitAt } from './hit';
+export { averagePrecision } from './average-precision';
+export { judgedAt } from './judged';

@@ -1,0 +1,47 @@
+import { describeMetric, type Evaluation } from '../metrics';
+import { markdownTable, textTable } from './table';
+
+export type ReportFormat = 'table' | 'json' | 'markdown';
+
+/** The JSON shape of `ranklab score --format json` (documented in README). */
+export function evaluationJson(ev: Evaluation, extra: Record<string, unknown> = {}) {
+  const perQuery: Record<string, Record<string, number>> = {};
+  for (const [qid, values] of ev.perQuery) perQuery[qid] = values;
+  return {
+    metrics: ev.means,
+    perQuery,
+    queries: ev.queries,
+    skipped: ev.unjudgedRunQueries,
+    missingFromRun: ev.missingFromRun,
+    noRelevant: ev.noRelevant,
+    judgments: ev.judgments,
+    variant: {
+      gain: ev.options.gain,
+      relevanceThreshold: ev.options.relevanceThreshold,
+      excludeNoRelevant: !!ev.options.excludeNoRelevant,
+      metrics: Object.fromEntries(ev.specs.map((s) => [s.name, describeMetric(s, ev.options)])),
+    },
+    ...extra,
+  };
+}
+
+/** Human-readable report: means with the variant of each metric spelled out, optional per-query rows, and what was skipped. */
+export function formatEvaluation(ev: Evaluation, format: Exclude<ReportFormat, 'json'>, opts: { perQuery?: boolean; title?: string } = {}): string {
+  const table = format === 'markdown' ? markdownTable : textTable;
+  const out: string[] = [];
+  if (opts.title) out.push(format === 'markdown' ? `## ${opts.title}` : opts.title, '');
+  out.push(table(['metric', 'mean', 'variant'], ev.specs.map((s) => [s.name, ev.means[s.name], describeMetric(s, ev.options)])));
+  out.push('', `${ev.queries} queries averaged; judgments ${ev.judgments}`);
+  if (ev.missingFromRun.length) out.push(`${ev.missingFromRun.length} judged queries have no results in the run and score 0: ${preview(ev.missingFromRun)}`);
+  if (ev.noRelevant.length) out.push(`${ev.noRelevant.length} queries have no relevant document${ev.options.excludeNoRelevant ? ' (excluded)' : ' (scored 0, counted)'}: ${preview(ev.noRelevant)}`);
+  if (ev.unjudgedRunQueries.length) out.push(`${ev.unjudgedRunQueries.length} run queries have no judgments and were ignored: ${preview(ev.unjudgedRunQueries)}`);
+  if (opts.perQuery) {
+    const names = ev.specs.map((s) => s.name);
+    out.push('', table(['query', ...names], [...ev.perQuery].map(([qid, v]) => [qid, ...names.map((n) => v[n])])));
+  }
+  return out.join('\n') + '\n';
+}
+
+function preview(ids: string[], max = 10): string {
+  return ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} … (+${ids.length - max})`;
+}

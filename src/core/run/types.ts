@@ -1,0 +1,51 @@
+/** One retrieved document in a ranked list. Rank is the 1-based position after trec_eval ordering. */
+export interface RankedDoc {
+  id: string;
+  score: number;
+  /** Display title at the time of the run (for the dashboard; corpus text, never trusted as markup). */
+  title?: string;
+  /** Per-stage provenance: rank (1-based) and score the document had in each stage that saw it. */
+  stages?: Partial<Record<StageName, { rank: number; score: number }>>;
+}
+
+export type StageName = 'lexical' | 'vector' | 'fused' | 'rerank';
+
+/** A run: ranked documents per query id, already in final order (best first). */
+export type Run = Map<string, RankedDoc[]>;
+
+/** What a run was computed on, so a result can name exactly its inputs. */
+export interface RunProvenance {
+  config: string;
+  configHash?: string;
+  corpus?: string;
+  judgments?: string;
+  createdAt: string;
+  tool: string;
+}
+
+/** Per-query record of a saved run (`.ranklab/runs/*.json`). */
+export interface SavedQueryResult {
+  qid: string;
+  text: string;
+  docs: RankedDoc[];
+  /** Matching documents before the page cut (what a UI would show as "N results"). */
+  total?: number;
+  /** Milliseconds per stage and "total". */
+  latencyMs: Record<string, number>;
+  metrics: Record<string, number>;
+  notes?: string[];
+}
+
+/** The JSON file written for every evaluation of one config. */
+export interface SavedRun {
+  format: 'ranklab-run@1';
+  provenance: RunProvenance;
+  /** The ranking config as run (parsed JSON). */
+  config: unknown;
+  metricSpecs: string[];
+  metrics: Record<string, number>;
+  latency: Record<string, { p50: number; p99: number }>;
+  annRecall?: number;
+  principal?: string;
+  queries: SavedQueryResult[];
+}
