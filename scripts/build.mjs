@@ -25,7 +25,11 @@ for (const e of entries) {
     platform: e.platform,
     format: e.platform === 'node' ? 'cjs' : 'iife',
     external: e.platform === 'node' ? nodeExternals : [],
-    banner: e.banner ? { js: e.banner } : undefined,
+    // Some ESM dependencies (fdir, via tinyglobby) read import.meta.url, which is empty in a CJS bundle.
+    define: e.platform === 'node' ? { 'import.meta.url': '__ranklabImportMetaUrl' } : undefined,
+    banner: e.platform === 'node'
+      ? { js: `${e.banner ? e.banner + '\n' : ''}const __ranklabImportMetaUrl = require('url').pathToFileURL(__filename).href;` }
+      : undefined,
     logLevel: 'warning',
   };
   await build(opts);

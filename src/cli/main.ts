@@ -1,11 +1,16 @@
 import { InputError, formatDiagnostic } from '../core/util/diagnostics';
 import { type Io, processIo } from './io';
 import { SCORE_USAGE, scoreCommand } from './commands/score';
+import { EVAL_USAGE, evalCommand } from './commands/eval';
+import { COMPARE_USAGE, GATE_USAGE, compareCommand, gateCommand } from './commands/compare';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
 const COMMANDS: Record<string, Command> = {
+  eval: { run: evalCommand, usage: EVAL_USAGE },
   score: { run: scoreCommand, usage: SCORE_USAGE },
+  compare: { run: compareCommand, usage: COMPARE_USAGE },
+  gate: { run: gateCommand, usage: GATE_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments

@@ -2,6 +2,12 @@ import type { Diagnostic } from '../util/diagnostics';
 
 export type Split = 'tune' | 'holdout';
 
+/** Where a judgment or query was read from (1-based line; 0 = the whole file). */
+export interface SourceLocation {
+  file: string;
+  line: number;
+}
+
 /** A labeled query. Tags name the slices it belongs to (e.g. "procedural", "lang:id"). */
 export interface Query {
   id: string;
@@ -24,4 +30,8 @@ export interface JudgmentSet {
   sources: string[];
   /** Every problem found while reading; the valid lines were kept. */
   diagnostics: Diagnostic[];
+  /** Where each judgment came from, keyed by `${qid}\t${docid}` (see `judgmentKey`). */
+  locations?: Map<string, SourceLocation>;
+  /** Where each query's text came from, keyed by query id. */
+  queryLocations?: Map<string, SourceLocation>;
 }

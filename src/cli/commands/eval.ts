@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { describeMetric } from '../../core/metrics';
+import { formatTrecRun } from '../../core/run/trec-run';
+import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
+import { markdownTable, textTable, type Cell } from '../../core/report/table';
+import { InputError } from '../../core/util/diagnostics';
+import { METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
+import type { Io } from '../io';
+import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
+
+export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
+             [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--format table|json|markdown]
+             [--trec-run OUT] [--per-query] [--no-save]
+  Runs every labeled query under each config (default: every config of the workspace) and prints the
+  metrics, latency p50/p99 per stage and ANN recall; each run is saved under .ranklab/runs/.`;
+
+export const SPLITS = ['tune', 'holdout', 'all'] as const;
+
+export async function evalCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, {
+    ...METRIC_OPTIONS,
+    ...WORKSPACE_OPTIONS,
+    config: { type: 'string', short: 'c', multiple: true },
+    split: { type: 'string' },
+    as: { type: 'string' },
+    'trec-run': { type: 'string' },
+    'per-query': { type: 'boolean' },
+    'no-save': { type: 'boolean' },
+  });
+  if (values.help) return io.out(EVAL_USAGE + '\n'), 0;
+  const format = formatChoice(values.format, ['table', 'json', 'markdown'] as const, 'table');
+  const split = formatChoice(values.split, SPLITS, 'all');
+  const session = openSession(values, io);
+  const settings = session.workspace.settings;
+  const { specs, options } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold });
+  const configs = values.config?.length
+    ? values.config.map((c) => session.resolveConfig(c))
+    : session.configEntries().filter((e) => e.config || (io.err(`skipping ${e.file ?? e.name}: not a usable config\n`), false)).map((e) => e.config!);
+  if (configs.length === 0) throw new InputError('no usable ranking config');
+  const { signal, dispose } = interruptSignal(io);
+  const results: ConfigEvaluation[] = [];
+  try {
+    for (const config of configs) {
+      const r = await evaluateConfig(session, config, {
+        specs, metricOptions: options, split, principal: values.as, save: !values['no-save'], signal,
+        onProgress: progressReporter(io, `${config.name}${values.as ? ` as ${values.as}` : ''}`),
+      });
+      for (const note of r.notes) io.err(`${config.name}: ${note}\n`);
+      results.push(r);
+    }
+  } catch (e) {
+    if (signal.aborted) {
+      io.err(`stopped; ${results.length} of ${configs.length} configs completed\n`);
+      return 130;
+    }
+    throw e;
+  } finally {
+    dispose();
+  }
+  if (values['trec-run']) writeTrecRuns(values['trec-run'], results, io);
+
+  if (format === 'json') {
+    io.out(JSON.stringify({ runs: results.map((r) => ({
+      config: r.config.name,
+      configHash: r.config.configHash,
+      mode: r.config.mode + (r.config.rerank ? '+rerank' : ''),
+      principal: values.as,
+      split,
+      metrics: r.evaluation.means,
+      perQuery: Object.fromEntries(r.evaluation.perQuery),
+      queries: r.evaluation.queries,
+      latency: r.saved.latency,
+      annRecall: r.saved.annRecall ?? null,
+      corpus: r.saved.provenance.corpus,
+      judgments: r.saved.provenance.judgments,
+      saved: r.path ?? null,
+    })), variant: Object.fromEntries(specs.map((s) => [s.name, describeMetric(s, options)])) }, null, 2) + '\n');
+    return 0;
+  }
+  const table = format === 'markdown' ? markdownTable : textTable;
+  const first = results[0];
+  const out: string[] = [];
+  out.push(`Workspace ${session.root}: ${session.corpus().docs.length} documents (${first.saved.provenance.corpus}), ${first.evaluation.queries} queries (${split}${values.as ? `, as ${values.as}` : ''}; judgments ${first.saved.provenance.judgments})`, '');
+  out.push(table(['config', 'mode', ...specs.map((s) => s.name)], results.map((r) => [r.config.name, r.config.mode + (r.config.rerank ? '+rerank' : ''), ...specs.map((s) => r.evaluation.means[s.name])] as Cell[])));
+  out.push('', ...specs.map((s) => `  ${s.name}: ${describeMetric(s, options)}`));
+  const stages = ['lexical', 'vector', 'fused', 'rerank', 'total'];
+  out.push('', table(['config', ...stages.map((s) => `${s} p50/p99 ms`), 'ANN recall@10', 'saved'], results.map((r) => [
+    r.config.name,
+    ...stages.map((s) => (r.saved.latency[s] ? `${r.saved.latency[s].p50.toFixed(2)} / ${r.saved.latency[s].p99.toFixed(2)}` : '-')),
+    r.saved.annRecall === undefined ? '-' : r.saved.annRecall.toFixed(3),
+    r.reused ? `reused ${r.path}` : (r.path ?? 'not saved'),
+  ])));
+  if (values['per-query']) {
+    for (const r of results) {
+      out.push('', `${r.config.name}, per query:`);
+      out.push(table(['query', 'text', ...specs.map((s) => s.name)], [...r.evaluation.perQuery].map(([qid, v]) => [qid, (session.judgments().queries.get(qid)?.text ?? '').slice(0, 50), ...specs.map((s) => v[s.name])] as Cell[])));
+    }
+  }
+  io.out(out.join('\n') + '\n');
+  return 0;
+}
+
+function writeTrecRuns(out: string, results: ConfigEvaluation[], io: Io): void {
+  for (const r of results) {
+    const ext = extname(out);
+    const path = results.length === 1 ? out : `${out.slice(0, out.length - ext.length)}.${r.config.name}${ext || '.txt'}`;
+    writeFileSync(path, formatTrecRun(r.run, r.config.name));
+    io.err(`TREC run of ${r.config.name} written to ${path}\n`);
+  }
+}

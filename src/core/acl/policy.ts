@@ -1,0 +1,105 @@
+import type { Document } from '../corpus/document';
+
+/** Someone who searches: a name, a tenant and groups, plus any attributes a custom rule may test. */
+export interface Principal {
+  name: string;
+  tenant?: string;
+  groups: string[];
+  [attribute: string]: unknown;
+}
+
+/**
+ * The access rule as data (ranklab.json `acl.rule`), so a workspace can state its own scheme:
+ * - `{ "any": [rule, ...] }`, `{ "all": [rule, ...] }`, `{ "not": rule }`
+ * - `{ "doc": "public", "is": true }`: a document field equals a value
+ * - `{ "principal": "role", "is": "admin" }`: a principal attribute equals a value
+ * - `{ "same": "tenant" }`: the document's and the principal's field are equal (and present)
+ * - `{ "overlap": "groups", "ifEmpty": "allow" | "deny" }`: the two lists share a value; a document
+ *   whose list is empty or missing is allowed ("allow") or denied ("deny", the default)
+ */
+export type AclRule =
+  | { any: AclRule[] }
+  | { all: AclRule[] }
+  | { not: AclRule }
+  | { doc: string; is: unknown }
+  | { principal: string; is: unknown }
+  | { same: string }
+  | { overlap: string; ifEmpty?: 'allow' | 'deny' };
+
+/** Visible when public, or same tenant and at least one shared group (a document with no groups is open to its whole tenant). */
+export const DEFAULT_ACL_RULE: AclRule = {
+  any: [{ doc: 'public', is: true }, { all: [{ same: 'tenant' }, { overlap: 'groups', ifEmpty: 'allow' }] }],
+};
+
+export interface AclPolicy {
+  rule: AclRule;
+  /** What a document with no ACL field at all (no tenant, groups or public) is: see README "Access control". */
+  missingAcl: 'public' | 'private';
+}
+
+export const ACL_FIELDS = ['tenant', 'groups', 'public'] as const;
+
+export function hasAclFields(doc: Pick<Document, 'meta'>): boolean {
+  return ACL_FIELDS.some((f) => doc.meta[f] !== undefined);
+}
+
+/** May this principal see this document? The single place where the access decision is made. */
+export function maySee(policy: AclPolicy, principal: Principal, doc: Pick<Document, 'meta'>): boolean {
+  if (!hasAclFields(doc)) return policy.missingAcl === 'public';
+  return evaluateRule(policy.rule, principal, doc.meta);
+}
+
+function list(v: unknown): string[] {
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return typeof v === 'string' && v !== '' ? [v] : [];
+}
+
+export function evaluateRule(rule: AclRule, principal: Principal, meta: Record<string, unknown>): boolean {
+  if ('any' in rule) return rule.any.some((r) => evaluateRule(r, principal, meta));
+  if ('all' in rule) return rule.all.every((r) => evaluateRule(r, principal, meta));
+  if ('not' in rule) return !evaluateRule(rule.not, principal, meta);
+  if ('doc' in rule) return meta[rule.doc] === rule.is;
+  if ('principal' in rule) return principal[rule.principal] === rule.is;
+  if ('same' in rule) {
+    const a = meta[rule.same];
+    const b = principal[rule.same];
+    return a !== undefined && a !== null && a !== '' && a === b;
+  }
+  if ('overlap' in rule) {
+    const docValues = list(meta[rule.overlap]);
+    if (docValues.length === 0) return rule.ifEmpty === 'allow';
+    const mine = new Set(list(principal[rule.overlap]));
+    return docValues.some((v) => mine.has(v));
+  }
+  throw new Error(`unknown ACL rule ${JSON.stringify(rule)}`);
+}
+
+/** Checks the shape of a rule read from ranklab.json; returns a message per problem with its JSON path. */
+export function validateRule(rule: unknown, path = 'acl.rule'): string[] {
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return [`${path}: a rule must be an object`];
+  const r = rule as Record<string, unknown>;
+  if ('any' in r || 'all' in r) {
+    const key = 'any' in r ? 'any' : 'all';
+    const items = r[key];
+    if (!Array.isArray(items) || items.length === 0) return [`${path}.${key}: must be a non-empty list of rules`];
+    return items.flatMap((x, i) => validateRule(x, `${path}.${key}[${i}]`));
+  }
+  if ('not' in r) return validateRule(r.not, `${path}.not`);
+  if ('doc' in r || 'principal' in r) return 'is' in r ? [] : [`${path}: "${'doc' in r ? 'doc' : 'principal'}" needs "is"`];
+  if ('same' in r) return typeof r.same === 'string' ? [] : [`${path}.same: must be a field name`];
+  if ('overlap' in r) {
+    if (typeof r.overlap !== 'string') return [`${path}.overlap: must be a field name`];
+    return r.ifEmpty === undefined || r.ifEmpty === 'allow' || r.ifEmpty === 'deny' ? [] : [`${path}.ifEmpty: must be "allow" or "deny"`];
+  }
+  return [`${path}: unknown rule; use any, all, not, doc/is, principal/is, same or overlap`];
+}
+
+/**
+ * The set of documents a principal may see, computed once per principal so that every retrieval
+ * stage can use a cheap membership test as its filter.
+ */
+export function permittedIds(policy: AclPolicy, principal: Principal, docs: readonly Pick<Document, 'id' | 'meta'>[]): Set<string> {
+  const out = new Set<string>();
+  for (const d of docs) if (maySee(policy, principal, d)) out.add(d.id);
+  return out;
+}

@@ -1,0 +1,18 @@
+export type { Corpus, Document } from './document';
+export type { AclFieldNames, CorpusFieldMap, CorpusSettings } from './settings';
+export { ALWAYS_EXCLUDED, DEFAULT_CORPUS_SETTINGS, corpusSettings } from './settings';
+export type { CorpusSnapshot, LoadCorpusResult, SnapshotFile } from './load';
+export { loadCorpus, parseSnapshot, serializeSnapshot, snapshotSettingsKey } from './load';
+export type { CorpusDiff } from './diff';
+export { diffCorpus } from './diff';
+export { listCorpusFiles } from './discover';
+export { READERS, readCorpusFile } from './read-file';
+export type { FileReadResult } from './read-file';
+export { readMarkdown, firstHeading } from './readers/markdown';
+export { readText } from './readers/text';
+export { readHtml } from './readers/html';
+export { readJsonl, readJsonRecords } from './readers/records';
+export type { CorpusReader, ReaderContext, ReadResult } from './readers/types';
+export { binaryReason } from './file-check';
+export { hashDocument } from './make-document';
+export { mapRecord } from './record-mapper';

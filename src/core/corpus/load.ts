@@ -1,0 +1,132 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '../util/diagnostics';
+import { fingerprint } from '../util/fingerprint';
+import type { Corpus, Document } from './document';
+import { compareStrings, listCorpusFiles } from './discover';
+import { stableJson } from './make-document';
+import { readCorpusFile } from './read-file';
+import type { CorpusSettings } from './settings';
+
+/** Bump when a reader changes what it produces, so older snapshots are not reused. */
+const READER_VERSION = 1;
+
+/** What one file yielded last time, keyed by its stat so an unchanged file need not be read again. */
+export interface SnapshotFile {
+  mtimeMs: number;
+  size: number;
+  docs: Document[];
+  diagnostics: Diagnostic[];
+}
+
+export interface CorpusSnapshot {
+  /** Identifies the reader version and settings the entries were produced with; a mismatch discards them. */
+  settingsKey: string;
+  /** By path relative to the workspace root (POSIX slashes). */
+  files: Map<string, SnapshotFile>;
+}
+
+export interface LoadCorpusResult {
+  corpus: Corpus;
+  snapshot: CorpusSnapshot;
+  /** Files actually read this time (the rest came from the previous snapshot). */
+  reread: string[];
+  /** Every file that matched the globs, sorted. */
+  files: string[];
+}
+
+export function snapshotSettingsKey(settings: CorpusSettings): string {
+  return fingerprint([
+    `reader-v${READER_VERSION}`,
+    stableJson({ fields: settings.fields, acl: settings.aclFields, max: settings.maxFileBytes, maxRecord: settings.maxRecordFileBytes }),
+  ]);
+}
+
+/**
+ * Reads every corpus file matched by `settings.include`/`exclude` under `root` into documents.
+ * With `previous`, files whose mtime and size are unchanged are taken from it instead of being re-read.
+ * Problems are reported as diagnostics (file + line) and the offending file, record or line is skipped;
+ * of two documents with the same id the first (in path, then line order) is kept.
+ */
+export function loadCorpus(root: string, settings: CorpusSettings, previous?: CorpusSnapshot): LoadCorpusResult {
+  const settingsKey = snapshotSettingsKey(settings);
+  const reusable = previous && previous.settingsKey === settingsKey ? previous.files : undefined;
+  const files = listCorpusFiles(root, settings);
+  const snapshotFiles = new Map<string, SnapshotFile>();
+  const reread: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+
+  for (const rel of files) {
+    const abs = join(root, rel);
+    let stat: { mtimeMs: number; size: number };
+    try {
+      stat = statSync(abs);
+    } catch (e) {
+      diagnostics.push({ file: rel, line: 0, severity: 'error', message: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; skipped` });
+      continue;
+    }
+    const old = reusable?.get(rel);
+    if (old && old.mtimeMs === stat.mtimeMs && old.size === stat.size) {
+      snapshotFiles.set(rel, old);
+      continue;
+    }
+    reread.push(rel);
+    const result = readCorpusFile(abs, rel, stat.size, settings);
+    const entry: SnapshotFile = { mtimeMs: stat.mtimeMs, size: stat.size, docs: result.docs, diagnostics: result.diagnostics };
+    if (result.readable) snapshotFiles.set(rel, entry);
+    else diagnostics.push(...result.diagnostics);
+  }
+
+  if (files.length === 0) {
+    diagnostics.push({ file: '.', line: 0, severity: 'warning', message: `no corpus files match ${JSON.stringify(settings.include)}` });
+  }
+
+  const docs: Document[] = [];
+  const firstSeen = new Map<string, Document['source']>();
+  for (const [rel, entry] of snapshotFiles) {
+    diagnostics.push(...entry.diagnostics);
+    for (const doc of entry.docs) {
+      const first = firstSeen.get(doc.id);
+      if (first) {
+        diagnostics.push({
+          file: rel,
+          line: doc.source.line ?? 0,
+          severity: 'error',
+          message: `duplicate id "${doc.id}" (first at ${first.path}${first.line ? `:${first.line}` : ''}); skipped`,
+        });
+        continue;
+      }
+      firstSeen.set(doc.id, doc.source);
+      docs.push(doc);
+    }
+  }
+
+  const corpus: Corpus = {
+    docs,
+    fingerprint: fingerprint(docs.map((d) => d.hash).sort(compareStrings)),
+    diagnostics,
+  };
+  return { corpus, snapshot: { settingsKey, files: snapshotFiles }, reread, files };
+}
+
+/** JSON text of a snapshot, for the on-disk cache (write it with writeFileAtomic). */
+export function serializeSnapshot(snapshot: CorpusSnapshot): string {
+  return JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: snapshot.settingsKey, files: Object.fromEntries(snapshot.files) });
+}
+
+/** Reads a snapshot written by `serializeSnapshot`; undefined when the text is not one (then load from scratch). */
+export function parseSnapshot(text: string): CorpusSnapshot | undefined {
+  try {
+    const raw = JSON.parse(text) as { format?: unknown; settingsKey?: unknown; files?: unknown };
+    if (raw.format !== 'ranklab-corpus-snapshot' || typeof raw.settingsKey !== 'string') return undefined;
+    if (!raw.files || typeof raw.files !== 'object') return undefined;
+    const files = new Map<string, SnapshotFile>();
+    for (const [path, entry] of Object.entries(raw.files as Record<string, SnapshotFile>)) {
+      if (typeof entry?.mtimeMs !== 'number' || typeof entry.size !== 'number' || !Array.isArray(entry.docs)) return undefined;
+      files.set(path, { mtimeMs: entry.mtimeMs, size: entry.size, docs: entry.docs, diagnostics: entry.diagnostics ?? [] });
+    }
+    return { settingsKey: raw.settingsKey, files };
+  } catch {
+    return undefined;
+  }
+}

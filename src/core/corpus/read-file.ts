@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import type { Diagnostic } from '../util/diagnostics';
+import { decodeText } from '../util/text-file';
+import type { Document } from './document';
+import { binaryReason } from './file-check';
+import { readHtml } from './readers/html';
+import { readMarkdown } from './readers/markdown';
+import { readJsonl, readJsonRecords } from './readers/records';
+import { readText } from './readers/text';
+import type { CorpusReader } from './readers/types';
+import type { CorpusSettings } from './settings';
+
+/** Reader by lower-case file extension. */
+export const READERS: Record<string, CorpusReader> = {
+  '.md': readMarkdown,
+  '.markdown': readMarkdown,
+  '.txt': readText,
+  '.html': readHtml,
+  '.htm': readHtml,
+  '.json': readJsonRecords,
+  '.jsonl': readJsonl,
+};
+
+const RECORD_EXTENSIONS = new Set(['.json', '.jsonl']);
+
+export function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+export interface FileReadResult {
+  docs: Document[];
+  diagnostics: Diagnostic[];
+  /** False when the file could not be read at all (worth retrying next time even if its mtime is unchanged). */
+  readable: boolean;
+}
+
+/**
+ * Reads one corpus file: size and binary checks, decoding, then the reader for its extension.
+ * `relPath` names the file in ids and diagnostics; `size` comes from the caller's stat.
+ */
+export function readCorpusFile(absPath: string, relPath: string, size: number, settings: CorpusSettings): FileReadResult {
+  const ext = extensionOf(relPath);
+  const reader = READERS[ext];
+  const problem = (message: string, severity: Diagnostic['severity'] = 'warning'): FileReadResult => ({
+    docs: [],
+    diagnostics: [{ file: relPath, line: 0, severity, message }],
+    readable: true,
+  });
+  if (!reader) return problem(`unsupported file type "${ext || '(none)'}"; skipped`);
+  const limit = RECORD_EXTENSIONS.has(ext) ? settings.maxRecordFileBytes : settings.maxFileBytes;
+  if (size > limit) return problem(`file is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; skipped`);
+  let buf: Buffer;
+  try {
+    buf = readFileSync(absPath);
+  } catch (e) {
+    return { ...problem(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; skipped`, 'error'), readable: false };
+  }
+  const binary = binaryReason(buf);
+  if (binary) return problem(`file ${binary}; looks binary, skipped`);
+  const { docs, diagnostics } = reader(decodeText(buf), { path: relPath, settings });
+  return { docs, diagnostics, readable: true };
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}

@@ -1,0 +1,36 @@
+import type { Diagnostic } from '../../util/diagnostics';
+import type { Document } from '../document';
+import { hasText, makeDocument } from '../make-document';
+import type { MappedRecord } from '../record-mapper';
+import type { ReaderContext } from './types';
+
+/**
+ * Builds a document from mapped parts, reporting field problems and skipping records without id or text.
+ * `lineOf(field)` gives the line to report a field problem at.
+ */
+export function finishDocument(
+  mapped: MappedRecord,
+  body: string,
+  fallbackId: string | undefined,
+  ctx: ReaderContext,
+  line: number | undefined,
+  diagnostics: Diagnostic[],
+  lineOf: (field: string) => number = () => line ?? 1,
+): Document | undefined {
+  for (const p of mapped.problems) {
+    diagnostics.push({ file: ctx.path, line: lineOf(p.field), severity: 'warning', message: p.message });
+  }
+  const id = mapped.id ?? fallbackId;
+  const where = line !== undefined ? 'record' : 'document';
+  if (!id) {
+    diagnostics.push({ file: ctx.path, line: line ?? 0, severity: 'error', message: `${where} has no id; skipped` });
+    return undefined;
+  }
+  const parts = { title: mapped.title, body, fields: mapped.fields };
+  if (!hasText(parts)) {
+    diagnostics.push({ file: ctx.path, line: line ?? 0, severity: 'warning', message: `${where} "${id}" has no text; skipped` });
+    return undefined;
+  }
+  const source: Document['source'] = line !== undefined ? { path: ctx.path, line } : { path: ctx.path };
+  return makeDocument({ id, ...parts, meta: mapped.meta, source, ...(mapped.vector ? { vector: mapped.vector } : {}) });
+}

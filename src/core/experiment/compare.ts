@@ -1,0 +1,297 @@
+import type { JudgmentSet, Query } from '../judgments/types';
+import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt, queryContext } from '../metrics';
+import type { RankedDoc, Run } from '../run/types';
+import { holmBonferroni, mean, pairedBootstrapCI, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
+
+/** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
+export interface ComparisonSide {
+  name: string;
+  run: Run;
+  latencies?: Map<string, Record<string, number>>;
+}
+
+export interface CompareSettings {
+  /** A slice whose mean drops by more than this while the overall mean improves is flagged. Default 0.02. */
+  sliceRegressionThreshold?: number;
+  /** Judged@k drop (candidate vs baseline) above which the candidate's scores are flagged as lower bounds. Default 0.05. */
+  judgedDropThreshold?: number;
+  /** Minimum queries in a slice for it to be reported. Default 3. */
+  minSliceSize?: number;
+  bootstrapSamples?: number;
+  permutationSamples?: number;
+  seed?: number;
+}
+
+export interface MetricComparison {
+  baseline: number;
+  candidate: number;
+  delta: number;
+  relativeDelta: number | null;
+  ci95: [number, number];
+  pPermutation: number;
+  pTTest: number;
+  t: number;
+  /** Holm–Bonferroni adjusted permutation p-value over every test in the report (metrics × slices). */
+  pAdjusted: number;
+  n: number;
+}
+
+export interface MovedDocument {
+  id: string;
+  grade: number | null;
+  baselineRank: number | null;
+  candidateRank: number | null;
+  change: 'in' | 'out' | 'up' | 'down';
+}
+
+export interface QueryDelta {
+  qid: string;
+  text: string;
+  tags: string[];
+  split: string;
+  baseline: number;
+  candidate: number;
+  delta: number;
+  moved: MovedDocument[];
+}
+
+export interface SliceComparison {
+  queries: number;
+  metrics: Record<string, MetricComparison>;
+}
+
+export interface ComparisonWarning {
+  kind: 'slice-regression' | 'overfitting' | 'judged-coverage' | 'few-queries';
+  message: string;
+  metric?: string;
+  slice?: string;
+}
+
+export interface Comparison {
+  baseline: string;
+  candidate: string;
+  judgments: string;
+  queries: number;
+  primaryMetric: string;
+  variant: Record<string, string>;
+  correction: string;
+  metrics: Record<string, MetricComparison>;
+  perQuery: Record<string, Record<string, { baseline: number; candidate: number; delta: number }>>;
+  /** Text, tags and split of every compared query. */
+  queryInfo: Record<string, { text: string; tags: string[]; split: string }>;
+  wins: Record<string, number>;
+  losses: Record<string, number>;
+  ties: Record<string, number>;
+  /** Queries whose primary metric changed, worst first, with the documents that moved in the top k. */
+  queryDeltas: QueryDelta[];
+  slices: Record<string, SliceComparison>;
+  splits: { tune?: SliceComparison; holdout?: SliceComparison };
+  latency: { baseline: Record<string, { p50: number; p99: number }>; candidate: Record<string, { p50: number; p99: number }> };
+  judged: { k: number; baseline: number; candidate: number };
+  warnings: ComparisonWarning[];
+}
+
+/** Paired comparison of two runs on the same judgments: means, CIs, tests, per-query moves, slices, splits. */
+export function compareRuns(
+  baseline: ComparisonSide,
+  candidate: ComparisonSide,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  settings: CompareSettings = {},
+): Comparison {
+  const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, ...settings };
+  const evA = evaluateRun(baseline.run, judgments, specs, options);
+  const evB = evaluateRun(candidate.run, judgments, specs, options);
+  const qids = [...evA.perQuery.keys()];
+  const primary = specs[0];
+  const k = primary.k ?? 10;
+
+  // Every test that goes into the report, so that one Holm–Bonferroni correction covers them all.
+  const tests: { set: (p: number) => void; p: number }[] = [];
+  const compareOn = (ids: string[]): Record<string, MetricComparison> => {
+    const out: Record<string, MetricComparison> = {};
+    for (const spec of specs) {
+      const a = ids.map((q) => evA.perQuery.get(q)![spec.name]);
+      const b = ids.map((q) => evB.perQuery.get(q)![spec.name]);
+      const ma = mean(a);
+      const mb = mean(b);
+      const t = pairedTTest(a, b);
+      const m: MetricComparison = {
+        baseline: ma,
+        candidate: mb,
+        delta: mb - ma,
+        relativeDelta: ma === 0 ? null : (mb - ma) / ma,
+        ci95: pairedBootstrapCI(a, b, { samples: s.bootstrapSamples, seed: s.seed }),
+        pPermutation: pairedPermutationTest(a, b, { samples: s.permutationSamples, seed: s.seed }),
+        pTTest: t.p,
+        t: t.t,
+        pAdjusted: NaN,
+        n: ids.length,
+      };
+      tests.push({ p: m.pPermutation, set: (p) => (m.pAdjusted = p) });
+      out[spec.name] = m;
+    }
+    return out;
+  };
+
+  const metrics = compareOn(qids);
+  const slices: Record<string, SliceComparison> = {};
+  for (const [tag, ids] of groupByTag(qids, judgments)) {
+    if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: compareOn(ids) };
+  }
+  const splits: Comparison['splits'] = {};
+  for (const split of ['tune', 'holdout'] as const) {
+    const ids = qids.filter((q) => (judgments.queries.get(q)?.split ?? 'tune') === split);
+    if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: compareOn(ids) };
+  }
+  const adjusted = holmBonferroni(tests.map((t) => t.p));
+  tests.forEach((t, i) => t.set(adjusted[i]));
+
+  const perQuery: Comparison['perQuery'] = {};
+  for (const q of qids) {
+    perQuery[q] = {};
+    for (const spec of specs) {
+      const a = evA.perQuery.get(q)![spec.name];
+      const b = evB.perQuery.get(q)![spec.name];
+      perQuery[q][spec.name] = { baseline: a, candidate: b, delta: b - a };
+    }
+  }
+  const wins: Record<string, number> = {};
+  const losses: Record<string, number> = {};
+  const ties: Record<string, number> = {};
+  for (const spec of specs) {
+    const wlt = winsLossesTies(qids.map((q) => perQuery[q][spec.name].baseline), qids.map((q) => perQuery[q][spec.name].candidate));
+    wins[spec.name] = wlt.wins;
+    losses[spec.name] = wlt.losses;
+    ties[spec.name] = wlt.ties;
+  }
+
+  const queryDeltas = qids
+    .map((q) => ({ q, d: perQuery[q][primary.name] }))
+    .filter(({ d }) => Math.abs(d.delta) > 1e-9)
+    .sort((x, y) => x.d.delta - y.d.delta)
+    .map(({ q, d }) => {
+      const query: Query | undefined = judgments.queries.get(q);
+      return {
+        qid: q,
+        text: query?.text ?? '',
+        tags: query?.tags ?? [],
+        split: query?.split ?? 'tune',
+        baseline: d.baseline,
+        candidate: d.candidate,
+        delta: d.delta,
+        moved: movedDocuments(baseline.run.get(q) ?? [], candidate.run.get(q) ?? [], judgments.qrels.get(q) ?? new Map(), k),
+      };
+    });
+
+  const judged = { k, baseline: meanJudged(baseline.run, judgments, qids, k, options), candidate: meanJudged(candidate.run, judgments, qids, k, options) };
+  const warnings = collectWarnings(metrics, slices, splits, judged, s, qids.length);
+
+  return {
+    baseline: baseline.name,
+    candidate: candidate.name,
+    judgments: judgments.fingerprint,
+    queries: qids.length,
+    primaryMetric: primary.name,
+    variant: Object.fromEntries(specs.map((sp) => [sp.name, describeMetric(sp, options)])),
+    correction: `Holm–Bonferroni over ${tests.length} permutation tests (${specs.length} metrics × overall, ${Object.keys(slices).length} slices and ${Object.keys(splits).length} splits)`,
+    metrics,
+    perQuery,
+    queryInfo: Object.fromEntries(qids.map((q) => {
+      const query = judgments.queries.get(q);
+      return [q, { text: query?.text ?? '', tags: query?.tags ?? [], split: query?.split ?? 'tune' }];
+    })),
+    wins,
+    losses,
+    ties,
+    queryDeltas,
+    slices,
+    splits,
+    latency: { baseline: latencySummary(baseline.latencies), candidate: latencySummary(candidate.latencies) },
+    judged,
+    warnings,
+  };
+}
+
+function groupByTag(qids: string[], judgments: JudgmentSet): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const q of qids) {
+    for (const tag of judgments.queries.get(q)?.tags ?? []) {
+      if (!groups.has(tag)) groups.set(tag, []);
+      groups.get(tag)!.push(q);
+    }
+  }
+  return new Map([...groups].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Documents that entered, left or moved within the top k, with their grades (null = unjudged). */
+export function movedDocuments(before: readonly RankedDoc[], after: readonly RankedDoc[], qrels: Map<string, number>, k: number): MovedDocument[] {
+  const rankIn = (list: readonly RankedDoc[]) => new Map(list.slice(0, k).map((d, i) => [d.id, i + 1]));
+  const a = rankIn(before);
+  const b = rankIn(after);
+  const moved: MovedDocument[] = [];
+  for (const id of new Set([...a.keys(), ...b.keys()])) {
+    const ra = a.get(id) ?? null;
+    const rb = b.get(id) ?? null;
+    if (ra === rb) continue;
+    const change = ra === null ? 'in' : rb === null ? 'out' : rb < ra ? 'up' : 'down';
+    moved.push({ id, grade: qrels.get(id) ?? null, baselineRank: ra, candidateRank: rb, change });
+  }
+  return moved.sort((x, y) => (x.candidateRank ?? Infinity) - (y.candidateRank ?? Infinity) || (x.baselineRank ?? Infinity) - (y.baselineRank ?? Infinity));
+}
+
+function meanJudged(run: Run, judgments: JudgmentSet, qids: string[], k: number, options: EvaluateOptions): number {
+  return mean(qids.map((q) => judgedAt(queryContext(run.get(q) ?? [], judgments.qrels.get(q)!, options), k)));
+}
+
+/** p50/p99 per stage over queries (nearest rank), from per-query latencies in milliseconds. */
+export function latencySummary(latencies: Map<string, Record<string, number>> | undefined): Record<string, { p50: number; p99: number }> {
+  const byStage = new Map<string, number[]>();
+  for (const rec of latencies?.values() ?? []) {
+    for (const [stage, ms] of Object.entries(rec)) {
+      if (!byStage.has(stage)) byStage.set(stage, []);
+      byStage.get(stage)!.push(ms);
+    }
+  }
+  return Object.fromEntries([...byStage].map(([stage, xs]) => [stage, { p50: percentile(xs, 50), p99: percentile(xs, 99) }]));
+}
+
+function collectWarnings(
+  metrics: Record<string, MetricComparison>,
+  slices: Record<string, SliceComparison>,
+  splits: Comparison['splits'],
+  judged: Comparison['judged'],
+  s: Required<CompareSettings>,
+  n: number,
+): ComparisonWarning[] {
+  const warnings: ComparisonWarning[] = [];
+  if (n < 10) warnings.push({ kind: 'few-queries', message: `only ${n} queries: differences this small are rarely distinguishable from noise` });
+  for (const [name, overall] of Object.entries(metrics)) {
+    if (overall.delta <= 0) continue;
+    for (const [slice, sc] of Object.entries(slices)) {
+      const d = sc.metrics[name].delta;
+      if (d < -s.sliceRegressionThreshold) {
+        warnings.push({ kind: 'slice-regression', metric: name, slice, message: `${name} improves overall (${signed(overall.delta)}) but slice "${slice}" (${sc.queries} queries) regresses by ${signed(d)}` });
+      }
+    }
+  }
+  const { tune, holdout } = splits;
+  if (tune && holdout) {
+    for (const name of Object.keys(metrics)) {
+      const dt = tune.metrics[name].delta;
+      const dh = holdout.metrics[name].delta;
+      if (dt > s.sliceRegressionThreshold && dh < dt / 2) {
+        warnings.push({ kind: 'overfitting', metric: name, message: `${name} gains ${signed(dt)} on tuning queries but ${signed(dh)} on holdout queries: less than half of the gain carries over (overfitting to the labeled set?)` });
+      }
+    }
+  }
+  if (judged.baseline - judged.candidate > s.judgedDropThreshold) {
+    warnings.push({ kind: 'judged-coverage', message: `the candidate shows fewer judged documents (judged@${judged.k} ${judged.candidate.toFixed(3)} vs ${judged.baseline.toFixed(3)}): its scores are a lower bound; judge the new documents before trusting a loss` });
+  }
+  return warnings;
+}
+
+function signed(x: number): string {
+  return (x >= 0 ? '+' : '') + x.toFixed(4);
+}

@@ -1,0 +1,10 @@
+export type { JudgmentSet, Query, SourceLocation, Split } from './types';
+export { readQrels, type QrelsReadResult, type ReadOptions } from './qrels';
+export { readQueries, type QueriesReadResult } from './queries';
+export { readGoldenSet } from './golden-set';
+export { readBeirJudgments } from './beir';
+export { loadJudgments, type JudgmentSpec, type JudgmentSpecInput, type LoadOptions } from './load';
+export { checkDocIds, queriesWithoutRelevant } from './validate';
+export { filterBySplit, restrictJudgments } from './transform';
+export { fingerprintJudgments } from './fingerprint';
+export { judgmentKey } from './keys';

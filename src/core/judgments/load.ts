@@ -1,0 +1,77 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InputError } from '../util/diagnostics';
+import { parseBeirInto } from './beir';
+import { JudgmentBuilder } from './builder';
+import { parseGoldenInto } from './golden-set';
+import { parseQrelsInto, sniffQrelsFormat } from './qrels';
+import { parseQueriesInto } from './queries';
+import { readSourceText } from './source';
+import type { JudgmentSet } from './types';
+import { crossCheckQueries } from './validate';
+
+/** Which files hold one set of labels. Paths are read relative to `baseDir` and reported as written. */
+export interface JudgmentSpec {
+  qrels?: string;
+  queries?: string;
+  golden?: string;
+  beir?: string;
+  /** BEIR split (default "test"): reads qrels/<split>.tsv. */
+  split?: string;
+}
+
+/**
+ * A spec, or the short string form of ranklab.json: "beir:DIR", a folder (BEIR), a .json/.jsonl file
+ * (golden set), anything else a TREC qrels file.
+ */
+export type JudgmentSpecInput = JudgmentSpec | string;
+
+export interface LoadOptions {
+  /** Folder relative paths are resolved against (default: the process's working folder). */
+  baseDir?: string;
+}
+
+/**
+ * Reads and merges every spec into one JudgmentSet. Duplicates across files follow the same rules as
+ * within a file (same grade: warning; different grade: error, the first read wins). Throws InputError
+ * for a missing or empty file, or a file without a single valid line.
+ */
+export function loadJudgments(specs: JudgmentSpecInput | JudgmentSpecInput[], options: LoadOptions = {}): JudgmentSet {
+  const list = (Array.isArray(specs) ? specs : [specs]).map((s) => normaliseSpec(s, options.baseDir));
+  if (list.length === 0) throw new InputError('no judgments configured');
+  const builder = new JudgmentBuilder();
+  const abs = (p: string): string => resolve(options.baseDir ?? '.', p);
+  let queryTextGiven = false;
+  for (const spec of list) {
+    if (!spec.qrels && !spec.queries && !spec.golden && !spec.beir) {
+      throw new InputError(`judgment spec ${JSON.stringify(spec)} names no file (expected qrels, queries, golden or beir)`);
+    }
+    if (spec.beir) {
+      parseBeirInto(builder, abs(spec.beir), spec.split ?? 'test', spec.beir);
+      queryTextGiven = true;
+    }
+    if (spec.golden) {
+      parseGoldenInto(builder, readSourceText(abs(spec.golden), spec.golden), spec.golden);
+      queryTextGiven = true;
+    }
+    if (spec.queries) {
+      parseQueriesInto(builder, readSourceText(abs(spec.queries), spec.queries), spec.queries);
+      queryTextGiven = true;
+    }
+    if (spec.qrels) {
+      const text = readSourceText(abs(spec.qrels), spec.qrels);
+      parseQrelsInto(builder, text, spec.qrels, sniffQrelsFormat(text));
+    }
+  }
+  crossCheckQueries(builder, queryTextGiven);
+  return builder.build();
+}
+
+function normaliseSpec(spec: JudgmentSpecInput, baseDir: string | undefined): JudgmentSpec {
+  if (typeof spec !== 'string') return spec;
+  if (spec.startsWith('beir:')) return { beir: spec.slice('beir:'.length) };
+  const abs = resolve(baseDir ?? '.', spec);
+  if (existsSync(abs) && statSync(abs).isDirectory()) return { beir: spec };
+  if (/\.jsonl?$/i.test(spec)) return { golden: spec };
+  return { qrels: spec };
+}

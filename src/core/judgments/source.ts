@@ -1,0 +1,55 @@
+import { readFileSync, statSync } from 'node:fs';
+import { type Diagnostic, InputError } from '../util/diagnostics';
+import { decodeText } from '../util/text-file';
+
+/** Reads a user file for a judgments reader: `path` is read, `display` names it in messages. */
+export function readSourceText(path: string, display = path): string {
+  let buf: Buffer;
+  try {
+    if (statSync(path).isDirectory()) throw fileError(display, 'is a folder, expected a file');
+    buf = readFileSync(path);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw fileError(display, 'file not found');
+    throw fileError(display, `cannot read file (${code ?? (e as Error).message})`);
+  }
+  const text = decodeText(buf);
+  if (text.trim() === '') throw fileError(display, 'file is empty');
+  return text;
+}
+
+export function fileError(file: string, problem: string): InputError {
+  return new InputError(`${file}: ${problem}`, [{ file, line: 0, severity: 'error', message: problem }]);
+}
+
+/** Thrown when a file had content but not one usable line: carries every diagnostic found. */
+export function noValidLineError(file: string, what: string, diagnostics: Diagnostic[]): InputError {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const first = errors[0] ? ` (first: line ${errors[0].line}: ${errors[0].message})` : '';
+  return new InputError(
+    `${file}: no valid ${what}; ${errors.length} problem${errors.length === 1 ? '' : 's'}${first}`,
+    diagnostics,
+  );
+}
+
+/** A TREC-style comment (`#`, allowed since trec_eval 10.0) or an empty line. */
+export function isBlankOrComment(text: string): boolean {
+  const t = text.trim();
+  return t === '' || t.startsWith('#');
+}
+
+/** Parses a non-negative integer grade; returns an error message for anything else. */
+export function parseGrade(raw: string): number | string {
+  if (/^\d+$/.test(raw)) {
+    const n = Number(raw);
+    return Number.isSafeInteger(n) ? n : `grade "${raw}" is too large`;
+  }
+  if (/^-\d+(\.0*)?$/.test(raw)) {
+    return `negative grade ${raw} (trec_eval treats negative grades as unjudged); line skipped`;
+  }
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) {
+    return `grade "${raw}" is not an integer (grades are non-negative integers); line skipped`;
+  }
+  return `grade "${raw}" is not a number (grades are non-negative integers); line skipped`;
+}

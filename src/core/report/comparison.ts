@@ -1,0 +1,96 @@
+import type { Comparison, MetricComparison } from '../experiment/compare';
+import type { GateResult } from '../experiment/gates';
+import { formatNumber, markdownTable, textTable, type Cell } from './table';
+
+const signed = (x: number) => (Number.isNaN(x) ? 'n/a' : (x >= 0 ? '+' : '') + x.toFixed(4));
+const pct = (x: number | null) => (x === null ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + '%');
+const pval = (p: number) => (Number.isNaN(p) ? 'n/a' : p < 0.0001 ? '<0.0001' : p.toFixed(4));
+const ci = (c: [number, number]) => `[${signed(c[0])}, ${signed(c[1])}]`;
+
+function metricRows(metrics: Record<string, MetricComparison>): Cell[][] {
+  return Object.entries(metrics).map(([name, m]) => [name, m.baseline, m.candidate, signed(m.delta), pct(m.relativeDelta), ci(m.ci95), pval(m.pPermutation), pval(m.pTTest), pval(m.pAdjusted), String(m.n)]);
+}
+const METRIC_HEADERS = ['metric', 'baseline', 'candidate', 'delta', 'rel.', '95% CI (bootstrap)', 'p perm.', 'p t-test', 'p adj.', 'n'];
+
+/** The comparison for people: terminal table or Markdown (CI job summaries). */
+export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', opts: { maxQueries?: number; gates?: GateResult[] } = {}): string {
+  const md = format === 'markdown';
+  const table = md ? markdownTable : textTable;
+  const h = (t: string) => (md ? `### ${t}` : `== ${t}`);
+  const out: string[] = [];
+  out.push(md ? `## Ranklab: ${cmp.candidate} vs ${cmp.baseline}` : `Ranklab compare: candidate ${cmp.candidate} vs baseline ${cmp.baseline}`);
+  out.push('', `${cmp.queries} queries; judgments ${cmp.judgments}; ${cmp.correction}.`);
+  for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
+  out.push('', table(METRIC_HEADERS, metricRows(cmp.metrics)));
+  out.push('', table(['metric', 'wins', 'losses', 'ties'], Object.keys(cmp.metrics).map((n) => [n, String(cmp.wins[n]), String(cmp.losses[n]), String(cmp.ties[n])])));
+
+  if (cmp.warnings.length) {
+    out.push('', h('Warnings'));
+    for (const w of cmp.warnings) out.push(`${md ? '- ⚠️' : '  !'} ${w.message}`);
+  }
+  if (opts.gates?.length) {
+    out.push('', h('Gates'));
+    out.push(table(['gate', 'actual', 'result', 'queries'], opts.gates.map((g) => [g.gate, formatNumber(g.actual), g.passed ? 'pass' : 'FAIL', g.passed ? '' : g.queries.slice(0, 5).map((q) => q.qid).join(', ')])));
+  }
+  const sliceRows = Object.entries({ ...cmp.slices, ...Object.fromEntries(Object.entries(cmp.splits).map(([k, v]) => [`split:${k}`, v!])) }).map(([slice, sc]) => {
+    const m = sc.metrics[cmp.primaryMetric];
+    return [slice, String(sc.queries), m.baseline, m.candidate, signed(m.delta), ci(m.ci95), pval(m.pAdjusted)] as Cell[];
+  });
+  if (sliceRows.length) {
+    out.push('', h(`Slices (${cmp.primaryMetric})`));
+    out.push(table(['slice', 'queries', 'baseline', 'candidate', 'delta', '95% CI', 'p adj.'], sliceRows));
+  }
+  const stages = [...new Set([...Object.keys(cmp.latency.baseline), ...Object.keys(cmp.latency.candidate)])];
+  if (stages.length) {
+    out.push('', h('Latency (ms, p50 / p99 over queries)'));
+    const l = (side: Record<string, { p50: number; p99: number }>, s: string) => (side[s] ? `${side[s].p50.toFixed(2)} / ${side[s].p99.toFixed(2)}` : '-');
+    out.push(table(['stage', 'baseline', 'candidate'], stages.map((s) => [s, l(cmp.latency.baseline, s), l(cmp.latency.candidate, s)])));
+  }
+  out.push('', `judged@${cmp.judged.k}: baseline ${cmp.judged.baseline.toFixed(3)}, candidate ${cmp.judged.candidate.toFixed(3)}`);
+
+  const max = opts.maxQueries ?? 10;
+  if (cmp.queryDeltas.length) {
+    out.push('', h(`Queries that changed (${cmp.primaryMetric}, worst first; ${Math.min(max, cmp.queryDeltas.length)} of ${cmp.queryDeltas.length})`));
+    for (const q of cmp.queryDeltas.slice(0, max)) {
+      out.push(`${md ? '- ' : ''}${q.qid} ${signed(q.delta)} (${q.baseline.toFixed(3)} → ${q.candidate.toFixed(3)}) "${q.text}"${q.tags.length ? ` [${q.tags.join(', ')}]` : ''}`);
+      for (const d of q.moved.slice(0, 6)) {
+        const grade = d.grade === null ? 'unjudged' : `grade ${d.grade}`;
+        const move = d.change === 'in' ? `in at ${d.candidateRank}` : d.change === 'out' ? `out (was ${d.baselineRank})` : `${d.baselineRank} → ${d.candidateRank}`;
+        out.push(`${md ? '    - ' : '      '}${d.id}: ${move}, ${grade}`);
+      }
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+/** `--format json`: the documented machine-readable shape (see README "compare JSON"). */
+export function comparisonJson(cmp: Comparison, gates?: GateResult[]) {
+  return { ...cmp, gates: gates ?? [] };
+}
+
+const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/**
+ * JUnit XML: one test suite per gate, one test case for the gate itself and one per query.
+ * A query's case fails only when its gate fails and that query pulls the figure down
+ * (below the minimum, or losing against the baseline), so a passing gate never shows red.
+ */
+export function gatesJUnit(results: GateResult[], cmp: Comparison): string {
+  const qids = Object.keys(cmp.perQuery);
+  const suites = results.map((g) => {
+    const bad = new Map(g.queries.map((q) => [q.qid, q.value]));
+    const ids = g.slice ? qids.filter((q) => (g.slice!.startsWith('split:') ? cmp.queryInfo[q]?.split === g.slice!.slice(6) : cmp.queryInfo[q]?.tags.includes(g.slice!))) : qids;
+    const cases = [
+      `    <testcase classname="${xml(g.gate)}" name="overall: ${formatNumber(g.actual)}">${g.passed ? '' : `<failure message="${xml(`${g.gate} failed: ${formatNumber(g.actual)}`)}"/>`}</testcase>`,
+      ...ids.map((q) => {
+        const fails = !g.passed && bad.has(q);
+        const label = g.kind === 'min' ? `${g.metric} ${formatNumber(cmp.perQuery[q]?.[g.metric]?.candidate ?? NaN)}` : `delta ${signed(cmp.perQuery[q]?.[g.metric]?.delta ?? NaN)}`;
+        return `    <testcase classname="${xml(g.gate)}" name="${xml(`${q} ${cmp.queryInfo[q]?.text ?? ''}`.trim())}">${fails ? `<failure message="${xml(`${q}: ${label}`)}"/>` : ''}</testcase>`;
+      }),
+    ];
+    const failures = cases.filter((c) => c.includes('<failure')).length;
+    return `  <testsuite name="${xml(g.gate)}" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  const failures = results.filter((r) => !r.passed).length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ranklab gates: ${xml(cmp.candidate)} vs ${xml(cmp.baseline)}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,325 @@
+/**
+ * Embedding and rerank services over HTTP.
+ *
+ * Embeddings (`format`):
+ *   openai (default) POST url {model, input: [...], encoding_format: "float"} → {data: [{index, embedding}]}
+ *   ollama           POST url {model, input: [...]}                          → {embeddings: [[...]]}   (/api/embed)
+ *   tei              POST url {inputs: [...]}                                → [[...]]                 (/embed)
+ * Rerank (`format`):
+ *   cohere (default) / jina  POST url {model, query, documents, top_n} → {results: [{index, relevance_score}]}
+ *   tei                      POST url {query, texts}                   → [{index, score}]
+ *
+ * Requests are batched, retried with exponential backoff on 429, 5xx and network errors (honouring
+ * Retry-After), and cut off after `timeoutMs`. The API key comes from the environment variable named
+ * by `apiKeyEnv`; it is never part of a config file or of a cache key.
+ */
+import { InputError } from '../../util/diagnostics';
+import type { Embedder, Reranker } from './types';
+
+export type HttpEmbeddingFormat = 'openai' | 'ollama' | 'tei';
+export type HttpRerankFormat = 'cohere' | 'jina' | 'tei';
+
+interface HttpCommonConfig {
+  provider: 'http';
+  /** The full endpoint URL, e.g. `http://localhost:11434/api/embed`. */
+  url: string;
+  model?: string;
+  /** Name of the environment variable holding the API key (sent as `Authorization: Bearer`). */
+  apiKeyEnv?: string;
+  batchSize?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface HttpEmbedderConfig extends HttpCommonConfig {
+  format?: HttpEmbeddingFormat;
+  queryPrefix?: string;
+  documentPrefix?: string;
+  /** OpenAI `dimensions` (shortened embeddings), sent only when set. */
+  dimensions?: number;
+}
+
+export interface HttpRerankerConfig extends HttpCommonConfig {
+  format?: HttpRerankFormat;
+}
+
+export interface HttpOptions {
+  /** False in untrusted workspaces: every HTTP provider refuses to be created. */
+  allowNetwork: boolean;
+  /** Config path used in error messages, e.g. `vector.embedder` or `rerank.provider`. */
+  settingPath: string;
+  /** Where `apiKeyEnv` is looked up (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Backoff base in ms: waits are base·2^attempt unless the server sends Retry-After (default 500). */
+  retryBaseMs?: number;
+  /** Replaceable for tests that want to see the waits without waiting. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const DEFAULT_BATCH = 64;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRIES = 3;
+const MAX_WAIT_MS = 60_000;
+
+export class HttpError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared request machinery
+
+interface Settings {
+  url: string;
+  headers: Record<string, string>;
+  batchSize: number;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  sleep: (ms: number) => Promise<void>;
+  settingPath: string;
+}
+
+function positiveInt(value: unknown, fallback: number, setting: string, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    throw new InputError(`${setting} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(value)}).`);
+  }
+  return value;
+}
+
+function settingsFrom(config: HttpCommonConfig, opts: HttpOptions): Settings {
+  const sp = opts.settingPath;
+  if (!opts.allowNetwork) {
+    throw new InputError(
+      `${sp}: the "http" provider needs network access, which is not allowed here (untrusted workspace or network ` +
+        `access switched off). Trust the workspace or use a local provider.`,
+    );
+  }
+  if (typeof config.url !== 'string' || config.url === '') throw new InputError(`${sp}.url is missing: give the full endpoint URL.`);
+  let parsed: URL;
+  try {
+    parsed = new URL(config.url);
+  } catch {
+    throw new InputError(`${sp}.url is not a valid URL: ${JSON.stringify(config.url)}.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError(`${sp}.url must be http or https (got ${parsed.protocol}).`);
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (config.apiKeyEnv !== undefined) {
+    const env = opts.env ?? process.env;
+    const key = env[config.apiKeyEnv];
+    if (!key) {
+      throw new InputError(`${sp}.apiKeyEnv: the environment variable ${config.apiKeyEnv} is not set (it should hold the API key for ${config.url}).`);
+    }
+    headers.authorization = `Bearer ${key}`;
+  }
+  return {
+    url: config.url,
+    headers,
+    batchSize: positiveInt(config.batchSize, DEFAULT_BATCH, `${sp}.batchSize`),
+    timeoutMs: positiveInt(config.timeoutMs, DEFAULT_TIMEOUT_MS, `${sp}.timeoutMs`),
+    maxRetries: positiveInt(config.maxRetries, DEFAULT_RETRIES, `${sp}.maxRetries`, true),
+    retryBaseMs: opts.retryBaseMs ?? 500,
+    sleep: opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    settingPath: sp,
+  };
+}
+
+/** Retry-After as seconds or an HTTP date → milliseconds, or undefined when absent/unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const secs = Number(value);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const retryable = (status: number) => status === 429 || status >= 500;
+
+/** POSTs JSON and returns the parsed response, retrying transient failures. */
+async function postJson(s: Settings, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), s.timeoutMs);
+    const onAbort = () => timeout.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let failure: HttpError;
+    let waitMs: number | undefined;
+    try {
+      const res = await fetch(s.url, { method: 'POST', headers: s.headers, body: JSON.stringify(body), signal: timeout.signal });
+      const text = await res.text();
+      if (res.ok) {
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new HttpError(`${s.settingPath}: ${s.url} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, res.status);
+        }
+      }
+      failure = new HttpError(`${s.settingPath}: ${s.url} answered ${res.status} ${res.statusText}: ${text.slice(0, 300)}`, res.status);
+      if (!retryable(res.status)) throw failure;
+      waitMs = parseRetryAfter(res.headers.get('retry-after'));
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+      if (timeout.signal.aborted) {
+        throw new HttpError(`${s.settingPath}: ${s.url} did not answer within ${s.timeoutMs} ms (${s.settingPath}.timeoutMs).`);
+      }
+      // fetch rejects with a TypeError on connection failures; its `cause` says why (ECONNREFUSED...).
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      failure = new HttpError(`${s.settingPath}: request to ${s.url} failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (attempt >= s.maxRetries) {
+      failure.message += ` (gave up after ${attempt + 1} attempts)`;
+      throw failure;
+    }
+    await s.sleep(Math.min(MAX_WAIT_MS, waitMs ?? s.retryBaseMs * 2 ** attempt));
+  }
+}
+
+function badShape(s: Settings, expected: string): HttpError {
+  return new HttpError(`${s.settingPath}: unexpected response from ${s.url}: expected ${expected} (check ${s.settingPath}.format).`);
+}
+
+function toVector(s: Settings, v: unknown, expected: string): Float32Array {
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'number')) throw badShape(s, expected);
+  return Float32Array.from(v as number[]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embedder
+
+export class HttpEmbedder implements Embedder {
+  readonly id: string;
+  private dim: number | undefined;
+  private readonly s: Settings;
+  private readonly format: HttpEmbeddingFormat;
+
+  constructor(private readonly config: HttpEmbedderConfig, opts: HttpOptions) {
+    this.s = settingsFrom(config, opts);
+    this.format = config.format ?? 'openai';
+    if (!['openai', 'ollama', 'tei'].includes(this.format)) {
+      throw new InputError(`${opts.settingPath}.format must be "openai", "ollama" or "tei" (got ${JSON.stringify(config.format)}).`);
+    }
+    if (this.format !== 'tei' && !config.model) throw new InputError(`${opts.settingPath}.model is missing (the ${this.format} format sends it).`);
+    this.id = [
+      'http',
+      this.format,
+      config.url,
+      `model=${config.model ?? ''}`,
+      `dimensions=${config.dimensions ?? ''}`,
+      `qp=${JSON.stringify(config.queryPrefix ?? '')}`,
+      `dp=${JSON.stringify(config.documentPrefix ?? '')}`,
+    ].join('|');
+  }
+
+  get dimension(): number | undefined {
+    return this.dim;
+  }
+
+  private requestBody(input: string[]): unknown {
+    switch (this.format) {
+      case 'openai':
+        return { model: this.config.model, input, encoding_format: 'float', ...(this.config.dimensions ? { dimensions: this.config.dimensions } : {}) };
+      case 'ollama':
+        return { model: this.config.model, input };
+      case 'tei':
+        return { inputs: input };
+    }
+  }
+
+  private parse(json: unknown, n: number): Float32Array[] {
+    const s = this.s;
+    let vectors: Float32Array[];
+    if (this.format === 'openai') {
+      const expected = '{"data": [{"index", "embedding": [numbers]}]}';
+      const data = (json as { data?: unknown })?.data;
+      if (!Array.isArray(data)) throw badShape(s, expected);
+      // Servers may answer out of order; `index` says which input each vector belongs to.
+      const rows = data.map((d: { index?: unknown; embedding?: unknown }, i) => ({ index: typeof d?.index === 'number' ? d.index : i, v: toVector(s, d?.embedding, expected) }));
+      rows.sort((a, b) => a.index - b.index);
+      vectors = rows.map((r) => r.v);
+    } else if (this.format === 'ollama') {
+      const expected = '{"embeddings": [[numbers]]}';
+      const embs = (json as { embeddings?: unknown })?.embeddings;
+      if (!Array.isArray(embs)) throw badShape(s, expected);
+      vectors = embs.map((v) => toVector(s, v, expected));
+    } else {
+      const expected = 'a JSON array of vectors';
+      if (!Array.isArray(json)) throw badShape(s, expected);
+      vectors = json.map((v) => toVector(s, v, expected));
+    }
+    if (vectors.length !== n) throw new HttpError(`${s.settingPath}: ${s.url} returned ${vectors.length} vectors for ${n} inputs.`);
+    return vectors;
+  }
+
+  async embed(texts: string[], kind: 'query' | 'document', signal?: AbortSignal): Promise<Float32Array[]> {
+    const prefix = (kind === 'query' ? this.config.queryPrefix : this.config.documentPrefix) ?? '';
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += this.s.batchSize) {
+      const batch = texts.slice(i, i + this.s.batchSize).map((t) => prefix + t);
+      const vectors = this.parse(await postJson(this.s, this.requestBody(batch), signal), batch.length);
+      for (const v of vectors) {
+        if (this.dim !== undefined && v.length !== this.dim) {
+          throw new HttpError(`${this.s.settingPath}: ${this.s.url} returned vectors of length ${v.length} after ${this.dim}.`);
+        }
+        this.dim = v.length;
+        out.push(v);
+      }
+    }
+    return out;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reranker
+
+export class HttpReranker implements Reranker {
+  readonly id: string;
+  private readonly s: Settings;
+  private readonly format: HttpRerankFormat;
+
+  constructor(private readonly config: HttpRerankerConfig, opts: HttpOptions) {
+    this.s = settingsFrom(config, opts);
+    this.format = config.format ?? 'cohere';
+    if (!['cohere', 'jina', 'tei'].includes(this.format)) {
+      throw new InputError(`${opts.settingPath}.format must be "cohere", "jina" or "tei" (got ${JSON.stringify(config.format)}).`);
+    }
+    this.id = ['http-rerank', this.format, config.url, `model=${config.model ?? ''}`].join('|');
+  }
+
+  private parse(json: unknown, n: number): number[] {
+    const s = this.s;
+    const scores = new Array<number>(n).fill(NaN);
+    const tei = this.format === 'tei';
+    const expected = tei ? '[{"index", "score"}]' : '{"results": [{"index", "relevance_score"}]}';
+    const rows = tei ? json : (json as { results?: unknown })?.results;
+    if (!Array.isArray(rows)) throw badShape(s, expected);
+    for (const r of rows as Array<Record<string, unknown>>) {
+      const index = r?.index;
+      const score = tei ? r?.score : r?.relevance_score;
+      if (typeof index !== 'number' || typeof score !== 'number' || index < 0 || index >= n) throw badShape(s, expected);
+      scores[index] = score;
+    }
+    const missing = scores.findIndex((x) => Number.isNaN(x));
+    if (missing >= 0) throw new HttpError(`${s.settingPath}: ${s.url} returned no score for passage ${missing} of ${n}.`);
+    return scores;
+  }
+
+  async score(query: string, passages: string[], signal?: AbortSignal): Promise<number[]> {
+    const out: number[] = [];
+    for (let i = 0; i < passages.length; i += this.s.batchSize) {
+      const batch = passages.slice(i, i + this.s.batchSize);
+      const body = this.format === 'tei'
+        ? { query, texts: batch }
+        : { ...(this.config.model ? { model: this.config.model } : {}), query, documents: batch, top_n: batch.length };
+      out.push(...this.parse(await postJson(this.s, body, signal), batch.length));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * Local ONNX models through `@huggingface/transformers`: sentence-transformer embedders and
+ * cross-encoder rerankers.
+ *
+ * Backend: WASM (onnxruntime-web, in-process, no native addon) by default; `backend: "native"` uses
+ * onnxruntime-node, which is faster but is a native addon (a history of crashes inside Electron's
+ * extension host). transformers.js picks its ONNX runtime once, when the module is first loaded, so
+ * one process uses one backend; asking for the other afterwards is a clear error.
+ *
+ * Nothing heavy happens at require time: the library is loaded on the first `embed`/`score`.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import Module from 'node:module';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InputError } from '../../util/diagnostics';
+import { fingerprint } from '../../util/fingerprint';
+import type { Embedder, Reranker } from './types';
+
+type Transformers = typeof import('@huggingface/transformers');
+
+export type TransformersBackend = 'wasm' | 'native';
+
+export interface TransformersEmbedderConfig {
+  provider: 'transformers';
+  /** A local folder (absolute, or relative to the workspace) or a Hugging Face id such as `Xenova/all-MiniLM-L6-v2`. */
+  model: string;
+  pooling?: 'mean' | 'cls';
+  normalize?: boolean;
+  queryPrefix?: string;
+  documentPrefix?: string;
+  /** Use `onnx/model_quantized.onnx` (int8) instead of `onnx/model.onnx`. */
+  quantized?: boolean;
+  backend?: TransformersBackend;
+  batchSize?: number;
+}
+
+export interface TransformersRerankerConfig {
+  provider: 'transformers';
+  model: string;
+  quantized?: boolean;
+  backend?: TransformersBackend;
+  batchSize?: number;
+}
+
+export interface TransformersOptions {
+  /** Relative model folders are resolved against this (the workspace folder). */
+  baseDir: string;
+  /** May a Hugging Face id be downloaded? (false: local folders only) */
+  allowRemote: boolean;
+  /** Where downloaded models are cached (default: transformers.js's own cache folder). */
+  modelCacheDir?: string;
+  /** Config path used in error messages, e.g. `vector.embedder` or `rerank.provider`. */
+  settingPath: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading the library (once per process)
+
+let loaded: { backend: TransformersBackend; lib: Transformers } | undefined;
+
+/** The onnxruntime-web `dist/` folder as a file URL prefix (the library's default is a CDN). */
+function localWasmPrefix(): string {
+  return pathToFileURL(dirname(require.resolve('onnxruntime-web'))).href + '/';
+}
+
+/**
+ * Requires the CommonJS build of transformers.js with some of its eager dependencies replaced by empty
+ * stubs: `sharp` (images only; a native addon whose binary may be missing) always, and
+ * `onnxruntime-node` when the WASM backend is used, so that no native code is loaded at all.
+ */
+function requireWithStubs(stubbed: string[]): Transformers {
+  const mod = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
+  const original = mod._load;
+  mod._load = function (this: unknown, request: string, ...rest: [unknown, boolean]) {
+    if (stubbed.includes(request)) return {};
+    return original.call(this, request, ...rest);
+  };
+  try {
+    return require('@huggingface/transformers') as Transformers;
+  } finally {
+    mod._load = original;
+  }
+}
+
+export function loadTransformers(backend: TransformersBackend, settingPath: string): Transformers {
+  if (loaded) {
+    if (loaded.backend !== backend) {
+      throw new InputError(
+        `${settingPath}.backend: "${backend}" was asked for, but this process already loaded transformers.js with ` +
+          `the "${loaded.backend}" backend (one per process). Use the same backend in every config.`,
+      );
+    }
+    return loaded.lib;
+  }
+  const ortSymbol = Symbol.for('onnxruntime');
+  const g = globalThis as Record<symbol, unknown>;
+  if (backend === 'wasm') g[ortSymbol] = require('onnxruntime-web');
+  const lib = requireWithStubs(backend === 'wasm' ? ['sharp', 'onnxruntime-node'] : ['sharp']);
+  if (backend === 'wasm') {
+    const wasm = lib.env.backends.onnx.wasm;
+    if (wasm) wasm.wasmPaths = localWasmPrefix();
+  }
+  lib.env.allowLocalModels = true;
+  lib.env.allowRemoteModels = false;
+  loaded = { backend, lib };
+  return lib;
+}
+
+/** Which backend this process loaded, if any (for diagnostics and benchmarks). */
+export function loadedTransformersBackend(): TransformersBackend | undefined {
+  return loaded?.backend;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Locating the model
+
+export interface ResolvedModel {
+  /** What to pass to `from_pretrained`: an absolute folder, or a Hugging Face id. */
+  ref: string;
+  local: boolean;
+  /** Part of the cache key: changes when a local model's files change. */
+  contentKey: string;
+}
+
+function looksLikePath(model: string): boolean {
+  return isAbsolute(model) || model.startsWith('.') || model.startsWith('~') || model.includes('\\') || /^[A-Za-z]:/.test(model);
+}
+
+function localModelKey(folder: string): string {
+  const parts: string[] = [];
+  const config = join(folder, 'config.json');
+  if (existsSync(config)) parts.push(readFileSync(config, 'utf8'));
+  const onnxDir = join(folder, 'onnx');
+  if (existsSync(onnxDir)) {
+    for (const f of readdirSync(onnxDir).sort()) parts.push(`${f}:${statSync(join(onnxDir, f)).size}`);
+  }
+  return fingerprint(parts);
+}
+
+/**
+ * A path-like `model` must be a folder with a `config.json`; an id like `org/name` is first looked for
+ * as a folder under `baseDir`, then downloaded only when `allowRemote` is set.
+ */
+export function resolveModel(model: string, opts: TransformersOptions): ResolvedModel {
+  const setting = `${opts.settingPath}.model`;
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw new InputError(`${setting} is missing: give a local model folder or a Hugging Face id.`);
+  }
+  const folder = resolve(opts.baseDir, model);
+  const isFolder = existsSync(folder) && statSync(folder).isDirectory();
+  if (isFolder) {
+    if (!existsSync(join(folder, 'config.json'))) {
+      throw new InputError(
+        `${setting}: the folder ${folder} has no config.json, so it is not a transformers.js model folder ` +
+          `(expected config.json, tokenizer.json and onnx/model.onnx). Change ${setting}.`,
+      );
+    }
+    return { ref: folder, local: true, contentKey: localModelKey(folder) };
+  }
+  if (looksLikePath(model)) {
+    throw new InputError(`${setting}: model folder not found: ${folder}. Change ${setting} to an existing folder.`);
+  }
+  if (!opts.allowRemote) {
+    throw new InputError(
+      `${setting}: "${model}" is not a local folder (looked in ${folder}) and downloading models is not allowed ` +
+        `here (network access is off). Change ${setting} to a local model folder, or allow network access.`,
+    );
+  }
+  return { ref: model, local: false, contentKey: 'remote' };
+}
+
+function loadOptions(resolved: ResolvedModel, quantized: boolean | undefined, backend: TransformersBackend, opts: TransformersOptions) {
+  return {
+    local_files_only: resolved.local,
+    dtype: quantized ? ('q8' as const) : ('fp32' as const),
+    // WASM: onnxruntime-web has no 'cpu' device name; 'auto' picks its wasm execution provider.
+    device: backend === 'wasm' ? ('auto' as const) : ('cpu' as const),
+    ...(opts.modelCacheDir ? { cache_dir: opts.modelCacheDir } : {}),
+  };
+}
+
+/** Runs a model load with remote access switched on only for this call, and turns failures into InputErrors. */
+async function withModelLoad<T>(lib: Transformers, resolved: ResolvedModel, opts: TransformersOptions, load: () => Promise<T>): Promise<T> {
+  lib.env.allowRemoteModels = !resolved.local;
+  try {
+    return await load();
+  } catch (e) {
+    const where = resolved.local ? `the folder ${resolved.ref}` : `the Hugging Face id "${resolved.ref}"`;
+    throw new InputError(`${opts.settingPath}.model: could not load the model from ${where}: ${(e as Error).message}`);
+  } finally {
+    lib.env.allowRemoteModels = false;
+  }
+}
+
+function positiveInt(value: number | undefined, fallback: number, setting: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new InputError(`${setting} must be a positive integer (got ${value}).`);
+  return value;
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embedder
+
+type FeatureExtractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ dims: number[]; data: ArrayLike<number> }>;
+
+export class TransformersEmbedder implements Embedder {
+  readonly id: string;
+  private dim: number | undefined;
+  private extractor: Promise<FeatureExtractor> | undefined;
+  private readonly resolved: ResolvedModel;
+  private readonly backend: TransformersBackend;
+  private readonly batchSize: number;
+
+  constructor(private readonly config: TransformersEmbedderConfig, private readonly opts: TransformersOptions) {
+    this.resolved = resolveModel(config.model, opts);
+    this.backend = config.backend ?? 'wasm';
+    if (this.backend !== 'wasm' && this.backend !== 'native') {
+      throw new InputError(`${opts.settingPath}.backend must be "wasm" or "native" (got ${JSON.stringify(config.backend)}).`);
+    }
+    if (config.pooling !== undefined && config.pooling !== 'mean' && config.pooling !== 'cls') {
+      throw new InputError(`${opts.settingPath}.pooling must be "mean" or "cls" (got ${JSON.stringify(config.pooling)}).`);
+    }
+    this.batchSize = positiveInt(config.batchSize, 32, `${opts.settingPath}.batchSize`);
+    // Backend and batch size do not change the vectors, so they stay out of the cache key.
+    this.id = [
+      'transformers',
+      this.resolved.local ? this.resolved.ref : config.model,
+      this.resolved.contentKey,
+      `pooling=${config.pooling ?? 'mean'}`,
+      `normalize=${config.normalize ?? true}`,
+      `quantized=${config.quantized ?? false}`,
+      `qp=${JSON.stringify(config.queryPrefix ?? '')}`,
+      `dp=${JSON.stringify(config.documentPrefix ?? '')}`,
+    ].join('|');
+  }
+
+  get dimension(): number | undefined {
+    return this.dim;
+  }
+
+  private load(): Promise<FeatureExtractor> {
+    this.extractor ??= (async () => {
+      const lib = loadTransformers(this.backend, this.opts.settingPath);
+      const options = loadOptions(this.resolved, this.config.quantized, this.backend, this.opts);
+      const pipe = await withModelLoad(lib, this.resolved, this.opts, () => lib.pipeline('feature-extraction', this.resolved.ref, options));
+      return pipe as unknown as FeatureExtractor;
+    })();
+    // A failed load is not cached: the user may fix the folder and retry.
+    this.extractor.catch(() => (this.extractor = undefined));
+    return this.extractor;
+  }
+
+  async embed(texts: string[], kind: 'query' | 'document', signal?: AbortSignal): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const extract = await this.load();
+    const prefix = (kind === 'query' ? this.config.queryPrefix : this.config.documentPrefix) ?? '';
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += this.batchSize) {
+      throwIfAborted(signal);
+      const batch = texts.slice(i, i + this.batchSize).map((t) => prefix + t);
+      const tensor = await extract(batch, { pooling: this.config.pooling ?? 'mean', normalize: this.config.normalize ?? true });
+      const dim = tensor.dims[tensor.dims.length - 1];
+      const data = tensor.data instanceof Float32Array ? tensor.data : Float32Array.from(tensor.data);
+      for (let r = 0; r < batch.length; r++) out.push(data.slice(r * dim, (r + 1) * dim));
+      this.dim = dim;
+    }
+    return out;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-encoder reranker
+
+interface CrossEncoder {
+  tokenizer: (q: string[], o: { text_pair: string[]; padding: boolean; truncation: boolean }) => unknown;
+  model: (inputs: unknown) => Promise<{ logits: { dims: number[]; data: ArrayLike<number> } }>;
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/**
+ * One logit per pair → sigmoid (a softmax over one logit is always 1). Two logits → the softmax
+ * probability of label 1 ("relevant"), the usual layout of two-class cross-encoders.
+ */
+export function logitsToScores(dims: number[], data: ArrayLike<number>): number[] {
+  const [n, labels] = dims.length === 2 ? dims : [dims[0], 1];
+  const scores: number[] = [];
+  for (let r = 0; r < n; r++) {
+    if (labels === 1) scores.push(sigmoid(data[r]));
+    else scores.push(sigmoid(data[r * labels + 1] - data[r * labels]));
+  }
+  return scores;
+}
+
+export class TransformersReranker implements Reranker {
+  readonly id: string;
+  private encoder: Promise<CrossEncoder> | undefined;
+  private readonly resolved: ResolvedModel;
+  private readonly backend: TransformersBackend;
+  private readonly batchSize: number;
+
+  constructor(private readonly config: TransformersRerankerConfig, private readonly opts: TransformersOptions) {
+    this.resolved = resolveModel(config.model, opts);
+    this.backend = config.backend ?? 'wasm';
+    if (this.backend !== 'wasm' && this.backend !== 'native') {
+      throw new InputError(`${opts.settingPath}.backend must be "wasm" or "native" (got ${JSON.stringify(config.backend)}).`);
+    }
+    this.batchSize = positiveInt(config.batchSize, 16, `${opts.settingPath}.batchSize`);
+    this.id = ['transformers-rerank', this.resolved.local ? this.resolved.ref : config.model, this.resolved.contentKey, `quantized=${config.quantized ?? false}`].join('|');
+  }
+
+  private load(): Promise<CrossEncoder> {
+    this.encoder ??= (async () => {
+      const lib = loadTransformers(this.backend, this.opts.settingPath);
+      const options = loadOptions(this.resolved, this.config.quantized, this.backend, this.opts);
+      const [tokenizer, model] = await withModelLoad(lib, this.resolved, this.opts, () =>
+        Promise.all([
+          lib.AutoTokenizer.from_pretrained(this.resolved.ref, { local_files_only: options.local_files_only, ...(options.cache_dir ? { cache_dir: options.cache_dir } : {}) }),
+          lib.AutoModelForSequenceClassification.from_pretrained(this.resolved.ref, options),
+        ]),
+      );
+      return { tokenizer, model } as unknown as CrossEncoder;
+    })();
+    this.encoder.catch(() => (this.encoder = undefined));
+    return this.encoder;
+  }
+
+  async score(query: string, passages: string[], signal?: AbortSignal): Promise<number[]> {
+    if (passages.length === 0) return [];
+    const { tokenizer, model } = await this.load();
+    const scores: number[] = [];
+    for (let i = 0; i < passages.length; i += this.batchSize) {
+      throwIfAborted(signal);
+      const batch = passages.slice(i, i + this.batchSize);
+      const inputs = tokenizer(new Array<string>(batch.length).fill(query), { text_pair: batch, padding: true, truncation: true });
+      const { logits } = await model(inputs);
+      scores.push(...logitsToScores(logits.dims, logits.data));
+    }
+    return scores;
+  }
+}

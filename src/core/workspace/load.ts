@@ -1,0 +1,174 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { globSync } from 'tinyglobby';
+import { ALWAYS_EXCLUDED } from '../corpus/settings';
+import { InputError, type Diagnostic } from '../util/diagnostics';
+import { decodeText } from '../util/text-file';
+import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations, type JsonLocations } from './json-source';
+import { applyDefaults, type JudgmentEntry, type JudgmentSpec, type RanklabSettings } from './settings';
+import { validateSettings } from './validate';
+
+export const SETTINGS_FILE = 'ranklab.json';
+export const CONFIG_SUFFIX = '.rank.json';
+
+/** A ranking config that exists without a file (the BM25 default of a BEIR folder). Same shape as a .rank.json. */
+export interface BuiltinConfig {
+  name: string;
+  config: Record<string, unknown>;
+}
+
+export interface Workspace {
+  /** Absolute path of the workspace folder. */
+  root: string;
+  /** 'ranklab' = has a ranklab.json; 'beir' = BEIR layout with defaults. */
+  kind: 'ranklab' | 'beir';
+  /** Absolute path of ranklab.json, when there is one. */
+  settingsFile?: string;
+  settings: RanklabSettings;
+  /** Absolute paths of the ranking config files, sorted. */
+  configFiles: string[];
+  /** Configs that have no file; present when `configFiles` is empty. */
+  builtinConfigs: BuiltinConfig[];
+  baselineName?: string;
+  /** What to pass to the judgments loader, one per source, with absolute paths. */
+  judgmentSpecs: JudgmentSpec[];
+  /** Absolute path of principals.json, when configured. */
+  principalsFile?: string;
+  /** root/.ranklab/cache and root/.ranklab/runs; not created here (see ensureRanklabDir). */
+  cacheDir: string;
+  runsDir: string;
+  diagnostics: Diagnostic[];
+}
+
+/** The default config of a workspace without configs: BM25 over title and body (a BEIR record's `text`). */
+export const DEFAULT_BM25_CONFIG: BuiltinConfig = {
+  name: 'bm25',
+  config: { description: 'BM25 over title and text (built-in default)', lexical: { fields: { title: 1, body: 1 } } },
+};
+
+/** BEIR layout: corpus.jsonl + queries.jsonl + qrels.tsv or qrels/test.tsv. */
+export function isBeirFolder(dir: string): boolean {
+  return (
+    existsSync(join(dir, 'corpus.jsonl')) &&
+    existsSync(join(dir, 'queries.jsonl')) &&
+    (existsSync(join(dir, 'qrels.tsv')) || existsSync(join(dir, 'qrels', 'test.tsv')))
+  );
+}
+
+export function configName(file: string): string {
+  const base = basename(file);
+  return base.endsWith(CONFIG_SUFFIX) ? base.slice(0, -CONFIG_SUFFIX.length) : base.replace(/\.json$/i, '');
+}
+
+/**
+ * Reads a workspace folder: ranklab.json (validated against schemas/ranklab.schema.json, problems reported
+ * with their line), or, without one, a BEIR folder with defaults. Reads only; writes nothing.
+ * Throws InputError when the folder is missing or is neither kind of workspace.
+ */
+export function loadWorkspace(dir: string): Workspace {
+  const root = resolve(dir);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError(`workspace folder not found: ${root}`);
+  const settingsFile = join(root, SETTINGS_FILE);
+  if (existsSync(settingsFile)) return loadRanklabWorkspace(root, settingsFile);
+  if (isBeirFolder(root)) return loadBeirWorkspace(root);
+  throw new InputError(`${root} has no ${SETTINGS_FILE} and is not a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv or qrels/test.tsv)`);
+}
+
+function loadRanklabWorkspace(root: string, settingsFile: string): Workspace {
+  const diagnostics: Diagnostic[] = [];
+  let raw: unknown = {};
+  let locations: JsonLocations = { values: new Map(), keys: new Map() };
+  try {
+    const parsed = parseJsonWithLocations(decodeText(readFileSync(settingsFile)), { comments: true });
+    raw = parsed.value;
+    locations = parsed.locations;
+    diagnostics.push(...validateSettings(raw, locations, SETTINGS_FILE));
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      diagnostics.push({ file: SETTINGS_FILE, line: e.line, severity: 'error', message: `invalid JSON: ${e.message}; using defaults` });
+    } else {
+      diagnostics.push({ file: SETTINGS_FILE, line: 0, severity: 'error', message: `cannot read: ${(e as Error).message}; using defaults` });
+    }
+  }
+  const settings = applyDefaults(raw);
+  const lineOf = (pointer: string) => lineOfPointer(locations, pointer);
+  return assemble(root, 'ranklab', settings, diagnostics, lineOf, settingsFile);
+}
+
+function loadBeirWorkspace(root: string): Workspace {
+  const settings = applyDefaults({ corpus: { include: ['corpus.jsonl'] }, judgments: [{ beir: '.' }] });
+  return assemble(root, 'beir', settings, [], () => 0);
+}
+
+function assemble(
+  root: string,
+  kind: Workspace['kind'],
+  settings: RanklabSettings,
+  diagnostics: Diagnostic[],
+  lineOf: (pointer: string) => number,
+  settingsFile?: string,
+): Workspace {
+  const report = (pointer: string, severity: Diagnostic['severity'], message: string) =>
+    diagnostics.push({ file: SETTINGS_FILE, line: lineOf(pointer), severity, message });
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
+
+  const judgmentSpecs: JudgmentSpec[] = [];
+  settings.judgments.forEach((entry, k) => {
+    const spec = resolveJudgmentEntry(entry, abs);
+    for (const [key, path] of Object.entries(spec) as [keyof JudgmentSpec, string][]) {
+      if (!existsSync(path)) report(typeof entry === 'string' ? `/judgments/${k}` : `/judgments/${k}/${key}`, 'error', `judgments ${key} not found: ${path}`);
+    }
+    judgmentSpecs.push(spec);
+  });
+
+  const configFiles = globSync(settings.configs, { cwd: root, absolute: true, onlyFiles: true, ignore: ALWAYS_EXCLUDED })
+    .map((f) => resolve(f))
+    .sort();
+  const builtinConfigs = configFiles.length === 0 ? [DEFAULT_BM25_CONFIG] : [];
+  const names = new Set([...configFiles.map(configName), ...builtinConfigs.map((c) => c.name)]);
+  let baselineName = settings.baseline;
+  if (baselineName && !names.has(baselineName)) {
+    report('/baseline', 'warning', `baseline "${baselineName}" matches no config (have: ${[...names].join(', ') || 'none'})`);
+  }
+  if (!baselineName && builtinConfigs.length > 0) baselineName = builtinConfigs[0].name;
+
+  let principalsFile: string | undefined;
+  if (settings.acl.principals) {
+    principalsFile = abs(settings.acl.principals);
+    if (!existsSync(principalsFile)) report('/acl/principals', 'error', `principals file not found: ${principalsFile}`);
+  }
+
+  diagnostics.sort((a, b) => a.line - b.line); // stable: same-line problems keep their order
+  const ws: Workspace = {
+    root,
+    kind,
+    settings,
+    configFiles,
+    builtinConfigs,
+    judgmentSpecs,
+    cacheDir: join(root, '.ranklab', 'cache'),
+    runsDir: join(root, '.ranklab', 'runs'),
+    diagnostics,
+  };
+  if (settingsFile) ws.settingsFile = settingsFile;
+  if (baselineName) ws.baselineName = baselineName;
+  if (principalsFile) ws.principalsFile = principalsFile;
+  return ws;
+}
+
+/**
+ * A judgments path string: "beir:DIR" or a folder → BEIR, *.json → golden set, anything else → TREC qrels.
+ * Paths come back absolute.
+ */
+export function resolveJudgmentEntry(entry: JudgmentEntry, abs: (p: string) => string): JudgmentSpec {
+  if (typeof entry !== 'string') {
+    const spec: JudgmentSpec = {};
+    for (const k of ['qrels', 'queries', 'golden', 'beir'] as const) if (entry[k]) spec[k] = abs(entry[k] as string);
+    return spec;
+  }
+  if (entry.startsWith('beir:')) return { beir: abs(entry.slice(5)) };
+  const path = abs(entry);
+  if (existsSync(path) && statSync(path).isDirectory()) return { beir: path };
+  if (/\.json$/i.test(entry)) return { golden: path };
+  return { qrels: path };
+}

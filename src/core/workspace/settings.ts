@@ -1,0 +1,115 @@
+import { corpusSettings, type AclFieldNames, type CorpusSettings } from '../corpus/settings';
+
+/** One entry of ranklab.json `judgments`: a path string or an object naming its files. */
+export type JudgmentEntry = string | JudgmentSpec;
+
+/** What the judgments loader gets; in a Workspace every path is absolute. */
+export interface JudgmentSpec {
+  qrels?: string;
+  queries?: string;
+  golden?: string;
+  beir?: string;
+}
+
+export interface GateSettings {
+  min: Record<string, number>;
+  maxRegression: Record<string, number>;
+  maxSliceRegression: Record<string, number>;
+}
+
+export interface AclSettings {
+  principals?: string;
+  fields: AclFieldNames;
+  missingAcl: 'public' | 'private';
+}
+
+/** ranklab.json with every default applied (see `applyDefaults`). */
+export interface RanklabSettings {
+  /** Includes `aclFields` copied from `acl.fields`, so the corpus loader needs nothing else. */
+  corpus: CorpusSettings;
+  judgments: JudgmentEntry[];
+  configs: string[];
+  baseline?: string;
+  metrics: string[];
+  relevanceThreshold: number;
+  gain: 'exp' | 'linear';
+  gates: GateSettings;
+  acl: AclSettings;
+}
+
+export const DEFAULT_CONFIGS = ['configs/*.rank.json'];
+export const DEFAULT_METRICS = ['ndcg@10', 'mrr@10', 'p@5', 'recall@100'];
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const posInt = (v: unknown): number | undefined => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
+const strList = (v: unknown): string[] | undefined => {
+  if (typeof v === 'string') return v ? [v] : undefined;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '') ? (v as string[]) : undefined;
+};
+const numbers = (v: unknown): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const [k, x] of Object.entries(obj(v))) if (num(x) !== undefined) out[k] = x as number;
+  return out;
+};
+
+/**
+ * The one place where ranklab.json defaults are applied. Values of the wrong type fall back to the
+ * default (schema validation has already reported them), so a half-broken file still gives a usable workspace.
+ */
+export function applyDefaults(raw: unknown): RanklabSettings {
+  const r = obj(raw);
+  const corpus = obj(r.corpus);
+  const fields = obj(corpus.fields);
+  const acl = obj(r.acl);
+  const aclFields = obj(acl.fields);
+  const settings: RanklabSettings = {
+    corpus: corpusSettings({
+      include: strList(corpus.include),
+      exclude: strList(corpus.exclude),
+      maxFileBytes: posInt(corpus.maxFileBytes),
+      maxRecordFileBytes: posInt(corpus.maxRecordFileBytes),
+      fields: {
+        id: str(fields.id),
+        title: str(fields.title),
+        body: str(fields.body),
+        text: strList(fields.text),
+        meta: Array.isArray(fields.meta) ? strList(fields.meta) ?? [] : undefined,
+        vector: str(fields.vector),
+      },
+      aclFields: { tenant: str(aclFields.tenant), groups: str(aclFields.groups), public: str(aclFields.public) } as Partial<AclFieldNames>,
+    }),
+    judgments: judgmentEntries(r.judgments),
+    configs: strList(r.configs) ?? DEFAULT_CONFIGS,
+    metrics: strList(r.metrics) ?? DEFAULT_METRICS,
+    relevanceThreshold: num(r.relevanceThreshold) ?? 1,
+    gain: r.gain === 'linear' ? 'linear' : 'exp',
+    gates: { min: numbers(obj(r.gates).min), maxRegression: numbers(obj(r.gates).maxRegression), maxSliceRegression: numbers(obj(r.gates).maxSliceRegression) },
+    acl: { fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: acl.missingAcl === 'private' ? 'private' : 'public' },
+  };
+  settings.acl.fields = { ...settings.corpus.aclFields };
+  const principals = str(acl.principals);
+  if (principals) settings.acl.principals = principals;
+  const baseline = str(r.baseline);
+  if (baseline) settings.baseline = baseline;
+  return settings;
+}
+
+function judgmentEntries(v: unknown): JudgmentEntry[] {
+  const list = typeof v === 'string' ? [v] : Array.isArray(v) ? v : [];
+  const out: JudgmentEntry[] = [];
+  for (const e of list) {
+    if (typeof e === 'string' && e) out.push(e);
+    else if (e && typeof e === 'object' && !Array.isArray(e)) {
+      const spec: JudgmentSpec = {};
+      for (const k of ['qrels', 'queries', 'golden', 'beir'] as const) {
+        const p = str((e as Json)[k]);
+        if (p) spec[k] = p;
+      }
+      if (Object.keys(spec).length > 0) out.push(spec);
+    }
+  }
+  return out;
+}

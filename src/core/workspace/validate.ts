@@ -1,0 +1,90 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import schema from '../../../schemas/ranklab.schema.json';
+import type { Diagnostic } from '../util/diagnostics';
+import { lineOfPointer, type JsonLocations } from './json-source';
+
+let validator: ValidateFunction | undefined;
+
+function getValidator(): ValidateFunction {
+  validator ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true }).compile(schema);
+  return validator;
+}
+
+/**
+ * Checks parsed ranklab.json against schemas/ranklab.schema.json. Every problem becomes a Diagnostic at
+ * the line of the offending key; unknown keys are warnings (with a suggestion), everything else an error.
+ */
+export function validateSettings(value: unknown, locations: JsonLocations, file: string): Diagnostic[] {
+  const validate = getValidator();
+  if (validate(value)) return [];
+  const diagnostics: Diagnostic[] = [];
+  for (const err of validate.errors ?? []) {
+    if (err.keyword === 'additionalProperties') {
+      const key = String((err.params as { additionalProperty: string }).additionalProperty);
+      const pointer = `${err.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const known = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const guess = closest(key, known);
+      diagnostics.push({
+        file,
+        line: lineOfPointer(locations, pointer),
+        severity: 'warning',
+        message: `unknown key "${displayPath(pointer)}"${guess ? ` (did you mean "${guess}"?)` : ''}; ignored`,
+      });
+      continue;
+    }
+    if (err.keyword === 'propertyNames') continue; // reported again, more precisely, as a pattern error
+    diagnostics.push({ file, line: lineOfPointer(locations, err.instancePath), severity: 'error', message: describeError(err) });
+  }
+  return diagnostics;
+}
+
+function describeError(err: ErrorObject): string {
+  const at = err.instancePath ? `"${displayPath(err.instancePath)}"` : 'ranklab.json';
+  if (err.keyword === 'enum') {
+    const allowed = (err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
+    return `${at} must be one of ${allowed}`;
+  }
+  // The only patterns in the schema are metric names.
+  if (err.keyword === 'pattern') {
+    return err.propertyName
+      ? `"${err.propertyName}" in ${at} is not a metric name like ndcg@10`
+      : `${at} (${JSON.stringify(err.data)}) is not a metric name like ndcg@10`;
+  }
+  if (err.keyword === 'type') {
+    const t = (err.params as { type: string | string[] }).type;
+    return `${at} must be ${Array.isArray(t) ? t.join(' or ') : t}`;
+  }
+  return `${at} ${err.message ?? 'is invalid'}`;
+}
+
+/** "/corpus/fields/id" → "corpus.fields.id", "/judgments/0" → "judgments[0]". */
+export function displayPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, t) => (/^\d+$/.test(t) ? `${acc}[${t}]` : acc ? `${acc}.${t}` : t), '');
+}
+
+function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, k) => k);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}

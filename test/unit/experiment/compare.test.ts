@@ -1,0 +1,92 @@
+// A comparison small enough to work out by hand: 4 queries, p@1, two slices, one holdout query.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareRuns } from '../../../src/core/experiment/compare';
+import { checkGates, gatesPassed } from '../../../src/core/experiment/gates';
+import { comparisonJson, formatComparison, gatesJUnit } from '../../../src/core/report/comparison';
+import { parseMetricList } from '../../../src/core/metrics';
+import type { Run } from '../../../src/core/run/types';
+import { judgmentsOf } from '../../helpers/judgments';
+
+const list = (...ids: string[]) => ids.map((id, i) => ({ id, score: ids.length - i }));
+const judgments = judgmentsOf(
+  { q1: { a: 1 }, q2: { b: 1 }, q3: { c: 1 }, q4: { d: 1 } },
+  {
+    q1: { text: 'espresso ratio', tags: ['proc'] },
+    q2: { text: 'kopi gayo', tags: ['nav'] },
+    q3: { text: 'how to roast', tags: ['proc'] },
+    q4: { text: 'KG-250-WB', tags: ['nav'], split: 'holdout' },
+  },
+);
+const baseline: Run = new Map([['q1', list('a', 'x')], ['q2', list('x', 'b')], ['q3', list('c')], ['q4', list('x', 'd')]]);
+const candidate: Run = new Map([['q1', list('x', 'a')], ['q2', list('b', 'x')], ['q3', list('c')], ['q4', list('d', 'x')]]);
+const latencies = new Map([['q1', { total: 1 }], ['q2', { total: 2 }], ['q3', { total: 3 }], ['q4', { total: 100 }]]);
+const opts = { gain: 'exp' as const, relevanceThreshold: 1 };
+const cmp = compareRuns({ name: 'baseline', run: baseline, latencies }, { name: 'candidate', run: candidate }, judgments, parseMetricList('p@1'), opts, { minSliceSize: 2 });
+
+test('means, delta, wins/losses/ties and the exact permutation p by hand', () => {
+  const m = cmp.metrics['p@1'];
+  assert.equal(m.baseline, 0.5); // [1,0,1,0]
+  assert.equal(m.candidate, 0.75); // [0,1,1,1]
+  assert.equal(m.delta, 0.25);
+  assert.equal(m.relativeDelta, 0.5);
+  assert.deepEqual([cmp.wins['p@1'], cmp.losses['p@1'], cmp.ties['p@1']], [2, 1, 1]);
+  // non-zero differences [-1, +1, +1]: every one of the 8 sign flips has |sum| >= 1, so p = 1
+  assert.equal(m.pPermutation, 1);
+  assert.equal(m.n, 4);
+  assert.ok(m.ci95[0] <= m.delta && m.delta <= m.ci95[1]);
+});
+
+test('per query deltas worst first, with the documents that moved and their grades', () => {
+  assert.deepEqual(cmp.queryDeltas.map((q) => [q.qid, q.delta]), [['q1', -1], ['q2', 1], ['q4', 1]]);
+  assert.deepEqual(cmp.queryDeltas[0].moved, [
+    { id: 'x', grade: null, baselineRank: null, candidateRank: 1, change: 'in' },
+    { id: 'a', grade: 1, baselineRank: 1, candidateRank: null, change: 'out' },
+  ]);
+  assert.deepEqual(cmp.perQuery.q3['p@1'], { baseline: 1, candidate: 1, delta: 0 });
+});
+
+test('a slice that regresses while the mean improves is flagged; splits are compared', () => {
+  assert.equal(cmp.slices.proc.metrics['p@1'].delta, -0.5); // q1 1->0, q3 1->1
+  assert.equal(cmp.slices.nav.metrics['p@1'].delta, 1); // q2 0->1, q4 0->1
+  const w = cmp.warnings.find((x) => x.kind === 'slice-regression');
+  assert.ok(w && w.slice === 'proc', JSON.stringify(cmp.warnings));
+  assert.equal(cmp.splits.tune!.metrics['p@1'].delta, 0); // q1..q3: [1,0,1] -> [0,1,1]
+  assert.equal(cmp.splits.holdout!.metrics['p@1'].delta, 1);
+  assert.match(cmp.correction, /Holm–Bonferroni over 5 permutation tests/); // overall + 2 slices + 2 splits
+});
+
+test('latency percentiles (nearest rank) and judged@k for both sides', () => {
+  assert.deepEqual(cmp.latency.baseline.total, { p50: 2, p99: 100 });
+  assert.deepEqual(cmp.latency.candidate, {});
+  assert.equal(cmp.judged.k, 1);
+  assert.equal(cmp.judged.baseline, 0.5); // a, x, c, x
+  assert.equal(cmp.judged.candidate, 0.75); // x, b, c, d
+});
+
+test('gates: minimum, overall regression and per-slice regression, with the queries to blame', () => {
+  const results = checkGates({ min: { 'p@1': 0.8 }, maxRegression: { 'p@1': 0.1 }, maxSliceRegression: { 'p@1': 0.2 } }, cmp);
+  const byGate = Object.fromEntries(results.map((r) => [r.gate, r]));
+  assert.equal(byGate['p@1 >= 0.8'].passed, false);
+  assert.deepEqual(byGate['p@1 >= 0.8'].queries.map((q) => q.qid), ['q1']);
+  assert.equal(byGate['p@1 drop vs baseline <= 0.1'].passed, true);
+  assert.equal(byGate['p@1 drop vs baseline <= 0.2 in slice proc'].passed, false);
+  assert.deepEqual(byGate['p@1 drop vs baseline <= 0.2 in slice proc'].queries, [{ qid: 'q1', value: -1 }]);
+  assert.equal(byGate['p@1 drop vs baseline <= 0.2 in slice nav'].passed, true);
+  assert.equal(gatesPassed(results), false);
+  const junit = gatesJUnit(results, cmp);
+  assert.match(junit, /<testsuite name="p@1 &gt;= 0.8" tests="5" failures="2">/); // the gate + q1
+  assert.match(junit, /name="q1 espresso ratio"><failure/);
+  assert.doesNotMatch(junit, /name="q2 kopi gayo"><failure/);
+});
+
+test('reports: text names the variant and the moved documents; JSON has the documented keys', () => {
+  const text = formatComparison(cmp, 'table');
+  assert.match(text, /Precision@1, relevant = grade ≥ 1/);
+  assert.match(text, /x: in at 1, unjudged/);
+  assert.match(text, /slice "proc" \(2 queries\) regresses by -0.5000/);
+  const json = JSON.parse(JSON.stringify(comparisonJson(cmp)));
+  for (const key of ['metrics', 'perQuery', 'wins', 'losses', 'ties', 'slices']) assert.ok(key in json, key);
+  for (const key of ['baseline', 'candidate', 'delta', 'ci95', 'pPermutation', 'pTTest', 'pAdjusted']) assert.ok(key in json.metrics['p@1'], key);
+  assert.deepEqual(json.perQuery.q1['p@1'], { baseline: 1, candidate: 0, delta: -1 });
+});

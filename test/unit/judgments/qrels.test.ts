@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readQrels } from '../../../src/core/judgments';
+import { InputError } from '../../../src/core/util/diagnostics';
+import { brief, fixture, plainQrels, withTempDir } from './helpers';
+
+describe('readQrels', () => {
+  const path = fixture('qrels-mixed.txt');
+  const result = readQrels(path);
+
+  it('keeps every valid line, including grades above 4 (no fixed maximum)', () => {
+    assert.deepEqual(plainQrels(result.qrels), {
+      q1: { d1: 2, d2: 0 },
+      q2: { d4: 3 },
+      q3: { d9: 4, d11: 10 },
+    });
+  });
+
+  it('reports every bad line with its line number and keeps going', () => {
+    assert.deepEqual(brief(result.diagnostics), [
+      '5:error:expected 4 columns "qid iter docid rel", found 3; line skipped',
+      '6:error:grade "1.5" is not an integer (grades are non-negative integers); line skipped',
+      '7:error:grade "x" is not a number (grades are non-negative integers); line skipped',
+      '8:error:negative grade -1 (trec_eval treats negative grades as unjudged); line skipped',
+      '10:warning:duplicate judgment for query "q1" document "d1" (same grade 2 as line 2); kept one',
+      '11:error:conflicting grades for query "q1" document "d2": 0 at line 3 and 1 at line 11; kept the first (0)',
+      '13:error:expected 4 columns "qid iter docid rel", found 5; line skipped',
+    ]);
+    assert.ok(result.diagnostics.every((d) => d.file === path));
+  });
+
+  it('records where each judgment came from (the first line for a duplicate)', () => {
+    assert.deepEqual(result.locations.get('q1\td1'), { file: path, line: 2 });
+    assert.deepEqual(result.locations.get('q1\td2'), { file: path, line: 3 });
+    assert.deepEqual(result.locations.get('q3\td9'), { file: path, line: 12 });
+    assert.equal(result.locations.size, 5);
+  });
+
+  it('accepts a UTF-8 BOM and CRLF line ends silently', () => {
+    withTempDir((_dir, write) => {
+      const p = write('bom.qrels', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('1 0 a 1\r\n1 0 b 0\r\n# c\r\n2 0 a 3\r\n')]));
+      const r = readQrels(p);
+      assert.deepEqual(r.diagnostics, []);
+      assert.deepEqual(plainQrels(r.qrels), { '1': { a: 1, b: 0 }, '2': { a: 3 } });
+      assert.deepEqual(r.locations.get('2\ta'), { file: p, line: 4 });
+    });
+  });
+
+  it('throws InputError naming a missing file', () => {
+    assert.throws(
+      () => readQrels('no/such/qrels.txt'),
+      (e: unknown) => e instanceof InputError && e.message === 'no/such/qrels.txt: file not found',
+    );
+  });
+
+  it('throws InputError naming an empty file (whitespace only counts as empty)', () => {
+    withTempDir((_dir, write) => {
+      const p = write('empty.txt', '\n  \n');
+      assert.throws(() => readQrels(p), (e: unknown) => e instanceof InputError && e.message === `${p}: file is empty`);
+    });
+  });
+
+  it('throws InputError carrying all diagnostics when no line is valid', () => {
+    withTempDir((_dir, write) => {
+      const p = write('bad.txt', '# only junk\n1 0 a\n1 0 b -2\n');
+      assert.throws(
+        () => readQrels(p),
+        (e: unknown) => {
+          assert.ok(e instanceof InputError);
+          assert.match(e.message, /no valid judgment line; 2 problems/);
+          assert.deepEqual(brief(e.diagnostics), [
+            '2:error:expected 4 columns "qid iter docid rel", found 3; line skipped',
+            '3:error:negative grade -2 (trec_eval treats negative grades as unjudged); line skipped',
+          ]);
+          return true;
+        },
+      );
+    });
+  });
+
+  it('switches to BEIR columns when the file starts with a query-id header', () => {
+    withTempDir((_dir, write) => {
+      const p = write('test.tsv', 'query-id\tcorpus-id\tscore\n1\tdoc a\t2\n');
+      const r = readQrels(p);
+      assert.deepEqual(plainQrels(r.qrels), { '1': { 'doc a': 2 } });
+    });
+  });
+});
