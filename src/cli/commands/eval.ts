@@ -40,14 +40,22 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   if (configs.length === 0) throw new InputError('no usable ranking config');
   const { signal, dispose } = interruptSignal(io);
   const results: ConfigEvaluation[] = [];
+  const failed: { name: string; message: string }[] = [];
   try {
     for (const config of configs) {
-      const r = await evaluateConfig(session, config, {
-        specs, metricOptions: options, split, principal: values.as, save: !values['no-save'], signal,
-        onProgress: progressReporter(io, `${config.name}${values.as ? ` as ${values.as}` : ''}`),
-      });
-      for (const note of r.notes) io.err(`${config.name}: ${note}\n`);
-      results.push(r);
+      try {
+        const r = await evaluateConfig(session, config, {
+          specs, metricOptions: options, split, principal: values.as, save: !values['no-save'], signal,
+          onProgress: progressReporter(io, `${config.name}${values.as ? ` as ${values.as}` : ''}`),
+        });
+        for (const note of r.notes) io.err(`${config.name}: ${note}\n`);
+        results.push(r);
+      } catch (e) {
+        // One unusable config (e.g. a model that is not available offline) does not stop the others.
+        if (!(e instanceof InputError) || signal.aborted) throw e;
+        failed.push({ name: config.name, message: e.message });
+        io.err(`ranklab eval: config ${config.name} not run: ${e.message}\n`);
+      }
     }
   } catch (e) {
     if (signal.aborted) {
@@ -58,6 +66,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     dispose();
   }
+  if (results.length === 0) throw new InputError(`no config could be run (${failed.map((f) => f.name).join(', ')})`);
   if (values['trec-run']) writeTrecRuns(values['trec-run'], results, io);
 
   if (format === 'json') {
@@ -75,8 +84,8 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       corpus: r.saved.provenance.corpus,
       judgments: r.saved.provenance.judgments,
       saved: r.path ?? null,
-    })), variant: Object.fromEntries(specs.map((s) => [s.name, describeMetric(s, options)])) }, null, 2) + '\n');
-    return 0;
+    })), failed, variant: Object.fromEntries(specs.map((s) => [s.name, describeMetric(s, options)])) }, null, 2) + '\n');
+    return failed.length ? 2 : 0;
   }
   const table = format === 'markdown' ? markdownTable : textTable;
   const first = results[0];
@@ -97,8 +106,9 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       out.push(table(['query', 'text', ...specs.map((s) => s.name)], [...r.evaluation.perQuery].map(([qid, v]) => [qid, (session.judgments().queries.get(qid)?.text ?? '').slice(0, 50), ...specs.map((s) => v[s.name])] as Cell[])));
     }
   }
+  for (const f of failed) out.push('', `not run: ${f.name}: ${f.message}`);
   io.out(out.join('\n') + '\n');
-  return 0;
+  return failed.length ? 2 : 0;
 }
 
 function writeTrecRuns(out: string, results: ConfigEvaluation[], io: Io): void {

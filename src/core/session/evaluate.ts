@@ -62,6 +62,9 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   const annK = opts.annK ?? 10;
   const annPairs: { ann: string[]; exact: string[] }[] = [];
   const measureAnn = !!config.vector && !config.vector.exact;
+  // One untimed query first: the first search pays for JIT compilation and lazy loading, not for ranking.
+  const warmup = qids.map((q) => judgments.queries.get(q)?.text ?? '').find((t) => t.trim());
+  if (warmup) await engine.search(warmup, { filter: access?.filter, signal: opts.signal });
   let done = 0;
   for (const qid of qids) {
     opts.signal?.throwIfAborted();

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The one entry for the VS Code tests: `npm run test:e2e [-- ui|integration|vsix ...]` (default: ui integration).
+#   ui           test/e2e/dashboard.e2e.mjs: palette → dashboard webview → text/XSS assertions → screenshots (test-results/)
+#   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
+#   vsix         package a .vsix with vsce and check it installs into a fresh code-server extensions dir
+# The extension is loaded from this folder (extensionDevelopmentPath), as test-electron does: no packaging step.
+# Exits non-zero on the first failure. Logs and per-run dirs: .vscode-test/run-*/.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$REPO"
+STEPS="${*:-ui integration}"
+CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
+T0=$(now)
+
+if [ ! -x "$CS_BIN" ] || ! command -v chromium >/dev/null; then
+  echo "== harness missing: running scripts/vscode/install.sh"
+  bash scripts/vscode/install.sh
+fi
+# Keep only the newest run folders.
+ls -dt .vscode-test/run-* 2>/dev/null | tail -n +13 | xargs -r rm -rf
+
+echo "== build"; T=$(now)
+node scripts/build.mjs
+node scripts/vscode/build-tests.mjs
+for f in dist/extension.js dist/webview.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
+echo "   build: $(since "$T")"
+
+for step in $STEPS; do
+  T=$(now)
+  case "$step" in
+    ui)
+      echo "== ui: dashboard e2e"
+      node test/e2e/dashboard.e2e.mjs ;;
+    integration)
+      echo "== integration: in-host mocha via @vscode/test-electron runTests()"
+      node test/integration/runTest.mjs ;;
+    vsix)
+      echo "== vsix: package + install into a fresh extensions dir"
+      mkdir -p .vscode-test
+      rm -f .vscode-test/ranklab.vsix
+      npx --no-install vsce package --allow-missing-repository --skip-license -o .vscode-test/ranklab.vsix > .vscode-test/vsce.log 2>&1 \
+        || { tail -30 .vscode-test/vsce.log; exit 1; }
+      ls -la .vscode-test/ranklab.vsix
+      D="$(mktemp -d "$REPO/.vscode-test/vsix-XXXX")"
+      "$CS_BIN" --config "$D/config.yaml" --user-data-dir "$D/ud" --extensions-dir "$D/ext" --install-extension .vscode-test/ranklab.vsix > "$D/install.log" 2>&1 \
+        || { cat "$D/install.log"; exit 1; }
+      ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
+      test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
+      rm -rf "$D" ;;
+    *) echo "unknown step $step (ui | integration | vsix)"; exit 2 ;;
+  esac
+  echo "   $step: $(since "$T")"
+done
+echo "== test:e2e OK in $(since "$T0") (screenshots: test-results/)"

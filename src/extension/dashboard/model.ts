@@ -1,0 +1,137 @@
+/**
+ * Builds the dashboard's view model (src/protocol.ts) from saved runs. No `vscode` import.
+ * Metric values are read as saved; this only picks baseline/candidate, spells out metric variants
+ * and orders queries by their change against the baseline.
+ */
+import type { DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol';
+import type { MetricOptions } from '../../core/metrics/context';
+import { describeMetric, parseMetric } from '../../core/metrics/spec';
+import type { SavedQueryResult } from '../../core/run/types';
+import type { StoredRun } from '../runStore';
+
+export interface ModelInput {
+  workspaceName: string;
+  runsFolder: string;
+  runs: StoredRun[];
+  problems: string[];
+  metricOptions: MetricOptions;
+  /** Config name from ranklab.json `baseline`. */
+  baselineConfig?: string;
+  /** Explicit choices (user picked them); ignored when the run no longer exists. */
+  baselineRunId?: string;
+  candidateRunId?: string;
+  primaryMetric?: string;
+}
+
+export function metricColumn(spec: string, options: MetricOptions): MetricColumn {
+  try {
+    return { spec, label: describeMetric(parseMetric(spec), options) };
+  } catch {
+    return { spec, label: spec };
+  }
+}
+
+/** Baseline: explicit pick, else the newest run of the configured baseline config, else the oldest run. */
+export function chooseBaseline(runs: StoredRun[], explicit?: string, baselineConfig?: string): StoredRun | undefined {
+  const picked = explicit ? runs.find((r) => r.id === explicit) : undefined;
+  if (picked) return picked;
+  const ofConfig = baselineConfig ? runs.filter((r) => r.run.provenance.config === baselineConfig) : [];
+  return ofConfig.length ? ofConfig[ofConfig.length - 1] : runs[0];
+}
+
+/** Candidate: explicit pick, else the newest run that is not the baseline. */
+export function chooseCandidate(runs: StoredRun[], baseline: StoredRun | undefined, explicit?: string): StoredRun | undefined {
+  const picked = explicit ? runs.find((r) => r.id === explicit) : undefined;
+  if (picked) return picked;
+  for (let i = runs.length - 1; i >= 0; i--) if (runs[i] !== baseline) return runs[i];
+  return undefined;
+}
+
+export function summarize(r: StoredRun): RunSummary {
+  const { run } = r;
+  return {
+    id: r.id,
+    config: run.provenance.config,
+    createdAt: run.provenance.createdAt,
+    tool: run.provenance.tool,
+    principal: run.principal,
+    queryCount: run.queries.length,
+    metrics: run.metrics,
+    latency: run.latency ?? {},
+    annRecall: run.annRecall,
+  };
+}
+
+/** Queries ordered by delta ascending (worst regression first); rows without a delta go last, by qid. */
+export function perQueryRows(baseline: StoredRun | undefined, candidate: StoredRun | undefined, metric: string): QueryRow[] {
+  const base = new Map(baseline?.run.queries.map((q) => [q.qid, q]) ?? []);
+  const cand = new Map(candidate?.run.queries.map((q) => [q.qid, q]) ?? []);
+  const qids = new Set([...base.keys(), ...cand.keys()]);
+  const rows: QueryRow[] = [];
+  for (const qid of qids) {
+    const b = base.get(qid);
+    const c = cand.get(qid);
+    const bv = b?.metrics[metric];
+    const cv = c?.metrics[metric];
+    const row: QueryRow = { qid, text: (c ?? b)!.text ?? '' };
+    if (typeof bv === 'number') row.baseline = bv;
+    if (typeof cv === 'number') row.candidate = cv;
+    if (typeof bv === 'number' && typeof cv === 'number') row.delta = cv - bv;
+    rows.push(row);
+  }
+  return rows.sort((x, y) => {
+    if (x.delta === undefined || y.delta === undefined) {
+      if (x.delta !== y.delta) return x.delta === undefined ? 1 : -1;
+      return x.qid.localeCompare(y.qid);
+    }
+    return x.delta - y.delta || x.qid.localeCompare(y.qid);
+  });
+}
+
+export function buildDashboardModel(input: ModelInput): DashboardModel {
+  const { runs } = input;
+  const baseline = chooseBaseline(runs, input.baselineRunId, input.baselineConfig);
+  const candidate = chooseCandidate(runs, baseline, input.candidateRunId);
+  const specs: string[] = [];
+  for (const r of runs) for (const s of r.run.metricSpecs) if (!specs.includes(s)) specs.push(s);
+  const metricColumns = specs.map((s) => metricColumn(s, input.metricOptions));
+  const primarySpec =
+    (input.primaryMetric && specs.includes(input.primaryMetric) ? input.primaryMetric : undefined) ??
+    candidate?.run.metricSpecs[0] ??
+    specs[0];
+  const primaryMetric = metricColumns.find((c) => c.spec === primarySpec);
+  return {
+    workspaceName: input.workspaceName,
+    runsFolder: input.runsFolder,
+    runs: runs.map(summarize),
+    metricColumns,
+    baselineRunId: baseline?.id,
+    candidateRunId: candidate?.id,
+    primaryMetric,
+    perQuery: primarySpec ? perQueryRows(baseline, candidate, primarySpec) : [],
+    problems: input.problems,
+  };
+}
+
+function docRows(q: SavedQueryResult, limit: number): DocRow[] {
+  return q.docs.slice(0, limit).map((d, i) => ({ rank: i + 1, id: d.id, title: d.title, score: d.score }));
+}
+
+export function buildQueryDetail(
+  qid: string,
+  baseline: StoredRun | undefined,
+  candidate: StoredRun | undefined,
+  metric: string | undefined,
+  limit = 10,
+): QueryDetail {
+  const side = (r: StoredRun | undefined) => {
+    const q = r?.run.queries.find((x) => x.qid === qid);
+    if (!r || !q) return undefined;
+    return { runId: r.id, docs: docRows(q, limit), metric: metric ? q.metrics[metric] : undefined };
+  };
+  const b = side(baseline);
+  const c = side(candidate);
+  const text =
+    candidate?.run.queries.find((x) => x.qid === qid)?.text ?? baseline?.run.queries.find((x) => x.qid === qid)?.text ?? '';
+  return { qid, text, baseline: b, candidate: c };
+}

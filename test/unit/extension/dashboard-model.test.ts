@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/runStore';
+import { buildDashboardModel, buildQueryDetail, perQueryRows } from '../../../src/extension/dashboard/model';
+import { isWebviewToHost } from '../../../src/protocol';
+
+const FIXTURE = path.resolve(__dirname, '../../fixtures/vscode-workspace');
+
+function copyFixture(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ranklab-model-'));
+  cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+test('reads the fixture runs oldest first and the ranklab.json settings', () => {
+  const { runs, problems } = readSavedRuns(FIXTURE);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(runs.map((r) => r.id), ['2025-11-01-baseline', '2025-11-02-title-boost']);
+  const s = readWorkspaceSettings(FIXTURE);
+  assert.equal(s.baselineConfig, 'baseline');
+  assert.deepEqual(s.metricOptions, { gain: 'exp', relevanceThreshold: 1 });
+});
+
+test('a broken run file is reported by name and the others still load', () => {
+  const ws = copyFixture();
+  writeFileSync(path.join(ws, '.ranklab/runs/zz-broken.json'), '{ "format": "ranklab-run@1", ');
+  writeFileSync(path.join(ws, '.ranklab/runs/zz-other.json'), '{ "format": "something-else" }');
+  const { runs, problems } = readSavedRuns(ws);
+  assert.equal(runs.length, 2);
+  assert.equal(problems.length, 2);
+  assert.match(problems[0], /^\.ranklab\/runs\/zz-broken\.json: .*file skipped$/);
+  assert.match(problems[1], /^\.ranklab\/runs\/zz-other\.json: format is "something-else"/);
+});
+
+test('no runs folder: empty list, no problem', () => {
+  const ws = mkdtempSync(path.join(tmpdir(), 'ranklab-empty-'));
+  mkdirSync(path.join(ws, 'x'));
+  assert.deepEqual(readSavedRuns(ws), { runs: [], problems: [] });
+});
+
+test('model: baseline from ranklab.json, candidate = newest other run, per-query sorted by delta ascending', () => {
+  const { runs, problems } = readSavedRuns(FIXTURE);
+  const m = buildDashboardModel({ workspaceName: 'ws', runsFolder: '.ranklab/runs', runs, problems, metricOptions: { gain: 'exp', relevanceThreshold: 1 }, baselineConfig: 'baseline' });
+  assert.equal(m.baselineRunId, '2025-11-01-baseline');
+  assert.equal(m.candidateRunId, '2025-11-02-title-boost');
+  assert.deepEqual(m.metricColumns.map((c) => c.spec), ['ndcg@10', 'mrr@10', 'p@5']);
+  assert.match(m.metricColumns[0].label, /^nDCG@10, gain 2\^rel−1/);
+  assert.equal(m.metricColumns[2].label, 'Precision@5, relevant = grade ≥ 1');
+  // q2: 0.3 − 0.8 = −0.5; q3: 0.6 − 0.6 = 0; q1: 0.9 − 0.5 = +0.4
+  assert.deepEqual(m.perQuery.map((q) => [q.qid, Number(q.delta!.toFixed(6))]), [['q2', -0.5], ['q3', 0], ['q1', 0.4]]);
+  assert.equal(m.runs[1].latency.total.p99, 4.1);
+});
+
+test('model: explicit baseline wins; a vanished explicit id falls back to the configured one', () => {
+  const { runs } = readSavedRuns(FIXTURE);
+  const base = { workspaceName: 'ws', runsFolder: 'r', runs, problems: [], metricOptions: { gain: 'linear' as const, relevanceThreshold: 2 }, baselineConfig: 'baseline' };
+  const m = buildDashboardModel({ ...base, baselineRunId: '2025-11-02-title-boost' });
+  assert.equal(m.baselineRunId, '2025-11-02-title-boost');
+  assert.equal(m.candidateRunId, '2025-11-01-baseline');
+  assert.match(m.metricColumns[0].label, /gain rel \(linear\)/);
+  assert.equal(m.metricColumns[1].label, 'MRR@10, relevant = grade ≥ 2');
+  const gone = buildDashboardModel({ ...base, baselineRunId: 'deleted-run' });
+  assert.equal(gone.baselineRunId, '2025-11-01-baseline');
+});
+
+test('per-query rows: queries missing on one side have no delta and sort last', () => {
+  const mk = (id: string, q: Record<string, number>) => ({
+    id, file: id, run: { format: 'ranklab-run@1' as const, provenance: { config: id, createdAt: id, tool: 't' }, config: {}, metricSpecs: ['m'], metrics: {}, latency: {},
+      queries: Object.entries(q).map(([qid, v]) => ({ qid, text: qid, docs: [], latencyMs: {}, metrics: { m: v } })) },
+  });
+  const rows = perQueryRows(mk('a', { x: 0.5, y: 0.2, only_a: 1 }), mk('b', { x: 0.7, y: 0.1, only_b: 0 }), 'm');
+  assert.deepEqual(rows.map((r) => r.qid), ['y', 'x', 'only_a', 'only_b']);
+  assert.equal(rows[2].delta, undefined);
+  assert.equal(rows[3].candidate, 0);
+});
+
+test('query detail keeps titles verbatim (escaping is the view\'s job) and ranks from 1', () => {
+  const { runs } = readSavedRuns(FIXTURE);
+  const d = buildQueryDetail('q2', runs[0], runs[1], 'ndcg@10');
+  assert.equal(d.candidate!.docs[0].title, 'Bread <script>alert(1)</script> and <img src=x onerror=alert(2)>');
+  assert.deepEqual(d.candidate!.docs.map((x) => x.rank), [1, 2, 3]);
+  assert.equal(d.baseline!.metric, 0.8);
+});
+
+test('protocol guard rejects malformed webview messages', () => {
+  assert.equal(isWebviewToHost({ type: 'ready', protocol: 1 }), true);
+  assert.equal(isWebviewToHost({ type: 'request', requestId: 3, method: 'getDashboard', params: {} }), true);
+  assert.equal(isWebviewToHost({ type: 'request', requestId: '3', method: 'getDashboard', params: {} }), false);
+  assert.equal(isWebviewToHost({ type: 'request', requestId: 3, method: 'deleteEverything', params: {} }), false);
+  assert.equal(isWebviewToHost({ type: 'command', command: 'openDocument', params: { docId: 'a' } }), true);
+  assert.equal(isWebviewToHost({ type: 'command', command: 'openDocument' }), false);
+  assert.equal(isWebviewToHost(null), false);
+});

@@ -1,0 +1,311 @@
+/**
+ * Ranklab dashboard (runs in the webview). Builds DOM with textContent only: run data contains corpus
+ * text (titles, queries) and is never parsed as HTML. Talks to the host through src/protocol.ts.
+ */
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import {
+  type DashboardModel,
+  type DashboardState,
+  type DocRow,
+  type HostToWebview,
+  isHostToWebview,
+  PROTOCOL_VERSION,
+  type QueryDetail,
+  type RequestMap,
+  type RequestMethod,
+  type CommandMap,
+  type CommandName,
+  type WebviewToHost,
+} from '../src/protocol';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+interface VsCodeApi {
+  postMessage(m: WebviewToHost): void;
+  getState(): DashboardState | undefined;
+  setState(s: DashboardState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+let state: DashboardState = vscode.getState() ?? {};
+const app = document.getElementById('app')!;
+const charts: Chart[] = [];
+
+// ---------------------------------------------------------------- messaging
+
+let nextRequestId = 1;
+const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+function request<M extends RequestMethod>(method: M, params: RequestMap[M]['params']): Promise<RequestMap[M]['result']> {
+  const requestId = nextRequestId++;
+  return new Promise((resolve, reject) => {
+    pending.set(requestId, { resolve: resolve as (v: unknown) => void, reject });
+    vscode.postMessage({ type: 'request', requestId, method, params } as WebviewToHost);
+  });
+}
+
+function command<C extends CommandName>(name: C, params: CommandMap[C]): void {
+  vscode.postMessage({ type: 'command', command: name, params } as WebviewToHost);
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const m: unknown = event.data;
+  if (!isHostToWebview(m)) return;
+  handle(m);
+});
+
+function handle(m: HostToWebview): void {
+  if (m.type === 'response') {
+    const p = pending.get(m.requestId);
+    if (!p) return;
+    pending.delete(m.requestId);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(new Error(m.error));
+    return;
+  }
+  switch (m.name) {
+    case 'init':
+    case 'runsUpdated': {
+      const model = m.params.model;
+      // Keep the user's choice of runs if they still exist; otherwise take the host's defaults.
+      const ids = new Set(model.runs.map((r) => r.id));
+      if (state.baselineRunId && ids.has(state.baselineRunId) && state.baselineRunId !== model.baselineRunId) {
+        void refresh();
+      } else if (state.candidateRunId && ids.has(state.candidateRunId) && state.candidateRunId !== model.candidateRunId) {
+        void refresh();
+      } else {
+        setModel(model);
+      }
+      return;
+    }
+    case 'focusRuns':
+      state = { ...state, ...m.params, selectedQid: undefined };
+      void refresh();
+      return;
+  }
+}
+
+async function refresh(): Promise<void> {
+  try {
+    setModel(await request('getDashboard', { baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function setModel(model: DashboardModel): void {
+  state = { ...state, model, baselineRunId: model.baselineRunId, candidateRunId: model.candidateRunId };
+  if (state.selectedQid && !model.perQuery.some((q) => q.qid === state.selectedQid)) state.selectedQid = undefined;
+  if (!state.selectedQid && model.perQuery.length) state.selectedQid = model.perQuery[0].qid;
+  vscode.setState(state);
+  render(model);
+}
+
+// ---------------------------------------------------------------- DOM helpers (text only)
+
+type Child = Node | string | undefined | null | false;
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: { class?: string; title?: string; id?: string } = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (props.class) el.className = props.class;
+  if (props.title) el.title = props.title;
+  if (props.id) el.id = props.id;
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  }
+  return el;
+}
+
+const fmt = (v: number | undefined, digits = 4) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–');
+const fmtDelta = (v: number | undefined) => (typeof v === 'number' ? (v > 0 ? '+' : v < 0 ? '−' : '±') + Math.abs(v).toFixed(4) : '–');
+const fmtMs = (v: number | undefined) => (typeof v === 'number' ? `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms` : '–');
+
+function showError(e: unknown): void {
+  app.prepend(h('p', { class: 'error' }, `Error: ${(e as Error).message ?? String(e)}`));
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render(model: DashboardModel): void {
+  for (const c of charts.splice(0)) c.destroy();
+  app.replaceChildren();
+  app.append(
+    h('header', {},
+      h('h1', {}, 'Ranklab — ', model.workspaceName),
+      h('p', { class: 'muted' }, `${model.runs.length} saved run(s) in ${model.runsFolder}`),
+    ),
+  );
+  if (model.problems.length) {
+    app.append(h('section', { class: 'problems' }, h('h2', {}, 'Problems'), h('ul', {}, ...model.problems.map((p) => h('li', {}, p)))));
+  }
+  if (model.runs.length === 0) {
+    const btn = h('button', {}, 'Run Evaluation');
+    btn.addEventListener('click', () => command('runEvaluation', {}));
+    app.append(h('p', { id: 'empty' }, 'No saved runs yet. '), btn);
+    return;
+  }
+  app.append(pickers(model), metricsTable(model), latencyTable(model), chartsSection(model), perQuerySection(model));
+  if (state.selectedQid) void showQuery(state.selectedQid);
+}
+
+function runLabel(model: DashboardModel, id: string | undefined): string {
+  const r = model.runs.find((x) => x.id === id);
+  return r ? `${r.config} (${r.id})` : '–';
+}
+
+function pickers(model: DashboardModel): HTMLElement {
+  const select = (label: string, value: string | undefined, onChange: (id: string) => void) => {
+    const s = h('select', {});
+    for (const r of [...model.runs].reverse()) {
+      const o = h('option', {}, `${r.config} — ${r.createdAt} (${r.id})`);
+      o.value = r.id;
+      o.selected = r.id === value;
+      s.append(o);
+    }
+    s.addEventListener('change', () => onChange(s.value));
+    return h('label', {}, label, ' ', s);
+  };
+  return h('section', { class: 'pickers' },
+    select('Baseline', model.baselineRunId, (id) => { state.baselineRunId = id; state.selectedQid = undefined; void refresh(); }),
+    select('Candidate', model.candidateRunId, (id) => { state.candidateRunId = id; state.selectedQid = undefined; void refresh(); }),
+  );
+}
+
+function metricsTable(model: DashboardModel): HTMLElement {
+  const head = h('tr', {}, h('th', {}, 'Config'), h('th', {}, 'Run'), h('th', {}, 'Queries'),
+    ...model.metricColumns.map((c) => h('th', { class: 'num', title: c.label }, c.spec)));
+  const rows = model.runs.map((r) => {
+    const role = r.id === model.baselineRunId ? 'baseline' : r.id === model.candidateRunId ? 'candidate' : '';
+    const tr = h('tr', { class: role },
+      h('td', {}, r.config, role && h('span', { class: `badge ${role}` }, role)),
+      h('td', { class: 'muted' }, r.id),
+      h('td', { class: 'num' }, String(r.queryCount)),
+      ...model.metricColumns.map((c) => h('td', { class: 'num' }, fmt(r.metrics[c.spec]))));
+    return tr;
+  });
+  const legend = h('ul', { class: 'metric-legend' }, ...model.metricColumns.map((c) => h('li', {}, h('code', {}, c.spec), ': ', c.label)));
+  return h('section', { id: 'metrics' }, h('h2', {}, 'Metrics per config'),
+    h('table', { class: 'grid', id: 'metrics-table' }, h('thead', {}, head), h('tbody', {}, ...rows)), legend);
+}
+
+function latencyTable(model: DashboardModel): HTMLElement {
+  const stages: string[] = [];
+  for (const r of model.runs) for (const s of Object.keys(r.latency)) if (!stages.includes(s)) stages.push(s);
+  stages.sort((a, b) => (a === 'total' ? 1 : b === 'total' ? -1 : 0));
+  const head = h('tr', {}, h('th', {}, 'Config'), ...stages.flatMap((s) => [h('th', { class: 'num' }, `${s} p50`), h('th', { class: 'num' }, `${s} p99`)]));
+  const rows = model.runs.map((r) =>
+    h('tr', {}, h('td', {}, r.config), ...stages.flatMap((s) => [h('td', { class: 'num' }, fmtMs(r.latency[s]?.p50)), h('td', { class: 'num' }, fmtMs(r.latency[s]?.p99))])));
+  return h('section', { id: 'latency' }, h('h2', {}, 'Latency per query'), h('table', { class: 'grid' }, h('thead', {}, head), h('tbody', {}, ...rows)));
+}
+
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+}
+
+function chartsSection(model: DashboardModel): HTMLElement {
+  const metric = model.primaryMetric;
+  const byConfig = h('canvas', { id: 'chart-metric-by-config' });
+  const deltas = h('canvas', { id: 'chart-query-delta' });
+  const section = h('section', { id: 'charts', class: 'charts' },
+    h('figure', {}, h('figcaption', {}, 'Metric by config'), h('div', { class: 'chart-box' }, byConfig)),
+    h('figure', {}, h('figcaption', {}, `Per-query delta, ${metric ? metric.label : ''} (candidate − baseline)`), h('div', { class: 'chart-box' }, deltas)),
+  );
+  // Charts need the canvas in the document; draw after this frame.
+  requestAnimationFrame(() => {
+    const fg = cssVar('--vscode-foreground', '#888');
+    const grid = cssVar('--vscode-panel-border', 'rgba(128,128,128,0.3)');
+    const palette = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-yellow', '--vscode-charts-red']
+      .map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'][i]));
+    const scales = { x: { ticks: { color: fg }, grid: { color: grid } }, y: { ticks: { color: fg }, grid: { color: grid } } };
+    charts.push(new Chart(byConfig, {
+      type: 'bar',
+      data: {
+        labels: model.runs.map((r) => r.config),
+        datasets: model.metricColumns.slice(0, 6).map((c, i) => ({ label: c.spec, data: model.runs.map((r) => r.metrics[c.spec] ?? NaN), backgroundColor: palette[i % palette.length] })),
+      },
+      options: { responsive: true, maintainAspectRatio: false, animation: false, scales, plugins: { legend: { labels: { color: fg } } } },
+    }));
+    const withDelta = model.perQuery.filter((q) => q.delta !== undefined);
+    const pos = palette[2];
+    const neg = palette[5];
+    charts.push(new Chart(deltas, {
+      type: 'bar',
+      data: {
+        labels: withDelta.map((q) => q.qid),
+        datasets: [{ label: 'delta', data: withDelta.map((q) => q.delta!), backgroundColor: withDelta.map((q) => (q.delta! < 0 ? neg : pos)) }],
+      },
+      options: { responsive: true, maintainAspectRatio: false, animation: false, scales, plugins: { legend: { display: false } } },
+    }));
+  });
+  return section;
+}
+
+function perQuerySection(model: DashboardModel): HTMLElement {
+  const metric = model.primaryMetric;
+  const head = h('tr', {}, h('th', {}, 'Query'), h('th', {}, 'Text'), h('th', { class: 'num' }, 'Baseline'), h('th', { class: 'num' }, 'Candidate'), h('th', { class: 'num' }, 'Δ'));
+  const rows = model.perQuery.map((q) => {
+    const qidLink = h('a', { title: 'Open in judgments' }, q.qid);
+    qidLink.href = '#';
+    qidLink.addEventListener('click', (e) => { e.preventDefault(); e.stopPropagation(); command('openQuery', { qid: q.qid }); });
+    const tr = h('tr', { class: `clickable${q.qid === state.selectedQid ? ' selected' : ''}` },
+      h('td', {}, qidLink), h('td', {}, q.text), h('td', { class: 'num' }, fmt(q.baseline)), h('td', { class: 'num' }, fmt(q.candidate)),
+      h('td', { class: `num ${q.delta === undefined ? '' : q.delta < 0 ? 'worse' : q.delta > 0 ? 'better' : ''}` }, fmtDelta(q.delta)));
+    tr.dataset.qid = q.qid;
+    tr.tabIndex = 0;
+    const select = () => {
+      state.selectedQid = q.qid;
+      vscode.setState(state);
+      for (const other of Array.from(tr.parentElement?.children ?? [])) other.classList.toggle('selected', other === tr);
+      void showQuery(q.qid);
+    };
+    tr.addEventListener('click', select);
+    tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(); } });
+    return tr;
+  });
+  return h('section', { id: 'per-query' },
+    h('h2', {}, 'Per query, sorted by Δ vs baseline'),
+    h('p', { class: 'muted' }, metric ? metric.label : 'no metric', ' — baseline ', runLabel(model, model.baselineRunId), ', candidate ', runLabel(model, model.candidateRunId)),
+    h('div', { class: 'split' },
+      h('table', { class: 'grid', id: 'per-query-table' }, h('thead', {}, head), h('tbody', {}, ...rows)),
+      h('div', { id: 'query-detail' })));
+}
+
+async function showQuery(qid: string): Promise<void> {
+  const box = document.getElementById('query-detail');
+  if (!box) return;
+  let detail: QueryDetail;
+  try {
+    detail = await request('getQueryDetail', { qid, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId });
+  } catch (e) {
+    box.replaceChildren(h('p', { class: 'error' }, (e as Error).message));
+    return;
+  }
+  if (state.selectedQid !== qid) return; // a later click won
+  const docsTable = (label: string, side: QueryDetail['baseline']) =>
+    h('div', { class: 'docs' },
+      h('h3', {}, label, side ? ` — ${side.runId}${side.metric !== undefined ? `, ${fmt(side.metric)}` : ''}` : ' — not in this run'),
+      side && h('table', { class: 'grid' },
+        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Document'), h('th', {}, 'Title'), h('th', { class: 'num' }, 'Score'))),
+        h('tbody', {}, ...side.docs.map((d) => docRow(d, side.runId)))));
+  box.replaceChildren(
+    h('h2', {}, 'Query ', qid),
+    h('p', { class: 'query-text' }, detail.text),
+    docsTable('Candidate', detail.candidate),
+    docsTable('Baseline', detail.baseline),
+  );
+}
+
+function docRow(d: DocRow, runId: string): HTMLElement {
+  const link = h('a', { title: 'Open document' }, d.id);
+  link.href = '#';
+  link.addEventListener('click', (e) => { e.preventDefault(); command('openDocument', { docId: d.id, runId }); });
+  return h('tr', {}, h('td', { class: 'num' }, String(d.rank)), h('td', {}, link), h('td', { class: 'doc-title' }, d.title ?? ''), h('td', { class: 'num' }, fmt(d.score, 3)));
+}
+
+// Redraw charts when the theme changes (VS Code swaps body classes: vscode-light / vscode-dark / vscode-high-contrast).
+new MutationObserver(() => { if (state.model) render(state.model); }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+// Draw the last known state at once (panel restored after hide/reload), then ask the host for fresh data.
+if (state.model) render(state.model);
+vscode.postMessage({ type: 'ready', protocol: PROTOCOL_VERSION });
