@@ -1,0 +1,3 @@
+export * from './types';
+export { defaultRankConfig, normaliseRankConfig, hashRankConfig, stableStringify } from './defaults';
+export { parseRankConfig, parseRankConfigText, rankConfigName, RANK_CONFIG_SUFFIX, type ParsedRankConfig } from './parse';

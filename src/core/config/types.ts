@@ -1,0 +1,97 @@
+/** A ranking config after validation and defaults (`configs/NAME.rank.json`). See docs/formats.md. */
+
+export type StopwordList = 'none' | 'english' | 'indonesian' | string[];
+export const STEMMER_NAMES = [
+  'none', 'arabic', 'armenian', 'bulgarian', 'danish', 'dutch', 'english', 'finnish', 'french', 'german', 'greek',
+  'hungarian', 'indian', 'indonesian', 'irish', 'italian', 'lithuanian', 'nepali', 'norwegian', 'portuguese',
+  'romanian', 'russian', 'serbian', 'spanish', 'swedish', 'tamil', 'turkish', 'ukrainian',
+] as const;
+export type StemmerName = (typeof STEMMER_NAMES)[number];
+
+export interface AnalyzerConfig {
+  lowercase: boolean;
+  stopwords: StopwordList;
+  stemmer: StemmerName;
+  /** Tokens shorter than this (in characters, before stemming) are dropped. */
+  minLength: number;
+}
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+  /** BM25+ delta (MiniSearch `d`); 0 = classic BM25. */
+  d: number;
+}
+
+export interface LexicalConfig {
+  /** Field name -> boost. Fields with boost 0 are indexed but not searched. */
+  fields: Record<string, number>;
+  bm25: Bm25Params;
+  analyzer: AnalyzerConfig;
+  prefix: boolean;
+  /** 0 = off; < 1 = edit-distance ratio of term length; >= 1 = absolute edit distance (MiniSearch semantics). */
+  fuzzy: number;
+  combineWith: 'AND' | 'OR';
+  depth: number;
+}
+
+/** Embedder settings are passed through to the provider factory; only `provider` is interpreted here. */
+export interface EmbedderConfig {
+  provider: 'lsa' | 'transformers' | 'http' | 'precomputed';
+  [setting: string]: unknown;
+}
+
+export interface HnswParams {
+  M: number;
+  efConstruction: number;
+  efSearch: number;
+}
+
+export interface VectorConfig {
+  embedder: EmbedderConfig;
+  /** 'cosine' (default) or 'ip' (inner product on the vectors as given). */
+  space: 'cosine' | 'ip';
+  hnsw: HnswParams;
+  /** Brute-force search over all vectors instead of HNSW. */
+  exact: boolean;
+  depth: number;
+}
+
+export interface HybridConfig {
+  /** RRF constant. */
+  k: number;
+  /** How many of each list take part in fusion, and how many fused documents are kept. */
+  depth: number;
+  weights: { lexical: number; vector: number };
+}
+
+export interface RerankConfig {
+  provider: EmbedderConfig | { provider: string; [setting: string]: unknown };
+  topN: number;
+  topM: number;
+  /** Passages sent to the reranker are title + body cut to about this many characters. */
+  maxPassageChars: number;
+}
+
+export interface AclConfig {
+  mode: 'pre-filter' | 'post-filter';
+  /** post-filter: unfiltered candidates retrieved before forbidden ones are dropped. */
+  candidates: number;
+}
+
+export type RetrievalMode = 'lexical' | 'vector' | 'hybrid';
+
+export interface RankConfig {
+  /** File name without `.rank.json` ("default" for defaultRankConfig()). */
+  name: string;
+  description: string;
+  mode: RetrievalMode;
+  lexical?: LexicalConfig;
+  vector?: VectorConfig;
+  hybrid?: HybridConfig;
+  rerank?: RerankConfig;
+  acl: AclConfig;
+  pageSize: number;
+  /** Hash of the normalised config (defaults applied, name and description left out). */
+  configHash: string;
+}

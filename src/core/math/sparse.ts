@@ -1,0 +1,105 @@
+import { type DenseMatrix, denseZeros } from './dense';
+
+/**
+ * Compressed sparse row matrix: row i's entries are colIdx/values[rowPtr[i] .. rowPtr[i+1]),
+ * column indices strictly increasing within a row.
+ */
+export interface CsrMatrix {
+  readonly rows: number;
+  readonly cols: number;
+  readonly rowPtr: Int32Array;
+  readonly colIdx: Int32Array;
+  readonly values: Float64Array;
+}
+
+/** Builds a CSR matrix from one sparse row per entry (column → value), e.g. per-document term weights. Zeros are dropped. */
+export function csrFromRows(rows: ReadonlyArray<ReadonlyMap<number, number>>, cols: number): CsrMatrix {
+  let nnz = 0;
+  for (const row of rows) for (const v of row.values()) if (v !== 0) nnz++;
+  const rowPtr = new Int32Array(rows.length + 1);
+  const colIdx = new Int32Array(nnz);
+  const values = new Float64Array(nnz);
+  let at = 0;
+  rows.forEach((row, i) => {
+    const cells = [...row].filter(([, v]) => v !== 0).sort((a, b) => a[0] - b[0]);
+    for (const [c, v] of cells) {
+      if (!Number.isInteger(c) || c < 0 || c >= cols) throw new RangeError(`column ${c} outside 0..${cols - 1} in row ${i}`);
+      if (at > rowPtr[i] && colIdx[at - 1] === c) throw new RangeError(`duplicate column ${c} in row ${i}`);
+      colIdx[at] = c;
+      values[at] = v;
+      at++;
+    }
+    rowPtr[i + 1] = at;
+  });
+  return { rows: rows.length, cols, rowPtr, colIdx, values };
+}
+
+/** X·B for a dense B (X.cols × l), giving X.rows × l. */
+export function csrMultiplyDense(x: CsrMatrix, b: DenseMatrix): DenseMatrix {
+  if (b.rows !== x.cols) throw new RangeError(`shape mismatch: ${x.rows}x${x.cols} · ${b.rows}x${b.cols}`);
+  const l = b.cols;
+  const out = denseZeros(x.rows, l);
+  const o = out.data;
+  const bd = b.data;
+  for (let i = 0; i < x.rows; i++) {
+    const oRow = i * l;
+    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) {
+      const v = x.values[p];
+      const bRow = x.colIdx[p] * l;
+      for (let c = 0; c < l; c++) o[oRow + c] += v * bd[bRow + c];
+    }
+  }
+  return out;
+}
+
+/** Xᵀ·Y for a dense Y (X.rows × l), giving X.cols × l, without forming Xᵀ. */
+export function csrTransposeMultiplyDense(x: CsrMatrix, y: DenseMatrix): DenseMatrix {
+  if (y.rows !== x.rows) throw new RangeError(`shape mismatch: (${x.rows}x${x.cols})ᵀ · ${y.rows}x${y.cols}`);
+  const l = y.cols;
+  const out = denseZeros(x.cols, l);
+  const o = out.data;
+  const yd = y.data;
+  for (let i = 0; i < x.rows; i++) {
+    const yRow = i * l;
+    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) {
+      const v = x.values[p];
+      const oRow = x.colIdx[p] * l;
+      for (let c = 0; c < l; c++) o[oRow + c] += v * yd[yRow + c];
+    }
+  }
+  return out;
+}
+
+/** The same matrix, dense (for tests and small inputs). */
+export function csrToDense(x: CsrMatrix): DenseMatrix {
+  const out = denseZeros(x.rows, x.cols);
+  for (let i = 0; i < x.rows; i++) {
+    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) out.data[i * x.cols + x.colIdx[p]] = x.values[p];
+  }
+  return out;
+}
+
+/** Squared Frobenius norm: the sum of all squared entries (= the sum of all squared singular values). */
+export function csrFrobeniusSquared(x: CsrMatrix): number {
+  let s = 0;
+  for (const v of x.values) s += v * v;
+  return s;
+}
+
+/** Xᵀ as its own CSR matrix (a counting sort by column; keeps column order within rows). */
+export function csrTranspose(x: CsrMatrix): CsrMatrix {
+  const rowPtr = new Int32Array(x.cols + 1);
+  for (let p = 0; p < x.colIdx.length; p++) rowPtr[x.colIdx[p] + 1]++;
+  for (let c = 0; c < x.cols; c++) rowPtr[c + 1] += rowPtr[c];
+  const next = rowPtr.slice(0, x.cols);
+  const colIdx = new Int32Array(x.colIdx.length);
+  const values = new Float64Array(x.values.length);
+  for (let i = 0; i < x.rows; i++) {
+    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) {
+      const at = next[x.colIdx[p]]++;
+      colIdx[at] = i;
+      values[at] = x.values[p];
+    }
+  }
+  return { rows: x.cols, cols: x.rows, rowPtr, colIdx, values };
+}

@@ -1,0 +1,194 @@
+import MiniSearch from 'minisearch';
+import type { Document } from '../corpus/document';
+import type { Bm25Params } from '../config/types';
+import type { Analyzer } from './analyzer';
+import { compareScored, fieldText, type ScoredId } from './ranking';
+
+/** Settings that change per-field BM25 scores (boosts and combineWith do not). */
+export interface LexicalScoringSettings {
+  bm25: Bm25Params;
+  prefix: boolean;
+  fuzzy: number;
+}
+
+export interface LexicalQueryOptions extends LexicalScoringSettings {
+  /** Field -> boost; fields with boost 0 (or absent) are not searched. */
+  boosts: Record<string, number>;
+  combineWith: 'AND' | 'OR';
+  depth: number;
+  /** Pre-filter: only documents for which this returns true are scored and counted. */
+  filter?: (docId: string) => boolean;
+}
+
+export interface LexicalResult {
+  hits: ScoredId[];
+  /** Matching (and permitted) documents, before the depth cut. */
+  total: number;
+}
+
+/**
+ * Per-field BM25 scores of every candidate of one query, independent of boosts.
+ * MiniSearch scores a document as quality · Σ_terms Σ_fields boost_f · bm25(term, f), where quality is the number
+ * of distinct query terms matched in the searched fields. We keep S_f = Σ_terms bm25(term, f) and which query
+ * terms matched in f, so any boost vector (and AND/OR) is a cheap recombination.
+ */
+export interface FieldScores {
+  docIds: string[];
+  /** Distinct query terms (after analysis). */
+  termCount: number;
+  /** Words of 32 bits per document in the term masks. */
+  maskWords: number;
+  perField: Map<string, { raw: Float64Array; mask: Uint32Array }>;
+}
+
+const QUERY_CACHE_LIMIT = 4000;
+
+export class LexicalIndex {
+  readonly miniSearch: MiniSearch<Document>;
+  private readonly cache = new Map<string, FieldScores>();
+
+  constructor(readonly fields: string[], readonly analyzer: Analyzer, miniSearch?: MiniSearch<Document>) {
+    this.miniSearch = miniSearch ?? new MiniSearch<Document>(LexicalIndex.miniSearchOptions(fields, analyzer));
+  }
+
+  /** The MiniSearch options an index with these fields and analyzer is built (and loaded) with. */
+  static miniSearchOptions(fields: string[], analyzer: Analyzer) {
+    return {
+      fields,
+      idField: 'id',
+      storeFields: [] as string[],
+      extractField: (doc: any, field: string) => (field === 'id' ? doc.id : fieldText(doc, field)),
+      tokenize: analyzer.tokenize,
+      processTerm: (t: string) => analyzer.processTerm(t),
+      // Discarded documents are skipped at search time anyway; background vacuuming would only add timers.
+      autoVacuum: false as const,
+    };
+  }
+
+  static build(docs: readonly Document[], fields: string[], analyzer: Analyzer): LexicalIndex {
+    const index = new LexicalIndex(fields, analyzer);
+    index.miniSearch.addAll(docs);
+    return index;
+  }
+
+  get documentCount(): number {
+    return this.miniSearch.documentCount;
+  }
+
+  has(id: string): boolean {
+    return this.miniSearch.has(id);
+  }
+
+  /**
+   * Adds new documents, replaces documents whose id is already indexed, removes `deleteIds`; no rebuild.
+   * Ends with a vacuum: MiniSearch drops postings of discarded documents lazily *while* scoring, so until then
+   * document frequencies (and scores) would differ from a fresh index.
+   */
+  async update(upserts: readonly Document[], deleteIds: readonly string[] = []): Promise<void> {
+    for (const id of deleteIds) if (this.miniSearch.has(id)) this.miniSearch.discard(id);
+    for (const doc of upserts) {
+      if (this.miniSearch.has(doc.id)) this.miniSearch.discard(doc.id);
+      this.miniSearch.add(doc);
+    }
+    this.cache.clear(); // document frequencies and lengths changed
+    if (this.miniSearch.dirtCount > 0) await this.miniSearch.vacuum({ batchSize: 100_000, batchWait: 0 });
+  }
+
+  /** Per-field scores for a query, computed once per (query, scoring settings) and then reused. */
+  fieldScores(query: string, settings: LexicalScoringSettings): FieldScores {
+    const key = `${settings.bm25.k1},${settings.bm25.b},${settings.bm25.d},${settings.prefix},${settings.fuzzy}\u0000${query}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      // refresh LRU position
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const scores = this.computeFieldScores(query, settings);
+    if (this.cache.size >= QUERY_CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, scores);
+    return scores;
+  }
+
+  private computeFieldScores(query: string, settings: LexicalScoringSettings): FieldScores {
+    const terms = [...new Set(this.analyzer.analyze(query))];
+    const termIndex = new Map(terms.map((t, i) => [t, i]));
+    const maskWords = Math.max(1, Math.ceil(terms.length / 32));
+    const slot = new Map<string, number>();
+    const docIds: string[] = [];
+    const fieldHits: Array<{ field: string; hits: Array<{ slot: number; raw: number; terms: string[] }> }> = [];
+    for (const field of this.fields) {
+      const results = terms.length === 0 ? [] : this.miniSearch.search(query, {
+        fields: [field],
+        combineWith: 'OR',
+        bm25: { k: settings.bm25.k1, b: settings.bm25.b, d: settings.bm25.d },
+        prefix: settings.prefix,
+        fuzzy: settings.fuzzy > 0 ? settings.fuzzy : false,
+      });
+      const hits = results.map((r) => {
+        let s = slot.get(r.id);
+        if (s === undefined) {
+          s = docIds.length;
+          slot.set(r.id, s);
+          docIds.push(r.id);
+        }
+        // MiniSearch multiplied by the number of query terms matched in this field; undo it.
+        return { slot: s, raw: r.score / Math.max(1, r.queryTerms.length), terms: r.queryTerms };
+      });
+      fieldHits.push({ field, hits });
+    }
+    const perField = new Map<string, { raw: Float64Array; mask: Uint32Array }>();
+    for (const { field, hits } of fieldHits) {
+      const raw = new Float64Array(docIds.length);
+      const mask = new Uint32Array(docIds.length * maskWords);
+      for (const h of hits) {
+        raw[h.slot] = h.raw;
+        for (const t of h.terms) {
+          const i = termIndex.get(t);
+          if (i !== undefined) mask[h.slot * maskWords + (i >>> 5)] |= 1 << (i & 31);
+        }
+      }
+      perField.set(field, { raw, mask });
+    }
+    return { docIds, termCount: terms.length, maskWords, perField };
+  }
+
+  /** BM25 search with the given boosts: a recombination of cached per-field scores. */
+  search(query: string, options: LexicalQueryOptions): LexicalResult {
+    return recombine(this.fieldScores(query, options), options);
+  }
+}
+
+/** Σ_f boost_f · S_f(doc) × (distinct query terms matched in the boosted fields), AND/OR, filtered, top depth. */
+export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter'>): LexicalResult {
+  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0)
+    .map(([field, data]) => ({ boost: options.boosts[field], ...data }));
+  const { docIds, maskWords, termCount } = scores;
+  const out: ScoredId[] = [];
+  const union = new Uint32Array(maskWords);
+  const and = options.combineWith === 'AND';
+  for (let i = 0; i < docIds.length; i++) {
+    let score = 0;
+    union.fill(0);
+    for (const f of active) {
+      const r = f.raw[i];
+      if (r === 0) continue;
+      score += f.boost * r;
+      for (let w = 0; w < maskWords; w++) union[w] |= f.mask[i * maskWords + w];
+    }
+    let quality = 0;
+    for (let w = 0; w < maskWords; w++) quality += popcount(union[w]);
+    if (quality === 0) continue; // no query term in any searched field
+    if (and && quality < termCount) continue;
+    if (options.filter && !options.filter(docIds[i])) continue;
+    out.push({ id: docIds[i], score: score * quality });
+  }
+  out.sort(compareScored);
+  return { hits: out.length > options.depth ? out.slice(0, options.depth) : out, total: out.length };
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}

@@ -1,0 +1,352 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Document } from '../corpus/document';
+import { DEFAULT_ANALYZER } from '../config/defaults';
+import type { RankConfig } from '../config/types';
+import type { RankedDoc, StageName } from '../run/types';
+import { writeFileAtomic } from '../util/atomic-write';
+import { InputError } from '../util/diagnostics';
+import { fingerprint } from '../util/fingerprint';
+import { createAnalyzer } from './analyzer';
+import { ExactIndex } from './exact';
+import { reciprocalRankFusion } from './fusion';
+import { buildOrLoadLexical } from './index-cache';
+import type { LexicalIndex } from './lexical';
+import { createEmbedder, createReranker, type EmbedderConfig, type ProviderContext, type RerankerConfig } from './providers/factory';
+import { createLsaEmbedder, LsaModel, trainLsa } from './providers/lsa';
+import { precomputedDocumentVectors } from './providers/precomputed';
+import type { Embedder, Reranker } from './providers/types';
+import { RerankScoreCache, rerankCandidates } from './rerank';
+import type { ScoredId } from './ranking';
+import { HnswIndex } from './vector-index';
+
+export interface EngineOptions {
+  docs: readonly Document[];
+  corpusFingerprint: string;
+  config: RankConfig;
+  /** Index caches go below this folder (lexical/, vector/, lsa/). None = build in memory every time. */
+  cacheDir?: string;
+  /** Overrides the embedder the config names (tests, or a caller that already built one). */
+  embedder?: Embedder;
+  reranker?: Reranker;
+  /** Needed to create embedders/rerankers from the config (other than `lsa`, which is trained here). */
+  providers?: ProviderContext;
+  /** Shared across engines so several configs over one corpus do not re-score pairs. */
+  rerankCache?: RerankScoreCache;
+}
+
+export interface SearchOptions {
+  /** ACL predicate: may the current principal see this document? */
+  filter?: (docId: string) => boolean;
+  aclMode?: 'pre-filter' | 'post-filter';
+  /** post-filter: how many unfiltered candidates are retrieved before forbidden ones are dropped. */
+  candidates?: number;
+  /** Cut the final list to this many documents (default: the whole final list, e.g. for evaluation at depth). */
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+export interface SearchResult {
+  docs: RankedDoc[];
+  /** Matching documents the user may see (lexical: every permitted match; vector: permitted docs retrieved). */
+  total: number;
+  latencyMs: { lexical?: number; vector?: number; fused?: number; rerank?: number; total: number };
+  notes: string[];
+  /** The vector stage's own ranking (ids, best first), before fusion and reranking: what ANN recall is measured on. */
+  vectorIds?: string[];
+}
+
+export interface DocumentDiff {
+  /** New or changed documents (matched by id). */
+  upsert?: Document[];
+  delete?: string[];
+}
+
+export interface BuildInfo {
+  lexical?: { source: 'built' | 'cache'; ms: number };
+  vector?: { source: 'built' | 'cache'; ms: number; embedMs: number; embedderId: string; exact: boolean };
+  notes: string[];
+}
+
+export interface Engine {
+  readonly config: RankConfig;
+  readonly build: BuildInfo;
+  search(text: string, options?: SearchOptions): Promise<SearchResult>;
+  update(diff: DocumentDiff): Promise<void>;
+  /** Exact top-k vector ids for a query (for ANN recall reports); undefined without a vector stage. */
+  exactVectorSearch(text: string, k: number, filter?: (docId: string) => boolean): Promise<string[] | undefined>;
+}
+
+/** When the permitted share of the corpus is below this, vector pre-filtering uses exact search. */
+export const EXACT_FALLBACK_SHARE = 0.05;
+
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const engine = new RetrievalEngine(options);
+  await engine.init();
+  return engine;
+}
+
+class RetrievalEngine implements Engine {
+  readonly config: RankConfig;
+  readonly build: BuildInfo = { notes: [] };
+  private readonly docsById = new Map<string, Document>();
+  private lexical?: LexicalIndex;
+  private hnsw?: HnswIndex;
+  private exact?: ExactIndex;
+  private embedder?: Embedder;
+  private reranker?: Reranker;
+  private readonly rerankCache: RerankScoreCache;
+
+  constructor(private readonly options: EngineOptions) {
+    this.config = options.config;
+    for (const d of options.docs) this.docsById.set(d.id, d);
+    this.rerankCache = options.rerankCache ?? new RerankScoreCache();
+  }
+
+  async init(): Promise<void> {
+    const { config, docs, corpusFingerprint, cacheDir } = this.options;
+    if (config.lexical) {
+      const fields = Object.keys(config.lexical.fields);
+      const r = buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir);
+      this.lexical = r.index;
+      this.build.lexical = { source: r.source, ms: r.ms };
+      this.build.notes.push(...r.notes);
+    }
+    if (config.vector) await this.initVector();
+    if (config.rerank) {
+      this.reranker = this.options.reranker ?? (this.options.providers
+        ? createReranker(config.rerank.provider as unknown as RerankerConfig, this.options.providers)
+        : undefined);
+      if (!this.reranker) throw new InputError(`${config.name}: "rerank" needs a reranker (no provider context given)`);
+    }
+  }
+
+  private async initVector(): Promise<void> {
+    const v = this.config.vector!;
+    const { docs, corpusFingerprint, cacheDir } = this.options;
+    const t0 = performance.now();
+    const provider = v.embedder.provider;
+    this.embedder = this.options.embedder;
+    let docVectors: Map<string, Float32Array> | undefined;
+    if (!this.embedder && provider === 'lsa') {
+      const model = this.lsaModel(v.embedder);
+      this.embedder = createLsaEmbedder(model);
+      const vs = model.docVectors();
+      docVectors = new Map(docs.map((d, i) => [d.id, vs[i]]));
+    }
+    if (!this.embedder) {
+      if (!this.options.providers) throw new InputError(`${this.config.name}: "vector" needs an embedder (no provider context given)`);
+      this.embedder = createEmbedder(v.embedder as EmbedderConfig, this.options.providers);
+    }
+    if (!docVectors && provider === 'precomputed' && !this.options.embedder) {
+      const pre = precomputedDocumentVectors(docs as Document[], typeof v.embedder.field === 'string' ? v.embedder.field : 'vector');
+      docVectors = pre.vectors;
+      if (pre.diagnostics.length) this.build.notes.push(`vector: ${pre.diagnostics.length} document vector problem(s), first: ${pre.diagnostics[0].message}`);
+    }
+    if (!docVectors) {
+      docVectors = new Map();
+      const batch = 64;
+      for (let i = 0; i < docs.length; i += batch) {
+        const slice = docs.slice(i, i + batch);
+        const vs = await this.embedder.embed(slice.map(embedText), 'document');
+        slice.forEach((d, j) => docVectors!.set(d.id, vs[j]));
+      }
+    }
+    const embedMs = performance.now() - t0;
+    const first = docVectors.values().next().value as Float32Array | undefined;
+    const dim = first?.length ?? this.embedder.dimension ?? 0;
+    const t1 = performance.now();
+    this.exact = new ExactIndex(dim, v.space, docVectors.size);
+    for (const [id, vec] of docVectors) this.exact.set(id, vec);
+    let source: 'built' | 'cache' = 'built';
+    if (!v.exact) {
+      const dir = cacheDir
+        ? join(cacheDir, 'vector', fingerprint([corpusFingerprint, this.embedder.id, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, ''))
+        : undefined;
+      const cached = dir ? HnswIndex.load(dir) : undefined;
+      if (cached && cached.size === docVectors.size) {
+        this.hnsw = cached;
+        source = 'cache';
+      } else {
+        this.hnsw = HnswIndex.build([...docVectors.keys()], [...docVectors.values()], dim, v.space, v.hnsw);
+        if (dir) {
+          try {
+            this.hnsw.save(dir);
+          } catch (e) {
+            this.build.notes.push(`vector: HNSW cache not written (${(e as Error).message})`);
+          }
+        }
+      }
+    }
+    this.build.vector = { source, ms: performance.now() - t1, embedMs, embedderId: this.embedder.id, exact: v.exact };
+  }
+
+  /** LSA is trained on this corpus; the model is cached by corpus fingerprint and settings. */
+  private lsaModel(settings: Record<string, unknown>): LsaModel {
+    const analyzer = createAnalyzer(this.config.lexical?.analyzer ?? DEFAULT_ANALYZER);
+    const tokenize = (text: string) => analyzer.analyze(text);
+    const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsa>[1];
+    const key = fingerprint([this.options.corpusFingerprint, analyzer.key, JSON.stringify(settings)]).replace(/^sha256:/, '');
+    const path = this.options.cacheDir ? join(this.options.cacheDir, 'lsa', `${key}.json`) : undefined;
+    if (path && existsSync(path)) {
+      try {
+        return LsaModel.fromJSON(JSON.parse(readFileSync(path, 'utf8')), tokenize);
+      } catch {
+        // retrain below
+      }
+    }
+    const model = trainLsa(this.options.docs.map(embedText), opts);
+    if (path) writeFileAtomic(path, JSON.stringify(model.toJSON()));
+    return model;
+  }
+
+  async exactVectorSearch(text: string, k: number, filter?: (docId: string) => boolean): Promise<string[] | undefined> {
+    if (!this.exact || !this.embedder) return undefined;
+    const [q] = await this.embedder.embed([text], 'query');
+    return this.exact.search(q, k, filter).map((h) => h.id);
+  }
+
+  async search(text: string, options: SearchOptions = {}): Promise<SearchResult> {
+    const t0 = performance.now();
+    const { config } = this;
+    const notes: string[] = [];
+    const latencyMs: SearchResult['latencyMs'] = { total: 0 };
+    const aclMode = options.aclMode ?? config.acl.mode;
+    const filter = options.filter;
+    const pre = filter && aclMode === 'pre-filter' ? filter : undefined;
+    const stages = new Map<string, RankedDoc>();
+    const record = (stage: StageName, hits: readonly ScoredId[]) => {
+      hits.forEach((h, i) => {
+        let d = stages.get(h.id);
+        if (!d) stages.set(h.id, (d = { id: h.id, score: h.score, stages: {} }));
+        d.stages![stage] = { rank: i + 1, score: h.score };
+      });
+    };
+    const permittedIds = new Set<string>(); // for `total`
+    const countPermitted = (ids: Iterable<string>) => {
+      for (const id of ids) if (!filter || filter(id)) permittedIds.add(id);
+    };
+    let lexicalTotal = 0;
+
+    let lexicalHits: ScoredId[] | undefined;
+    if (this.lexical && config.lexical) {
+      const t = performance.now();
+      const lx = config.lexical;
+      const scoring = { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy };
+      // Unfiltered once (cached), then the predicate is applied while recombining: same set as MiniSearch's `filter`.
+      const r = this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, depth: lx.depth, filter: pre });
+      lexicalHits = r.hits;
+      lexicalTotal = filter && !pre
+        ? this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, depth: 0, filter }).total
+        : r.total;
+      record('lexical', lexicalHits);
+      latencyMs.lexical = performance.now() - t;
+    }
+    options.signal?.throwIfAborted();
+
+    let vectorHits: ScoredId[] | undefined;
+    if (this.exact && this.embedder && config.vector) {
+      const t = performance.now();
+      const v = config.vector;
+      const [q] = await this.embedder.embed([text], 'query', options.signal);
+      if (!this.hnsw) {
+        vectorHits = this.exact.search(q, v.depth, pre);
+      } else if (pre) {
+        let permitted = 0;
+        for (const id of this.exact.ids()) if (pre(id)) permitted++;
+        const share = this.exact.size ? permitted / this.exact.size : 0;
+        const want = Math.min(v.depth, permitted);
+        vectorHits = share < EXACT_FALLBACK_SHARE ? undefined : this.hnsw.search(q, v.depth, v.hnsw.efSearch, pre);
+        if (!vectorHits || vectorHits.length < want) {
+          vectorHits = this.exact.search(q, v.depth, pre);
+          notes.push(`vector: exact filtered fallback (${(share * 100).toFixed(1)}% permitted)`);
+        }
+      } else {
+        vectorHits = this.hnsw.search(q, v.depth, v.hnsw.efSearch);
+      }
+      record('vector', vectorHits);
+      countPermitted(vectorHits.map((h) => h.id));
+      latencyMs.vector = performance.now() - t;
+    }
+    options.signal?.throwIfAborted();
+
+    let ranked: ScoredId[];
+    if (lexicalHits && vectorHits && config.hybrid) {
+      const t = performance.now();
+      const h = config.hybrid;
+      ranked = reciprocalRankFusion([
+        { name: 'lexical', docs: lexicalHits, weight: h.weights.lexical, depth: h.depth },
+        { name: 'vector', docs: vectorHits, weight: h.weights.vector, depth: h.depth },
+      ], h.k).slice(0, h.depth);
+      record('fused', ranked);
+      latencyMs.fused = performance.now() - t;
+    } else {
+      ranked = lexicalHits ?? vectorHits ?? [];
+    }
+
+    if (this.reranker && config.rerank) {
+      const t = performance.now();
+      const r = await rerankCandidates(this.reranker, text, ranked, this.docsById, {
+        topN: config.rerank.topN, topM: config.rerank.topM, maxPassageChars: config.rerank.maxPassageChars,
+        cache: this.rerankCache, signal: options.signal,
+      });
+      ranked = r.hits;
+      record('rerank', ranked);
+      latencyMs.rerank = performance.now() - t;
+    }
+
+    const pageSize = options.pageSize;
+    if (filter && aclMode === 'post-filter') {
+      const candidates = options.candidates ?? config.acl.candidates;
+      const pool = ranked.slice(0, candidates);
+      ranked = pool.filter((h) => filter(h.id));
+      const wanted = pageSize ?? config.pageSize;
+      if (ranked.length < wanted) {
+        notes.push(`post-filter: ${ranked.length} of ${pool.length} candidates permitted; page of ${wanted} short by ${wanted - ranked.length}`);
+      }
+    }
+    if (pageSize !== undefined) ranked = ranked.slice(0, pageSize);
+
+    // total: lexical matches are known completely; vector "matches" are the retrieved permitted documents.
+    let total = lexicalTotal;
+    if (vectorHits) {
+      if (lexicalHits) countPermitted(lexicalHits.map((h) => h.id));
+      total = Math.max(lexicalTotal, permittedIds.size);
+    }
+
+    const docs: RankedDoc[] = ranked.map((h) => ({ id: h.id, score: h.score, stages: stages.get(h.id)?.stages }));
+    latencyMs.total = performance.now() - t0;
+    return { docs, total, latencyMs, notes, vectorIds: vectorHits?.map((h) => h.id) };
+  }
+
+  async update(diff: DocumentDiff): Promise<void> {
+    const upserts = diff.upsert ?? [];
+    const deletes = diff.delete ?? [];
+    for (const id of deletes) this.docsById.delete(id);
+    for (const d of upserts) this.docsById.set(d.id, d);
+    if (this.lexical) await this.lexical.update(upserts, deletes);
+    if (this.exact && this.embedder) {
+      if (this.config.vector?.embedder.provider === 'precomputed' && !this.options.embedder) {
+        const pre = precomputedDocumentVectors(upserts, typeof this.config.vector.embedder.field === 'string' ? this.config.vector.embedder.field : 'vector');
+        for (const [id, vec] of pre.vectors) this.setVector(id, vec);
+      } else if (upserts.length) {
+        const vs = await this.embedder.embed(upserts.map(embedText), 'document');
+        upserts.forEach((d, i) => this.setVector(d.id, vs[i]));
+      }
+      for (const id of deletes) {
+        this.exact.delete(id);
+        this.hnsw?.delete(id);
+      }
+    }
+  }
+
+  private setVector(id: string, vec: Float32Array): void {
+    this.exact!.set(id, vec);
+    this.hnsw?.upsert(id, vec);
+  }
+}
+
+/** What embedders see of a document (LSA is trained on the same text). */
+export function embedText(doc: Pick<Document, 'title' | 'body'>): string {
+  return doc.title ? `${doc.title}\n${doc.body}` : doc.body;
+}

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultRankConfig } from '../../../src/core/config/defaults';
+import { ndcgAt } from '../../../src/core/metrics';
+import { createEngine } from '../../../src/core/retrieval/pipeline';
+import { corpusFingerprint, loadDocs, loadQrels, loadQueries } from './collections';
+
+// Reference nDCG@10 of the BM25 runs in shared/collections/README.md (trec_eval, linear gain).
+const REFERENCE = { med: 0.67, cranfield: 0.3437 };
+
+for (const [name, reference] of Object.entries(REFERENCE)) {
+  test(`default BM25 (title + body) on ${name} reaches the reference nDCG@10 ${reference} minus 0.02`, async () => {
+    const docs = loadDocs(name);
+    const qrels = loadQrels(name);
+    const engine = await createEngine({ docs, corpusFingerprint: corpusFingerprint(docs), config: defaultRankConfig() });
+    let sum = 0;
+    let n = 0;
+    for (const q of loadQueries(name)) {
+      const judged = qrels.get(q.id);
+      if (!judged) continue;
+      const r = await engine.search(q.text);
+      const grades = r.docs.map((d) => judged.get(d.id));
+      const idealGrades = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a);
+      const numRelevant = idealGrades.length;
+      sum += ndcgAt({ grades, idealGrades, numRelevant, options: { gain: 'linear', relevanceThreshold: 1 } }, 10);
+      n++;
+    }
+    const mean = sum / n;
+    assert.ok(mean >= reference - 0.02, `nDCG@10 ${mean.toFixed(4)} < ${reference} - 0.02`);
+    console.log(`${name}: nDCG@10 = ${mean.toFixed(4)} (reference ${reference})`);
+  });
+}

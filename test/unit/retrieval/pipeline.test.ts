@@ -1,0 +1,135 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { normaliseRankConfig } from '../../../src/core/config/defaults';
+import { createEngine } from '../../../src/core/retrieval/pipeline';
+import type { Reranker } from '../../../src/core/retrieval/providers/types';
+import { fingerprint } from '../../../src/core/util/fingerprint';
+import { corpusFingerprint, loadDocs, loadQueries } from './collections';
+
+/** Test double for a cross-encoder: scores by shared words. */
+class OverlapReranker implements Reranker {
+  readonly id = 'overlap';
+  async score(query: string, passages: string[]): Promise<number[]> {
+    const q = new Set(query.toLowerCase().split(/\W+/).filter(Boolean));
+    return passages.map((p) => p.toLowerCase().split(/\W+/).filter((w) => q.has(w)).length);
+  }
+}
+
+const docs = loadDocs('med');
+const fp = corpusFingerprint(docs);
+const queries = loadQueries('med');
+const lsa = { provider: 'lsa', dimensions: 64 };
+const configs = {
+  lexical: normaliseRankConfig({ lexical: {} }, 'lexical'),
+  vector: normaliseRankConfig({ vector: { embedder: lsa } }, 'vector'),
+  vectorExact: normaliseRankConfig({ vector: { embedder: lsa, exact: true } }, 'vector-exact'),
+  hybrid: normaliseRankConfig({ lexical: {}, vector: { embedder: lsa } }, 'hybrid'),
+  rerank: normaliseRankConfig({ lexical: {}, vector: { embedder: lsa }, rerank: { provider: { provider: 'transformers', model: 'x' } } }, 'rerank'),
+};
+
+test('pre-filter never returns a forbidden document, in every mode, for 40% and 2% permitted', async () => {
+  for (const [mode, config] of Object.entries(configs)) {
+    const engine = await createEngine({ docs, corpusFingerprint: fp, config, reranker: new OverlapReranker() });
+    for (const modulo of [5, 50]) {
+      // 2 of 5 docs (40%), or 1 of 50 (2%)
+      const allow = (id: string) => Number(id) % modulo === 0 || (modulo === 5 && Number(id) % 5 === 1);
+      let returned = 0;
+      for (const q of queries.slice(0, 10)) {
+        const r = await engine.search(q.text, { filter: allow, aclMode: 'pre-filter' });
+        for (const d of r.docs) assert.ok(allow(d.id), `${mode}: forbidden doc ${d.id} returned`);
+        returned += r.docs.length;
+        if (mode !== 'lexical' && mode !== 'vectorExact' && modulo === 50) {
+          assert.ok(r.notes.some((n) => /^vector: exact filtered fallback \(\d+\.\d% permitted\)$/.test(n)), `${mode}: fallback noted`);
+        }
+      }
+      assert.ok(returned > 0, `${mode}: something was returned`);
+    }
+  }
+});
+
+test('pre-filter: the vector stage fills its list from permitted documents (exact fallback) and ranks like exact search', async () => {
+  const engine = await createEngine({ docs, corpusFingerprint: fp, config: configs.vector });
+  const allow = (id: string) => Number(id) % 50 === 0; // 20 of 1033 docs
+  const permitted = docs.filter((d) => allow(d.id)).length;
+  for (const q of queries.slice(0, 5)) {
+    const r = await engine.search(q.text, { filter: allow });
+    assert.equal(r.docs.length, permitted, 'all permitted docs are reachable');
+    assert.deepEqual(r.docs.map((d) => d.id), await engine.exactVectorSearch(q.text, 100, allow));
+  }
+});
+
+test('post-filter with a 5% predicate: page-fill shortfall is reported, total counts only permitted matches', async () => {
+  const engine = await createEngine({ docs, corpusFingerprint: fp, config: configs.lexical });
+  const allow = (id: string) => Number(id) % 20 === 0; // 5%
+  const q = queries[1].text;
+  const unfiltered = await engine.search(q);
+  const r = await engine.search(q, { filter: allow, aclMode: 'post-filter', candidates: 50, pageSize: 10 });
+  const expected = unfiltered.docs.slice(0, 50).filter((d) => allow(d.id)).map((d) => d.id).slice(0, 10);
+  assert.deepEqual(r.docs.map((d) => d.id), expected);
+  assert.ok(r.docs.length < 10, 'a 5% predicate cannot fill a page of 10 from 50 candidates here');
+  assert.ok(r.notes.some((n) => n.startsWith(`post-filter: ${expected.length} of 50 candidates permitted; page of 10 short by ${10 - expected.length}`)), r.notes.join('; '));
+  // total = every permitted lexical match: count them in an unfiltered list deep enough to hold all matches
+  const deep = await createEngine({ docs, corpusFingerprint: fp, config: normaliseRankConfig({ lexical: { depth: 100000 } }, 'deep') });
+  const all = await deep.search(q);
+  assert.equal(all.docs.length, unfiltered.total);
+  assert.equal(r.total, all.docs.filter((d) => allow(d.id)).length);
+  assert.ok(r.total > r.docs.length);
+  const pre = await engine.search(q, { filter: allow, aclMode: 'pre-filter', pageSize: 10 });
+  assert.equal(pre.docs.length, 10, 'pre-filter fills the page');
+  assert.equal(pre.total, r.total);
+});
+
+test('hybrid and rerank: stages carry provenance; the fused score is RRF of the stage ranks', async () => {
+  const engine = await createEngine({ docs, corpusFingerprint: fp, config: configs.rerank, reranker: new OverlapReranker() });
+  const r = await engine.search(queries[0].text);
+  assert.equal(r.docs.length, 10, 'topM');
+  for (const d of r.docs) {
+    const s = d.stages!;
+    assert.ok(s.rerank && s.fused);
+    const expected = (s.lexical ? 1 / (60 + s.lexical.rank) : 0) + (s.vector ? 1 / (60 + s.vector.rank) : 0);
+    assert.ok(Math.abs(s.fused.score - expected) < 1e-12);
+    assert.ok(s.fused.rank <= 50, 'reranked docs come from the top 50 fused');
+  }
+  assert.ok(r.latencyMs.lexical! >= 0 && r.latencyMs.vector! >= 0 && r.latencyMs.fused! >= 0 && r.latencyMs.rerank! >= 0);
+  assert.ok(r.latencyMs.total >= r.latencyMs.lexical!);
+});
+
+test('engine update equals a fresh engine (lexical and exact vector), and caches give identical warm starts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-engine-'));
+  try {
+    const base = docs.slice(0, 1000);
+    const changed = base.slice(0, 20).map((d) => ({ ...d, body: d.body + ' renal failure dialysis', hash: fingerprint([d.id, d.body, 'x']) }));
+    const deleted = base.slice(500, 530).map((d) => d.id);
+    const added = docs.slice(1000);
+    for (const config of [configs.lexical, configs.vectorExact]) {
+      // The LSA model stays the one trained on the first corpus; give both engines the same embedder.
+      const first = await createEngine({ docs: base, corpusFingerprint: corpusFingerprint(base), config, cacheDir: dir });
+      const embedder = (first as any).embedder;
+      await first.update({ upsert: [...added, ...changed], delete: deleted });
+      const changedById = new Map(changed.map((d) => [d.id, d]));
+      const finalDocs = [...base.filter((d) => !deleted.includes(d.id)).map((d) => changedById.get(d.id) ?? d), ...added];
+      const fresh = await createEngine({ docs: finalDocs, corpusFingerprint: corpusFingerprint(finalDocs), config, embedder });
+      for (const q of queries) {
+        const a = await first.search(q.text);
+        const b = await fresh.search(q.text);
+        assert.deepEqual(a.docs.map((d) => d.id), b.docs.map((d) => d.id), `${config.name} q${q.id}`);
+        for (let i = 0; i < a.docs.length; i++) assert.ok(Math.abs(a.docs[i].score - b.docs[i].score) <= 1e-6 * Math.abs(b.docs[i].score));
+      }
+    }
+    // Warm start from the cache (lexical JSON, HNSW + LSA files) gives the same rankings.
+    for (const config of [configs.lexical, configs.hybrid]) {
+      const cold = await createEngine({ docs, corpusFingerprint: fp, config, cacheDir: dir });
+      const warm = await createEngine({ docs, corpusFingerprint: fp, config, cacheDir: dir });
+      if (config.lexical) assert.equal(warm.build.lexical!.source, 'cache');
+      if (config.vector) assert.equal(warm.build.vector!.source, 'cache');
+      for (const q of queries.slice(0, 10)) {
+        assert.deepEqual((await warm.search(q.text)).docs, (await cold.search(q.text)).docs);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
