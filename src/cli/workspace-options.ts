@@ -7,12 +7,14 @@ import { reportDiagnostics } from './io';
 export const WORKSPACE_OPTIONS = {
   workspace: { type: 'string', short: 'w' },
   principals: { type: 'string' },
+  'state-dir': { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
 } as const satisfies Options;
 
-export function openSession(values: { workspace?: string; principals?: string; verbose?: boolean }, io: Io): RanklabSession {
+export function openSession(values: { workspace?: string; principals?: string; verbose?: boolean; 'state-dir'?: string }, io: Io): RanklabSession {
   const session = RanklabSession.open(values.workspace ?? '.', {
     principalsFile: values.principals,
+    stateDir: values['state-dir'],
     log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
   });
   reportDiagnostics(io, session.diagnostics.filter((d) => d.severity !== 'info'));

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds } from '../acl/policy';
 import { findPrincipal, readPrincipals } from '../acl/principals';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
@@ -8,6 +9,7 @@ import { filterBySplit, loadJudgments, restrictJudgments, type JudgmentSet } fro
 import { type Engine, type SearchResult, createEngine } from '../retrieval/pipeline';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { writeFileAtomic } from '../util/atomic-write';
+import { fingerprint } from '../util/fingerprint';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { type Workspace, configName, ensureRanklabDir, loadWorkspace } from '../workspace';
 
@@ -17,8 +19,13 @@ export interface SessionOptions {
   allowModelLoading?: boolean;
   /** Overrides the workspace's principals file (`--principals`). */
   principalsFile?: string;
-  /** Write caches and runs under `.ranklab/` (default true). */
+  /** Write caches and runs (default true). */
   writeCache?: boolean;
+  /**
+   * Where caches and saved runs go (default: WORKSPACE/.ranklab, or a per-workspace folder under
+   * ~/.cache/ranklab when the workspace folder is read-only, e.g. a shared data set). Env: RANKLAB_STATE_DIR.
+   */
+  stateDir?: string;
   log?: (message: string) => void;
 }
 
@@ -53,6 +60,9 @@ export class RanklabSession {
 
   private constructor(readonly workspace: Workspace, readonly options: SessionOptions) {
     this.diagnostics.push(...workspace.diagnostics);
+    const state = stateDirFor(workspace.root, options.stateDir ?? process.env.RANKLAB_STATE_DIR);
+    workspace.cacheDir = join(state, 'cache');
+    workspace.runsDir = join(state, 'runs');
   }
 
   static open(dir: string, options: SessionOptions = {}): RanklabSession {
@@ -274,6 +284,22 @@ export class RanklabSession {
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
     return engine.search(text, { filter: access?.filter, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
   }
+}
+
+/** The workspace's own .ranklab folder, unless it is read-only (no write bit for anyone) or a folder was given. */
+function stateDirFor(root: string, explicit: string | undefined): string {
+  if (explicit) return resolve(explicit);
+  const own = join(root, '.ranklab');
+  let writable = true;
+  try {
+    // Mode bits, not access(2): as root every folder is writable, yet a read-only data set must stay untouched.
+    writable = (statSync(root).mode & 0o222) !== 0;
+  } catch {
+    writable = false;
+  }
+  if (writable) return own;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'ranklab', `${basename(root)}-${fingerprint([root]).slice(7, 19)}`);
 }
 
 function describeBuild(e: Engine): string {

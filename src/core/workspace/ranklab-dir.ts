@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Workspace } from './load';
 
 /**
- * Creates root/.ranklab with its cache and runs folders, and a `.gitignore` containing `*` so our
- * caches never end up in the user's repository. An existing .gitignore is left alone.
+ * Creates the state folder (root/.ranklab, or wherever cacheDir/runsDir were moved) with its cache and
+ * runs folders, and a `.gitignore` containing `*` so our caches never end up in the user's repository.
+ * An existing .gitignore is left alone.
  */
 export function ensureRanklabDir(ws: Pick<Workspace, 'root' | 'cacheDir' | 'runsDir'>): string {
-  const dir = join(ws.root, '.ranklab');
+  const dir = dirname(ws.cacheDir);
   mkdirSync(ws.cacheDir, { recursive: true });
   mkdirSync(ws.runsDir, { recursive: true });
   const ignore = join(dir, '.gitignore');

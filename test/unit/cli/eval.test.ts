@@ -1,0 +1,91 @@
+// `ranklab eval` end to end through the built binary: every mode on the example workspace and on real
+// collections, saved runs, TREC export that scores the same as the evaluation itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ranklab } from '../../helpers/cli';
+import { COLLECTIONS_DIR, SHARED_DIR } from '../../helpers/shared';
+import { copyOfExample, tempDir } from '../../helpers/workspace';
+
+const example = copyOfExample();
+
+test('every offline mode runs on the example workspace, and runs are saved with their provenance', () => {
+  const r = ranklab(['eval', '--workspace', example, '--config', 'baseline', '--config', 'title-boost-3', '--config', 'vector', '--config', 'hybrid-rrf', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.runs.map((x: { config: string; mode: string }) => `${x.config}:${x.mode}`), ['baseline:lexical', 'title-boost-3:lexical', 'vector:vector', 'hybrid-rrf:hybrid']);
+  for (const run of out.runs) {
+    assert.equal(Object.keys(run.perQuery).length, 94);
+    assert.ok(run.metrics['ndcg@10'] > 0.3 && run.metrics['ndcg@10'] <= 1, `${run.config} ndcg@10 ${run.metrics['ndcg@10']}`);
+    assert.ok(run.latency.total.p50 > 0 && run.latency.total.p99 >= run.latency.total.p50);
+    assert.ok(existsSync(run.saved), run.saved);
+  }
+  const vector = out.runs.find((x: { config: string }) => x.config === 'vector');
+  assert.ok(vector.annRecall > 0.5 && vector.annRecall <= 1, 'HNSW runs report ANN recall against exact search');
+  assert.equal(out.runs[0].annRecall, null);
+  const saved = JSON.parse(readFileSync(out.runs[3].saved, 'utf8'));
+  assert.equal(saved.format, 'ranklab-run@1');
+  assert.equal(saved.provenance.corpus, out.runs[3].corpus);
+  assert.match(saved.provenance.configHash, /^sha256:/);
+  const first = saved.queries[0].docs[0];
+  assert.ok(first.stages.fused && (first.stages.lexical || first.stages.vector), 'per-stage ranks are saved');
+});
+
+test('the hybrid + rerank mode runs with a local cross-encoder (the tiny generated test model)', () => {
+  const config = join(tempDir(), 'rerank-tiny.rank.json');
+  const original = JSON.parse(readFileSync(join(example, 'configs', 'hybrid-rerank.rank.json'), 'utf8'));
+  original.rerank.provider.model = join(SHARED_DIR, 'models', 'tiny-reranker');
+  writeFileSync(config, JSON.stringify(original));
+  const r = ranklab(['eval', '--workspace', example, '--config', config, '--format', 'json', '--no-save']);
+  assert.equal(r.code, 0, r.stderr);
+  const run = JSON.parse(r.stdout).runs[0];
+  assert.equal(run.mode, 'hybrid+rerank');
+  assert.ok(run.latency.rerank.p50 > 0);
+  assert.equal(run.saved, null);
+});
+
+test('a config whose model is unavailable offline is reported, the others still run, exit code 2', () => {
+  const r = ranklab(['eval', '--workspace', example, '--config', 'baseline', '--config', 'hybrid-rerank', '--format', 'json', '--no-save']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /config hybrid-rerank not run: rerank\.provider\.model/);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.runs.map((x: { config: string }) => x.config), ['baseline']);
+  assert.equal(out.failed[0].name, 'hybrid-rerank');
+});
+
+test('a BEIR folder is a workspace; BM25 reaches the reference nDCG@10 minus 0.02; the read-only data set is not written', () => {
+  const state = tempDir();
+  const before = readdirSync(join(COLLECTIONS_DIR, 'med')).sort();
+  const r = ranklab(['eval', '--workspace', join(COLLECTIONS_DIR, 'med'), '--metrics', 'ndcg@10,p@5', '--gain', 'linear', '--format', 'json', '--state-dir', state]);
+  assert.equal(r.code, 0, r.stderr);
+  const run = JSON.parse(r.stdout).runs[0];
+  assert.equal(run.config, 'bm25');
+  assert.ok(run.metrics['ndcg@10'] >= 0.67 - 0.02, `med nDCG@10 ${run.metrics['ndcg@10']}`);
+  assert.deepEqual(readdirSync(join(COLLECTIONS_DIR, 'med')).sort(), before);
+  assert.ok(existsSync(join(state, 'runs')));
+});
+
+test('--trec-run writes a standard run that ranklab score scores exactly like the evaluation', () => {
+  const dir = tempDir();
+  const trec = join(dir, 'run.txt');
+  const r = ranklab(['eval', '--workspace', example, '--config', 'title-boost-3', '--trec-run', trec, '--format', 'json', '--no-save', '--metrics', 'ndcg@10,mrr,p@5']);
+  assert.equal(r.code, 0, r.stderr);
+  const evalMetrics = JSON.parse(r.stdout).runs[0].metrics;
+  const s = ranklab(['score', '--qrels', join(example, 'judgments', 'golden.json'), '--run', trec, '--metrics', 'ndcg@10,mrr,p@5', '--format', 'json']);
+  assert.equal(s.code, 0, s.stderr);
+  const scored = JSON.parse(s.stdout).metrics;
+  for (const m of ['ndcg@10', 'mrr', 'p@5']) assert.ok(Math.abs(scored[m] - evalMetrics[m]) < 1e-12, `${m}: eval ${evalMetrics[m]} vs score ${scored[m]}`);
+  assert.match(readFileSync(trec, 'utf8').split('\n')[0], /^\S+ Q0 \S+ 1 \S+ title-boost-3$/);
+});
+
+test('--split holdout evaluates only holdout queries; --as restricts judgments to what the principal may see', () => {
+  const hold = JSON.parse(ranklab(['eval', '--workspace', example, '--config', 'baseline', '--split', 'holdout', '--format', 'json', '--no-save']).stdout);
+  assert.equal(hold.runs[0].queries, 23);
+  const r = ranklab(['eval', '--workspace', example, '--config', 'pre-filter', '--as', 'dimas', '--format', 'json', '--no-save']);
+  assert.equal(r.code, 0, r.stderr);
+  const asDimas = JSON.parse(r.stdout).runs[0];
+  assert.equal(asDimas.principal, 'dimas');
+  assert.ok(asDimas.queries < 94, 'queries with nothing visible to dimas are dropped');
+  assert.notEqual(asDimas.judgments, hold.runs[0].judgments);
+});
