@@ -238,7 +238,8 @@ export function movedDocuments(before: readonly RankedDoc[], after: readonly Ran
     const change = ra === null ? 'in' : rb === null ? 'out' : rb < ra ? 'up' : 'down';
     moved.push({ id, grade: qrels.get(id) ?? null, baselineRank: ra, candidateRank: rb, change });
   }
-  return moved.sort((x, y) => (x.candidateRank ?? Infinity) - (y.candidateRank ?? Infinity) || (x.baselineRank ?? Infinity) - (y.baselineRank ?? Infinity));
+  // Judged documents first (they explain the metric change), best grade first; then by new rank.
+  return moved.sort((x, y) => (y.grade ?? -1) - (x.grade ?? -1) || (x.candidateRank ?? Infinity) - (y.candidateRank ?? Infinity) || (x.baselineRank ?? Infinity) - (y.baselineRank ?? Infinity));
 }
 
 function meanJudged(run: Run, judgments: JudgmentSet, qids: string[], k: number, options: EvaluateOptions): number {

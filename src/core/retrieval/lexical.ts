@@ -153,6 +153,44 @@ export class LexicalIndex {
     return { docIds, termCount: terms.length, maskWords, perField };
   }
 
+  /**
+   * Autocomplete with MiniSearch's autoSuggest: the last word is a prefix, words are ANDed, and each suggestion
+   * is the list of index terms one matching document contains (documents with the same terms are merged).
+   * `filter` is applied to those documents, so a suggestion is only ever built from permitted documents. As a
+   * second guard, each suggestion's exact terms are searched again (AND, filtered) and it is dropped unless a
+   * permitted document contains them all.
+   */
+  suggest(prefix: string, options: { filter?: (docId: string) => boolean; limit?: number; fuzzy?: number } = {}): Array<{ suggestion: string; terms: string[]; score: number }> {
+    const limit = options.limit ?? 10;
+    const filter = options.filter;
+    if (!prefix.trim()) return [];
+    const raw = this.miniSearch.autoSuggest(prefix, {
+      fuzzy: options.fuzzy && options.fuzzy > 0 ? options.fuzzy : false,
+      filter: filter ? (r) => filter(r.id) : undefined,
+    });
+    const out: Array<{ suggestion: string; terms: string[]; score: number }> = [];
+    for (const s of raw) {
+      if (out.length >= limit) break;
+      if (!this.termsInPermittedDocument(s.terms, filter)) continue;
+      out.push({ suggestion: s.suggestion, terms: s.terms, score: s.score });
+    }
+    return out;
+  }
+
+  /** Does one document that `filter` accepts contain every one of these index terms (as indexed, no prefix/fuzzy)? */
+  termsInPermittedDocument(terms: string[], filter?: (docId: string) => boolean): boolean {
+    if (terms.length === 0) return false;
+    const hits = this.miniSearch.search({ queries: terms, combineWith: 'AND' }, {
+      prefix: false,
+      fuzzy: false,
+      // Index terms are already processed; processing them again (e.g. stemming a stem) could change them.
+      processTerm: (t: string) => t,
+      tokenize: (t: string) => [t],
+      filter: filter ? (r) => filter(r.id) : undefined,
+    });
+    return hits.length > 0;
+  }
+
   /** BM25 search with the given boosts: a recombination of cached per-field scores. */
   search(query: string, options: LexicalQueryOptions): LexicalResult {
     return recombine(this.fieldScores(query, options), options);

@@ -44,6 +44,10 @@ export interface SearchOptions {
   /** Cut the final list to this many documents (default: the whole final list, e.g. for evaluation at depth). */
   pageSize?: number;
   signal?: AbortSignal;
+  /** Also return `matches`: the ids behind `total` (for facet counts and access checks). */
+  collectMatches?: boolean;
+  /** Overrides the lexical, vector and hybrid depths (e.g. to see how deep a post-filter must look). */
+  stageDepth?: number;
 }
 
 export interface SearchResult {
@@ -54,6 +58,26 @@ export interface SearchResult {
   notes: string[];
   /** The vector stage's own ranking (ids, best first), before fusion and reranking: what ANN recall is measured on. */
   vectorIds?: string[];
+  /**
+   * With `collectMatches`: every permitted lexical match plus the permitted vector hits (what `total` counts;
+   * for a hybrid this union can exceed `total`, which is the larger of the two stages' counts).
+   */
+  matches?: string[];
+}
+
+/** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
+export interface Suggestion {
+  suggestion: string;
+  terms: string[];
+  score: number;
+}
+
+export interface SuggestOptions {
+  /** ACL predicate: suggestions are built only from documents it accepts. */
+  filter?: (docId: string) => boolean;
+  /** At most this many suggestions (default 10). */
+  limit?: number;
+  fuzzy?: number;
 }
 
 export interface DocumentDiff {
@@ -75,6 +99,8 @@ export interface Engine {
   update(diff: DocumentDiff): Promise<void>;
   /** Exact top-k vector ids for a query (for ANN recall reports); undefined without a vector stage. */
   exactVectorSearch(text: string, k: number, filter?: (docId: string) => boolean): Promise<string[] | undefined>;
+  /** Autocomplete from the lexical index (MiniSearch autoSuggest); undefined without a lexical stage. */
+  suggest?(prefix: string, options?: SuggestOptions): Suggestion[] | undefined;
 }
 
 /** When the permitted share of the corpus is below this, vector pre-filtering uses exact search. */
@@ -234,7 +260,7 @@ class RetrievalEngine implements Engine {
       const lx = config.lexical;
       const scoring = { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy };
       // Unfiltered once (cached), then the predicate is applied while recombining: same set as MiniSearch's `filter`.
-      const r = this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, depth: lx.depth, filter: pre });
+      const r = this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, depth: options.stageDepth ?? lx.depth, filter: pre });
       lexicalHits = r.hits;
       lexicalTotal = filter && !pre
         ? this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, depth: 0, filter }).total
@@ -247,7 +273,7 @@ class RetrievalEngine implements Engine {
     let vectorHits: ScoredId[] | undefined;
     if (this.exact && this.embedder && config.vector) {
       const t = performance.now();
-      const v = config.vector;
+      const v = { ...config.vector, depth: options.stageDepth ?? config.vector.depth };
       const [q] = await this.embedder.embed([text], 'query', options.signal);
       if (!this.hnsw) {
         vectorHits = this.exact.search(q, v.depth, pre);
@@ -273,7 +299,7 @@ class RetrievalEngine implements Engine {
     let ranked: ScoredId[];
     if (lexicalHits && vectorHits && config.hybrid) {
       const t = performance.now();
-      const h = config.hybrid;
+      const h = { ...config.hybrid, depth: options.stageDepth ?? config.hybrid.depth };
       ranked = reciprocalRankFusion([
         { name: 'lexical', docs: lexicalHits, weight: h.weights.lexical, depth: h.depth },
         { name: 'vector', docs: vectorHits, weight: h.weights.vector, depth: h.depth },
@@ -314,9 +340,25 @@ class RetrievalEngine implements Engine {
       total = Math.max(lexicalTotal, permittedIds.size);
     }
 
+    let matches: string[] | undefined;
+    if (options.collectMatches) {
+      const set = new Set<string>();
+      if (this.lexical && config.lexical) {
+        const lx = config.lexical;
+        const all = this.lexical.search(text, { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy, boosts: lx.fields, combineWith: lx.combineWith, depth: Infinity, filter });
+        for (const h of all.hits) set.add(h.id);
+      }
+      for (const h of vectorHits ?? []) if (!filter || filter(h.id)) set.add(h.id);
+      matches = [...set];
+    }
+
     const docs: RankedDoc[] = ranked.map((h) => ({ id: h.id, score: h.score, stages: stages.get(h.id)?.stages }));
     latencyMs.total = performance.now() - t0;
-    return { docs, total, latencyMs, notes, vectorIds: vectorHits?.map((h) => h.id) };
+    return { docs, total, latencyMs, notes, vectorIds: vectorHits?.map((h) => h.id), matches };
+  }
+
+  suggest(prefix: string, options: SuggestOptions = {}): Suggestion[] | undefined {
+    return this.lexical?.suggest(prefix, options);
   }
 
   async update(diff: DocumentDiff): Promise<void> {

@@ -40,8 +40,8 @@ test('means, delta, wins/losses/ties and the exact permutation p by hand', () =>
 test('per query deltas worst first, with the documents that moved and their grades', () => {
   assert.deepEqual(cmp.queryDeltas.map((q) => [q.qid, q.delta]), [['q1', -1], ['q2', 1], ['q4', 1]]);
   assert.deepEqual(cmp.queryDeltas[0].moved, [
-    { id: 'x', grade: null, baselineRank: null, candidateRank: 1, change: 'in' },
     { id: 'a', grade: 1, baselineRank: 1, candidateRank: null, change: 'out' },
+    { id: 'x', grade: null, baselineRank: null, candidateRank: 1, change: 'in' },
   ]);
   assert.deepEqual(cmp.perQuery.q3['p@1'], { baseline: 1, candidate: 1, delta: 0 });
 });
