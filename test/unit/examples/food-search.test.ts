@@ -12,8 +12,9 @@ const WS = path.resolve(__dirname, '../../../examples/food-search');
 
 interface Doc { id: string; title: string; tenant?: string; groups: string[]; public: boolean; path: string }
 
+/** Files of the workspace as shipped (Ranklab's own .ranklab/ state folder is not part of it). */
 function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
+  return readdirSync(dir).filter((n) => n !== '.ranklab').flatMap((n) => {
     const p = path.join(dir, n);
     return statSync(p).isDirectory() ? walk(p) : [p];
   });
