@@ -89,3 +89,32 @@ test('--split holdout evaluates only holdout queries; --as restricts judgments t
   assert.ok(asDimas.queries < 94, 'queries with nothing visible to dimas are dropped');
   assert.notEqual(asDimas.judgments, hold.runs[0].judgments);
 });
+
+test('every mode runs on a real collection (adi): lexical, vector (HNSW and exact), hybrid, hybrid + rerank', () => {
+  const dir = tempDir();
+  const configs: Record<string, unknown> = {
+    lexical: { lexical: { fields: { title: 2, body: 1 }, analyzer: { stemmer: 'english' } } },
+    hnsw: { vector: { embedder: { provider: 'lsa', dimensions: 32 } } },
+    exact: { vector: { embedder: { provider: 'lsa', dimensions: 32 }, exact: true } },
+    hybrid: { lexical: { fields: { title: 1, body: 1 } }, vector: { embedder: { provider: 'lsa', dimensions: 32 } }, hybrid: { k: 60 } },
+    rerank: {
+      lexical: { fields: { title: 1, body: 1 } }, vector: { embedder: { provider: 'lsa', dimensions: 32 } }, hybrid: { k: 60 },
+      rerank: { provider: { provider: 'transformers', model: join(SHARED_DIR, 'models', 'tiny-reranker') }, topN: 20, topM: 10 },
+    },
+  };
+  const args = ['eval', '--workspace', join(COLLECTIONS_DIR, 'adi'), '--state-dir', join(dir, 'state'), '--metrics', 'ndcg@10,recall@10', '--format', 'json', '--no-save'];
+  for (const [name, config] of Object.entries(configs)) {
+    writeFileSync(join(dir, `${name}.rank.json`), JSON.stringify(config));
+    args.push('--config', join(dir, `${name}.rank.json`));
+  }
+  const r = ranklab(args);
+  assert.equal(r.code, 0, r.stderr);
+  const runs = JSON.parse(r.stdout).runs as { config: string; mode: string; queries: number; metrics: Record<string, number>; annRecall: number | null }[];
+  assert.deepEqual(runs.map((x) => `${x.config}:${x.mode}`), ['lexical:lexical', 'hnsw:vector', 'exact:vector', 'hybrid:hybrid', 'rerank:hybrid+rerank']);
+  for (const run of runs) {
+    assert.equal(run.queries, 35);
+    assert.ok(run.metrics['ndcg@10'] > 0.05, `${run.config}: ${run.metrics['ndcg@10']}`);
+  }
+  assert.equal(runs[2].annRecall, null, 'exact search has no ANN recall to report');
+  assert.ok(runs[1].annRecall! > 0.8);
+});
