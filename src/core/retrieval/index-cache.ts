@@ -6,8 +6,9 @@ import { writeFileAtomic } from '../util/atomic-write';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
+import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 
-const FORMAT = 'ranklab-lexical@1';
+const FORMAT = 'ranklab-lexical@2';
 
 export interface LexicalLoad {
   index: LexicalIndex;
@@ -16,9 +17,16 @@ export interface LexicalLoad {
   notes: string[];
 }
 
-/** Cache file stem for a corpus and the settings that shape a lexical index (analyzer, fields). */
-export function lexicalCacheKey(corpusFingerprint: string, fields: readonly string[], analyzer: Analyzer): string {
-  return fingerprint([FORMAT, corpusFingerprint, [...fields].sort().join(','), analyzer.key]).replace(/^sha256:/, '');
+/** Cache file stem for the settings that shape a lexical index (analyzer, fields); the corpus it holds is in the meta file. */
+export function lexicalCacheKey(fields: readonly string[], analyzer: Analyzer): string {
+  return fingerprint([FORMAT, [...fields].sort().join(','), analyzer.key]).replace(/^sha256:/, '');
+}
+
+interface LexicalCacheMeta {
+  buildMs: number;
+  strategy: 'load' | 'rebuild';
+  corpus: string;
+  docs: DocHashes;
 }
 
 /**
@@ -26,45 +34,58 @@ export function lexicalCacheKey(corpusFingerprint: string, fields: readonly stri
  * Chosen by measurement (bench/retrieval.mjs): on the shared collections loadJSON is several times faster than a
  * build. Because that is not guaranteed everywhere, the build time is stored with the cache, and when a load turns
  * out slower than the build it replaces, the cache is marked `rebuild` and later starts simply rebuild.
+ * When the corpus changed since the cache was written (a few documents edited while the workspace was closed),
+ * the cached index is updated with just those documents instead of being rebuilt.
  */
-export function buildOrLoadLexical(docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string): LexicalLoad {
+export async function buildOrLoadLexical(docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string): Promise<LexicalLoad> {
   const t0 = performance.now();
   if (!cacheDir) {
     const index = LexicalIndex.build(docs, fields, analyzer);
     return { index, source: 'built', ms: performance.now() - t0, notes: [] };
   }
-  const base = join(cacheDir, 'lexical', lexicalCacheKey(corpusFingerprint, fields, analyzer));
+  const base = join(cacheDir, 'lexical', lexicalCacheKey(fields, analyzer));
   const metaPath = `${base}.meta.json`;
   const dataPath = `${base}.json`;
-  let meta: { buildMs: number; strategy: 'load' | 'rebuild' } | undefined;
+  let meta: LexicalCacheMeta | undefined;
   try {
     if (existsSync(metaPath)) meta = JSON.parse(readFileSync(metaPath, 'utf8'));
   } catch {
     meta = undefined;
   }
   if (meta?.strategy === 'load' && existsSync(dataPath)) {
-    try {
-      const ms = MiniSearch.loadJSON<Document>(readFileSync(dataPath, 'utf8'), LexicalIndex.miniSearchOptions(fields, analyzer));
-      const index = new LexicalIndex(fields, analyzer, ms);
-      if (index.documentCount === docs.length) {
-        const loadMs = performance.now() - t0;
-        if (loadMs > meta.buildMs) writeFileAtomic(metaPath, JSON.stringify({ ...meta, strategy: 'rebuild', loadMs }));
-        return { index, source: 'cache', ms: loadMs, notes: [] };
+    const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs ?? {}, docs);
+    if (!delta || delta.share <= MAX_INCREMENTAL_SHARE) {
+      try {
+        const ms = MiniSearch.loadJSON<Document>(readFileSync(dataPath, 'utf8'), LexicalIndex.miniSearchOptions(fields, analyzer));
+        const index = new LexicalIndex(fields, analyzer, ms);
+        const notes: string[] = [];
+        if (delta) {
+          await index.update(delta.upserts, delta.deletes);
+          notes.push(describeDelta('lexical', delta));
+          writeCache(index, { ...meta, corpus: corpusFingerprint, docs: docHashes(docs) }, dataPath, metaPath, notes);
+        }
+        if (index.documentCount === docs.length) {
+          const loadMs = performance.now() - t0;
+          if (!delta && loadMs > meta.buildMs) writeFileAtomic(metaPath, JSON.stringify({ ...meta, strategy: 'rebuild', loadMs }));
+          return { index, source: 'cache', ms: loadMs, notes };
+        }
+      } catch {
+        // unreadable cache: rebuild below and overwrite it
       }
-    } catch {
-      // unreadable cache: rebuild below and overwrite it
     }
   }
   const index = LexicalIndex.build(docs, fields, analyzer);
   const buildMs = performance.now() - t0;
   const notes: string[] = [];
-  if (meta?.strategy !== 'rebuild') {
-    try {
-      writeFileAtomic(dataPath, JSON.stringify(index.miniSearch));
-      writeFileAtomic(metaPath, JSON.stringify({ buildMs, strategy: 'load' }));
-    } catch (e) {
-      notes.push(`lexical: index cache not written (${(e as Error).message})`);
-    }
-  }
+  if (meta?.strategy !== 'rebuild') writeCache(index, { buildMs, strategy: 'load', corpus: corpusFingerprint, docs: docHashes(docs) }, dataPath, metaPath, notes);
   return { index, source: 'built', ms: buildMs, notes };
+}
+
+function writeCache(index: LexicalIndex, meta: LexicalCacheMeta, dataPath: string, metaPath: string, notes: string[]): void {
+  try {
+    writeFileAtomic(dataPath, JSON.stringify(index.miniSearch));
+    writeFileAtomic(metaPath, JSON.stringify(meta));
+  } catch (e) {
+    notes.push(`lexical: index cache not written (${(e as Error).message})`);
+  }
 }

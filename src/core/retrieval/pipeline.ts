@@ -11,6 +11,7 @@ import { createAnalyzer } from './analyzer';
 import { ExactIndex } from './exact';
 import { reciprocalRankFusion } from './fusion';
 import { buildOrLoadLexical } from './index-cache';
+import { type CorpusDelta, type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 import type { LexicalIndex } from './lexical';
 import { createEmbedder, createReranker, type EmbedderConfig, type ProviderContext, type RerankerConfig } from './providers/factory';
 import { createLsaEmbedder, LsaModel, trainLsa } from './providers/lsa';
@@ -133,7 +134,7 @@ class RetrievalEngine implements Engine {
     const { config, docs, corpusFingerprint, cacheDir } = this.options;
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
-      const r = buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir);
+      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir);
       this.lexical = r.index;
       this.build.lexical = { source: r.source, ms: r.ms };
       this.build.notes.push(...r.notes);
@@ -155,9 +156,10 @@ class RetrievalEngine implements Engine {
     this.embedder = this.options.embedder;
     let docVectors: Map<string, Float32Array> | undefined;
     if (!this.embedder && provider === 'lsa') {
-      const model = this.lsaModel(v.embedder);
+      const { model, trainedOnThisCorpus } = this.lsaModel(v.embedder);
       this.embedder = createLsaEmbedder(model);
-      const vs = model.docVectors();
+      // A model trained on an earlier version of the corpus embeds the current documents by projection.
+      const vs = trainedOnThisCorpus ? model.docVectors() : docs.map((d) => model.embedText(embedText(d)));
       docVectors = new Map(docs.map((d, i) => [d.id, vs[i]]));
     }
     if (!this.embedder) {
@@ -186,44 +188,62 @@ class RetrievalEngine implements Engine {
     for (const [id, vec] of docVectors) this.exact.set(id, vec);
     let source: 'built' | 'cache' = 'built';
     if (!v.exact) {
-      const dir = cacheDir
-        ? join(cacheDir, 'vector', fingerprint([corpusFingerprint, this.embedder.id, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, ''))
-        : undefined;
-      const cached = dir ? HnswIndex.load(dir) : undefined;
-      if (cached && cached.size === docVectors.size) {
-        this.hnsw = cached;
+      const dir = cacheDir ? join(cacheDir, 'vector', fingerprint([this.embedder.id, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, '')) : undefined;
+      const cached = dir ? loadHnswCache(dir, docs, corpusFingerprint) : undefined;
+      if (cached) {
+        this.hnsw = cached.index;
+        for (const d of cached.delta?.upserts ?? []) this.hnsw.upsert(d.id, docVectors.get(d.id)!);
+        for (const id of cached.delta?.deletes ?? []) this.hnsw.delete(id);
+        if (cached.delta) this.build.notes.push(describeDelta('vector', cached.delta));
         source = 'cache';
       } else {
         this.hnsw = HnswIndex.build([...docVectors.keys()], [...docVectors.values()], dim, v.space, v.hnsw);
-        if (dir) {
-          try {
-            this.hnsw.save(dir);
-          } catch (e) {
-            this.build.notes.push(`vector: HNSW cache not written (${(e as Error).message})`);
-          }
+      }
+      if (dir && (!cached || cached.delta)) {
+        try {
+          this.hnsw.save(dir);
+          writeFileAtomic(join(dir, 'corpus.json'), JSON.stringify({ corpus: corpusFingerprint, docs: docHashes(docs) }));
+        } catch (e) {
+          this.build.notes.push(`vector: HNSW cache not written (${(e as Error).message})`);
         }
       }
     }
     this.build.vector = { source, ms: performance.now() - t1, embedMs, embedderId: this.embedder.id, exact: v.exact };
   }
 
-  /** LSA is trained on this corpus; the model is cached by corpus fingerprint and settings. */
-  private lsaModel(settings: Record<string, unknown>): LsaModel {
+  /**
+   * LSA is trained on the corpus and cached by analyzer and settings. A model trained on an earlier version of
+   * the corpus is reused while at most MAX_INCREMENTAL_SHARE of the documents changed (new documents are
+   * projected into its space; Rebuild Index retrains), so editing one document does not retrain.
+   */
+  private lsaModel(settings: Record<string, unknown>): { model: LsaModel; trainedOnThisCorpus: boolean } {
+    const { docs, corpusFingerprint, cacheDir } = this.options;
     const analyzer = createAnalyzer(this.config.lexical?.analyzer ?? DEFAULT_ANALYZER);
     const tokenize = (text: string) => analyzer.analyze(text);
     const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsa>[1];
-    const key = fingerprint([this.options.corpusFingerprint, analyzer.key, JSON.stringify(settings)]).replace(/^sha256:/, '');
-    const path = this.options.cacheDir ? join(this.options.cacheDir, 'lsa', `${key}.json`) : undefined;
-    if (path && existsSync(path)) {
+    const key = fingerprint(['lsa@2', analyzer.key, JSON.stringify(settings)]).replace(/^sha256:/, '');
+    const path = cacheDir ? join(cacheDir, 'lsa', `${key}.json`) : undefined;
+    const corpusPath = path && path.replace(/\.json$/, '.corpus.json');
+    if (path && corpusPath && existsSync(path) && existsSync(corpusPath)) {
       try {
-        return LsaModel.fromJSON(JSON.parse(readFileSync(path, 'utf8')), tokenize);
+        const trained = JSON.parse(readFileSync(corpusPath, 'utf8')) as { corpus: string; docs: DocHashes };
+        const same = trained.corpus === corpusFingerprint;
+        const delta = same ? undefined : corpusDelta(trained.docs, docs);
+        if (same || delta!.share <= MAX_INCREMENTAL_SHARE) {
+          const model = LsaModel.fromJSON(JSON.parse(readFileSync(path, 'utf8')), tokenize);
+          if (delta) this.build.notes.push(`vector: LSA model of an earlier corpus version reused (${delta.upserts.length} added or changed, ${delta.deletes.length} removed); Rebuild Index retrains it`);
+          return { model, trainedOnThisCorpus: same };
+        }
       } catch {
         // retrain below
       }
     }
-    const model = trainLsa(this.options.docs.map(embedText), opts);
-    if (path) writeFileAtomic(path, JSON.stringify(model.toJSON()));
-    return model;
+    const model = trainLsa(docs.map(embedText), opts);
+    if (path && corpusPath) {
+      writeFileAtomic(path, JSON.stringify(model.toJSON()));
+      writeFileAtomic(corpusPath, JSON.stringify({ corpus: corpusFingerprint, docs: docHashes(docs) }));
+    }
+    return { model, trainedOnThisCorpus: true };
   }
 
   async exactVectorSearch(text: string, k: number, filter?: (docId: string) => boolean): Promise<string[] | undefined> {
@@ -386,6 +406,22 @@ class RetrievalEngine implements Engine {
     this.exact!.set(id, vec);
     this.hnsw?.upsert(id, vec);
   }
+}
+
+/** The cached HNSW index of `dir`, with what changed since it was written (undefined delta = same corpus). */
+function loadHnswCache(dir: string, docs: readonly Document[], corpusFingerprint: string): { index: HnswIndex; delta?: CorpusDelta } | undefined {
+  const corpusPath = join(dir, 'corpus.json');
+  if (!existsSync(corpusPath)) return undefined;
+  let built: { corpus: string; docs: DocHashes };
+  try {
+    built = JSON.parse(readFileSync(corpusPath, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const delta = built.corpus === corpusFingerprint ? undefined : corpusDelta(built.docs, docs);
+  if (delta && delta.share > MAX_INCREMENTAL_SHARE) return undefined;
+  const index = HnswIndex.load(dir);
+  return index ? { index, delta } : undefined;
 }
 
 /** What embedders see of a document (LSA is trained on the same text). */
