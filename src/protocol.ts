@@ -44,8 +44,10 @@ export interface DocRow {
   id: string;
   title?: string;
   score: number;
-  /** Grade from the judgments saved with the run, when known. */
+  /** Grade from the current judgments; undefined = unjudged. */
   grade?: number;
+  /** Rank of the same document in the other list of the comparison (undefined = not in its top k). */
+  otherRank?: number;
 }
 
 /** One query in the per-query table. `delta` = candidate − baseline for the primary metric. */
@@ -71,7 +73,83 @@ export interface DashboardModel {
   perQuery: QueryRow[];
   /** Problems met while reading the runs (file: message). The readable runs are still shown. */
   problems: string[];
+  /** Significance, slices, splits and moved documents of baseline vs candidate (core compareRuns). */
+  comparison?: ComparisonView;
+  /** Why there is no comparison (e.g. the judgments could not be read). */
+  comparisonNote?: string;
+  acl: AclView;
 }
+
+/** One metric of a comparison: means, paired bootstrap 95% CI of the difference, permutation p (Holm-adjusted). */
+export interface MetricDelta {
+  spec: string;
+  baseline: number;
+  candidate: number;
+  delta: number;
+  ci95: [number, number];
+  p: number;
+  pAdjusted: number;
+  wins: number;
+  losses: number;
+  ties: number;
+}
+
+/** A slice (query tag) or split (tune/holdout) on the primary metric. */
+export interface SliceDelta {
+  name: string;
+  queries: number;
+  baseline: number;
+  candidate: number;
+  delta: number;
+  ci95: [number, number];
+  pAdjusted: number;
+}
+
+export interface MovedDoc {
+  id: string;
+  title?: string;
+  /** null = unjudged. */
+  grade: number | null;
+  baselineRank: number | null;
+  candidateRank: number | null;
+  change: 'in' | 'out' | 'up' | 'down';
+}
+
+export interface GateRow {
+  gate: string;
+  passed: boolean;
+  actual: number | null;
+  queries: string[];
+}
+
+export interface ComparisonView {
+  baseline: string;
+  candidate: string;
+  primaryMetric: string;
+  queries: number;
+  correction: string;
+  metrics: MetricDelta[];
+  slices: SliceDelta[];
+  splits: SliceDelta[];
+  /** Queries whose primary metric changed, worst first (at most 20), with the documents that moved. */
+  moved: { qid: string; text: string; delta: number; docs: MovedDoc[] }[];
+  gates: GateRow[];
+  warnings: string[];
+  judged: { k: number; baseline: number; candidate: number };
+  /** The judgments changed since one of the runs was made: figures use the current judgments. */
+  staleJudgments: boolean;
+}
+
+export type AclView =
+  | { status: 'unavailable'; message: string }
+  | { status: 'not-run'; message: string }
+  | {
+      status: 'checked';
+      passed: boolean;
+      checkedAt: string;
+      principals: { name: string; violations: number; pageFill?: number }[];
+      violations: { principal: string; query: string; docId: string; rank?: number; config?: string }[];
+    };
 
 export interface QueryDetail {
   qid: string;
@@ -95,6 +173,7 @@ export interface CommandMap {
   openQuery: { qid: string };
   setBaseline: { runId: string };
   runEvaluation: Record<string, never>;
+  checkAccessControl: Record<string, never>;
 }
 export type CommandName = keyof CommandMap;
 
@@ -133,7 +212,7 @@ export type HostToWebview = NotificationMessage | ResponseMessage;
 // ---------------------------------------------------------------- guards (both sides receive `unknown`)
 
 const REQUEST_METHODS: readonly RequestMethod[] = ['getDashboard', 'getQueryDetail'];
-const COMMAND_NAMES: readonly CommandName[] = ['openDocument', 'openQuery', 'setBaseline', 'runEvaluation'];
+const COMMAND_NAMES: readonly CommandName[] = ['openDocument', 'openQuery', 'setBaseline', 'runEvaluation', 'checkAccessControl'];
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,6 +4,8 @@
  */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import {
+  type ComparisonView,
+  type SliceDelta,
   type DashboardModel,
   type DashboardState,
   type DocRow,
@@ -145,7 +147,7 @@ function render(model: DashboardModel): void {
     app.append(h('p', { id: 'empty' }, 'No saved runs yet. '), btn);
     return;
   }
-  app.append(pickers(model), metricsTable(model), latencyTable(model), chartsSection(model), perQuerySection(model));
+  app.append(pickers(model), metricsTable(model), comparisonSection(model), latencyTable(model), chartsSection(model), perQuerySection(model), ...[movedSection(model.comparison)].filter((x): x is HTMLElement => x !== null), aclSection(model));
   if (state.selectedQid) void showQuery(state.selectedQid);
 }
 
@@ -196,7 +198,32 @@ function latencyTable(model: DashboardModel): HTMLElement {
   const head = h('tr', {}, h('th', {}, 'Config'), ...stages.flatMap((s) => [h('th', { class: 'num' }, `${s} p50`), h('th', { class: 'num' }, `${s} p99`)]));
   const rows = model.runs.map((r) =>
     h('tr', {}, h('td', {}, r.config), ...stages.flatMap((s) => [h('td', { class: 'num' }, fmtMs(r.latency[s]?.p50)), h('td', { class: 'num' }, fmtMs(r.latency[s]?.p99))])));
-  return h('section', { id: 'latency' }, h('h2', {}, 'Latency per query'), h('table', { class: 'grid' }, h('thead', {}, head), h('tbody', {}, ...rows)));
+  const canvas = h('canvas', { id: 'chart-latency' });
+  requestAnimationFrame(() => {
+    const { fg, grid, palette } = chartColors();
+    charts.push(new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels: model.runs.map((r) => r.config),
+        datasets: [
+          { label: 'total p50 (ms)', data: model.runs.map((r) => r.latency.total?.p50 ?? NaN), backgroundColor: palette[0] },
+          { label: 'total p99 (ms)', data: model.runs.map((r) => r.latency.total?.p99 ?? NaN), backgroundColor: palette[1] },
+        ],
+      },
+      options: { responsive: true, maintainAspectRatio: false, animation: false, scales: { x: { ticks: { color: fg }, grid: { color: grid } }, y: { ticks: { color: fg }, grid: { color: grid } } }, plugins: { legend: { labels: { color: fg } } } },
+    }));
+  });
+  return h('section', { id: 'latency' }, h('h2', {}, 'Latency per query'),
+    h('div', { class: 'split' }, h('table', { class: 'grid' }, h('thead', {}, head), h('tbody', {}, ...rows)),
+      h('figure', {}, h('figcaption', {}, 'Latency by config (total, ms)'), h('div', { class: 'chart-box' }, canvas))));
+}
+
+function chartColors(): { fg: string; grid: string; palette: string[] } {
+  const fg = cssVar('--vscode-foreground', '#888');
+  const grid = cssVar('--vscode-panel-border', 'rgba(128,128,128,0.3)');
+  const palette = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-yellow', '--vscode-charts-red']
+    .map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'][i]));
+  return { fg, grid, palette };
 }
 
 function cssVar(name: string, fallback: string): string {
@@ -286,13 +313,12 @@ async function showQuery(qid: string): Promise<void> {
     h('div', { class: 'docs' },
       h('h3', {}, label, side ? ` — ${side.runId}${side.metric !== undefined ? `, ${fmt(side.metric)}` : ''}` : ' — not in this run'),
       side && h('table', { class: 'grid' },
-        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Document'), h('th', {}, 'Title'), h('th', { class: 'num' }, 'Score'))),
+        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Document'), h('th', {}, 'Title'), h('th', { class: 'num' }, 'Grade'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: 'rank in the other list' }, 'Other'))),
         h('tbody', {}, ...side.docs.map((d) => docRow(d, side.runId)))));
   box.replaceChildren(
     h('h2', {}, 'Query ', qid),
     h('p', { class: 'query-text' }, detail.text),
-    docsTable('Candidate', detail.candidate),
-    docsTable('Baseline', detail.baseline),
+    h('div', { class: 'side-by-side' }, docsTable('Candidate', detail.candidate), docsTable('Baseline', detail.baseline)),
   );
 }
 
@@ -300,7 +326,90 @@ function docRow(d: DocRow, runId: string): HTMLElement {
   const link = h('a', { title: 'Open document' }, d.id);
   link.href = '#';
   link.addEventListener('click', (e) => { e.preventDefault(); command('openDocument', { docId: d.id, runId }); });
-  return h('tr', {}, h('td', { class: 'num' }, String(d.rank)), h('td', {}, link), h('td', { class: 'doc-title' }, d.title ?? ''), h('td', { class: 'num' }, fmt(d.score, 3)));
+  return h('tr', {}, h('td', { class: 'num' }, String(d.rank)), h('td', {}, link), h('td', { class: 'doc-title' }, d.title ?? ''),
+    gradeCell(d.grade), h('td', { class: 'num' }, fmt(d.score, 3)), h('td', { class: 'num muted' }, d.otherRank === undefined ? '–' : String(d.otherRank)));
+}
+
+function gradeCell(grade: number | null | undefined): HTMLElement {
+  return grade === undefined || grade === null
+    ? h('td', { class: 'num unjudged', title: 'not judged: counts as not relevant' }, 'unjudged')
+    : h('td', { class: `num grade grade-${Math.min(grade, 3)}` }, String(grade));
+}
+
+const fmtP = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(3));
+const fmtCI = (ci: [number, number]) => `[${fmtDelta(ci[0])}, ${fmtDelta(ci[1])}]`;
+
+function sliceTable(id: string, rows: SliceDelta[], label: string): HTMLElement {
+  return h('table', { class: 'grid', id },
+    h('thead', {}, h('tr', {}, h('th', {}, label), h('th', { class: 'num' }, 'Queries'), h('th', { class: 'num' }, 'Baseline'), h('th', { class: 'num' }, 'Candidate'), h('th', { class: 'num' }, 'Δ'), h('th', { class: 'num' }, '95% CI'), h('th', { class: 'num' }, 'p (adj.)'))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, h('td', {}, r.name), h('td', { class: 'num' }, String(r.queries)), h('td', { class: 'num' }, fmt(r.baseline)), h('td', { class: 'num' }, fmt(r.candidate)),
+      h('td', { class: `num ${r.delta < 0 ? 'worse' : r.delta > 0 ? 'better' : ''}` }, fmtDelta(r.delta)), h('td', { class: 'num muted' }, fmtCI(r.ci95)), h('td', { class: 'num' }, fmtP(r.pAdjusted))))));
+}
+
+function comparisonSection(model: DashboardModel): HTMLElement {
+  const c = model.comparison;
+  if (!c) return h('section', { id: 'comparison' }, h('h2', {}, 'Comparison'), h('p', { class: 'muted' }, model.comparisonNote ?? 'No comparison.'));
+  const metrics = h('table', { class: 'grid', id: 'comparison-table' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Metric'), h('th', { class: 'num' }, c.baseline), h('th', { class: 'num' }, c.candidate), h('th', { class: 'num' }, 'Δ'), h('th', { class: 'num' }, '95% CI (bootstrap)'), h('th', { class: 'num' }, 'p'), h('th', { class: 'num' }, 'p (Holm)'), h('th', { class: 'num' }, 'W/L/T'))),
+    h('tbody', {}, ...c.metrics.map((m) => h('tr', { class: m.pAdjusted < 0.05 ? 'significant' : '' }, h('td', {}, m.spec), h('td', { class: 'num' }, fmt(m.baseline)), h('td', { class: 'num' }, fmt(m.candidate)),
+      h('td', { class: `num ${m.delta < 0 ? 'worse' : m.delta > 0 ? 'better' : ''}` }, fmtDelta(m.delta)), h('td', { class: 'num muted' }, fmtCI(m.ci95)), h('td', { class: 'num' }, fmtP(m.p)), h('td', { class: 'num' }, fmtP(m.pAdjusted)),
+      h('td', { class: 'num' }, `${m.wins}/${m.losses}/${m.ties}`)))));
+  const gates = c.gates.length
+    ? h('ul', { id: 'gates', class: 'gates' }, ...c.gates.map((g) => h('li', { class: g.passed ? 'better' : 'worse' }, g.passed ? '✓ ' : '✗ ', g.gate, ` (actual ${g.actual === null ? 'n/a' : g.actual.toFixed(4)})`, !g.passed && g.queries.length ? ` — ${g.queries.join(', ')}` : '')))
+    : h('p', { class: 'muted' }, 'No gates declared in ranklab.json.');
+  const sliceCanvas = h('canvas', { id: 'chart-slices' });
+  const section = h('section', { id: 'comparison' },
+    h('h2', {}, `Comparison: ${c.candidate} vs ${c.baseline} (${c.queries} queries)`),
+    c.staleJudgments ? h('p', { class: 'error' }, 'The judgments changed since one of these runs was made; figures use the current judgments.') : null,
+    metrics,
+    h('p', { class: 'muted' }, c.correction, `; judged@${c.judged.k}: baseline ${fmt(c.judged.baseline, 3)}, candidate ${fmt(c.judged.candidate, 3)}`),
+    c.warnings.length ? h('ul', { class: 'warnings' }, ...c.warnings.map((w) => h('li', {}, w))) : null,
+    h('h3', {}, 'Gates'), gates,
+    h('h3', {}, `Tune / holdout (${c.primaryMetric})`),
+    c.splits.length ? sliceTable('splits-table', c.splits, 'Split') : h('p', { class: 'muted' }, 'All queries are in one split.'),
+    h('h3', {}, `Slices (${c.primaryMetric})`),
+    c.slices.length ? h('div', { class: 'split' }, sliceTable('slices-table', c.slices, 'Slice'), h('figure', {}, h('figcaption', {}, 'Δ per slice'), h('div', { class: 'chart-box' }, sliceCanvas))) : h('p', { class: 'muted' }, 'No slice has enough queries (3).'),
+  );
+  if (c.slices.length) {
+    requestAnimationFrame(() => {
+      const { fg, grid, palette } = chartColors();
+      charts.push(new Chart(sliceCanvas, {
+        type: 'bar',
+        data: { labels: c.slices.map((s) => s.name), datasets: [{ label: `Δ ${c.primaryMetric}`, data: c.slices.map((s) => s.delta), backgroundColor: c.slices.map((s) => (s.delta < 0 ? palette[5] : palette[2])) }] },
+        options: { indexAxis: 'y', responsive: true, maintainAspectRatio: false, animation: false, scales: { x: { ticks: { color: fg }, grid: { color: grid } }, y: { ticks: { color: fg }, grid: { color: grid } } }, plugins: { legend: { display: false } } },
+      }));
+    });
+  }
+  return section;
+}
+
+function movedSection(c: ComparisonView | undefined): HTMLElement | null {
+  if (!c || c.moved.length === 0) return null;
+  const arrow = { in: '→ in', out: 'out →', up: '▲', down: '▼' } as const;
+  return h('section', { id: 'moved' },
+    h('h2', {}, 'Documents that moved'),
+    h('p', { class: 'muted' }, `Top-k changes for the queries whose ${c.primaryMetric} changed, worst first; unjudged documents count as not relevant.`),
+    ...c.moved.map((q) => h('details', { class: 'moved-query' },
+      h('summary', {}, `${q.qid} `, h('span', { class: q.delta < 0 ? 'worse' : 'better' }, fmtDelta(q.delta)), ` — ${q.text}`),
+      h('table', { class: 'grid' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'Document'), h('th', {}, 'Title'), h('th', { class: 'num' }, 'Grade'), h('th', { class: 'num' }, 'Baseline'), h('th', { class: 'num' }, 'Candidate'), h('th', {}, 'Move'))),
+        h('tbody', {}, ...q.docs.map((d) => h('tr', {}, h('td', {}, d.id), h('td', { class: 'doc-title' }, d.title ?? ''), gradeCell(d.grade),
+          h('td', { class: 'num' }, d.baselineRank === null ? '–' : String(d.baselineRank)), h('td', { class: 'num' }, d.candidateRank === null ? '–' : String(d.candidateRank)),
+          h('td', { class: (d.grade ?? 0) > 0 ? (d.change === 'out' || d.change === 'down' ? 'worse' : 'better') : 'muted' }, arrow[d.change]))))))));
+}
+
+function aclSection(model: DashboardModel): HTMLElement {
+  const acl = model.acl;
+  const btn = h('button', {}, 'Check Access Control');
+  btn.addEventListener('click', () => command('checkAccessControl', {}));
+  if (!acl || acl.status !== 'checked') return h('section', { id: 'acl' }, h('h2', {}, 'Access control'), h('p', { class: 'muted' }, acl?.message ?? 'Not checked yet.'), btn);
+  return h('section', { id: 'acl' },
+    h('h2', {}, 'Access control ', h('span', { class: `badge ${acl.passed ? 'baseline' : 'candidate'}` }, acl.passed ? 'passed' : 'violations')),
+    h('table', { class: 'grid', id: 'acl-principals' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Principal'), h('th', { class: 'num' }, 'Violations'), h('th', { class: 'num' }, 'Page fill'))),
+      h('tbody', {}, ...acl.principals.map((p) => h('tr', {}, h('td', {}, p.name), h('td', { class: `num ${p.violations ? 'worse' : ''}` }, String(p.violations)), h('td', { class: 'num' }, p.pageFill === undefined ? '–' : fmt(p.pageFill, 3)))))),
+    acl.violations.length ? h('ul', { class: 'violations' }, ...acl.violations.slice(0, 50).map((v) => h('li', { class: 'worse' }, `${v.principal}: "${v.query}" → ${v.docId}${v.rank ? ` at rank ${v.rank}` : ''}${v.config ? ` (${v.config})` : ''}`))) : null,
+    btn);
 }
 
 // Redraw charts when the theme changes (VS Code swaps body classes: vscode-light / vscode-dark / vscode-high-contrast).

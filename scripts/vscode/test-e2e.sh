@@ -8,7 +8,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui integration}"
+STEPS="${*:-ui food integration}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -33,6 +33,9 @@ for step in $STEPS; do
     ui)
       echo "== ui: dashboard e2e"
       node test/e2e/dashboard.e2e.mjs ;;
+    food)
+      echo "== food: example workspace e2e (Run Evaluation, dashboard, edit config -> Problems)"
+      node test/e2e/food-search.e2e.mjs ;;
     integration)
       echo "== integration: in-host mocha via @vscode/test-electron runTests()"
       node test/integration/runTest.mjs ;;
@@ -49,7 +52,7 @@ for step in $STEPS; do
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | integration | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | integration | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done

@@ -3,6 +3,9 @@ import { type Io, processIo } from './io';
 import { SCORE_USAGE, scoreCommand } from './commands/score';
 import { EVAL_USAGE, evalCommand } from './commands/eval';
 import { COMPARE_USAGE, GATE_USAGE, compareCommand, gateCommand } from './commands/compare';
+import { SEARCH_USAGE, searchCommand } from './commands/search';
+import { SUGGEST_USAGE, suggestCommand } from './commands/suggest';
+import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
@@ -11,6 +14,9 @@ const COMMANDS: Record<string, Command> = {
   score: { run: scoreCommand, usage: SCORE_USAGE },
   compare: { run: compareCommand, usage: COMPARE_USAGE },
   gate: { run: gateCommand, usage: GATE_USAGE },
+  search: { run: searchCommand, usage: SEARCH_USAGE },
+  suggest: { run: suggestCommand, usage: SUGGEST_USAGE },
+  'check-acl': { run: checkAclCommand, usage: CHECK_ACL_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments

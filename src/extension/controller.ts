@@ -4,8 +4,14 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardModel, QueryDetail } from '../protocol';
-import { buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate } from './dashboard/model';
+import { compareRuns } from '../core/experiment/compare';
+import { checkGates } from '../core/experiment/gates';
+import { runOfSaved } from '../core/experiment/run-store';
+import { parseMetricList } from '../core/metrics/spec';
+import type { RanklabSession } from '../core/session/session';
+import type { AclView, ComparisonView, DashboardModel, QueryDetail } from '../protocol';
+import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, comparisonView } from './dashboard/model';
+import type { SessionManager } from './sessions';
 import { DEFAULT_RUNS_FOLDER, readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './runStore';
 
 const BASELINE_KEY = 'ranklab.baselineRunId';
@@ -17,10 +23,14 @@ export class RanklabController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** The candidate the user asked to compare (not persisted: defaults to the newest run). */
   candidateRunId: string | undefined;
+  /** Latest access-control result shown by the dashboard. */
+  acl: AclView = ACL_UNAVAILABLE;
+  private readonly comparisons = new Map<string, { view?: ComparisonView; note?: string }>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     readonly log: vscode.LogOutputChannel,
+    readonly sessions?: SessionManager,
   ) {
     const folder = this.folder;
     if (folder) {
@@ -52,6 +62,72 @@ export class RanklabController implements vscode.Disposable {
 
   invalidate(): void {
     this.cache = undefined;
+    this.changed.fire();
+  }
+
+  /** The folder's core session (opened on first use), or undefined when there is none to open. */
+  session(): RanklabSession | undefined {
+    if (!this.folder || !this.sessions || this.folder.uri.scheme !== 'file') return undefined;
+    try {
+      return this.sessions.session(this.folder);
+    } catch (e) {
+      this.log.warn(`no Ranklab session: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** Where a document came from (`Document.source`), by id. */
+  documentSource(docId: string): { path: string; line?: number } | undefined {
+    try {
+      return this.session()?.corpus().docs.find((d) => d.id === docId)?.source;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The comparison of two saved runs through the core (compareRuns + checkGates) on the current judgments,
+   * cached per pair of runs and judgment version (it takes about half a second on 100 queries).
+   */
+  comparison(baselineId: string | undefined, candidateId: string | undefined): { view?: ComparisonView; note?: string } {
+    const b = this.findRun(baselineId);
+    const c = this.findRun(candidateId);
+    if (!b || !c || b === c) return { note: 'Pick two different runs to compare.' };
+    const session = this.session();
+    if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
+    try {
+      const principal = b.run.principal === c.run.principal ? b.run.principal : undefined;
+      const judgments = session.judgmentsFor({ principal });
+      const key = `${b.id}|${c.id}|${judgments.fingerprint}`;
+      let hit = this.comparisons.get(key);
+      if (!hit) {
+        const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
+        const settings = session.workspace.settings;
+        const specs = parseMetricList(specNames.length ? specNames : settings.metrics);
+        const options = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
+        const cmp = compareRuns({ name: b.run.provenance.config, ...runOfSaved(b.run) }, { name: c.run.provenance.config, ...runOfSaved(c.run) }, judgments, specs, options);
+        const gates = checkGates(settings.gates, cmp);
+        const titles = new Map<string, string>();
+        for (const r of [b, c]) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
+        const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== judgments.fingerprint);
+        hit = { view: comparisonView(cmp, gates, titles, stale) };
+        this.comparisons.set(key, hit);
+      }
+      return hit;
+    } catch (e) {
+      return { note: `No comparison: ${(e as Error).message}` };
+    }
+  }
+
+  /** The model plus the comparison of the chosen runs (the dashboard's view). */
+  dashboardModel(overrides: { baselineRunId?: string; candidateRunId?: string } = {}): DashboardModel {
+    const m = this.model(overrides);
+    const cmp = this.comparison(m.baselineRunId, m.candidateRunId);
+    return { ...m, comparison: cmp.view, comparisonNote: cmp.note };
+  }
+
+  setAcl(view: AclView): void {
+    this.acl = view;
     this.changed.fire();
   }
 
@@ -95,6 +171,7 @@ export class RanklabController implements vscode.Disposable {
       baselineRunId: overrides.baselineRunId ?? this.baselineRunId,
       candidateRunId: overrides.candidateRunId ?? this.candidateRunId,
       primaryMetric: vscode.workspace.getConfiguration('ranklab').get<string>('dashboard.primaryMetric') || undefined,
+      acl: this.acl,
     });
   }
 
@@ -104,7 +181,13 @@ export class RanklabController implements vscode.Disposable {
     const baseline = chooseBaseline(runs, ids.baselineRunId ?? this.baselineRunId, settings?.baselineConfig);
     const candidate = chooseCandidate(runs, baseline, ids.candidateRunId ?? this.candidateRunId);
     const m = this.model(ids).primaryMetric?.spec;
-    return buildQueryDetail(qid, baseline, candidate, m);
+    let qrels: ReadonlyMap<string, number> | undefined;
+    try {
+      qrels = this.session()?.judgments().qrels.get(qid);
+    } catch {
+      qrels = undefined;
+    }
+    return buildQueryDetail(qid, baseline, candidate, m, 10, qrels);
   }
 
   /** Absolute path of a workspace-relative path, refusing anything outside the folder. */

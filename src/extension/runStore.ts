@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { SavedRun } from '../core/run/types';
 import type { MetricOptions } from '../core/metrics/context';
-import { parseJsonWithLocations } from '../core/workspace/json-source';
+import { parseJsonWithLocations } from '../core/util/json-source';
 
 export const DEFAULT_RUNS_FOLDER = '.ranklab/runs';
 

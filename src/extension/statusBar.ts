@@ -1,14 +1,23 @@
 /** Status bar: the candidate run's primary metric and its change against the baseline; click opens the dashboard. */
 import * as vscode from 'vscode';
 import type { RanklabController } from './controller';
+import type { SessionManager } from './sessions';
 
-export function createStatusBar(controller: RanklabController): vscode.Disposable {
+export function createStatusBar(controller: RanklabController, sessions?: SessionManager): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('ranklab.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Ranklab';
   item.command = 'ranklab.openDashboard';
   const update = () => {
     if (!vscode.workspace.getConfiguration('ranklab').get<boolean>('statusBar.enabled', true)) {
       item.hide();
+      return;
+    }
+    const busy = sessions?.busy;
+    if (busy) {
+      // Indexing / evaluating state while the session works.
+      item.text = `$(sync~spin) Ranklab: ${busy}`;
+      item.tooltip = `Ranklab is ${busy}`;
+      item.show();
       return;
     }
     const model = controller.model();
@@ -34,6 +43,7 @@ export function createStatusBar(controller: RanklabController): vscode.Disposabl
   // Defer the first read so activation stays cheap.
   const timer = setTimeout(update, 0);
   const sub = controller.onDidChange(update);
+  const busySub = sessions?.onDidChangeState(update);
   const cfg = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('ranklab.statusBar') && update());
-  return vscode.Disposable.from(item, sub, cfg, { dispose: () => clearTimeout(timer) });
+  return vscode.Disposable.from(item, sub, cfg, { dispose: () => clearTimeout(timer) }, ...(busySub ? [busySub] : []));
 }

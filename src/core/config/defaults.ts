@@ -31,6 +31,7 @@ function lexicalWithDefaults(raw: Raw): LexicalConfig {
     prefix: raw.prefix ?? false,
     fuzzy: raw.fuzzy ?? 0,
     combineWith: raw.combineWith ?? 'OR',
+    coordination: raw.coordination ?? false,
     depth: raw.depth ?? DEFAULT_DEPTH,
   };
 }

@@ -5,7 +5,7 @@ import schema from '../../../schemas/rank.schema.json';
 import type { Diagnostic } from '../util/diagnostics';
 import { decodeText } from '../util/text-file';
 import { normaliseRankConfig } from './defaults';
-import { JsonSyntaxError, lineOfPointer, parseLocatedJson } from './json-source';
+import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
 import type { RankConfig } from './types';
 
 export const RANK_CONFIG_SUFFIX = '.rank.json';
@@ -43,10 +43,10 @@ export function parseRankConfigText(text: string, path: string): ParsedRankConfi
   const error = (line: number, message: string): Diagnostic => ({ file: path, line, severity: 'error', message });
   let located;
   try {
-    located = parseLocatedJson(text);
+    located = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' });
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
-      return { config: undefined, diagnostics: [error(e.line, `JSON syntax error at column ${e.column}: ${e.message}`)] };
+      return { config: undefined, diagnostics: [error(e.line, `JSON syntax error at column ${e.column}: ${e.reason}`)] };
     }
     throw e;
   }
@@ -56,7 +56,7 @@ export function parseRankConfigText(text: string, path: string): ParsedRankConfi
       const pointer = err.keyword === 'additionalProperties'
         ? `${err.instancePath}/${String(err.params.additionalProperty)}`
         : err.instancePath;
-      return error(lineOfPointer(located.lines, pointer), describeError(err));
+      return error(lineOfPointer(located.locations, pointer), describeError(err));
     });
     diagnostics.sort((a, b) => a.line - b.line);
     return { config: undefined, diagnostics };
@@ -65,7 +65,7 @@ export function parseRankConfigText(text: string, path: string): ParsedRankConfi
   const diagnostics: Diagnostic[] = [];
   if (raw.hybrid !== undefined && (raw.lexical === undefined || raw.vector === undefined)) {
     diagnostics.push({
-      file: path, line: lineOfPointer(located.lines, '/hybrid'), severity: 'warning',
+      file: path, line: lineOfPointer(located.locations, '/hybrid'), severity: 'warning',
       message: '"hybrid" has no effect unless both "lexical" and "vector" are present',
     });
   }

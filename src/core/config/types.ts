@@ -32,6 +32,11 @@ export interface LexicalConfig {
   /** 0 = off; < 1 = edit-distance ratio of term length; >= 1 = absolute edit distance (MiniSearch semantics). */
   fuzzy: number;
   combineWith: 'AND' | 'OR';
+  /**
+   * Multiply each score by the number of distinct query terms matched (MiniSearch's own ranking). Off by
+   * default: plain BM25 sums term scores, which ranks better on every shared collection (see README).
+   */
+  coordination: boolean;
   depth: number;
 }
 

@@ -3,7 +3,7 @@
  * values of the baseline (a) and the candidate (b) in the same query order. Differences are b - a.
  * Implementations live in ./stats/*, one concern per file; this is the entry point.
  */
-export { createRng, createUint32Rng } from './stats/rng';
+export { createRng, createUint32Rng } from '../util/random';
 export { mean, sampleStdDev, percentile } from './stats/descriptive';
 export { logGamma, regularizedIncompleteBeta, studentTCdf, studentTTwoSidedP } from './stats/student-t';
 export { pairedDifferences, winsLossesTies, type WinsLossesTies } from './stats/differences';

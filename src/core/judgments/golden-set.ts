@@ -1,7 +1,7 @@
+import { parseJsonWithLines, toPlain, type LocatedJson } from '../util/json-source';
 import { splitLines } from '../util/text-file';
 import { JudgmentBuilder } from './builder';
 import { idField, splitField, tagsField, textField, type FieldResult } from './fields';
-import { parseJsonWithLines, toPlain, type LocatedJson } from './json-lines';
 import type { ReadOptions } from './qrels';
 import { noValidLineError, parseGrade, readSourceText } from './source';
 import type { JudgmentSet, Query, SourceLocation } from './types';

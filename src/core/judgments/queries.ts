@@ -1,8 +1,8 @@
 import type { Diagnostic } from '../util/diagnostics';
+import { parseJsonWithLines } from '../util/json-source';
 import { splitLines, type NumberedLine } from '../util/text-file';
 import { JudgmentBuilder } from './builder';
 import { idField, isRecord, splitField, tagsField, textField } from './fields';
-import { parseJsonWithLines } from './json-lines';
 import type { ReadOptions } from './qrels';
 import { noValidLineError, readSourceText } from './source';
 import type { Query, SourceLocation } from './types';

@@ -1,6 +1,6 @@
 import { type DenseMatrix, choleskyOrthonormalize, denseZeros, householderQr, leadingColumns, matmul, matmulTransposeA, orthonormalize, transpose } from './dense';
 import { symmetricEigen } from './eigen';
-import { gaussianSource, mulberry32 } from './random';
+import { createRng, gaussianSource } from '../util/random';
 import { type CsrMatrix, csrMultiplyDense, csrTranspose, csrTransposeMultiplyDense } from './sparse';
 
 export interface RandomizedSvdOptions {
@@ -53,7 +53,7 @@ export function randomizedSvd(x: CsrMatrix, options: RandomizedSvdOptions): Trun
   if (k === 0) return { u: denseZeros(x.rows, 0), s: new Float64Array(0), vt: denseZeros(0, x.cols), rank: 0 };
   const l = Math.min(k + oversample, x.rows);
 
-  const gaussian = gaussianSource(mulberry32(options.seed ?? 42));
+  const gaussian = gaussianSource(createRng(options.seed ?? 42));
   const omega = denseZeros(x.cols, l);
   for (let i = 0; i < omega.data.length; i++) omega.data[i] = gaussian();
 

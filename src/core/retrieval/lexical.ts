@@ -15,6 +15,8 @@ export interface LexicalQueryOptions extends LexicalScoringSettings {
   /** Field -> boost; fields with boost 0 (or absent) are not searched. */
   boosts: Record<string, number>;
   combineWith: 'AND' | 'OR';
+  /** Multiply by the number of distinct query terms matched, as MiniSearch does (default false: plain BM25). */
+  coordination?: boolean;
   depth: number;
   /** Pre-filter: only documents for which this returns true are scored and counted. */
   filter?: (docId: string) => boolean;
@@ -154,25 +156,43 @@ export class LexicalIndex {
   }
 
   /**
-   * Autocomplete with MiniSearch's autoSuggest: the last word is a prefix, words are ANDed, and each suggestion
-   * is the list of index terms one matching document contains (documents with the same terms are merged).
-   * `filter` is applied to those documents, so a suggestion is only ever built from permitted documents. As a
-   * second guard, each suggestion's exact terms are searched again (AND, filtered) and it is dropped unless a
-   * permitted document contains them all.
+   * Autocomplete with MiniSearch's autoSuggest: the last word is a prefix, words are ANDed, and `filter` is
+   * applied to the matching documents, so suggestions are built only from permitted documents. autoSuggest
+   * joins *every* term a document matched (for "kopi g": "kopi gram gayo gula ..."), so its groups are split
+   * into one suggestion per completion of the last word: the earlier words plus that completion, scored by the
+   * sum over the groups that contain it. As a second guard each suggestion's exact terms are searched again
+   * (AND, filtered) and it is dropped unless one permitted document contains them all.
    */
   suggest(prefix: string, options: { filter?: (docId: string) => boolean; limit?: number; fuzzy?: number } = {}): Array<{ suggestion: string; terms: string[]; score: number }> {
     const limit = options.limit ?? 10;
     const filter = options.filter;
-    if (!prefix.trim()) return [];
+    const tokens = this.analyzer.tokenize(prefix);
+    if (tokens.length === 0) return [];
+    const lastRaw = tokens[tokens.length - 1];
+    const last = (this.analyzer.processTerm(lastRaw) ?? lastRaw).toLowerCase();
+    const earlier = [...new Set(this.analyzer.analyze(tokens.slice(0, -1).join(' ')))];
     const raw = this.miniSearch.autoSuggest(prefix, {
       fuzzy: options.fuzzy && options.fuzzy > 0 ? options.fuzzy : false,
       filter: filter ? (r) => filter(r.id) : undefined,
     });
+    const merged = new Map<string, { terms: string[]; score: number }>();
+    for (const group of raw) {
+      const completions = group.terms.filter((t) => t.startsWith(last) && !earlier.includes(t));
+      if (completions.length === 0 && group.terms.includes(last)) completions.push(last);
+      for (const c of completions) {
+        const terms = [...earlier.filter((t) => group.terms.includes(t)), c];
+        const key = terms.join(' ');
+        const m = merged.get(key);
+        if (m) m.score += group.score;
+        else merged.set(key, { terms, score: group.score });
+      }
+    }
+    const ranked = [...merged].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
     const out: Array<{ suggestion: string; terms: string[]; score: number }> = [];
-    for (const s of raw) {
+    for (const [suggestion, { terms, score }] of ranked) {
       if (out.length >= limit) break;
-      if (!this.termsInPermittedDocument(s.terms, filter)) continue;
-      out.push({ suggestion: s.suggestion, terms: s.terms, score: s.score });
+      if (!this.termsInPermittedDocument(terms, filter)) continue;
+      out.push({ suggestion, terms, score });
     }
     return out;
   }
@@ -197,8 +217,11 @@ export class LexicalIndex {
   }
 }
 
-/** Σ_f boost_f · S_f(doc) × (distinct query terms matched in the boosted fields), AND/OR, filtered, top depth. */
-export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter'>): LexicalResult {
+/**
+ * Σ_f boost_f · S_f(doc), AND/OR, filtered, top depth; with `coordination`, × the distinct query terms matched in
+ * the boosted fields, which reproduces MiniSearch's own boosted search exactly.
+ */
+export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>): LexicalResult {
   const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0)
     .map(([field, data]) => ({ boost: options.boosts[field], ...data }));
   const { docIds, maskWords, termCount } = scores;
@@ -219,7 +242,7 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
     if (quality === 0) continue; // no query term in any searched field
     if (and && quality < termCount) continue;
     if (options.filter && !options.filter(docIds[i])) continue;
-    out.push({ id: docIds[i], score: score * quality });
+    out.push({ id: docIds[i], score: options.coordination ? score * quality : score });
   }
   out.sort(compareScored);
   return { hits: out.length > options.depth ? out.slice(0, options.depth) : out, total: out.length };

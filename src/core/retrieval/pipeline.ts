@@ -280,10 +280,10 @@ class RetrievalEngine implements Engine {
       const lx = config.lexical;
       const scoring = { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy };
       // Unfiltered once (cached), then the predicate is applied while recombining: same set as MiniSearch's `filter`.
-      const r = this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, depth: options.stageDepth ?? lx.depth, filter: pre });
+      const r = this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, coordination: lx.coordination, depth: options.stageDepth ?? lx.depth, filter: pre });
       lexicalHits = r.hits;
       lexicalTotal = filter && !pre
-        ? this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, depth: 0, filter }).total
+        ? this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, coordination: lx.coordination, depth: 0, filter }).total
         : r.total;
       record('lexical', lexicalHits);
       latencyMs.lexical = performance.now() - t;
@@ -365,7 +365,7 @@ class RetrievalEngine implements Engine {
       const set = new Set<string>();
       if (this.lexical && config.lexical) {
         const lx = config.lexical;
-        const all = this.lexical.search(text, { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy, boosts: lx.fields, combineWith: lx.combineWith, depth: Infinity, filter });
+        const all = this.lexical.search(text, { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy, boosts: lx.fields, combineWith: lx.combineWith, coordination: lx.coordination, depth: Infinity, filter });
         for (const h of all.hits) set.add(h.id);
       }
       for (const h of vectorHits ?? []) if (!filter || filter(h.id)) set.add(h.id);

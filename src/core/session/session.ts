@@ -6,7 +6,11 @@ import { findPrincipal, readPrincipals } from '../acl/principals';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
 import { type Corpus, type CorpusSnapshot, diffCorpus, loadCorpus, parseSnapshot, serializeSnapshot } from '../corpus';
 import { filterBySplit, loadJudgments, restrictJudgments, type JudgmentSet } from '../judgments';
-import { type Engine, type SearchResult, createEngine } from '../retrieval/pipeline';
+import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/pipeline';
+import { type SearchView, buildSearchView, suggestFor } from '../acl/search-view';
+import { createAnalyzer } from '../retrieval/analyzer';
+import { DEFAULT_ANALYZER } from '../config/defaults';
+import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { writeFileAtomic } from '../util/atomic-write';
 import { fingerprint } from '../util/fingerprint';
@@ -283,6 +287,45 @@ export class RanklabSession {
     const engine = await this.engine(config);
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
     return engine.search(text, { filter: access?.filter, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
+  }
+
+  // ---- what a user sees: everything filtered by the principal's access (see src/core/acl) ------
+
+  private docIndex?: { corpus: Corpus; byId: Map<string, Document> };
+
+  /** A document of the current corpus by id. */
+  document(id: string): Document | undefined {
+    const corpus = this.corpus();
+    if (this.docIndex?.corpus !== corpus) this.docIndex = { corpus, byId: new Map(corpus.docs.map((d) => [d.id, d])) };
+    return this.docIndex.byId.get(id);
+  }
+
+  /**
+   * One page as a user sees it: results with per-stage ranks/scores, titles and snippets, the hit count and
+   * tag facets, all from documents the principal may see (the predicate is applied inside retrieval).
+   */
+  async searchView(config: RankConfig, text: string, opts: { principal?: string; pageSize?: number; snippetChars?: number; signal?: AbortSignal } = {}): Promise<SearchView> {
+    const engine = await this.engine(config);
+    const access = opts.principal ? this.accessFor(opts.principal) : undefined;
+    return buildSearchView(engine, text, {
+      filter: access?.filter,
+      pageSize: opts.pageSize ?? config.pageSize,
+      docs: (id) => this.document(id),
+      analyzer: createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER),
+      snippetChars: opts.snippetChars,
+      signal: opts.signal,
+    });
+  }
+
+  /**
+   * Autocomplete for a prefix, built only from documents the principal may see. Uses the config's lexical
+   * index; a config without one falls back to the built-in BM25 config's index.
+   */
+  async suggest(config: RankConfig | undefined, prefix: string, opts: { principal?: string; limit?: number } = {}): Promise<Suggestion[]> {
+    const usable = config?.lexical ? config : defaultRankConfig();
+    const engine = await this.engine(usable);
+    const access = opts.principal ? this.accessFor(opts.principal) : undefined;
+    return suggestFor(engine, prefix, { filter: access?.filter, limit: opts.limit });
   }
 }
 

@@ -4,5 +4,5 @@ export type { AclSettings, GateSettings, JudgmentEntry, JudgmentSpec, RanklabSet
 export { DEFAULT_CONFIGS, DEFAULT_METRICS, applyDefaults } from './settings';
 export { ensureRanklabDir } from './ranklab-dir';
 export { validateSettings, displayPath } from './validate';
-export type { JsonLocations, ParseJsonOptions, SourcePosition } from './json-source';
-export { JsonSyntaxError, lineOfPointer, parseJsonWithLocations } from './json-source';
+export type { JsonLocations, ParseJsonOptions, SourcePosition } from '../util/json-source';
+export { JsonSyntaxError, lineOfPointer, parseJsonWithLocations } from '../util/json-source';

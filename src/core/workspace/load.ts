@@ -4,7 +4,7 @@ import { globSync } from 'tinyglobby';
 import { ALWAYS_EXCLUDED } from '../corpus/settings';
 import { InputError, type Diagnostic } from '../util/diagnostics';
 import { decodeText } from '../util/text-file';
-import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations, type JsonLocations } from './json-source';
+import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations, type JsonLocations } from '../util/json-source';
 import { applyDefaults, type JudgmentEntry, type JudgmentSpec, type RanklabSettings } from './settings';
 import { validateSettings } from './validate';
 
@@ -40,10 +40,10 @@ export interface Workspace {
   diagnostics: Diagnostic[];
 }
 
-/** The default config of a workspace without configs: BM25 over title and body (a BEIR record's `text`). */
+/** The default config of a workspace without configs: BM25 over title and text as one field (`all`), as the reference runs score them. */
 export const DEFAULT_BM25_CONFIG: BuiltinConfig = {
   name: 'bm25',
-  config: { description: 'BM25 over title and text (built-in default)', lexical: { fields: { title: 1, body: 1 } } },
+  config: { description: 'BM25 over title and text (built-in default)', lexical: { fields: { all: 1 } } },
 };
 
 /** BEIR layout: corpus.jsonl + queries.jsonl + qrels.tsv or qrels/test.tsv. */

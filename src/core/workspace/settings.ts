@@ -1,4 +1,5 @@
 import { corpusSettings, type AclFieldNames, type CorpusSettings } from '../corpus/settings';
+import { type AclRule, validateRule } from '../acl/policy';
 
 /** One entry of ranklab.json `judgments`: a path string or an object naming its files. */
 export type JudgmentEntry = string | JudgmentSpec;
@@ -21,6 +22,8 @@ export interface AclSettings {
   principals?: string;
   fields: AclFieldNames;
   missingAcl: 'public' | 'private';
+  /** The access rule (src/core/acl/policy.ts); absent = DEFAULT_ACL_RULE. */
+  rule?: AclRule;
 }
 
 /** ranklab.json with every default applied (see `applyDefaults`). */
@@ -92,6 +95,9 @@ export function applyDefaults(raw: unknown): RanklabSettings {
   settings.acl.fields = { ...settings.corpus.aclFields };
   const principals = str(acl.principals);
   if (principals) settings.acl.principals = principals;
+  // Unlike other values, an invalid rule (reported by schema validation) does not fall back to the default:
+  // access control fails closed, so `{ any: [] }` (nothing allowed) stands in until the rule is fixed.
+  if (acl.rule !== undefined) settings.acl.rule = validateRule(acl.rule).length === 0 ? (acl.rule as AclRule) : { any: [] };
   const baseline = str(r.baseline);
   if (baseline) settings.baseline = baseline;
   return settings;

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../../schemas/ranklab.schema.json';
 import type { Diagnostic } from '../util/diagnostics';
-import { lineOfPointer, type JsonLocations } from './json-source';
+import { lineOfPointer, type JsonLocations } from '../util/json-source';
 
 let validator: ValidateFunction | undefined;
 

@@ -3,7 +3,9 @@
  * Metric values are read as saved; this only picks baseline/candidate, spells out metric variants
  * and orders queries by their change against the baseline.
  */
-import type { DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol';
+import type { AclView, ComparisonView, DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol';
+import type { Comparison, SliceComparison } from '../../core/experiment/compare';
+import type { GateResult } from '../../core/experiment/gates';
 import type { MetricOptions } from '../../core/metrics/context';
 import { describeMetric, parseMetric } from '../../core/metrics/spec';
 import type { SavedQueryResult } from '../../core/run/types';
@@ -21,7 +23,15 @@ export interface ModelInput {
   baselineRunId?: string;
   candidateRunId?: string;
   primaryMetric?: string;
+  comparison?: ComparisonView;
+  comparisonNote?: string;
+  acl?: AclView;
 }
+
+export const ACL_UNAVAILABLE: AclView = {
+  status: 'not-run',
+  message: 'Not checked yet: run "Ranklab: Check Access Control" to search every query (and its typing prefixes) as every principal and verify each result against the source files.',
+};
 
 export function metricColumn(spec: string, options: MetricOptions): MetricColumn {
   try {
@@ -110,11 +120,52 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
     primaryMetric,
     perQuery: primarySpec ? perQueryRows(baseline, candidate, primarySpec) : [],
     problems: input.problems,
+    comparison: input.comparison,
+    comparisonNote: input.comparisonNote,
+    acl: input.acl ?? ACL_UNAVAILABLE,
   };
 }
 
-function docRows(q: SavedQueryResult, limit: number): DocRow[] {
-  return q.docs.slice(0, limit).map((d, i) => ({ rank: i + 1, id: d.id, title: d.title, score: d.score }));
+function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined): DocRow[] {
+  const otherRanks = new Map(other?.docs.slice(0, limit).map((d, i) => [d.id, i + 1]) ?? []);
+  return q.docs.slice(0, limit).map((d, i) => {
+    const row: DocRow = { rank: i + 1, id: d.id, title: d.title, score: d.score };
+    const g = qrels?.get(d.id);
+    if (g !== undefined) row.grade = g;
+    const o = otherRanks.get(d.id);
+    if (o !== undefined) row.otherRank = o;
+    return row;
+  });
+}
+
+/** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates. */
+export function comparisonView(cmp: Comparison, gates: GateResult[], titles: ReadonlyMap<string, string>, staleJudgments: boolean, maxMoved = 20): ComparisonView {
+  const primary = cmp.primaryMetric;
+  const slice = (name: string, sc: SliceComparison) => {
+    const m = sc.metrics[primary];
+    return { name, queries: sc.queries, baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted };
+  };
+  return {
+    baseline: cmp.baseline,
+    candidate: cmp.candidate,
+    primaryMetric: primary,
+    queries: cmp.queries,
+    correction: cmp.correction,
+    metrics: Object.entries(cmp.metrics).map(([spec, m]) => ({
+      spec, baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, p: m.pPermutation, pAdjusted: m.pAdjusted,
+      wins: cmp.wins[spec] ?? 0, losses: cmp.losses[spec] ?? 0, ties: cmp.ties[spec] ?? 0,
+    })),
+    slices: Object.entries(cmp.slices).map(([name, sc]) => slice(name, sc)),
+    splits: (['tune', 'holdout'] as const).flatMap((k) => (cmp.splits[k] ? [slice(k, cmp.splits[k]!)] : [])),
+    moved: cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
+      qid: q.qid, text: q.text, delta: q.delta,
+      docs: q.moved.map((d) => ({ ...d, title: titles.get(d.id) })),
+    })),
+    gates: gates.map((g) => ({ gate: g.gate, passed: g.passed, actual: Number.isFinite(g.actual) ? g.actual : null, queries: g.queries.slice(0, 5).map((q) => q.qid) })),
+    warnings: cmp.warnings.map((w) => w.message),
+    judged: cmp.judged,
+    staleJudgments,
+  };
 }
 
 export function buildQueryDetail(
@@ -123,14 +174,16 @@ export function buildQueryDetail(
   candidate: StoredRun | undefined,
   metric: string | undefined,
   limit = 10,
+  qrels?: ReadonlyMap<string, number>,
 ): QueryDetail {
-  const side = (r: StoredRun | undefined) => {
-    const q = r?.run.queries.find((x) => x.qid === qid);
+  const find = (r: StoredRun | undefined) => r?.run.queries.find((x) => x.qid === qid);
+  const side = (r: StoredRun | undefined, other: StoredRun | undefined) => {
+    const q = find(r);
     if (!r || !q) return undefined;
-    return { runId: r.id, docs: docRows(q, limit), metric: metric ? q.metrics[metric] : undefined };
+    return { runId: r.id, docs: docRows(q, limit, qrels, find(other)), metric: metric ? q.metrics[metric] : undefined };
   };
-  const b = side(baseline);
-  const c = side(candidate);
+  const b = side(baseline, candidate);
+  const c = side(candidate, baseline);
   const text =
     candidate?.run.queries.find((x) => x.qid === qid)?.text ?? baseline?.run.queries.find((x) => x.qid === qid)?.text ?? '';
   return { qid, text, baseline: b, candidate: c };

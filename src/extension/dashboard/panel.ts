@@ -19,6 +19,12 @@ import type { RanklabController } from '../controller';
 export class DashboardPanel implements vscode.Disposable {
   static current: DashboardPanel | undefined;
   private ready = false;
+  private pendingFocus: NotificationMap['focusRuns'] | undefined;
+  /** The last model posted to the webview (init / runsUpdated); tests read it. */
+  lastPostedModel: import('../../protocol').DashboardModel | undefined;
+  get isReady(): boolean {
+    return this.ready;
+  }
   private readonly disposables: vscode.Disposable[] = [];
 
   static show(context: vscode.ExtensionContext, controller: RanklabController, focus?: NotificationMap['focusRuns']): DashboardPanel {
@@ -28,7 +34,11 @@ export class DashboardPanel implements vscode.Disposable {
       const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Ranklab Dashboard', vscode.ViewColumn.Active, options(context));
       DashboardPanel.current = new DashboardPanel(panel, context, controller);
     }
-    if (focus) DashboardPanel.current.notify('focusRuns', focus);
+    if (focus) {
+      // A hidden panel's webview reloads on reveal and may miss this message: it is sent again after its next `ready`.
+      DashboardPanel.current.pendingFocus = focus;
+      DashboardPanel.current.notify('focusRuns', focus);
+    }
     return DashboardPanel.current;
   }
 
@@ -54,12 +64,13 @@ export class DashboardPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((m) => this.receive(m)),
       controller.onDidChange(() => {
-        if (this.ready) this.notify('runsUpdated', { model: controller.model() });
+        if (this.ready) this.notify('runsUpdated', { model: controller.dashboardModel() });
       }),
     );
   }
 
   notify<N extends NotificationName>(name: N, params: NotificationMap[N]): void {
+    if (name === 'init' || name === 'runsUpdated') this.lastPostedModel = (params as NotificationMap['init']).model;
     void this.post({ type: 'notification', name, params } as HostToWebview);
   }
 
@@ -76,7 +87,8 @@ export class DashboardPanel implements vscode.Disposable {
       case 'ready':
         if (m.protocol !== PROTOCOL_VERSION) this.controller.log.warn(`dashboard protocol ${m.protocol} != ${PROTOCOL_VERSION}`);
         this.ready = true;
-        this.notify('init', { model: this.controller.model() });
+        this.notify('init', { model: this.controller.dashboardModel(this.pendingFocus ?? {}) });
+        if (this.pendingFocus) this.notify('focusRuns', this.pendingFocus);
         return;
       case 'request':
         return this.answer(m);
@@ -94,6 +106,9 @@ export class DashboardPanel implements vscode.Disposable {
           case 'runEvaluation':
             await vscode.commands.executeCommand('ranklab.runEvaluation');
             return;
+          case 'checkAccessControl':
+            await vscode.commands.executeCommand('ranklab.checkAccessControl');
+            return;
         }
     }
   }
@@ -102,7 +117,9 @@ export class DashboardPanel implements vscode.Disposable {
     try {
       switch (m.method) {
         case 'getDashboard':
-          await this.post({ type: 'response', requestId: m.requestId, ok: true, result: this.controller.model(m.params) });
+          if (this.pendingFocus && m.params.candidateRunId === this.pendingFocus.candidateRunId) this.pendingFocus = undefined;
+          this.lastPostedModel = this.controller.dashboardModel(m.params);
+          await this.post({ type: 'response', requestId: m.requestId, ok: true, result: this.lastPostedModel });
           return;
         case 'getQueryDetail':
           await this.post({ type: 'response', requestId: m.requestId, ok: true, result: this.controller.queryDetail(m.params.qid, m.params) });

@@ -13,10 +13,10 @@ import {
   matmulTransposeA,
   transpose,
 } from '../../../src/core/math/dense';
-import { mulberry32 } from '../../../src/core/math/random';
+import { createRng } from '../../../src/core/util/random';
 
 function randomDense(rows: number, cols: number, seed: number): DenseMatrix {
-  const rnd = mulberry32(seed);
+  const rnd = createRng(seed);
   return denseFromRows(Array.from({ length: rows }, () => Array.from({ length: cols }, () => rnd() * 2 - 1)));
 }
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { denseFromRows, jacobiSvd, matmul, matmulTransposeA, transpose } from '../../../src/core/math/dense';
 import { symmetricEigen } from '../../../src/core/math/eigen';
-import { mulberry32 } from '../../../src/core/math/random';
+import { createRng } from '../../../src/core/util/random';
 
 test('symmetricEigen of [[2,1],[1,2]]: eigenvalues 3 and 1, vectors (1,1)/√2 and (1,-1)/√2', () => {
   const { values, vectors } = symmetricEigen(denseFromRows([[2, 1], [1, 2]]));
@@ -18,7 +18,7 @@ test('symmetricEigen of a diagonal matrix sorts the diagonal descending', () => 
 });
 
 test('symmetricEigen of AᵀA (random 40x25) agrees with the squared Jacobi singular values; E Λ Eᵀ = AᵀA', () => {
-  const rnd = mulberry32(3);
+  const rnd = createRng(3);
   const a = denseFromRows(Array.from({ length: 40 }, () => Array.from({ length: 25 }, () => rnd() - 0.5)));
   const gram = matmulTransposeA(a, a);
   const { values, vectors } = symmetricEigen(gram);

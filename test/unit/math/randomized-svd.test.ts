@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type DenseMatrix, jacobiSvd, matmul, matmulTransposeA, transpose } from '../../../src/core/math/dense';
-import { mulberry32 } from '../../../src/core/math/random';
+import { createRng } from '../../../src/core/util/random';
 import { randomizedSvd } from '../../../src/core/math/randomized-svd';
 import { type CsrMatrix, csrFromRows, csrFrobeniusSquared, csrToDense } from '../../../src/core/math/sparse';
 
 /** A random sparse matrix (about `density` of the entries non-zero, values uniform in (0, 1]). */
 function randomSparse(rows: number, cols: number, density: number, seed: number): CsrMatrix {
-  const rnd = mulberry32(seed);
+  const rnd = createRng(seed);
   const data: Map<number, number>[] = [];
   for (let i = 0; i < rows; i++) {
     const row = new Map<number, number>();

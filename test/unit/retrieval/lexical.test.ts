@@ -42,7 +42,7 @@ test('recombined per-field BM25 equals MiniSearch boosted search (OR and AND, se
   for (const combineWith of ['OR', 'AND'] as const) {
     for (const boosts of boostVectors) {
       for (const q of queries) {
-        const ours = index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts, combineWith, depth: 1e9 });
+        const ours = index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts, combineWith, coordination: true, depth: 1e9 });
         const theirs = plain.search(q.text, { boost: boosts, combineWith, bm25: { k: 1.2, b: 0.7, d: 0.5 } });
         assertSameScores(ours.hits, theirs, `${combineWith} ${JSON.stringify(boosts)} q${q.id}`);
         assert.equal(ours.total, theirs.length);
@@ -63,11 +63,11 @@ test('recombination also matches MiniSearch with prefix and fuzzy matching, and 
   });
   plain.addAll(docs);
   for (const q of loadQueries('med').slice(0, 10)) {
-    const ours = index.search(q.text, { bm25, prefix: true, fuzzy: 0.2, boosts: { title: 2, body: 1 }, combineWith: 'OR', depth: 1e9 });
+    const ours = index.search(q.text, { bm25, prefix: true, fuzzy: 0.2, boosts: { title: 2, body: 1 }, combineWith: 'OR', coordination: true, depth: 1e9 });
     const theirs = plain.search(q.text, { boost: { title: 2, body: 1 }, prefix: true, fuzzy: 0.2, bm25: { k: 1.2, b: 0.7, d: 0.5 } });
     assertSameScores(ours.hits, theirs, `prefix+fuzzy q${q.id}`);
     // boost 0 = field not searched (MiniSearch would treat boost 0 as 1, so compare with fields: ['body'])
-    const bodyOnly = index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts: { title: 0, body: 1 }, combineWith: 'AND', depth: 1e9 });
+    const bodyOnly = index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts: { title: 0, body: 1 }, combineWith: 'AND', coordination: true, depth: 1e9 });
     const theirsBody = plain.search(q.text, { fields: ['body'], combineWith: 'AND', bm25: { k: 1.2, b: 0.7, d: 0.5 } });
     assertSameScores(bodyOnly.hits, theirsBody, `body only q${q.id}`);
   }

@@ -80,7 +80,7 @@ test('JSON syntax error: line and column, defaults still usable', () => {
   const [d] = ws.diagnostics;
   assert.equal(d.line, 5);
   assert.equal(d.severity, 'error');
-  assert.match(d.message, /expected ',' or '\]' \(line 5, column 25\)/);
+  assert.match(d.message, /expected ',' or '\]' after an array element \(line 5, column 25\)/);
   assert.deepEqual(ws.settings.metrics, ['ndcg@10', 'mrr@10', 'p@5', 'recall@100']);
   assert.equal(ws.baselineName, 'bm25'); // no configs folder: the built-in BM25 config
 });
@@ -122,7 +122,7 @@ test('BEIR folder without ranklab.json (med): defaults, 1033 docs, nothing writt
   assert.deepEqual(ws.judgmentSpecs, [{ beir: MED }]);
   assert.deepEqual(ws.configFiles, []);
   assert.deepEqual(ws.builtinConfigs.map((c) => c.name), ['bm25']);
-  assert.deepEqual(ws.builtinConfigs[0].config.lexical, { fields: { title: 1, body: 1 } });
+  assert.deepEqual(ws.builtinConfigs[0].config.lexical, { fields: { all: 1 } });
   assert.equal(ws.baselineName, 'bm25');
   const { corpus } = loadCorpus(ws.root, ws.settings.corpus);
   assert.equal(corpus.docs.length, 1033);

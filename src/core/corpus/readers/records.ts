@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../util/diagnostics';
 import { splitLines } from '../../util/text-file';
-import { JsonSyntaxError, parseJsonWithLocations } from '../../workspace/json-source';
+import { JsonSyntaxError, parseJsonWithLocations } from '../../util/json-source';
 import type { Document } from '../document';
 import { mapRecord } from '../record-mapper';
 import { finishDocument } from './common';

@@ -1,6 +1,6 @@
 import { pairedDifferences } from './differences';
 import { nearestRank } from './descriptive';
-import { Mulberry32 } from './rng';
+import { Mulberry32 } from '../../util/random';
 
 export interface BootstrapOptions {
   /** Number of bootstrap resamples B (default 10000). */

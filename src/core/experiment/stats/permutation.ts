@@ -1,5 +1,5 @@
 import { pairedDifferences } from './differences';
-import { Mulberry32 } from './rng';
+import { Mulberry32 } from '../../util/random';
 
 export interface PermutationOptions {
   /** Random sign assignments drawn when the test is not exact (default 10000). */

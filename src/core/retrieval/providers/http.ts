@@ -14,6 +14,7 @@
  * by `apiKeyEnv`; it is never part of a config file or of a cache key.
  */
 import { InputError } from '../../util/diagnostics';
+import { oneOf, positiveInt } from './settings';
 import type { Embedder, Reranker } from './types';
 
 export type HttpEmbeddingFormat = 'openai' | 'ollama' | 'tei';
@@ -80,14 +81,6 @@ interface Settings {
   retryBaseMs: number;
   sleep: (ms: number) => Promise<void>;
   settingPath: string;
-}
-
-function positiveInt(value: unknown, fallback: number, setting: string, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-    throw new InputError(`${setting} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(value)}).`);
-  }
-  return value;
 }
 
 function settingsFrom(config: HttpCommonConfig, opts: HttpOptions): Settings {
@@ -202,10 +195,7 @@ export class HttpEmbedder implements Embedder {
 
   constructor(private readonly config: HttpEmbedderConfig, opts: HttpOptions) {
     this.s = settingsFrom(config, opts);
-    this.format = config.format ?? 'openai';
-    if (!['openai', 'ollama', 'tei'].includes(this.format)) {
-      throw new InputError(`${opts.settingPath}.format must be "openai", "ollama" or "tei" (got ${JSON.stringify(config.format)}).`);
-    }
+    this.format = oneOf(config.format, ['openai', 'ollama', 'tei'], `${opts.settingPath}.format`);
     if (this.format !== 'tei' && !config.model) throw new InputError(`${opts.settingPath}.model is missing (the ${this.format} format sends it).`);
     this.id = [
       'http',
@@ -286,10 +276,7 @@ export class HttpReranker implements Reranker {
 
   constructor(private readonly config: HttpRerankerConfig, opts: HttpOptions) {
     this.s = settingsFrom(config, opts);
-    this.format = config.format ?? 'cohere';
-    if (!['cohere', 'jina', 'tei'].includes(this.format)) {
-      throw new InputError(`${opts.settingPath}.format must be "cohere", "jina" or "tei" (got ${JSON.stringify(config.format)}).`);
-    }
+    this.format = oneOf(config.format, ['cohere', 'jina', 'tei'], `${opts.settingPath}.format`);
     this.id = ['http-rerank', this.format, config.url, `model=${config.model ?? ''}`].join('|');
   }
 

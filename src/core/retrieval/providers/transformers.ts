@@ -15,6 +15,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../../util/diagnostics';
 import { fingerprint } from '../../util/fingerprint';
+import { oneOf, positiveInt } from './settings';
 import type { Embedder, Reranker } from './types';
 
 type Transformers = typeof import('@huggingface/transformers');
@@ -193,14 +194,42 @@ async function withModelLoad<T>(lib: Transformers, resolved: ResolvedModel, opts
   }
 }
 
-function positiveInt(value: number | undefined, fallback: number, setting: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new InputError(`${setting} must be a positive integer (got ${value}).`);
-  return value;
-}
-
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+/**
+ * What the embedder and the reranker share: the resolved model, the backend, the batch size, and a load
+ * that happens once, on first use (a failed load is not cached: the user may fix the folder and retry).
+ */
+abstract class TransformersModel<Loaded> {
+  protected readonly resolved: ResolvedModel;
+  protected readonly backend: TransformersBackend;
+  protected readonly batchSize: number;
+  private loading: Promise<Loaded> | undefined;
+
+  constructor(
+    private readonly model: { model: string; backend?: TransformersBackend; batchSize?: number; quantized?: boolean },
+    protected readonly opts: TransformersOptions,
+    defaultBatchSize: number,
+  ) {
+    this.resolved = resolveModel(model.model, opts);
+    this.backend = oneOf(model.backend, ['wasm', 'native'], `${opts.settingPath}.backend`);
+    this.batchSize = positiveInt(model.batchSize, defaultBatchSize, `${opts.settingPath}.batchSize`);
+  }
+
+  /** Loads the model's parts with transformers.js (`options` as from_pretrained takes them). */
+  protected abstract open(lib: Transformers, options: ReturnType<typeof loadOptions>): Promise<Loaded>;
+
+  protected load(): Promise<Loaded> {
+    this.loading ??= (async () => {
+      const lib = loadTransformers(this.backend, this.opts.settingPath);
+      const options = loadOptions(this.resolved, this.model.quantized, this.backend, this.opts);
+      return withModelLoad(lib, this.resolved, this.opts, () => this.open(lib, options));
+    })();
+    this.loading.catch(() => (this.loading = undefined));
+    return this.loading;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,24 +237,15 @@ function throwIfAborted(signal?: AbortSignal): void {
 
 type FeatureExtractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ dims: number[]; data: ArrayLike<number> }>;
 
-export class TransformersEmbedder implements Embedder {
+export class TransformersEmbedder extends TransformersModel<FeatureExtractor> implements Embedder {
   readonly id: string;
   private dim: number | undefined;
-  private extractor: Promise<FeatureExtractor> | undefined;
-  private readonly resolved: ResolvedModel;
-  private readonly backend: TransformersBackend;
-  private readonly batchSize: number;
 
-  constructor(private readonly config: TransformersEmbedderConfig, private readonly opts: TransformersOptions) {
-    this.resolved = resolveModel(config.model, opts);
-    this.backend = config.backend ?? 'wasm';
-    if (this.backend !== 'wasm' && this.backend !== 'native') {
-      throw new InputError(`${opts.settingPath}.backend must be "wasm" or "native" (got ${JSON.stringify(config.backend)}).`);
-    }
+  constructor(private readonly config: TransformersEmbedderConfig, opts: TransformersOptions) {
+    super(config, opts, 32);
     if (config.pooling !== undefined && config.pooling !== 'mean' && config.pooling !== 'cls') {
       throw new InputError(`${opts.settingPath}.pooling must be "mean" or "cls" (got ${JSON.stringify(config.pooling)}).`);
     }
-    this.batchSize = positiveInt(config.batchSize, 32, `${opts.settingPath}.batchSize`);
     // Backend and batch size do not change the vectors, so they stay out of the cache key.
     this.id = [
       'transformers',
@@ -243,16 +263,8 @@ export class TransformersEmbedder implements Embedder {
     return this.dim;
   }
 
-  private load(): Promise<FeatureExtractor> {
-    this.extractor ??= (async () => {
-      const lib = loadTransformers(this.backend, this.opts.settingPath);
-      const options = loadOptions(this.resolved, this.config.quantized, this.backend, this.opts);
-      const pipe = await withModelLoad(lib, this.resolved, this.opts, () => lib.pipeline('feature-extraction', this.resolved.ref, options));
-      return pipe as unknown as FeatureExtractor;
-    })();
-    // A failed load is not cached: the user may fix the folder and retry.
-    this.extractor.catch(() => (this.extractor = undefined));
-    return this.extractor;
+  protected async open(lib: Transformers, options: ReturnType<typeof loadOptions>): Promise<FeatureExtractor> {
+    return (await lib.pipeline('feature-extraction', this.resolved.ref, options)) as unknown as FeatureExtractor;
   }
 
   async embed(texts: string[], kind: 'query' | 'document', signal?: AbortSignal): Promise<Float32Array[]> {
@@ -297,37 +309,20 @@ export function logitsToScores(dims: number[], data: ArrayLike<number>): number[
   return scores;
 }
 
-export class TransformersReranker implements Reranker {
+export class TransformersReranker extends TransformersModel<CrossEncoder> implements Reranker {
   readonly id: string;
-  private encoder: Promise<CrossEncoder> | undefined;
-  private readonly resolved: ResolvedModel;
-  private readonly backend: TransformersBackend;
-  private readonly batchSize: number;
 
-  constructor(private readonly config: TransformersRerankerConfig, private readonly opts: TransformersOptions) {
-    this.resolved = resolveModel(config.model, opts);
-    this.backend = config.backend ?? 'wasm';
-    if (this.backend !== 'wasm' && this.backend !== 'native') {
-      throw new InputError(`${opts.settingPath}.backend must be "wasm" or "native" (got ${JSON.stringify(config.backend)}).`);
-    }
-    this.batchSize = positiveInt(config.batchSize, 16, `${opts.settingPath}.batchSize`);
+  constructor(config: TransformersRerankerConfig, opts: TransformersOptions) {
+    super(config, opts, 16);
     this.id = ['transformers-rerank', this.resolved.local ? this.resolved.ref : config.model, this.resolved.contentKey, `quantized=${config.quantized ?? false}`].join('|');
   }
 
-  private load(): Promise<CrossEncoder> {
-    this.encoder ??= (async () => {
-      const lib = loadTransformers(this.backend, this.opts.settingPath);
-      const options = loadOptions(this.resolved, this.config.quantized, this.backend, this.opts);
-      const [tokenizer, model] = await withModelLoad(lib, this.resolved, this.opts, () =>
-        Promise.all([
-          lib.AutoTokenizer.from_pretrained(this.resolved.ref, { local_files_only: options.local_files_only, ...(options.cache_dir ? { cache_dir: options.cache_dir } : {}) }),
-          lib.AutoModelForSequenceClassification.from_pretrained(this.resolved.ref, options),
-        ]),
-      );
-      return { tokenizer, model } as unknown as CrossEncoder;
-    })();
-    this.encoder.catch(() => (this.encoder = undefined));
-    return this.encoder;
+  protected async open(lib: Transformers, options: ReturnType<typeof loadOptions>): Promise<CrossEncoder> {
+    const [tokenizer, model] = await Promise.all([
+      lib.AutoTokenizer.from_pretrained(this.resolved.ref, { local_files_only: options.local_files_only, ...(options.cache_dir ? { cache_dir: options.cache_dir } : {}) }),
+      lib.AutoModelForSequenceClassification.from_pretrained(this.resolved.ref, options),
+    ]);
+    return { tokenizer, model } as unknown as CrossEncoder;
   }
 
   async score(query: string, passages: string[], signal?: AbortSignal): Promise<number[]> {

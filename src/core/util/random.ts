@@ -1,11 +1,11 @@
 /**
- * Seeded pseudo-random numbers, so every resampling result (bootstrap CI, permutation p) is
- * reproducible from its seed.
+ * Seeded pseudo-random numbers, so results that sample (bootstrap CI, permutation p, the randomized SVD's
+ * test matrix) are reproducible from their seed.
  *
  * Generator: mulberry32 (Tommy Ettinger, 2017; public-domain JavaScript by bryc,
  * https://github.com/bryc/code/blob/master/jshash/PRNGs.md#mulberry32). 32-bit state, period 2^32,
  * passes gjrand/PractRand for the stream lengths we use (a few million draws). It is not
- * cryptographic and need not be. (src/core/math/random.ts has the same generator for the SVD.)
+ * cryptographic and need not be.
  */
 export class Mulberry32 {
   private state: number;
@@ -51,4 +51,22 @@ export function createUint32Rng(seed: number): () => number {
 export function createRng(seed: number): () => number {
   const generator = new Mulberry32(seed);
   return () => generator.nextUint32() / 4294967296;
+}
+
+/** Standard normal samples by the Box–Muller transform over a uniform source; keeps the spare sample. */
+export function gaussianSource(uniform: () => number): () => number {
+  let spare: number | undefined;
+  return () => {
+    if (spare !== undefined) {
+      const s = spare;
+      spare = undefined;
+      return s;
+    }
+    let u = 0;
+    while (u === 0) u = uniform(); // ln(0) is -Infinity
+    const v = uniform();
+    const radius = Math.sqrt(-2 * Math.log(u));
+    spare = radius * Math.sin(2 * Math.PI * v);
+    return radius * Math.cos(2 * Math.PI * v);
+  };
 }

@@ -1,0 +1,84 @@
+import { type AclReport, LEAK_PLACES, checkAcl } from '../../core/acl/checker';
+import { textTable, type Cell } from '../../core/report/table';
+import { InputError } from '../../core/util/diagnostics';
+import { formatChoice, parse } from '../args';
+import type { Io } from '../io';
+import { WORKSPACE_OPTIONS, interruptSignal, openSession } from '../workspace-options';
+
+export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
+                  [--no-prefixes] [--format table|json]
+  Runs every labeled query, and the typing prefixes of each query for autocomplete, as every principal
+  under every config, and verifies against the corpus files that no result, hit count, suggestion, facet
+  or snippet comes from a document the principal may not see. Also reports page fill, recall as the
+  principal and, for post-filter configs, the candidate depth needed to fill the page. Exit 1 on any leak,
+  2 when a config could not be run (the others are still checked).`;
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, {
+    ...WORKSPACE_OPTIONS,
+    config: { type: 'string', short: 'c', multiple: true },
+    as: { type: 'string', multiple: true },
+    'no-prefixes': { type: 'boolean' },
+    format: { type: 'string', short: 'f' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return io.out(CHECK_ACL_USAGE + '\n'), 0;
+  const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
+  const session = openSession(values, io);
+  const configs = values.config?.length ? values.config.map((c) => session.resolveConfig(c)) : undefined;
+  const { signal, dispose } = interruptSignal(io);
+  let report: AclReport;
+  try {
+    report = await checkAcl(session, {
+      configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
+      onProgress: values.verbose ? (m) => io.err(`[check-acl] ${m}\n`) : undefined,
+    });
+  } catch (e) {
+    if (signal.aborted) {
+      io.err('stopped before the check completed\n');
+      return 130;
+    }
+    throw e;
+  } finally {
+    dispose();
+  }
+  for (const f of report.failed) io.err(`ranklab check-acl: config ${f.config} not checked: ${f.message}\n`);
+  if (report.configs.length === 0) throw new InputError(`no config could be checked (${report.failed.map((f) => f.config).join(', ')})`);
+  // A leak wins over an unusable config (exit 2, as in eval): both need attention, the leak first.
+  const code = report.violations.length ? 1 : report.failed.length ? 2 : 0;
+  if (format === 'json') {
+    io.out(JSON.stringify(report, null, 2) + '\n');
+    return code;
+  }
+  const out: string[] = [];
+  out.push(`Access check of ${session.root}: ${report.documents} documents (${report.documentsWithoutAcl} without ACL fields, treated as ${report.missingAcl}), ${report.queries} queries, ${report.prefixes} typing prefixes`);
+  for (const c of report.configs) {
+    const rows = Object.entries(report.byPrincipal[c.name]);
+    const post = c.aclMode === 'post-filter';
+    out.push('', `${c.name} (${c.mode}, ${c.aclMode}, page ${c.pageSize})`);
+    out.push(textTable(
+      ['principal', 'visible docs', 'queries', 'results', 'prefixes', 'suggestions', 'violations', 'page fill', 'short/empty', `recall@${c.pageSize} (n)`,
+        ...(post ? ['fill@candidates', 'fill possible', 'depth for 95%'] : [])],
+      rows.map(([name, r]) => [
+        name, String(r.visibleDocuments), String(r.queries), String(r.resultsChecked), String(r.prefixes), String(r.suggestionsChecked),
+        r.violations ? `${r.violations} (${LEAK_PLACES.filter((p) => r.byPlace[p]).map((p) => `${p} ${r.byPlace[p]}`).join(', ')})` : '0',
+        pct(r.pageFill), `${r.shortPages} / ${r.emptyPages}`,
+        r.recall === null ? '-' : `${r.recall.toFixed(4)} (${r.recallQueries})`,
+        ...(post && r.postFilter ? [`${pct(r.postFilter.fillAtCandidates)} @${r.postFilter.candidates}`, pct(r.postFilter.fillPossible), String(r.postFilter.depthFor95 ?? 'never')] : []),
+      ] as Cell[]),
+    ));
+    const extra = rows.filter(([, r]) => r.filterExtra > 0);
+    for (const [name, r] of extra) out.push(`  warning: the index filter of ${name} permits ${r.filterExtra} document(s) the source files forbid (stale or broken filter)`);
+  }
+  if (report.violations.length) {
+    out.push('', `${report.violations.length} violation(s):`);
+    for (const v of report.violations.slice(0, 50)) out.push(`  ${v.config} as ${v.principal}, "${v.query}": ${v.where} ${v.docId || '(count)'}: ${v.detail}`);
+    if (report.violations.length > 50) out.push(`  … and ${report.violations.length - 50} more (--format json lists all)`);
+  } else {
+    out.push('', `No violations: ${report.checked} responses checked.`);
+  }
+  io.out(out.join('\n') + '\n');
+  return code;
+}

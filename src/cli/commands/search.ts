@@ -1,0 +1,70 @@
+import { verifyAtDisplay } from '../../core/acl/checker';
+import type { SearchView } from '../../core/acl/search-view';
+import { textTable, type Cell } from '../../core/report/table';
+import { InputError } from '../../core/util/diagnostics';
+import { formatChoice, parse } from '../args';
+import type { Io } from '../io';
+import { WORKSPACE_OPTIONS, openSession } from '../workspace-options';
+
+export const SEARCH_USAGE = `ranklab search [--workspace DIR] [--config NAME|FILE] [--as PRINCIPAL] [--principals FILE]
+               [--page-size N] [--verify] [--format table|json] "query"
+  Runs one query and shows what that principal would see: ranked results with rank and score per stage,
+  snippets, the total hit count and tag facets, every part from permitted documents only. --verify re-reads
+  each shown document's file and drops any the access rule no longer allows.`;
+
+const STAGES = ['lexical', 'vector', 'fused', 'rerank'] as const;
+
+export async function searchCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    ...WORKSPACE_OPTIONS,
+    config: { type: 'string', short: 'c' },
+    as: { type: 'string' },
+    'page-size': { type: 'string' },
+    verify: { type: 'boolean' },
+    format: { type: 'string', short: 'f' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return io.out(SEARCH_USAGE + '\n'), 0;
+  const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
+  const query = positionals.join(' ').trim();
+  if (!query) throw new InputError('a query is required: ranklab search "query"');
+  const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
+  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1)) throw new InputError(`--page-size must be a positive integer, not "${values['page-size']}"`);
+  const session = openSession(values, io);
+  const config = session.resolveConfig(values.config);
+  const view: SearchView = await session.searchView(config, query, { principal: values.as, pageSize });
+  const notes = [...view.notes];
+  if (!values.as) notes.push('no --as: unrestricted search (every document)');
+  if (values.verify && values.as) {
+    const check = verifyAtDisplay(session, values.as, view.results.map((r) => r.id));
+    const dropped = new Set(check.dropped.map((d) => d.id));
+    view.results = view.results.filter((r) => !dropped.has(r.id));
+    for (const d of check.dropped) notes.push(`display check dropped ${d.id}: ${d.reason}`);
+  }
+
+  if (format === 'json') {
+    io.out(JSON.stringify({
+      query, config: config.name, principal: values.as ?? null, total: view.total,
+      results: view.results.map((r) => ({ id: r.id, score: r.score, title: r.title, stages: r.stages, snippet: r.snippet })),
+      facets: view.facets, notes,
+    }, null, 2) + '\n');
+    return 0;
+  }
+  const stages = STAGES.filter((s) => view.results.some((r) => r.stages[s]));
+  const out: string[] = [];
+  out.push(`"${query}": ${view.total} matching document(s)${values.as ? ` visible to ${values.as}` : ''}; showing ${view.results.length} (config ${config.name}, ${config.mode}${config.rerank ? '+rerank' : ''}, ${config.acl.mode})`, '');
+  if (view.results.length) {
+    out.push(textTable(['#', 'id', 'score', ...stages.map((s) => `${s} rank/score`), 'title'], view.results.map((r, i) => [
+      String(i + 1), r.id, r.score,
+      ...stages.map((s) => (r.stages[s] ? `${r.stages[s]!.rank} / ${r.stages[s]!.score.toFixed(4)}` : '-')),
+      r.title.length > 60 ? `${r.title.slice(0, 59)}…` : r.title,
+    ] as Cell[])));
+    out.push('');
+    view.results.forEach((r, i) => { if (r.snippet) out.push(`${i + 1}. ${r.id}: ${r.snippet}`); });
+  }
+  const tags = Object.entries(view.facets.tags);
+  if (tags.length) out.push('', `tags: ${tags.slice(0, 20).map(([t, n]) => `${t} (${n})`).join(', ')}${tags.length > 20 ? `, … ${tags.length - 20} more` : ''}`);
+  for (const n of notes) out.push(`note: ${n}`);
+  io.out(out.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,69 @@
+/**
+ * "Check Access Control": the core checker (src/core/acl/checker.ts) over every config and principal,
+ * under a cancellable progress notification. Results go to the dashboard's ACL section and, for each config
+ * with a violation, an error on that config file (Problems).
+ */
+import * as vscode from 'vscode';
+import { type AclReport, checkAcl } from '../core/acl/checker';
+import type { AclView } from '../protocol';
+import type { RanklabController } from './controller';
+import type { RanklabDiagnostics } from './diagnostics';
+
+/** The dashboard's view of a report: per principal the violations and mean page fill over configs. */
+export function aclView(report: AclReport, at = new Date()): AclView {
+  const perPrincipal = new Map<string, { violations: number; fills: number[] }>();
+  for (const byName of Object.values(report.byPrincipal)) {
+    for (const [name, r] of Object.entries(byName)) {
+      const p = perPrincipal.get(name) ?? { violations: 0, fills: [] };
+      p.violations += r.violations;
+      p.fills.push(r.pageFill);
+      perPrincipal.set(name, p);
+    }
+  }
+  return {
+    status: 'checked',
+    passed: report.violations.length === 0 && report.failed.length === 0,
+    checkedAt: at.toISOString(),
+    principals: [...perPrincipal].map(([name, p]) => ({ name, violations: p.violations, pageFill: p.fills.length ? p.fills.reduce((a, b) => a + b, 0) / p.fills.length : undefined })),
+    violations: report.violations.map((v) => ({ principal: v.principal, query: v.query, docId: v.docId, config: v.config })),
+  };
+}
+
+export async function checkAccessControl(controller: RanklabController, diagnostics?: RanklabDiagnostics): Promise<AclReport | undefined> {
+  const folder = controller.folder;
+  if (!folder || folder.uri.scheme !== 'file' || !controller.sessions) throw new Error('open a local folder containing ranklab.json');
+  const report = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Ranklab: checking access control', cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        return await controller.sessions!.exclusive(folder, 'checking access', (session) =>
+          checkAcl(session, { signal: abort.signal, onProgress: (message) => progress.report({ message }) }).then((r) => {
+            if (diagnostics) {
+              const files = new Map(session.configEntries().filter((e) => e.file).map((e) => [e.name, e.file!]));
+              const byConfig = new Map<string, typeof r.violations>();
+              for (const v of r.violations) byConfig.set(v.config, [...(byConfig.get(v.config) ?? []), v]);
+              for (const [name, file] of files) {
+                const vs = byConfig.get(name) ?? [];
+                diagnostics.setAcl(file, vs.length ? [{
+                  severity: 'error', line: 0, queries: [],
+                  message: `access control: ${vs.length} forbidden document(s) shown, e.g. ${vs.slice(0, 3).map((v) => `"${v.docId}" to ${v.principal} for "${v.query}" (${v.where})`).join('; ')}`,
+                }] : []);
+              }
+            }
+            return r;
+          }),
+        );
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  controller.setAcl(aclView(report));
+  const msg = `Ranklab: access control ${report.violations.length ? `FAILED: ${report.violations.length} violation(s)` : 'passed'} (${report.checked} responses checked${report.failed.length ? `, ${report.failed.length} config(s) could not run` : ''})`;
+  controller.log.info(msg);
+  if (report.violations.length) void vscode.window.showErrorMessage(msg);
+  else void vscode.window.showInformationMessage(msg);
+  return report;
+}

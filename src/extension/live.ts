@@ -1,0 +1,162 @@
+/**
+ * Background evaluation of ranking configs: on save of a `*.rank.json` (and when the corpus, the judgments
+ * or ranklab.json change) the config is evaluated through the core, compared with the baseline and
+ * checked against the gates. The results feed the CodeLens, the diagnostics and the Testing view.
+ * Runs are saved under .ranklab/runs with `reuse`, so an unchanged config costs nothing the second time.
+ */
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { parseRankConfig, type RankConfig } from '../core/config';
+import { type Comparison, compareRuns } from '../core/experiment/compare';
+import { type GateResult, checkGates } from '../core/experiment/gates';
+import type { JudgmentSet } from '../core/judgments/types';
+import { parseMetricList } from '../core/metrics/spec';
+import type { MetricOptions } from '../core/metrics/context';
+import { type ConfigEvaluation, evaluateConfig } from '../core/session/evaluate';
+import type { RanklabSession } from '../core/session/session';
+import type { Diagnostic } from '../core/util/diagnostics';
+import type { SessionManager } from './sessions';
+
+export interface ConfigResult {
+  file: string;
+  name: string;
+  config: RankConfig;
+  specs: string[];
+  metricOptions: MetricOptions;
+  candidate: ConfigEvaluation;
+  /** Absent when this config is the baseline. */
+  baseline?: ConfigEvaluation;
+  comparison?: Comparison;
+  gates: GateResult[];
+  judgments: JudgmentSet;
+  evaluatedAt: Date;
+}
+
+export interface ConfigState {
+  file: string;
+  folder: vscode.WorkspaceFolder;
+  status: 'evaluating' | 'done' | 'error' | 'invalid';
+  parseDiagnostics: Diagnostic[];
+  result?: ConfigResult;
+  error?: string;
+}
+
+/** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
+export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
+  const settings = session.workspace.settings;
+  const specs = parseMetricList(settings.metrics);
+  const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
+  const common = { specs, metricOptions, reuse: true, save: true, signal };
+  const candidate = await evaluateConfig(session, config, { ...common, onProgress });
+  const judgments = session.judgments();
+  let baseline: ConfigEvaluation | undefined;
+  let baseConfig: RankConfig | undefined;
+  try {
+    baseConfig = session.baselineConfig();
+  } catch {
+    baseConfig = undefined; // an unusable baseline: show the figures without a comparison
+  }
+  let comparison: Comparison | undefined;
+  let gates: GateResult[] = [];
+  if (baseConfig && !(baseConfig.name === config.name && baseConfig.configHash === config.configHash)) {
+    baseline = await evaluateConfig(session, baseConfig, common);
+    comparison = compareRuns(
+      { name: baseConfig.name, run: baseline.run, latencies: baseline.latencies },
+      { name: config.name, run: candidate.run, latencies: candidate.latencies },
+      judgments,
+      specs,
+      metricOptions,
+    );
+    gates = checkGates(settings.gates, comparison);
+  }
+  return { file, name: config.name, config, specs: specs.map((s) => s.name), metricOptions, candidate, baseline, comparison, gates, judgments, evaluatedAt: new Date() };
+}
+
+export class LiveEvaluator implements vscode.Disposable {
+  readonly states = new Map<string, ConfigState>();
+  private readonly running = new Map<string, AbortController>();
+  private readonly changed = new vscode.EventEmitter<ConfigState>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+
+  constructor(private readonly sessions: SessionManager, private readonly folderOf: (uri: vscode.Uri) => vscode.WorkspaceFolder | undefined) {
+    this.disposables.push(
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (!doc.uri.fsPath.endsWith('.rank.json')) return;
+        const folder = this.folderOf(doc.uri);
+        if (!folder) return;
+        void this.evaluate(doc.uri.fsPath, folder).then(() => {
+          // The baseline changed: every other shown comparison is stale.
+          if (this.isBaselineFile(folder, doc.uri.fsPath)) this.reevaluateAll(folder, doc.uri.fsPath);
+        });
+      }),
+      sessions.onDidChangeInputs(({ folder, kinds }) => {
+        if (kinds.has('corpus') || kinds.has('judgments') || kinds.has('settings')) this.reevaluateAll(folder);
+      }),
+    );
+  }
+
+  private isBaselineFile(folder: vscode.WorkspaceFolder, file: string): boolean {
+    try {
+      const s = this.sessions.session(folder);
+      return s.configEntries().some((e) => e.file === file && e.name === s.workspace.baselineName);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Re-evaluates every config that has been shown (has a state), except `skip`. */
+  reevaluateAll(folder: vscode.WorkspaceFolder, skip?: string): void {
+    for (const s of this.states.values()) {
+      if (s.folder.uri.toString() === folder.uri.toString() && s.file !== skip && existsSync(s.file)) void this.evaluate(s.file, folder);
+    }
+  }
+
+  /** Evaluates now (a newer request for the same file aborts this one). Resolves with the state when done. */
+  async evaluate(file: string, folder: vscode.WorkspaceFolder): Promise<ConfigState> {
+    this.running.get(file)?.abort();
+    const abort = new AbortController();
+    this.running.set(file, abort);
+    const parsed = parseRankConfig(file);
+    const previous = this.states.get(file);
+    if (!parsed.config) {
+      const state: ConfigState = { file, folder, status: 'invalid', parseDiagnostics: parsed.diagnostics, error: 'the config has errors' };
+      this.set(state);
+      return state;
+    }
+    const config = parsed.config;
+    this.set({ file, folder, status: 'evaluating', parseDiagnostics: parsed.diagnostics, result: previous?.result });
+    if (!vscode.workspace.isTrusted) {
+      const state: ConfigState = { file, folder, status: 'error', parseDiagnostics: parsed.diagnostics, error: 'evaluation is off in an untrusted workspace' };
+      this.set(state);
+      return state;
+    }
+    let state: ConfigState;
+    try {
+      const result = await this.sessions.exclusive(folder, `evaluating ${config.name}`, async (session) => {
+        abort.signal.throwIfAborted();
+        return evaluateAgainstBaseline(session, config, file, abort.signal);
+      });
+      state = { file, folder, status: 'done', parseDiagnostics: parsed.diagnostics, result };
+      this.sessions.log.info(`live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`);
+    } catch (e) {
+      if (abort.signal.aborted) return this.states.get(file)!;
+      state = { file, folder, status: 'error', parseDiagnostics: parsed.diagnostics, error: (e as Error).message, result: previous?.result };
+      this.sessions.log.warn(`live: ${file}: ${(e as Error).message}`);
+    } finally {
+      if (this.running.get(file) === abort) this.running.delete(file);
+    }
+    this.set(state);
+    return state;
+  }
+
+  private set(state: ConfigState): void {
+    this.states.set(state.file, state);
+    this.changed.fire(state);
+  }
+
+  dispose(): void {
+    for (const a of this.running.values()) a.abort();
+    for (const d of this.disposables) d.dispose();
+  }
+}

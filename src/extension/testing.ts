@@ -1,0 +1,174 @@
+/**
+ * Testing view "Ranklab": judgment source → split → one test per labeled query (label = query text,
+ * tags as description). Running evaluates one config against the baseline:
+ *   the config of the active editor when it is a `*.rank.json`, else the config evaluated most recently in
+ *   the background, else the workspace baseline (then only the `gates.min` checks can fail).
+ * A query fails when its primary metric (the workspace's first metric) is below `gates.min` for that metric,
+ * or when it drops against the baseline by more than `gates.maxRegression` (or 1e-6 without a gate); the
+ * message is a diff of the two result lists (expected = baseline, actual = candidate).
+ * The continuous profile reports again every time a config is re-evaluated on save.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { JudgmentSet } from '../core/judgments/types';
+import type { ConfigResult, LiveEvaluator } from './live';
+import { formatResultList, queryVerdict } from './logic/findings';
+import type { SessionManager } from './sessions';
+
+export class RanklabTests implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController('ranklab', 'Ranklab');
+  /** Outcome of each query test in the latest report (the test API does not expose results to extensions). */
+  readonly lastResults = new Map<string, { passed: boolean; message?: string; config: string }>();
+  private readonly disposables: vscode.Disposable[] = [this.controller];
+
+  constructor(
+    private readonly sessions: SessionManager,
+    private readonly live: LiveEvaluator,
+    private readonly folder: () => vscode.WorkspaceFolder | undefined,
+  ) {
+    const c = this.controller;
+    c.resolveHandler = async (item) => {
+      if (!item) this.loadItems();
+    };
+    c.refreshHandler = () => this.loadItems();
+    const profile = c.createRunProfile('Evaluate against the baseline', vscode.TestRunProfileKind.Run, (req, token) => this.run(req, token), true, undefined, true);
+    this.disposables.push(
+      profile,
+      sessions.onDidChangeInputs(({ kinds }) => {
+        if (kinds.has('judgments') || kinds.has('settings')) this.loadItems();
+      }),
+    );
+  }
+
+  /** (Re)builds the test tree from the judgments of the workspace. */
+  loadItems(): void {
+    const folder = this.folder();
+    const c = this.controller;
+    if (!folder) return c.items.replace([]);
+    let judgments: JudgmentSet;
+    let root: string;
+    try {
+      const session = this.sessions.session(folder);
+      judgments = session.judgments();
+      root = session.root;
+    } catch (e) {
+      this.sessions.log.warn(`testing: no judgments (${(e as Error).message})`);
+      return c.items.replace([]);
+    }
+    const sources = new Map<string, vscode.TestItem>();
+    const splits = new Map<string, vscode.TestItem>();
+    for (const [qid, q] of judgments.queries) {
+      if (!judgments.qrels.has(qid)) continue;
+      const at = judgments.queryLocations?.get(qid);
+      const file = path.resolve(root, at?.file ?? judgments.sources[0] ?? 'judgments');
+      const uri = vscode.Uri.file(file);
+      let source = sources.get(file);
+      if (!source) {
+        source = c.createTestItem(`source:${file}`, path.relative(root, file) || file, uri);
+        sources.set(file, source);
+      }
+      const split = q.split ?? 'tune';
+      const splitKey = `${file}\t${split}`;
+      let splitItem = splits.get(splitKey);
+      if (!splitItem) {
+        splitItem = c.createTestItem(`split:${splitKey}`, split, uri);
+        source.children.add(splitItem);
+        splits.set(splitKey, splitItem);
+      }
+      const item = c.createTestItem(`query:${qid}`, q.text || qid, uri);
+      item.description = [qid, ...q.tags].join(' · ');
+      if (at && at.line > 0) item.range = new vscode.Range(at.line - 1, 0, at.line - 1, 0);
+      item.tags = q.tags.map((t) => new vscode.TestTag(t));
+      splitItem.children.add(item);
+    }
+    c.items.replace([...sources.values()]);
+  }
+
+  /** The config a test run evaluates (see the module comment). */
+  private pickConfig(folder: vscode.WorkspaceFolder): string | undefined {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active?.scheme === 'file' && active.fsPath.endsWith('.rank.json') && active.fsPath.startsWith(folder.uri.fsPath + path.sep)) return active.fsPath;
+    const recent = [...this.live.states.values()].filter((s) => s.result).sort((a, b) => b.result!.evaluatedAt.getTime() - a.result!.evaluatedAt.getTime())[0];
+    if (recent) return recent.file;
+    const session = this.sessions.session(folder);
+    return session.configEntries().find((e) => e.name === session.workspace.baselineName)?.file ?? session.configEntries()[0]?.file;
+  }
+
+  private queryItems(request: vscode.TestRunRequest): vscode.TestItem[] {
+    const out: vscode.TestItem[] = [];
+    const excluded = new Set(request.exclude?.map((i) => i.id) ?? []);
+    const visit = (item: vscode.TestItem) => {
+      if (excluded.has(item.id)) return;
+      if (item.id.startsWith('query:')) out.push(item);
+      item.children.forEach(visit);
+    };
+    if (request.include) request.include.forEach(visit);
+    else this.controller.items.forEach(visit);
+    return out;
+  }
+
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const folder = this.folder();
+    if (!folder) return;
+    if (this.controller.items.size === 0) this.loadItems();
+    if (request.continuous) {
+      const sub = this.live.onDidChange((s) => {
+        if (s.status === 'done' && s.result) this.report(request, s.result);
+      });
+      token.onCancellationRequested(() => sub.dispose());
+      return;
+    }
+    const file = this.pickConfig(folder);
+    const items = this.queryItems(request);
+    if (!file) {
+      const run = this.controller.createTestRun(request);
+      for (const i of items) run.errored(i, new vscode.TestMessage('no ranking config in the workspace'));
+      run.end();
+      return;
+    }
+    const pending = this.controller.createTestRun(request, `Ranklab: ${path.basename(file)}`, false);
+    for (const i of items) pending.enqueued(i);
+    const sub = token.onCancellationRequested(() => pending.end());
+    const state = await this.live.evaluate(file, folder);
+    sub.dispose();
+    if (token.isCancellationRequested) return;
+    if (!state.result || state.status !== 'done') {
+      for (const i of items) pending.errored(i, new vscode.TestMessage(`${path.basename(file)}: ${state.error ?? 'evaluation failed'}`));
+      pending.end();
+      return;
+    }
+    this.report(request, state.result, pending);
+  }
+
+  /** Marks every requested query passed or failed from one evaluation result. */
+  report(request: vscode.TestRunRequest, r: ConfigResult, existing?: vscode.TestRun): void {
+    const folder = this.folder();
+    if (!folder) return;
+    const gates = this.sessions.session(folder).workspace.settings.gates;
+    const run = existing ?? this.controller.createTestRun(new vscode.TestRunRequest(request.include, request.exclude, request.profile), `Ranklab: ${r.name} vs baseline`, false);
+    const metric = r.specs[0];
+    for (const item of this.queryItems(request)) {
+      const qid = item.id.slice('query:'.length);
+      run.started(item);
+      const value = r.candidate.evaluation.perQuery.get(qid)?.[metric];
+      const baseValue = r.baseline?.evaluation.perQuery.get(qid)?.[metric];
+      const verdict = queryVerdict(metric, value, baseValue, gates);
+      const latency = r.candidate.latencies.get(qid)?.total;
+      this.lastResults.set(qid, { passed: !verdict, message: verdict, config: r.name });
+      if (!verdict) {
+        run.passed(item, latency);
+        continue;
+      }
+      const qrels = r.judgments.qrels.get(qid);
+      const expected = r.baseline ? formatResultList(r.baseline.run.get(qid), qrels) : '(this config is the baseline)\n';
+      const message = vscode.TestMessage.diff(`${r.name}: ${verdict}`, expected, formatResultList(r.candidate.run.get(qid), qrels));
+      if (item.uri && item.range) message.location = new vscode.Location(item.uri, item.range);
+      run.failed(item, message, latency);
+    }
+    run.end();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

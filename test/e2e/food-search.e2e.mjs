@@ -1,0 +1,103 @@
+// End to end on the example workspace (examples/food-search, copied to the run dir first; the repo copy is
+// never touched): "Ranklab: Run Evaluation" from the palette → the dashboard webview (metrics table, the
+// core comparison with CIs, per-query side-by-side lists with grades, charts) → edit
+// configs/title-boost-3.rank.json in the editor so that it regresses, save → the gate warning appears in
+// the Problems panel → screenshots of the dashboard in dark and light themes to test-results/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO, copyWorkspace, log, makeRunDir, withVSCode } from './driver.mjs';
+
+const runDir = makeRunDir('food');
+const workspace = copyWorkspace(path.join(REPO, 'examples/food-search'), runDir);
+fs.rmSync(path.join(workspace, '.ranklab'), { recursive: true, force: true });
+const REGRESSING = '{ "description": "title and body 0.1, every term required: fails the gates", "lexical": { "fields": { "title": 0.1, "body": 0.1 }, "combineWith": "AND", "depth": 100 }, "pageSize": 10 }\n';
+
+// Typed text goes in verbatim: no auto-closed brackets, no auto-indent.
+const settings = { 'editor.autoClosingBrackets': 'never', 'editor.autoClosingQuotes': 'never', 'editor.autoIndent': 'none', 'editor.formatOnType': false, 'editor.formatOnPaste': false };
+
+await withVSCode({ name: 'food', runDir, workspace, extensionDevelopmentPath: REPO, settings }, async (vs) => {
+  fs.rmSync(path.join(workspace, '.ranklab'), { recursive: true, force: true });
+  fs.copyFileSync(path.join(REPO, 'examples/food-search/configs/title-boost-3.rank.json'), path.join(workspace, 'configs/title-boost-3.rank.json'));
+  const page = vs.page;
+  await vs.runCommand('Ranklab: Run Evaluation');
+  const wv = vs.webview();
+
+  // 1. Every offline config evaluated; the reranker config cannot load its model offline and is reported, not fatal.
+  const metrics = await vs.webviewText('#metrics-table', /title-boost-3[\s\S]*vector|vector[\s\S]*title-boost-3/, { timeoutMs: 120000 });
+  log('metrics table:', metrics.replace(/\s+/g, ' ').slice(0, 400));
+  for (const c of ['baseline', 'title-boost-3', 'hybrid-rrf', 'regressing', 'pre-filter', 'post-filter']) assert.match(metrics, new RegExp(c));
+  const runs = fs.readdirSync(path.join(workspace, '.ranklab/runs'));
+  assert.ok(runs.length >= 7, `saved runs: ${runs.join(', ')}`);
+  assert.ok(fs.readFileSync(path.join(REPO, 'examples/food-search/configs/title-boost-3.rank.json'), 'utf8').includes('"title": 3'), 'repo copy untouched');
+
+  // 2. The core comparison of baseline vs the newest other run: CI and Holm-adjusted p per metric, slices, splits.
+  const comparison = await vs.webviewText('#comparison', /95% CI/);
+  assert.match(comparison, /Comparison: .+ vs baseline \(94 queries\)/);
+  assert.match(comparison, /ndcg@10/);
+  assert.match(comparison, /Holm–Bonferroni/);
+  assert.equal(await wv.locator('#slices-table tbody tr').count() > 3, true, 'slices listed');
+  assert.match(await vs.webviewText('#splits-table', /holdout/), /tune[\s\S]*holdout/);
+  assert.equal(await wv.locator('canvas#chart-slices').count(), 1);
+  assert.equal(await wv.locator('canvas#chart-latency').count(), 1);
+  assert.equal(await wv.locator('canvas#chart-query-delta').count(), 1);
+  assert.match(await vs.webviewText('#acl', /Access control/), /not available|Not checked/);
+
+  // 3. Per-query diff: the worst query is selected; its two result lists side by side with grades or "unjudged".
+  const rows = await wv.locator('#per-query-table tbody tr').count();
+  assert.equal(rows, 94);
+  const detail = await vs.webviewText('#query-detail', /Candidate[\s\S]*Baseline/);
+  assert.equal(await wv.locator('#query-detail .side-by-side .docs').count(), 2);
+  assert.match(detail, /Grade/);
+  log('query detail head:', detail.replace(/\s+/g, ' ').slice(0, 200));
+
+  await vs.screenshot('food-dashboard-dark');
+
+  // 4. Edit title-boost-3 in the editor so that it regresses, save: the gate warning appears in Problems.
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('title-boost-3.rank.json');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'title-boost-3.rank.json' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await editor.waitFor();
+  await page.locator('.tab.active', { hasText: 'title-boost-3.rank.json' }).waitFor();
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(REGRESSING);
+  // Whatever the editor added after the cursor (an auto-closed brace) goes.
+  await page.keyboard.press('Control+Shift+End');
+  await page.keyboard.press('Delete');
+  await page.keyboard.press('Control+S');
+  const problem = await vs.waitForProblem(/regresses the baseline beyond the gate/, { timeoutMs: 60000 });
+  log('problem:', problem);
+  assert.match(problem, /ndcg@10/);
+  assert.match(problem, /worst queries: q\d+/);
+  const saved = fs.readFileSync(path.join(workspace, 'configs/title-boost-3.rank.json'), 'utf8');
+  assert.match(saved, /"title": 0\.1/);
+
+  // 5. The CodeLens above the config shows the same drop against the baseline (it redraws shortly after).
+  const drop = problem.match(/dropped (\d\.\d{3})/)[1];
+  let lens = '';
+  for (let i = 0; i < 60 && !lens.includes(`▼${drop} vs baseline`); i++) {
+    lens = (await page.locator('.codelens-decoration').first().textContent({ timeout: 30000 }).catch(() => '')) ?? '';
+    await page.waitForTimeout(500);
+  }
+  log('codelens:', lens);
+  assert.match(lens, new RegExp(`^nDCG@10 \\d\\.\\d{3} ▼${drop} vs baseline · MRR@10 \\d\\.\\d{3}`));
+
+  // 6. Screenshots of the dashboard, light theme.
+  await vs.runCommand('View: Hide Panel', { timeoutMs: 8000 }).catch(() => log('could not hide the panel'));
+  await vs.runCommand('Ranklab: Open Dashboard');
+  await vs.webviewText('#metrics-table', /title-boost-3/);
+  await vs.setColorTheme('Light Modern');
+  const frame = await vs.webviewFrame();
+  for (let i = 0; i < 100 && !/vscode-light/.test(await frame.evaluate(() => document.body.className)); i++) await page.waitForTimeout(200);
+  await vs.webviewText('#comparison', /95% CI/);
+  await page.waitForTimeout(500);
+  await vs.screenshot('food-dashboard-light');
+  assert.doesNotMatch(vs.consoleLines.join('\n'), /Refused to (execute|load|apply)[^\n]*/i, 'no CSP violation');
+  fs.writeFileSync(path.join(runDir, 'ok'), 'ok\n');
+  log('food-search e2e: ASSERTIONS OK');
+}, { retries: 1 });
