@@ -1,9 +1,10 @@
 // Renders benchmark results as Markdown tables (docs/benchmarks.md and the README summary).
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const s = (ms) => `${f(ms / 1000, ms < 10000 ? 2 : 1)} s`;
-const msf = (ms) => `${f(ms, ms < 10 ? 2 : 1)} ms`;
+const msf = (ms) => (ms >= 1000 ? s(ms) : `${f(ms, ms < 10 ? 2 : 1)} ms`);
 const mb = (x) => `${f(x, 0)} MB`;
-const ratio = (a, b) => `${f(a / b, 2)}×`;
+/** a / b; below 0.1 written as 1/N so a large gap does not print as 0.00×. */
+const ratio = (a, b) => (a / b < 0.1 ? `1/${f(b / a, 0)}` : `${f(a / b, 2)}×`);
 
 export function sizeSection(r) {
   const lines = [];
@@ -72,7 +73,8 @@ export function benchmarksDoc(results, machine, notes) {
     '',
     `${machine.cpus} cores (${machine.cpuModel}), ${f(machine.totalMemGB, 0)} GB RAM, Node ${machine.node}, ${machine.platform}; ` +
       `GC exposed for memory figures: ${machine.gcExposed ? 'yes' : 'no'}. The machine is shared with other work: absolute times are noisy ` +
-      '(the load averages are printed with each size), ratios measured in the same run are the figures to trust.',
+      '(the load averages are printed with each size), ratios measured in the same run are the figures to trust.' +
+      (machine.runSeconds ? ` The whole run took ${f(machine.runSeconds, 0)} s.` : ''),
     '',
     '## How it is measured',
     '',

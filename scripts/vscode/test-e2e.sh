@@ -19,7 +19,8 @@ if [ ! -x "$CS_BIN" ] || ! command -v chromium >/dev/null; then
   bash scripts/vscode/install.sh
 fi
 # Keep only the newest run folders.
-ls -dt .vscode-test/run-* 2>/dev/null | tail -n +13 | xargs -r rm -rf
+# (a fresh clone has no run folders yet: ls fails, which pipefail would turn into an exit)
+{ ls -dt .vscode-test/run-* 2>/dev/null || true; } | tail -n +13 | xargs -r rm -rf
 
 echo "== build"; T=$(now)
 node scripts/build.mjs

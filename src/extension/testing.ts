@@ -7,9 +7,12 @@
  * or when it drops against the baseline by more than `gates.maxRegression` (or 1e-6 without a gate); the
  * message is a diff of the two result lists (expected = baseline, actual = candidate).
  * The continuous profile reports again every time a config is re-evaluated on save.
+ * "Access control" → one test per principal: running it checks every labeled query and its typing
+ * prefixes as that principal under the same config (core `checkAcl`), and fails on any leak.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { checkAcl } from '../core/acl/checker';
 import type { JudgmentSet } from '../core/judgments/types';
 import type { ConfigResult, LiveEvaluator } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';
@@ -17,7 +20,7 @@ import type { SessionManager } from './sessions';
 
 export class RanklabTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('ranklab', 'Ranklab');
-  /** Outcome of each query test in the latest report (the test API does not expose results to extensions). */
+  /** Outcome of each query test (by qid) and access test (by item id) in the latest report (the test API does not expose results to extensions). */
   readonly lastResults = new Map<string, { passed: boolean; message?: string; config: string }>();
   private readonly disposables: vscode.Disposable[] = [this.controller];
 
@@ -81,7 +84,30 @@ export class RanklabTests implements vscode.Disposable {
       item.tags = q.tags.map((t) => new vscode.TestTag(t));
       splitItem.children.add(item);
     }
-    c.items.replace([...sources.values()]);
+    c.items.replace([...sources.values(), ...this.aclItems(folder)]);
+  }
+
+  /** "Access control" with one item per declared principal (none when the workspace declares no principals). */
+  private aclItems(folder: vscode.WorkspaceFolder): vscode.TestItem[] {
+    let names: string[];
+    let file: string | undefined;
+    try {
+      const session = this.sessions.session(folder);
+      file = session.principalsFile();
+      names = file ? session.principals().map((p) => p.name) : [];
+    } catch (e) {
+      this.sessions.log.warn(`testing: no principals (${(e as Error).message})`);
+      return [];
+    }
+    if (!file || names.length === 0) return [];
+    const uri = vscode.Uri.file(file);
+    const root = this.controller.createTestItem('acl', 'Access control', uri);
+    for (const name of names) {
+      const item = this.controller.createTestItem(`acl:${name}`, name, uri);
+      item.description = 'nothing restricted is shown: results, counts, facets, snippets, suggestions';
+      root.children.add(item);
+    }
+    return [root];
   }
 
   /** The config a test run evaluates (see the module comment). */
@@ -99,7 +125,7 @@ export class RanklabTests implements vscode.Disposable {
     const excluded = new Set(request.exclude?.map((i) => i.id) ?? []);
     const visit = (item: vscode.TestItem) => {
       if (excluded.has(item.id)) return;
-      if (item.id.startsWith('query:')) out.push(item);
+      if (item.id.startsWith('query:') || item.id.startsWith('acl:')) out.push(item);
       item.children.forEach(visit);
     };
     if (request.include) request.include.forEach(visit);
@@ -119,7 +145,11 @@ export class RanklabTests implements vscode.Disposable {
       return;
     }
     const file = this.pickConfig(folder);
-    const items = this.queryItems(request);
+    const all = this.queryItems(request);
+    const aclItems = all.filter((i) => i.id.startsWith('acl:'));
+    const items = all.filter((i) => i.id.startsWith('query:'));
+    if (aclItems.length && file) await this.runAcl(request, aclItems, folder, file, token);
+    if (items.length === 0) return;
     if (!file) {
       const run = this.controller.createTestRun(request);
       for (const i of items) run.errored(i, new vscode.TestMessage('no ranking config in the workspace'));
@@ -140,6 +170,40 @@ export class RanklabTests implements vscode.Disposable {
     this.report(request, state.result, pending);
   }
 
+  private async runAcl(request: vscode.TestRunRequest, items: vscode.TestItem[], folder: vscode.WorkspaceFolder, file: string, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request, `Ranklab access control: ${path.basename(file)}`, false);
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      const session = this.sessions.session(folder);
+      const config = session.resolveConfig(file);
+      for (const item of items) {
+        if (abort.signal.aborted) break;
+        const principal = item.id.slice('acl:'.length);
+        run.started(item);
+        const t0 = Date.now();
+        const report = await checkAcl(session, { configs: [config], principals: [principal], signal: abort.signal });
+        const leaks = report.violations;
+        if (report.failed.length) {
+          run.errored(item, new vscode.TestMessage(report.failed.map((f) => `${f.config}: ${f.message}`).join('\n')));
+        } else if (leaks.length === 0) {
+          run.passed(item, Date.now() - t0);
+          this.lastResults.set(item.id, { passed: true, config: config.name });
+        } else {
+          const lines = leaks.slice(0, 20).map((v) => `${v.where}: "${v.query}" showed ${v.docId || '(a count)'} — ${v.detail}`);
+          const message = `${leaks.length} leak(s) as ${principal} under ${config.name}:\n${lines.join('\n')}`;
+          run.failed(item, new vscode.TestMessage(message), Date.now() - t0);
+          this.lastResults.set(item.id, { passed: false, message, config: config.name });
+        }
+      }
+    } catch (e) {
+      for (const item of items) run.errored(item, new vscode.TestMessage((e as Error).message));
+    } finally {
+      sub.dispose();
+      run.end();
+    }
+  }
+
   /** Marks every requested query passed or failed from one evaluation result. */
   report(request: vscode.TestRunRequest, r: ConfigResult, existing?: vscode.TestRun): void {
     const folder = this.folder();
@@ -147,7 +211,7 @@ export class RanklabTests implements vscode.Disposable {
     const gates = this.sessions.session(folder).workspace.settings.gates;
     const run = existing ?? this.controller.createTestRun(new vscode.TestRunRequest(request.include, request.exclude, request.profile), `Ranklab: ${r.name} vs baseline`, false);
     const metric = r.specs[0];
-    for (const item of this.queryItems(request)) {
+    for (const item of this.queryItems(request).filter((i) => i.id.startsWith('query:'))) {
       const qid = item.id.slice('query:'.length);
       run.started(item);
       const value = r.candidate.evaluation.perQuery.get(qid)?.[metric];

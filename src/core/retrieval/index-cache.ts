@@ -31,7 +31,7 @@ interface LexicalCacheMeta {
 
 /**
  * Builds the lexical index, or loads it from `cacheDir/lexical/<key>.json` (MiniSearch toJSON/loadJSON).
- * Chosen by measurement (bench/retrieval.mjs): on the shared collections loadJSON is several times faster than a
+ * Chosen by measurement (npm run bench, docs/benchmarks.md): on the shared collections loadJSON is several times faster than a
  * build. Because that is not guaranteed everywhere, the build time is stored with the cache, and when a load turns
  * out slower than the build it replaces, the cache is marked `rebuild` and later starts simply rebuild.
  * When the corpus changed since the cache was written (a few documents edited while the workspace was closed),

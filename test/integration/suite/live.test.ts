@@ -49,7 +49,7 @@ suite('Ranklab live evaluation', () => {
     const { tests } = await api();
     tests.loadItems();
     const sources: vscode.TestItem[] = [];
-    tests.controller.items.forEach((i) => sources.push(i));
+    tests.controller.items.forEach((i) => i.id !== 'acl' && sources.push(i));
     assert.deepEqual(sources.map((s) => s.label), [path.join('judgments', 'golden.json')]);
     const splits: vscode.TestItem[] = [];
     sources[0].children.forEach((i) => splits.push(i));
@@ -109,6 +109,20 @@ suite('Ranklab live evaluation', () => {
     assert.equal(r('q3')?.passed, false);
     assert.match(r('q3')!.message!, /regresses against the baseline: 1\.000 → 0\.000/);
     assert.equal(r('q3')!.config, 'title-boost');
+  });
+
+  test('access control appears in the Testing view, one test per principal, and running it checks for leaks', async () => {
+    const { tests } = await api();
+    tests.loadItems();
+    const acl = tests.controller.items.get('acl');
+    assert.ok(acl, 'an "Access control" item');
+    const names: string[] = [];
+    acl!.children.forEach((c) => names.push(c.label));
+    assert.deepEqual(names.sort(), ['chef', 'guest']);
+    const cts = new vscode.CancellationTokenSource();
+    await tests.run(new vscode.TestRunRequest([acl!.children.get('acl:guest')!]), cts.token);
+    // The fixture's documents carry no ACL fields and missingAcl defaults to public: nothing can leak.
+    assert.equal(tests.lastResults.get('acl:guest')?.passed, true);
   });
 
   test('Compare with Baseline on the config shows the core comparison in the dashboard webview', async () => {
