@@ -1,16 +1,37 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../util/diagnostics';
 import { writeFileAtomic } from '../util/atomic-write';
 import type { Run, SavedRun } from '../run/types';
 
 /** Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json`; the newest matching one can be reused. */
-export function saveRun(runsDir: string, saved: SavedRun): string {
+export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_CONFIG): string {
   const stamp = saved.provenance.createdAt.replace(/[:.]/g, '-');
-  const who = saved.principal ? `@${saved.principal}` : '';
-  const path = join(runsDir, `${safeName(saved.provenance.config)}${who}-${stamp}.json`);
+  const stem = `${safeName(saved.provenance.config)}${saved.principal ? `@${safeName(saved.principal)}` : ''}`;
+  const path = join(runsDir, `${stem}-${stamp}.json`);
   writeFileAtomic(path, JSON.stringify(saved, null, 1) + '\n');
+  pruneRuns(runsDir, stem, keep);
   return path;
+}
+
+/** Saved runs kept per config (and principal); older ones are removed when a new one is saved. */
+export const RUNS_KEPT_PER_CONFIG = 20;
+
+/**
+ * Every save of a config in the editor writes a run, so without a limit `.ranklab/runs` only grows. Runs are
+ * Ranklab's own files (the folder is git-ignored); only files this module named, `<stem>-<ISO time>.json`, are
+ * ever removed.
+ */
+function pruneRuns(runsDir: string, stem: string, keep: number): void {
+  const pattern = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z\\.json$`);
+  const mine = readdirSync(runsDir).filter((f) => pattern.test(f)).sort(); // ISO times sort by name
+  for (const f of mine.slice(0, Math.max(0, mine.length - keep))) {
+    try {
+      unlinkSync(join(runsDir, f));
+    } catch {
+      // already gone (another process pruned it)
+    }
+  }
 }
 
 function safeName(name: string): string {
@@ -55,7 +76,10 @@ export function listSavedRuns(runsDir: string): string[] {
   return readdirSync(runsDir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => join(runsDir, f))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
+    // newest first; names end in their ISO time, which breaks ties of equal modification times
+    .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0))
+    .map((x) => x.path);
 }
 
 /**

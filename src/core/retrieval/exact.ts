@@ -1,4 +1,4 @@
-import { compareScored, type ScoredId } from './ranking';
+import { TopK, type ScoredId } from './ranking';
 
 /**
  * Brute-force nearest neighbours: vectors in one Float32Array matrix (normalised for cosine), dot product,
@@ -60,7 +60,7 @@ export class ExactIndex {
     const q = new Float32Array(d);
     const scale = this.space === 'cosine' ? inverseNorm(query) : 1;
     for (let j = 0; j < d; j++) q[j] = query[j] * scale;
-    const heap = new MinHeap(k);
+    const heap = new TopK(k);
     const m = this.matrix;
     for (let row = 0; row < this.rowIds.length; row++) {
       const id = this.rowIds[row];
@@ -79,51 +79,6 @@ function inverseNorm(v: ArrayLike<number>): number {
   let s = 0;
   for (let j = 0; j < v.length; j++) s += v[j] * v[j];
   return s > 0 ? 1 / Math.sqrt(s) : 0;
-}
-
-/** Keeps the k best (score, id) seen; the root is the worst kept, in compareScored order. */
-class MinHeap {
-  private readonly items: ScoredId[] = [];
-  constructor(private readonly k: number) {}
-
-  // true when a ranks below b (worse)
-  private worse(a: ScoredId, b: ScoredId): boolean {
-    return compareScored(a, b) > 0;
-  }
-
-  offer(id: string, score: number): void {
-    if (this.k <= 0) return;
-    const items = this.items;
-    if (items.length < this.k) {
-      items.push({ id, score });
-      let i = items.length - 1;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!this.worse(items[i], items[p])) break;
-        [items[i], items[p]] = [items[p], items[i]];
-        i = p;
-      }
-      return;
-    }
-    const candidate = { id, score };
-    if (!this.worse(items[0], candidate)) return;
-    items[0] = candidate;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let w = i;
-      if (l < items.length && this.worse(items[l], items[w])) w = l;
-      if (r < items.length && this.worse(items[r], items[w])) w = r;
-      if (w === i) break;
-      [items[i], items[w]] = [items[w], items[i]];
-      i = w;
-    }
-  }
-
-  sorted(): ScoredId[] {
-    return [...this.items].sort(compareScored);
-  }
 }
 
 /**

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import type { Document } from '../corpus/document';
 import type { Bm25Params } from '../config/types';
 import type { Analyzer } from './analyzer';
-import { compareScored, fieldText, type ScoredId } from './ranking';
+import { fieldText, topK, type ScoredId } from './ranking';
 
 /** Settings that change per-field BM25 scores (boosts and combineWith do not). */
 export interface LexicalScoringSettings {
@@ -244,8 +244,8 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
     if (options.filter && !options.filter(docIds[i])) continue;
     out.push({ id: docIds[i], score: options.coordination ? score * quality : score });
   }
-  out.sort(compareScored);
-  return { hits: out.length > options.depth ? out.slice(0, options.depth) : out, total: out.length };
+  // Long queries match most of the corpus: select the top `depth` instead of sorting every candidate.
+  return { hits: topK(out, options.depth), total: out.length };
 }
 
 function popcount(x: number): number {

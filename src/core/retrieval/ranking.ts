@@ -23,3 +23,56 @@ export function fieldText(doc: { title: string; body: string; fields: Record<str
   if (field === 'body') return doc.body;
   return doc.fields[field] ?? '';
 }
+
+/** Keeps the k best (score, id) seen; the root is the worst kept, in compareScored order. */
+export class TopK {
+  private readonly items: ScoredId[] = [];
+  constructor(private readonly k: number) {}
+
+  // true when a ranks below b (worse)
+  private worse(a: ScoredId, b: ScoredId): boolean {
+    return compareScored(a, b) > 0;
+  }
+
+  offer(id: string, score: number): void {
+    if (this.k <= 0) return;
+    const items = this.items;
+    if (items.length < this.k) {
+      items.push({ id, score });
+      let i = items.length - 1;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.worse(items[i], items[p])) break;
+        [items[i], items[p]] = [items[p], items[i]];
+        i = p;
+      }
+      return;
+    }
+    const candidate = { id, score };
+    if (!this.worse(items[0], candidate)) return;
+    items[0] = candidate;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let w = i;
+      if (l < items.length && this.worse(items[l], items[w])) w = l;
+      if (r < items.length && this.worse(items[r], items[w])) w = r;
+      if (w === i) break;
+      [items[i], items[w]] = [items[w], items[i]];
+      i = w;
+    }
+  }
+
+  sorted(): ScoredId[] {
+    return [...this.items].sort(compareScored);
+  }
+}
+
+/** The k best of `items` in compareScored order, without sorting them all (a heap of size k). */
+export function topK(items: readonly ScoredId[], k: number): ScoredId[] {
+  if (items.length <= k) return [...items].sort(compareScored);
+  const heap = new TopK(k);
+  for (const it of items) heap.offer(it.id, it.score);
+  return heap.sorted();
+}
