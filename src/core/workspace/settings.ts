@@ -1,22 +1,16 @@
 import { corpusSettings, type AclFieldNames, type CorpusSettings } from '../corpus/settings';
+import type { GateSettings as Gates } from '../experiment/gates';
+import type { JudgmentSpec } from '../judgments/load';
 import { type AclRule, validateRule } from '../acl/policy';
+
+/** What the judgments loader gets; in a Workspace every path is absolute. */
+export type { JudgmentSpec };
 
 /** One entry of ranklab.json `judgments`: a path string or an object naming its files. */
 export type JudgmentEntry = string | JudgmentSpec;
 
-/** What the judgments loader gets; in a Workspace every path is absolute. */
-export interface JudgmentSpec {
-  qrels?: string;
-  queries?: string;
-  golden?: string;
-  beir?: string;
-}
-
-export interface GateSettings {
-  min: Record<string, number>;
-  maxRegression: Record<string, number>;
-  maxSliceRegression: Record<string, number>;
-}
+/** ranklab.json `gates`, every kind present (possibly empty) once defaults are applied. */
+export type GateSettings = Required<Gates>;
 
 export interface AclSettings {
   principals?: string;
