@@ -6,60 +6,15 @@
 // Usage (from the repo root, which provides minisearch): node examples/food-search/tools/check-story.mjs [--stem]
 //   --json  print one JSON object (overall, per tag, per query, principals) instead of the tables
 //   --stem  also lowercases + English stopwords + English stemmer (a second analyzer, to see the story is robust)
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, dirname, resolve, extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { ROOT, loadCorpus } from './corpus-reader.mjs';
 
 const require = createRequire(import.meta.url);
 const MiniSearch = require('minisearch');
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STEM = process.argv.includes('--stem');
 const JSON_OUT = process.argv.includes('--json');
-
-// ------------------------------------------------------------ corpus (a deliberately small reader)
-function walk(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
-}
-function parseFrontMatter(src) {
-  const m = /^---\n([\s\S]*?)\n---\n?/.exec(src);
-  const meta = {};
-  if (!m) return { meta, body: src };
-  for (const line of m[1].split('\n')) {
-    const kv = /^(\w+):\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    let v = kv[2].trim();
-    if (v.startsWith('[')) v = v.slice(1, -1).split(',').map((s) => s.trim()).filter(Boolean);
-    else if (v === 'true' || v === 'false') v = v === 'true';
-    else if (v.startsWith('"')) v = JSON.parse(v);
-    meta[kv[1]] = v;
-  }
-  return { meta, body: src.slice(m[0].length) };
-}
-function loadCorpus() {
-  const docs = [];
-  for (const file of walk(join(ROOT, 'corpus'))) {
-    const src = readFileSync(file, 'utf8');
-    if (extname(file) === '.md') {
-      const { meta, body } = parseFrontMatter(src);
-      docs.push({ id: meta.id, title: meta.title, body, tenant: meta.tenant, groups: meta.groups ?? [], public: meta.public === true });
-    } else if (extname(file) === '.html') {
-      const meta = Object.fromEntries([...src.matchAll(/<meta name="(\w+)" content="([^"]*)">/g)].map((m) => [m[1], m[2]]));
-      const title = /<title>([^<]*)<\/title>/.exec(src)[1];
-      const body = src.replace(/<head>[\s\S]*<\/head>/, '').replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ')
-        .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-      docs.push({ id: meta.id, title, body, tenant: meta.tenant, groups: [], public: meta.public === 'true' });
-    }
-  }
-  for (const line of readFileSync(join(ROOT, 'data/products.jsonl'), 'utf8').split('\n').filter(Boolean)) {
-    const r = JSON.parse(line);
-    docs.push({ id: r.id, title: r.title, body: r.text, tenant: r.tenant, groups: r.groups ?? [], public: r.public === true });
-  }
-  return docs;
-}
 
 // ------------------------------------------------------------ analyzer
 const STOP = new Set('a an and are as at be but by for from has have how i if in into is it its my of on or so such that the their then there these they this to was what when where which will with without do does can you your'.split(' '));
