@@ -49,11 +49,12 @@ function syntheticFiles(queries: number, depth: number) {
   const qrels: string[] = [];
   const run: string[] = [];
   for (let q = 1; q <= queries; q++) {
-    for (let j = 0; j < 20; j++) qrels.push(`${q} 0 d${Math.floor(rng() * 5000)} ${Math.floor(rng() * 4)}`);
+    const judged = new Set<number>();
+    while (judged.size < 20) judged.add(Math.floor(rng() * 5000));
+    for (const d of judged) qrels.push(`${q} 0 d${d} ${Math.floor(rng() * 4)}`);
     for (let r = 1; r <= depth; r++) run.push(`${q} Q0 d${(q * 7919 + r * 104729) % 50000} ${r} ${(depth - r + rng()).toFixed(6)} syn`);
   }
-  // qrels may repeat a (qid, doc) pair by chance: the reader reports and keeps the first, as documented
-  writeFileSync(join(dir, 'qrels.txt'), [...new Set(qrels.map((l) => l))].join('\n') + '\n');
+  writeFileSync(join(dir, 'qrels.txt'), qrels.join('\n') + '\n');
   writeFileSync(join(dir, 'run.txt'), run.join('\n') + '\n');
   return { qrels: join(dir, 'qrels.txt'), run: join(dir, 'run.txt'), lines: run.length };
 }
