@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fingerprint } from '../../src/core/util/fingerprint.ts';
+import { createRng } from '../../src/core/util/random.ts';
 
 export const SHARED = process.env.RANKLAB_SHARED ?? resolve(import.meta.dirname, '../../..', 'shared');
 /** Concatenation order; the 10k corpus is the first 10,000 documents of it (lisa is cut). */
@@ -45,17 +46,6 @@ export function realCorpus(size, queryCount) {
   };
 }
 
-/** mulberry32: small deterministic PRNG so every run builds the same synthetic corpus. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand) {
   let u = 0;
@@ -107,7 +97,7 @@ export const SYNTHETIC = {
  */
 export function syntheticCorpus(size, queryCount, isStopword) {
   const p = SYNTHETIC;
-  const rand = rng(p.seed);
+  const rand = createRng(p.seed); // deterministic: every run builds the same synthetic corpus
   const { docs: real } = loadShared();
   const counts = new Map();
   const lengths = [];

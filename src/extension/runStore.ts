@@ -1,14 +1,17 @@
 /**
  * Reads saved runs (`<workspace>/.ranklab/runs/*.json`, format `ranklab-run@1`) and the few
  * `ranklab.json` settings the editor needs (baseline, gain, relevance threshold).
- * No `vscode` import: unit-testable and usable until the core's experiment store exists.
+ * No `vscode` import (unit-testable). The checks and settings come from the core; this adds the listing with
+ * problems per file that the dashboard shows.
  * A broken file is reported (file: message) and skipped; the other runs still load.
  */
-import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { SavedRun } from '../core/run/types';
 import type { MetricOptions } from '../core/metrics/context';
-import { parseJsonWithLocations } from '../core/util/json-source';
+import { checkSavedRun } from '../core/experiment/run-store';
+import { formatDiagnostic } from '../core/util/diagnostics';
+import { SETTINGS_FILE, loadWorkspace } from '../core/workspace';
 
 export const DEFAULT_RUNS_FOLDER = '.ranklab/runs';
 
@@ -49,25 +52,6 @@ export function readSavedRuns(workspaceRoot: string, runsFolder = DEFAULT_RUNS_F
   return result;
 }
 
-/** Minimal structural check of a saved run; returns what is wrong, or undefined. */
-export function checkSavedRun(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null) return 'not a JSON object';
-  const r = v as Record<string, unknown>;
-  if (r.format !== 'ranklab-run@1') return `format is ${JSON.stringify(r.format)}, expected "ranklab-run@1"`;
-  const prov = r.provenance as Record<string, unknown> | undefined;
-  if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string') return 'provenance.config and provenance.createdAt are required';
-  if (!Array.isArray(r.metricSpecs)) return 'metricSpecs must be a list';
-  if (typeof r.metrics !== 'object' || r.metrics === null) return 'metrics must be an object';
-  if (!Array.isArray(r.queries)) return 'queries must be a list';
-  for (const [i, q] of (r.queries as unknown[]).entries()) {
-    const qr = q as Record<string, unknown>;
-    if (!qr || typeof qr.qid !== 'string' || !Array.isArray(qr.docs) || typeof qr.metrics !== 'object') {
-      return `queries[${i}] needs qid, docs and metrics`;
-    }
-  }
-  return undefined;
-}
-
 export interface WorkspaceSettings {
   baselineConfig?: string;
   metrics?: string[];
@@ -75,20 +59,19 @@ export interface WorkspaceSettings {
   problems: string[];
 }
 
-/** The `ranklab.json` keys the editor reads; everything else is the core's business. */
+/** The `ranklab.json` settings the editor needs, read by the core's workspace loader (defaults applied there). */
 export function readWorkspaceSettings(workspaceRoot: string): WorkspaceSettings {
-  const file = path.join(workspaceRoot, 'ranklab.json');
   const out: WorkspaceSettings = { metricOptions: { gain: 'exp', relevanceThreshold: 1 }, problems: [] };
-  if (!existsSync(file)) return out;
+  if (!existsSync(path.join(workspaceRoot, SETTINGS_FILE))) return out;
   try {
-    const { value } = parseJsonWithLocations(readFileSync(file, 'utf8'), { comments: true, maxDepth: 0 });
-    const v = (value ?? {}) as Record<string, unknown>;
-    if (typeof v.baseline === 'string') out.baselineConfig = v.baseline;
-    if (Array.isArray(v.metrics)) out.metrics = v.metrics.filter((m): m is string => typeof m === 'string');
-    if (v.gain === 'linear' || v.gain === 'exp') out.metricOptions.gain = v.gain;
-    if (typeof v.relevanceThreshold === 'number') out.metricOptions.relevanceThreshold = v.relevanceThreshold;
+    const ws = loadWorkspace(workspaceRoot);
+    const { settings } = ws;
+    out.baselineConfig = settings.baseline;
+    out.metrics = settings.metrics;
+    out.metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
+    out.problems = ws.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   } catch (e) {
-    out.problems.push(`ranklab.json: ${(e as Error).message}`);
+    out.problems.push(`${SETTINGS_FILE}: ${(e as Error).message}`);
   }
   return out;
 }

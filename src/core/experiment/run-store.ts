@@ -55,9 +55,30 @@ export function loadSavedRun(path: string): SavedRun {
   } catch (e) {
     throw new InputError(`${path}: not a readable saved run (${(e as Error).message})`);
   }
-  if (data?.format !== 'ranklab-run@1' || !Array.isArray(data.queries)) throw new InputError(`${path}: not a Ranklab saved run (format ranklab-run@1)`);
+  const problem = checkSavedRun(data);
+  if (problem) throw new InputError(`${path}: not a usable Ranklab saved run: ${problem}`);
   return data;
 }
+
+/** Minimal structural check of a saved run; returns what is wrong, or undefined. */
+export function checkSavedRun(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return 'not a JSON object';
+  const r = v as Record<string, unknown>;
+  if (r.format !== 'ranklab-run@1') return `format is ${JSON.stringify(r.format)}, expected "ranklab-run@1"`;
+  const prov = r.provenance as Record<string, unknown> | undefined;
+  if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string') return 'provenance.config and provenance.createdAt are required';
+  if (!Array.isArray(r.metricSpecs)) return 'metricSpecs must be a list';
+  if (typeof r.metrics !== 'object' || r.metrics === null) return 'metrics must be an object';
+  if (!Array.isArray(r.queries)) return 'queries must be a list';
+  for (const [i, q] of (r.queries as unknown[]).entries()) {
+    const qr = q as Record<string, unknown>;
+    if (!qr || typeof qr.qid !== 'string' || !Array.isArray(qr.docs) || typeof qr.metrics !== 'object') {
+      return `queries[${i}] needs qid, docs and metrics`;
+    }
+  }
+  return undefined;
+}
+
 
 /** The ranked lists and per-query latencies of a saved run. */
 export function runOfSaved(saved: SavedRun): { run: Run; latencies: Map<string, Record<string, number>> } {
