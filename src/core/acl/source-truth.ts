@@ -2,7 +2,7 @@ import type { Document } from '../corpus/document';
 import { loadCorpus, type CorpusSettings } from '../corpus';
 import type { Analyzer } from '../retrieval/analyzer';
 import { fieldText } from '../retrieval/ranking';
-import { type AclPolicy, type Principal, hasAclFields, maySee } from './policy';
+import { type AclPolicy, type Principal, hasAclFields, permittedIds } from './policy';
 import { snippetSource, tagsOf } from './search-view';
 
 /**
@@ -28,8 +28,7 @@ export class SourceTruth {
   visibleIds(principal: Principal): Set<string> {
     let set = this.visible.get(principal.name);
     if (!set) {
-      set = new Set();
-      for (const d of this.docs.values()) if (maySee(this.policy, principal, d)) set.add(d.id);
+      set = permittedIds(this.policy, principal, [...this.docs.values()]);
       this.visible.set(principal.name, set);
     }
     return set;
