@@ -13,7 +13,7 @@ import { formatTrecRun } from '../core/run/trec-run';
 import type { RanklabController } from './controller';
 import { DashboardPanel } from './dashboard/panel';
 import { runEvaluation } from './evaluate';
-import type { StoredRun } from './runStore';
+import type { StoredRun } from './run-store';
 
 export const COMMAND_IDS = [
   'ranklab.runEvaluation',
@@ -248,7 +248,7 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
         await vscode.window.showTextDocument(vscode.Uri.file(at.file), { selection: new vscode.Range(pos, pos), preview: true });
         return true;
       }
-      // Fallback without a session: find the query id in the judgment files (a text search; the core's judgment locations replace this later).
+      // Fallback when no session could open or the judgments do not locate the query: a text search of the judgment files.
       const hits = await vscode.workspace.findFiles('**/{judgments,qrels}/**', '**/node_modules/**', 50);
       for (const uri of hits) {
         const doc = await vscode.workspace.openTextDocument(uri);

@@ -12,7 +12,7 @@ import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonView, DashboardModel, QueryDetail } from '../protocol';
 import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, comparisonView } from './dashboard/model';
 import type { SessionManager } from './sessions';
-import { DEFAULT_RUNS_FOLDER, readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './runStore';
+import { DEFAULT_RUNS_FOLDER, readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
 
 const BASELINE_KEY = 'ranklab.baselineRunId';
 
@@ -51,7 +51,7 @@ export class RanklabController implements vscode.Disposable {
     );
   }
 
-  /** The first workspace folder (multi-root: Ranklab works on the first folder holding ranklab.json, else the first). */
+  /** The workspace folder Ranklab works on: the first one (in a multi-root workspace the other folders are not used). */
   get folder(): vscode.WorkspaceFolder | undefined {
     return vscode.workspace.workspaceFolders?.[0];
   }

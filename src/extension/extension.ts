@@ -4,14 +4,14 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConfigCodeLensProvider } from './codeLens';
+import { ConfigCodeLensProvider } from './code-lens';
 import { registerCommands } from './commands';
 import { RanklabController } from './controller';
 import { DashboardPanel } from './dashboard/panel';
 import { RanklabDiagnostics } from './diagnostics';
 import { LiveEvaluator } from './live';
 import { SessionManager } from './sessions';
-import { createStatusBar } from './statusBar';
+import { createStatusBar } from './status-bar';
 import { RanklabTests } from './testing';
 
 export interface RanklabApi {

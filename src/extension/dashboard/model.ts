@@ -9,7 +9,7 @@ import type { GateResult } from '../../core/experiment/gates';
 import type { MetricOptions } from '../../core/metrics/context';
 import { describeMetric, parseMetric } from '../../core/metrics/spec';
 import type { SavedQueryResult } from '../../core/run/types';
-import type { StoredRun } from '../runStore';
+import type { StoredRun } from '../run-store';
 
 export interface ModelInput {
   workspaceName: string;

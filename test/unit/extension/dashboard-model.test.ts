@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/runStore';
+import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/run-store';
 import { buildDashboardModel, buildQueryDetail, perQueryRows } from '../../../src/extension/dashboard/model';
 import { isWebviewToHost } from '../../../src/protocol';
 
