@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds } from '../acl/policy';
@@ -283,6 +283,26 @@ export class RanklabSession {
     this.engines.clear();
   }
 
+  /**
+   * Deletes the cached indexes (lexical, vector, LSA) and the corpus snapshot, and drops every open engine and the
+   * loaded corpus: the next use re-reads the corpus files and builds every index from scratch ("Rebuild Index").
+   * Cached embeddings stay: they depend on the model and the text, not on an index. Returns the entries deleted.
+   */
+  clearIndexCaches(): string[] {
+    this.dropEngines();
+    this.corpusState = undefined;
+    this.accessViews.clear();
+    const dir = this.workspace.cacheDir;
+    if (!existsSync(dir)) return [];
+    const removed: string[] = [];
+    for (const name of readdirSync(dir)) {
+      if (KEPT_CACHES.has(name)) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    }
+    return removed.sort();
+  }
+
   async search(config: RankConfig, text: string, opts: { principal?: string; pageSize?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
     const engine = await this.engine(config);
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
@@ -344,6 +364,9 @@ function stateDirFor(root: string, explicit: string | undefined): string {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(base, 'ranklab', `${basename(root)}-${fingerprint([root]).slice(7, 19)}`);
 }
+
+/** Cache entries that survive `clearIndexCaches()` (see there). */
+const KEPT_CACHES = new Set(['embeddings']);
 
 function describeBuild(e: Engine): string {
   const parts: string[] = [];
