@@ -12,7 +12,8 @@ import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonView, DashboardModel, QueryDetail } from '../protocol';
 import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, comparisonView } from './dashboard/model';
 import type { SessionManager } from './sessions';
-import { DEFAULT_RUNS_FOLDER, readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
+import { readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
+import { type RanklabSettings, SETTINGS_SECTION, affectsSettings, readSettings } from './settings';
 
 const BASELINE_KEY = 'ranklab.baselineRunId';
 
@@ -46,7 +47,7 @@ export class RanklabController implements vscode.Disposable {
     }
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('ranklab')) this.invalidate();
+        if (affectsSettings(e)) this.invalidate();
       }),
     );
   }
@@ -56,8 +57,13 @@ export class RanklabController implements vscode.Disposable {
     return vscode.workspace.workspaceFolders?.[0];
   }
 
+  /** The `ranklab.*` settings as they are now. */
+  get settings(): RanklabSettings {
+    return readSettings(vscode.workspace.getConfiguration(SETTINGS_SECTION));
+  }
+
   get runsFolder(): string {
-    return vscode.workspace.getConfiguration('ranklab').get<string>('runsFolder') || DEFAULT_RUNS_FOLDER;
+    return this.settings.runsFolder;
   }
 
   invalidate(): void {
@@ -170,7 +176,7 @@ export class RanklabController implements vscode.Disposable {
       baselineConfig: settings?.baselineConfig,
       baselineRunId: overrides.baselineRunId ?? this.baselineRunId,
       candidateRunId: overrides.candidateRunId ?? this.candidateRunId,
-      primaryMetric: vscode.workspace.getConfiguration('ranklab').get<string>('dashboard.primaryMetric') || undefined,
+      primaryMetric: this.settings.primaryMetric,
       acl: this.acl,
     });
   }

@@ -2,13 +2,14 @@
 import * as vscode from 'vscode';
 import type { RanklabController } from './controller';
 import type { SessionManager } from './sessions';
+import { affectsSettings } from './settings';
 
 export function createStatusBar(controller: RanklabController, sessions?: SessionManager): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('ranklab.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Ranklab';
   item.command = 'ranklab.openDashboard';
   const update = () => {
-    if (!vscode.workspace.getConfiguration('ranklab').get<boolean>('statusBar.enabled', true)) {
+    if (!controller.settings.statusBarEnabled) {
       item.hide();
       return;
     }
@@ -44,6 +45,6 @@ export function createStatusBar(controller: RanklabController, sessions?: Sessio
   const timer = setTimeout(update, 0);
   const sub = controller.onDidChange(update);
   const busySub = sessions?.onDidChangeState(update);
-  const cfg = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('ranklab.statusBar') && update());
+  const cfg = vscode.workspace.onDidChangeConfiguration((e) => affectsSettings(e, 'statusBar.enabled') && update());
   return vscode.Disposable.from(item, sub, cfg, { dispose: () => clearTimeout(timer) }, ...(busySub ? [busySub] : []));
 }
