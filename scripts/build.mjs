@@ -1,20 +1,24 @@
-// Bundles the CLI, the extension and the webview app with esbuild. Entries that do not exist yet are skipped.
+// Bundles the CLI, the extension and the webview apps with esbuild.
+// Every folder webview/<app>/ with a main.ts is an app, bundled to dist/webviews/<app>.js (the name a PanelView gives).
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 // Native addons and lazily-loaded model runtimes stay outside the bundle and load from node_modules.
 const nodeExternals = ['vscode', 'hnswlib-node', '@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp'];
 
+const apps = readdirSync('webview', { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(`webview/${d.name}/main.ts`))
+  .map((d) => d.name)
+  .sort();
 const entries = [
   { in: 'src/cli/main.ts', out: 'dist/cli.js', platform: 'node', banner: '#!/usr/bin/env node' },
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', platform: 'node' },
-  { in: 'webview/main.ts', out: 'dist/webview.js', platform: 'browser' },
+  ...apps.map((app) => ({ in: `webview/${app}/main.ts`, out: `dist/webviews/${app}.js`, platform: 'browser' })),
 ];
 
 for (const e of entries) {
-  if (!existsSync(e.in)) continue;
   const opts = {
     entryPoints: [e.in],
     outfile: e.out,

@@ -25,7 +25,7 @@ fi
 echo "== build"; T=$(now)
 node scripts/build.mjs
 node scripts/vscode/build-tests.mjs
-for f in dist/extension.js dist/webview.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
+for f in dist/extension.js dist/webviews/dashboard.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
 echo "   build: $(since "$T")"
 
 for step in $STEPS; do

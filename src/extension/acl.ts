@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { type AclReport, checkAcl } from '../core/acl/checker';
-import type { AclView } from '../protocol';
+import type { AclView } from '../protocol/dashboard';
 import type { RanklabController } from './controller';
 import type { RanklabDiagnostics } from './diagnostics';
 

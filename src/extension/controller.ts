@@ -9,7 +9,7 @@ import { checkGates } from '../core/experiment/gates';
 import { runOfSaved } from '../core/experiment/run-store';
 import { parseMetricList } from '../core/metrics/spec';
 import type { RanklabSession } from '../core/session/session';
-import type { AclView, ComparisonView, DashboardModel, QueryDetail } from '../protocol';
+import type { AclView, ComparisonView, DashboardModel, QueryDetail } from '../protocol/dashboard';
 import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, comparisonView } from './dashboard/model';
 import type { SessionManager } from './sessions';
 import { readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';

@@ -1,11 +1,13 @@
 /**
- * Ranklab extension entry. Activation only wires things up (channel, session manager, status bar, commands,
- * CodeLens, diagnostics, Testing view, serializer); the workspace is read lazily on first use.
+ * Ranklab extension entry. Activation only wires things up (output channel, session manager, controller, live
+ * evaluation, diagnostics, Testing view, CodeLens, the dashboard's serializer, the command table, status bar);
+ * the workspace is read lazily on first use. Everything that computes is in src/core; see docs/design-editor.md.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ConfigCodeLensProvider } from './code-lens';
-import { registerCommands } from './commands';
+import { COMMAND_LIST, registerCommands } from './commands';
+import type { RanklabContext } from './context';
 import { RanklabController } from './controller';
 import { DashboardPanel } from './dashboard/panel';
 import { RanklabDiagnostics } from './diagnostics';
@@ -22,6 +24,8 @@ export interface RanklabApi {
   readonly live: LiveEvaluator;
   readonly diagnostics: RanklabDiagnostics;
   readonly tests: RanklabTests;
+  /** The command table's ids, each marked internal or not (tests compare them with package.json). */
+  readonly commands: { id: string; internal: boolean }[];
   /** The open dashboard panel, if any (tests read what was posted to the webview). */
   dashboard(): DashboardPanel | undefined;
 }
@@ -41,6 +45,8 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   const diagnostics = new RanklabDiagnostics();
   const tests = new RanklabTests(sessions, live, () => controller.folder);
   const codeLens = new ConfigCodeLensProvider(live, folderOf);
+  const dashboard = new DashboardPanel(context.extensionUri, controller);
+  const ctx: RanklabContext = { extension: context, log, controller, sessions, live, diagnostics, dashboard };
 
   const refreshWorkspaceDiagnostics = () => {
     const session = controller.session();
@@ -54,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
     diagnostics,
     tests,
     codeLens,
+    dashboard,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/*.rank.json' }, codeLens),
     live.onDidChange((state) => {
       diagnostics.setConfig(state, state.status === 'done' ? controller.session() : undefined);
@@ -63,17 +70,17 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
       }
     }),
     sessions.onDidChangeInputs(() => refreshWorkspaceDiagnostics()),
-    ...registerCommands(context, controller, live, diagnostics),
-    DashboardPanel.registerSerializer(context, controller),
+    ...registerCommands(ctx),
+    dashboard.registerSerializer(),
     createStatusBar(controller, sessions),
-    { dispose: () => DashboardPanel.current?.dispose() },
   );
   // Judgment-file diagnostics show up without waiting for an evaluation (after activation, off its path).
   if (vscode.workspace.isTrusted) setTimeout(refreshWorkspaceDiagnostics, 500);
   const activationMs = performance.now() - t0;
   log.info(`Ranklab ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`);
   console.log(`RANKLAB-ACTIVATED ${activationMs.toFixed(1)} ms`);
-  return { activationMs, controller, sessions, live, diagnostics, tests, dashboard: () => DashboardPanel.current };
+  const commands = COMMAND_LIST.map(({ id, internal }) => ({ id, internal }));
+  return { activationMs, controller, sessions, live, diagnostics, tests, commands, dashboard: () => (dashboard.isOpen ? dashboard : undefined) };
 }
 
 export function deactivate(): void {}

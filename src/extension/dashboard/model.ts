@@ -3,7 +3,7 @@
  * Metric values are read as saved; this only picks baseline/candidate, spells out metric variants
  * and orders queries by their change against the baseline.
  */
-import type { AclView, ComparisonView, DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol';
+import type { AclView, ComparisonView, DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol/dashboard';
 import type { Comparison, SliceComparison } from '../../core/experiment/compare';
 import type { GateResult } from '../../core/experiment/gates';
 import type { MetricOptions } from '../../core/metrics/context';

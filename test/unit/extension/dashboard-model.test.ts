@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/run-store';
 import { buildDashboardModel, buildQueryDetail, perQueryRows } from '../../../src/extension/dashboard/model';
-import { isWebviewToHost } from '../../../src/protocol';
+import { isWebviewToHost } from '../../../src/protocol/dashboard';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/vscode-workspace');
 

@@ -1,18 +1,13 @@
 /**
- * The one typed message protocol between the extension host and the dashboard webview.
- * Both sides import these types; nothing here may import `vscode` or touch the DOM.
+ * The dashboard's protocol: the data it shows and the messages it exchanges with the host (envelope in ./base.ts).
+ * Imported by the host (src/extension/dashboard/) and the app (webview/dashboard/); no `vscode`, no DOM.
  *
- * Shape (after GitLens' webview protocols and vscode-pull-request-github's handshake):
- * - webview → host `ready` once its listener is installed; the host answers with the `init` notification.
- *   Until `ready` arrives the host queues nothing: the webview always asks for a fresh state after a reload.
- * - webview → host requests carry a `requestId`; the host answers with exactly one `response`
- *   carrying the same id (`ok: true` + typed `result`, or `ok: false` + `error`).
- * - webview → host commands are fire-and-forget (`openDocument`, `openQuery`, ...).
- * - host → webview notifications (`init`, `runsUpdated`, `focusRuns`) push state.
+ * - after `ready` the host sends `init` with the full model; `runsUpdated` whenever runs, baseline or ACL results change;
+ *   `focusRuns` when a command asks the dashboard to show a comparison (sent again after the next `ready`).
+ * - the app asks for the model of other runs (`getDashboard`) and for one query's result lists (`getQueryDetail`).
+ * - commands act in the editor: open a document or a query, set the baseline, run an evaluation or the ACL check.
  */
-
-export const PROTOCOL_VERSION = 1;
-export const DASHBOARD_VIEW_TYPE = 'ranklab.dashboard';
+import { type ToHost, defineProtocol, isToHost } from './base';
 
 // ---------------------------------------------------------------- data shown by the dashboard
 
@@ -158,85 +153,41 @@ export interface QueryDetail {
   candidate?: { runId: string; docs: DocRow[]; metric?: number };
 }
 
-// ---------------------------------------------------------------- webview → host
+// ---------------------------------------------------------------- messages
 
-/** Requests: method → params and result. */
-export interface RequestMap {
-  getDashboard: { params: { baselineRunId?: string; candidateRunId?: string }; result: DashboardModel };
-  getQueryDetail: { params: { qid: string; baselineRunId?: string; candidateRunId?: string }; result: QueryDetail };
-}
-export type RequestMethod = keyof RequestMap;
+export type DashboardMessages = {
+  requests: {
+    getDashboard: { params: { baselineRunId?: string; candidateRunId?: string }; result: DashboardModel };
+    getQueryDetail: { params: { qid: string; baselineRunId?: string; candidateRunId?: string }; result: QueryDetail };
+  };
+  commands: {
+    openDocument: { docId: string; runId?: string };
+    openQuery: { qid: string };
+    setBaseline: { runId: string };
+    runEvaluation: Record<string, never>;
+    checkAccessControl: Record<string, never>;
+  };
+  notifications: {
+    /** Answer to `ready`: the full state. */
+    init: { model: DashboardModel };
+    /** The runs folder changed (a run was added, rewritten or deleted), or the baseline or the ACL results changed. */
+    runsUpdated: { model: DashboardModel };
+    /** The host asks the dashboard to show this comparison (e.g. "Compare with Baseline"). */
+    focusRuns: { baselineRunId?: string; candidateRunId?: string };
+  };
+};
 
-/** Commands: fire-and-forget actions the host performs in the editor. */
-export interface CommandMap {
-  openDocument: { docId: string; runId?: string };
-  openQuery: { qid: string };
-  setBaseline: { runId: string };
-  runEvaluation: Record<string, never>;
-  checkAccessControl: Record<string, never>;
-}
-export type CommandName = keyof CommandMap;
+export const dashboardProtocol = defineProtocol<DashboardMessages>({
+  viewType: 'ranklab.dashboard',
+  version: 1,
+  requests: { getDashboard: true, getQueryDetail: true },
+  commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true },
+  notifications: { init: true, runsUpdated: true, focusRuns: true },
+});
 
-export type ReadyMessage = { type: 'ready'; protocol: number };
-export type RequestMessage = {
-  [M in RequestMethod]: { type: 'request'; requestId: number; method: M; params: RequestMap[M]['params'] };
-}[RequestMethod];
-export type CommandMessage = {
-  [C in CommandName]: { type: 'command'; command: C; params: CommandMap[C] };
-}[CommandName];
-
-export type WebviewToHost = ReadyMessage | RequestMessage | CommandMessage;
-
-// ---------------------------------------------------------------- host → webview
-
-export interface NotificationMap {
-  /** Answer to `ready`: the full state. */
-  init: { model: DashboardModel };
-  /** The runs folder changed (a run was added, rewritten or deleted) or the baseline changed. */
-  runsUpdated: { model: DashboardModel };
-  /** The host asks the dashboard to show this comparison (e.g. "Compare with Baseline"). */
-  focusRuns: { baselineRunId?: string; candidateRunId?: string };
-}
-export type NotificationName = keyof NotificationMap;
-
-export type NotificationMessage = {
-  [N in NotificationName]: { type: 'notification'; name: N; params: NotificationMap[N] };
-}[NotificationName];
-
-export type ResponseMessage =
-  | { type: 'response'; requestId: number; ok: true; result: RequestMap[RequestMethod]['result'] }
-  | { type: 'response'; requestId: number; ok: false; error: string };
-
-export type HostToWebview = NotificationMessage | ResponseMessage;
-
-// ---------------------------------------------------------------- guards (both sides receive `unknown`)
-
-const REQUEST_METHODS: readonly RequestMethod[] = ['getDashboard', 'getQueryDetail'];
-const COMMAND_NAMES: readonly CommandName[] = ['openDocument', 'openQuery', 'setBaseline', 'runEvaluation', 'checkAccessControl'];
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Structural check of a message from the webview (the host never trusts webview input). */
-export function isWebviewToHost(v: unknown): v is WebviewToHost {
-  if (!isRecord(v)) return false;
-  switch (v.type) {
-    case 'ready':
-      return typeof v.protocol === 'number';
-    case 'request':
-      return typeof v.requestId === 'number' && REQUEST_METHODS.includes(v.method as RequestMethod) && isRecord(v.params);
-    case 'command':
-      return COMMAND_NAMES.includes(v.command as CommandName) && isRecord(v.params);
-    default:
-      return false;
-  }
-}
-
-export function isHostToWebview(v: unknown): v is HostToWebview {
-  if (!isRecord(v)) return false;
-  if (v.type === 'response') return typeof v.requestId === 'number' && typeof v.ok === 'boolean';
-  return v.type === 'notification' && typeof v.name === 'string' && isRecord(v.params);
+/** Structural check of a message from the dashboard webview (the host never trusts webview input). */
+export function isWebviewToHost(v: unknown): v is ToHost<DashboardMessages> {
+  return isToHost(dashboardProtocol, v);
 }
 
 /** State the webview persists with `setState` so a hidden/reloaded panel comes back where it was. */

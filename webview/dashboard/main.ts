@@ -1,96 +1,52 @@
 /**
  * Ranklab dashboard (runs in the webview). Builds DOM with textContent only: run data contains corpus
- * text (titles, queries) and is never parsed as HTML. Talks to the host through src/protocol.ts.
+ * text (titles, queries) and is never parsed as HTML. Talks to the host through its protocol
+ * (src/protocol/dashboard.ts) over the shared client (webview/ipc.ts).
  */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import {
   type ComparisonView,
   type SliceDelta,
+  type DashboardMessages,
   type DashboardModel,
   type DashboardState,
   type DocRow,
-  type HostToWebview,
-  isHostToWebview,
-  PROTOCOL_VERSION,
+  dashboardProtocol,
   type QueryDetail,
-  type RequestMap,
-  type RequestMethod,
-  type CommandMap,
-  type CommandName,
-  type WebviewToHost,
-} from '../src/protocol';
+} from '../../src/protocol/dashboard';
+import { WebviewClient } from '../ipc';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
-interface VsCodeApi {
-  postMessage(m: WebviewToHost): void;
-  getState(): DashboardState | undefined;
-  setState(s: DashboardState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
+// ---------------------------------------------------------------- messaging
 
-const vscode = acquireVsCodeApi();
-let state: DashboardState = vscode.getState() ?? {};
+const client = new WebviewClient<DashboardMessages, DashboardState>(dashboardProtocol, {
+  init: (params) => showModel(params.model),
+  runsUpdated: (params) => showModel(params.model),
+  focusRuns: (params) => {
+    state = { ...state, ...params, selectedQid: undefined };
+    void refresh();
+  },
+});
+let state: DashboardState = client.state ?? {};
 const app = document.getElementById('app')!;
 const charts: Chart[] = [];
 
-// ---------------------------------------------------------------- messaging
-
-let nextRequestId = 1;
-const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-
-function request<M extends RequestMethod>(method: M, params: RequestMap[M]['params']): Promise<RequestMap[M]['result']> {
-  const requestId = nextRequestId++;
-  return new Promise((resolve, reject) => {
-    pending.set(requestId, { resolve: resolve as (v: unknown) => void, reject });
-    vscode.postMessage({ type: 'request', requestId, method, params } as WebviewToHost);
-  });
-}
-
-function command<C extends CommandName>(name: C, params: CommandMap[C]): void {
-  vscode.postMessage({ type: 'command', command: name, params } as WebviewToHost);
-}
-
-window.addEventListener('message', (event: MessageEvent) => {
-  const m: unknown = event.data;
-  if (!isHostToWebview(m)) return;
-  handle(m);
-});
-
-function handle(m: HostToWebview): void {
-  if (m.type === 'response') {
-    const p = pending.get(m.requestId);
-    if (!p) return;
-    pending.delete(m.requestId);
-    if (m.ok) p.resolve(m.result);
-    else p.reject(new Error(m.error));
-    return;
-  }
-  switch (m.name) {
-    case 'init':
-    case 'runsUpdated': {
-      const model = m.params.model;
-      // Keep the user's choice of runs if they still exist; otherwise take the host's defaults.
-      const ids = new Set(model.runs.map((r) => r.id));
-      if (state.baselineRunId && ids.has(state.baselineRunId) && state.baselineRunId !== model.baselineRunId) {
-        void refresh();
-      } else if (state.candidateRunId && ids.has(state.candidateRunId) && state.candidateRunId !== model.candidateRunId) {
-        void refresh();
-      } else {
-        setModel(model);
-      }
-      return;
-    }
-    case 'focusRuns':
-      state = { ...state, ...m.params, selectedQid: undefined };
-      void refresh();
-      return;
+/** A model pushed by the host: keep the user's choice of runs if they still exist; otherwise take the host's defaults. */
+function showModel(model: DashboardModel): void {
+  const ids = new Set(model.runs.map((r) => r.id));
+  if (state.baselineRunId && ids.has(state.baselineRunId) && state.baselineRunId !== model.baselineRunId) {
+    void refresh();
+  } else if (state.candidateRunId && ids.has(state.candidateRunId) && state.candidateRunId !== model.candidateRunId) {
+    void refresh();
+  } else {
+    setModel(model);
   }
 }
 
 async function refresh(): Promise<void> {
   try {
-    setModel(await request('getDashboard', { baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }));
+    setModel(await client.request('getDashboard', { baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }));
   } catch (e) {
     showError(e);
   }
@@ -100,7 +56,7 @@ function setModel(model: DashboardModel): void {
   state = { ...state, model, baselineRunId: model.baselineRunId, candidateRunId: model.candidateRunId };
   if (state.selectedQid && !model.perQuery.some((q) => q.qid === state.selectedQid)) state.selectedQid = undefined;
   if (!state.selectedQid && model.perQuery.length) state.selectedQid = model.perQuery[0].qid;
-  vscode.setState(state);
+  client.state = state;
   render(model);
 }
 
@@ -143,7 +99,7 @@ function render(model: DashboardModel): void {
   }
   if (model.runs.length === 0) {
     const btn = h('button', {}, 'Run Evaluation');
-    btn.addEventListener('click', () => command('runEvaluation', {}));
+    btn.addEventListener('click', () => client.command('runEvaluation', {}));
     app.append(h('p', { id: 'empty' }, 'No saved runs yet. '), btn);
     return;
   }
@@ -274,7 +230,7 @@ function perQuerySection(model: DashboardModel): HTMLElement {
   const rows = model.perQuery.map((q) => {
     const qidLink = h('a', { title: 'Open in judgments' }, q.qid);
     qidLink.href = '#';
-    qidLink.addEventListener('click', (e) => { e.preventDefault(); e.stopPropagation(); command('openQuery', { qid: q.qid }); });
+    qidLink.addEventListener('click', (e) => { e.preventDefault(); e.stopPropagation(); client.command('openQuery', { qid: q.qid }); });
     const tr = h('tr', { class: `clickable${q.qid === state.selectedQid ? ' selected' : ''}` },
       h('td', {}, qidLink), h('td', {}, q.text), h('td', { class: 'num' }, fmt(q.baseline)), h('td', { class: 'num' }, fmt(q.candidate)),
       h('td', { class: `num ${q.delta === undefined ? '' : q.delta < 0 ? 'worse' : q.delta > 0 ? 'better' : ''}` }, fmtDelta(q.delta)));
@@ -282,7 +238,7 @@ function perQuerySection(model: DashboardModel): HTMLElement {
     tr.tabIndex = 0;
     const select = () => {
       state.selectedQid = q.qid;
-      vscode.setState(state);
+      client.state = state;
       for (const other of Array.from(tr.parentElement?.children ?? [])) other.classList.toggle('selected', other === tr);
       void showQuery(q.qid);
     };
@@ -303,7 +259,7 @@ async function showQuery(qid: string): Promise<void> {
   if (!box) return;
   let detail: QueryDetail;
   try {
-    detail = await request('getQueryDetail', { qid, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId });
+    detail = await client.request('getQueryDetail', { qid, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId });
   } catch (e) {
     box.replaceChildren(h('p', { class: 'error' }, (e as Error).message));
     return;
@@ -325,7 +281,7 @@ async function showQuery(qid: string): Promise<void> {
 function docRow(d: DocRow, runId: string): HTMLElement {
   const link = h('a', { title: 'Open document' }, d.id);
   link.href = '#';
-  link.addEventListener('click', (e) => { e.preventDefault(); command('openDocument', { docId: d.id, runId }); });
+  link.addEventListener('click', (e) => { e.preventDefault(); client.command('openDocument', { docId: d.id, runId }); });
   return h('tr', {}, h('td', { class: 'num' }, String(d.rank)), h('td', {}, link), h('td', { class: 'doc-title' }, d.title ?? ''),
     gradeCell(d.grade), h('td', { class: 'num' }, fmt(d.score, 3)), h('td', { class: 'num muted' }, d.otherRank === undefined ? '–' : String(d.otherRank)));
 }
@@ -401,7 +357,7 @@ function movedSection(c: ComparisonView | undefined): HTMLElement | null {
 function aclSection(model: DashboardModel): HTMLElement {
   const acl = model.acl;
   const btn = h('button', {}, 'Check Access Control');
-  btn.addEventListener('click', () => command('checkAccessControl', {}));
+  btn.addEventListener('click', () => client.command('checkAccessControl', {}));
   if (!acl || acl.status !== 'checked') return h('section', { id: 'acl' }, h('h2', {}, 'Access control'), h('p', { class: 'muted' }, acl?.message ?? 'Not checked yet.'), btn);
   return h('section', { id: 'acl' },
     h('h2', {}, 'Access control ', h('span', { class: `badge ${acl.passed ? 'baseline' : 'candidate'}` }, acl.passed ? 'passed' : 'violations')),
@@ -417,4 +373,4 @@ new MutationObserver(() => { if (state.model) render(state.model); }).observe(do
 
 // Draw the last known state at once (panel restored after hide/reload), then ask the host for fresh data.
 if (state.model) render(state.model);
-vscode.postMessage({ type: 'ready', protocol: PROTOCOL_VERSION });
+client.ready();

@@ -1,0 +1,45 @@
+/** Helpers shared by several commands: the workspace folder, the config a command is about, picking a saved run. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { InputError } from '../../core/util/diagnostics';
+import type { RanklabContext } from '../context';
+import type { StoredRun } from '../run-store';
+
+/** The Ranklab workspace folder; throws when there is no local one. */
+export function needFolder(ctx: RanklabContext): vscode.WorkspaceFolder {
+  const folder = ctx.controller.folder;
+  if (!folder || folder.uri.scheme !== 'file') throw new InputError('open a local folder containing ranklab.json');
+  return folder;
+}
+
+/** The `*.rank.json` a command is about: its argument, else the active editor's file (unless a run id was passed). */
+export function configUri(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return typeof arg !== 'string' && active?.fsPath.endsWith('.rank.json') ? active : undefined;
+}
+
+/** A saved run's id from its file path. */
+export function runIdOf(file: string | undefined): string | undefined {
+  return file ? path.basename(file).replace(/\.json$/, '') : undefined;
+}
+
+/** The run with id `runId`, else one the user picks from the saved runs (undefined when they cancel or there is none). */
+export async function pickRun(ctx: RanklabContext, placeHolder: string, runId?: string): Promise<StoredRun | undefined> {
+  const { controller } = ctx;
+  if (runId) {
+    const r = controller.findRun(runId);
+    if (!r) throw new InputError(`no saved run "${runId}" in ${controller.runsFolder}`);
+    return r;
+  }
+  const runs = controller.runs().runs;
+  if (runs.length === 0) {
+    void vscode.window.showInformationMessage(`Ranklab: no saved runs in ${controller.runsFolder} yet.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    [...runs].reverse().map((r) => ({ label: r.run.provenance.config, description: r.id, detail: r.run.provenance.createdAt, run: r })),
+    { placeHolder },
+  );
+  return picked?.run;
+}

@@ -1,0 +1,37 @@
+/** Commands that show the dashboard: open it, and compare a config or a saved run with the baseline in it. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RanklabContext } from '../context';
+import { configUri, needFolder, pickRun, runIdOf } from './common';
+
+export const openDashboard = (ctx: RanklabContext) => () => {
+  ctx.dashboard.show();
+  return true;
+};
+
+/**
+ * With a config (argument or active editor): evaluate it and the baseline (saved runs reused when unchanged), then
+ * show the core's comparison. With a run id, or nothing: compare that run (or one the user picks) with the baseline.
+ */
+export const compareWithBaseline = (ctx: RanklabContext) => async (arg?: string | vscode.Uri) => {
+  const { controller, dashboard, live } = ctx;
+  const target = configUri(arg);
+  if (target) {
+    const state = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Ranklab: comparing ${path.basename(target.fsPath)} with the baseline` },
+      () => live.evaluate(target.fsPath, needFolder(ctx)),
+    );
+    if (state.status !== 'done' || !state.result) throw new Error(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
+    controller.invalidate();
+    const candidateRunId = runIdOf(state.result.candidate.path);
+    const baselineRunId = runIdOf(state.result.baseline?.path) ?? controller.baselineRunId;
+    controller.candidateRunId = candidateRunId;
+    dashboard.show({ candidateRunId, baselineRunId });
+    return candidateRunId;
+  }
+  const cand = await pickRun(ctx, 'Run to compare with the baseline', typeof arg === 'string' ? arg : undefined);
+  if (!cand) return undefined;
+  controller.candidateRunId = cand.id;
+  dashboard.show({ candidateRunId: cand.id, baselineRunId: controller.baselineRunId });
+  return cand.id;
+};

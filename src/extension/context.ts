@@ -1,0 +1,21 @@
+/**
+ * What a command or view of the editor layer may use: the parts `activate()` builds once. Commands are factories
+ * `(ctx) => handler` over it (src/extension/commands/), so each one names what it needs and nothing is global.
+ */
+import type * as vscode from 'vscode';
+import type { RanklabController } from './controller';
+import type { DashboardPanel } from './dashboard/panel';
+import type { RanklabDiagnostics } from './diagnostics';
+import type { LiveEvaluator } from './live';
+import type { SessionManager } from './sessions';
+
+export interface RanklabContext {
+  readonly extension: vscode.ExtensionContext;
+  /** The "Ranklab" output channel. */
+  readonly log: vscode.LogOutputChannel;
+  readonly controller: RanklabController;
+  readonly sessions: SessionManager;
+  readonly live: LiveEvaluator;
+  readonly diagnostics: RanklabDiagnostics;
+  readonly dashboard: DashboardPanel;
+}
