@@ -1,5 +1,5 @@
 /**
- * Builds the dashboard's view model (src/protocol.ts) from saved runs. No `vscode` import.
+ * Builds the dashboard's view model (src/protocol/dashboard.ts) from saved runs. No `vscode` import.
  * Metric values are read as saved; this only picks baseline/candidate, spells out metric variants
  * and orders queries by their change against the baseline.
  */
