@@ -5,7 +5,7 @@
  *
  * Shape (after GitLens' webview protocols and vscode-pull-request-github's handshake):
  * - webview → host `ready` once its listener is installed, again after every reload; the host answers with
- *   notifications carrying the full state. Until `ready` the host assumes nobody listens.
+ *   notifications carrying the full state (anything posted before `ready` may be lost: the state is sent again).
  * - webview → host requests carry a `requestId`; the host answers each with exactly one `response` carrying the
  *   same id (`ok: true` + typed `result`, or `ok: false` + `error`), also for a method it does not know.
  * - webview → host commands are fire-and-forget (open a file, run a command).

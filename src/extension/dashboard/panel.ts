@@ -26,7 +26,7 @@ export class DashboardPanel implements vscode.Disposable {
   lastPostedModel: DashboardModel | undefined;
   private readonly subscription: vscode.Disposable;
 
-  constructor(extensionUri: vscode.Uri, private readonly controller: RanklabController) {
+  constructor(extensionUri: vscode.Uri, controller: RanklabController) {
     this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
       ready: () => {
         this.postModel('init', controller.dashboardModel(this.pendingFocus ?? {}));
