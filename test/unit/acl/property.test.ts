@@ -110,7 +110,7 @@ async function checkScenario(
   filterOf: (p: Principal, honest: (id: string) => boolean) => (id: string) => boolean,
 ): Promise<Checked> {
   const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-  const truth = new SourceTruth(s.docs, policy);
+  const truth = new SourceTruth(s.docs, (p, id) => permittedIds(policy, p, s.docs).has(id));
   const byId = new Map(s.docs.map((d) => [d.id, d]));
   const termIndex = truth.termIndex(['title', 'body'], analyzer);
   const out: Checked = { violations: [], totalsChecked: 0 };
@@ -147,7 +147,7 @@ test('property: pre-filtered lexical, vector (exact, HNSW), hybrid and reranked 
       assert.deepEqual(r.violations, []);
       // And the totals are exactly right, not merely bounded: checked against an independent count.
       const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-      const truth = new SourceTruth(s.docs, policy);
+      const truth = new SourceTruth(s.docs, (p, id) => permittedIds(policy, p, s.docs).has(id));
       for (const p of s.principals) {
         const permitted = permittedIds(policy, p, s.docs);
         const lexical = built.find(([n]) => n === 'lexical')![1];
@@ -165,7 +165,7 @@ test('property: the same check fails when the filter lets one forbidden matching
   await fc.assert(
     fc.asyncProperty(scenarioArb, async (s) => {
       const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-      const truth = new SourceTruth(s.docs, policy);
+      const truth = new SourceTruth(s.docs, (p, id) => permittedIds(policy, p, s.docs).has(id));
       // A principal, a query and a forbidden document containing a query word; skip scenarios without one.
       let leak: { p: Principal; q: string; doc: string } | undefined;
       for (const p of s.principals) {
@@ -193,7 +193,7 @@ test('property: a word that only forbidden documents contain is never suggested;
   await fc.assert(
     fc.asyncProperty(scenarioArb, async (s) => {
       const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-      const truth = new SourceTruth(s.docs, policy);
+      const truth = new SourceTruth(s.docs, (p, id) => permittedIds(policy, p, s.docs).has(id));
       const termIndex = truth.termIndex(['title', 'body'], analyzer);
       let secret: { p: Principal; w: string } | undefined;
       for (const p of s.principals) {
