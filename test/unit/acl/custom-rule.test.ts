@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ReferenceAcl } from '../../../src/core/acl/reference-acl';
 import { RanklabSession } from '../../../src/core/session/session';
 import { copyOfExample } from '../../helpers/workspace';
 import { makeWorkspace, md } from './helpers';
@@ -70,6 +71,24 @@ test('the README example on the example workspace: a secret document without ten
     const guest = session.accessFor('guest').permitted;
     assert.equal(guest.has('board-minutes'), false);
     assert.equal(guest.has('open-letter'), true);
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
+});
+
+test('the example workspace under the default rule: retrieval and the independent reference agree for every principal', () => {
+  const dir = copyOfExample();
+  try {
+    const session = RanklabSession.open(dir, { writeCache: false });
+    const reference = ReferenceAcl.fromDisk(dir, session.workspace.settings.corpus, session.policy());
+    const ids = session.corpus().docs.map((d) => d.id);
+    assert.deepEqual(reference.invalidDocuments(ids), []);
+    assert.equal(reference.followingMissingAcl(ids), 0, 'every example document has access fields');
+    for (const p of session.principals()) {
+      const expected = ids.filter((id) => reference.visible(p, id)).sort();
+      assert.deepEqual([...session.accessFor(p.name).permitted].sort(), expected, p.name);
+      assert.ok(expected.length > 0);
+    }
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });
   }

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { aclFindings, checkAcl } from '../../../src/core/acl/checker';
+import { permittedIds } from '../../../src/core/acl/policy';
 import { RanklabSession } from '../../../src/core/session/session';
 import { PRINCIPALS, makeWorkspace, md } from './helpers';
 
@@ -87,6 +89,48 @@ test('an invalid access field is a corpus error at the field line (Markdown, HTM
     assert.ok(html);
     assert.equal(html.line, 3, 'the <meta name="public"> line');
     assert.equal(diags.length, INVALID_IDS.length);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('check-acl catches a lenient field parser and a wrong rule in the retrieval path (the checker reads the files itself)', async () => {
+  const dir = makeWorkspace(files());
+  try {
+    const session = RanklabSession.open(dir, { writeCache: false });
+    const policy = session.policy();
+    const principal = (name: string) => PRINCIPALS.find((p) => p.name === name)!;
+    const honest = await checkAcl(session, { prefixes: false });
+    assert.deepEqual(honest.violations, []);
+    assert.deepEqual(honest.invalidAclDocuments.map((d) => d.id).sort(), INVALID_IDS);
+    assert.deepEqual(aclFindings(honest, { allowInvalidAcl: true }).failures, []);
+
+    // The corpus as a lenient mapper reads it: invalid access fields dropped instead of hiding the document.
+    const lenientDocs = session.corpus().docs.map((d) => ({ ...d, invalidAcl: undefined }));
+    const lenient = await checkAcl(session, {
+      prefixes: false,
+      filterFor: (name) => {
+        const set = permittedIds(policy, principal(name), lenientDocs);
+        return (id) => set.has(id);
+      },
+    });
+    // e.g. public-maybe (no usable field left: public by default) shows to the guest, groups-number to all of acme.
+    assert.ok(lenient.byPrincipal.bm25.guest.filterExtraDocuments.includes('public-maybe'));
+    assert.ok(lenient.byPrincipal.bm25.sales.filterExtraDocuments.includes('groups-number'));
+    assert.ok(lenient.violations.some((v) => v.docId === 'public-maybe' && v.principal === 'guest' && v.where === 'results'));
+    assert.ok(aclFindings(lenient, { allowInvalidAcl: true }).failures.some((f) => /index filter of guest permits/.test(f)));
+
+    // A wrong rule implementation: the group test forgotten, so the whole tenant sees hr's documents.
+    const wrong = { ...policy, rule: { any: [{ doc: 'public', is: true }, { same: 'tenant' }] } };
+    const broken = await checkAcl(session, {
+      prefixes: false,
+      filterFor: (name) => {
+        const set = permittedIds(wrong, principal(name), session.corpus().docs);
+        return (id) => set.has(id);
+      },
+    });
+    assert.deepEqual(broken.byPrincipal.bm25.sales.filterExtraDocuments, ['j-ok', 'ok']);
+    assert.ok(broken.violations.some((v) => v.principal === 'sales' && v.docId === 'ok' && v.where === 'results'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
