@@ -37,9 +37,6 @@ export interface AclPolicy {
   missingAcl: 'public' | 'private';
 }
 
-/** The access fields every corpus reader normalises (source keys from `acl.fields`), reserved in `meta`. */
-export const ACL_FIELDS = ['tenant', 'groups', 'public'] as const;
-
 const ruleFieldCache = new WeakMap<AclRule, string[]>();
 
 /** The document fields a rule reads (`doc`, `same`, `overlap`), in first-mention order. */
