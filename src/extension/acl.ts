@@ -4,7 +4,7 @@
  * with a violation, an error on that config file (Problems).
  */
 import * as vscode from 'vscode';
-import { type AclReport, checkAcl } from '../core/acl/checker';
+import { type AclReport, aclFindings, checkAcl } from '../core/acl/checker';
 import type { AclView } from '../protocol/dashboard';
 import type { RanklabController } from './controller';
 import type { RanklabDiagnostics } from './diagnostics';
@@ -22,7 +22,7 @@ export function aclView(report: AclReport, at = new Date()): AclView {
   }
   return {
     status: 'checked',
-    passed: report.violations.length === 0 && report.failed.length === 0,
+    passed: aclFindings(report).failures.length === 0 && report.failed.length === 0,
     checkedAt: at.toISOString(),
     principals: [...perPrincipal].map(([name, p]) => ({ name, violations: p.violations, pageFill: p.fills.length ? p.fills.reduce((a, b) => a + b, 0) / p.fills.length : undefined })),
     violations: report.violations.map((v) => ({ principal: v.principal, query: v.query, docId: v.docId, config: v.config })),
@@ -61,9 +61,11 @@ export async function checkAccessControl(controller: RanklabController, diagnost
     },
   );
   controller.setAcl(aclView(report));
-  const msg = `Ranklab: access control ${report.violations.length ? `FAILED: ${report.violations.length} violation(s)` : 'passed'} (${report.checked} responses checked${report.failed.length ? `, ${report.failed.length} config(s) could not run` : ''})`;
+  // The same failures as `ranklab check-acl`: leaks, a stale index filter, invalid access fields.
+  const { failures } = aclFindings(report);
+  const msg = `Ranklab: access control ${failures.length ? `FAILED: ${failures.join('; ')}` : 'passed'} (${report.checked} responses checked${report.failed.length ? `, ${report.failed.length} config(s) could not run` : ''})`;
   controller.log.info(msg);
-  if (report.violations.length) void vscode.window.showErrorMessage(msg);
+  if (failures.length) void vscode.window.showErrorMessage(msg);
   else void vscode.window.showInformationMessage(msg);
   return report;
 }

@@ -12,7 +12,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkAcl } from '../core/acl/checker';
+import { aclFindings, checkAcl } from '../core/acl/checker';
 import type { JudgmentSet } from '../core/judgments/types';
 import type { ConfigResult, LiveEvaluator } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';
@@ -184,14 +184,16 @@ export class RanklabTests implements vscode.Disposable {
         const t0 = Date.now();
         const report = await checkAcl(session, { configs: [config], principals: [principal], signal: abort.signal });
         const leaks = report.violations;
+        // Leaks, a stale filter and invalid access fields fail the item, as they fail `ranklab check-acl`.
+        const { failures } = aclFindings(report);
         if (report.failed.length) {
           run.errored(item, new vscode.TestMessage(report.failed.map((f) => `${f.config}: ${f.message}`).join('\n')));
-        } else if (leaks.length === 0) {
+        } else if (failures.length === 0) {
           run.passed(item, Date.now() - t0);
           this.lastResults.set(item.id, { passed: true, config: config.name });
         } else {
           const lines = leaks.slice(0, 20).map((v) => `${v.where}: "${v.query}" showed ${v.docId || '(a count)'} — ${v.detail}`);
-          const message = `${leaks.length} leak(s) as ${principal} under ${config.name}:\n${lines.join('\n')}`;
+          const message = `Access check as ${principal} under ${config.name} failed:\n${[...failures, ...lines].join('\n')}`;
           run.failed(item, new vscode.TestMessage(message), Date.now() - t0);
           this.lastResults.set(item.id, { passed: false, message, config: config.name });
         }

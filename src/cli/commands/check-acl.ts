@@ -1,4 +1,4 @@
-import { type AclReport, LEAK_PLACES, checkAcl } from '../../core/acl/checker';
+import { type AclReport, LEAK_PLACES, aclFindings, checkAcl } from '../../core/acl/checker';
 import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
@@ -6,12 +6,14 @@ import type { Io } from '../io';
 import { WORKSPACE_OPTIONS, interruptSignal, openSession } from '../workspace-options';
 
 export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
-                  [--no-prefixes] [--format table|json]
+                  [--no-prefixes] [--allow-invalid-acl] [--format table|json]
   Runs every labeled query, and the typing prefixes of each query for autocomplete, as every principal
-  under every config, and verifies against the corpus files that no result, hit count, suggestion, facet
-  or snippet comes from a document the principal may not see. Also reports page fill, recall as the
-  principal and, for post-filter configs, the candidate depth needed to fill the page. Exit 1 on any leak,
-  2 when a config could not be run (the others are still checked).`;
+  under every config, and verifies against the corpus files (read and evaluated by independent code) that no
+  result, hit count, suggestion, facet or snippet comes from a document the principal may not see. Also
+  reports page fill, recall as the principal and, for post-filter configs, the candidate depth needed to fill
+  the page. Exit 1 on any leak, on an index filter that permits what the files forbid, and on documents with
+  invalid access fields (--allow-invalid-acl: a warning); 2 when a config could not be run (the others are
+  still checked).`;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -21,6 +23,7 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
     config: { type: 'string', short: 'c', multiple: true },
     as: { type: 'string', multiple: true },
     'no-prefixes': { type: 'boolean' },
+    'allow-invalid-acl': { type: 'boolean' },
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -46,14 +49,15 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   }
   for (const f of report.failed) io.err(`ranklab check-acl: config ${f.config} not checked: ${f.message}\n`);
   if (report.configs.length === 0) throw new InputError(`no config could be checked (${report.failed.map((f) => f.config).join(', ')})`);
-  // A leak wins over an unusable config (exit 2, as in eval): both need attention, the leak first.
-  const code = report.violations.length ? 1 : report.failed.length ? 2 : 0;
+  const findings = aclFindings(report, { allowInvalidAcl: !!values['allow-invalid-acl'] });
+  // A failed check wins over an unusable config (exit 2, as in eval): both need attention, the leak first.
+  const code = findings.failures.length ? 1 : report.failed.length ? 2 : 0;
   if (format === 'json') {
     io.out(JSON.stringify(report, null, 2) + '\n');
     return code;
   }
   const out: string[] = [];
-  out.push(`Access check of ${session.root}: ${report.documents} documents (${report.documentsWithoutAcl} without ACL fields, treated as ${report.missingAcl}), ${report.queries} queries, ${report.prefixes} typing prefixes`);
+  out.push(`Access check of ${session.root}: ${report.documents} documents (${report.documentsWithoutAcl} with none of the fields the rule reads, treated as ${report.missingAcl}; ${report.invalidAcl} with invalid access fields, visible to nobody), ${report.queries} queries, ${report.prefixes} typing prefixes`);
   for (const c of report.configs) {
     const rows = Object.entries(report.byPrincipal[c.name]);
     const post = c.aclMode === 'post-filter';
@@ -65,12 +69,10 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
         name, String(r.visibleDocuments), String(r.queries), String(r.resultsChecked), String(r.prefixes), String(r.suggestionsChecked),
         r.violations ? `${r.violations} (${LEAK_PLACES.filter((p) => r.byPlace[p]).map((p) => `${p} ${r.byPlace[p]}`).join(', ')})` : '0',
         pct(r.pageFill), `${r.shortPages} / ${r.emptyPages}`,
-        r.recall === null ? '-' : `${r.recall.toFixed(4)} (${r.recallQueries})`,
+        r.recall === null ? '-' : `${r.recall.toFixed(4)} (${r.recallQueries}${r.excludedQueries.length ? `, ${r.excludedQueries.length} left out` : ''})`,
         ...(post && r.postFilter ? [`${pct(r.postFilter.fillAtCandidates)} @${r.postFilter.candidates}`, pct(r.postFilter.fillPossible), String(r.postFilter.depthFor95 ?? 'never')] : []),
       ] as Cell[]),
     ));
-    const extra = rows.filter(([, r]) => r.filterExtra > 0);
-    for (const [name, r] of extra) out.push(`  warning: the index filter of ${name} permits ${r.filterExtra} document(s) the source files forbid (stale or broken filter)`);
   }
   if (report.violations.length) {
     out.push('', `${report.violations.length} violation(s):`);
@@ -79,6 +81,9 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   } else {
     out.push('', `No violations: ${report.checked} responses checked.`);
   }
+  if (findings.failures.length || findings.warnings.length) out.push('');
+  for (const f of findings.failures) out.push(`FAILED: ${f}`);
+  for (const w of findings.warnings) out.push(`warning: ${w}`);
   io.out(out.join('\n') + '\n');
   return code;
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type ComparisonSide, compareRuns } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gatesPassed } from '../../core/experiment/gates';
 import { isSavedRunFile, loadSavedRun, runOfSaved } from '../../core/experiment/run-store';
-import { loadJudgments, type JudgmentSet } from '../../core/judgments';
+import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
@@ -12,7 +12,7 @@ import { METRIC_OPTIONS, type MetricChoice, formatChoice, metricChoice, parse, r
 import { type Io, reportDiagnostics } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
-import { SPLITS } from './eval';
+import { SPLITS, excludedLine } from './eval';
 
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
                 [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--split tune|holdout|all] [--as PRINCIPAL]
@@ -64,11 +64,12 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const settings = session?.workspace.settings;
   const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold });
   let judgments: JudgmentSet;
+  let excluded: ExcludedQuery[] = [];
   if (values.qrels) {
     judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
     reportDiagnostics(io, judgments.diagnostics.filter((d) => d.severity !== 'info'));
   } else {
-    judgments = session!.judgmentsFor({ split, principal: values.as });
+    ({ judgments, excluded } = session!.judgmentsAs({ split, principal: values.as, relevanceThreshold: choice.options.relevanceThreshold }));
   }
   const baselineArg = values.baseline ?? session?.workspace.baselineName;
   const candidateArg = required(values.candidate, '--candidate');
@@ -90,9 +91,9 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   if (values.junit) writeFileSync(values.junit, gatesJUnit(gates, cmp));
   if (values.summary) writeFileSync(values.summary, formatComparison(cmp, 'markdown', { gates }));
   const maxQueries = values['max-queries'] ? Number(values['max-queries']) : undefined;
-  if (format === 'json') io.out(JSON.stringify(comparisonJson(cmp, gates), null, 2) + '\n');
+  if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates), excludedQueries: excluded }, null, 2) + '\n');
   else if (format === 'junit') io.out(gatesJUnit(gates, cmp));
-  else io.out(formatComparison(cmp, format, { gates, maxQueries }));
+  else io.out((excluded.length ? `${excludedLine(excluded, values.as!)}\n\n` : '') + formatComparison(cmp, format, { gates, maxQueries }));
 
   const failed = gates.filter((g) => !g.passed);
   if (mode.gate && failed.length) {

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
+import type { ExcludedQuery } from '../../core/judgments';
 import { describeMetric } from '../../core/metrics';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
@@ -79,6 +80,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       metrics: r.evaluation.means,
       perQuery: Object.fromEntries(r.evaluation.perQuery),
       queries: r.evaluation.queries,
+      excludedQueries: r.excluded,
       latency: r.saved.latency,
       annRecall: r.saved.annRecall ?? null,
       corpus: r.saved.provenance.corpus,
@@ -91,6 +93,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const first = results[0];
   const out: string[] = [];
   out.push(`Workspace ${session.root}: ${session.corpus().docs.length} documents (${first.saved.provenance.corpus}), ${first.evaluation.queries} queries (${split}${values.as ? `, as ${values.as}` : ''}; judgments ${first.saved.provenance.judgments})`, '');
+  if (first.excluded.length) out.push(excludedLine(first.excluded, values.as!), '');
   out.push(table(['config', 'mode', ...specs.map((s) => s.name)], results.map((r) => [r.config.name, r.config.mode + (r.config.rerank ? '+rerank' : ''), ...specs.map((s) => r.evaluation.means[s.name])] as Cell[])));
   out.push('', ...specs.map((s) => `  ${s.name}: ${describeMetric(s, options)}`));
   const stages = ['lexical', 'vector', 'fused', 'rerank', 'total'];
@@ -109,6 +112,13 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   for (const f of failed) out.push('', `not run: ${f.name}: ${f.message}`);
   io.out(out.join('\n') + '\n');
   return failed.length ? 2 : 0;
+}
+
+/** The queries left out under --as (every relevant document invisible), one line; shared with compare. */
+export function excludedLine(excluded: readonly ExcludedQuery[], principal: string): string {
+  const ids = excluded.map((x) => x.qid);
+  const shown = ids.length <= 20 ? ids.join(', ') : `${ids.slice(0, 20).join(', ')} … (+${ids.length - 20})`;
+  return `${excluded.length} queries left out: every relevant document is invisible to ${principal} (not scored): ${shown}`;
 }
 
 function writeTrecRuns(out: string, results: ConfigEvaluation[], io: Io): void {

@@ -1,4 +1,4 @@
-import { verifyAtDisplay } from '../../core/acl/checker';
+import { verifyView } from '../../core/acl/checker';
 import type { SearchView } from '../../core/acl/search-view';
 import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
@@ -10,7 +10,8 @@ export const SEARCH_USAGE = `ranklab search [--workspace DIR] [--config NAME|FIL
                [--page-size N] [--verify] [--format table|json] "query"
   Runs one query and shows what that principal would see: ranked results with rank and score per stage,
   snippets, the total hit count and tag facets, every part from permitted documents only. --verify re-reads
-  each shown document's file and drops any the access rule no longer allows.`;
+  the files of every document behind the page, the hit count and the facets, and drops (and no longer counts)
+  any the access rule no longer allows; without --as it checks that each is still in its file.`;
 
 const STAGES = ['lexical', 'vector', 'fused', 'rerank'] as const;
 
@@ -32,15 +33,10 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1)) throw new InputError(`--page-size must be a positive integer, not "${values['page-size']}"`);
   const session = openSession(values, io);
   const config = session.resolveConfig(values.config);
-  const view: SearchView = await session.searchView(config, query, { principal: values.as, pageSize });
+  let view: SearchView = await session.searchView(config, query, { principal: values.as, pageSize });
+  if (values.verify) view = verifyView(session, values.as, view).view;
   const notes = [...view.notes];
   if (!values.as) notes.push('no --as: unrestricted search (every document)');
-  if (values.verify && values.as) {
-    const check = verifyAtDisplay(session, values.as, view.results.map((r) => r.id));
-    const dropped = new Set(check.dropped.map((d) => d.id));
-    view.results = view.results.filter((r) => !dropped.has(r.id));
-    for (const d of check.dropped) notes.push(`display check dropped ${d.id}: ${d.reason}`);
-  }
 
   if (format === 'json') {
     io.out(JSON.stringify({

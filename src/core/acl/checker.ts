@@ -4,7 +4,7 @@ import type { RankConfig } from '../config';
 import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { Document } from '../corpus/document';
 import { readCorpusFile } from '../corpus';
-import { restrictJudgments } from '../judgments';
+import { judgmentsVisibleTo } from '../judgments';
 import { evaluateRun, parseMetric } from '../metrics';
 import { createAnalyzer } from '../retrieval/analyzer';
 import type { Suggestion } from '../retrieval/pipeline';
@@ -13,7 +13,8 @@ import type { RanklabSession } from '../session/session';
 import { InputError } from '../util/diagnostics';
 import { type Principal, maySee } from './policy';
 import { findPrincipal } from './principals';
-import { type SearchView, buildSearchView, suggestFor } from './search-view';
+import { ReferenceAcl } from './reference-acl';
+import { type SearchView, buildSearchView, suggestFor, tagCounts } from './search-view';
 import { SourceTruth } from './source-truth';
 
 /** Where a forbidden document showed through. */
@@ -56,17 +57,24 @@ export interface PrincipalAclReport {
   byPlace: Record<LeakPlace, number>;
   /** Documents the principal may see according to the source files. */
   visibleDocuments: number;
-  /** Documents the index filter lets through although the source forbids them (a stale or broken filter). */
+  /** Documents the index filter lets through although the source forbids them (a stale or broken filter): a failure. */
   filterExtra: number;
+  /** Their ids, sorted. */
+  filterExtraDocuments: string[];
   /** Mean of (results returned / page size) over the queries. */
   pageFill: number;
   /** Queries whose page has fewer than pageSize results / none at all. */
   shortPages: number;
   emptyPages: number;
-  /** recall@pageSize against the judgments restricted to what the principal may see; null when no query has a visible relevant document. */
+  /**
+   * recall@pageSize over the queries that count as this principal (`judgmentsVisibleTo`, as `eval --as`), judged on
+   * the documents they may see; null when no query counts.
+   */
   recall: number | null;
-  /** Queries with at least one visible relevant document (the recall mean is over these). */
+  /** Queries the recall mean is over. */
   recallQueries: number;
+  /** Queries left out because every relevant document is invisible to the principal. */
+  excludedQueries: string[];
   postFilter?: PostFilterDepth;
 }
 
@@ -78,9 +86,12 @@ export interface AclReport {
   configs: { name: string; mode: string; aclMode: string; pageSize: number }[];
   failed: { config: string; message: string }[];
   documents: number;
-  /** Documents with no ACL field at all; they are public or private according to `missingAcl`. */
+  /** Documents with none of the fields the rule reads; they are public or private according to `missingAcl`. */
   documentsWithoutAcl: number;
   missingAcl: 'public' | 'private';
+  /** Documents with a present but invalid access field: visible to nobody, and a failure unless allowed. */
+  invalidAcl: number;
+  invalidAclDocuments: { id: string; file: string; line: number; fields: string[] }[];
   queries: number;
   prefixes: number;
 }
@@ -94,7 +105,7 @@ export interface CheckAclOptions {
   onProgress?: (message: string) => void;
   /**
    * Replaces the filter handed to retrieval (not the one used for verification). For testing the checker
-   * itself: a deliberately broken predicate must produce violations.
+   * itself: a deliberately broken predicate (a wrong rule, a lenient field parser) must be caught.
    */
   filterFor?: (principal: string, filter: (docId: string) => boolean) => (docId: string) => boolean;
 }
@@ -192,7 +203,8 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  */
 export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = {}): Promise<AclReport> {
   const policy = session.policy();
-  const truth = SourceTruth.fromDisk(session.root, session.workspace.settings.corpus, policy);
+  const reference = ReferenceAcl.fromDisk(session.root, session.workspace.settings.corpus, policy);
+  const truth = SourceTruth.fromDisk(session.root, session.workspace.settings.corpus, reference);
   const all = session.principals();
   const source = session.principalsFile() ?? 'principals.json';
   const principals = (opts.principals ?? all.map((p) => p.name)).map((n) => findPrincipal(all, n, source));
@@ -209,9 +221,11 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
 
   const report: AclReport = {
     violations: [], checked: 0, byPrincipal: {}, configs: [], failed: [],
-    documents: truth.docs.size, documentsWithoutAcl: truth.withoutAcl(), missingAcl: policy.missingAcl,
+    documents: truth.docs.size, documentsWithoutAcl: reference.followingMissingAcl(truth.docs.keys()), missingAcl: policy.missingAcl,
+    invalidAcl: 0, invalidAclDocuments: reference.invalidDocuments(truth.docs.keys()),
     queries: queries.length, prefixes: prefixes.length,
   };
+  report.invalidAcl = report.invalidAclDocuments.length;
 
   for (const config of configs) {
     opts.signal?.throwIfAborted();
@@ -251,10 +265,12 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       const access = session.accessFor(principal.name);
       const filter = opts.filterFor ? opts.filterFor(principal.name, access.filter) : access.filter;
       const visible = truth.visibleIds(principal);
+      // The filter retrieval actually used, applied to every indexed document.
+      const extra = corpus.docs.map((d) => d.id).filter((id) => filter(id) && !visible.has(id)).sort();
       const pr: PrincipalAclReport = {
         queries: 0, prefixes: 0, resultsChecked: 0, suggestionsChecked: 0, violations: 0, byPlace: emptyByPlace(),
-        visibleDocuments: visible.size, filterExtra: [...access.permitted].filter((id) => !visible.has(id)).length,
-        pageFill: 0, shortPages: 0, emptyPages: 0, recall: null, recallQueries: 0,
+        visibleDocuments: visible.size, filterExtra: extra.length, filterExtraDocuments: extra,
+        pageFill: 0, shortPages: 0, emptyPages: 0, recall: null, recallQueries: 0, excludedQueries: [],
       };
       const add = (vs: AclViolation[]) => {
         for (const v of vs) {
@@ -291,9 +307,10 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
         }
       }
       pr.pageFill = mean(fills);
-      const restricted = restrictJudgments(judgments, (id) => visible.has(id));
+      const counted = judgmentsVisibleTo(judgments, (id) => visible.has(id), { principal: principal.name, relevanceThreshold: settings.relevanceThreshold });
       const spec = parseMetric(`recall@${config.pageSize}`);
-      const evaluation = evaluateRun(run, restricted, [spec], { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, excludeNoRelevant: true });
+      const evaluation = evaluateRun(run, counted.judgments, [spec], { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold });
+      pr.excludedQueries = counted.excluded.map((x) => x.qid);
       pr.recallQueries = evaluation.queries;
       pr.recall = evaluation.queries ? evaluation.means[spec.name] : null;
       if (postFilter) pr.postFilter = postFilterDepth([...unfiltered.values()].map((u) => u.ranking), visible, config.pageSize, config.acl.candidates);
@@ -331,6 +348,32 @@ export function postFilterDepth(rankings: readonly string[][], visible: Readonly
   };
 }
 
+/**
+ * What makes an access check fail, in one place for the CLI and the extension's Testing view: a leak, an index
+ * filter that permits what the files forbid (stale or broken), and documents with invalid access fields (a
+ * warning instead with `allowInvalidAcl`). Messages name the principal, the config and the documents.
+ */
+export function aclFindings(report: AclReport, opts: { allowInvalidAcl?: boolean } = {}): { failures: string[]; warnings: string[] } {
+  const failures: string[] = [];
+  const warnings: string[] = [];
+  if (report.violations.length) failures.push(`${report.violations.length} violation(s): something a principal may not see was shown`);
+  for (const [config, byPrincipal] of Object.entries(report.byPrincipal)) {
+    for (const [name, r] of Object.entries(byPrincipal)) {
+      if (r.filterExtra === 0) continue;
+      failures.push(`the index filter of ${name} permits ${r.filterExtra} document(s) the source files forbid: ${preview(r.filterExtraDocuments)} (config ${config}; a stale or broken filter)`);
+    }
+  }
+  if (report.invalidAcl) {
+    const where = report.invalidAclDocuments.map((d) => `${d.file}:${d.line} (${d.id}: ${d.fields.join(', ')})`);
+    (opts.allowInvalidAcl ? warnings : failures).push(`${report.invalidAcl} document(s) with invalid access fields, visible to nobody: ${preview(where)}`);
+  }
+  return { failures, warnings };
+}
+
+function preview(items: readonly string[], max = 10): string {
+  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} … (+${items.length - max})`;
+}
+
 export interface DisplayCheck {
   kept: string[];
   dropped: { id: string; reason: string }[];
@@ -338,11 +381,12 @@ export interface DisplayCheck {
 
 /**
  * The last check before results are shown: each document's file is read again (not the index, not the
- * corpus snapshot) and the access rule applied to what is on disk now; results that fail are dropped and
- * reported. Cheap: only the displayed documents' files are read.
+ * corpus snapshot) and the access rule applied to what is on disk now; documents that fail are dropped and
+ * reported. Without a principal (unrestricted) it only checks that each document is still in its file.
+ * Cost: one read per distinct file of the documents asked about.
  */
-export function verifyAtDisplay(session: RanklabSession, principalName: string, docIds: readonly string[]): DisplayCheck {
-  const principal = findPrincipal(session.principals(), principalName, session.principalsFile() ?? 'principals.json');
+export function verifyAtDisplay(session: RanklabSession, principalName: string | undefined, docIds: readonly string[]): DisplayCheck {
+  const principal = principalName === undefined ? undefined : findPrincipal(session.principals(), principalName, session.principalsFile() ?? 'principals.json');
   const policy = session.policy();
   const settings = session.workspace.settings.corpus;
   const known = new Map(session.corpus().docs.map((d) => [d.id, d.source.path]));
@@ -364,8 +408,36 @@ export function verifyAtDisplay(session: RanklabSession, principalName: string, 
     const path = known.get(id);
     const fresh = path ? readFile(path)?.get(id) : undefined;
     if (!fresh) out.dropped.push({ id, reason: path ? `no longer in ${path}` : 'not in the corpus' });
-    else if (!maySee(policy, principal, fresh)) out.dropped.push({ id, reason: `${path}: access changed on disk; ${principal.name} may not see it` });
+    else if (principal && !maySee(policy, principal, fresh)) out.dropped.push({ id, reason: `${path}: access changed on disk; ${principal.name} may not see it` });
     else out.kept.push(id);
   }
   return out;
+}
+
+/**
+ * `search --verify`: runs the display check over every document behind the view (the page, the hit count and
+ * the facets) and returns the view without the dropped ones: results filtered, `total` and the tag facets
+ * recounted, and a note saying what was checked.
+ */
+export function verifyView(session: RanklabSession, principalName: string | undefined, view: SearchView): { view: SearchView; dropped: DisplayCheck['dropped'] } {
+  const ids = [...new Set([...view.results.map((r) => r.id), ...view.matches])];
+  const check = verifyAtDisplay(session, principalName, ids);
+  const dropped = new Set(check.dropped.map((d) => d.id));
+  const matches = view.matches.filter((id) => !dropped.has(id));
+  const what = principalName === undefined
+    ? `verified ${ids.length} documents against the files: unrestricted (no --as), so nothing to hide; checked only that each is still in its file`
+    : `verified ${ids.length} documents (the page, the hit count and the facets) against the files as ${principalName}`;
+  const notes = [...view.notes, `${what}; ${check.dropped.length ? `${check.dropped.length} dropped` : 'none dropped'}`];
+  for (const d of check.dropped) notes.push(`display check dropped ${d.id}: ${d.reason}`);
+  return {
+    view: {
+      ...view,
+      results: view.results.filter((r) => !dropped.has(r.id)),
+      total: Math.max(0, view.total - (view.matches.length - matches.length)),
+      facets: { tags: tagCounts(matches, (id) => session.document(id)) },
+      matches,
+      notes,
+    },
+    dropped: check.dropped,
+  };
 }

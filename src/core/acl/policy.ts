@@ -33,25 +33,59 @@ export const DEFAULT_ACL_RULE: AclRule = {
 
 export interface AclPolicy {
   rule: AclRule;
-  /** What a document with no ACL field at all (no tenant, groups or public) is: see README "Access control". */
+  /** What a document with none of the fields the rule reads is: see README "Access control". */
   missingAcl: 'public' | 'private';
 }
 
-export const ACL_FIELDS = ['tenant', 'groups', 'public'] as const;
+const ruleFieldCache = new WeakMap<AclRule, string[]>();
 
-export function hasAclFields(doc: Pick<Document, 'meta'>): boolean {
-  return ACL_FIELDS.some((f) => doc.meta[f] !== undefined);
+/** The document fields a rule reads (`doc`, `same`, `overlap`), in first-mention order. */
+export function ruleDocFields(rule: AclRule): string[] {
+  let fields = ruleFieldCache.get(rule);
+  if (!fields) {
+    const out = new Set<string>();
+    const walk = (r: AclRule): void => {
+      if ('any' in r) r.any.forEach(walk);
+      else if ('all' in r) r.all.forEach(walk);
+      else if ('not' in r) walk(r.not);
+      else if ('doc' in r) out.add(r.doc);
+      else if ('same' in r) out.add(r.same);
+      else if ('overlap' in r) out.add(r.overlap);
+    };
+    walk(rule);
+    fields = [...out];
+    ruleFieldCache.set(rule, fields);
+  }
+  return fields;
 }
 
-/** May this principal see this document? The single place where the access decision is made. */
-export function maySee(policy: AclPolicy, principal: Principal, doc: Pick<Document, 'meta'>): boolean {
-  if (!hasAclFields(doc)) return policy.missingAcl === 'public';
+/**
+ * False when `missingAcl` decides the document: the rule reads document fields and the document has none of
+ * them. A rule that reads no document field at all (principal tests only, or the fail-closed `{any: []}` that
+ * stands in for an invalid rule) decides every document.
+ */
+export function decidedByRule(rule: AclRule, doc: Pick<Document, 'meta'>): boolean {
+  const fields = ruleDocFields(rule);
+  return fields.length === 0 || fields.some((f) => doc.meta[f] !== undefined);
+}
+
+/**
+ * May this principal see this document? The single place where the access decision is made:
+ * a document with an invalid access field is visible to nobody; one with none of the fields the rule
+ * reads follows `missingAcl`; every other document is decided by the rule.
+ */
+export function maySee(policy: AclPolicy, principal: Principal, doc: Pick<Document, 'meta' | 'invalidAcl'>): boolean {
+  if (doc.invalidAcl?.length) return false;
+  if (!decidedByRule(policy.rule, doc)) return policy.missingAcl === 'public';
   return evaluateRule(policy.rule, principal, doc.meta);
 }
 
-function list(v: unknown): string[] {
-  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
-  return typeof v === 'string' && v !== '' ? [v] : [];
+/** A value as a list of strings; undefined when it is neither a string nor a list of strings (fails closed). */
+function list(v: unknown): string[] | undefined {
+  if (v === undefined || v === '') return [];
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
+  return undefined;
 }
 
 export function evaluateRule(rule: AclRule, principal: Principal, meta: Record<string, unknown>): boolean {
@@ -67,8 +101,9 @@ export function evaluateRule(rule: AclRule, principal: Principal, meta: Record<s
   }
   if ('overlap' in rule) {
     const docValues = list(meta[rule.overlap]);
+    if (docValues === undefined) return false;
     if (docValues.length === 0) return rule.ifEmpty === 'allow';
-    const mine = new Set(list(principal[rule.overlap]));
+    const mine = new Set(list(principal[rule.overlap]) ?? []);
     return docValues.some((v) => mine.has(v));
   }
   throw new Error(`unknown ACL rule ${JSON.stringify(rule)}`);
@@ -98,7 +133,7 @@ export function validateRule(rule: unknown, path = 'acl.rule'): string[] {
  * The set of documents a principal may see, computed once per principal so that every retrieval
  * stage can use a cheap membership test as its filter.
  */
-export function permittedIds(policy: AclPolicy, principal: Principal, docs: readonly Pick<Document, 'id' | 'meta'>[]): Set<string> {
+export function permittedIds(policy: AclPolicy, principal: Principal, docs: readonly Pick<Document, 'id' | 'meta' | 'invalidAcl'>[]): Set<string> {
   const out = new Set<string>();
   for (const d of docs) if (maySee(policy, principal, d)) out.add(d.id);
   return out;

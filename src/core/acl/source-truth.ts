@@ -2,33 +2,38 @@ import type { Document } from '../corpus/document';
 import { loadCorpus, type CorpusSettings } from '../corpus';
 import type { Analyzer } from '../retrieval/analyzer';
 import { fieldText } from '../retrieval/ranking';
-import { type AclPolicy, type Principal, hasAclFields, permittedIds } from './policy';
+import type { Principal } from './policy';
+import type { ReferenceAcl } from './reference-acl';
 import { snippetSource, tagsOf } from './search-view';
 
+/** Whether a principal may see a document, as the verifier decides it. */
+export type AccessOracle = (principal: Principal, id: string) => boolean;
+
 /**
- * Who may see what, re-derived from the corpus files themselves (not from the index, its cached
- * documents or the session's permitted sets), so that the access checker catches a broken or stale
- * filter instead of agreeing with it.
+ * What the corpus files say now (not the index, its cached documents or the session's permitted sets), so
+ * that the access checker catches a broken or stale filter instead of agreeing with it: the documents' text,
+ * tags and snippets as the corpus readers produce them from a fresh read, and visibility from an independent
+ * oracle (in check-acl, `ReferenceAcl`, which parses the files and evaluates the rule with its own code).
  */
 export class SourceTruth {
   readonly docs = new Map<string, Document>();
   private readonly visible = new Map<string, Set<string>>();
   private readonly termIndexes = new Map<string, Map<string, string[]>>();
 
-  constructor(docs: readonly Document[], readonly policy: AclPolicy) {
+  constructor(docs: readonly Document[], private readonly access: AccessOracle) {
     for (const d of docs) this.docs.set(d.id, d);
   }
 
-  /** Reads every corpus file again, without the incremental snapshot. */
-  static fromDisk(root: string, settings: CorpusSettings, policy: AclPolicy): SourceTruth {
-    return new SourceTruth(loadCorpus(root, settings).corpus.docs, policy);
+  /** Reads every corpus file again, without the incremental snapshot; visibility comes from `reference`. */
+  static fromDisk(root: string, settings: CorpusSettings, reference: ReferenceAcl): SourceTruth {
+    return new SourceTruth(loadCorpus(root, settings).corpus.docs, (p, id) => reference.visible(p, id));
   }
 
-  /** The ids this principal may see according to the source metadata. */
+  /** The ids of the source documents this principal may see. */
   visibleIds(principal: Principal): Set<string> {
     let set = this.visible.get(principal.name);
     if (!set) {
-      set = permittedIds(this.policy, principal, [...this.docs.values()]);
+      set = new Set([...this.docs.keys()].filter((id) => this.access(principal, id)));
       this.visible.set(principal.name, set);
     }
     return set;
@@ -37,13 +42,6 @@ export class SourceTruth {
   /** False for a document that is not in the source corpus at all. */
   isVisible(principal: Principal, id: string): boolean {
     return this.visibleIds(principal).has(id);
-  }
-
-  /** Documents with none of the ACL fields (tenant, groups, public): they follow `missingAcl`. */
-  withoutAcl(): number {
-    let n = 0;
-    for (const d of this.docs.values()) if (!hasAclFields(d)) n++;
-    return n;
   }
 
   tags(id: string): string[] {

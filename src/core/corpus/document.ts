@@ -14,6 +14,11 @@ export interface Document {
   source: { path: string; line?: number };
   /** Vector supplied with the corpus (the `precomputed` embedder), if any. */
   vector?: number[];
+  /**
+   * Source keys of access fields that are present but invalid (e.g. `tenant: [acme]`): such a document is
+   * visible to nobody (src/core/acl/policy.ts). Absent when every access field is valid or absent.
+   */
+  invalidAcl?: string[];
   /** Content hash of everything above that affects indexing (incremental updates compare it). */
   hash: string;
 }

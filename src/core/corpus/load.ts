@@ -9,7 +9,7 @@ import { readCorpusFile } from './read-file';
 import type { CorpusSettings } from './settings';
 
 /** Bump when a reader changes what it produces, so older snapshots are not reused. */
-const READER_VERSION = 1;
+const READER_VERSION = 2;
 
 /** What one file yielded last time, keyed by its stat so an unchanged file need not be read again. */
 export interface SnapshotFile {
@@ -38,7 +38,7 @@ export interface LoadCorpusResult {
 export function snapshotSettingsKey(settings: CorpusSettings): string {
   return fingerprint([
     `reader-v${READER_VERSION}`,
-    stableJson({ fields: settings.fields, acl: settings.aclFields, max: settings.maxFileBytes, maxRecord: settings.maxRecordFileBytes }),
+    stableJson({ fields: settings.fields, acl: settings.aclFields, ruleFields: settings.aclRuleFields, max: settings.maxFileBytes, maxRecord: settings.maxRecordFileBytes }),
   ]);
 }
 

@@ -13,7 +13,10 @@ export function stableJson(value: unknown): string {
   }) ?? 'null';
 }
 
-/** Content hash over everything that affects indexing: id, title, body, fields, meta, vector (not the source path). */
+/**
+ * Content hash over everything that affects indexing or access: id, title, body, fields, meta, vector, invalid
+ * access fields (not the source path). The last part is only added when present, so valid documents keep their hash.
+ */
 export function hashDocument(doc: Omit<Document, 'hash' | 'source'>): string {
   return fingerprint([
     doc.id,
@@ -22,6 +25,7 @@ export function hashDocument(doc: Omit<Document, 'hash' | 'source'>): string {
     stableJson(doc.fields),
     stableJson(doc.meta),
     doc.vector ? doc.vector.join(',') : '',
+    ...(doc.invalidAcl?.length ? [`invalid-acl:${doc.invalidAcl.join(',')}`] : []),
   ]);
 }
 
@@ -36,6 +40,7 @@ export function makeDocument(parts: Omit<Document, 'hash'>): Document {
     hash: '',
   };
   if (parts.vector) doc.vector = parts.vector;
+  if (parts.invalidAcl?.length) doc.invalidAcl = parts.invalidAcl;
   doc.hash = hashDocument(doc);
   return doc;
 }

@@ -5,6 +5,8 @@ import { DEFAULT_BODY_FIELDS, DEFAULT_ID_FIELDS, DEFAULT_TITLE_FIELD } from './s
 export interface FieldProblem {
   field: string;
   message: string;
+  /** Default 'warning' (the value is ignored); 'error' when the document is hidden because of it. */
+  severity?: 'error';
 }
 
 export interface MappedRecord {
@@ -15,6 +17,8 @@ export interface MappedRecord {
   meta: Record<string, unknown>;
   vector?: number[];
   problems: FieldProblem[];
+  /** Source keys of access fields that are present but invalid: the document is visible to nobody. */
+  invalidAcl: string[];
 }
 
 export interface MapOptions {
@@ -67,7 +71,7 @@ export function mapRecord(record: Record<string, unknown>, settings: CorpusSetti
   const f = settings.fields;
   const problems: FieldProblem[] = [];
   const consumed = new Set<string>();
-  const out: MappedRecord = { title: '', body: '', fields: {}, meta: {}, problems };
+  const out: MappedRecord = { title: '', body: '', fields: {}, meta: {}, problems, invalidAcl: [] };
 
   // A configured name is tried first, then the conventional names, so one mapping can serve
   // JSONL records (sku_id) and Markdown front matter (id) in the same corpus.
@@ -111,52 +115,72 @@ export function mapRecord(record: Record<string, unknown>, settings: CorpusSetti
     }
   }
 
-  mapAcl(record, settings.aclFields, out.meta, problems, consumed);
+  out.invalidAcl = mapAcl(record, settings.aclFields, out.meta, problems, consumed);
 
   const metaKeys = f.meta ?? Object.keys(record).filter((k) => !consumed.has(k));
-  for (const key of metaKeys) {
+  // The fields the access rule reads are kept whatever `fields.meta` says: dropping one would change who may see the document.
+  for (const key of new Set([...metaKeys, ...settings.aclRuleFields])) {
     // meta.tenant/groups/public are reserved for the normalised ACL values above.
-    if (key === 'tenant' || key === 'groups' || key === 'public') continue;
+    if ((ACL_META_KEYS as readonly string[]).includes(key)) continue;
     const value = getField(record, key);
     if (value !== undefined) out.meta[key] = value;
   }
   return out;
 }
 
-/** Normalises the ACL fields into meta.tenant (string), meta.groups (string[]), meta.public (boolean). */
+const ACL_META_KEYS = ['tenant', 'groups', 'public'] as const;
+
+/**
+ * Normalises the ACL fields into meta.tenant (string), meta.groups (string[]), meta.public (boolean).
+ * A field that is present but invalid (null, empty, a list for tenant, objects or blanks in groups, "maybe"
+ * for public...) is not dropped: it is returned, and the document is then visible to nobody (fails closed).
+ */
 function mapAcl(
   record: Record<string, unknown>,
   names: AclFieldNames,
   meta: Record<string, unknown>,
   problems: FieldProblem[],
   consumed: Set<string>,
-): void {
-  const tenant = getField(record, names.tenant);
-  consumed.add(names.tenant);
-  if (tenant !== undefined && tenant !== null) {
-    if ((typeof tenant === 'string' && tenant.trim() !== '') || typeof tenant === 'number') meta.tenant = String(tenant).trim();
-    else problems.push({ field: names.tenant, message: `tenant field "${names.tenant}" should be a non-empty string, found ${describe(tenant)}; ignored` });
-  }
-
-  const groups = getField(record, names.groups);
-  consumed.add(names.groups);
-  if (groups !== undefined && groups !== null) {
-    if (typeof groups === 'string') {
-      meta.groups = groups.split(',').map((g) => g.trim()).filter((g) => g !== '');
-    } else if (Array.isArray(groups) && groups.every((g) => typeof g === 'string' || typeof g === 'number')) {
-      meta.groups = groups.map((g) => String(g).trim()).filter((g) => g !== '');
-    } else {
-      problems.push({ field: names.groups, message: `groups field "${names.groups}" should be a list of strings, found ${describe(groups)}; ignored` });
+): string[] {
+  const invalid: string[] = [];
+  const check = <T>(key: keyof AclFieldNames, normalise: (v: unknown) => T | undefined, expected: string): void => {
+    const name = names[key];
+    consumed.add(name);
+    const value = getField(record, name);
+    if (value === undefined) return;
+    const normalised = normalise(value);
+    if (normalised !== undefined) {
+      meta[key] = normalised;
+      return;
     }
-  }
+    invalid.push(name);
+    const json = JSON.stringify(value);
+    const found = value === null ? 'null' : `${describe(value)} ${json.length > 60 ? `${json.slice(0, 59)}…` : json}`;
+    problems.push({ field: name, severity: 'error', message: `${key} field "${name}" should be ${expected}, found ${found}; the document is visible to nobody until it is fixed` });
+  };
+  check('tenant', toTenant, 'a non-empty string');
+  check('groups', toGroups, 'a list of group names (or a comma-separated string)');
+  check('public', toBoolean, 'true or false');
+  return invalid;
+}
 
-  const pub = getField(record, names.public);
-  consumed.add(names.public);
-  if (pub !== undefined && pub !== null) {
-    const b = toBoolean(pub);
-    if (b === undefined) problems.push({ field: names.public, message: `public field "${names.public}" should be true or false, found ${JSON.stringify(pub)}; ignored` });
-    else meta.public = b;
+function toTenant(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** Group names from a list of strings/numbers or a comma-separated string; undefined if any entry is blank or not a name. */
+function toGroups(value: unknown): string[] | undefined {
+  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
+  if (!items) return undefined;
+  const out: string[] = [];
+  for (const g of items) {
+    const name = typeof g === 'string' ? g.trim() : typeof g === 'number' && Number.isFinite(g) ? String(g) : '';
+    if (name === '') return undefined;
+    out.push(name);
   }
+  return out;
 }
 
 function toBoolean(value: unknown): boolean | undefined {

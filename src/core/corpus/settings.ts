@@ -32,6 +32,8 @@ export interface CorpusSettings {
   maxRecordFileBytes: number;
   fields: CorpusFieldMap;
   aclFields: AclFieldNames;
+  /** Document fields the access rule reads (`acl.rule`): always kept in `meta`, whatever `fields.meta` lists. */
+  aclRuleFields: string[];
 }
 
 export const DEFAULT_ID_FIELDS = ['_id', 'id'];
@@ -48,6 +50,7 @@ export const DEFAULT_CORPUS_SETTINGS: CorpusSettings = {
   maxRecordFileBytes: 1024 * 1024 * 1024,
   fields: { text: [], vector: 'vector' },
   aclFields: { tenant: 'tenant', groups: 'groups', public: 'public' },
+  aclRuleFields: [],
 };
 
 /** Merges partial settings over the defaults (used by the workspace loader and by callers without a ranklab.json). */
@@ -75,5 +78,6 @@ export function corpusSettings(partial: Partial<Omit<CorpusSettings, 'fields' | 
       groups: partial.aclFields?.groups ?? d.aclFields.groups,
       public: partial.aclFields?.public ?? d.aclFields.public,
     },
+    aclRuleFields: partial.aclRuleFields ?? d.aclRuleFields,
   };
 }

@@ -2,25 +2,45 @@ import { fingerprintJudgments } from './fingerprint';
 import { judgmentKey } from './keys';
 import type { JudgmentSet, Query, SourceLocation } from './types';
 
+/** A judged query left out of scoring as a principal, and why. */
+export interface ExcludedQuery {
+  qid: string;
+  reason: string;
+}
+
 /**
- * The judgments a principal can be evaluated on: judgments of documents it may not see are dropped,
- * and a query left with no judgment at all leaves `qrels` (its text stays in `queries`).
- * The fingerprint is recomputed, so results on the restricted set are never mistaken for the full one.
+ * Which queries count when scoring as a principal, and with which judgments: the one definition that
+ * `eval --as`, `compare --as` and check-acl's recall share.
+ * - A query whose relevant documents (grade >= relevanceThreshold) are all invisible is left out and listed:
+ *   no ranking could find anything for this principal, so scoring it 0 would measure the ACL, not the ranker.
+ * - Every other query counts, judged only on the documents the principal may see (an invisible document is
+ *   not a miss). A query with no relevant document at all is kept as it is without a principal (it scores 0,
+ *   or is left out by excludeNoRelevant), even when none of its judged documents is visible.
  */
-export function restrictJudgments(set: JudgmentSet, allowedDocIds: (docId: string) => boolean): JudgmentSet {
+export function judgmentsVisibleTo(
+  set: JudgmentSet,
+  visible: (docId: string) => boolean,
+  opts: { principal: string; relevanceThreshold: number },
+): { judgments: JudgmentSet; excluded: ExcludedQuery[] } {
+  const excluded: ExcludedQuery[] = [];
   const qrels = new Map<string, Map<string, number>>();
   const locations = new Map<string, SourceLocation>();
   for (const [qid, docs] of set.qrels) {
+    const relevant = [...docs].filter(([, grade]) => grade >= opts.relevanceThreshold).map(([id]) => id);
+    if (relevant.length > 0 && !relevant.some(visible)) {
+      excluded.push({ qid, reason: `all ${relevant.length} relevant document(s) are invisible to ${opts.principal}` });
+      continue;
+    }
     const kept = new Map<string, number>();
     for (const [docId, grade] of docs) {
-      if (!allowedDocIds(docId)) continue;
+      if (!visible(docId)) continue;
       kept.set(docId, grade);
       const at = set.locations?.get(judgmentKey(qid, docId));
       if (at) locations.set(judgmentKey(qid, docId), at);
     }
-    if (kept.size > 0) qrels.set(qid, kept);
+    qrels.set(qid, kept);
   }
-  return withParts(set, set.queries, qrels, locations, set.queryLocations);
+  return { judgments: withParts(set, set.queries, qrels, locations, set.queryLocations), excluded };
 }
 
 /** Queries of one split with their judgments; a query without `split` counts as "tune". */

@@ -3,6 +3,7 @@ import { type Evaluation, type EvaluateOptions as MetricOptions, type MetricSpec
 import { latencySummary } from '../experiment/compare';
 import { findCachedRun, saveRun } from '../experiment/run-store';
 import type { RankConfig } from '../config';
+import type { ExcludedQuery } from '../judgments';
 import type { Run, SavedQueryResult, SavedRun } from '../run/types';
 import { sortTrecOrder } from '../run/trec-order';
 import { InputError } from '../util/diagnostics';
@@ -35,6 +36,8 @@ export interface ConfigEvaluation {
   latencies: Map<string, Record<string, number>>;
   /** Queries that could not be run (no text) and notes from the engine. */
   notes: string[];
+  /** Under a principal: queries left out because every relevant document is invisible to them (not run, not scored). */
+  excluded: ExcludedQuery[];
 }
 
 /**
@@ -42,14 +45,14 @@ export interface ConfigEvaluation {
  * results and saves the run. Queries are run one at a time; Ctrl-C / cancellation stops between queries.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
-  const judgments = session.judgmentsFor({ split: opts.split, principal: opts.principal });
+  const { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const corpus = session.corpus();
   if (opts.reuse) {
     const hit = findCachedRun(session.workspace.runsDir, { configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, principal: opts.principal });
     if (hit) {
       const run: Run = new Map(hit.saved.queries.map((q) => [q.qid, q.docs]));
       const latencies = new Map(hit.saved.queries.map((q) => [q.qid, q.latencyMs]));
-      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, notes: [] };
+      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, notes: [], excluded };
     }
   }
   const engine = await session.engine(config);
@@ -109,7 +112,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   };
   let path: string | undefined;
   if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved);
-  return { config, saved, path, reused: false, evaluation, run, latencies, notes };
+  return { config, saved, path, reused: false, evaluation, run, latencies, notes, excluded };
 }
 
 /**

@@ -5,7 +5,7 @@ import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permitt
 import { findPrincipal, readPrincipals } from '../acl/principals';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
 import { type Corpus, type CorpusSnapshot, diffCorpus, loadCorpus, parseSnapshot, serializeSnapshot } from '../corpus';
-import { filterBySplit, loadJudgments, restrictJudgments, type JudgmentSet } from '../judgments';
+import { type ExcludedQuery, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet } from '../judgments';
 import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/pipeline';
 import { type SearchView, buildSearchView, suggestFor } from '../acl/search-view';
 import { createAnalyzer } from '../retrieval/analyzer';
@@ -241,15 +241,23 @@ export class RanklabSession {
     return view;
   }
 
-  /** Judgments as seen by a principal (documents they may not see are not misses) and for one split. */
-  judgmentsFor(opts: { split?: 'tune' | 'holdout' | 'all'; principal?: string }): JudgmentSet {
+  /** Judgments for one split as a principal scores them; see `judgmentsAs`. */
+  judgmentsFor(opts: { split?: 'tune' | 'holdout' | 'all'; principal?: string; relevanceThreshold?: number }): JudgmentSet {
+    return this.judgmentsAs(opts).judgments;
+  }
+
+  /**
+   * Judgments for one split as seen by a principal (`judgmentsVisibleTo`): documents they may not see are not
+   * misses, and queries whose relevant documents are all invisible are left out and returned in `excluded`.
+   * The threshold defaults to the workspace's `relevanceThreshold`.
+   */
+  judgmentsAs(opts: { split?: 'tune' | 'holdout' | 'all'; principal?: string; relevanceThreshold?: number }): { judgments: JudgmentSet; excluded: ExcludedQuery[] } {
     let set = this.judgments();
     if (opts.split && opts.split !== 'all') set = filterBySplit(set, opts.split);
-    if (opts.principal) {
-      const { filter } = this.accessFor(opts.principal);
-      set = restrictJudgments(set, filter);
-    }
-    return set;
+    if (!opts.principal) return { judgments: set, excluded: [] };
+    const { filter } = this.accessFor(opts.principal);
+    const relevanceThreshold = opts.relevanceThreshold ?? this.workspace.settings.relevanceThreshold;
+    return judgmentsVisibleTo(set, filter, { principal: opts.principal, relevanceThreshold });
   }
 
   // ---- engines and search -------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { corpusSettings, type AclFieldNames, type CorpusSettings } from '../corpus/settings';
 import type { GateSettings as Gates } from '../experiment/gates';
 import type { JudgmentSpec } from '../judgments/load';
-import { type AclRule, validateRule } from '../acl/policy';
+import { type AclRule, ruleDocFields, validateRule } from '../acl/policy';
 
 /** What the judgments loader gets; in a Workspace every path is absolute. */
 export type { JudgmentSpec };
@@ -92,6 +92,7 @@ export function applyDefaults(raw: unknown): RanklabSettings {
   // Unlike other values, an invalid rule (reported by schema validation) does not fall back to the default:
   // access control fails closed, so `{ any: [] }` (nothing allowed) stands in until the rule is fixed.
   if (acl.rule !== undefined) settings.acl.rule = validateRule(acl.rule).length === 0 ? (acl.rule as AclRule) : { any: [] };
+  if (settings.acl.rule) settings.corpus.aclRuleFields = ruleDocFields(settings.acl.rule);
   const baseline = str(r.baseline);
   if (baseline) settings.baseline = baseline;
   return settings;

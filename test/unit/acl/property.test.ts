@@ -1,17 +1,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { DEFAULT_ACL_RULE, type AclPolicy, type Principal, permittedIds } from '../../../src/core/acl/policy';
+import { DEFAULT_ACL_RULE, type AclPolicy, type AclRule, type Principal, decidedByRule, permittedIds, ruleDocFields } from '../../../src/core/acl/policy';
+import { ReferenceAcl } from '../../../src/core/acl/reference-acl';
 import { buildSearchView, suggestFor } from '../../../src/core/acl/search-view';
 import { SourceTruth } from '../../../src/core/acl/source-truth';
 import { type AclViolation, verifySearchView, verifySuggestions } from '../../../src/core/acl/checker';
 import { DEFAULT_ANALYZER, normaliseRankConfig } from '../../../src/core/config/defaults';
+import { loadCorpus } from '../../../src/core/corpus';
 import type { Document } from '../../../src/core/corpus/document';
+import { corpusSettings } from '../../../src/core/corpus/settings';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { type Engine, createEngine } from '../../../src/core/retrieval/pipeline';
 import type { Embedder, Reranker } from '../../../src/core/retrieval/providers/types';
 
-/** Property: whatever the corpus, principals and queries, pre-filtered retrieval shows nothing forbidden. */
+/**
+ * Properties over random workspaces written as RAW FILES (Markdown front matter and JSONL records, with valid and
+ * malformed access fields): the real corpus readers and retrieval must agree with the independent ReferenceAcl,
+ * nothing forbidden may be shown, and a wrong rule implementation or a lenient field parser must be caught.
+ */
 
 const VOCAB = ['kopi', 'gayo', 'espresso', 'latte', 'susu', 'gula', 'aren', 'roast', 'bean', 'tubruk', 'dingin', 'manis'];
 const TAGS = ['coffee', 'milk', 'sugar', 'ops'];
@@ -47,32 +57,229 @@ const word = fc.constantFrom(...VOCAB);
 const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max }).map((ws) => ws.join(' '));
 const subset = (items: string[]) => fc.subarray(items);
 
-const aclArb = fc.oneof(
-  fc.constant({}), // no ACL fields at all
-  fc.record({
-    tenant: fc.option(fc.constantFrom('t1', 't2'), { nil: undefined }),
-    groups: fc.option(subset(['g1', 'g2', 'g3']), { nil: undefined }),
-    public: fc.option(fc.boolean(), { nil: undefined }),
-  }, { requiredKeys: [] }),
+/** A raw access value as it could appear in a file, labelled by the test (not by the code under test) as valid or not. */
+interface RawValue {
+  value: unknown;
+  valid: boolean;
+}
+const valid = (arb: fc.Arbitrary<unknown>) => arb.map((value): RawValue => ({ value, valid: true }));
+const invalid = (...values: unknown[]) => fc.constantFrom(...values).map((value): RawValue => ({ value, valid: false }));
+const absent = fc.constant(undefined);
+
+const tenantArb = fc.oneof(absent, valid(fc.constantFrom('t1', 't2', ' t1 ')), invalid(['t1'], null, '', '  ', true, { id: 't1' }));
+const groupsArb = fc.oneof(
+  absent,
+  valid(subset(['g1', 'g2', 'g3'])),
+  valid(fc.constantFrom('g1', 'g1, g2', 'g3,g1')),
+  invalid(42, [{ name: 'g1' }], [''], ['g1', ''], null, '', 'g1,,g2', true),
 );
+const publicArb = fc.oneof(absent, valid(fc.constantFrom(true, false, 'yes', 'no', 'true', 'False', 1, 0)), invalid('maybe', null, 2, '', ['true']));
+const classificationArb = fc.option(fc.constantFrom('open', 'secret'), { nil: undefined });
 
-const docArb = fc.record({ title: words(1, 3), body: words(3, 12), tags: subset(TAGS), acl: aclArb });
+const docArb: fc.Arbitrary<GeneratedDoc> = fc.record({
+  title: words(1, 3),
+  body: words(3, 12),
+  tags: subset(TAGS),
+  tenant: tenantArb,
+  groups: groupsArb,
+  public: publicArb,
+  classification: classificationArb,
+  format: fc.constantFrom<'md' | 'jsonl'>('md', 'jsonl'),
+});
 
-const corpusArb = fc.array(docArb, { minLength: 4, maxLength: 30 }).map((raw) => raw.map((r, i): Document => {
-  const meta: Record<string, unknown> = { tags: r.tags };
-  for (const [k, v] of Object.entries(r.acl)) if (v !== undefined) meta[k] = v;
-  return { id: `d${i}`, title: r.title, body: r.body, fields: {}, meta, source: { path: `d${i}.md` }, hash: `h${i}` };
-}));
+/** Rules with different shapes; the last two read a field that is not an access field. */
+const RULES: AclRule[] = [
+  DEFAULT_ACL_RULE,
+  { any: [{ doc: 'public', is: true }, { all: [{ same: 'tenant' }, { overlap: 'groups', ifEmpty: 'deny' }] }] },
+  { all: [{ doc: 'classification', is: 'open' }] },
+  { any: [{ principal: 'role', is: 'admin' }, { all: [{ same: 'tenant' }, { not: { doc: 'classification', is: 'secret' } }] }] },
+];
 
-const principalArb = fc.record({ tenant: fc.option(fc.constantFrom('t1', 't2'), { nil: undefined }), groups: subset(['g1', 'g2', 'g3']) });
+const principalArb = fc.record({
+  tenant: fc.option(fc.constantFrom('t1', 't2'), { nil: undefined }),
+  groups: subset(['g1', 'g2', 'g3']),
+  role: fc.option(fc.constant('admin'), { nil: undefined }),
+});
 
-const scenarioArb = fc.record({
-  docs: corpusArb,
-  principals: fc.array(principalArb, { minLength: 1, maxLength: 3 }).map((ps) => ps.map((p, i): Principal => ({ name: `p${i}`, ...p }))),
+interface Scenario {
+  docs: GeneratedDoc[];
+  principals: Principal[];
+  queries: string[];
+  prefixes: string[];
+  missingAcl: 'public' | 'private';
+  rule: AclRule;
+}
+
+const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
+  docs: fc.array(docArb, { minLength: 4, maxLength: 24 }),
+  principals: fc.array(principalArb, { minLength: 1, maxLength: 3 }).map((ps) => ps.map((p, i): Principal => {
+    const out: Principal = { name: `p${i}`, groups: p.groups };
+    if (p.tenant !== undefined) out.tenant = p.tenant;
+    if (p.role !== undefined) out.role = p.role;
+    return out;
+  })),
   queries: fc.array(words(1, 2), { minLength: 1, maxLength: 3 }),
   prefixes: fc.array(fc.tuple(fc.option(word, { nil: undefined }), word, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 3 })
     .map((ps) => ps.map(([before, w, n]) => `${before ? `${before} ` : ''}${w.slice(0, n)}`)),
   missingAcl: fc.constantFrom<'public' | 'private'>('public', 'private'),
+  rule: fc.constantFrom(...RULES),
+});
+
+interface GeneratedDoc {
+  title: string;
+  body: string;
+  tags: string[];
+  tenant?: RawValue;
+  groups?: RawValue;
+  public?: RawValue;
+  classification?: string;
+  format: 'md' | 'jsonl';
+}
+
+/** The record as written to the file: only the keys that are present. */
+function rawRecord(d: GeneratedDoc, id: string): Record<string, unknown> {
+  const r: Record<string, unknown> = { id, title: d.title, text: d.body, tags: d.tags };
+  for (const key of ['tenant', 'groups', 'public'] as const) if (d[key]) r[key] = d[key]!.value;
+  if (d.classification !== undefined) r.classification = d.classification;
+  return r;
+}
+
+/**
+ * Writes the scenario as files: Markdown documents with YAML front matter (values in JSON syntax, which YAML
+ * reads the same) and one JSONL file. Ids are d0, d1, ... in generation order.
+ */
+function writeWorkspace(s: { docs: GeneratedDoc[] }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-acl-prop-'));
+  mkdirSync(join(dir, 'corpus'));
+  const lines: string[] = [];
+  s.docs.forEach((d, i) => {
+    const r = rawRecord(d, `d${i}`);
+    if (d.format === 'jsonl') {
+      lines.push(JSON.stringify(r));
+      return;
+    }
+    const { text, ...front } = r;
+    const yaml = Object.entries(front).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+    writeFileSync(join(dir, 'corpus', `d${i}.md`), ['---', ...yaml, '---', String(text), ''].join('\n'));
+  });
+  writeFileSync(join(dir, 'corpus', 'records.jsonl'), lines.join('\n') + '\n');
+  return dir;
+}
+
+function settingsFor(rule: AclRule) {
+  return corpusSettings({ include: ['corpus/**/*.{md,jsonl}'], aclRuleFields: ruleDocFields(rule) });
+}
+
+/** The production path: real readers, then the session's `permittedIds`. */
+function readCorpus(dir: string, rule: AclRule): Document[] {
+  return loadCorpus(dir, settingsFor(rule)).corpus.docs;
+}
+
+/** Ids of the generated documents whose access fields the generator made invalid. */
+function labelledInvalid(s: { docs: GeneratedDoc[] }): string[] {
+  return s.docs.flatMap((d, i) => ((['tenant', 'groups', 'public'] as const).some((k) => d[k] && !d[k]!.valid) ? [`d${i}`] : []));
+}
+
+type Visibility = (policy: AclPolicy, p: Principal, docs: Document[]) => Set<string>;
+const production: Visibility = (policy, p, docs) => permittedIds(policy, p, docs);
+
+/**
+ * Property: for every principal, the documents retrieval's access path permits are exactly those the independent
+ * reference permits (both directions), and the invalid documents are exactly those the generator made invalid.
+ * `visibility` and `mapDocs` are the seams through which the tests below inject a broken implementation.
+ */
+function accessAgrees(visibility: Visibility = production, mapDocs: (docs: Document[], s: Scenario) => Document[] = (d) => d) {
+  return fc.property(scenarioArb, (s) => {
+    const dir = writeWorkspace(s);
+    try {
+      const policy: AclPolicy = { rule: s.rule, missingAcl: s.missingAcl };
+      const docs = mapDocs(readCorpus(dir, s.rule), s);
+      assert.equal(docs.length, s.docs.length, 'every generated document is indexed');
+      const reference = ReferenceAcl.fromDisk(dir, settingsFor(s.rule), policy);
+      const ids = docs.map((d) => d.id);
+      assert.deepEqual(reference.invalidDocuments(ids).map((d) => d.id).sort(), labelledInvalid(s).sort(), 'reference: invalid documents');
+      for (const p of s.principals) {
+        const permitted = [...visibility(policy, p, docs)].sort();
+        const expected = ids.filter((id) => reference.visible(p, id)).sort();
+        assert.deepEqual(permitted, expected, `as ${p.name} under ${JSON.stringify(s.rule)}, missingAcl ${s.missingAcl}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('property: the real readers + permittedIds agree with the independent reference on raw files, malformed fields included', () => {
+  fc.assert(accessAgrees(), { numRuns: 150 });
+});
+
+test('property: the production readers mark exactly the generated malformed documents invalid, and nobody sees them', () => {
+  fc.assert(fc.property(scenarioArb, (s) => {
+    const dir = writeWorkspace(s);
+    try {
+      const docs = readCorpus(dir, s.rule);
+      assert.deepEqual(docs.filter((d) => d.invalidAcl?.length).map((d) => d.id).sort(), labelledInvalid(s).sort());
+      const policy: AclPolicy = { rule: s.rule, missingAcl: s.missingAcl };
+      for (const p of s.principals) for (const id of labelledInvalid(s)) assert.equal(permittedIds(policy, p, docs).has(id), false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }), { numRuns: 60 });
+});
+
+/** A wrong rule implementation: `same` also holds when neither side has the field (undefined === undefined). */
+function mutantEvaluate(rule: AclRule, p: Principal, meta: Record<string, unknown>): boolean {
+  if ('any' in rule) return rule.any.some((r) => mutantEvaluate(r, p, meta));
+  if ('all' in rule) return rule.all.every((r) => mutantEvaluate(r, p, meta));
+  if ('not' in rule) return !mutantEvaluate(rule.not, p, meta);
+  if ('doc' in rule) return meta[rule.doc] === rule.is;
+  if ('principal' in rule) return p[rule.principal] === rule.is;
+  if ('same' in rule) return meta[rule.same] === p[rule.same]; // the bug
+  if ('overlap' in rule) {
+    const mine = (meta[rule.overlap] as string[] | undefined) ?? [];
+    return mine.length === 0 ? rule.ifEmpty === 'allow' : mine.some((g) => p.groups.includes(g));
+  }
+  return false;
+}
+const wrongRule: Visibility = (policy, p, docs) => new Set(docs.filter((d) => {
+  if (d.invalidAcl?.length) return false;
+  if (!decidedByRule(policy.rule, d)) return policy.missingAcl === 'public';
+  return mutantEvaluate(policy.rule, p, d.meta);
+}).map((d) => d.id));
+
+/** A lenient field parser, as the mapper was: an invalid access field is dropped (not fatal), `tenant: [x]` reads as x. */
+function lenientParser(docs: Document[], s: Scenario): Document[] {
+  return docs.map((d) => {
+    if (!d.invalidAcl) return d;
+    const raw = s.docs[Number(d.id.slice(1))];
+    const meta = { ...d.meta };
+    if (Array.isArray(raw.tenant?.value) && typeof raw.tenant.value[0] === 'string') meta.tenant = raw.tenant.value[0];
+    return { ...d, meta, invalidAcl: undefined };
+  });
+}
+
+/** missingAcl decided by tenant/groups/public alone, as before: a custom rule's own fields are ignored. */
+const oldMissingAcl: Visibility = (policy, p, docs) => new Set(docs.filter((d) => {
+  if (d.invalidAcl?.length) return false;
+  if (!['tenant', 'groups', 'public'].some((f) => d.meta[f] !== undefined)) return policy.missingAcl === 'public';
+  return permittedIds(policy, p, [d]).size === 1;
+}).map((d) => d.id));
+
+/** The property fails, and on the access comparison (not on anything else). */
+function caught(property: ReturnType<typeof accessAgrees>): void {
+  assert.throws(() => fc.assert(property, { numRuns: 300 }), (e: Error) => /Property failed/.test(e.message) && /as p\d+ under/.test(String((e.cause as Error)?.message)));
+}
+
+test('the property catches a wrong rule implementation (same-tenant true when both lack a tenant)', () => {
+  caught(accessAgrees(wrongRule));
+});
+
+test('the property catches a lenient field parser (tenant: [t1] accepted, invalid fields dropped)', () => {
+  caught(accessAgrees(production, lenientParser));
+});
+
+test('the property catches missingAcl bypassing a custom rule', () => {
+  caught(accessAgrees(oldMissingAcl));
 });
 
 const precomputed = { provider: 'precomputed' };
@@ -98,40 +305,47 @@ function expectedLexicalTotal(docs: Document[], visible: Set<string>, query: str
   return docs.filter((d) => visible.has(d.id) && `${d.title} ${d.body}`.split(' ').some((w) => q.has(w))).length;
 }
 
-interface Checked {
-  violations: AclViolation[];
-  totalsChecked: number;
+/** A scenario on disk, read by the real readers, with the reference as the truth. */
+interface Loaded {
+  docs: Document[];
+  policy: AclPolicy;
+  truth: SourceTruth;
+}
+
+function load(s: Scenario, dir: string): Loaded {
+  const policy: AclPolicy = { rule: s.rule, missingAcl: s.missingAcl };
+  const docs = readCorpus(dir, s.rule);
+  const reference = ReferenceAcl.fromDisk(dir, settingsFor(s.rule), policy);
+  return { docs, policy, truth: new SourceTruth(docs, (p, id) => reference.visible(p, id)) };
 }
 
 /** Runs every query and prefix as every principal with the given filters and verifies every response. */
 async function checkScenario(
-  s: { docs: Document[]; principals: Principal[]; queries: string[]; prefixes: string[]; missingAcl: 'public' | 'private' },
+  s: Scenario,
+  l: Loaded,
   built: Array<[string, Engine]>,
   filterOf: (p: Principal, honest: (id: string) => boolean) => (id: string) => boolean,
-): Promise<Checked> {
-  const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-  const truth = new SourceTruth(s.docs, policy);
-  const byId = new Map(s.docs.map((d) => [d.id, d]));
-  const termIndex = truth.termIndex(['title', 'body'], analyzer);
-  const out: Checked = { violations: [], totalsChecked: 0 };
+): Promise<AclViolation[]> {
+  const byId = new Map(l.docs.map((d) => [d.id, d]));
+  const termIndex = l.truth.termIndex(['title', 'body'], analyzer);
+  const out: AclViolation[] = [];
   for (const p of s.principals) {
-    const permitted = permittedIds(policy, p, s.docs); // the production path, as the session computes it
+    const permitted = permittedIds(l.policy, p, l.docs); // the production path, as the session computes it
     const filter = filterOf(p, (id) => permitted.has(id));
-    const visible = truth.visibleIds(p);
+    const visible = l.truth.visibleIds(p);
     for (const [name, engine] of built) {
       const config = CONFIGS[name as keyof typeof CONFIGS];
       for (const q of s.queries) {
         const view = await buildSearchView(engine, q, { filter, pageSize: config.pageSize, docs: (id) => byId.get(id), analyzer, snippetChars: 40 });
-        const lexicalTotal = expectedLexicalTotal(s.docs, visible, q);
+        const lexicalTotal = expectedLexicalTotal(l.docs, visible, q);
         const vectorTotal = Math.min(100, visible.size);
         const totalBound = config.vector ? Math.max(config.lexical ? lexicalTotal : 0, vectorTotal) : lexicalTotal;
-        out.violations.push(...verifySearchView(view, truth, p, { config: name, query: q, totalBound }));
-        out.totalsChecked++;
+        out.push(...verifySearchView(view, l.truth, p, { config: name, query: q, totalBound }));
       }
       if (config.lexical) {
         for (const prefix of s.prefixes) {
           const suggestions = suggestFor(engine, prefix, { filter, limit: 20 });
-          out.violations.push(...verifySuggestions(suggestions, truth, p, { config: name, query: prefix, termIndex }));
+          out.push(...verifySuggestions(suggestions, l.truth, p, { config: name, query: prefix, termIndex }));
         }
       }
     }
@@ -139,83 +353,94 @@ async function checkScenario(
   return out;
 }
 
+/** Runs `body` on the scenario written to a temporary workspace. */
+async function onDisk<T>(s: Scenario, body: (l: Loaded) => Promise<T>): Promise<T> {
+  const dir = writeWorkspace(s);
+  try {
+    return await body(load(s, dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test('property: pre-filtered lexical, vector (exact, HNSW), hybrid and reranked retrieval never show a forbidden document', async () => {
   await fc.assert(
-    fc.asyncProperty(scenarioArb, async (s) => {
-      const built = await engines(s.docs);
-      const r = await checkScenario(s, built, (_p, honest) => honest);
-      assert.deepEqual(r.violations, []);
+    fc.asyncProperty(scenarioArb, (s) => onDisk(s, async (l) => {
+      const built = await engines(l.docs);
+      assert.deepEqual(await checkScenario(s, l, built, (_p, honest) => honest), []);
       // And the totals are exactly right, not merely bounded: checked against an independent count.
-      const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-      const truth = new SourceTruth(s.docs, policy);
+      const lexical = built.find(([n]) => n === 'lexical')![1];
       for (const p of s.principals) {
-        const permitted = permittedIds(policy, p, s.docs);
-        const lexical = built.find(([n]) => n === 'lexical')![1];
+        const permitted = permittedIds(l.policy, p, l.docs);
         for (const q of s.queries) {
           const view = await buildSearchView(lexical, q, { filter: (id) => permitted.has(id), pageSize: 5, docs: () => undefined, analyzer });
-          assert.equal(view.total, expectedLexicalTotal(s.docs, truth.visibleIds(p), q), `lexical total for "${q}" as ${p.name}`);
+          assert.equal(view.total, expectedLexicalTotal(l.docs, l.truth.visibleIds(p), q), `lexical total for "${q}" as ${p.name}`);
         }
       }
-    }),
-    { numRuns: 40 },
+    })),
+    { numRuns: 30 },
   );
 });
 
 test('property: the same check fails when the filter lets one forbidden matching document through', async () => {
   await fc.assert(
     fc.asyncProperty(scenarioArb, async (s) => {
-      const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-      const truth = new SourceTruth(s.docs, policy);
       // A principal, a query and a forbidden document containing a query word; skip scenarios without one.
-      let leak: { p: Principal; q: string; doc: string } | undefined;
-      for (const p of s.principals) {
-        for (const q of s.queries) {
-          const words = new Set(q.split(' '));
-          const d = s.docs.find((x) => !truth.isVisible(p, x.id) && `${x.title} ${x.body}`.split(' ').some((w) => words.has(w)));
-          if (d && !leak) leak = { p, q, doc: d.id };
+      const hasLeak = await onDisk(s, async (l) => {
+        let leak: { p: Principal; q: string; doc: string } | undefined;
+        for (const p of s.principals) {
+          for (const q of s.queries) {
+            const qw = new Set(q.split(' '));
+            const d = l.docs.find((x) => !l.truth.isVisible(p, x.id) && `${x.title} ${x.body}`.split(' ').some((w) => qw.has(w)));
+            if (d && !leak) leak = { p, q, doc: d.id };
+          }
         }
-      }
-      fc.pre(leak !== undefined);
-      const built = await engines(s.docs);
-      const r = await checkScenario({ ...s, principals: [leak!.p], queries: [leak!.q] }, built,
-        (_p, honest) => (id) => honest(id) || id === leak!.doc);
-      // Every retrieval mode lets the leaked document into what the user sees, and each is caught.
-      for (const name of Object.keys(CONFIGS)) {
-        const mine = r.violations.filter((v) => v.config === name);
-        assert.ok(mine.some((v) => v.docId === leak!.doc && (v.where === 'total' || v.where === 'results')), `${name}: the leak of ${leak!.doc} is reported`);
-      }
+        if (!leak) return false;
+        const built = await engines(l.docs);
+        const violations = await checkScenario({ ...(s), principals: [leak.p], queries: [leak.q] }, l, built,
+          (_p, honest) => (id) => honest(id) || id === leak!.doc);
+        // Every retrieval mode lets the leaked document into what the user sees, and each is caught.
+        for (const name of Object.keys(CONFIGS)) {
+          const mine = violations.filter((v) => v.config === name);
+          assert.ok(mine.some((v) => v.docId === leak!.doc && (v.where === 'total' || v.where === 'results')), `${name}: the leak of ${leak!.doc} is reported`);
+        }
+        return true;
+      });
+      fc.pre(hasLeak);
     }),
-    { numRuns: 30 },
+    { numRuns: 20 },
   );
 });
 
 test('property: a word that only forbidden documents contain is never suggested; without the filter it is, and the check says so', async () => {
   await fc.assert(
     fc.asyncProperty(scenarioArb, async (s) => {
-      const policy: AclPolicy = { rule: DEFAULT_ACL_RULE, missingAcl: s.missingAcl };
-      const truth = new SourceTruth(s.docs, policy);
-      const termIndex = truth.termIndex(['title', 'body'], analyzer);
-      let secret: { p: Principal; w: string } | undefined;
-      for (const p of s.principals) {
-        for (const w of VOCAB) {
-          const holders = termIndex.get(w) ?? [];
-          if (!secret && holders.length > 0 && holders.every((id) => !truth.isVisible(p, id))) secret = { p, w };
+      const found = await onDisk(s, async (l) => {
+        const termIndex = l.truth.termIndex(['title', 'body'], analyzer);
+        let secret: { p: Principal; w: string } | undefined;
+        for (const p of s.principals) {
+          for (const w of VOCAB) {
+            const holders = termIndex.get(w) ?? [];
+            if (!secret && holders.length > 0 && holders.every((id) => !l.truth.isVisible(p, id))) secret = { p, w };
+          }
         }
-      }
-      fc.pre(secret !== undefined);
-      const { p, w } = secret!;
-      const engine = await createEngine({ docs: s.docs, corpusFingerprint: 'x', config: CONFIGS.lexical });
-      const permitted = permittedIds(policy, p, s.docs);
-      for (const prefix of [w, w.slice(0, 2), `${VOCAB[0]} ${w.slice(0, 3)}`]) {
-        const honest = suggestFor(engine, prefix, { filter: (id) => permitted.has(id), limit: 50 });
-        assert.ok(honest.every((x) => !x.suggestion.split(' ').includes(w)), `"${w}" suggested to ${p.name} for "${prefix}"`);
-        assert.deepEqual(verifySuggestions(honest, truth, p, { config: 'lexical', query: prefix, termIndex }), []);
-      }
-      const unfiltered = suggestFor(engine, w, { limit: 50 });
-      assert.ok(unfiltered.some((x) => x.suggestion.split(' ').includes(w)), 'unfiltered autoSuggest does suggest it');
-      const caught = verifySuggestions(unfiltered, truth, p, { config: 'lexical', query: w, termIndex });
-      assert.ok(caught.some((v) => v.where === 'suggestion' && (termIndex.get(w) ?? []).includes(v.docId)));
+        if (!secret) return false;
+        const { p, w } = secret;
+        const engine = await createEngine({ docs: l.docs, corpusFingerprint: 'x', config: CONFIGS.lexical });
+        const permitted = permittedIds(l.policy, p, l.docs);
+        for (const prefix of [w, w.slice(0, 2), `${VOCAB[0]} ${w.slice(0, 3)}`]) {
+          const honest = suggestFor(engine, prefix, { filter: (id) => permitted.has(id), limit: 50 });
+          assert.ok(honest.every((x) => !x.suggestion.split(' ').includes(w)), `"${w}" suggested to ${p.name} for "${prefix}"`);
+          assert.deepEqual(verifySuggestions(honest, l.truth, p, { config: 'lexical', query: prefix, termIndex }), []);
+        }
+        const unfiltered = suggestFor(engine, w, { limit: 50 });
+        assert.ok(unfiltered.some((x) => x.suggestion.split(' ').includes(w)), 'unfiltered autoSuggest does suggest it');
+        const caught = verifySuggestions(unfiltered, l.truth, p, { config: 'lexical', query: w, termIndex });
+        assert.ok(caught.some((v) => v.where === 'suggestion' && (termIndex.get(w) ?? []).includes(v.docId)));
+        return true;
+      });
+      fc.pre(found);
     }),
-    { numRuns: 40 },
+    { numRuns: 30 },
   );
 });

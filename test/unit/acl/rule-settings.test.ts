@@ -13,9 +13,11 @@ test('acl.rule: a valid rule is passed through, none means the default, an inval
   assert.equal(applyDefaults({}).acl.rule, undefined);
   const closed = applyDefaults({ acl: { rule: { overlap: 'groups', ifEmpty: 'sometimes' } } }).acl.rule!;
   assert.deepEqual(closed, { any: [] });
-  // Fails closed: even a public document with ACL fields is hidden (documents without ACL fields follow missingAcl).
+  // Fails closed: even a public document is hidden, and so is one without ACL fields (a rule that reads no
+  // document field decides every document; missingAcl does not apply).
   const policy = { rule: closed, missingAcl: 'public' as const };
   assert.equal(maySee(policy, { name: 'x', groups: [] }, { meta: { public: true } }), false);
+  assert.equal(maySee(policy, { name: 'x', groups: [] }, { meta: {} }), false);
   assert.equal(maySee({ rule: DEFAULT_ACL_RULE, missingAcl: 'public' }, { name: 'x', groups: [] }, { meta: { public: true } }), true);
 });
 

@@ -58,12 +58,12 @@ test('search view: results, total, facets and snippets come from permitted docum
   assert.deepEqual(asInsider.results.map((r) => r.id).sort(), ['d1', 'd2']);
   assert.equal(asInsider.total, 2);
   assert.deepEqual(asInsider.facets.tags, { espresso: 2, ops: 1, recipe: 1 });
-  const truth = new SourceTruth(docs, policy);
+  const truth = new SourceTruth(docs, (p, id) => filterFor(p)(id));
   assert.deepEqual(verifySearchView(asGuest, truth, guest, { config: 'x', query: 'espresso', totalBound: 1 }), []);
 });
 
 test('verifySearchView names each kind of leak: result, total, facet and snippet', async () => {
-  const truth = new SourceTruth(docs, policy);
+  const truth = new SourceTruth(docs, (p, id) => filterFor(p)(id));
   const engine = await createEngine({ docs, corpusFingerprint: 'fp', config });
   const unfiltered = await buildSearchView(engine, 'espresso', { pageSize: 10, docs: (id) => byId.get(id), analyzer });
   const filtered = await buildSearchView(engine, 'espresso', { filter: filterFor(guest), pageSize: 10, docs: (id) => byId.get(id), analyzer });
@@ -84,7 +84,7 @@ test('verifySearchView names each kind of leak: result, total, facet and snippet
 
 test('suggest: completions come only from documents the principal may see', async () => {
   const engine = await createEngine({ docs, corpusFingerprint: 'fp', config });
-  const truth = new SourceTruth(docs, policy);
+  const truth = new SourceTruth(docs, (p, id) => filterFor(p)(id));
   const termIndex = truth.termIndex(['title', 'body'], analyzer);
   // "se": "secret" is only in d2; "sweet" is in d1; "steam" does not start with "se".
   assert.deepEqual(suggestFor(engine, 'se', { filter: filterFor(guest) }).map((s) => s.suggestion), []);

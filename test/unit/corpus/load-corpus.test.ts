@@ -37,9 +37,9 @@ test('mixed folder: each problem is reported at its file and line', () => {
   const { corpus } = loadCorpus(MIXED, mixedSettings);
   const found = corpus.diagnostics.map((d) => `${d.file}:${d.line}:${d.severity}`).sort();
   assert.deepEqual(found, [
-    'corpus/articles/bad-acl.md:3:warning', // tenant is a list
-    'corpus/articles/bad-acl.md:4:warning', // groups is a number
-    'corpus/articles/bad-acl.md:5:warning', // public: maybe
+    'corpus/articles/bad-acl.md:3:error', // tenant is a list: visible to nobody
+    'corpus/articles/bad-acl.md:4:error', // groups is a number
+    'corpus/articles/bad-acl.md:5:error', // public: maybe
     'corpus/assets/logo.md:0:warning', // binary
     'corpus/data/products.jsonl:3:error', // malformed line
     'corpus/data/products.jsonl:5:error', // no id

@@ -46,13 +46,22 @@ test('markdown: without front matter the first level-1 heading outside code is t
   assert.equal(firstHeading('#hashtag is not a heading\n# Real #'), 'Real');
 });
 
-test('markdown: bad ACL values are reported at their front-matter line and dropped', () => {
+test('markdown: bad ACL values are errors at their front-matter line and mark the document invalid (visible to nobody)', () => {
   const { docs, diagnostics } = readMarkdown(fixture('corpus/articles/bad-acl.md'), ctx('corpus/articles/bad-acl.md'));
   assert.equal(docs.length, 1);
   assert.deepEqual(docs[0].meta, {});
-  assert.deepEqual(diagnostics.map((d) => [d.line, d.severity]), [[3, 'warning'], [4, 'warning'], [5, 'warning']]);
+  assert.deepEqual(docs[0].invalidAcl, ['tenant_id', 'acl_groups', 'public']);
+  assert.deepEqual(diagnostics.map((d) => [d.line, d.severity]), [[3, 'error'], [4, 'error'], [5, 'error']]);
   assert.match(diagnostics[0].message, /tenant field "tenant_id"/);
   assert.match(diagnostics[2].message, /"maybe"/);
+  for (const d of diagnostics) assert.match(d.message, /visible to nobody/);
+});
+
+test('markdown: front matter that is not a mapping hides the document (its access fields cannot be read)', () => {
+  const { docs, diagnostics } = readMarkdown('---\n- tenant: acme\n---\n# Pay\nSalary bands.', ctx('x.md'));
+  assert.deepEqual(docs[0].invalidAcl, ['front matter']);
+  assert.equal(diagnostics[0].severity, 'error');
+  assert.match(diagnostics[0].message, /not a key\/value mapping.*visible to nobody/);
 });
 
 test('markdown: invalid YAML front matter is an error at its line and the file is skipped', () => {

@@ -6,7 +6,7 @@ import {
   loadJudgments,
   queriesWithoutRelevant,
   readGoldenSet,
-  restrictJudgments,
+  judgmentsVisibleTo,
 } from '../../../src/core/judgments';
 import { fixture, plainQrels, withTempDir } from './helpers';
 
@@ -44,16 +44,29 @@ describe('checkDocIds', () => {
   });
 });
 
-describe('restrictJudgments', () => {
+describe('judgmentsVisibleTo', () => {
+  const opts = { principal: 'ana', relevanceThreshold: 1 };
   it('drops judgments of documents the principal may not see and recomputes the fingerprint', () => {
     const set = golden();
-    const r = restrictJudgments(set, (doc) => doc !== 'b');
-    assert.deepEqual(plainQrels(r.qrels), { '10': { a: 0 }, '2': { a: 1, c: 0 } });
-    assert.equal(r.queries.size, 4, 'query texts are kept');
-    assert.equal(r.locations?.has('1\tb'), false);
-    assert.notEqual(r.fingerprint, set.fingerprint);
+    const r = judgmentsVisibleTo(set, (doc) => doc !== 'b', opts);
+    // q1's only relevant document (b) is invisible: left out. q10 has no relevant document at all: kept as it is.
+    assert.deepEqual(plainQrels(r.judgments.qrels), { '10': { a: 0 }, '2': { a: 1, c: 0 } });
+    assert.deepEqual(r.excluded, [{ qid: '1', reason: 'all 1 relevant document(s) are invisible to ana' }]);
+    assert.equal(r.judgments.queries.size, 4, 'query texts are kept');
+    assert.equal(r.judgments.locations?.has('1\tb'), false);
+    assert.notEqual(r.judgments.fingerprint, set.fingerprint);
     assert.deepEqual(plainQrels(set.qrels)['1'], { b: 3 }, 'the input set is not modified');
-    assert.equal(restrictJudgments(set, () => true).fingerprint, set.fingerprint);
+    assert.equal(judgmentsVisibleTo(set, () => true, opts).judgments.fingerprint, set.fingerprint);
+  });
+  it('relevance follows the threshold; a query without relevant documents stays even when nothing judged is visible', () => {
+    const set = golden();
+    // Threshold 2: q2's grade-1 document is not relevant, so q2 is not left out although a is invisible.
+    const r = judgmentsVisibleTo(set, (doc) => doc === 'c', { ...opts, relevanceThreshold: 2 });
+    assert.deepEqual(r.excluded.map((x) => x.qid), ['1']);
+    assert.deepEqual(plainQrels(r.judgments.qrels), { '10': {}, '2': { c: 0 } });
+    const none = judgmentsVisibleTo(set, () => false, opts);
+    assert.deepEqual(none.excluded.map((x) => x.qid).sort(), ['1', '2']);
+    assert.deepEqual(plainQrels(none.judgments.qrels), { '10': {} });
   });
 });
 

@@ -18,7 +18,7 @@ export function finishDocument(
   lineOf: (field: string) => number = () => line ?? 1,
 ): Document | undefined {
   for (const p of mapped.problems) {
-    diagnostics.push({ file: ctx.path, line: lineOf(p.field), severity: 'warning', message: p.message });
+    diagnostics.push({ file: ctx.path, line: lineOf(p.field), severity: p.severity ?? 'warning', message: p.message });
   }
   const id = mapped.id ?? fallbackId;
   const where = line !== undefined ? 'record' : 'document';
@@ -32,5 +32,9 @@ export function finishDocument(
     return undefined;
   }
   const source: Document['source'] = line !== undefined ? { path: ctx.path, line } : { path: ctx.path };
-  return makeDocument({ id, ...parts, meta: mapped.meta, source, ...(mapped.vector ? { vector: mapped.vector } : {}) });
+  return makeDocument({
+    id, ...parts, meta: mapped.meta, source,
+    ...(mapped.vector ? { vector: mapped.vector } : {}),
+    ...(mapped.invalidAcl.length ? { invalidAcl: mapped.invalidAcl } : {}),
+  });
 }

@@ -37,8 +37,17 @@ export function readHtml(html: string, ctx: ReaderContext): ReadResult {
   const mapped = mapRecord(record, ctx.settings, { takeBody: false });
   if (!mapped.title) mapped.title = elementText(html, 'title') || elementText(html, 'h1');
   const body = convert(html, BODY_OPTIONS).trim();
-  const doc = finishDocument(mapped, body, ctx.path, ctx, undefined, diagnostics);
+  const doc = finishDocument(mapped, body, ctx.path, ctx, undefined, diagnostics, (field) => metaLine(html, field));
   return { docs: doc ? [doc] : [], diagnostics };
+}
+
+/** Line of the first `<meta name="field">` (or property=) tag, for diagnostics; 1 when not found. */
+function metaLine(html: string, field: string): number {
+  for (const m of html.matchAll(/<meta\b([^>]*)>/gi)) {
+    const attrs = parseAttributes(m[1]);
+    if ((attrs.name ?? attrs.property) === field) return html.slice(0, m.index).split('\n').length;
+  }
+  return 1;
 }
 
 function elementText(html: string, tag: string): string {

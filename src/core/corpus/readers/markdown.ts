@@ -13,13 +13,14 @@ export function readMarkdown(text: string, ctx: ReaderContext): ReadResult {
   const diagnostics: Diagnostic[] = [];
   let data: Record<string, unknown> = {};
   let content = text;
+  let unreadable = false;
   try {
     // Passing an options object keeps gray-matter from caching every file it has seen.
     const parsed = matter(text, {});
     content = parsed.content;
     const raw = toJsonSafe(parsed.data);
     if (raw && typeof raw === 'object' && !Array.isArray(raw)) data = raw as Record<string, unknown>;
-    else diagnostics.push({ file: ctx.path, line: 1, severity: 'warning', message: 'front matter is not a key/value mapping; ignored' });
+    else unreadable = true;
   } catch (e) {
     const mark = (e as { mark?: { line?: number } }).mark;
     // js-yaml counts lines from 0 inside the front matter, which starts on the line after the opening ---.
@@ -30,6 +31,11 @@ export function readMarkdown(text: string, ctx: ReaderContext): ReadResult {
   }
 
   const mapped = mapRecord(data, ctx.settings, { takeBody: false });
+  if (unreadable) {
+    // Its access fields cannot be read, so it must not pass for a document without any: fail closed.
+    mapped.invalidAcl.push('front matter');
+    mapped.problems.push({ field: '', severity: 'error', message: 'front matter is not a key/value mapping, so its access fields cannot be read; the document is visible to nobody until it is fixed' });
+  }
   if (!mapped.title) mapped.title = firstHeading(content);
   const body = content.replace(/^\s*\n/, '').trimEnd();
   const doc = finishDocument(mapped, body, ctx.path, ctx, undefined, diagnostics, (field) => frontMatterLine(text, field));

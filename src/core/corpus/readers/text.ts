@@ -6,6 +6,6 @@ import type { ReaderContext, ReadResult } from './types';
 export function readText(text: string, ctx: ReaderContext): ReadResult {
   const diagnostics: Diagnostic[] = [];
   const title = text.split(/\r\n|\n|\r/).find((l) => l.trim() !== '')?.trim() ?? '';
-  const doc = finishDocument({ title, body: '', fields: {}, meta: {}, problems: [] }, text.trim(), ctx.path, ctx, undefined, diagnostics);
+  const doc = finishDocument({ title, body: '', fields: {}, meta: {}, problems: [], invalidAcl: [] }, text.trim(), ctx.path, ctx, undefined, diagnostics);
   return { docs: doc ? [doc] : [], diagnostics };
 }
