@@ -8,18 +8,19 @@ import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
 import type { RanklabSession } from '../../core/session/session';
 import { InputError } from '../../core/util/diagnostics';
-import { METRIC_OPTIONS, type MetricChoice, formatChoice, metricChoice, parse, required } from '../args';
+import { METRICS_HELP, METRIC_OPTIONS, type MetricChoice, formatChoice, metricChoice, parse, required } from '../args';
 import { type Io, reportDiagnostics } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
 import { SPLITS } from './eval';
 
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
-                [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--split tune|holdout|all] [--as PRINCIPAL]
+                [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--split tune|holdout|all] [--as PRINCIPAL]
                 [--format table|json|markdown|junit] [--fail-on-regression] [--gates FILE] [--junit FILE] [--summary FILE]
   Paired comparison: means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
   the documents that moved, slices, tune vs holdout, latency, judged@k. Sides are configs (run, or reused from
-  .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).`;
+  .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).
+${METRICS_HELP}`;
 
 export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE]
   Checks the quality gates of ranklab.json (or --gates FILE): minimum values and maximum regressions against
@@ -62,7 +63,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const standalone = !!values.qrels && !values.workspace;
   const session = standalone ? undefined : openSession(values, io);
   const settings = session?.workspace.settings;
-  const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold });
+  const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
   let judgments: JudgmentSet;
   if (values.qrels) {
     judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));

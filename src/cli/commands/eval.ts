@@ -5,15 +5,16 @@ import { formatTrecRun } from '../../core/run/trec-run';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import { markdownTable, textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
-import { METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
+import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
 import type { Io } from '../io';
 import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
 
 export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
-             [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--format table|json|markdown]
+             [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--format table|json|markdown]
              [--trec-run OUT] [--per-query] [--no-save]
   Runs every labeled query under each config (default: every config of the workspace) and prints the
-  metrics, latency p50/p99 per stage and ANN recall; each run is saved under .ranklab/runs/.`;
+  metrics, latency p50/p99 per stage and ANN recall; each run is saved under .ranklab/runs/.
+${METRICS_HELP}`;
 
 export const SPLITS = ['tune', 'holdout', 'all'] as const;
 
@@ -33,7 +34,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const split = formatChoice(values.split, SPLITS, 'all');
   const session = openSession(values, io);
   const settings = session.workspace.settings;
-  const { specs, options } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold });
+  const { specs, options } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
   const configs = values.config?.length
     ? values.config.map((c) => session.resolveConfig(c))
     : session.configEntries().filter((e) => e.config || (io.err(`skipping ${e.file ?? e.name}: not a usable config\n`), false)).map((e) => e.config!);

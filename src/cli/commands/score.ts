@@ -2,14 +2,15 @@ import { loadJudgments } from '../../core/judgments';
 import { evaluateRun } from '../../core/metrics';
 import { evaluationJson, formatEvaluation } from '../../core/report/evaluation';
 import { readTrecRun } from '../../core/run/trec-run';
-import { METRIC_OPTIONS, formatChoice, metricChoice, parse, required } from '../args';
+import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse, required } from '../args';
 import { type Io, reportDiagnostics } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 
 export const SCORE_USAGE = `ranklab score --qrels FILE --run FILE [--queries FILE] [--metrics ndcg@10,mrr@10,p@5,recall@100]
-              [--gain exp|linear] [--relevance-threshold 1] [--exclude-no-relevant] [--per-query]
+              [--gain exp|linear] [--relevance-threshold 1] [--exclude-no-relevant] [--judged-only] [--per-query]
               [--format table|json|markdown]
-  Scores an existing TREC run (from any engine) against judgments, as trec_eval does.`;
+  Scores an existing TREC run (from any engine) against judgments, as trec_eval does.
+${METRICS_HELP}`;
 
 export async function scoreCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, { ...METRIC_OPTIONS, qrels: { type: 'string' }, run: { type: 'string' }, queries: { type: 'string' }, 'per-query': { type: 'boolean' } });
