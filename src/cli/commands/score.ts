@@ -1,5 +1,6 @@
 import { loadJudgments } from '../../core/judgments';
 import { evaluateRun } from '../../core/metrics';
+import { tieReport } from '../../core/experiment/ties';
 import { evaluationJson, formatEvaluation } from '../../core/report/evaluation';
 import { readTrecRun } from '../../core/run/trec-run';
 import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse, required } from '../args';
@@ -24,10 +25,11 @@ export async function scoreCommand(argv: string[], io: Io): Promise<number> {
   const run = readTrecRun(runPath);
   reportDiagnostics(io, run.diagnostics);
   const ev = evaluateRun(run.run, judgments, specs, options);
+  const ties = tieReport(run.run, judgments, specs, options);
   if (format === 'json') {
-    io.out(JSON.stringify(evaluationJson(ev, { run: { file: runPath, tag: run.tag, fingerprint: run.fingerprint } }), null, 2) + '\n');
+    io.out(JSON.stringify(evaluationJson(ev, { run: { file: runPath, tag: run.tag, fingerprint: run.fingerprint }, ties }), null, 2) + '\n');
   } else {
-    io.out(formatEvaluation(ev, format, { perQuery: !!values['per-query'], title: `Run ${runPath} (${run.tag || 'no tag'}) scored on ${qrelsPath}` }));
+    io.out(formatEvaluation(ev, format, { perQuery: !!values['per-query'], title: `Run ${runPath} (${run.tag || 'no tag'}) scored on ${qrelsPath}`, ties }));
   }
   return 0;
 }
