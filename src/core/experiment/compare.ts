@@ -1,6 +1,8 @@
 import type { JudgmentSet, Query } from '../judgments/types';
 import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt, queryContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
+import { type ComparisonBounds, comparisonBounds } from './bounds';
+import { type TieReport, tieReport } from './ties';
 import { holmBonferroni, mean, pairedBootstrapCI, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
 
 /** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
@@ -89,6 +91,10 @@ export interface Comparison {
   latency: { baseline: Record<string, { p50: number; p99: number }>; candidate: Record<string, { p50: number; p99: number }> };
   judged: { k: number; baseline: number; candidate: number };
   warnings: ComparisonWarning[];
+  /** The delta's interval over every grading of the unjudged documents (./bounds.ts); absent under judgedOnly. */
+  bounds?: ComparisonBounds;
+  /** Score ties in each side and what another tie order could change (./ties.ts). */
+  tieReports: { baseline: TieReport; candidate: TieReport };
 }
 
 /** Paired comparison of two runs on the same judgments: means, CIs, tests, per-query moves, slices, splits. */
@@ -211,6 +217,8 @@ export function compareRuns(
     latency: { baseline: latencySummary(baseline.latencies), candidate: latencySummary(candidate.latencies) },
     judged,
     warnings,
+    bounds: comparisonBounds(baseline.run, candidate.run, judgments, specs, options, qids),
+    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options), candidate: tieReport(candidate.run, judgments, specs, options) },
   };
 }
 
