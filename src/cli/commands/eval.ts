@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { describeMetric } from '../../core/metrics';
+import { type StageRecallReport, stageRecall } from '../../core/experiment/stage-recall';
+import { stageRecallTable } from '../../core/report/stage-recall';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import { markdownTable, textTable, type Cell } from '../../core/report/table';
@@ -70,15 +72,18 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   if (results.length === 0) throw new InputError(`no config could be run (${failed.map((f) => f.name).join(', ')})`);
   if (values['trec-run']) writeTrecRuns(values['trec-run'], results, io);
 
+  const stageReports = results.map((r) => [r.config.name, stageRecall(r.run, r.stageIds, session.judgmentsFor({ split, principal: values.as }), options, specs[0].k ?? 10)] as [string, StageRecallReport]);
   if (format === 'json') {
-    io.out(JSON.stringify({ runs: results.map((r) => ({
+    io.out(JSON.stringify({ runs: results.map((r, i) => ({
       config: r.config.name,
       configHash: r.config.configHash,
       mode: r.config.mode + (r.config.rerank ? '+rerank' : ''),
       principal: values.as,
       split,
       metrics: r.evaluation.means,
+      residuals: r.evaluation.residuals.means,
       perQuery: Object.fromEntries(r.evaluation.perQuery),
+      stageRecall: stageReports[i][1],
       queries: r.evaluation.queries,
       latency: r.saved.latency,
       annRecall: r.saved.annRecall ?? null,
@@ -94,6 +99,12 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   out.push(`Workspace ${session.root}: ${session.corpus().docs.length} documents (${first.saved.provenance.corpus}), ${first.evaluation.queries} queries (${split}${values.as ? `, as ${values.as}` : ''}; judgments ${first.saved.provenance.judgments})`, '');
   out.push(table(['config', 'mode', ...specs.map((s) => s.name)], results.map((r) => [r.config.name, r.config.mode + (r.config.rerank ? '+rerank' : ''), ...specs.map((s) => r.evaluation.means[s.name])] as Cell[])));
   out.push('', ...specs.map((s) => `  ${s.name}: ${describeMetric(s, options)}`));
+  for (const r of results) {
+    for (const [name, mean] of Object.entries(r.evaluation.residuals.means)) out.push(`  ${r.config.name} ${name} residual +${mean.toFixed(4)} (the most it could rise if every unjudged document were relevant)`);
+  }
+  const st = stageRecallTable(stageReports);
+  out.push('', `Where relevant documents are lost (hit = relevant in the top ${stageReports[0][1].k}; ranking miss = retrieved by a stage but not in the top ${stageReports[0][1].k}; retrieval miss = no stage retrieved one):`);
+  out.push(table(st.headers, st.rows), ...st.notes.map((n) => `  ${n}`));
   const stages = ['lexical', 'vector', 'fused', 'rerank', 'total'];
   out.push('', table(['config', ...stages.map((s) => `${s} p50/p99 ms`), 'ANN recall@10', 'saved'], results.map((r) => [
     r.config.name,
