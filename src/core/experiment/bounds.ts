@@ -52,19 +52,24 @@ export interface MetricBounds {
   verdict: string;
 }
 
-export interface DecidingDocument {
+interface DecidingDocument {
   qid: string;
   doc: string;
-  baselineRank: number | null;
-  candidateRank: number | null;
+  /** Best rank the document has in either list: the judging pool takes the top of the lists first. */
+  rank: number;
 }
 
 export interface ComparisonBounds {
   /** Highest grade a hypothetical judgment may take (the judgments' maximum). */
   maxGrade: number;
   metrics: Record<string, MetricBounds>;
-  /** Every unjudged (query, document) pair that could flip some metric's verdict, for the judging pool to take first. */
-  deciding: DecidingDocument[];
+  /**
+   * Every unjudged (query, document) pair that could flip some metric's verdict, for the judging pool to take
+   * first: per query, document ids by their best rank in either list.
+   */
+  deciding: Record<string, string[]>;
+  /** Number of pairs in `deciding`. */
+  decidingCount: number;
 }
 
 interface QueryBound {
@@ -107,7 +112,7 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
       if (r.hi - r.lo > 1e-12) {
         const ra = rankWithin(a, Infinity);
         const rb = rankWithin(b, Infinity);
-        for (const doc of r.unjudged) pairs.push({ qid, doc, baselineRank: ra.get(doc) ?? null, candidateRank: rb.get(doc) ?? null });
+        for (const doc of r.unjudged) pairs.push({ qid, doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) });
       }
     }
     const n = qids.length || 1;
@@ -116,9 +121,13 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
     if (!holds) for (const p of pairs) deciding.set(`${p.qid}\t${p.doc}`, p);
     metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs.length, verdict: verdictOf(m.delta, holds, pairs.length, inexact) };
   }
-  const order = new Map(qids.map((q, i) => [q, i]));
-  const best = (d: DecidingDocument) => Math.min(d.baselineRank ?? Infinity, d.candidateRank ?? Infinity);
-  return { maxGrade, metrics, deciding: [...deciding.values()].sort((x, y) => order.get(x.qid)! - order.get(y.qid)! || best(x) - best(y) || (x.doc < y.doc ? -1 : 1)) };
+  const byQuery: Record<string, string[]> = {};
+  const sorted = [...deciding.values()].sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1));
+  for (const qid of qids) {
+    const docs = sorted.filter((d) => d.qid === qid).map((d) => d.doc);
+    if (docs.length) byQuery[qid] = docs;
+  }
+  return { maxGrade, metrics, deciding: byQuery, decidingCount: deciding.size };
 }
 
 function verdictOf(delta: number, holds: boolean, deciding: number, inexact: number): string {

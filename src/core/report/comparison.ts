@@ -80,9 +80,9 @@ function boundsSection(cmp: Comparison, md: boolean, table: typeof textTable, h:
   if (!b) return ['', 'Bounds over unjudged documents: none (condensed lists: unjudged documents are not scored).'];
   const rows = Object.entries(b.metrics).map(([name, m]) => [name, signed(m.delta), `[${signed(m.low)}, ${signed(m.high)}]`, m.verdict] as Cell[]);
   const out = ['', h(`If the unjudged documents were graded (0 to ${b.maxGrade}, one grade per query and document)`), table(['metric', 'delta', 'delta could be', 'verdict'], rows)];
-  if (b.deciding.length) {
-    const shown = b.deciding.slice(0, 10).map((d) => `${d.qid}/${d.doc}`).join(', ');
-    out.push(`${md ? '' : '  '}Judge these first (${b.deciding.length}): ${shown}${b.deciding.length > 10 ? ', …' : ''} (all in --format json "bounds.deciding")`);
+  if (b.decidingCount) {
+    const shown = Object.entries(b.deciding).flatMap(([q, docs]) => docs.map((d) => `${q}/${d}`)).slice(0, 10).join(', ');
+    out.push(`${md ? '' : '  '}Judge these first (${b.decidingCount}): ${shown}${b.decidingCount > 10 ? ', …' : ''} (all in --format json "bounds.deciding")`);
   }
   return out;
 }

@@ -52,7 +52,8 @@ test('a win that can flip, and one that cannot', () => {
   close(b.metrics.mrr.low, -0.25, 'mrr low');
   close(b.metrics.mrr.high, 0.25, 'mrr high');
   assert.equal(b.metrics.mrr.deciding, 2);
-  assert.deepEqual(b.deciding.map((d) => [d.qid, d.doc, d.candidateRank]), [['q1', 'u1', 1], ['q1', 'u2', 2]]);
+  assert.deepEqual(b.deciding, { q1: ['u1', 'u2'] });
+  assert.equal(b.decidingCount, 2);
 
   // Cannot flip: the candidate's win on q2 is judged; q1's unjudged documents sit at the same rank on both sides.
   const fixed = comparisonBounds(new Map([['q1', list('u1', 'n1')], ['q2', list('n2', 'r2')]]), new Map([['q1', list('u1', 'r1')], ['q2', list('r2', 'n2')]]), judgments, parseMetricList('p@2,p@1'), O, ['q1', 'q2'])!;
@@ -60,7 +61,7 @@ test('a win that can flip, and one that cannot', () => {
   close(fixed.metrics['p@2'].low, 0.25, 'p@2 low'); // q1 +0.5 (u1 adds to both), q2 0
   assert.equal(fixed.metrics['p@2'].verdict, 'the win holds whatever the unjudged documents turn out to be');
   assert.equal(fixed.metrics['p@1'].holds, true); // q1: u1 at rank 1 on both sides, q2: +1
-  assert.deepEqual(fixed.deciding, []);
+  assert.deepEqual(fixed.deciding, {});
 });
 
 test('compareRuns carries the bounds; --judged-only has none', () => {
