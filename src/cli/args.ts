@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from '../core/util/diagnostics';
-import { parseMetricList, type EvaluateOptions, type MetricSpec, DEFAULT_METRICS } from '../core/metrics';
+import { parseMetricList, metricNamesHelp, type EvaluateOptions, type MetricSpec, DEFAULT_METRICS } from '../core/metrics';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -10,6 +10,7 @@ export const METRIC_OPTIONS = {
   gain: { type: 'string' },
   'relevance-threshold': { type: 'string' },
   'exclude-no-relevant': { type: 'boolean' },
+  'judged-only': { type: 'boolean' },
   format: { type: 'string', short: 'f' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
@@ -27,7 +28,11 @@ export interface MetricChoice {
   options: EvaluateOptions;
 }
 
-export function metricChoice(values: { metrics?: string; gain?: string; 'relevance-threshold'?: string; 'exclude-no-relevant'?: boolean }, defaults: { metrics?: string | string[]; gain?: 'exp' | 'linear'; relevanceThreshold?: number } = {}): MetricChoice {
+/** The metric lines of every scoring command's --help, generated from the metric registry. */
+export const METRICS_HELP = `  --metrics: comma-separated, from ${metricNamesHelp()} (README "Metrics, exactly").
+  --judged-only: condensed lists (trec_eval -J): unjudged documents are removed before every metric.`;
+
+export function metricChoice(values: { metrics?: string; gain?: string; 'relevance-threshold'?: string; 'exclude-no-relevant'?: boolean; 'judged-only'?: boolean }, defaults: { metrics?: string | string[]; gain?: 'exp' | 'linear'; relevanceThreshold?: number; judgedOnly?: boolean } = {}): MetricChoice {
   const gain = values.gain ?? defaults.gain ?? 'exp';
   if (gain !== 'exp' && gain !== 'linear') throw new InputError(`--gain must be "exp" (2^rel-1) or "linear" (rel), not "${gain}"`);
   const thresholdText = values['relevance-threshold'];
@@ -35,7 +40,7 @@ export function metricChoice(values: { metrics?: string; gain?: string; 'relevan
   if (!Number.isInteger(threshold) || threshold < 1) throw new InputError(`--relevance-threshold must be an integer >= 1, not "${thresholdText}"`);
   return {
     specs: parseMetricList(values.metrics ?? defaults.metrics ?? DEFAULT_METRICS),
-    options: { gain, relevanceThreshold: threshold, excludeNoRelevant: !!values['exclude-no-relevant'] },
+    options: { gain, relevanceThreshold: threshold, excludeNoRelevant: !!values['exclude-no-relevant'], judgedOnly: !!(values['judged-only'] ?? defaults.judgedOnly) },
   };
 }
 

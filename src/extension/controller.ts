@@ -110,7 +110,7 @@ export class RanklabController implements vscode.Disposable {
         const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
         const settings = session.workspace.settings;
         const specs = parseMetricList(specNames.length ? specNames : settings.metrics);
-        const options = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
+        const options = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
         const cmp = compareRuns({ name: b.run.provenance.config, ...runOfSaved(b.run) }, { name: c.run.provenance.config, ...runOfSaved(c.run) }, judgments, specs, options);
         const gates = checkGates(settings.gates, cmp);
         const titles = new Map<string, string>();

@@ -23,7 +23,7 @@ export async function runEvaluation(controller: RanklabController, only?: string
         await controller.sessions!.exclusive(folder, 'evaluating', async (session) => {
           const settings = session.workspace.settings;
           const specs = parseMetricList(settings.metrics);
-          const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
+          const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
           const entries = session.configEntries().filter((e) => !only || only.includes(e.name) || (e.file && only.includes(e.file)));
           for (const e of entries) if (!e.config) log.warn(`skipping ${e.file ?? e.name}: not a usable config`);
           const configs = entries.filter((e) => e.config).map((e) => e.config!);

@@ -45,7 +45,7 @@ export interface ConfigState {
 export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
   const settings = session.workspace.settings;
   const specs = parseMetricList(settings.metrics);
-  const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
+  const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
   const common = { specs, metricOptions, reuse: true, save: true, signal };
   const candidate = await evaluateConfig(session, config, { ...common, onProgress });
   const judgments = session.judgments();

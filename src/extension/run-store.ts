@@ -68,7 +68,7 @@ export function readWorkspaceSettings(workspaceRoot: string): WorkspaceSettings 
     const { settings } = ws;
     out.baselineConfig = settings.baseline;
     out.metrics = settings.metrics;
-    out.metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
+    out.metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
     out.problems = ws.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   } catch (e) {
     out.problems.push(`${SETTINGS_FILE}: ${(e as Error).message}`);

@@ -2,24 +2,28 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type ComparisonSide, compareRuns } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gatesPassed } from '../../core/experiment/gates';
 import { isSavedRunFile, loadSavedRun, runOfSaved } from '../../core/experiment/run-store';
+import { stageCandidatesOfSaved } from '../../core/experiment/stage-recall';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
 import type { RanklabSession } from '../../core/session/session';
 import { InputError } from '../../core/util/diagnostics';
-import { METRIC_OPTIONS, type MetricChoice, formatChoice, metricChoice, parse, required } from '../args';
+import { METRICS_HELP, METRIC_OPTIONS, type MetricChoice, formatChoice, metricChoice, parse, required } from '../args';
 import { type Io, reportDiagnostics } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
 import { SPLITS, excludedLine } from './eval';
 
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
-                [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--split tune|holdout|all] [--as PRINCIPAL]
+                [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--split tune|holdout|all] [--as PRINCIPAL]
                 [--format table|json|markdown|junit] [--fail-on-regression] [--gates FILE] [--junit FILE] [--summary FILE]
+                [--class-slices]
   Paired comparison: means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
-  the documents that moved, slices, tune vs holdout, latency, judged@k. Sides are configs (run, or reused from
-  .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).`;
+  the documents that moved, slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
+  documents were graded; score ties; stage recall and query classes (--class-slices: classes as slices). Sides are configs (run, or reused from
+  .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).
+${METRICS_HELP}`;
 
 export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE]
   Checks the quality gates of ranklab.json (or --gates FILE): minimum values and maximum regressions against
@@ -39,6 +43,7 @@ const COMPARE_OPTIONS = {
   junit: { type: 'string' },
   summary: { type: 'string' },
   'max-queries': { type: 'string' },
+  'class-slices': { type: 'boolean' },
 } as const;
 
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
@@ -62,7 +67,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const standalone = !!values.qrels && !values.workspace;
   const session = standalone ? undefined : openSession(values, io);
   const settings = session?.workspace.settings;
-  const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold });
+  const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
   let judgments: JudgmentSet;
   let excluded: ExcludedQuery[] = [];
   if (values.qrels) {
@@ -83,7 +88,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   } finally {
     dispose();
   }
-  const cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options);
+  const cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options, { classSlices: !!values['class-slices'] });
   const gateSettings = readGates(values.gates, settings?.gates);
   const gates = mode.gate || values.junit || values.summary ? checkGates(gateSettings, cmp) : [];
   if (mode.gate && gates.length === 0) io.err('no gates declared (ranklab.json "gates" or --gates FILE): nothing can fail\n');
@@ -110,7 +115,7 @@ async function resolveSide(arg: string, session: RanklabSession | undefined, cho
   const isFile = existsSync(arg) && !arg.endsWith('.rank.json');
   if (isFile && isSavedRunFile(arg)) {
     const saved = loadSavedRun(arg);
-    return { name: saved.provenance.config, ...runOfSaved(saved) };
+    return { name: saved.provenance.config, ...runOfSaved(saved), stageIds: stageCandidatesOfSaved(saved) };
   }
   if (isFile) {
     const trec = readTrecRun(arg);
@@ -124,7 +129,7 @@ async function resolveSide(arg: string, session: RanklabSession | undefined, cho
     onProgress: progressReporter(io, config.name),
   });
   if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus and judgments)\n`);
-  return { name: config.name, run: r.run, latencies: r.latencies };
+  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds };
 }
 
 function readGates(file: string | undefined, fromWorkspace: GateSettings | undefined): GateSettings {

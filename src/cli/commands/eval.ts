@@ -2,19 +2,22 @@ import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { ExcludedQuery } from '../../core/judgments';
 import { describeMetric } from '../../core/metrics';
+import { type StageRecallReport, stageRecall } from '../../core/experiment/stage-recall';
+import { stageRecallTable } from '../../core/report/stage-recall';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import { markdownTable, textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
-import { METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
+import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
 import type { Io } from '../io';
 import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
 
 export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
-             [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--format table|json|markdown]
+             [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--format table|json|markdown]
              [--trec-run OUT] [--per-query] [--no-save]
   Runs every labeled query under each config (default: every config of the workspace) and prints the
-  metrics, latency p50/p99 per stage and ANN recall; each run is saved under .ranklab/runs/.`;
+  metrics, latency p50/p99 per stage and ANN recall; each run is saved under .ranklab/runs/.
+${METRICS_HELP}`;
 
 export const SPLITS = ['tune', 'holdout', 'all'] as const;
 
@@ -34,7 +37,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const split = formatChoice(values.split, SPLITS, 'all');
   const session = openSession(values, io);
   const settings = session.workspace.settings;
-  const { specs, options } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold });
+  const { specs, options } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
   const configs = values.config?.length
     ? values.config.map((c) => session.resolveConfig(c))
     : session.configEntries().filter((e) => e.config || (io.err(`skipping ${e.file ?? e.name}: not a usable config\n`), false)).map((e) => e.config!);
@@ -70,15 +73,18 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   if (results.length === 0) throw new InputError(`no config could be run (${failed.map((f) => f.name).join(', ')})`);
   if (values['trec-run']) writeTrecRuns(values['trec-run'], results, io);
 
+  const stageReports = results.map((r) => [r.config.name, stageRecall(r.run, r.stageIds, session.judgmentsFor({ split, principal: values.as }), options, specs[0].k ?? 10)] as [string, StageRecallReport]);
   if (format === 'json') {
-    io.out(JSON.stringify({ runs: results.map((r) => ({
+    io.out(JSON.stringify({ runs: results.map((r, i) => ({
       config: r.config.name,
       configHash: r.config.configHash,
       mode: r.config.mode + (r.config.rerank ? '+rerank' : ''),
       principal: values.as,
       split,
       metrics: r.evaluation.means,
+      residuals: r.evaluation.residuals.means,
       perQuery: Object.fromEntries(r.evaluation.perQuery),
+      stageRecall: stageReports[i][1],
       queries: r.evaluation.queries,
       excludedQueries: r.excluded,
       latency: r.saved.latency,
@@ -96,6 +102,12 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   if (first.excluded.length) out.push(excludedLine(first.excluded, values.as!), '');
   out.push(table(['config', 'mode', ...specs.map((s) => s.name)], results.map((r) => [r.config.name, r.config.mode + (r.config.rerank ? '+rerank' : ''), ...specs.map((s) => r.evaluation.means[s.name])] as Cell[])));
   out.push('', ...specs.map((s) => `  ${s.name}: ${describeMetric(s, options)}`));
+  for (const r of results) {
+    for (const [name, mean] of Object.entries(r.evaluation.residuals.means)) out.push(`  ${r.config.name} ${name} residual +${mean.toFixed(4)} (the most it could rise if every unjudged document were relevant)`);
+  }
+  const st = stageRecallTable(stageReports);
+  out.push('', `Where relevant documents are lost (hit = relevant in the top ${stageReports[0][1].k}; ranking miss = retrieved by a stage but not in the top ${stageReports[0][1].k}; retrieval miss = no stage retrieved one):`);
+  out.push(table(st.headers, st.rows), ...st.notes.map((n) => `  ${n}`));
   const stages = ['lexical', 'vector', 'fused', 'rerank', 'total'];
   out.push('', table(['config', ...stages.map((s) => `${s} p50/p99 ms`), 'ANN recall@10', 'saved'], results.map((r) => [
     r.config.name,

@@ -1,15 +1,17 @@
 import { loadJudgments } from '../../core/judgments';
 import { evaluateRun } from '../../core/metrics';
+import { tieReport } from '../../core/experiment/ties';
 import { evaluationJson, formatEvaluation } from '../../core/report/evaluation';
 import { readTrecRun } from '../../core/run/trec-run';
-import { METRIC_OPTIONS, formatChoice, metricChoice, parse, required } from '../args';
+import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse, required } from '../args';
 import { type Io, reportDiagnostics } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 
 export const SCORE_USAGE = `ranklab score --qrels FILE --run FILE [--queries FILE] [--metrics ndcg@10,mrr@10,p@5,recall@100]
-              [--gain exp|linear] [--relevance-threshold 1] [--exclude-no-relevant] [--per-query]
+              [--gain exp|linear] [--relevance-threshold 1] [--exclude-no-relevant] [--judged-only] [--per-query]
               [--format table|json|markdown]
-  Scores an existing TREC run (from any engine) against judgments, as trec_eval does.`;
+  Scores an existing TREC run (from any engine) against judgments, as trec_eval does.
+${METRICS_HELP}`;
 
 export async function scoreCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, { ...METRIC_OPTIONS, qrels: { type: 'string' }, run: { type: 'string' }, queries: { type: 'string' }, 'per-query': { type: 'boolean' } });
@@ -23,10 +25,11 @@ export async function scoreCommand(argv: string[], io: Io): Promise<number> {
   const run = readTrecRun(runPath);
   reportDiagnostics(io, run.diagnostics);
   const ev = evaluateRun(run.run, judgments, specs, options);
+  const ties = tieReport(run.run, judgments, specs, options);
   if (format === 'json') {
-    io.out(JSON.stringify(evaluationJson(ev, { run: { file: runPath, tag: run.tag, fingerprint: run.fingerprint } }), null, 2) + '\n');
+    io.out(JSON.stringify(evaluationJson(ev, { run: { file: runPath, tag: run.tag, fingerprint: run.fingerprint }, ties }), null, 2) + '\n');
   } else {
-    io.out(formatEvaluation(ev, format, { perQuery: !!values['per-query'], title: `Run ${runPath} (${run.tag || 'no tag'}) scored on ${qrelsPath}` }));
+    io.out(formatEvaluation(ev, format, { perQuery: !!values['per-query'], title: `Run ${runPath} (${run.tag || 'no tag'}) scored on ${qrelsPath}`, ties }));
   }
   return 0;
 }

@@ -1,6 +1,9 @@
 import type { JudgmentSet, Query } from '../judgments/types';
 import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt, queryContext } from '../metrics';
-import type { RankedDoc, Run } from '../run/types';
+import type { RankedDoc, Run, StageCandidates } from '../run/types';
+import { type QueryClass, type StageRecallReport, classChanges, stageRecall } from './stage-recall';
+import { type ComparisonBounds, comparisonBounds } from './bounds';
+import { type TieReport, tieReport } from './ties';
 import { holmBonferroni, mean, pairedBootstrapCI, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
 
 /** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
@@ -8,6 +11,8 @@ export interface ComparisonSide {
   name: string;
   run: Run;
   latencies?: Map<string, Record<string, number>>;
+  /** Each stage's output per query, when the run came from Ranklab's pipeline (stage recall, query classes). */
+  stageIds?: StageCandidates;
 }
 
 export interface CompareSettings {
@@ -20,6 +25,8 @@ export interface CompareSettings {
   bootstrapSamples?: number;
   permutationSamples?: number;
   seed?: number;
+  /** Add the baseline's query classes as slices `class:hit`, `class:ranking-miss`, `class:retrieval-miss`. Default false. */
+  classSlices?: boolean;
 }
 
 export interface MetricComparison {
@@ -89,6 +96,12 @@ export interface Comparison {
   latency: { baseline: Record<string, { p50: number; p99: number }>; candidate: Record<string, { p50: number; p99: number }> };
   judged: { k: number; baseline: number; candidate: number };
   warnings: ComparisonWarning[];
+  /** The delta's interval over every grading of the unjudged documents (./bounds.ts); absent under judgedOnly. */
+  bounds?: ComparisonBounds;
+  /** Score ties in each side and what another tie order could change (./ties.ts). */
+  tieReports: { baseline: TieReport; candidate: TieReport };
+  /** Stage recall and query classes of each side, and the queries whose class changed (./stage-recall.ts). */
+  stageRecall: { baseline: StageRecallReport; candidate: StageRecallReport; changed: { qid: string; baseline: QueryClass; candidate: QueryClass }[] };
 }
 
 /** Paired comparison of two runs on the same judgments: means, CIs, tests, per-query moves, slices, splits. */
@@ -100,12 +113,14 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
-  const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, ...settings };
+  const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, ...settings };
   const evA = evaluateRun(baseline.run, judgments, specs, options);
   const evB = evaluateRun(candidate.run, judgments, specs, options);
   const qids = [...evA.perQuery.keys()];
   const primary = specs[0];
   const k = primary.k ?? 10;
+  const stagesA = stageRecall(baseline.run, baseline.stageIds, judgments, options, k);
+  const stagesB = stageRecall(candidate.run, candidate.stageIds, judgments, options, k);
 
   // Every test that goes into the report, so that one Holm–Bonferroni correction covers them all.
   const tests: { set: (p: number) => void; p: number }[] = [];
@@ -137,7 +152,8 @@ export function compareRuns(
 
   const metrics = compareOn(qids);
   const slices: Record<string, SliceComparison> = {};
-  for (const [tag, ids] of groupByTag(qids, judgments)) {
+  const classTags = s.classSlices ? new Map(qids.map((q) => [q, [`class:${stagesA.perQuery[q].class}`]])) : undefined;
+  for (const [tag, ids] of groupByTag(qids, judgments, classTags)) {
     if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: compareOn(ids) };
   }
   const splits: Comparison['splits'] = {};
@@ -211,13 +227,16 @@ export function compareRuns(
     latency: { baseline: latencySummary(baseline.latencies), candidate: latencySummary(candidate.latencies) },
     judged,
     warnings,
+    bounds: comparisonBounds(baseline.run, candidate.run, judgments, specs, options, qids),
+    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options), candidate: tieReport(candidate.run, judgments, specs, options) },
+    stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
   };
 }
 
-function groupByTag(qids: string[], judgments: JudgmentSet): Map<string, string[]> {
+function groupByTag(qids: string[], judgments: JudgmentSet, extraTags?: Map<string, string[]>): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const q of qids) {
-    for (const tag of judgments.queries.get(q)?.tags ?? []) {
+    for (const tag of [...(judgments.queries.get(q)?.tags ?? []), ...(extraTags?.get(q) ?? [])]) {
       if (!groups.has(tag)) groups.set(tag, []);
       groups.get(tag)!.push(q);
     }

@@ -1,4 +1,5 @@
 import { type QueryContext, isRelevant } from './context';
+import { TIE_RULE, type MetricDefinition } from './definition';
 
 /**
  * AP = (1 / R) Σ_{ranks r of relevant retrieved documents} P@r, R = relevant documents judged for the
@@ -17,3 +18,16 @@ export function averagePrecision(ctx: QueryContext, k?: number): number {
   }
   return sum / ctx.numRelevant;
 }
+
+export const AP: MetricDefinition = {
+  name: 'ap',
+  aliases: ['map', 'map_cut'],
+  param: { name: 'k', required: false, description: 'cut-off (optional; whole list without it)' },
+  label: 'AP',
+  description: 'average precision; its mean over queries is MAP',
+  formula: '(1/R) Σ over ranks r ≤ k of relevant documents of P@r; R = relevant judged for the query; 0 when R = 0',
+  reference: 'trec_eval `map`, `map_cut.k`',
+  ties: TIE_RULE,
+  binary: true,
+  compute: (ctx, k) => averagePrecision(ctx, k),
+};

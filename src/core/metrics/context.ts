@@ -5,6 +5,11 @@ export interface MetricOptions {
   gain: GainKind;
   /** Grades at or above this count as relevant for binary metrics (P, recall, RR, AP, hit). Default 1. */
   relevanceThreshold: number;
+  /**
+   * Condensed lists (Sakai 2007; trec_eval -J): unjudged documents are removed from every ranked list before
+   * any metric sees it, so the documents below move up. Default false.
+   */
+  judgedOnly?: boolean;
 }
 
 export const DEFAULT_METRIC_OPTIONS: MetricOptions = { gain: 'exp', relevanceThreshold: 1 };
@@ -18,6 +23,8 @@ export interface QueryContext {
   grades: (number | undefined)[];
   /** Number of judged documents with grade >= threshold (trec_eval's num_rel). */
   numRelevant: number;
+  /** Number of judged documents with grade < threshold, retrieved or not (bpref's N). */
+  numNonRelevant: number;
   /** Grades > 0 of every judged document of the query, highest first: the ideal ranking for IDCG. */
   idealGrades: number[];
   options: MetricOptions;

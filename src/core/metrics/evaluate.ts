@@ -1,7 +1,7 @@
 import type { JudgmentSet } from '../judgments/types';
 import type { RankedDoc, Run } from '../run/types';
 import { DEFAULT_METRIC_OPTIONS, type MetricOptions, type QueryContext } from './context';
-import { computeMetric, type MetricSpec } from './spec';
+import { computeMetric, definitionOf, type MetricSpec } from './spec';
 
 export interface EvaluateOptions extends MetricOptions {
   /** Leave out queries that have no relevant document (trec_eval counts them, scoring 0). Default false. */
@@ -14,6 +14,11 @@ export interface Evaluation {
   /** Mean over the evaluated queries, per metric name. */
   means: Record<string, number>;
   perQuery: Map<string, Record<string, number>>;
+  /**
+   * For metrics that report a residual (RBP): mean and per-query residual, keyed by metric name — the most the
+   * value could rise if every unjudged document were relevant. Empty when no such metric was asked for.
+   */
+  residuals: { means: Record<string, number>; perQuery: Map<string, Record<string, number>> };
   /** Number of queries averaged over. */
   queries: number;
   /** Judged queries the run has no results for: they score 0 and count (as `trec_eval -c`). */
@@ -25,17 +30,23 @@ export interface Evaluation {
   judgments: string;
 }
 
-/** Builds the per-query context once; every metric reads from it. */
+/**
+ * Builds the per-query context once; every metric reads from it. With `judgedOnly` the unjudged documents are
+ * dropped here, before any metric, so the list is condensed (trec_eval -J).
+ */
 export function queryContext(docs: readonly RankedDoc[], qrels: Map<string, number>, options: MetricOptions): QueryContext {
-  const grades = docs.map((d) => qrels.get(d.id));
+  let grades = docs.map((d) => qrels.get(d.id));
+  if (options.judgedOnly) grades = grades.filter((g) => g !== undefined);
   let numRelevant = 0;
+  let numNonRelevant = 0;
   const idealGrades: number[] = [];
   for (const g of qrels.values()) {
     if (g >= options.relevanceThreshold) numRelevant++;
+    else numNonRelevant++;
     if (g > 0) idealGrades.push(g);
   }
   idealGrades.sort((a, b) => b - a);
-  return { grades, numRelevant, idealGrades, options };
+  return { grades, numRelevant, numNonRelevant, idealGrades, options };
 }
 
 /**
@@ -53,6 +64,8 @@ export function evaluateRun(
   const missingFromRun: string[] = [];
   const noRelevant: string[] = [];
   const qids = [...judgments.qrels.keys()].sort(compareQids);
+  const withResidual = specs.filter((s) => definitionOf(s).residual);
+  const residualPerQuery = new Map<string, Record<string, number>>();
   for (const qid of qids) {
     const qrels = judgments.qrels.get(qid)!;
     const ctx = queryContext(run.get(qid) ?? [], qrels, options);
@@ -64,15 +77,24 @@ export function evaluateRun(
     const values: Record<string, number> = {};
     for (const spec of specs) values[spec.name] = computeMetric(spec, ctx);
     perQuery.set(qid, values);
+    if (withResidual.length) residualPerQuery.set(qid, Object.fromEntries(withResidual.map((s) => [s.name, definitionOf(s).residual!(ctx, s.param)])));
   }
+  const unjudgedRunQueries = [...run.keys()].filter((q) => !judgments.qrels.has(q)).sort(compareQids);
+  return {
+    specs, options, means: meansOf(specs, perQuery), perQuery,
+    residuals: { means: meansOf(withResidual, residualPerQuery), perQuery: residualPerQuery },
+    queries: perQuery.size, missingFromRun, unjudgedRunQueries, noRelevant, judgments: judgments.fingerprint,
+  };
+}
+
+function meansOf(specs: MetricSpec[], perQuery: Map<string, Record<string, number>>): Record<string, number> {
   const means: Record<string, number> = {};
   for (const spec of specs) {
     let sum = 0;
     for (const v of perQuery.values()) sum += v[spec.name];
     means[spec.name] = perQuery.size === 0 ? 0 : sum / perQuery.size;
   }
-  const unjudgedRunQueries = [...run.keys()].filter((q) => !judgments.qrels.has(q)).sort(compareQids);
-  return { specs, options, means, perQuery, queries: perQuery.size, missingFromRun, unjudgedRunQueries, noRelevant, judgments: judgments.fingerprint };
+  return means;
 }
 
 /** Query ids in natural order: numeric ids numerically ("2" before "10"), others as strings. */

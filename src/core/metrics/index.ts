@@ -1,4 +1,6 @@
 export * from './context';
+export * from './definition';
+export * from './registry';
 export * from './spec';
 export * from './evaluate';
 export { dcg, gainOf, ndcgAt } from './ndcg';
@@ -8,3 +10,8 @@ export { reciprocalRank } from './reciprocal-rank';
 export { hitAt } from './hit';
 export { averagePrecision } from './average-precision';
 export { judgedAt } from './judged';
+export { bpref } from './bpref';
+export { infAP } from './infap';
+export { rPrecision } from './rprec';
+export { rbp, rbpResidual } from './rbp';
+export { errAt, nerrAt, errOf, stopProbability, ERR_MAX_GRADE } from './err';

@@ -1,4 +1,5 @@
 import type { QueryContext } from './context';
+import { TIE_RULE, type MetricDefinition } from './definition';
 
 /**
  * judged@k = share of the shown top-k documents that carry any judgment (grade 0 included): label
@@ -12,3 +13,17 @@ export function judgedAt(ctx: QueryContext, k: number): number {
   for (let i = 0; i < n; i++) if (ctx.grades[i] !== undefined) judged++;
   return judged / n;
 }
+
+export const JUDGED: MetricDefinition = {
+  name: 'judged',
+  aliases: [],
+  param: { name: 'k', required: true, description: 'cut-off (required)' },
+  label: 'Judged',
+  description: 'label coverage: share of the shown top k that carries any judgment (grade 0 included)',
+  formula: '|judged ∩ top k| / min(k, retrieved); 0 when nothing was retrieved',
+  reference: 'ir_measures `Judged@k`',
+  ties: TIE_RULE,
+  binary: false,
+  variant: () => 'share of shown results with any judgment',
+  compute: (ctx, k) => judgedAt(ctx, k!),
+};

@@ -1,6 +1,8 @@
 import type { Comparison, MetricComparison } from '../experiment/compare';
 import type { GateResult } from '../experiment/gates';
 import { formatNumber, markdownTable, textTable, type Cell } from './table';
+import { tieSummary } from './ties';
+import { stageRecallTable } from './stage-recall';
 
 const signed = (x: number) => (Number.isNaN(x) ? 'n/a' : (x >= 0 ? '+' : '') + x.toFixed(4));
 const pct = (x: number | null) => (x === null ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + '%');
@@ -23,6 +25,8 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
   out.push('', table(METRIC_HEADERS, metricRows(cmp.metrics)));
   out.push('', table(['metric', 'wins', 'losses', 'ties'], Object.keys(cmp.metrics).map((n) => [n, String(cmp.wins[n]), String(cmp.losses[n]), String(cmp.ties[n])])));
+  out.push(...boundsSection(cmp, md, table, h));
+  out.push('', `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.baseline, 'baseline: ')}`, `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.candidate, 'candidate: ')}`);
 
   if (cmp.warnings.length) {
     out.push('', h('Warnings'));
@@ -46,6 +50,13 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
     const l = (side: Record<string, { p50: number; p99: number }>, s: string) => (side[s] ? `${side[s].p50.toFixed(2)} / ${side[s].p99.toFixed(2)}` : '-');
     out.push(table(['stage', 'baseline', 'candidate'], stages.map((s) => [s, l(cmp.latency.baseline, s), l(cmp.latency.candidate, s)])));
   }
+  const st = stageRecallTable([['baseline', cmp.stageRecall.baseline], ['candidate', cmp.stageRecall.candidate]]);
+  out.push('', h('Where relevant documents are lost (query classes, mean recall per stage)'), table(st.headers, st.rows));
+  for (const n of st.notes) out.push(`${md ? '- ' : '  '}${n}`);
+  if (cmp.stageRecall.changed.length) {
+    const shown = cmp.stageRecall.changed.slice(0, 10).map((c) => `${c.qid} ${c.baseline} → ${c.candidate}`).join('; ');
+    out.push(`${md ? '' : '  '}Class changed on ${cmp.stageRecall.changed.length} ${cmp.stageRecall.changed.length === 1 ? 'query' : 'queries'}: ${shown}${cmp.stageRecall.changed.length > 10 ? '; …' : ''}`);
+  }
   out.push('', `judged@${cmp.judged.k}: baseline ${cmp.judged.baseline.toFixed(3)}, candidate ${cmp.judged.candidate.toFixed(3)}`);
 
   const max = opts.maxQueries ?? 10;
@@ -61,6 +72,19 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
     }
   }
   return out.join('\n') + '\n';
+}
+
+/** The delta's interval if the unjudged documents were graded, beside each metric's verdict. */
+function boundsSection(cmp: Comparison, md: boolean, table: typeof textTable, h: (t: string) => string): string[] {
+  const b = cmp.bounds;
+  if (!b) return ['', 'Bounds over unjudged documents: none (condensed lists: unjudged documents are not scored).'];
+  const rows = Object.entries(b.metrics).map(([name, m]) => [name, signed(m.delta), `[${signed(m.low)}, ${signed(m.high)}]`, m.verdict] as Cell[]);
+  const out = ['', h(`If the unjudged documents were graded (0 to ${b.maxGrade}, one grade per query and document)`), table(['metric', 'delta', 'delta could be', 'verdict'], rows)];
+  if (b.decidingCount) {
+    const shown = Object.entries(b.deciding).flatMap(([q, docs]) => docs.map((d) => `${q}/${d}`)).slice(0, 10).join(', ');
+    out.push(`${md ? '' : '  '}Judge these first (${b.decidingCount}): ${shown}${b.decidingCount > 10 ? ', …' : ''} (all in --format json "bounds.deciding")`);
+  }
+  return out;
 }
 
 /** `--format json`: the documented machine-readable shape (see README "compare JSON"). */

@@ -64,6 +64,8 @@ export interface SearchResult {
    * for a hybrid this union can exceed `total`, which is the larger of the two stages' counts).
    */
   matches?: string[];
+  /** Each stage's own ranked ids (its whole output, at its depth): where a relevant document was lost (stage recall). */
+  stageIds: Partial<Record<StageName, string[]>>;
 }
 
 /** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
@@ -261,7 +263,9 @@ class RetrievalEngine implements Engine {
     const filter = options.filter;
     const pre = filter && aclMode === 'pre-filter' ? filter : undefined;
     const stages = new Map<string, RankedDoc>();
+    const stageIds: SearchResult['stageIds'] = {};
     const record = (stage: StageName, hits: readonly ScoredId[]) => {
+      stageIds[stage] = hits.map((h) => h.id);
       hits.forEach((h, i) => {
         let d = stages.get(h.id);
         if (!d) stages.set(h.id, (d = { id: h.id, score: h.score, stages: {} }));
@@ -374,7 +378,7 @@ class RetrievalEngine implements Engine {
 
     const docs: RankedDoc[] = ranked.map((h) => ({ id: h.id, score: h.score, stages: stages.get(h.id)?.stages }));
     latencyMs.total = performance.now() - t0;
-    return { docs, total, latencyMs, notes, vectorIds: vectorHits?.map((h) => h.id), matches };
+    return { docs, total, latencyMs, notes, vectorIds: vectorHits?.map((h) => h.id), matches, stageIds };
   }
 
   suggest(prefix: string, options: SuggestOptions = {}): Suggestion[] | undefined {

@@ -34,7 +34,15 @@ export interface SavedQueryResult {
   latencyMs: Record<string, number>;
   metrics: Record<string, number>;
   notes?: string[];
+  /**
+   * Each stage's whole ranked output (ids, best first), so that recall per stage can be computed later: the final
+   * list keeps only what survived. A stage whose output equals the final list is left out. Absent in older runs.
+   */
+  stageIds?: Partial<Record<StageName, string[]>>;
 }
+
+/** Per query, each stage's ranked ids (see `SavedQueryResult.stageIds`). */
+export type StageCandidates = Map<string, Partial<Record<StageName, string[]>>>;
 
 /** The JSON file written for every evaluation of one config. */
 export interface SavedRun {

@@ -4,7 +4,8 @@ import { latencySummary } from '../experiment/compare';
 import { findCachedRun, saveRun } from '../experiment/run-store';
 import type { RankConfig } from '../config';
 import type { ExcludedQuery } from '../judgments';
-import type { Run, SavedQueryResult, SavedRun } from '../run/types';
+import type { Run, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
+import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
 import { InputError } from '../util/diagnostics';
 import type { RanklabSession } from './session';
@@ -34,6 +35,8 @@ export interface ConfigEvaluation {
   evaluation: Evaluation;
   run: Run;
   latencies: Map<string, Record<string, number>>;
+  /** Each stage's whole output per query (for stage recall); absent for runs saved before it was stored. */
+  stageIds?: StageCandidates;
   /** Queries that could not be run (no text) and notes from the engine. */
   notes: string[];
   /** Under a principal: queries left out because every relevant document is invisible to them (not run, not scored). */
@@ -52,7 +55,8 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     if (hit) {
       const run: Run = new Map(hit.saved.queries.map((q) => [q.qid, q.docs]));
       const latencies = new Map(hit.saved.queries.map((q) => [q.qid, q.latencyMs]));
-      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, notes: [], excluded };
+      const stageIds = stageCandidatesOfSaved(hit.saved);
+      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded };
     }
   }
   const engine = await session.engine(config);
@@ -61,6 +65,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   const run: Run = new Map();
   const latencies = new Map<string, Record<string, number>>();
   const results = new Map<string, { total: number; notes: string[] }>();
+  const stageIds: StageCandidates = new Map();
   const notes: string[] = [];
   const annK = opts.annK ?? 10;
   const annPairs: { ann: string[]; exact: string[] }[] = [];
@@ -81,6 +86,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     run.set(qid, docs);
     latencies.set(qid, { ...r.latencyMs });
     results.set(qid, { total: r.total, notes: r.notes });
+    stageIds.set(qid, r.stageIds);
     if (measureAnn) {
       const ann = r.vectorIds?.slice(0, annK);
       const exact = await engine.exactVectorSearch(text, annK, access?.filter);
@@ -98,6 +104,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     latencyMs: latencies.get(qid)!,
     metrics: evaluation.perQuery.get(qid) ?? {},
     notes: results.get(qid)!.notes.length ? results.get(qid)!.notes : undefined,
+    stageIds: storedStageIds(stageIds.get(qid)!, run.get(qid)!),
   }));
   const saved: SavedRun = {
     format: 'ranklab-run@1',
@@ -112,7 +119,13 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   };
   let path: string | undefined;
   if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved);
-  return { config, saved, path, reused: false, evaluation, run, latencies, notes, excluded };
+  return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded };
+}
+
+/** A stage whose output is exactly the final list (the last stage, usually) is not stored twice. */
+function storedStageIds(stages: Partial<Record<string, string[]>>, final: readonly { id: string }[]): SavedQueryResult['stageIds'] {
+  const same = (ids: string[]) => ids.length === final.length && ids.every((id, i) => id === final[i].id);
+  return Object.fromEntries(Object.entries(stages).filter(([, ids]) => !same(ids!)));
 }
 
 /**

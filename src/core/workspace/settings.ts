@@ -30,6 +30,8 @@ export interface RanklabSettings {
   metrics: string[];
   relevanceThreshold: number;
   gain: 'exp' | 'linear';
+  /** Condensed lists: unjudged documents removed before every metric (trec_eval -J). Default false. */
+  judgedOnly: boolean;
   gates: GateSettings;
   acl: AclSettings;
 }
@@ -83,6 +85,7 @@ export function applyDefaults(raw: unknown): RanklabSettings {
     metrics: strList(r.metrics) ?? DEFAULT_METRICS,
     relevanceThreshold: num(r.relevanceThreshold) ?? 1,
     gain: r.gain === 'linear' ? 'linear' : 'exp',
+    judgedOnly: r.judgedOnly === true,
     gates: { min: numbers(obj(r.gates).min), maxRegression: numbers(obj(r.gates).maxRegression), maxSliceRegression: numbers(obj(r.gates).maxSliceRegression) },
     acl: { fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: acl.missingAcl === 'private' ? 'private' : 'public' },
   };

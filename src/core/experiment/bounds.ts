@@ -1,0 +1,288 @@
+import type { JudgmentSet } from '../judgments/types';
+import { type EvaluateOptions, type MetricSpec, computeMetric, gainOf, queryContext } from '../metrics';
+import type { RankedDoc, Run } from '../run/types';
+
+/**
+ * Bounds on a comparison when judgments are incomplete: "would this win survive the documents nobody graded?"
+ *
+ * Today every unjudged document counts as grade 0. Here each unjudged document within the evaluated depth of
+ * either list (the metric's cut-off k, or the whole list) may take any grade from 0 to the judgments' maximum G —
+ * ONE grade per (query, document): a document both lists show has the same grade in both. The metric is then
+ * recomputed as if those grades were judgments (so its normaliser moves too: recall's and AP's number of relevant
+ * documents, nDCG's ideal ranking). Queries are independent, so the interval of the mean delta is the mean of the
+ * per-query extremes. How each metric's per-query extremes are found exactly:
+ *
+ * - p@k, rbp@p: the delta is linear in each document's relevance x_d ∈ {0,1}, with weight w_d = its contribution
+ *   to the candidate minus its contribution to the baseline. Max: every document with w_d > 0 relevant, the others
+ *   not; min the reverse. Judging each list alone (candidate all-relevant vs baseline all-non-relevant) is wrong for
+ *   a shared document: it cannot be relevant on one side and not on the other; its w_d is the difference of its two
+ *   contributions (0 when it sits inside both top k).
+ * - hit@k, mrr(@k): the value depends only on the first relevant document, and making more documents relevant
+ *   never lowers either side, so an extreme is reached with at most one unjudged document relevant: all
+ *   single-document choices and "none" are tried.
+ * - recall@k: making m documents relevant adds m to R; for each m the best (worst) m weights are taken.
+ * - ndcg(@k): for a fixed count of hypothetical grades (n_1..n_G) the ideal DCG is fixed, and the numerator
+ *   Σ w_d gain(g_d) is largest when the gains, sorted, are paired with the weights sorted the same way
+ *   (rearrangement inequality); every count vector is tried (C(U+G, G) of them).
+ * - every other metric: all assignments are enumerated when there are few enough (grades {0, G} suffice for binary
+ *   metrics and ERR, which is multilinear in the stop probabilities; nERR needs every grade). A query with more
+ *   unjudged documents than that gets the sound but wide interval [−1, 1] and the bound is marked inexact.
+ * judged@k has no bound (in the hypothetical world everything is judged). Under `judgedOnly` nothing unjudged is
+ * scored, so no bounds are computed.
+ */
+
+/** Most assignments enumerated for one query and metric before falling back to [−1, 1]. */
+const ENUMERATION_BUDGET = 4096;
+/** Most count vectors tried for nDCG before falling back. */
+const COUNT_VECTOR_BUDGET = 50_000;
+
+export interface MetricBounds {
+  /** The delta reported today (unjudged = not relevant). */
+  delta: number;
+  /** Lowest and highest mean delta over every grading of the unjudged documents. */
+  low: number;
+  high: number;
+  /** False when some query had too many unjudged documents to bound exactly (it counted as [−1, 1]). */
+  exact: boolean;
+  inexactQueries: number;
+  /** The sign of the delta is the same for every grading (a win stays a win, a loss a loss). */
+  holds: boolean;
+  /** Unjudged (query, document) pairs in queries whose delta can move: judging them decides the question. */
+  deciding: number;
+  verdict: string;
+}
+
+interface DecidingDocument {
+  qid: string;
+  doc: string;
+  /** Best rank the document has in either list: the judging pool takes the top of the lists first. */
+  rank: number;
+}
+
+export interface ComparisonBounds {
+  /** Highest grade a hypothetical judgment may take (the judgments' maximum). */
+  maxGrade: number;
+  metrics: Record<string, MetricBounds>;
+  /**
+   * Every unjudged (query, document) pair that could flip some metric's verdict, for the judging pool to take
+   * first: per query, document ids by their best rank in either list.
+   */
+  deciding: Record<string, string[]>;
+  /** Number of pairs in `deciding`. */
+  decidingCount: number;
+}
+
+interface QueryBound {
+  lo: number;
+  hi: number;
+  exact: boolean;
+  unjudged: string[];
+}
+
+interface Side {
+  docs: readonly RankedDoc[];
+  /** 1-based rank within the evaluated depth, per document id. */
+  rank: Map<string, number>;
+}
+
+/** Bounds for every metric of a comparison over the queries `qids`; undefined under judgedOnly. */
+export function comparisonBounds(baseline: Run, candidate: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[]): ComparisonBounds | undefined {
+  if (options.judgedOnly) return undefined;
+  let maxGrade = options.relevanceThreshold;
+  for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
+  const metrics: Record<string, MetricBounds> = {};
+  const deciding = new Map<string, DecidingDocument>();
+  for (const spec of specs) {
+    if (spec.kind === 'judged') continue;
+    let lo = 0;
+    let hi = 0;
+    let delta = 0;
+    let inexact = 0;
+    const pairs: DecidingDocument[] = [];
+    for (const qid of qids) {
+      const qrels = judgments.qrels.get(qid)!;
+      const a = baseline.get(qid) ?? [];
+      const b = candidate.get(qid) ?? [];
+      const today = computeMetric(spec, queryContext(b, qrels, options)) - computeMetric(spec, queryContext(a, qrels, options));
+      const r = queryBounds(spec, a, b, qrels, options, maxGrade);
+      delta += today;
+      lo += r.lo;
+      hi += r.hi;
+      if (!r.exact) inexact++;
+      if (r.hi - r.lo > 1e-12) {
+        const ra = rankWithin(a, Infinity);
+        const rb = rankWithin(b, Infinity);
+        for (const doc of r.unjudged) pairs.push({ qid, doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) });
+      }
+    }
+    const n = qids.length || 1;
+    const m = { delta: delta / n, low: lo / n, high: hi / n };
+    const holds = (m.delta > 0 && m.low > 0) || (m.delta < 0 && m.high < 0) || (m.low === 0 && m.high === 0);
+    if (!holds) for (const p of pairs) deciding.set(`${p.qid}\t${p.doc}`, p);
+    metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs.length, verdict: verdictOf(m.delta, holds, pairs.length, inexact) };
+  }
+  const byQuery: Record<string, string[]> = {};
+  const sorted = [...deciding.values()].sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1));
+  for (const qid of qids) {
+    const docs = sorted.filter((d) => d.qid === qid).map((d) => d.doc);
+    if (docs.length) byQuery[qid] = docs;
+  }
+  return { maxGrade, metrics, deciding: byQuery, decidingCount: deciding.size };
+}
+
+function verdictOf(delta: number, holds: boolean, deciding: number, inexact: number): string {
+  const what = delta > 0 ? 'the win' : delta < 0 ? 'the loss' : 'the tie';
+  if (holds) return `${what} holds whatever the unjudged documents turn out to be`;
+  const caveat = inexact ? ` (bound not exact on ${inexact} ${inexact === 1 ? 'query' : 'queries'} with many unjudged documents)` : '';
+  return `could flip: ${deciding} unjudged ${deciding === 1 ? 'document decides' : 'documents decide'} it${caveat}`;
+}
+
+function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, number> {
+  const m = new Map<string, number>();
+  docs.slice(0, Math.min(depth, docs.length)).forEach((d, i) => m.set(d.id, i + 1));
+  return m;
+}
+
+/** Extremes of (candidate − baseline) for one query and metric over every grading of its unjudged documents. */
+export function queryBounds(spec: MetricSpec, a: readonly RankedDoc[], b: readonly RankedDoc[], qrels: Map<string, number>, options: EvaluateOptions, maxGrade: number): QueryBound {
+  const depth = spec.k ?? Infinity;
+  const A: Side = { docs: a, rank: rankWithin(a, depth) };
+  const B: Side = { docs: b, rank: rankWithin(b, depth) };
+  const unjudged = [...new Set([...A.rank.keys(), ...B.rank.keys()])].filter((d) => !qrels.has(d));
+  const delta = (extra: Map<string, number>) => {
+    const q = extra.size ? new Map([...qrels, ...extra]) : qrels;
+    return computeMetric(spec, queryContext(b, q, options)) - computeMetric(spec, queryContext(a, q, options));
+  };
+  if (unjudged.length === 0) {
+    const d = delta(new Map());
+    return { lo: d, hi: d, exact: true, unjudged };
+  }
+  const T = options.relevanceThreshold;
+  const weightOf = (contribution: (rank: number) => number) => (d: string) =>
+    (B.rank.has(d) ? contribution(B.rank.get(d)!) : 0) - (A.rank.has(d) ? contribution(A.rank.get(d)!) : 0);
+  switch (spec.kind) {
+    case 'p':
+      return linear(delta(new Map()), unjudged, weightOf(() => 1 / spec.k!));
+    case 'rbp': {
+      const p = spec.param!;
+      return linear(delta(new Map()), unjudged, weightOf((r) => (1 - p) * p ** (r - 1)));
+    }
+    case 'hit':
+    case 'mrr': {
+      let lo = delta(new Map());
+      let hi = lo;
+      for (const d of unjudged) {
+        const v = delta(new Map([[d, maxGrade]]));
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+      return { lo, hi, exact: true, unjudged };
+    }
+    case 'recall':
+      return recallBounds(A, B, qrels, T, unjudged);
+    case 'ndcg':
+      return ndcgBounds(spec.k, A, B, qrels, options, maxGrade, unjudged) ?? enumerate(spec, delta, unjudged, maxGrade);
+    default:
+      return enumerate(spec, delta, unjudged, maxGrade);
+  }
+}
+
+/** Additive metrics: each document moves the delta by its own weight; one with weight 0 decides nothing. */
+function linear(today: number, unjudged: string[], weight: (d: string) => number): QueryBound {
+  let lo = today;
+  let hi = today;
+  const moving: string[] = [];
+  for (const d of unjudged) {
+    const x = weight(d);
+    if (Math.abs(x) > 1e-15) moving.push(d);
+    if (x > 0) hi += x;
+    else lo += x;
+  }
+  return { lo, hi, exact: true, unjudged: moving };
+}
+
+function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, unjudged: string[]): QueryBound {
+  let R0 = 0;
+  for (const g of qrels.values()) if (g >= T) R0++;
+  const relIn = (s: Side) => [...s.rank.keys()].filter((d) => (qrels.get(d) ?? -1) >= T).length;
+  const c = relIn(B) - relIn(A);
+  const w = unjudged.map((d) => (B.rank.has(d) ? 1 : 0) - (A.rank.has(d) ? 1 : 0)).sort((x, y) => y - x);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let m = 0; m <= w.length; m++) {
+    const R = R0 + m;
+    const top = w.slice(0, m).reduce((s, x) => s + x, 0);
+    const bottom = w.slice(w.length - m).reduce((s, x) => s + x, 0);
+    hi = Math.max(hi, R === 0 ? 0 : (c + top) / R);
+    lo = Math.min(lo, R === 0 ? 0 : (c + bottom) / R);
+  }
+  return { lo, hi, exact: true, unjudged };
+}
+
+function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, number>, options: EvaluateOptions, G: number, unjudged: string[]): QueryBound | undefined {
+  const U = unjudged.length;
+  if (countVectors(U, G) > COUNT_VECTOR_BUDGET) return undefined;
+  const disc = (s: Side, d: string) => (s.rank.has(d) ? 1 / Math.log2(s.rank.get(d)! + 1) : 0);
+  let C = 0;
+  for (const s of [A, B]) {
+    for (const [d, r] of s.rank) C += (s === B ? 1 : -1) * gainOf(qrels.get(d), options.gain) / Math.log2(r + 1);
+  }
+  const w = unjudged.map((d) => disc(B, d) - disc(A, d)).sort((x, y) => y - x);
+  const judged = [...qrels.values()].filter((g) => g > 0);
+  let lo = Infinity;
+  let hi = -Infinity;
+  const counts = new Array<number>(G + 1).fill(0); // counts[g] documents get grade g (g ≥ 1)
+  const visit = (g: number, left: number) => {
+    if (g === 0) {
+      // Gains of the hypothetical documents, best first, then zeros.
+      const gains: number[] = [];
+      for (let x = G; x >= 1; x--) for (let i = 0; i < counts[x]; i++) gains.push(gainOf(x, options.gain));
+      while (gains.length < U) gains.push(0);
+      const ideal = [...judged];
+      for (let x = 1; x <= G; x++) for (let i = 0; i < counts[x]; i++) ideal.push(x);
+      ideal.sort((p, q) => q - p);
+      let idcg = 0;
+      for (let i = 0; i < Math.min(k ?? ideal.length, ideal.length); i++) idcg += gainOf(ideal[i], options.gain) / Math.log2(i + 2);
+      let up = C;
+      let down = C;
+      for (let i = 0; i < U; i++) {
+        up += w[i] * gains[i];
+        down += w[U - 1 - i] * gains[i];
+      }
+      hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
+      lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
+      return;
+    }
+    for (let n = 0; n <= left; n++) {
+      counts[g] = n;
+      visit(g - 1, left - n);
+    }
+    counts[g] = 0;
+  };
+  visit(G, U);
+  return { lo, hi, exact: true, unjudged };
+}
+
+/** C(U + G, G): the number of ways to give U documents grades, counting only how many get each grade ≥ 1. */
+function countVectors(U: number, G: number): number {
+  let c = 1;
+  for (let i = 1; i <= G; i++) c = (c * (U + i)) / i;
+  return c;
+}
+
+function enumerate(spec: MetricSpec, delta: (extra: Map<string, number>) => number, unjudged: string[], G: number): QueryBound {
+  const levels = spec.kind === 'nerr' ? Array.from({ length: G + 1 }, (_, g) => g) : [0, G];
+  if (levels.length ** unjudged.length > ENUMERATION_BUDGET) return { lo: -1, hi: 1, exact: false, unjudged };
+  let lo = Infinity;
+  let hi = -Infinity;
+  const digits = new Array<number>(unjudged.length).fill(0);
+  for (;;) {
+    const v = delta(new Map(unjudged.map((d, i) => [d, levels[digits[i]]])));
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+    let i = 0;
+    while (i < digits.length && ++digits[i] === levels.length) digits[i++] = 0;
+    if (i === digits.length) break;
+  }
+  return { lo, hi, exact: true, unjudged };
+}

@@ -1,0 +1,97 @@
+import type { JudgmentSet } from '../judgments/types';
+import type { MetricOptions } from '../metrics';
+import type { Run, SavedQueryResult, SavedRun, StageCandidates, StageName } from '../run/types';
+
+/**
+ * Where a pipeline loses the relevant document. For every query: recall of each stage's own output (lexical,
+ * vector, fused candidates, reranked — each at the depth that stage ran to) and of the final list, and a class:
+ * - `hit`: a relevant document is in the final top k;
+ * - `ranking-miss`: none in the top k, but some stage (or the final list below k) had one — ranking is the fix;
+ * - `retrieval-miss`: no stage retrieved any — no reranker or prompt can help, retrieval is the fix;
+ * - `no-relevant`: the query has no relevant judgment (not classed).
+ * "Relevant" = grade ≥ the relevance threshold; recall = relevant retrieved / relevant judged for the query.
+ */
+export type QueryClass = 'hit' | 'ranking-miss' | 'retrieval-miss' | 'no-relevant';
+export const QUERY_CLASSES: readonly QueryClass[] = ['hit', 'ranking-miss', 'retrieval-miss', 'no-relevant'];
+export const STAGE_ORDER: readonly StageName[] = ['lexical', 'vector', 'fused', 'rerank'];
+
+export interface QueryStageRecall {
+  class: QueryClass;
+  /** Recall of each stage present, and of the final list ("final", its whole length). */
+  recall: Partial<Record<StageName | 'final', number>>;
+}
+
+export interface StageRecallReport {
+  /** The cut-off that makes a hit. */
+  k: number;
+  /** Stages seen in the run, in pipeline order. */
+  stages: StageName[];
+  /** False when some query's stage outputs were not stored (a TREC run, an older saved run): its recall then covers the final list only. */
+  complete: boolean;
+  perQuery: Record<string, QueryStageRecall>;
+  counts: Record<QueryClass, number>;
+  /** Mean recall over the queries with a relevant document. */
+  meanRecall: Partial<Record<StageName | 'final', number>>;
+  /** Class counts per query tag. */
+  slices: Record<string, Record<QueryClass, number>>;
+}
+
+/** Each stage's ids for a saved query: stored lists, plus the stages left out because they equal the final list. */
+export function stageIdsOfSaved(q: Pick<SavedQueryResult, 'docs' | 'stageIds'>): Partial<Record<StageName, string[]>> | undefined {
+  if (!q.stageIds) return undefined;
+  const out = { ...q.stageIds };
+  for (const d of q.docs) for (const s of Object.keys(d.stages ?? {}) as StageName[]) out[s] ??= q.docs.map((x) => x.id);
+  return out;
+}
+
+/** Every query's stage outputs from a saved run; undefined when the run predates them (some query lacks them). */
+export function stageCandidatesOfSaved(saved: Pick<SavedRun, 'queries'>): StageCandidates | undefined {
+  const stored = saved.queries.map((q) => [q.qid, stageIdsOfSaved(q)] as const);
+  return stored.every(([, s]) => s) ? new Map(stored.map(([q, s]) => [q, s!])) : undefined;
+}
+
+export function stageRecall(run: Run, stageIds: StageCandidates | undefined, judgments: JudgmentSet, options: Pick<MetricOptions, 'relevanceThreshold'>, k: number): StageRecallReport {
+  const perQuery: Record<string, QueryStageRecall> = {};
+  const counts = Object.fromEntries(QUERY_CLASSES.map((c) => [c, 0])) as Record<QueryClass, number>;
+  const sums: Partial<Record<StageName | 'final', number>> = {};
+  const seen = new Set<StageName>();
+  const slices: Record<string, Record<QueryClass, number>> = {};
+  let complete = true;
+  let withRelevant = 0;
+  for (const [qid, qrels] of judgments.qrels) {
+    const relevant = new Set([...qrels].filter(([, g]) => g >= options.relevanceThreshold).map(([d]) => d));
+    const final = (run.get(qid) ?? []).map((d) => d.id);
+    const stages = stageIds?.get(qid);
+    if (run.has(qid) && !stages) complete = false;
+    const lists: [StageName | 'final', string[]][] = [...Object.entries(stages ?? {}) as [StageName, string[]][], ['final', final]];
+    const recall: QueryStageRecall['recall'] = {};
+    let retrieved = false;
+    for (const [stage, ids] of lists) {
+      if (stage !== 'final') seen.add(stage);
+      const found = ids.filter((d) => relevant.has(d)).length;
+      recall[stage] = relevant.size ? found / relevant.size : 0;
+      if (found) retrieved = true;
+    }
+    const cls: QueryClass = relevant.size === 0 ? 'no-relevant' : final.slice(0, k).some((d) => relevant.has(d)) ? 'hit' : retrieved ? 'ranking-miss' : 'retrieval-miss';
+    perQuery[qid] = { class: cls, recall };
+    counts[cls]++;
+    if (relevant.size) {
+      withRelevant++;
+      for (const [stage, r] of Object.entries(recall)) sums[stage as StageName] = (sums[stage as StageName] ?? 0) + r;
+    }
+    for (const tag of judgments.queries.get(qid)?.tags ?? []) {
+      slices[tag] ??= Object.fromEntries(QUERY_CLASSES.map((c) => [c, 0])) as Record<QueryClass, number>;
+      slices[tag][cls]++;
+    }
+  }
+  // A stage absent from some query (e.g. no vector hits) counts as recall 0 there: divide by every classed query.
+  const meanRecall = Object.fromEntries(Object.entries(sums).map(([s, v]) => [s, withRelevant ? v / withRelevant : 0]));
+  return { k, stages: STAGE_ORDER.filter((s) => seen.has(s)), complete, perQuery, counts, meanRecall, slices };
+}
+
+/** Queries whose class differs between two runs (compare: what a change fixed or broke). */
+export function classChanges(baseline: StageRecallReport, candidate: StageRecallReport): { qid: string; baseline: QueryClass; candidate: QueryClass }[] {
+  return Object.keys(baseline.perQuery)
+    .filter((q) => candidate.perQuery[q] && candidate.perQuery[q].class !== baseline.perQuery[q].class)
+    .map((qid) => ({ qid, baseline: baseline.perQuery[qid].class, candidate: candidate.perQuery[qid].class }));
+}
