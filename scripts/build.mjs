@@ -1,6 +1,8 @@
-// Bundles the CLI, the extension and the webview app with esbuild. Entries that do not exist yet are skipped.
+// Bundles the CLI, the extension and the webview app with esbuild (entries that do not exist yet are skipped),
+// and assembles the WebAssembly kernels into dist/ beside the bundles, which load them from there.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { buildWasm } from './build-wasm.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -34,4 +36,6 @@ for (const e of entries) {
   };
   await build(opts);
 }
+mkdirSync('dist', { recursive: true });
+await buildWasm('dist');
 if (watch) console.log('watch mode is not implemented; re-run npm run build');
