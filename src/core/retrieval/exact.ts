@@ -231,7 +231,7 @@ export class ExactIndex {
       this.run(this.storage === 'float16' ? 'dot_f16' : this.space === 'l2' ? 'l2_f32' : 'dot_f32', q, rows, out);
     }
     if (this.space === 'l2' && this.storage !== 'float32') {
-      for (let i = 0; i < n; i++) out[i] = -(qNorm2 - 2 * out[i] + this.rowNorm2[rows[i]]);
+      for (let i = 0; i < n; i++) out[i] = 0 - (qNorm2 - 2 * out[i] + this.rowNorm2[rows[i]]); // 0 - s: never -0
     }
     return out;
   }

@@ -54,7 +54,8 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $row))))
 
-  ;; out[i] = -|q - row rows[i]|^2 as f32 (negated so that larger is better, like the similarities).
+  ;; out[i] = -|q - row rows[i]|^2 as f32 (negated so that larger is better, like the similarities;
+  ;; as 0 - sum, so that a distance of 0 scores +0, not -0).
   (func (export "l2_f32")
     (param $q i32) (param $base i32) (param $stride i32) (param $rows i32) (param $n i32) (param $out i32) (param $dim i32)
     (local $i i32) (local $x i32) (local $y i32) (local $end i32) (local $end64 i32)
@@ -96,7 +97,7 @@
             (br $l16)))
         (local.set $a0 (f32x4.add (f32x4.add (local.get $a0) (local.get $a1)) (f32x4.add (local.get $a2) (local.get $a3))))
         (f32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
-          (f32.neg (f32.add
+          (f32.sub (f32.const 0) (f32.add
             (f32.add (f32x4.extract_lane 0 (local.get $a0)) (f32x4.extract_lane 1 (local.get $a0)))
             (f32.add (f32x4.extract_lane 2 (local.get $a0)) (f32x4.extract_lane 3 (local.get $a0))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))

@@ -19,7 +19,7 @@ export function dotF32(m: Float32Array, q: Float32Array, dim: number, rows: Int3
   }
 }
 
-/** -|q - row|^2. */
+/** -|q - row|^2 (larger = closer). */
 export function l2F32(m: Float32Array, q: Float32Array, dim: number, rows: Int32Array, n: number, out: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const off = rows[i] * dim;
@@ -34,7 +34,7 @@ export function l2F32(m: Float32Array, q: Float32Array, dim: number, rows: Int32
       a2 += d2 * d2;
       a3 += d3 * d3;
     }
-    out[i] = -((a0 + a1) + (a2 + a3));
+    out[i] = 0 - ((a0 + a1) + (a2 + a3)); // 0 - s: a distance of 0 scores +0, not -0
   }
 }
 
