@@ -61,23 +61,38 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Median ms per query over `queries` (after 3 untimed ones), and the results. */
-function time(queries: Float32Array[], search: (q: Float32Array) => ScoredId[]): { ms: number; results: string[][] } {
-  for (const q of queries.slice(0, 3)) search(q);
-  const ms: number[] = [];
-  const results: string[][] = [];
-  for (const q of queries) {
-    const t = performance.now();
-    const r = search(q);
-    ms.push(performance.now() - t);
-    results.push(r.map((h) => h.id));
-  }
-  return { ms: median(ms), results };
+interface Variant {
+  name: string;
+  search: (q: Float32Array) => ScoredId[];
+  /** Bytes of vectors one query reads (for GB/s). */
+  bytes?: number;
+  /** Name of the variant this one's speed-up is measured against (default: the plain loop). */
+  against?: string;
+  note?: string;
+  ms: number[];
+  results: string[][];
 }
 
-interface Row { size: string; variant: string; ms: number; gbs?: number; vsPlain: number; note?: string }
+/**
+ * Every variant on every query, interleaved (query 1 through all variants, then query 2, ...), so that load
+ * from other processes falls on all variants alike; 3 untimed warm-up queries first. Median ms per query.
+ */
+function run(variants: Variant[], queries: Float32Array[]): void {
+  for (const q of queries.slice(0, 3)) for (const v of variants) v.search(q);
+  for (const q of queries) {
+    for (const v of variants) {
+      const t = performance.now();
+      const r = v.search(q);
+      v.ms.push(performance.now() - t);
+      v.results.push(r.map((h) => h.id));
+    }
+  }
+}
+
+interface Row { size: string; variant: string; ms: number; gbs?: number; speedup: number; against: string; note?: string }
 
 const BYTES: Record<VectorStorage, number> = { float32: 4, float16: 2, int8: 1 };
+const PLAIN = 'plain JS loop (before)';
 const rows: Row[] = [];
 const recalls: Array<{ size: string; storage: string; recall: number }> = [];
 const m = machine();
@@ -91,48 +106,47 @@ for (const { label, n } of SIZES) {
   const ids = docs.map((_, i) => `d${i}`);
   const plain = new PlainExactIndex(DIM, 'cosine');
   ids.forEach((id, i) => plain.set(id, docs[i]));
-  const plainQueries = queries.slice(0, Math.max(8, Math.floor(QUERIES / 3))); // the slow one gets fewer
-  const base = time(plainQueries, (q) => plain.search(q, K));
-  const add = (variant: string, ms: number, bytes: number | undefined, note?: string) => {
-    rows.push({ size: label, variant, ms, gbs: bytes === undefined ? undefined : bytes / ms / 1e6, vsPlain: base.ms / ms, note });
-  };
-  add('plain JS loop (before)', base.ms, n * DIM * 4);
-  let f32Results: string[][] = [];
-  for (const [variant, kernel, storage] of [
+  const variants: Variant[] = [];
+  const add = (v: Omit<Variant, 'ms' | 'results'>) => variants.push({ ...v, ms: [], results: [] });
+  add({ name: PLAIN, search: (q) => plain.search(q, K), bytes: n * DIM * 4 });
+  const indexes = new Map<string, ExactIndex>();
+  for (const [name, kernel, storage] of [
     ['JS, 4 accumulators (fallback)', 'js', 'float32'], ['WASM SIMD float32', 'simd', 'float32'],
     ['WASM SIMD float16', 'simd', 'float16'], ['WASM SIMD int8', 'simd', 'int8'],
   ] as const) {
     const index = new ExactIndex(DIM, 'cosine', { kernel, storage, capacity: n });
     ids.forEach((id, i) => index.set(id, docs[i]));
-    const r = time(queries, (q) => index.search(q, K));
-    add(variant, r.ms, n * DIM * BYTES[storage], storage === 'float32' ? undefined : `${(n * DIM * 4) / r.ms / 1e6 > 0 ? ((n * DIM * 4) / r.ms / 1e6).toFixed(1) : '?'} GB/s float32-equivalent`);
-    if (variant === 'WASM SIMD float32') {
-      f32Results = r.results;
-      // sanity: the SIMD top 10 is the plain loop's (same queries)
-      const agree = annRecallAtK(r.results.slice(0, plainQueries.length), base.results, 10);
-      if (agree < 0.999) console.warn(`  ! SIMD float32 top 10 agrees with the plain loop on only ${agree}`);
-    }
-    if (storage !== 'float32') recalls.push({ size: label, storage, recall: annRecallAtK(r.results, f32Results, 10) });
+    indexes.set(name, index);
+    add({ name, search: (q) => index.search(q, K), bytes: n * DIM * BYTES[storage] });
   }
-  // Filtered: the same permitted sets for every variant.
-  const simd = new ExactIndex(DIM, 'cosine', { kernel: 'simd', capacity: n });
-  ids.forEach((id, i) => simd.set(id, docs[i]));
+  const simd = indexes.get('WASM SIMD float32')!;
   for (const share of SHARES) {
     const permitted = new Set(ids.filter(() => rand() < share));
     const fn = (id: string) => permitted.has(id);
     const set: DocFilter = permittedFilter(permitted);
     const pct = `${share * 100}%`;
-    const p = time(plainQueries, (q) => plain.search(q, K, fn));
-    rows.push({ size: label, variant: `${pct} permitted: plain loop, filter per row`, ms: p.ms, vsPlain: base.ms / p.ms });
-    const f = time(queries, (q) => simd.search(q, K, fn));
-    rows.push({ size: label, variant: `${pct} permitted: SIMD, filter per row`, ms: f.ms, vsPlain: p.ms / f.ms, note: 'vs the plain loop with the same filter' });
-    simd.search(queries[0], K, set); // builds the cached row list once, as the first query of an evaluation does
-    const s = time(queries, (q) => simd.search(q, K, set));
-    rows.push({ size: label, variant: `${pct} permitted: SIMD, permitted set (row list)`, ms: s.ms, gbs: (permitted.size * DIM * 4) / s.ms / 1e6, vsPlain: p.ms / s.ms, note: 'vs the plain loop with the same filter' });
+    const base = `${pct} permitted: plain loop, filter per row`;
+    add({ name: base, search: (q) => plain.search(q, K, fn) });
+    add({ name: `${pct} permitted: SIMD, filter per row`, search: (q) => simd.search(q, K, fn), against: base });
+    // the first search builds the set's row list (cached per set and index layout), as an evaluation's first query does
+    add({ name: `${pct} permitted: SIMD, permitted set (row list)`, search: (q) => simd.search(q, K, set), bytes: permitted.size * DIM * 4, against: base });
   }
-  const own = rows.filter((r) => r.size === label);
+  run(variants, queries);
+  const byName = new Map(variants.map((v) => [v.name, median(v.ms)]));
+  for (const v of variants) {
+    const ms = byName.get(v.name)!;
+    const against = v.against ?? PLAIN;
+    rows.push({ size: label, variant: v.name, ms, gbs: v.bytes === undefined ? undefined : v.bytes / ms / 1e6, speedup: byName.get(against)! / ms, against });
+  }
+  // sanity: the SIMD top 10 is the plain loop's; the cost of smaller storage: recall@10 against float32
+  const top10 = (name: string) => variants.find((v) => v.name === name)!.results.map((r) => r.slice(0, 10));
+  const agree = annRecallAtK(top10('WASM SIMD float32'), top10(PLAIN), 10);
+  if (agree < 0.999) console.warn(`  ! SIMD float32 top 10 agrees with the plain loop on only ${agree}`);
+  for (const storage of ['float16', 'int8']) recalls.push({ size: label, storage, recall: annRecallAtK(top10(`WASM SIMD ${storage}`), top10('WASM SIMD float32'), 10) });
   console.log(`\n${label} (${n.toLocaleString('en')} × ${DIM}), load average ${loadavg()}`);
-  for (const r of own) console.log(`  ${r.variant.padEnd(48)} ${r.ms.toFixed(2).padStart(8)} ms/query  ${r.gbs === undefined ? '        ' : `${r.gbs.toFixed(1).padStart(5)} GB/s`}  ${r.vsPlain.toFixed(1)}×${r.note ? `  (${r.note})` : ''}`);
+  for (const r of rows.filter((x) => x.size === label)) {
+    console.log(`  ${r.variant.padEnd(48)} ${r.ms.toFixed(2).padStart(8)} ms/query  ${r.gbs === undefined ? '          ' : `${r.gbs.toFixed(1).padStart(5)} GB/s`}  ${r.speedup.toFixed(1).padStart(5)}×${r.against === PLAIN ? '' : ' vs the plain loop with the same filter'}`);
+  }
   for (const r of recalls.filter((x) => x.size === label)) console.log(`  recall@10 of ${r.storage} vs float32 exact: ${r.recall.toFixed(4)}`);
 }
 const seconds = (performance.now() - t0) / 1000;
@@ -143,14 +157,14 @@ if (!args.includes('--no-save')) {
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results', 'vector-scan.json'), JSON.stringify({ machine: m, loadStart, loadEnd, seconds, queries: QUERIES, rows, recalls }, null, 2) + '\n');
   const table = ['| size | variant | ms / query (median) | GB/s scanned | speed-up |', '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.size} | ${r.variant} | ${r.ms.toFixed(2)} | ${r.gbs === undefined ? '' : r.gbs.toFixed(1)} | ${r.vsPlain.toFixed(1)}×${r.note ? ` (${r.note})` : ''} |`)];
+    ...rows.map((r) => `| ${r.size} | ${r.variant} | ${r.ms.toFixed(2)} | ${r.gbs === undefined ? '' : r.gbs.toFixed(1)} | ${r.speedup.toFixed(1)}× |`)];
   const recallTable = ['| size | storage | recall@10 vs float32 exact |', '|---|---|---|', ...recalls.map((r) => `| ${r.size} | ${r.storage} | ${r.recall.toFixed(4)} |`)];
   writeDocSection('vectors', [
     '## Exact vector search (`npm run bench:vectors`)',
     '',
     `${m.cpus} cores (${m.cpuModel}), Node ${m.node}; load average (1/5/15 min) ${loadStart} at start, ${loadEnd} at end; ${seconds.toFixed(0)} s.`,
-    `${DIM}-d embedding-like vectors (mixtures of 3 of ${SYNTHETIC.topics} centroids + noise, normalised), cosine, top ${K}; ${QUERIES} queries`,
-    `(the plain loop: ${Math.max(8, Math.floor(QUERIES / 3))}); median per query. GB/s = bytes of vectors the scan reads per second`,
+    `${DIM}-d embedding-like vectors (mixtures of 3 of ${SYNTHETIC.topics} centroids + noise, normalised), cosine, top ${K}; ${QUERIES} queries,`,
+    'each run through every variant in turn (so load from other work falls on all alike); median per query. GB/s = bytes of vectors the scan reads per second',
     '(float32 4, float16 2, int8 1 byte per component; filtered: the permitted rows only). "Plain JS loop" is the scan as it was',
     'before the SIMD kernels (one float64 accumulator, a heap offered every row, the filter called per row), kept as',
     '`test/helpers/plain-exact.ts`; the speed-up of a filtered variant is against the plain loop with the same filter.',

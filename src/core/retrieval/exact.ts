@@ -22,12 +22,19 @@ const LANE_ELEMENTS: Record<VectorStorage, number> = { float32: 4, float16: 8, i
 const ELEMENT_BYTES: Record<VectorStorage, number> = { float32: 4, float16: 2, int8: 1 };
 const WASM_PAGE = 65536;
 const INT8_MAX = 127;
+/**
+ * Above this share of the rows, a permitted set is searched by scanning every row and skipping the others
+ * when selecting: rows read in sequence stream at memory speed, scattered rows cost about four times as
+ * much each (measured with bench/vector-scan.mts: break-even near 20–30% at 100k × 384).
+ */
+const DENSE_SHARE = 0.25;
 
 /**
  * Brute-force nearest neighbours over one contiguous matrix (in the kernels' WebAssembly memory, or a plain
  * buffer for the JS kernels). Rows are addressed by doc id; deleted rows are reused. Vectors are normalised
  * for cosine when stored. Each search scores a list of rows (all live rows, or the rows of a permitted set,
- * computed once per set and index layout), then keeps the top k in compareScored order (score desc, id desc).
+ * computed once per set and index layout; a dense set scans all rows and masks), then keeps the top k in
+ * compareScored order (score desc, id desc).
  *
  * Scores: float32 rows are summed in float32 by the SIMD kernel (in float64 by the JS kernels). int8 rows
  * are integers times a per-row scale (max |x| / 127) and are multiplied exactly with the query quantised to
@@ -54,7 +61,7 @@ export class ExactIndex {
   /** Changes whenever a row is taken or freed: row lists computed before are stale. */
   private layoutVersion = 0;
   private live?: { version: number; rows: Int32Array };
-  private readonly permittedRows = new WeakMap<ReadonlySet<string>, { version: number; rows: Int32Array }>();
+  private readonly permittedRows = new WeakMap<ReadonlySet<string>, PermittedRows>();
   private scores = new Float64Array(0);
 
   constructor(readonly dimension: number, readonly space: ExactSpace = 'cosine', options: ExactIndexOptions = {}) {
@@ -118,7 +125,7 @@ export class ExactIndex {
 
   /** How many stored vectors `filter` lets through (for a `permitted` filter: from its cached row list). */
   permittedCount(filter?: DocFilter): number {
-    return this.rowsFor(filter).length;
+    return filter?.permitted ? this.permittedRowsOf(filter.permitted).rows.length : this.rowsFor(filter).length;
   }
 
   /**
@@ -127,29 +134,48 @@ export class ExactIndex {
    */
   search(query: ArrayLike<number>, k: number, filter?: DocFilter): ScoredId[] {
     if (query.length !== this.dimension) throw new Error(`query vector has ${query.length} dimensions, expected ${this.dimension}`);
-    const rows = this.rowsFor(filter);
-    const top = Math.floor(Math.min(k, rows.length));
+    let rows: Int32Array;
+    let mask: Uint8Array | undefined;
+    let top: number;
+    if (filter?.permitted) {
+      const p = this.permittedRowsOf(filter.permitted);
+      top = Math.min(k, p.rows.length);
+      // dense: scan every row in sequence and skip the others when selecting
+      rows = p.mask ? this.liveRows() : p.rows;
+      mask = p.mask;
+    } else {
+      rows = this.rowsFor(filter);
+      top = Math.min(k, rows.length);
+    }
+    top = Math.floor(top);
     if (!(top > 0)) return [];
-    return selectTop(this.scoreRows(query, rows), rows, top, this.rowIds);
+    return selectTop(this.scoreRows(query, rows), rows, top, this.rowIds, mask);
   }
 
-  private rowsFor(filter?: DocFilter): Int32Array {
-    if (!filter) return this.liveRows();
-    const permitted = filter.permitted;
-    if (permitted) {
-      let cached = this.permittedRows.get(permitted);
-      if (!cached || cached.version !== this.layoutVersion) {
-        const rows: number[] = [];
-        for (const id of permitted) {
-          const row = this.rowOf.get(id);
-          if (row !== undefined) rows.push(row);
-        }
-        // ascending rows: the scan walks memory forwards
-        cached = { version: this.layoutVersion, rows: Int32Array.from(rows).sort() };
-        this.permittedRows.set(permitted, cached);
+  /** The rows of a permitted set, computed once per set and index layout (plus a row mask when it is dense). */
+  private permittedRowsOf(permitted: ReadonlySet<string>): PermittedRows {
+    let cached = this.permittedRows.get(permitted);
+    if (!cached || cached.version !== this.layoutVersion) {
+      const list: number[] = [];
+      for (const id of permitted) {
+        const row = this.rowOf.get(id);
+        if (row !== undefined) list.push(row);
       }
-      return cached.rows;
+      const rows = Int32Array.from(list).sort(); // ascending: the scan walks memory forwards
+      let mask: Uint8Array | undefined;
+      if (rows.length > DENSE_SHARE * this.rowOf.size) {
+        mask = new Uint8Array(this.rowIds.length);
+        for (const row of rows) mask[row] = 1;
+      }
+      cached = { version: this.layoutVersion, rows, mask };
+      this.permittedRows.set(permitted, cached);
     }
+    return cached;
+  }
+
+  /** Every live row, or those a filter function accepts (called per row). */
+  private rowsFor(filter?: (docId: string) => boolean): Int32Array {
+    if (!filter) return this.liveRows();
     const live = this.liveRows();
     const out = new Int32Array(live.length);
     let n = 0;
@@ -295,6 +321,13 @@ export class ExactIndex {
   }
 }
 
+interface PermittedRows {
+  version: number;
+  rows: Int32Array;
+  /** For a dense set: 1 for each permitted row (indexed by row). */
+  mask?: Uint8Array;
+}
+
 function align16(n: number): number {
   return Math.ceil(n / 16) * 16;
 }
@@ -306,15 +339,16 @@ function inverseNorm(v: ArrayLike<number>): number {
 }
 
 /**
- * The k best of `rows` by `scores` (same positions), in compareScored order: a heap of k positions whose
- * root is the worst kept, so most rows cost one comparison with the root's score.
+ * The k best of `rows` by `scores` (same positions), in compareScored order, leaving out rows that `mask`
+ * has at 0: a heap of k positions whose root is the worst kept, so most rows cost one comparison.
  */
-function selectTop(scores: Float64Array, rows: Int32Array, k: number, ids: ReadonlyArray<string | undefined>): ScoredId[] {
+function selectTop(scores: Float64Array, rows: Int32Array, k: number, ids: ReadonlyArray<string | undefined>, mask?: Uint8Array): ScoredId[] {
   const heap = new Int32Array(k);
   let size = 0;
   // a ranks below b: lower score, or the same score and the smaller id (ties go by id descending)
   const below = (a: number, b: number) => scores[a] < scores[b] || (scores[a] === scores[b] && ids[rows[a]]! < ids[rows[b]]!);
   for (let i = 0; i < rows.length; i++) {
+    if (mask && mask[rows[i]] === 0) continue;
     if (size < k) {
       let c = size++;
       heap[c] = i;

@@ -76,6 +76,12 @@ test('a permitted-set filter is never called per row, and its row list follows t
   assert.equal(calls, 0);
   // A plain function filter is called per row and gives the same result.
   assert.deepEqual(index.search([1, 0, 0], 10, (id) => permitted.has(id)), index.search([1, 0, 0], 10, permittedFilter(permitted)));
+  // A dense set (most rows) is searched by scanning every row and skipping the others: same contract.
+  const dense = new Set([...Array(40).keys()].map((i) => `d${i}`).filter((id) => id !== 'd39' && id !== 'd3'));
+  const denseFilter = Object.assign((id: string) => (calls++, dense.has(id)), { permitted: dense });
+  assert.deepEqual(index.search([1, 0, 0], 3, denseFilter).map((h) => h.id), ['d38', 'd37', 'd36']);
+  assert.equal(index.permittedCount(denseFilter), 38);
+  assert.equal(calls, 0);
 });
 
 test('ties are ordered by id descending (trec_eval order), also across k', () => {
