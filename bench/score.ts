@@ -50,12 +50,19 @@ function cli(): string {
   return file;
 }
 
-function wall(command: string, argv: string[]): number {
+const TIME = '/usr/bin/time'; // GNU time, for the CPU time of the child (wall time alone suffers most from other load)
+
+/** Wall time of a whole process, and its CPU time (user + system) when GNU time is there. */
+function measure(command: string, argv: string[]): { wall: number; cpu?: number } {
+  const withTime = existsSync(TIME);
   const t0 = performance.now();
-  const r = spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  const ms = performance.now() - t0;
+  const r = withTime
+    ? spawnSync(TIME, ['-f', 'cpu %U %S', command, ...argv], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+    : spawnSync(command, argv, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const wall = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
-  return ms;
+  const m = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
+  return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined };
 }
 
 function syntheticFiles(queries: number, depth: number) {
@@ -103,16 +110,24 @@ const cases = [
 ];
 const results = [];
 for (const c of cases) {
-  const ours: number[] = [];
-  const theirs: number[] = [];
+  const ours: Array<{ wall: number; cpu?: number }> = [];
+  const theirs: Array<{ wall: number; cpu?: number }> = [];
   for (let i = 0; i < ROUNDS; i++) {
-    theirs.push(wall(bin, [...TREC_ARGS, c.qrels, c.run]));
-    ours.push(wall(process.execPath, [ranklab, 'score', '--qrels', c.qrels, '--run', c.run, '--metrics', METRICS, '--gain', 'linear']));
+    theirs.push(measure(bin, [...TREC_ARGS, c.qrels, c.run]));
+    ours.push(measure(process.execPath, [ranklab, 'score', '--qrels', c.qrels, '--run', c.run, '--metrics', METRICS, '--gain', 'linear']));
   }
-  const r = { name: c.name, ranklabMs: median(ours), trecEvalMs: median(theirs), ratio: median(ours) / median(theirs), stages: stages(c.qrels, c.run), load: load() };
+  const cpu = (xs: Array<{ cpu?: number }>) => (xs.every((x) => x.cpu !== undefined) ? median(xs.map((x) => x.cpu!)) : undefined);
+  const r = {
+    name: c.name, ranklabMs: median(ours.map((x) => x.wall)), trecEvalMs: median(theirs.map((x) => x.wall)),
+    ranklabCpuMs: cpu(ours), trecEvalCpuMs: cpu(theirs), stages: stages(c.qrels, c.run), load: load(),
+    ratio: 0, cpuRatio: undefined as number | undefined,
+  };
+  r.ratio = r.ranklabMs / r.trecEvalMs;
+  r.cpuRatio = r.ranklabCpuMs !== undefined && r.trecEvalCpuMs !== undefined ? r.ranklabCpuMs / r.trecEvalCpuMs : undefined;
   results.push(r);
-  console.log(`${r.name}: ranklab score ${r.ranklabMs.toFixed(0)} ms, trec_eval ${r.trecEvalMs.toFixed(0)} ms — ratio ${r.ratio.toFixed(2)} ` +
-    `(median of ${ROUNDS}, whole processes; in process: qrels ${r.stages.qrels.toFixed(0)} ms, run ${r.stages.run.toFixed(0)} ms, ` +
+  console.log(`${r.name}: ranklab score ${r.ranklabMs.toFixed(0)} ms, trec_eval ${r.trecEvalMs.toFixed(0)} ms — ratio ${r.ratio.toFixed(2)}` +
+    (r.cpuRatio === undefined ? '' : `; CPU ${r.ranklabCpuMs!.toFixed(0)} vs ${r.trecEvalCpuMs!.toFixed(0)} ms — ratio ${r.cpuRatio.toFixed(2)}`) +
+    ` (median of ${ROUNDS}, whole processes; in process: qrels ${r.stages.qrels.toFixed(0)} ms, run ${r.stages.run.toFixed(0)} ms, ` +
     `metrics ${r.stages.evaluate.toFixed(0)} ms; load ${r.load})`);
 }
 const loadEnd = load();
@@ -126,11 +141,13 @@ if (!args.includes('--no-save')) {
     '',
     `Load average (1/5/15 min) ${loadStart} at start, ${loadEnd} at end. Whole processes on the same files, alternating, median of ${ROUNDS}:`,
     `\`node dist/cli.js score --metrics ${METRICS} --gain linear\` and trec_eval 10.0 (built from ../shared/tools/trec_eval)`,
-    `\`${TREC_ARGS.join(' ')}\`. "In process" splits Ranklab's time (median of 3, no start-up).`,
+    `\`${TREC_ARGS.join(' ')}\`; wall time, and CPU time (user + system, GNU time), which other work on the machine disturbs less.`,
+    '"In process" splits Ranklab\'s wall time (median of 3, without process start-up).',
     '',
-    '| run | ranklab score | trec_eval | ratio | in process: qrels / run / metrics |',
+    '| run | ranklab score: wall (CPU) | trec_eval: wall (CPU) | ratio: wall (CPU) | in process: qrels / run / metrics |',
     '|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.name} | ${r.ranklabMs.toFixed(0)} ms | ${r.trecEvalMs.toFixed(0)} ms | ${r.ratio.toFixed(2)} | ${r.stages.qrels.toFixed(0)} / ${r.stages.run.toFixed(0)} / ${r.stages.evaluate.toFixed(0)} ms |`),
+    ...results.map((r) => `| ${r.name} | ${r.ranklabMs.toFixed(0)} ms (${r.ranklabCpuMs?.toFixed(0) ?? '?'}) | ${r.trecEvalMs.toFixed(0)} ms (${r.trecEvalCpuMs?.toFixed(0) ?? '?'}) | ` +
+      `${r.ratio.toFixed(2)} (${r.cpuRatio?.toFixed(2) ?? '?'}) | ${r.stages.qrels.toFixed(0)} / ${r.stages.run.toFixed(0)} / ${r.stages.evaluate.toFixed(0)} ms |`),
   ].join('\n'));
 }
 
