@@ -80,7 +80,7 @@ const RESULTS_DIR = join(ROOT, 'bench', 'results');
 /** Rewrites docs/benchmarks.md, keeping the sections that bench:vectors and bench:score write. */
 function writeBenchmarksDoc(text) {
   const kept = existsSync(BENCHMARKS_DOC) ? ownedSections(readFileSync(BENCHMARKS_DOC, 'utf8')) : '';
-  writeFileSync(BENCHMARKS_DOC, `${text}\n${kept ? `\n${kept}` : ''}`);
+  writeFileSync(BENCHMARKS_DOC, `${text.trimEnd()}\n${kept ? `\n${kept}` : ''}`);
 }
 const info = machine();
 if (args.includes('--render')) {
