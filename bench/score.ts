@@ -20,7 +20,7 @@ const args = process.argv.slice(2);
 const roundsArg = args.indexOf('--rounds');
 const ROUNDS = roundsArg >= 0 ? Number(args[roundsArg + 1]) : 5;
 const METRICS = 'ndcg@5,ndcg@10,p@5,p@10,recall@10,recall@100,mrr';
-const TREC_ARGS = ['-m', 'ndcg_cut.5,10', '-m', 'P.5,10', '-m', 'recall.10,100', '-m', 'recip_rank'];
+const TREC_ARGS = ['-c', '-m', 'ndcg_cut.5,10', '-m', 'P.5,10', '-m', 'recall.10,100', '-m', 'recip_rank']; // -c: mean over every judged query, as Ranklab
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' / ');
 
 function median(xs: number[]): number {

@@ -1,6 +1,7 @@
 // The exact scan as it was before the SIMD kernels (one float64 accumulator, a TopK heap offered every row,
-// the filter called per row), kept verbatim as the oracle for the property tests and as the baseline of
-// bench/vector-scan.ts. Only change: an 'l2' space (-|q - x|^2, the same way the index defines it).
+// the filter called per row), kept as the oracle for the property tests and as the baseline of
+// bench/vector-scan.mts: the same code, less the methods nothing here calls, plus an 'l2' space
+// (-|q - x|^2, as the index defines it).
 import { TopK, type ScoredId } from '../../src/core/retrieval/ranking';
 
 export class PlainExactIndex {

@@ -46,7 +46,9 @@ export class ExactIndex {
   readonly kernel: 'simd' | 'js';
   /** Elements per stored row (the dimension rounded up to whole lanes). */
   private readonly padded: number;
+  /** Bytes per stored row (a multiple of 16). */
   private readonly stride: number;
+  /** Rows the matrix has room for; the kernels' scratch (query, row list, scores) lies after them. */
   private capacity: number;
   private readonly wasm?: ScanKernels;
   private bytes = new ArrayBuffer(0);

@@ -53,7 +53,10 @@ export function dotF16(m: Uint16Array, half: Float32Array, q: Float32Array, dim:
   }
 }
 
-/** Integer dot products (exact: the caller keeps every partial sum below 2^31, as for the kernel). */
+/**
+ * Integer dot products (exact: the caller keeps every partial sum below 2^31, as for the kernel). The same
+ * loop as dotF32 on purpose: one function per array type keeps each JIT-compiled loop monomorphic.
+ */
 export function dotI8(m: Int8Array, q: Int16Array, dim: number, rows: Int32Array, n: number, out: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const off = rows[i] * dim;

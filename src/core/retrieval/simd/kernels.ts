@@ -20,7 +20,7 @@ export interface ScanKernels {
   dot_i8: ScanKernel;
 }
 
-export const SCAN_WASM = 'exact-scan.wasm';
+const SCAN_WASM = 'exact-scan.wasm';
 const SCAN_WAT = 'exact-scan.wat';
 
 // compiled: undefined = not looked for yet, null = looked for and not available. Kept on globalThis because
