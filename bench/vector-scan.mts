@@ -3,7 +3,7 @@
 // the plain JS loop (the scan before the SIMD kernels: test/helpers/plain-exact.ts), the 4-accumulator JS
 // kernels (the fallback), the WebAssembly SIMD kernels over float32 / float16 / int8, and filtered search at
 // 1% / 10% / 50% permitted (plain loop with its per-row filter call, SIMD with a per-row function, SIMD with a
-// permitted set = cached row list). Prints ms per query (median) and GB/s of vectors scanned, the recall@10
+// permitted set = cached row list). Prints ms per query (median and fastest) and GB/s of vectors scanned, the recall@10
 // of float16 / int8 against float32, saves bench/results/vector-scan.json and rewrites its section of
 // docs/benchmarks.md (unless --no-save).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
