@@ -33,6 +33,8 @@ export interface EngineOptions {
   providers?: ProviderContext;
   /** Shared across engines so several configs over one corpus do not re-score pairs. */
   rerankCache?: RerankScoreCache;
+  /** Clock for the lexical cache's load-or-rebuild costs (default performance.now; tests script it). */
+  now?: () => number;
 }
 
 export interface SearchOptions {
@@ -159,7 +161,7 @@ class RetrievalEngine implements Engine {
     const { config, docs, corpusFingerprint, cacheDir } = this.options;
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
-      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir);
+      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir, this.options.now);
       this.lexical = r.index;
       this.build.lexical = { source: r.source, ms: r.ms };
       this.build.notes.push(...r.notes);

@@ -22,6 +22,7 @@ test('reopening after an edit, an addition and a deletion updates the lexical ca
 
   const reopened = RanklabSession.open(ws, { stateDir: state });
   const lexical = await reopened.engine(reopened.resolveConfig('baseline'));
+  // The first load of this cache: no timing can switch it off (that takes SLOW_LOADS_TO_SWITCH loads in a row).
   assert.equal(lexical.build.lexical?.source, 'cache');
   assert.ok(lexical.build.notes.includes('lexical: cache brought up to date incrementally (2 added or changed, 1 removed)'), lexical.build.notes.join('; '));
   const vector = await reopened.engine(reopened.resolveConfig('vector'));
