@@ -188,10 +188,11 @@ class RetrievalEngine implements Engine {
     const provider = v.embedder.provider;
     let docVectors: Map<string, Float32Array> | undefined;
     if (this.trainsLsa) {
-      this.lsa = this.lsaModel(v.embedder);
+      const ordered = byId(docs);
+      this.lsa = this.lsaModel(v.embedder, ordered);
       this.embedder = createLsaEmbedder(this.lsa);
-      const vs = this.lsa.docVectors(); // training order = corpus order
-      docVectors = new Map(docs.map((d, i) => [d.id, vs[i]]));
+      const vs = this.lsa.docVectors(); // in training order
+      docVectors = new Map(ordered.map((d, i) => [d.id, vs[i]]));
     }
     this.embedder ??= this.options.embedder;
     if (!this.embedder) {
@@ -226,7 +227,8 @@ class RetrievalEngine implements Engine {
    * The HNSW graph of the current vectors: loaded from the cache when it was built from exactly this corpus and
    * embedder, else built afresh and cached. Never updated in place: a graph patched with markDelete/addPoint ranks
    * differently from a fresh one (test/unit/retrieval/reproducible.test.ts), so results would depend on history.
-   * Built from the exact index's vectors in corpus order, so a rebuild after update() equals a fresh engine's.
+   * Built from the exact index's vectors in id order, so a rebuild after update() equals a fresh engine's and the
+   * graph depends only on which documents there are (what the corpus fingerprint names), not on file order.
    */
   private buildOrLoadHnsw(): 'built' | 'cache' {
     const v = this.config.vector!;
@@ -240,7 +242,7 @@ class RetrievalEngine implements Engine {
       this.hnsw = cached;
       return 'cache';
     }
-    const ids = this.docs.map((d) => d.id).filter((id) => exact.vectorOf(id));
+    const ids = byId(this.docs).map((d) => d.id).filter((id) => exact.vectorOf(id));
     this.hnsw = HnswIndex.build(ids, ids.map((id) => exact.vectorOf(id)!), exact.dimension, v.space, v.hnsw);
     if (dir) {
       try {
@@ -262,12 +264,12 @@ class RetrievalEngine implements Engine {
   }
 
   /**
-   * LSA is trained on the corpus (fixed seed: the same documents in the same order give the same model) and
-   * cached by analyzer and settings together with the fingerprint of the corpus it was trained on. Any other
-   * corpus retrains it: a model reused across an edit would embed the new documents by projection and give
-   * numbers that depend on which corpus version the cache happened to see first.
+   * LSA is trained on the corpus, `docs` in id order (with the fixed seed the same documents give the same model,
+   * whatever the file order), and cached by analyzer and settings with the fingerprint of the corpus it was trained
+   * on. Any other corpus retrains it: a model reused across an edit would embed the new documents by projection
+   * and give numbers that depend on which corpus version the cache happened to see first.
    */
-  private lsaModel(settings: Record<string, unknown>): LsaModel {
+  private lsaModel(settings: Record<string, unknown>, docs: readonly Document[]): LsaModel {
     const { cacheDir } = this.options;
     const analyzer = this.lsaAnalyzer();
     const tokenize = (text: string) => analyzer.analyze(text);
@@ -277,12 +279,12 @@ class RetrievalEngine implements Engine {
     if (paths && meta?.corpus === this.corpusFingerprint) {
       try {
         const model = LsaModel.fromJSON(JSON.parse(readFileSync(paths.model, 'utf8')), tokenize);
-        if (model.fingerprint === meta.model && model.settings.documentCount === this.docs.length) return model;
+        if (model.fingerprint === meta.model && model.settings.documentCount === docs.length) return model;
       } catch {
         // retrain below
       }
     }
-    const model = trainLsa(this.docs.map(embedText), opts);
+    const model = trainLsa(docs.map(embedText), opts);
     if (paths) {
       try {
         writeFileAtomic(paths.model, JSON.stringify(model.toJSON()));
@@ -520,6 +522,11 @@ function readLsaMeta(path: string): LsaCacheMeta | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Documents sorted by id: the order learned models and graphs are built in. */
+function byId(docs: readonly Document[]): Document[] {
+  return [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** What embedders see of a document (LSA is trained on the same text). */

@@ -142,3 +142,21 @@ test('engine update equals a fresh engine (lexical, LSA + HNSW, hybrid, a fixed 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the order of the documents (a renamed file) changes nothing: LSA and HNSW are built in id order, caches stay valid', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-engine-'));
+  try {
+    const some = docs.slice(0, 400);
+    const reordered = [...some.slice(200), ...some.slice(0, 200)]; // same documents, same fingerprint
+    const f = corpusFingerprint(some);
+    assert.equal(corpusFingerprint(reordered), f);
+    for (const config of [configs.vector, configs.vectorExact]) {
+      await createEngine({ docs: some, corpusFingerprint: f, config, cacheDir: dir });
+      const warm = await createEngine({ docs: reordered, corpusFingerprint: f, config, cacheDir: dir });
+      const fresh = await createEngine({ docs: reordered, corpusFingerprint: f, config });
+      for (const q of queries.slice(0, 10)) assert.deepEqual((await warm.search(q.text)).docs, (await fresh.search(q.text)).docs, `${config.name} q${q.id}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
