@@ -122,7 +122,7 @@ async function resolveSide(arg: string, session: RanklabSession | undefined, cho
     specs: choice.specs, metricOptions: choice.options, split: opts.split, principal: opts.principal, reuse: true, signal: opts.signal,
     onProgress: progressReporter(io, config.name),
   });
-  if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus and judgments)\n`);
+  if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
   return { name: config.name, run: r.run, latencies: r.latencies };
 }
 

@@ -102,12 +102,11 @@ export interface BuildInfo {
 }
 
 /**
- * Fingerprints of the models the engine learned from the corpus and whose state shapes results (today the
- * built-in LSA embedder's `LsaModel.fingerprint`). Saved runs record them; a run is reused only when they match.
+ * Fingerprints of the models the engine learned from the corpus and whose state shapes results, by kind (today
+ * only `lsa`: the built-in embedder's `LsaModel.fingerprint`). Saved runs record them; a run is reused only when
+ * they match.
  */
-export interface LearnedModels {
-  lsa?: string;
-}
+export type LearnedModels = Record<string, string>;
 
 export interface Engine {
   readonly config: RankConfig;
@@ -235,7 +234,7 @@ class RetrievalEngine implements Engine {
     const exact = this.exact!;
     const embedderId = this.embedder!.id;
     // One folder per embedder *setting* (the LSA model changes with the corpus; its id is checked below).
-    const embedderKey = this.trainsLsa ? `lsa:${this.lsaCacheKey()}` : embedderId;
+    const embedderKey = this.trainsLsa ? `lsa:${lsaCacheKey(this.config)}` : embedderId;
     const dir = this.options.cacheDir ? join(this.options.cacheDir, 'vector', fingerprint([embedderKey, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, '')) : undefined;
     const cached = dir ? loadHnswCache(dir, this.corpusFingerprint, embedderId) : undefined;
     if (cached) {
@@ -255,14 +254,6 @@ class RetrievalEngine implements Engine {
     return 'built';
   }
 
-  private lsaCacheKey(): string {
-    return fingerprint([LSA_CACHE_FORMAT, this.lsaAnalyzer().key, JSON.stringify(this.config.vector!.embedder)]).replace(/^sha256:/, '');
-  }
-
-  private lsaAnalyzer() {
-    return createAnalyzer(this.config.lexical?.analyzer ?? DEFAULT_ANALYZER);
-  }
-
   /**
    * LSA is trained on the corpus, `docs` in id order (with the fixed seed the same documents give the same model,
    * whatever the file order), and cached by analyzer and settings with the fingerprint of the corpus it was trained
@@ -271,10 +262,10 @@ class RetrievalEngine implements Engine {
    */
   private lsaModel(settings: Record<string, unknown>, docs: readonly Document[]): LsaModel {
     const { cacheDir } = this.options;
-    const analyzer = this.lsaAnalyzer();
+    const analyzer = lsaAnalyzer(this.config);
     const tokenize = (text: string) => analyzer.analyze(text);
     const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsa>[1];
-    const paths = cacheDir ? lsaCachePaths(cacheDir, this.lsaCacheKey()) : undefined;
+    const paths = cacheDir ? lsaCachePaths(cacheDir, lsaCacheKey(this.config)) : undefined;
     const meta = paths && readLsaMeta(paths.meta);
     if (paths && meta?.corpus === this.corpusFingerprint) {
       try {
@@ -510,6 +501,26 @@ const LSA_CACHE_FORMAT = 'lsa@3';
 interface LsaCacheMeta {
   corpus: string;
   model: string;
+}
+
+/** LSA tokenizes like the config's lexical stage (or the default analyzer). */
+function lsaAnalyzer(config: RankConfig) {
+  return createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
+}
+
+/** Cache file stem of an LSA model: analyzer and embedder settings (the corpus it was trained on is in the meta file). */
+function lsaCacheKey(config: RankConfig): string {
+  return fingerprint([LSA_CACHE_FORMAT, lsaAnalyzer(config).key, JSON.stringify(config.vector!.embedder)]).replace(/^sha256:/, '');
+}
+
+/**
+ * The learned models an engine for `config` would use on this corpus, read from the cache without building
+ * anything (to decide whether a saved run can be reused); undefined when that is not known without training.
+ */
+export function cachedLearnedModels(config: RankConfig, corpusFingerprint: string, cacheDir?: string): LearnedModels | undefined {
+  if (config.vector?.embedder.provider !== 'lsa') return {};
+  const meta = cacheDir ? readLsaMeta(lsaCachePaths(cacheDir, lsaCacheKey(config)).meta) : undefined;
+  return meta?.corpus === corpusFingerprint && typeof meta.model === 'string' ? { lsa: meta.model } : undefined;
 }
 
 function lsaCachePaths(cacheDir: string, key: string): { model: string; meta: string } {

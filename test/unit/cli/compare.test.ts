@@ -47,8 +47,20 @@ test('the gate fails (exit 1) for a config that regresses, naming the gate and t
 test('the second compare of unchanged configs reuses the saved runs', () => {
   const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'markdown']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /baseline: reusing .*\.json \(same config, corpus and judgments\)/);
+  assert.match(r.stderr, /baseline: reusing .*\.json \(same config, corpus, judgments, access, tool version and learned models\)/);
   assert.match(r.stdout, /^## Ranklab: title-boost-3 vs baseline/);
+});
+
+test('--verbose says why a saved run was not reused (here: acl.missingAcl changed)', () => {
+  const ws = copyOfExample();
+  assert.equal(ranklab(['compare', '--workspace', ws, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--as', 'ayu']).code, 0);
+  const settings = JSON.parse(readFileSync(join(ws, 'ranklab.json'), 'utf8'));
+  settings.acl.missingAcl = 'private';
+  writeFileSync(join(ws, 'ranklab.json'), JSON.stringify(settings));
+  const r = ranklab(['compare', '--workspace', ws, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--as', 'ayu', '--verbose']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /\[ranklab\] baseline: not reusing .*baseline@ayu-[^ ]*\.json: (judgments differ, )?access rule or missingAcl differ\n/);
+  assert.doesNotMatch(r.stderr, /reusing .* \(same config/);
 });
 
 test('two BM25 configs on a real collection (BEIR folder, read-only) compare in well under a minute', () => {
