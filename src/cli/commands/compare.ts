@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { type ComparisonSide, compareRuns } from '../../core/experiment/compare';
+import { type ComparisonSide, MixedPrincipalsError, compareRuns } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gatesPassed } from '../../core/experiment/gates';
-import { isSavedRunFile, loadSavedRun, runOfSaved } from '../../core/experiment/run-store';
+import { comparisonSideOf, isSavedRunFile, loadSavedRun } from '../../core/experiment/run-store';
 import { loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { readTrecRun } from '../../core/run/trec-run';
@@ -17,9 +17,12 @@ import { SPLITS } from './eval';
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
                 [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--split tune|holdout|all] [--as PRINCIPAL]
                 [--format table|json|markdown|junit] [--fail-on-regression] [--gates FILE] [--junit FILE] [--summary FILE]
+                [--allow-mixed-principals]
   Paired comparison: means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
   the documents that moved, slices, tune vs holdout, latency, judged@k. Sides are configs (run, or reused from
-  .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).`;
+  .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).
+  Runs made as different principals (or one with and one without --as) are refused unless --allow-mixed-principals
+  is given; the output then says so first.`;
 
 export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE]
   Checks the quality gates of ranklab.json (or --gates FILE): minimum values and maximum regressions against
@@ -39,6 +42,7 @@ const COMPARE_OPTIONS = {
   junit: { type: 'string' },
   summary: { type: 'string' },
   'max-queries': { type: 'string' },
+  'allow-mixed-principals': { type: 'boolean' },
 } as const;
 
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
@@ -63,13 +67,6 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const session = standalone ? undefined : openSession(values, io);
   const settings = session?.workspace.settings;
   const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold });
-  let judgments: JudgmentSet;
-  if (values.qrels) {
-    judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
-    reportDiagnostics(io, judgments.diagnostics.filter((d) => d.severity !== 'info'));
-  } else {
-    judgments = session!.judgmentsFor({ split, principal: values.as });
-  }
   const baselineArg = values.baseline ?? session?.workspace.baselineName;
   const candidateArg = required(values.candidate, '--candidate');
   if (!baselineArg) throw new InputError('--baseline is required (or set "baseline" in ranklab.json)');
@@ -82,7 +79,22 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   } finally {
     dispose();
   }
-  const cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options);
+  let judgments: JudgmentSet;
+  if (values.qrels) {
+    judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
+    reportDiagnostics(io, judgments.diagnostics.filter((d) => d.severity !== 'info'));
+  } else {
+    // Two saved runs made as one principal are scored as that principal sees the judgments (as with --as).
+    const common = baseline.principal === candidate.principal ? baseline.principal : undefined;
+    judgments = session!.judgmentsFor({ split, principal: values.as ?? common ?? undefined });
+  }
+  let cmp;
+  try {
+    cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options, { allowMixedPrincipals: values['allow-mixed-principals'] });
+  } catch (e) {
+    if (e instanceof MixedPrincipalsError) throw new InputError(`${e.message} (--allow-mixed-principals)`);
+    throw e;
+  }
   const gateSettings = readGates(values.gates, settings?.gates);
   const gates = mode.gate || values.junit || values.summary ? checkGates(gateSettings, cmp) : [];
   if (mode.gate && gates.length === 0) io.err('no gates declared (ranklab.json "gates" or --gates FILE): nothing can fail\n');
@@ -107,10 +119,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
 /** A side is a saved run file, a TREC run file, or a config of the workspace (run now, or reused). */
 async function resolveSide(arg: string, session: RanklabSession | undefined, choice: MetricChoice, opts: { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal }, io: Io): Promise<ComparisonSide> {
   const isFile = existsSync(arg) && !arg.endsWith('.rank.json');
-  if (isFile && isSavedRunFile(arg)) {
-    const saved = loadSavedRun(arg);
-    return { name: saved.provenance.config, ...runOfSaved(saved) };
-  }
+  if (isFile && isSavedRunFile(arg)) return comparisonSideOf(loadSavedRun(arg));
   if (isFile) {
     const trec = readTrecRun(arg);
     reportDiagnostics(io, trec.diagnostics);
@@ -123,7 +132,7 @@ async function resolveSide(arg: string, session: RanklabSession | undefined, cho
     onProgress: progressReporter(io, config.name),
   });
   if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
-  return { name: config.name, run: r.run, latencies: r.latencies };
+  return { name: config.name, run: r.run, latencies: r.latencies, principal: opts.principal ?? null };
 }
 
 function readGates(file: string | undefined, fromWorkspace: GateSettings | undefined): GateSettings {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { InputError } from '../util/diagnostics';
 import { writeFileAtomic } from '../util/atomic-write';
 import { stableStringify } from '../config/defaults';
+import type { ComparisonSide } from './compare';
 import type { Run, RunAccess, SavedRun } from '../run/types';
 
 /** Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json`; the newest matching one can be reused. */
@@ -80,6 +81,11 @@ export function checkSavedRun(v: unknown): string | undefined {
   return undefined;
 }
 
+
+/** A saved run as one side of a comparison: its config name, ranked lists, latencies and principal (null: none). */
+export function comparisonSideOf(saved: SavedRun): ComparisonSide {
+  return { name: saved.provenance.config, ...runOfSaved(saved), principal: saved.principal ?? null };
+}
 
 /** The ranked lists and per-query latencies of a saved run. */
 export function runOfSaved(saved: SavedRun): { run: Run; latencies: Map<string, Record<string, number>> } {
