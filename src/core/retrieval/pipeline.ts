@@ -325,6 +325,7 @@ class RetrievalEngine implements Engine {
     const [q] = await this.embedder.embed([text], 'query');
     return this.exact.search(q, k, filter).map((h) => h.id);
   }
+
   async search(text: string, options: SearchOptions = {}): Promise<SearchResult> {
     await this.vectorsCurrent();
     const t0 = performance.now();
