@@ -103,7 +103,8 @@ export class LexicalIndex {
    * MiniSearch keeps each field's average length (BM25's avgdl) as a running mean, updated on every add and
    * removal, so an index updated in place ends a few ulps away from a fresh build of the same documents, and so
    * do its scores. Set to the exact mean (an integer sum over the count), the average depends only on which
-   * documents are indexed: an updated, a loaded and a fresh index score identically.
+   * documents are indexed: an updated, a loaded and a fresh index score identically. (Private MiniSearch 7 state;
+   * test/unit/retrieval/reproducible.test.ts fails should it change.)
    */
   private exactAverageLengths(): void {
     const ms = this.miniSearch as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _documentCount: number };

@@ -1,7 +1,7 @@
 /**
  * Builds the dashboard's view model (src/protocol.ts) from saved runs. No `vscode` import.
- * Metric values are read as saved; this only picks baseline/candidate, spells out metric variants
- * and orders queries by their change against the baseline.
+ * Metric values are read as saved; this picks baseline/candidate, spells out metric variants, orders
+ * queries by their change against the baseline, and has the core compare the two (dashboardComparison).
  */
 import type { AclView, ComparisonView, DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol';
 import { type Comparison, MixedPrincipalsError, type SliceComparison, compareRuns } from '../../core/experiment/compare';
