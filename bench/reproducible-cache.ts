@@ -4,7 +4,7 @@
 // and the engine start that follows an edit against a start whose caches match the corpus.
 // Run: node --import tsx bench/reproducible-cache.ts [collection ...]   (default: adi cisi lisa)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normaliseRankConfig } from '../src/core/config';
 import { DEFAULT_ANALYZER } from '../src/core/config/defaults';
@@ -61,7 +61,7 @@ async function measure(name: string): Promise<string> {
   const unchanged = ms(t0);
   rmSync(dir, { recursive: true, force: true });
 
-  process.stderr.write(`${name} done (load average ${(await import('node:os')).loadavg()[0].toFixed(1)})\n`);
+  process.stderr.write(`${name} done (load average ${loadavg()[0].toFixed(1)})\n`);
   return `| ${name} | ${docs.length} | ${changed.length} | ${s(project)} | ${s(retrain)} | ${s(patch)} | ${s(rebuild)} | ${s(afterEdit)} | ${s(unchanged)} |`;
 }
 
