@@ -10,6 +10,7 @@ import type { LiveEvaluator } from './live';
 import type { RanklabDiagnostics } from './diagnostics';
 import type { Run } from '../core/run/types';
 import { formatTrecRun } from '../core/run/trec-run';
+import { InputError } from '../core/util/diagnostics';
 import type { RanklabController } from './controller';
 import { DashboardPanel } from './dashboard/panel';
 import { runEvaluation } from './evaluate';
@@ -35,8 +36,8 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
       try {
         return await fn(...args);
       } catch (e) {
-        log.error(`${id} failed: ${(e as Error).stack ?? e}`);
-        void vscode.window.showErrorMessage(`Ranklab: ${(e as Error).message}`);
+        log.error(`${id} failed: ${(e as Error)?.stack ?? e}`);
+        void vscode.window.showErrorMessage(`Ranklab: ${toastMessage(e)}`);
         return undefined;
       }
     });
@@ -44,7 +45,7 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
   const pickRun = async (placeHolder: string, runId?: string): Promise<StoredRun | undefined> => {
     if (runId) {
       const r = controller.findRun(runId);
-      if (!r) throw new Error(`no saved run "${runId}" in ${controller.runsFolder}`);
+      if (!r) throw new InputError(`no saved run "${runId}" in ${controller.runsFolder}`);
       return r;
     }
     const runs = controller.runs().runs;
@@ -61,7 +62,7 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
 
   const needFolder = (): vscode.WorkspaceFolder => {
     const folder = controller.folder;
-    if (!folder || folder.uri.scheme !== 'file' || !controller.sessions) throw new Error('open a local folder containing ranklab.json');
+    if (!folder || folder.uri.scheme !== 'file' || !controller.sessions) throw new InputError('open a local folder containing ranklab.json');
     return folder;
   };
   const runIdOf = (file: string | undefined) => (file ? path.basename(file).replace(/\.json$/, '') : undefined);
@@ -85,13 +86,13 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
     // Internal (CodeLens "Run"): evaluate one config against the baseline now.
     reg('ranklab.evaluateConfig', async (uri?: vscode.Uri) => {
       const target = configUri(uri);
-      if (!target || !live) throw new Error('open a *.rank.json to evaluate it');
+      if (!target || !live) throw new InputError('open a *.rank.json to evaluate it');
       const state = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: `Ranklab: evaluating ${path.basename(target.fsPath)}` },
         () => live.evaluate(target.fsPath, needFolder()),
       );
       controller.invalidate();
-      if (state.status !== 'done') throw new Error(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
+      if (state.status !== 'done') throw new InputError(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
       return { candidateRunId: runIdOf(state.result?.candidate.path), baselineRunId: runIdOf(state.result?.baseline?.path) };
     }),
     reg('ranklab.compareWithBaseline', async (arg?: string | vscode.Uri) => {
@@ -102,7 +103,7 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
           { location: vscode.ProgressLocation.Notification, title: `Ranklab: comparing ${path.basename(target.fsPath)} with the baseline` },
           () => live.evaluate(target.fsPath, needFolder()),
         );
-        if (state.status !== 'done' || !state.result) throw new Error(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
+        if (state.status !== 'done' || !state.result) throw new InputError(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
         controller.invalidate();
         const candidateRunId = runIdOf(state.result.candidate.path);
         const baselineRunId = runIdOf(state.result.baseline?.path) ?? controller.baselineRunId;
@@ -264,6 +265,15 @@ export function registerCommands(context: vscode.ExtensionContext, controller: R
       return false;
     }),
   ];
+}
+
+/**
+ * What a toast shows of an error: the message's first line only (never a stack); for an error that is not the
+ * user's (a bug), a pointer to the output channel, where the stack is.
+ */
+export function toastMessage(e: unknown): string {
+  const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].trim() || 'unexpected error';
+  return e instanceof InputError ? message : `${message} (details in the Ranklab output)`;
 }
 
 function toRun(r: StoredRun): Run {

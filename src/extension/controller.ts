@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { compareRuns } from '../core/experiment/compare';
-import { checkGates } from '../core/experiment/gates';
+import { checkGates, withGateMetrics } from '../core/experiment/gates';
 import { runOfSaved } from '../core/experiment/run-store';
 import { parseMetricList } from '../core/metrics/spec';
 import type { RanklabSession } from '../core/session/session';
@@ -103,7 +103,7 @@ export class RanklabController implements vscode.Disposable {
       if (!hit) {
         const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
         const settings = session.workspace.settings;
-        const specs = parseMetricList(specNames.length ? specNames : settings.metrics);
+        const specs = withGateMetrics(parseMetricList(specNames.length ? specNames : settings.metrics), settings.gates);
         const options = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
         const cmp = compareRuns({ name: b.run.provenance.config, ...runOfSaved(b.run) }, { name: c.run.provenance.config, ...runOfSaved(c.run) }, judgments, specs, options);
         const gates = checkGates(settings.gates, cmp);

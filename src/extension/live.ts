@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { parseRankConfig, type RankConfig } from '../core/config';
 import { type Comparison, compareRuns } from '../core/experiment/compare';
-import { type GateResult, checkGates } from '../core/experiment/gates';
+import { type GateResult, checkGates, withGateMetrics } from '../core/experiment/gates';
 import type { JudgmentSet } from '../core/judgments/types';
 import { parseMetricList } from '../core/metrics/spec';
 import type { MetricOptions } from '../core/metrics/context';
@@ -44,7 +44,7 @@ export interface ConfigState {
 /** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
 export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
   const settings = session.workspace.settings;
-  const specs = parseMetricList(settings.metrics);
+  const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
   const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold };
   const common = { specs, metricOptions, reuse: true, save: true, signal };
   const candidate = await evaluateConfig(session, config, { ...common, onProgress });
