@@ -3,6 +3,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import schema from '../../../schemas/rank.schema.json';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { readUserText } from '../util/text-file';
+import { lsaSettingProblems } from '../retrieval/providers/lsa';
 import { normaliseRankConfig } from './defaults';
 import { JsonSyntaxError, type JsonLocations, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
 import type { RankConfig } from './types';
@@ -81,22 +82,24 @@ export function parseRankConfigText(text: string, path: string, name = rankConfi
   return { config: normaliseRankConfig(raw, name), diagnostics, locations: located.locations };
 }
 
-/** Largest absolute edit distance `fuzzy` may ask for (MiniSearch's own cap for ratios; more matches nearly every term). */
-export const MAX_FUZZY_DISTANCE = 6;
-
 /**
  * What the schema cannot say: settings that are each valid but together make a config that finds nothing
- * (every boost 0, every hybrid weight 0) or that MiniSearch cannot run (a fractional edit distance).
+ * (every boost 0, every hybrid weight 0), that MiniSearch cannot run (a fractional edit distance), or that
+ * the lsa embedder does not know (its own check, so a typo such as "dimension" is not silently ignored).
  */
 function semanticProblems(raw: Record<string, any>): Array<{ pointer: string; message: string }> {
   const out: Array<{ pointer: string; message: string }> = [];
   const fuzzy = raw.lexical?.fuzzy;
   if (typeof fuzzy === 'number' && fuzzy >= 1 && !Number.isInteger(fuzzy)) {
-    out.push({ pointer: '/lexical/fuzzy', message: `${fuzzy} is neither a ratio below 1 nor a whole edit distance (1 to ${MAX_FUZZY_DISTANCE})` });
+    out.push({ pointer: '/lexical/fuzzy', message: `${fuzzy} is neither a ratio below 1 nor a whole edit distance (1 to 6, the schema's maximum)` });
   }
   const boosts = raw.lexical?.fields as Record<string, number> | undefined;
   if (boosts && Object.keys(boosts).length > 0 && Object.values(boosts).every((b) => b === 0)) {
     out.push({ pointer: '/lexical/fields', message: 'every field has boost 0, so nothing is searched (0 = indexed, not searched)' });
+  }
+  const embedder = raw.vector?.embedder as Record<string, unknown> | undefined;
+  if (embedder?.provider === 'lsa') {
+    for (const p of lsaSettingProblems(embedder)) out.push({ pointer: `/vector/embedder/${p.key}`, message: p.message });
   }
   const weights = raw.hybrid?.weights as { lexical?: number; vector?: number } | undefined;
   if (raw.lexical !== undefined && raw.vector !== undefined && weights && (weights.lexical ?? 1) === 0 && (weights.vector ?? 1) === 0) {

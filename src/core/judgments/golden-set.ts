@@ -98,7 +98,8 @@ function addItem(builder: JudgmentBuilder, item: LocatedJson, position: number, 
 
   const query: Query = { id: id.value ?? `q${position}`, text: text.value, tags: tags.value };
   if (split.value) query.split = split.value;
-  const added = builder.addQuery(query, itemAt);
+  // A query is located at its id (what a duplicate-id message points at), else at its item.
+  const added = builder.addQuery(query, id.value !== undefined ? keyAt('id') : itemAt);
   // Same id with other text: those labels belong to another question, so they are not merged.
   if (!added && builder.queries.get(query.id)?.text !== query.text) return false;
 
