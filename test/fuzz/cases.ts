@@ -69,3 +69,16 @@ export function unusable(name: string, setup: ((ws: FuzzWorkspace) => void) | un
     expect: { code: 2, noRuns: true, ...extra, stderr: (ws) => problemMatchers(ws, problem) },
   };
 }
+
+/**
+ * The cases, plus the named ones again through the built binary (`node dist/cli.js` in a child process), as a
+ * user or a CI job runs them: the exit code as the process sets it, stderr as written.
+ */
+export function alsoThroughBinary(cases: FuzzCase[], names: string[]): FuzzCase[] {
+  const again = names.map((n) => {
+    const c = cases.find((x) => x.name === n);
+    if (!c) throw new Error(`fuzz table: no case named ${n}`);
+    return { ...c, name: `${c.name} (through the binary)`, child: true };
+  });
+  return [...cases, ...again];
+}

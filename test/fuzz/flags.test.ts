@@ -1,5 +1,5 @@
 // Bad command-line flags: exit 2 naming the flag, before anything is loaded or run.
-import { unusable } from './cases';
+import { unusable, alsoThroughBinary } from './cases';
 import { type FuzzCase, fuzzTable } from './harness';
 
 function badFlag(name: string, argv: string[], words: (string | RegExp)[]): FuzzCase {
@@ -73,4 +73,4 @@ const cases: FuzzCase[] = [
   },
 ];
 
-fuzzTable('flags', cases);
+fuzzTable('flags', alsoThroughBinary(cases, ['flags: --max-queries abc', 'flags: an unknown command', 'flags: an unknown flag', 'flags: --page-size 0x10']));

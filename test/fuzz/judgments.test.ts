@@ -1,6 +1,6 @@
 // Bad judgments (golden sets, TREC qrels and queries) through every command that loads them.
 import assert from 'node:assert/strict';
-import { EVAL, reportedAndStrict, unusable } from './cases';
+import { EVAL, reportedAndStrict, unusable, alsoThroughBinary } from './cases';
 import { type FuzzCase, type FuzzWorkspace, at, count, fuzzTable } from './harness';
 
 const GOLDEN = 'judgments/golden.json';
@@ -124,4 +124,4 @@ const cases: FuzzCase[] = [
   }, ['score', '--qrels', 'q.txt', '--run', 'run.bin'], { file: 'run.bin', words: ['binary'] }),
 ];
 
-fuzzTable('judgments', cases);
+fuzzTable('judgments', alsoThroughBinary(cases, ['score: binary --queries file', 'golden set: grade "high" (reported, the rest runs)', 'golden set: grade "high" (--strict: exit 2 before the work)']));

@@ -2,7 +2,7 @@
 // file the user did not name is overwritten only with --force; writes are atomic (no temporary files left).
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { unusable } from './cases';
+import { unusable, alsoThroughBinary } from './cases';
 import { type FuzzCase, type FuzzWorkspace, fuzzTable } from './harness';
 
 const EVAL = ['eval', '-c', 'baseline'];
@@ -98,4 +98,4 @@ const cases: FuzzCase[] = [
   },
 ];
 
-fuzzTable('outputs', cases);
+fuzzTable('outputs', alsoThroughBinary(cases, ['outputs: --trec-run into a missing folder', 'outputs: --trec-run onto the judgments', 'outputs: .ranklab is a file']));

@@ -47,7 +47,7 @@ const cases: FuzzCase[] = [
   badSetting('configs glob matching nothing', (s) => (s.configs = 'cfg/*.rank.json'), '"configs"', ['configs', 'cfg/*.rank.json']),
   badSetting('acl.missingAcl "maybe"', (s) => (s.acl.missingAcl = 'maybe'), '"missingAcl"', ['missingAcl']),
   badSetting('acl.principals naming a missing file', (s) => (s.acl.principals = 'people.json'), '"principals"', ['people.json']),
-  badSetting('acl.rule with an unknown operator', (s) => (s.acl.rule = { either: [] }), '"rule"', ['either']),
+  badSetting('acl.rule with an unknown operator', (s) => (s.acl.rule = { either: [] }), '"either"', ['either', 'denies everything']),
   badSetting('acl.fields.tenant a number', (s) => (s.acl.fields.tenant = 3), '"tenant": 3', ['tenant']),
   badSetting('baseline naming no config (compare)', (s) => (s.baseline = 'basline'), '"basline"', ['basline'], ['compare', '--candidate', 'title-boost-3']),
   {
