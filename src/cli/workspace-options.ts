@@ -106,7 +106,7 @@ export function usableConfigs(session: RanklabSession, report: InputReport, entr
   if (entries.some((e) => e.config)) corpusOf(session, report);
   for (const entry of entries) {
     const config = entry.config && !hasErrors(entry.diagnostics) ? session.usable(entry) : undefined;
-    const diagnostics = config ? session.configDiagnostics(config) : entry.diagnostics;
+    const diagnostics = config ? [...entry.diagnostics, ...session.configCorpusDiagnostics(config)] : entry.diagnostics;
     report.add(entry.file ? session.relativePath(entry.file) : entry.name, diagnostics);
     if (config && !hasErrors(diagnostics)) choice.configs.push(config);
     else choice.failed.push({ name: entry.name, message: diagnostics.find((d) => d.severity === 'error')?.message ?? 'not usable' });

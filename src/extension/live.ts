@@ -132,16 +132,19 @@ export class LiveEvaluator implements vscode.Disposable {
       return state;
     }
     let state: ConfigState;
+    let fieldProblems: Diagnostic[] = [];
     try {
       const result = await this.sessions.exclusive(folder, `evaluating ${config.name}`, async (session) => {
         abort.signal.throwIfAborted();
+        // Searched fields no document has: shown on the config like its other problems (same check as the CLI).
+        fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(file));
         return evaluateAgainstBaseline(session, config, file, abort.signal);
       });
-      state = { file, folder, status: 'done', parseDiagnostics: parsed.diagnostics, result };
+      state = { file, folder, status: 'done', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], result };
       this.sessions.log.info(`live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`);
     } catch (e) {
       if (abort.signal.aborted) return this.states.get(file)!;
-      state = { file, folder, status: 'error', parseDiagnostics: parsed.diagnostics, error: (e as Error).message, result: previous?.result };
+      state = { file, folder, status: 'error', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], error: (e as Error).message, result: previous?.result };
       this.sessions.log.warn(`live: ${file}: ${(e as Error).message}`);
     } finally {
       if (this.running.get(file) === abort) this.running.delete(file);

@@ -5,7 +5,7 @@ import { findCachedRun, saveRun } from '../experiment/run-store';
 import type { RankConfig } from '../config';
 import type { Run, SavedQueryResult, SavedRun } from '../run/types';
 import { sortTrecOrder } from '../run/trec-order';
-import { InputError } from '../util/diagnostics';
+import { InputError, errorAt } from '../util/diagnostics';
 import type { RanklabSession } from './session';
 
 export const TOOL_VERSION = 'ranklab 0.1.0';
@@ -42,6 +42,9 @@ export interface ConfigEvaluation {
  * results and saves the run. Queries are run one at a time; Ctrl-C / cancellation stops between queries.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
+  // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
+  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
+  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
   const judgments = session.judgmentsFor({ split: opts.split, principal: opts.principal });
   const corpus = session.corpus();
   if (opts.reuse) {

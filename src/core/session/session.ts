@@ -313,20 +313,19 @@ export class RanklabSession {
   }
 
   /**
-   * Problems of a config handed out by this session: its file's warnings, and what only the corpus can tell
-   * (a searched field that no document has). An error means the config would find nothing.
+   * What only the corpus can tell about a config handed out by this session (its file's own problems are in its
+   * ConfigEntry): a searched field that no document has text in, at the line of that field. An error means the
+   * config would find nothing at all.
    */
-  configDiagnostics(config: RankConfig): Diagnostic[] {
+  configCorpusDiagnostics(config: RankConfig): Diagnostic[] {
     const entry = this.entryOf.get(config);
-    const out = entry ? entry.diagnostics.filter((d) => d.severity !== 'info') : [];
     const file = entry?.file ? this.relativePath(entry.file) : config.name;
     const lineOf = (pointer: string) => (entry?.locations ? lineOfPointer(entry.locations, pointer) : 0);
-    for (const p of configFieldProblems(config, this.corpus().docs)) {
+    return configFieldProblems(config, this.corpus().docs).map((p) => {
       const d: Diagnostic = { file, line: lineOf(p.pointer), severity: p.severity, key: p.key, message: p.message };
       if (p.hint) d.hint = p.hint;
-      out.push(d);
-    }
-    return out;
+      return d;
+    });
   }
 
   baselineConfig(): RankConfig {
