@@ -23,8 +23,8 @@ export function parse<T extends Options>(argv: string[], options: T, opts: { pos
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    const flag = /'(-[^' ]+)/.exec((e as Error).message)?.[1];
-    throw new InputError((e as Error).message.replace(/\. To specify a positional argument.*$/s, ''), [], flag ? { key: flag } : {});
+    // node:util's messages name the flag ("Unknown option '--frobnicate'"); its advice on positionals does not apply.
+    throw new InputError((e as Error).message.replace(/\. To specify a positional argument.*$/s, ''), [], { hint: 'see --help' });
   }
   if (!opts.positionals && parsed.positionals.length) {
     throw new InputError(`unexpected argument "${parsed.positionals[0]}"`, [], { hint: 'flags start with --; see --help' });
@@ -67,7 +67,7 @@ export function metricChoice(values: { metrics?: string; gain?: string; 'relevan
   try {
     specs = parseMetricList(values.metrics ?? defaults.metrics ?? DEFAULT_METRICS);
   } catch (e) {
-    if (e instanceof InputError && values.metrics !== undefined) throw new InputError(e.message, [], { key: '--metrics' });
+    if (e instanceof InputError && values.metrics !== undefined) throw new InputError(e.reason, [], { key: '--metrics' });
     throw e;
   }
   return { specs, options: { gain, relevanceThreshold: threshold, excludeNoRelevant: !!values['exclude-no-relevant'] } };

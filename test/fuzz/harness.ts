@@ -5,18 +5,25 @@
  * ones the case says it writes. Tables of cases live in `test/fuzz/*.test.ts` and call `fuzzTable`.
  *
  * Cases run in-process through `main()` (fast: the modules stay warm) unless they set `child: true`,
- * which runs the built binary (`node dist/cli.js`) as a user would — needed for signals and crashes.
+ * which runs the built binary (`node dist/cli.js`) as a user would — needed for signals and crashes
+ * (`onSpawn` gets the process, e.g. to send SIGINT). A new input kind is a new table file,
+ * `test/fuzz/<kind>.test.ts`, calling `fuzzTable(title, cases)`; shared case shapes are in cases.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { accessSync, constants, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants as os, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
 
 const REPO_DIR = resolve(__dirname, '../..');
+/**
+ * Where the workspace copies go: a memory file system when there is one (copying and removing the example
+ * takes a few times less there than on disk, and every case does both), else the system's temporary folder.
+ */
+const FUZZ_TMP = process.env.RANKLAB_FUZZ_TMP ?? (writableFolder('/dev/shm') ? '/dev/shm' : tmpdir());
 export const EXAMPLE_DIR = join(REPO_DIR, 'examples/food-search');
 const CLI = join(REPO_DIR, 'dist/cli.js');
 
@@ -99,6 +106,10 @@ export interface FuzzCase {
   argv: string[] | ((ws: FuzzWorkspace) => string[]);
   /** Run the built binary in a child process instead of `main()` in this process. */
   child?: boolean;
+  /** With `child`: called once the process runs (to send it a signal, say). */
+  onSpawn?: (child: ChildProcess, ws: FuzzWorkspace) => void;
+  /** Extra environment variables for the run. */
+  env?: Record<string, string>;
   expect: Expectation;
 }
 
@@ -131,7 +142,9 @@ export async function runCase(c: FuzzCase): Promise<RunResult> {
     const before = treeHashes(ws.root);
     const runsBefore = savedRuns(ws.root);
     const argv = typeof c.argv === 'function' ? c.argv(ws) : c.argv;
-    const r = c.child ? await runChild(argv, ws.root) : await runInProcess(argv, ws.root);
+    const r = c.child
+      ? await runChild(argv, ws.root, { env: c.env, onSpawn: c.onSpawn && ((child) => c.onSpawn!(child, ws)) })
+      : await runInProcess(argv, ws.root, c.env);
     const show = `\n--- argv: ${argv.join(' ')}\n--- exit ${r.code}\n--- stderr:\n${r.stderr.slice(0, 4000)}\n--- stdout:\n${r.stdout.slice(0, 2000)}`;
     assert.equal(r.code, c.expect.code, `exit code${show}`);
     assert.ok(!STACK_FRAME.test(r.stderr) && !STACK_FRAME.test(r.stdout), `a stack trace was printed${show}`);
@@ -152,9 +165,18 @@ export async function runCase(c: FuzzCase): Promise<RunResult> {
 
 /** A fresh copy of the example workspace (without its `.ranklab/` state), in its own temporary folder. */
 export function freshWorkspace(): FuzzWorkspace {
-  const root = join(mkdtempSync(join(tmpdir(), 'ranklab-fuzz-')), 'food-search');
+  const root = join(mkdtempSync(join(FUZZ_TMP, 'ranklab-fuzz-')), 'food-search');
   cpSync(EXAMPLE_DIR, root, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('.ranklab') });
   return new FuzzWorkspace(root);
+}
+
+function writableFolder(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function resolveMatchers(m: Expectation['stderr'], ws: FuzzWorkspace): Matcher[] {
@@ -202,23 +224,25 @@ function savedRuns(root: string): string[] {
   }
 }
 
-/** Isolated environment: no state folder from the caller, caches of read-only folders in a temporary place. */
-function caseEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.RANKLAB_STATE_DIR;
-  env.XDG_CACHE_HOME = join(tmpdir(), 'ranklab-fuzz-cache');
-  return env;
+/**
+ * The environment of a case: no state folder from the caller, caches of read-only folders in a temporary
+ * place, and the case's own variables. `undefined` values remove a variable.
+ */
+function caseEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  return { RANKLAB_STATE_DIR: undefined, XDG_CACHE_HOME: join(FUZZ_TMP, 'ranklab-fuzz-cache'), ...extra };
 }
 
-async function runInProcess(argv: string[], cwd: string): Promise<RunResult> {
+async function runInProcess(argv: string[], cwd: string, extraEnv?: Record<string, string>): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t) };
   const previous = process.cwd();
-  const saved = { state: process.env.RANKLAB_STATE_DIR, xdg: process.env.XDG_CACHE_HOME };
-  const env = caseEnv();
-  delete process.env.RANKLAB_STATE_DIR;
-  process.env.XDG_CACHE_HOME = env.XDG_CACHE_HOME;
+  const env = caseEnv(extraEnv);
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  const apply = (vars: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(vars)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  };
+  apply(env);
   process.chdir(cwd);
   try {
     const code = await main(argv, io);
@@ -228,24 +252,23 @@ async function runInProcess(argv: string[], cwd: string): Promise<RunResult> {
     return { code: 3, stdout, stderr: `${stderr}ranklab: internal error: ${(e as Error).stack ?? e}\n` };
   } finally {
     process.chdir(previous);
-    if (saved.state === undefined) delete process.env.RANKLAB_STATE_DIR;
-    else process.env.RANKLAB_STATE_DIR = saved.state;
-    if (saved.xdg === undefined) delete process.env.XDG_CACHE_HOME;
-    else process.env.XDG_CACHE_HOME = saved.xdg;
+    apply(saved);
   }
 }
 
 /** Runs the built binary; `npm test` builds it first. */
-export function runChild(argv: string[], cwd: string, opts: { onSpawn?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<RunResult> {
+export function runChild(argv: string[], cwd: string, opts: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {}): Promise<RunResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, v] of Object.entries(caseEnv(opts.env))) if (v === undefined) delete env[k]; else env[k] = v;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { cwd, env: caseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    child.stdout!.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolvePromise({ code: code ?? (signal ? 128 + constants.signals[signal] : -1), stdout, stderr }));
+    child.on('close', (code, signal) => resolvePromise({ code: code ?? (signal ? 128 + os.signals[signal] : -1), stdout, stderr }));
     opts.onSpawn?.(child);
   });
 }

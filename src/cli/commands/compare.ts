@@ -108,7 +108,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   }
   const entries = [baseline, candidate].flatMap((s) => (s.kind === 'config' ? [s.entry] : []));
   const usable = session ? usableConfigs(session, report, entries) : { configs: [], failed: [] };
-  if (usable.failed.length) throw new InputError(`cannot run: ${usable.failed[0].message}`, [], { key: usable.failed[0].name });
+  if (usable.failed.length) throw new InputError(`config ${usable.failed[0].name} cannot run (its problems are listed above)`);
   report.stopIfStrict();
 
   const { signal, dispose } = interruptSignal(io);

@@ -65,7 +65,7 @@ export class RanklabSession {
   private readonly rerankCache = new RerankScoreCache();
   private readonly accessViews = new Map<string, AccessView>();
   private principalProblems: Diagnostic[] = [];
-  /** The entry each config handed out came from (file and setting locations), for configDiagnostics. */
+  /** The entry each config handed out came from (file and setting locations), for configCorpusDiagnostics. */
   private readonly entryOf = new WeakMap<RankConfig, ConfigEntry>();
   /** Problems of ranklab.json (see also corpusDiagnostics, judgmentDiagnostics, principalDiagnostics). */
   readonly diagnostics: Diagnostic[] = [];
@@ -214,25 +214,10 @@ export class RanklabSession {
     return this.judgmentSet;
   }
 
-  /**
-   * Every problem of the judgments: the readers' (bad lines, duplicates, typo'd keys), judged documents that
-   * are not in the corpus, and an error when none of them is (nothing could ever score).
-   */
+  /** Every problem of the judgments: the readers' (bad lines, duplicates, typo'd keys) and judged documents not in the corpus. */
   judgmentDiagnostics(): Diagnostic[] {
     const set = this.judgments();
-    const out = set.diagnostics.filter((d) => d.severity !== 'info');
-    const ids = new Set(this.corpus().docs.map((d) => d.id));
-    const unknown = checkDocIds(set, ids);
-    out.push(...unknown);
-    const judged = new Set([...set.qrels.values()].flatMap((docs) => [...docs.keys()]));
-    if (judged.size > 0 && unknown.length > 0 && [...judged].every((id) => !ids.has(id))) {
-      out.push({
-        file: set.sources[0] ?? '', line: 0, severity: 'error',
-        message: `none of the ${judged.size} judged documents is in the corpus, so every metric would be 0`,
-        hint: 'check corpus.fields.id in ranklab.json and the document ids of the judgments',
-      });
-    }
-    return out;
+    return [...set.diagnostics.filter((d) => d.severity !== 'info'), ...checkDocIds(set, new Set(this.corpus().docs.map((d) => d.id)))];
   }
 
   reloadJudgments(): JudgmentSet {
@@ -335,7 +320,11 @@ export class RanklabSession {
   principals(): Principal[] {
     if (!this.principalList) {
       const file = this.principalsFile();
-      if (!file) throw new InputError(`${this.root}: no principals file (add "acl": {"principals": "principals.json"} to ranklab.json or pass --principals)`);
+      if (!file) {
+        throw new InputError('no principals file', [], {
+          file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'acl.principals', hint: 'add "acl": {"principals": "principals.json"} to ranklab.json or pass --principals',
+        });
+      }
       const r = readPrincipals(file, this.relativePath(file));
       this.principalProblems = r.diagnostics;
       this.principalList = r.principals;

@@ -92,7 +92,7 @@ function loadRanklabWorkspace(root: string, settingsFile: string): Workspace {
   try {
     const text = readUserText(settingsFile, SETTINGS_FILE);
     if (text.trim() === '') {
-      error(0, 'file is empty; using defaults');
+      error(0, 'file is empty (write {} for a workspace with every default)');
     } else {
       // Duplicate keys are errors, as in rank configs: JSON.parse would silently keep the last one.
       const parsed = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' });
@@ -101,8 +101,9 @@ function loadRanklabWorkspace(root: string, settingsFile: string): Workspace {
       diagnostics.push(...validateSettingsValue(raw, locations));
     }
   } catch (e) {
-    if (e instanceof JsonSyntaxError) error(e.line, `invalid JSON: ${e.message}; using defaults`);
-    else if (e instanceof InputError) error(0, `${e.reason}; using defaults`);
+    // The CLI stops on these (exit 2); the editor shows them and carries on with the defaults.
+    if (e instanceof JsonSyntaxError) error(e.line, `invalid JSON at column ${e.column}: ${e.reason}`);
+    else if (e instanceof InputError) error(0, e.reason);
     else throw e;
   }
   const settings = applyDefaults(raw);
