@@ -121,6 +121,19 @@ export function requireConfigs(choice: ConfigChoice): void {
   }
 }
 
+/**
+ * For commands that run one query (search, suggest): the workspace, the one config (-c, else the baseline) and,
+ * with --as, the principals, their problems reported; --strict honoured. Exit 2 when the config cannot run.
+ */
+export function openForOneQuery(values: WorkspaceValues & { config?: string; as?: string }, io: Io): { session: RanklabSession; config: RankConfig } {
+  const { session, report } = openWorkspace(values, io);
+  const choice = usableConfigs(session, report, [session.configEntry(values.config)]);
+  if (values.as) principalsOf(session, report, [values.as]);
+  report.stopIfStrict();
+  requireConfigs(choice);
+  return { session, config: choice.configs[0] };
+}
+
 /** Stops long work cleanly on Ctrl-C: the current query finishes, nothing half-written is left. */
 export function interruptSignal(io: Io): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();

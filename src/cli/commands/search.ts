@@ -4,7 +4,7 @@ import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, intFlag, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, openWorkspace, principalsOf, requireConfigs, usableConfigs } from '../workspace-options';
+import { WORKSPACE_OPTIONS, openForOneQuery } from '../workspace-options';
 
 export const SEARCH_USAGE = `ranklab search [--workspace DIR] [--config NAME|FILE] [--as PRINCIPAL] [--principals FILE]
                [--page-size N] [--verify] [--format table|json] [--strict] "query"
@@ -29,12 +29,7 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   const query = positionals.join(' ').trim();
   if (!query) throw new InputError('a query is required: ranklab search "query"');
   const pageSize = intFlag(values['page-size'], '--page-size', 1);
-  const { session, report } = openWorkspace(values, io);
-  const choice = usableConfigs(session, report, [session.configEntry(values.config)]);
-  if (values.as) principalsOf(session, report, [values.as]);
-  report.stopIfStrict();
-  requireConfigs(choice);
-  const config = choice.configs[0];
+  const { session, config } = openForOneQuery(values, io);
   const view: SearchView = await session.searchView(config, query, { principal: values.as, pageSize });
   const notes = [...view.notes];
   if (!values.as) notes.push('no --as: unrestricted search (every document)');

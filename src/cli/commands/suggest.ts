@@ -1,7 +1,7 @@
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, intFlag, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, openWorkspace, principalsOf, requireConfigs, usableConfigs } from '../workspace-options';
+import { WORKSPACE_OPTIONS, openForOneQuery } from '../workspace-options';
 
 export const SUGGEST_USAGE = `ranklab suggest [--workspace DIR] [--config NAME|FILE] [--as PRINCIPAL] [--principals FILE]
                 [--limit N] [--format table|json] [--strict] "prefix"
@@ -22,12 +22,7 @@ export async function suggestCommand(argv: string[], io: Io): Promise<number> {
   const prefix = positionals.join(' ');
   if (!prefix.trim()) throw new InputError('a prefix is required: ranklab suggest "prefix"');
   const limit = intFlag(values.limit, '--limit', 1) ?? 10;
-  const { session, report } = openWorkspace(values, io);
-  const choice = usableConfigs(session, report, [session.configEntry(values.config)]);
-  if (values.as) principalsOf(session, report, [values.as]);
-  report.stopIfStrict();
-  requireConfigs(choice);
-  const config = choice.configs[0];
+  const { session, config } = openForOneQuery(values, io);
   const suggestions = await session.suggest(config, prefix, { principal: values.as, limit });
   if (format === 'json') {
     io.out(JSON.stringify({ prefix, principal: values.as ?? null, suggestions: suggestions.map((s) => ({ suggestion: s.suggestion, score: s.score })) }, null, 2) + '\n');
