@@ -22,7 +22,8 @@ const cases: FuzzCase[] = [
   badText('a list', () => '[]\n', undefined, [/object/]),
   badText('a string', () => '"corpus"\n', undefined, [/object/]),
   unusable('ranklab.json: a folder', (ws) => { ws.remove(FILE); ws.write(`${FILE}/x`, '{}'); }, EVAL, { file: FILE }),
-  badSetting('relevanceThreshold -1', (s) => (s.relevanceThreshold = -1), '"relevanceThreshold"', ['relevanceThreshold'], EVAL),
+  // Reported as the setting it is, at its line; not as a bad --relevance-threshold flag (nobody passed one).
+  unusable('ranklab.json: relevanceThreshold -1', (ws) => ws.settings((s) => (s.relevanceThreshold = -1)), EVAL, { file: FILE, needle: '"relevanceThreshold"', words: ['relevanceThreshold'] }, { notStderr: ['--relevance-threshold'] }),
   badSetting('relevanceThreshold 1.5', (s) => (s.relevanceThreshold = 1.5), '"relevanceThreshold"', ['relevanceThreshold']),
   badSetting('relevanceThreshold "1"', (s) => (s.relevanceThreshold = '1'), '"relevanceThreshold"', ['relevanceThreshold']),
   badSetting('gain "log"', (s) => (s.gain = 'log'), '"gain"', ['gain']),
