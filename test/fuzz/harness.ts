@@ -118,7 +118,7 @@ export function at(file: string, line: number): RegExp {
   return new RegExp(`${escape(file)}:${line}(?!\\d)`);
 }
 
-/** `text` exactly `n` times in `haystack`. */
+/** How many times `text` occurs in `haystack`. */
 export function count(haystack: string, text: string): number {
   return haystack.split(text).length - 1;
 }
