@@ -13,6 +13,6 @@ export { readText } from './readers/text';
 export { readHtml } from './readers/html';
 export { readJsonl, readJsonRecords } from './readers/records';
 export type { CorpusReader, ReaderContext, ReadResult } from './readers/types';
-export { binaryReason } from './file-check';
+export { binaryReason } from '../util/text-file';
 export { hashDocument } from './make-document';
 export { mapRecord } from './record-mapper';

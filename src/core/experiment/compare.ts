@@ -21,24 +21,27 @@ export interface ComparisonSide {
   principal?: string | null;
 }
 
+/** What a side is called and who it was made as: known before its run is made. */
+export type SideIdentity = Pick<ComparisonSide, 'name' | 'principal'>;
+
 /**
  * Runs made as different principals rank different sets of documents, so their difference mixes access with
  * ranking: compareRuns refuses them unless `allowMixedPrincipals` is set.
  */
 export class MixedPrincipalsError extends InputError {
-  constructor(baseline: ComparisonSide, candidate: ComparisonSide) {
+  constructor(baseline: SideIdentity, candidate: SideIdentity) {
     super(`${mixedPrincipalsText(baseline, candidate)}: they rank different sets of documents, so their difference is not the ranking change alone. Compare runs made as the same principal, or allow mixed principals explicitly.`);
     this.name = 'MixedPrincipalsError';
   }
 }
 
-function mixedPrincipalsText(baseline: ComparisonSide, candidate: ComparisonSide): string {
+function mixedPrincipalsText(baseline: SideIdentity, candidate: SideIdentity): string {
   const as = (p: string | null | undefined) => (p ? `as principal "${p}"` : 'without a principal (every document)');
   return `baseline "${baseline.name}" was run ${as(baseline.principal)}, candidate "${candidate.name}" ${as(candidate.principal)}`;
 }
 
 /** Both principals known and different? */
-function mixedPrincipals(baseline: ComparisonSide, candidate: ComparisonSide): boolean {
+export function mixedPrincipals(baseline: SideIdentity, candidate: SideIdentity): boolean {
   return baseline.principal !== undefined && candidate.principal !== undefined && baseline.principal !== candidate.principal;
 }
 

@@ -8,7 +8,7 @@ import type { ExcludedQuery } from '../judgments';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
-import { InputError } from '../util/diagnostics';
+import { InputError, errorAt } from '../util/diagnostics';
 import type { RanklabSession } from './session';
 
 export const TOOL_VERSION = 'ranklab 0.1.0';
@@ -49,6 +49,9 @@ export interface ConfigEvaluation {
  * results and saves the run. Queries are run one at a time; Ctrl-C / cancellation stops between queries.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
+  // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
+  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
+  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
   const { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const corpus = session.corpus();
   const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal);

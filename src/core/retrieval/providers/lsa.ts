@@ -10,6 +10,7 @@
  * every latent dimension equally and lets the weak, noisy ones dominate cosine. A text with no known
  * term embeds as the zero vector.
  */
+import { closest } from '../../util/closest';
 import { InputError } from '../../util/diagnostics';
 import { fingerprint } from '../../util/fingerprint';
 import { randomizedSvd } from '../../math/randomized-svd';
@@ -208,6 +209,35 @@ function projectRow(row: SparseRow, termVectors: Float32Array, dimension: number
   return out;
 }
 
+/** The settings an `lsa` embedder takes besides `provider`, each with its check. */
+const LSA_SETTINGS: Record<string, { ok: (v: unknown) => boolean; want: string }> = {
+  dimensions: { ok: (v) => Number.isInteger(v) && (v as number) >= 1, want: 'an integer >= 1' },
+  minDf: { ok: (v) => Number.isInteger(v) && (v as number) >= 1, want: 'an integer >= 1' },
+  maxDfRatio: { ok: (v) => typeof v === 'number' && v > 0 && v <= 1, want: 'a number in (0, 1]' },
+  seed: { ok: (v) => Number.isSafeInteger(v), want: 'an integer' },
+  powerIterations: { ok: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 20, want: 'an integer from 0 to 20' },
+  oversample: { ok: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 1000, want: 'an integer from 0 to 1000' },
+};
+
+/**
+ * What is wrong with the settings of an `lsa` embedder (unknown keys, values out of range), by key. The config
+ * parser reports these at their line; trainLsa refuses them, so a bad value never reaches the SVD.
+ */
+export function lsaSettingProblems(settings: Record<string, unknown>): Array<{ key: string; message: string }> {
+  const out: Array<{ key: string; message: string }> = [];
+  for (const [key, value] of Object.entries(settings)) {
+    if (key === 'provider' || value === undefined) continue;
+    const rule = LSA_SETTINGS[key];
+    if (!rule) {
+      const guess = closest(key, Object.keys(LSA_SETTINGS));
+      out.push({ key, message: `"${key}" is not a setting of the lsa embedder (${guess ? `did you mean "${guess}"?` : `settings: ${Object.keys(LSA_SETTINGS).join(', ')}`})` });
+    } else if (!rule.ok(value)) {
+      out.push({ key, message: `must be ${rule.want}, not ${JSON.stringify(value)}` });
+    }
+  }
+  return out;
+}
+
 /** Trains an LSA model on `texts` (documents, in order). Throws InputError when no usable term remains. */
 export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
   const settings: LsaSettings = {
@@ -219,10 +249,8 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
     oversample: opts.oversample ?? 10,
     documentCount: texts.length,
   };
-  if (!Number.isInteger(settings.dimensions) || settings.dimensions < 1) {
-    throw new RangeError(`dimensions must be a positive integer, got ${settings.dimensions}`);
-  }
-  if (!(settings.maxDfRatio > 0 && settings.maxDfRatio <= 1)) throw new RangeError(`maxDfRatio must be in (0, 1], got ${settings.maxDfRatio}`);
+  const problem = lsaSettingProblems({ ...opts, tokenize: undefined })[0];
+  if (problem) throw new InputError(problem.message, [], { key: `vector.embedder.${problem.key}` });
   const notes: string[] = [];
   const n = texts.length;
   if (n === 0) throw new InputError('LSA: no documents to train on');
