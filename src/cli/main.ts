@@ -25,7 +25,7 @@ Usage: ranklab <command> [options]   (ranklab <command> --help for details)
 
 ${Object.values(COMMANDS).map((c) => c.usage).join('\n\n')}
 
-Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message says what and where).
+Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message says what and where), 130 interrupted.
 `;
 
 /** Runs the CLI and returns the exit code (exported so tests can call it in-process). */
@@ -54,7 +54,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
+    (code) => {
+      process.exitCode = code;
+      // Interrupted: leave now rather than wait for work the core abandoned (a library load, a request) to drain.
+      if (code === 130) process.exit();
+    },
     (e) => {
       process.stderr.write(`ranklab: internal error: ${(e as Error).stack ?? e}\n`);
       process.exitCode = 3;

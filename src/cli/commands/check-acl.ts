@@ -3,7 +3,7 @@ import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession } from '../workspace-options';
+import { WORKSPACE_OPTIONS, interruptSignal, openSession, reportInterrupted } from '../workspace-options';
 
 export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
                   [--no-prefixes] [--format table|json]
@@ -29,16 +29,18 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   const session = openSession(values, io);
   const configs = values.config?.length ? values.config.map((c) => session.resolveConfig(c)) : undefined;
   const { signal, dispose } = interruptSignal(io);
+  const checked: string[] = [];
   let report: AclReport;
   try {
     report = await checkAcl(session, {
       configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
       onProgress: values.verbose ? (m) => io.err(`[check-acl] ${m}\n`) : undefined,
+      onConfigDone: (name) => checked.push(name),
     });
   } catch (e) {
     if (signal.aborted) {
-      io.err('stopped before the check completed\n');
-      return 130;
+      const all = (configs ?? session.configEntries().filter((c) => c.config).map((c) => c.config!)).map((c) => c.name);
+      return reportInterrupted(io, 'configs', checked, all.filter((n) => !checked.includes(n)));
     }
     throw e;
   } finally {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { type ComparisonSide, compareRuns } from '../../core/experiment/compare';
+import { type Comparison, type ComparisonSide, compareRunsSliced } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gatesPassed } from '../../core/experiment/gates';
 import { isSavedRunFile, loadSavedRun, runOfSaved } from '../../core/experiment/run-store';
 import { loadJudgments, type JudgmentSet } from '../../core/judgments';
@@ -7,11 +7,12 @@ import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
 import type { RanklabSession } from '../../core/session/session';
+import { Work } from '../../core/util/cooperative';
 import { InputError } from '../../core/util/diagnostics';
 import { METRIC_OPTIONS, type MetricChoice, formatChoice, metricChoice, parse, required } from '../args';
 import { type Io, reportDiagnostics } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
+import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter, reportInterrupted } from '../workspace-options';
 import { SPLITS } from './eval';
 
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
@@ -74,15 +75,25 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const candidateArg = required(values.candidate, '--candidate');
   if (!baselineArg) throw new InputError('--baseline is required (or set "baseline" in ranklab.json)');
   const { signal, dispose } = interruptSignal(io);
-  let baseline: ComparisonSide;
-  let candidate: ComparisonSide;
+  const sideOpts = { split, principal: values.as, signal };
+  const finished: string[] = [];
+  let cmp: Comparison;
   try {
-    baseline = await resolveSide(baselineArg, session, choice, { split, principal: values.as, signal }, io);
-    candidate = await resolveSide(candidateArg, session, choice, { split, principal: values.as, signal }, io);
+    const baseline = await resolveSide('baseline', baselineArg, session, choice, sideOpts, io);
+    finished.push(`baseline ${baseline.name}${baseline.from ? ` (run in ${baseline.from})` : ''}`);
+    const candidate = await resolveSide('candidate', candidateArg, session, choice, sideOpts, io, baseline.from);
+    finished.push(`candidate ${candidate.name}${candidate.from ? ` (run in ${candidate.from})` : ''}`);
+    const work = session?.work(signal) ?? new Work({ signal });
+    cmp = await compareRunsSliced(baseline, candidate, judgments, choice.specs, choice.options, work.phase('statistics', 0));
+  } catch (e) {
+    if (signal.aborted) {
+      const steps = ['baseline', 'candidate', 'statistics'];
+      return reportInterrupted(io, 'steps', finished, steps.slice(finished.length));
+    }
+    throw e;
   } finally {
     dispose();
   }
-  const cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options);
   const gateSettings = readGates(values.gates, settings?.gates);
   const gates = mode.gate || values.junit || values.summary ? checkGates(gateSettings, cmp) : [];
   if (mode.gate && gates.length === 0) io.err('no gates declared (ranklab.json "gates" or --gates FILE): nothing can fail\n');
@@ -104,8 +115,26 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   return gatesPassed(gates) ? 0 : mode.gate ? 1 : 0;
 }
 
-/** A side is a saved run file, a TREC run file, or a config of the workspace (run now, or reused). */
-async function resolveSide(arg: string, session: RanklabSession | undefined, choice: MetricChoice, opts: { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal }, io: Io): Promise<ComparisonSide> {
+/**
+ * A side is a saved run file, a TREC run file, or a config of the workspace (run now, or reused); `from` says
+ * where a config's run is (saved or reused file). A config that cannot run is an InputError naming the side
+ * (and, for the candidate, where the baseline's run was saved, so it is not lost).
+ */
+async function resolveSide(
+  role: 'baseline' | 'candidate', arg: string, session: RanklabSession | undefined, choice: MetricChoice,
+  opts: { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal }, io: Io, otherFrom?: string,
+): Promise<ComparisonSide & { from?: string }> {
+  try {
+    return await resolveSideOnce(arg, session, choice, opts, io);
+  } catch (e) {
+    if (e instanceof InputError && !opts.signal.aborted) {
+      e.message = `${role} "${arg}" not run: ${e.message}${otherFrom ? ` (the baseline's run is in ${otherFrom})` : ''}`;
+    }
+    throw e;
+  }
+}
+
+async function resolveSideOnce(arg: string, session: RanklabSession | undefined, choice: MetricChoice, opts: { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal }, io: Io): Promise<ComparisonSide & { from?: string }> {
   const isFile = existsSync(arg) && !arg.endsWith('.rank.json');
   if (isFile && isSavedRunFile(arg)) {
     const saved = loadSavedRun(arg);
@@ -123,7 +152,7 @@ async function resolveSide(arg: string, session: RanklabSession | undefined, cho
     onProgress: progressReporter(io, config.name),
   });
   if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus and judgments)\n`);
-  return { name: config.name, run: r.run, latencies: r.latencies };
+  return { name: config.name, run: r.run, latencies: r.latencies, from: r.path };
 }
 
 function readGates(file: string | undefined, fromWorkspace: GateSettings | undefined): GateSettings {

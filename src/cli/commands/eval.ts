@@ -7,7 +7,7 @@ import { markdownTable, textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
 import { METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
+import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter, reportInterrupted } from '../workspace-options';
 
 export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
              [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--format table|json|markdown]
@@ -59,8 +59,10 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     }
   } catch (e) {
     if (signal.aborted) {
-      io.err(`stopped; ${results.length} of ${configs.length} configs completed\n`);
-      return 130;
+      const primary = specs[0].name;
+      const completed = results.map((r) => `${r.config.name} (${primary} ${r.evaluation.means[primary]?.toFixed(4)}, ${r.path ? `saved ${r.path}` : 'not saved'})`);
+      const notRun = configs.filter((c) => !results.some((r) => r.config === c) && !failed.some((f) => f.name === c.name)).map((c) => c.name);
+      return reportInterrupted(io, 'configs', completed, [...failed.map((f) => `${f.name} (failed)`), ...notRun]);
     }
     throw e;
   } finally {

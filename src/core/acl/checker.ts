@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RankConfig } from '../config';
 import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { Document } from '../corpus/document';
-import { readCorpusFile } from '../corpus';
+import { loadCorpusSliced, readCorpusFile } from '../corpus';
 import { restrictJudgments } from '../judgments';
 import { evaluateRun, parseMetric } from '../metrics';
 import { createAnalyzer } from '../retrieval/analyzer';
@@ -90,8 +90,11 @@ export interface CheckAclOptions {
   principals?: string[];
   /** Check autocomplete for the typing prefixes of every query (default true). */
   prefixes?: boolean;
+  /** Stops the check (between queries and prefixes, at most ~50 ms apart) with the abort reason. */
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** Called when a config has been checked completely (or reported as failed). */
+  onConfigDone?: (config: string) => void;
   /**
    * Replaces the filter handed to retrieval (not the one used for verification). For testing the checker
    * itself: a deliberately broken predicate must produce violations.
@@ -191,8 +194,11 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  * configs, how deep the unfiltered candidate list must be to fill the page.
  */
 export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = {}): Promise<AclReport> {
+  const work = session.work(opts.signal);
   const policy = session.policy();
-  const truth = SourceTruth.fromDisk(session.root, session.workspace.settings.corpus, policy);
+  // Every corpus file read again, without the incremental snapshot (as SourceTruth.fromDisk, but pausing).
+  const onDisk = await loadCorpusSliced(session.root, session.workspace.settings.corpus, work.phase('corpus', 0, 'access check'));
+  const truth = new SourceTruth(onDisk.corpus.docs, policy);
   const all = session.principals();
   const source = session.principalsFile() ?? 'principals.json';
   const principals = (opts.principals ?? all.map((p) => p.name)).map((n) => findPrincipal(all, n, source));
@@ -202,7 +208,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     .map((qid) => ({ qid, text: judgments.queries.get(qid)?.text ?? '' }))
     .filter((q) => q.text.trim());
   const prefixes = opts.prefixes === false ? [] : typingPrefixes(queries.map((q) => q.text));
-  const corpus = session.corpus();
+  const corpus = await session.loadCorpus(work);
   const byId = new Map<string, Document>(corpus.docs.map((d) => [d.id, d]));
   const docs = (id: string) => byId.get(id);
   const settings = session.workspace.settings;
@@ -227,19 +233,28 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
       report.failed.push({ config: config.name, message: e.message });
     }
+    opts.onConfigDone?.(config.name);
   }
   return report;
 
   async function checkConfig(config: RankConfig) {
     const part = { perPrincipal: {} as Record<string, PrincipalAclReport>, violations: [] as AclViolation[], checked: 0 };
-    const engine = await session.engine(config);
+    const engine = await session.engine(config, work.labelled(config.name));
     const analyzer = createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
     const termIndex = config.lexical ? truth.termIndex(Object.keys(config.lexical.fields), analyzer) : undefined;
     const postFilter = config.acl.mode === 'post-filter';
     // Unfiltered, once per query: every matching document (bounds the permitted total) and, for post-filter
     // configs, the whole unfiltered ranking (to count how deep the candidates must go).
     const unfiltered = new Map<string, { matches: string[]; ranking: string[] }>();
+    const slicer = work.phase('access-check', queries.length * (1 + principals.length) + prefixes.length * principals.length, config.name);
+    let done = 0;
+    const step = async () => {
+      if (slicer.due()) await slicer.pause(done);
+      work.throwIfAborted();
+      done++;
+    };
     for (const q of queries) {
+      await step();
       const r = await engine.search(q.text, { collectMatches: true, stageDepth: postFilter ? corpus.docs.length : undefined, signal: opts.signal });
       unfiltered.set(q.qid, { matches: r.matches ?? [], ranking: r.docs.map((d) => d.id) });
     }
@@ -266,7 +281,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       const fills: number[] = [];
       const run: Run = new Map();
       for (const q of queries) {
-        opts.signal?.throwIfAborted();
+        await step();
         const view = await buildSearchView(engine, q.text, { filter, pageSize: config.pageSize, docs, analyzer, signal: opts.signal });
         const u = unfiltered.get(q.qid)!;
         const lexicalBound = u.matches.filter((id) => visible.has(id)).length;
@@ -282,7 +297,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       }
       if (termIndex && engine.suggest) {
         for (const prefix of prefixes) {
-          opts.signal?.throwIfAborted();
+          await step();
           const suggestions = suggestFor(engine, prefix, { filter, limit: 10 });
           add(verifySuggestions(suggestions, truth, principal, { config: config.name, query: prefix, termIndex }));
           pr.prefixes++;
@@ -299,6 +314,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       if (postFilter) pr.postFilter = postFilterDepth([...unfiltered.values()].map((u) => u.ranking), visible, config.pageSize, config.acl.candidates);
       perPrincipal[principal.name] = pr;
     }
+    slicer.end();
     return part;
   }
 }

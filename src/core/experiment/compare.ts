@@ -1,6 +1,7 @@
 import type { JudgmentSet, Query } from '../judgments/types';
 import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt, queryContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
+import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { holmBonferroni, mean, pairedBootstrapCI, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
 
 /** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
@@ -100,6 +101,30 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
+  return runSync(compareSteps(baseline, candidate, judgments, specs, options, settings));
+}
+
+/** compareRuns pausing between its significance tests (see util/cooperative); stops with the slicer's abort reason. */
+export function compareRunsSliced(
+  baseline: ComparisonSide,
+  candidate: ComparisonSide,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  slicer: Slicer,
+  settings: CompareSettings = {},
+): Promise<Comparison> {
+  return runSliced(compareSteps(baseline, candidate, judgments, specs, options, settings), slicer);
+}
+
+function* compareSteps(
+  baseline: ComparisonSide,
+  candidate: ComparisonSide,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  settings: CompareSettings,
+): Steps<Comparison> {
   const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, ...settings };
   const evA = evaluateRun(baseline.run, judgments, specs, options);
   const evB = evaluateRun(candidate.run, judgments, specs, options);
@@ -109,7 +134,7 @@ export function compareRuns(
 
   // Every test that goes into the report, so that one Holm–Bonferroni correction covers them all.
   const tests: { set: (p: number) => void; p: number }[] = [];
-  const compareOn = (ids: string[]): Record<string, MetricComparison> => {
+  const compareOn = function* (ids: string[]): Steps<Record<string, MetricComparison>> {
     const out: Record<string, MetricComparison> = {};
     for (const spec of specs) {
       const a = ids.map((q) => evA.perQuery.get(q)![spec.name]);
@@ -131,19 +156,20 @@ export function compareRuns(
       };
       tests.push({ p: m.pPermutation, set: (p) => (m.pAdjusted = p) });
       out[spec.name] = m;
+      yield tests.length;
     }
     return out;
   };
 
-  const metrics = compareOn(qids);
+  const metrics = yield* compareOn(qids);
   const slices: Record<string, SliceComparison> = {};
   for (const [tag, ids] of groupByTag(qids, judgments)) {
-    if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: compareOn(ids) };
+    if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   const splits: Comparison['splits'] = {};
   for (const split of ['tune', 'holdout'] as const) {
     const ids = qids.filter((q) => (judgments.queries.get(q)?.split ?? 'tune') === split);
-    if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: compareOn(ids) };
+    if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   const adjusted = holmBonferroni(tests.map((t) => t.p));
   tests.forEach((t, i) => t.set(adjusted[i]));

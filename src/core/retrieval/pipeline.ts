@@ -5,6 +5,7 @@ import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { RankConfig } from '../config/types';
 import type { RankedDoc, StageName } from '../run/types';
 import { writeFileAtomic } from '../util/atomic-write';
+import { Work } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import { createAnalyzer } from './analyzer';
@@ -14,7 +15,7 @@ import { buildOrLoadLexical } from './index-cache';
 import { type CorpusDelta, type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 import type { LexicalIndex } from './lexical';
 import { createEmbedder, createReranker, type EmbedderConfig, type ProviderContext, type RerankerConfig } from './providers/factory';
-import { createLsaEmbedder, LsaModel, trainLsa } from './providers/lsa';
+import { createLsaEmbedder, LsaModel, trainLsaSliced } from './providers/lsa';
 import { precomputedDocumentVectors } from './providers/precomputed';
 import type { Embedder, Reranker } from './providers/types';
 import { RerankScoreCache, rerankCandidates } from './rerank';
@@ -34,6 +35,8 @@ export interface EngineOptions {
   providers?: ProviderContext;
   /** Shared across engines so several configs over one corpus do not re-score pairs. */
   rerankCache?: RerankScoreCache;
+  /** Cancels the build (between documents, points, batches) and receives its progress. */
+  work?: Work;
 }
 
 export interface SearchOptions {
@@ -130,11 +133,15 @@ class RetrievalEngine implements Engine {
     this.rerankCache = options.rerankCache ?? new RerankScoreCache();
   }
 
+  private get work(): Work {
+    return (this.options.work ?? Work.none).labelled(this.config.name);
+  }
+
   async init(): Promise<void> {
     const { config, docs, corpusFingerprint, cacheDir } = this.options;
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
-      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir);
+      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir, this.work);
       this.lexical = r.index;
       this.build.lexical = { source: r.source, ms: r.ms };
       this.build.notes.push(...r.notes);
@@ -154,13 +161,23 @@ class RetrievalEngine implements Engine {
     const t0 = performance.now();
     const provider = v.embedder.provider;
     this.embedder = this.options.embedder;
+    const work = this.work;
     let docVectors: Map<string, Float32Array> | undefined;
     if (!this.embedder && provider === 'lsa') {
-      const { model, trainedOnThisCorpus } = this.lsaModel(v.embedder);
+      const { model, trainedOnThisCorpus } = await this.lsaModel(v.embedder);
       this.embedder = createLsaEmbedder(model);
-      // A model trained on an earlier version of the corpus embeds the current documents by projection.
-      const vs = trainedOnThisCorpus ? model.docVectors() : docs.map((d) => model.embedText(embedText(d)));
-      docVectors = new Map(docs.map((d, i) => [d.id, vs[i]]));
+      if (trainedOnThisCorpus) {
+        const vs = model.docVectors();
+        docVectors = new Map(docs.map((d, i) => [d.id, vs[i]]));
+      } else {
+        // A model trained on an earlier version of the corpus embeds the current documents by projection.
+        docVectors = new Map();
+        const slicer = work.phase('embedding', docs.length);
+        for (const [i, d] of docs.entries()) {
+          docVectors.set(d.id, model.embedText(embedText(d)));
+          if (slicer.due()) await slicer.pause(i + 1);
+        }
+      }
     }
     if (!this.embedder) {
       if (!this.options.providers) throw new InputError(`${this.config.name}: "vector" needs an embedder (no provider context given)`);
@@ -174,10 +191,12 @@ class RetrievalEngine implements Engine {
     if (!docVectors) {
       docVectors = new Map();
       const batch = 64;
+      const slicer = work.phase('embedding', docs.length);
       for (let i = 0; i < docs.length; i += batch) {
         const slice = docs.slice(i, i + batch);
-        const vs = await this.embedder.embed(slice.map(embedText), 'document');
+        const vs = await this.embedder.embed(slice.map(embedText), 'document', work.signal);
         slice.forEach((d, j) => docVectors!.set(d.id, vs[j]));
+        if (slicer.due()) await slicer.pause(i + slice.length);
       }
     }
     const embedMs = performance.now() - t0;
@@ -197,7 +216,7 @@ class RetrievalEngine implements Engine {
         if (cached.delta) this.build.notes.push(describeDelta('vector', cached.delta));
         source = 'cache';
       } else {
-        this.hnsw = HnswIndex.build([...docVectors.keys()], [...docVectors.values()], dim, v.space, v.hnsw);
+        this.hnsw = await HnswIndex.buildSliced([...docVectors.keys()], [...docVectors.values()], dim, v.space, v.hnsw, work.phase('hnsw', docVectors.size));
       }
       if (dir && (!cached || cached.delta)) {
         try {
@@ -216,11 +235,11 @@ class RetrievalEngine implements Engine {
    * the corpus is reused while at most MAX_INCREMENTAL_SHARE of the documents changed (new documents are
    * projected into its space; Rebuild Index retrains), so editing one document does not retrain.
    */
-  private lsaModel(settings: Record<string, unknown>): { model: LsaModel; trainedOnThisCorpus: boolean } {
+  private async lsaModel(settings: Record<string, unknown>): Promise<{ model: LsaModel; trainedOnThisCorpus: boolean }> {
     const { docs, corpusFingerprint, cacheDir } = this.options;
     const analyzer = createAnalyzer(this.config.lexical?.analyzer ?? DEFAULT_ANALYZER);
     const tokenize = (text: string) => analyzer.analyze(text);
-    const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsa>[1];
+    const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsaSliced>[1];
     const key = fingerprint(['lsa@2', analyzer.key, JSON.stringify(settings)]).replace(/^sha256:/, '');
     const path = cacheDir ? join(cacheDir, 'lsa', `${key}.json`) : undefined;
     const corpusPath = path && path.replace(/\.json$/, '.corpus.json');
@@ -238,7 +257,7 @@ class RetrievalEngine implements Engine {
         // retrain below
       }
     }
-    const model = trainLsa(docs.map(embedText), opts);
+    const model = await trainLsaSliced(docs.map(embedText), opts, this.work.phase('lsa', docs.length));
     if (path && corpusPath) {
       writeFileAtomic(path, JSON.stringify(model.toJSON()));
       writeFileAtomic(corpusPath, JSON.stringify({ corpus: corpusFingerprint, docs: docHashes(docs) }));

@@ -39,11 +39,13 @@ export interface ConfigEvaluation {
 
 /**
  * Runs every labeled query of the session under one config (as a principal, on one split), scores the
- * results and saves the run. Queries are run one at a time; Ctrl-C / cancellation stops between queries.
+ * results and saves the run. Every long step (corpus loading, index builds, the query loop) pauses at least
+ * every 50 ms; when `signal` aborts, it stops there with the abort reason and nothing is saved.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
+  const work = session.work(opts.signal).labelled(config.name);
+  const corpus = await session.loadCorpus(work);
   const judgments = session.judgmentsFor({ split: opts.split, principal: opts.principal });
-  const corpus = session.corpus();
   if (opts.reuse) {
     const hit = findCachedRun(session.workspace.runsDir, { configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, principal: opts.principal });
     if (hit) {
@@ -52,7 +54,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, notes: [] };
     }
   }
-  const engine = await session.engine(config);
+  const engine = await session.engine(config, work);
   const access = opts.principal ? session.accessFor(opts.principal) : undefined;
   const qids = [...judgments.qrels.keys()];
   const run: Run = new Map();
@@ -66,8 +68,10 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   const warmup = qids.map((q) => judgments.queries.get(q)?.text ?? '').find((t) => t.trim());
   if (warmup) await engine.search(warmup, { filter: access?.filter, signal: opts.signal });
   let done = 0;
+  const slicer = work.phase('queries', qids.length);
   for (const qid of qids) {
-    opts.signal?.throwIfAborted();
+    if (slicer.due()) await slicer.pause(done);
+    work.throwIfAborted();
     const text = judgments.queries.get(qid)?.text ?? '';
     if (!text.trim()) {
       notes.push(`query ${qid} has no text and was not run (it scores 0)`);
@@ -85,6 +89,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     }
     opts.onProgress?.(++done, qids.length);
   }
+  slicer.end();
   const evaluation = evaluateRun(run, judgments, opts.specs, opts.metricOptions);
   const annRecall = annPairs.length ? annRecallAtK(annPairs.map((p) => p.ann), annPairs.map((p) => p.exact), annK) : undefined;
   const queries: SavedQueryResult[] = qids.filter((q) => run.has(q)).map((qid) => ({
