@@ -29,8 +29,8 @@ export interface CliRunOptions {
   /** Send SIGINT when this returns true for a progress line (once), after `interruptDelayMs` (default 0). */
   interruptWhen?: (p: WorkProgress) => boolean;
   interruptDelayMs?: number;
-  /** Send a second SIGINT this many ms after the first. */
-  secondInterruptAfterMs?: number;
+  /** Send a second SIGINT as soon as the CLI says it is stopping. */
+  secondInterruptOnNotice?: boolean;
   timeoutMs?: number;
 }
 
@@ -52,13 +52,15 @@ export function runCli(args: string[], opts: CliRunOptions): Promise<CliRun> {
     const interrupt = () => {
       interruptedAt = performance.now();
       child.kill('SIGINT');
-      if (opts.secondInterruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), opts.secondInterruptAfterMs);
     };
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 600_000);
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => {
       err += d.toString('utf8');
-      if (noticedAt === undefined && err.includes('interrupted: stopping')) noticedAt = performance.now();
+      if (noticedAt === undefined && err.includes('interrupted: stopping')) {
+        noticedAt = performance.now();
+        if (opts.secondInterruptOnNotice) child.kill('SIGINT');
+      }
       pending += d.toString('utf8');
       const lines = pending.split('\n');
       pending = lines.pop()!;

@@ -1,7 +1,8 @@
 /**
  * A generated workspace large enough that indexing and evaluation take seconds (for interrupt tests and
  * bench/interrupt.ts): `docs` short documents from a small Zipf-like vocabulary, `queries` labeled queries of
- * 2–3 words, six principals over three tenants, and the configs asked for.
+ * 2–3 words (tagged with one of five topics, a quarter in the holdout split), six principals over three
+ * tenants, and the configs asked for.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ export function writeSyntheticWorkspace(dir: string, opts: SyntheticWorkspaceOpt
     const target = docs[(q * 7919) % docs.length];
     const terms = target.text.split(' ');
     const judged = [target.id, docs[(q * 104729 + 1) % docs.length].id];
-    return { id: `q${q}`, query: `${target.title.split(' ')[0]} ${terms[q % terms.length]}${q % 2 ? ` ${terms[(q + 3) % terms.length]}` : ''}`, judgments: { [judged[0]]: 3, [judged[1]]: 1 }, split: q % 4 ? 'tune' : 'holdout' };
+    return { id: `q${q}`, query: `${target.title.split(' ')[0]} ${terms[q % terms.length]}${q % 2 ? ` ${terms[(q + 3) % terms.length]}` : ''}`, judgments: { [judged[0]]: 3, [judged[1]]: 1 }, tags: [`topic${q % 5}`], split: q % 4 ? 'tune' : 'holdout' };
   });
   mkdirSync(join(dir, 'judgments'), { recursive: true });
   writeFileSync(join(dir, 'judgments/golden.json'), JSON.stringify(golden));

@@ -245,7 +245,7 @@ function* trainLsaSteps(texts: string[], opts: LsaOptions): Steps<LsaModel> {
     for (const token of opts.tokenize(text)) if (token !== '') counts.set(token, (counts.get(token) ?? 0) + 1);
     for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     docCounts.push(counts);
-    yield;
+    yield docCounts.length; // progress: documents read (the SVD after it reports none)
   }
   const maxDf = Math.floor(settings.maxDfRatio * n);
   let tooRare = 0;
