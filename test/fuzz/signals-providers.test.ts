@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { WorkProgress } from '../../src/core/util/cooperative';
 import { type ModelServer, startModelServer } from '../fixtures/http-model-server';
@@ -63,6 +63,7 @@ function makeWorkspace(spec: Case['workspace']): string {
 
 function filesUnder(dir: string, skip?: string): string[] {
   const out: string[] = [];
+  if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (path === skip) continue;

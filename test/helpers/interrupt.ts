@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { WorkProgress } from '../../src/core/util/cooperative';
 
-const CLI = resolve(__dirname, '../../dist/cli.js');
+/** RANKLAB_TEST_CLI runs the cases against another build (e.g. an older one, to see them fail there). */
+const CLI = process.env.RANKLAB_TEST_CLI ?? resolve(__dirname, '../../dist/cli.js');
 
 export interface CliRun {
   code: number | null;

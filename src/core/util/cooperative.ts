@@ -108,10 +108,12 @@ export function runSync<T>(steps: Steps<T>): T {
 
 /** Runs steps, pausing (and stopping on abort) whenever the slicer's slice is used up. */
 export async function runSliced<T>(steps: Steps<T>, slicer: Slicer): Promise<T> {
+  let done: number | undefined; // the last count the steps reported
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    if (slicer.due()) await slicer.pause(r.value ?? undefined);
+    if (typeof r.value === 'number') done = r.value;
+    if (slicer.due()) await slicer.pause(done);
   }
 }
 
