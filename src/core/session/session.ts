@@ -279,9 +279,10 @@ export class RanklabSession {
 
   /**
    * The config's retrieval engine, built (or loaded from the cache) once and kept. A build follows the
-   * cancellation of the caller that started it; a later caller does not inherit a cancelled build.
+   * cancellation of the caller that started it (`work`); another caller waiting for it stops only on its own
+   * cancellation, and starts the build again if the starter cancelled.
    */
-  engine(config: RankConfig, work: Work = Work.none): Promise<Engine> {
+  async engine(config: RankConfig, work: Work = Work.none): Promise<Engine> {
     let entry = this.engines.get(config.configHash);
     if (entry?.signal?.aborted) entry = undefined;
     if (!entry) {
@@ -310,7 +311,13 @@ export class RanklabSession {
       });
       this.engines.set(config.configHash, (entry = created));
     }
-    return abortable(entry.pending, work.signal);
+    const mine = entry.signal === work.signal;
+    try {
+      return await abortable(entry.pending, work.signal);
+    } catch (e) {
+      if (!mine && entry.signal?.aborted && !work.signal?.aborted) return this.engine(config, work);
+      throw e;
+    }
   }
 
   /** Drops every engine (the next use rebuilds or reloads indexes from the cache). */

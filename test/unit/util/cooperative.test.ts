@@ -160,3 +160,20 @@ test('evaluateConfig stops at any phase when its signal aborts: rejects with the
   assert.ok(r.path && existsSync(r.path));
   for (const phase of ['corpus', 'lexical-index', 'lsa', 'hnsw', 'queries']) assert.ok(phases.includes(phase), phase);
 });
+
+test('a build cancelled by the caller that started it is built again for another caller waiting for it', async () => {
+  const s = RanklabSession.open(copyOfExample(), { writeCache: false });
+  const config = s.resolveConfig('baseline');
+  const a = new AbortController();
+  let builds = 0;
+  const first = s.engine(config, everyItem(a.signal, (p) => {
+    if (p.phase === 'lexical-index' && p.done === 0) builds++;
+    if (p.phase === 'lexical-index' && p.done === 50) a.abort(new Error('first caller cancelled'));
+  }));
+  const second = s.engine(config, everyItem(undefined, (p) => p.phase === 'lexical-index' && p.done === 0 && builds++));
+  await assert.rejects(first, /first caller cancelled/);
+  const engine = await second;
+  assert.equal(builds, 2, 'the second caller built it again');
+  assert.ok((await engine.search('kopi gayo')).docs.length > 0);
+  assert.equal(await s.engine(config), engine, 'and that engine is kept');
+});
