@@ -4,7 +4,8 @@
 //      (its handler ran), "exited" = until the process ended (exit 130). Several runs per phase.
 //   2. Overhead: each long step run straight through (the synchronous driver, no pauses: the baseline) and
 //      time-sliced (pausing every 50 ms), alternately in one process on the same input, on the example
-//      workspace and on a generated one; best of N for each.
+//      workspace and on a generated one; median CPU time of N runs each (CPU time of this process, which
+//      other processes on the machine disturb far less than wall time), wall time beside it.
 // Run: node --expose-gc --import tsx bench/interrupt.ts [--docs 30000] [--runs 3] [--skip-latency] [--skip-overhead]
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,31 +91,40 @@ async function stopLatency(root: string): Promise<void> {
   }
 }
 
-/** Best-of-RUNS times of `plain` and `sliced`, run alternately. */
-async function pair(plain: () => unknown, sliced: () => Promise<unknown>): Promise<[number, number]> {
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    global.gc?.();
-    let t = performance.now();
-    await plain();
-    a.push(performance.now() - t);
-    global.gc?.();
-    t = performance.now();
-    await sliced();
-    b.push(performance.now() - t);
-  }
-  return [Math.min(...a), Math.min(...b)];
+interface Cost {
+  cpu: number;
+  wall: number;
 }
 
-async function overhead(name: string, dir: string): Promise<void> {
+async function cost(f: () => unknown): Promise<Cost> {
+  global.gc?.();
+  const c = process.cpuUsage();
+  const t = performance.now();
+  await f();
+  const d = process.cpuUsage(c);
+  return { cpu: (d.user + d.system) / 1000, wall: performance.now() - t };
+}
+
+/** Median costs of `plain` and `sliced` over RUNS runs each, alternating. */
+async function pair(plain: () => unknown, sliced: () => Promise<unknown>): Promise<[Cost, Cost]> {
+  const a: Cost[] = [];
+  const b: Cost[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    a.push(await cost(plain));
+    b.push(await cost(sliced));
+  }
+  const mid = (xs: Cost[]): Cost => ({ cpu: median(xs.map((x) => x.cpu)), wall: median(xs.map((x) => x.wall)) });
+  return [mid(a), mid(b)];
+}
+
+async function overhead(name: string, dir: string, candidate: string): Promise<void> {
   const session = RanklabSession.open(dir, { writeCache: false });
   const settings = session.workspace.settings.corpus;
   const docs = session.corpus().docs;
   const analyzer = createAnalyzer(DEFAULT_ANALYZER);
   const fields = ['title', 'body'];
   const work = () => new Work(); // no signal: the pauses are made, nothing can abort them
-  const rows: Array<[string, [number, number]]> = [];
+  const rows: Array<[string, [Cost, Cost]]> = [];
   rows.push(['corpus loading', await pair(() => loadCorpus(dir, settings), () => loadCorpusSliced(dir, settings, work().phase('corpus', 0)))]);
   rows.push(['lexical index build', await pair(() => LexicalIndex.build(docs, fields, analyzer), () => buildOrLoadLexical(docs, 'x', fields, analyzer, undefined, work()))]);
   const json = JSON.stringify(LexicalIndex.build(docs, fields, analyzer).miniSearch);
@@ -145,13 +155,15 @@ async function overhead(name: string, dir: string): Promise<void> {
   const specs = parseMetricList(['ndcg@10', 'mrr@10']);
   const metricOptions = { gain: 'exp' as const, relevanceThreshold: 1 };
   const a = await evaluateConfig(session, config, { specs, metricOptions, save: false });
-  const b = await evaluateConfig(session, session.resolveConfig(session.configEntries()[1]?.name ?? 'baseline'), { specs, metricOptions, save: false });
+  const b = await evaluateConfig(session, session.resolveConfig(candidate), { specs, metricOptions, save: false });
   const sides = [{ name: 'a', run: a.run }, { name: 'b', run: b.run }] as const;
   rows.push([`compare statistics (${a.run.size} queries)`, await pair(() => compareRuns(sides[0], sides[1], judgments, specs, metricOptions), () => compareRunsSliced(sides[0], sides[1], judgments, specs, metricOptions, work().phase('statistics', 0)))]);
 
-  console.log(`\n2. Overhead of the pauses: ${name} (${docs.length} documents; best of ${RUNS})\n`);
-  console.log('| step | straight through | time-sliced | ratio |\n|---|---|---|---|');
-  for (const [step, [plain, sliced]] of rows) console.log(`| ${step} | ${fmt(plain)} | ${fmt(sliced)} | ${(sliced / plain).toFixed(2)}× |`);
+  console.log(`\n2. Overhead of the pauses: ${name} (${docs.length} documents; median of ${RUNS})\n`);
+  console.log('| step | CPU straight through | CPU time-sliced | ratio | wall straight / sliced |\n|---|---|---|---|---|');
+  for (const [step, [plain, sliced]] of rows) {
+    console.log(`| ${step} | ${fmt(plain.cpu)} | ${fmt(sliced.cpu)} | ${(sliced.cpu / plain.cpu).toFixed(2)}× | ${fmt(plain.wall)} / ${fmt(sliced.wall)} |`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -161,8 +173,8 @@ async function main(): Promise<void> {
     if (!process.argv.includes('--skip-overhead')) {
       const example = join(root, 'example');
       cpSync(EXAMPLE, example, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
-      await overhead('example workspace', example);
-      await overhead('generated workspace', workspace(root, 'overhead', { docs: DOCS, queries: 1000, configs: { baseline: BM25_CONFIG, title: TITLE } }));
+      await overhead('example workspace', example, 'title-boost-3');
+      await overhead('generated workspace', workspace(root, 'overhead', { docs: DOCS, queries: 1000, configs: { baseline: BM25_CONFIG, title: TITLE } }), 'title');
     }
   } finally {
     rmSync(root, { recursive: true, force: true });

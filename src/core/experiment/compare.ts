@@ -2,7 +2,7 @@ import type { JudgmentSet, Query } from '../judgments/types';
 import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt, queryContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
-import { holmBonferroni, mean, pairedBootstrapCI, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
+import { holmBonferroni, mean, pairedBootstrapCISteps, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
 
 /** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
 export interface ComparisonSide {
@@ -142,12 +142,13 @@ function* compareSteps(
       const ma = mean(a);
       const mb = mean(b);
       const t = pairedTTest(a, b);
+      const ci95 = yield* pairedBootstrapCISteps(a, b, { samples: s.bootstrapSamples, seed: s.seed });
       const m: MetricComparison = {
         baseline: ma,
         candidate: mb,
         delta: mb - ma,
         relativeDelta: ma === 0 ? null : (mb - ma) / ma,
-        ci95: pairedBootstrapCI(a, b, { samples: s.bootstrapSamples, seed: s.seed }),
+        ci95,
         pPermutation: pairedPermutationTest(a, b, { samples: s.permutationSamples, seed: s.seed }),
         pTTest: t.p,
         t: t.t,

@@ -66,9 +66,8 @@ export interface HttpOptions {
 const DEFAULT_BATCH = 64;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 3;
-const MAX_WAIT_MS = 60_000;
-
 const DEFAULT_RETRY_DELAY_MS = 500;
+const MAX_WAIT_MS = 60_000;
 
 // ---------------------------------------------------------------------------------------------
 // Shared request machinery
