@@ -9,8 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { WorkProgress } from '../../src/core/util/cooperative';
 import { type ModelServer, startModelServer } from '../fixtures/http-model-server';
 import { type CliRun, runCli } from '../helpers/interrupt';
@@ -99,7 +99,15 @@ function exitOf(run: CliRun): number | NodeJS.Signals | null {
 
 async function runCase(c: Case, ctx: Omit<Ctx, 'dir'>): Promise<void> {
   const dir = makeWorkspace(c.workspace);
-  const full: Ctx = { ...ctx, dir };
+  try {
+    await checkCase(c, { ...ctx, dir });
+  } finally {
+    rmSync(dirname(dir), { recursive: true, force: true }); // generated workspaces are tens of MB
+  }
+}
+
+async function checkCase(c: Case, full: Ctx): Promise<void> {
+  const dir = full.dir;
   c.setup?.(full);
   const before = userFiles(dir);
   const run = await runCli(c.argv(full), {
