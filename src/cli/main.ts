@@ -6,6 +6,7 @@ import { COMPARE_USAGE, GATE_USAGE, compareCommand, gateCommand } from './comman
 import { SEARCH_USAGE, searchCommand } from './commands/search';
 import { SUGGEST_USAGE, suggestCommand } from './commands/suggest';
 import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
+import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
@@ -76,5 +77,9 @@ function fileSystemError(e: unknown): InputError | undefined {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+    // Interrupted: leave now rather than wait for work the core abandoned (a library load, a request) to drain.
+    if (code === INTERRUPTED) process.exit();
+  });
 }

@@ -2,6 +2,7 @@ import type { RankConfig } from '../core/config';
 import type { Corpus } from '../core/corpus';
 import type { JudgmentSet } from '../core/judgments';
 import { type ConfigEntry, RanklabSession } from '../core/session/session';
+import type { WorkProgress } from '../core/util/cooperative';
 import { InputError, hasErrors } from '../core/util/diagnostics';
 import { SETTINGS_FILE } from '../core/workspace';
 import type { Options } from './args';
@@ -30,6 +31,7 @@ export function openWorkspace(values: WorkspaceValues, io: Io): { session: Rankl
     principalsFile: values.principals,
     stateDir: values['state-dir'],
     log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
+    onProgress: progressLines(io),
   });
   const file = session.workspace.settingsFile ? SETTINGS_FILE : session.root;
   report.add(file, session.diagnostics);
@@ -37,6 +39,15 @@ export function openWorkspace(values: WorkspaceValues, io: Io): { session: Rankl
   if (errors) throw new InputError(`${errors === 1 ? 'an error' : `${errors} errors`} in the settings (listed above); fix ${errors === 1 ? 'it' : 'them'} first`, [], { file });
   session.checkStateDir(values['state-dir'] ? '--state-dir' : undefined);
   return { session, report };
+}
+
+/**
+ * Reads the corpus pausing between files, so that Ctrl-C (`signal`) stops even this first and longest read of
+ * the inputs; then as corpusOf. Commands that can be interrupted read it so before their other inputs.
+ */
+export async function readCorpus(session: RanklabSession, report: InputReport, signal: AbortSignal): Promise<Corpus> {
+  await session.loadCorpus(session.work(signal));
+  return corpusOf(session, report);
 }
 
 /** The corpus, its problems printed once; a corpus without a single document is exit 2. */
@@ -134,15 +145,39 @@ export function openForOneQuery(values: WorkspaceValues & { config?: string; as?
   return { session, config: choice.configs[0] };
 }
 
-/** Stops long work cleanly on Ctrl-C: the current query finishes, nothing half-written is left. */
+/**
+ * With RANKLAB_PROGRESS set, one machine-readable line on stderr when a long phase starts and at each of its
+ * pauses (at most every 50 ms): `ranklab-progress {"phase":"queries","label":"baseline","done":120,"total":1000}`.
+ */
+function progressLines(io: Io): ((p: WorkProgress) => void) | undefined {
+  if (!process.env.RANKLAB_PROGRESS) return undefined;
+  return (p) => io.err(`ranklab-progress ${JSON.stringify(p)}\n`);
+}
+
+/**
+ * Ctrl-C (SIGINT) stops long work cleanly: the core notices at its next pause (long steps pause every ~50 ms),
+ * saves nothing half-done, and the command says what finished and exits 130. The handler then steps aside, so
+ * a second Ctrl-C has its default effect: the process ends at once.
+ */
 export function interruptSignal(io: Io): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   const onSigint = () => {
-    io.err('\ninterrupted: stopping after the current query\n');
+    process.off('SIGINT', onSigint);
+    io.err('\ninterrupted: stopping (Ctrl-C again to quit at once)\n');
     controller.abort(new Error('interrupted'));
   };
-  process.once('SIGINT', onSigint);
+  process.on('SIGINT', onSigint);
   return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+}
+
+/** Exit code of a command stopped by Ctrl-C (128 + SIGINT), as shells report it. */
+export const INTERRUPTED = 130;
+
+/** The report of an interrupted command: what completed (with details) and what did not. */
+export function reportInterrupted(io: Io, what: string, completed: string[], notFinished: string[]): number {
+  io.err(`interrupted: ${completed.length} of ${completed.length + notFinished.length} ${what} completed${completed.length ? `: ${completed.join('; ')}` : ''}\n`);
+  if (notFinished.length) io.err(`not completed: ${notFinished.join(', ')}\n`);
+  return INTERRUPTED;
 }
 
 /** A one-line progress indicator on stderr, only when stderr is a terminal (so CI logs stay clean). */

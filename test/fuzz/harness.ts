@@ -1,12 +1,14 @@
 /**
- * The bad-input fuzz harness: a case is a setup mutation of a fresh copy of examples/food-search, the CLI
- * arguments, and what must happen. Every case also asserts the rules that hold for any input:
- * no stack trace and no "internal error" on stderr, and no file outside `.ranklab/` changed except the
- * ones the case says it writes. Tables of cases live in `test/fuzz/*.test.ts` and call `fuzzTable`.
+ * The fuzz harness: a case is a setup mutation of a fresh workspace (a copy of examples/food-search, or a
+ * generated one large enough that a phase takes seconds), the CLI arguments, and what must happen. Every case
+ * also asserts the rules that hold for any input: no stack trace and no "internal error" on stderr, no
+ * half-written (`*.tmp`) file left, and no file outside `.ranklab/` changed except the ones the case says it
+ * writes. Tables of cases live in `test/fuzz/*.test.ts` and call `fuzzTable`.
  *
  * Cases run in-process through `main()` (fast: the modules stay warm) unless they set `child: true`,
  * which runs the built binary (`node dist/cli.js`) as a user would — needed for signals and crashes
- * (`onSpawn` gets the process, e.g. to send SIGINT). A new input kind is a new table file,
+ * (`onSpawn` gets the process). `interruptWhen` runs the binary with RANKLAB_PROGRESS on and sends SIGINT at the
+ * first progress line it accepts (Ctrl-C in a chosen phase). A new input kind is a new table file,
  * `test/fuzz/<kind>.test.ts`, calling `fuzzTable(title, cases)`; shared case shapes are in cases.ts.
  */
 import assert from 'node:assert/strict';
@@ -17,6 +19,10 @@ import { constants as os, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
+import type { WorkProgress } from '../../src/core/util/cooperative';
+import { CLI } from '../helpers/cli';
+import { type InterruptWatch, interruptOnProgress } from '../helpers/interrupt';
+import { type SyntheticWorkspaceOptions, writeSyntheticWorkspace } from '../helpers/synthetic-workspace';
 
 const REPO_DIR = resolve(__dirname, '../..');
 /**
@@ -25,7 +31,6 @@ const REPO_DIR = resolve(__dirname, '../..');
  */
 const FUZZ_TMP = process.env.RANKLAB_FUZZ_TMP ?? (writableFolder('/dev/shm') ? '/dev/shm' : tmpdir());
 export const EXAMPLE_DIR = join(REPO_DIR, 'examples/food-search');
-const CLI = join(REPO_DIR, 'dist/cli.js');
 
 /** The workspace copy a case works on; paths are relative to its root. */
 export class FuzzWorkspace {
@@ -95,12 +100,18 @@ export interface Expectation {
   writes?: string[];
   /** No run was saved: the command stopped before the work (or saved nothing half-done). */
   noRuns?: boolean;
+  /** The configs that have a saved run afterwards, exactly these (by config name). */
+  runs?: string[];
+  /** Entries under `.ranklab/cache` that must not exist afterwards (nothing half-built is kept). */
+  noCache?: string[];
   /** Anything else, with the result and the workspace. */
   check?: (r: RunResult, ws: FuzzWorkspace) => void;
 }
 
 export interface FuzzCase {
   name: string;
+  /** A generated workspace instead of a copy of the example. */
+  workspace?: SyntheticWorkspaceOptions;
   setup?: (ws: FuzzWorkspace) => void;
   /** CLI arguments; the command runs with the workspace as its working folder. */
   argv: string[] | ((ws: FuzzWorkspace) => string[]);
@@ -110,6 +121,10 @@ export interface FuzzCase {
   onSpawn?: (child: ChildProcess, ws: FuzzWorkspace) => void;
   /** Extra environment variables for the run. */
   env?: Record<string, string>;
+  /** Ctrl-C: run the binary and send SIGINT at the first progress line this accepts (which must come). */
+  interruptWhen?: (p: WorkProgress) => boolean;
+  /** With `interruptWhen`: a second SIGINT as soon as the CLI says it is stopping. */
+  secondInterrupt?: boolean;
   expect: Expectation;
 }
 
@@ -136,31 +151,51 @@ export function fuzzTable(title: string, cases: FuzzCase[]): void {
 }
 
 export async function runCase(c: FuzzCase): Promise<RunResult> {
-  const ws = freshWorkspace();
+  const ws = c.workspace ? syntheticWorkspace(c.workspace) : freshWorkspace();
   try {
     c.setup?.(ws);
     const before = treeHashes(ws.root);
     const runsBefore = savedRuns(ws.root);
     const argv = typeof c.argv === 'function' ? c.argv(ws) : c.argv;
-    const r = c.child
-      ? await runChild(argv, ws.root, { env: c.env, onSpawn: c.onSpawn && ((child) => c.onSpawn!(child, ws)) })
-      : await runInProcess(argv, ws.root, c.env);
-    const show = `\n--- argv: ${argv.join(' ')}\n--- exit ${r.code}\n--- stderr:\n${r.stderr.slice(0, 4000)}\n--- stdout:\n${r.stdout.slice(0, 2000)}`;
+    let watch: InterruptWatch | undefined;
+    const onSpawn = (child: ChildProcess) => {
+      if (c.interruptWhen) watch = interruptOnProgress(child, { interruptWhen: c.interruptWhen, secondInterruptOnNotice: c.secondInterrupt });
+      c.onSpawn?.(child, ws);
+    };
+    const env = c.interruptWhen ? { RANKLAB_PROGRESS: '1', ...c.env } : c.env;
+    const r = c.child || c.interruptWhen ? await runChild(argv, ws.root, { env, onSpawn }) : await runInProcess(argv, ws.root, env);
+    const stderr = r.stderr.split('\n').filter((l) => !l.startsWith('ranklab-progress ')).join('\n');
+    const show = `\n--- argv: ${argv.join(' ')}\n--- exit ${r.code}\n--- stderr:\n${stderr.slice(0, 4000)}\n--- stdout:\n${r.stdout.slice(0, 2000)}`;
+    if (c.interruptWhen) assert.ok(watch?.interruptedAt !== undefined, `the phase to interrupt never showed${show}`);
     assert.equal(r.code, c.expect.code, `exit code${show}`);
-    assert.ok(!STACK_FRAME.test(r.stderr) && !STACK_FRAME.test(r.stdout), `a stack trace was printed${show}`);
-    assert.ok(!/internal error/i.test(r.stderr), `"internal error" was printed${show}`);
+    assert.ok(!STACK_FRAME.test(stderr) && !STACK_FRAME.test(r.stdout), `a stack trace was printed${show}`);
+    assert.ok(!/internal error/i.test(stderr), `"internal error" was printed${show}`);
     const e = c.expect;
-    for (const m of resolveMatchers(e.stderr, ws)) assert.ok(matches(r.stderr, m), `stderr lacks ${String(m)}${show}`);
+    for (const m of resolveMatchers(e.stderr, ws)) assert.ok(matches(stderr, m), `stderr lacks ${String(m)}${show}`);
     for (const m of resolveMatchers(e.stdout, ws)) assert.ok(matches(r.stdout, m), `stdout lacks ${String(m)}${show}`);
-    for (const m of e.notStderr ?? []) assert.ok(!matches(r.stderr, m), `stderr has ${String(m)}${show}`);
+    for (const m of e.notStderr ?? []) assert.ok(!matches(stderr, m), `stderr has ${String(m)}${show}`);
     const changed = diffTrees(before, treeHashes(ws.root)).filter((p) => !(e.writes ?? []).includes(p));
     assert.deepEqual(changed, [], `files outside .ranklab/ changed${show}`);
+    assert.deepEqual(filesUnder(ws.root).filter((f) => f.endsWith('.tmp')), [], `half-written files were left${show}`);
     if (e.noRuns) assert.deepEqual(savedRuns(ws.root).filter((f) => !runsBefore.includes(f)), [], `a run was saved${show}`);
+    if (e.runs) assert.deepEqual(configsOfRuns(savedRuns(ws.root)), [...e.runs].sort(), `saved runs${show}`);
+    for (const entry of e.noCache ?? []) {
+      const prefix = `.ranklab/cache/${entry}`;
+      assert.ok(!filesUnder(ws.root).some((f) => f.startsWith(prefix)), `${entry} was cached by an interrupted build${show}`);
+    }
     e.check?.(r, ws);
     return r;
   } finally {
     rmSync(dirname(ws.root), { recursive: true, force: true });
   }
+}
+
+/** A generated workspace (test/helpers/synthetic-workspace.ts), in its own temporary folder. */
+function syntheticWorkspace(opts: SyntheticWorkspaceOptions): FuzzWorkspace {
+  const root = join(mkdtempSync(join(FUZZ_TMP, 'ranklab-fuzz-')), 'ws');
+  mkdirSync(root);
+  writeSyntheticWorkspace(root, opts);
+  return new FuzzWorkspace(root);
 }
 
 /** A fresh copy of the example workspace (without its `.ranklab/` state), in its own temporary folder. */
@@ -215,6 +250,22 @@ function diffTrees(a: Map<string, string>, b: Map<string, string>): string[] {
   return [...out].sort();
 }
 
+/** Every file under `root`, relative, with POSIX slashes. */
+function filesUnder(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(root, rel))) {
+    const r = rel ? `${rel}/${name}` : name;
+    if (lstatSync(join(root, r)).isDirectory()) out.push(...filesUnder(root, r));
+    else out.push(r);
+  }
+  return out;
+}
+
+/** What saved run files are of: `<config>[@principal]` of `<config>[@principal]-<time>.json`. */
+function configsOfRuns(files: string[]): string[] {
+  return files.filter((n) => n.endsWith('.json')).map((n) => n.replace(/-\d{4}-\d\d-\d\dT[\d-]+Z\.json$/, '')).sort();
+}
+
 function savedRuns(root: string): string[] {
   const dir = join(root, '.ranklab', 'runs');
   try {
@@ -256,7 +307,7 @@ async function runInProcess(argv: string[], cwd: string, extraEnv?: Record<strin
   }
 }
 
-/** Runs the built binary; `npm test` builds it first. */
+/** Runs the built binary (test/helpers/cli.ts; RANKLAB_TEST_CLI picks another build); `npm test` builds it first. */
 export function runChild(argv: string[], cwd: string, opts: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {}): Promise<RunResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
   const env: NodeJS.ProcessEnv = { ...process.env };

@@ -4,7 +4,8 @@ import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
 import {
-  WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, requireConfigs, usableConfigs,
+  type ConfigChoice, WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, readCorpus, reportInterrupted,
+  requireConfigs, usableConfigs,
 } from '../workspace-options';
 
 export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
@@ -33,24 +34,24 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const { session, report: inputs } = openWorkspace(values, io);
   const entries = configEntriesOf(session, values.config);
-  judgmentsOf(session, inputs);
-  principalsOf(session, inputs, values.as ?? []);
-  const choice = usableConfigs(session, inputs, entries);
-  inputs.stopIfStrict();
-  requireConfigs(choice);
-  const configs = choice.configs;
   const { signal, dispose } = interruptSignal(io);
+  const checked: string[] = [];
+  let choice: ConfigChoice;
   let report: AclReport;
   try {
+    await readCorpus(session, inputs, signal);
+    judgmentsOf(session, inputs);
+    principalsOf(session, inputs, values.as ?? []);
+    choice = usableConfigs(session, inputs, entries);
+    inputs.stopIfStrict();
+    requireConfigs(choice);
     report = await checkAcl(session, {
-      configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
+      configs: choice.configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
       onProgress: values.verbose ? (m) => io.err(`[check-acl] ${m}\n`) : undefined,
+      onConfigDone: (name) => checked.push(name),
     });
   } catch (e) {
-    if (signal.aborted) {
-      io.err('stopped before the check completed\n');
-      return 130;
-    }
+    if (signal.aborted) return reportInterrupted(io, 'configs', checked, entries.map((e) => e.name).filter((n) => !checked.includes(n)));
     throw e;
   } finally {
     dispose();

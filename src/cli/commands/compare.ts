@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RankConfig } from '../../core/config';
-import { type ComparisonSide, MixedPrincipalsError, compareRuns, mixedPrincipals } from '../../core/experiment/compare';
+import { type Comparison, type ComparisonSide, MixedPrincipalsError, compareRunsSliced, mixedPrincipals } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gateCount, gatesPassed, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf, isSavedRunFile, loadSavedRun } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
@@ -9,6 +9,7 @@ import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
 import type { ConfigEntry, RanklabSession } from '../../core/session/session';
+import { Work } from '../../core/util/cooperative';
 import { InputError, errorAt } from '../../core/util/diagnostics';
 import { checkUserTextFile } from '../../core/util/text-file';
 import { SETTINGS_FILE } from '../../core/workspace';
@@ -17,7 +18,9 @@ import { InputReport } from '../input-report';
 import type { Io } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 import { type Output, checkOutputs, writeOutput } from '../outputs';
-import { WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, usableConfigs } from '../workspace-options';
+import {
+  WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus, reportInterrupted, usableConfigs,
+} from '../workspace-options';
 import { SPLITS, excludedLine } from './eval';
 
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
@@ -111,35 +114,44 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   // Two saved runs made as one principal are scored as that principal sees the judgments (as with --as).
   const common = who[0].principal === who[1].principal ? who[0].principal : undefined;
   const principal = values.as ?? common ?? undefined;
-  let judgments: JudgmentSet | undefined;
-  if (values.qrels) {
-    judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
-    report.add('judgments', judgments.diagnostics);
-  } else {
-    judgmentsOf(session!, report, split);
-    if (principal) principalsOf(session!, report, [principal]);
-  }
   const entries = [baseline, candidate].flatMap((s) => (s.kind === 'config' ? [s.entry] : []));
-  const usable = session ? usableConfigs(session, report, entries) : { configs: [], failed: [] };
-  if (usable.failed.length) throw new InputError(`config ${usable.failed[0].name} cannot run (its problems are listed above)`);
-  report.stopIfStrict();
-
   const { signal, dispose } = interruptSignal(io);
-  let sides: [ComparisonSide, ComparisonSide];
-  try {
-    const run = (s: Side) => (s.kind === 'run' ? Promise.resolve(s.side) : runConfig(session!.usable(s.entry), session!, { ...choice, specs }, { split, principal: values.as, signal }, io));
-    sides = [await run(baseline), await run(candidate)];
-  } finally {
-    dispose();
-  }
+  const finished: string[] = [];
+  let judgments: JudgmentSet | undefined;
   let excluded: ExcludedQuery[] = [];
-  if (!judgments) ({ judgments, excluded } = session!.judgmentsAs({ split, principal, relevanceThreshold: choice.options.relevanceThreshold }));
-  let cmp;
+  let cmp: Comparison;
   try {
-    cmp = compareRuns(sides[0], sides[1], judgments, specs, choice.options, { classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'] });
+    // The rest of the inputs, before any config runs; the corpus first, pausing, so that Ctrl-C stops it too.
+    if (session && (!values.qrels || entries.length)) await readCorpus(session, report, signal);
+    if (values.qrels) {
+      judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
+      report.add('judgments', judgments.diagnostics);
+    } else {
+      judgmentsOf(session!, report, split);
+      if (principal) principalsOf(session!, report, [principal]);
+    }
+    const usable = session ? usableConfigs(session, report, entries) : { configs: [], failed: [] };
+    if (usable.failed.length) throw new InputError(`config ${usable.failed[0].name} cannot run (its problems are listed above)`);
+    report.stopIfStrict();
+
+    const sideOpts = { split, principal: values.as, signal };
+    const sides: Array<ComparisonSide & { from?: string }> = [];
+    for (const [role, side] of [['baseline', baseline], ['candidate', candidate]] as const) {
+      const done = await runSide(role, side, session, { ...choice, specs }, sideOpts, io, sides[0]?.from);
+      sides.push(done);
+      finished.push(`${role} ${done.name}${done.from ? ` (run in ${done.from})` : ''}`);
+    }
+    if (!judgments) ({ judgments, excluded } = session!.judgmentsAs({ split, principal, relevanceThreshold: choice.options.relevanceThreshold }));
+    const work = session?.work(signal) ?? new Work({ signal });
+    cmp = await compareRunsSliced(sides[0], sides[1], judgments, specs, choice.options, work.phase('statistics', 0), {
+      classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'],
+    });
   } catch (e) {
+    if (signal.aborted) return reportInterrupted(io, 'steps', finished, ['baseline', 'candidate', 'statistics'].slice(finished.length));
     if (e instanceof MixedPrincipalsError) throw mixedError(e);
     throw e;
+  } finally {
+    dispose();
   }
   const gates = checkingGates ? checkGates(gateSettings, cmp) : [];
 
@@ -206,12 +218,29 @@ function resolveSide(arg: string, session: RanklabSession | undefined, report: I
   return { kind: 'config', entry };
 }
 
+type SideOptions = { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal };
+
+/**
+ * A side's run: read already for a file, else the config run now (or its saved run reused); `from` says where a
+ * config's run is. A config that fails at run time (a provider that cannot be reached) is an InputError naming the
+ * side (and, for the candidate, where the baseline's run was saved, so it is not lost).
+ */
+async function runSide(role: 'baseline' | 'candidate', side: Side, session: RanklabSession | undefined, choice: MetricChoice, opts: SideOptions, io: Io, baselineFrom?: string): Promise<ComparisonSide & { from?: string }> {
+  if (side.kind === 'run') return side.side;
+  try {
+    return await runConfig(session!.usable(side.entry), session!, choice, opts, io);
+  } catch (e) {
+    if (!(e instanceof InputError) || opts.signal.aborted) throw e;
+    throw new InputError(`${role} "${side.entry.name}" not run: ${e.message}${baselineFrom ? ` (the baseline's run is in ${baselineFrom})` : ''}`, e.diagnostics);
+  }
+}
+
 /** Runs a config side (or reuses its saved run when nothing changed). */
-async function runConfig(config: RankConfig, session: RanklabSession, choice: MetricChoice, opts: { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal }, io: Io): Promise<ComparisonSide> {
+async function runConfig(config: RankConfig, session: RanklabSession, choice: MetricChoice, opts: SideOptions, io: Io): Promise<ComparisonSide & { from?: string }> {
   const r = await evaluateConfig(session, config, {
     specs: choice.specs, metricOptions: choice.options, split: opts.split, principal: opts.principal, reuse: true, signal: opts.signal,
     onProgress: progressReporter(io, config.name),
   });
   if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
-  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null };
+  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null, from: r.path };
 }

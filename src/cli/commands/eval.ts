@@ -12,7 +12,8 @@ import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse } from 
 import type { Io } from '../io';
 import { type Output, checkOutputs, writeOutput } from '../outputs';
 import {
-  WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, requireConfigs, usableConfigs,
+  WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus,
+  reportInterrupted, requireConfigs, usableConfigs,
 } from '../workspace-options';
 
 export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
@@ -47,18 +48,19 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const entries = configEntriesOf(session, values.config);
   const outputs = values['trec-run'] ? trecRunOutputs(values['trec-run'], entries.map((e) => e.name)) : [];
   checkOutputs(outputs, { inputs: session.inputFiles(), force: !!values.force });
-  const judgments = judgmentsOf(session, report, split);
-  if (values.as) principalsOf(session, report, [values.as]);
-  const choice = usableConfigs(session, report, entries);
-  if (outputs.length) checkTrecIds(session.corpus(), judgments);
-  report.stopIfStrict();
-  requireConfigs(choice);
-  const configs = choice.configs;
-  const failed = [...choice.failed];
   const { signal, dispose } = interruptSignal(io);
   const results: ConfigEvaluation[] = [];
+  const failed: { name: string; message: string }[] = [];
   try {
-    for (const config of configs) {
+    await readCorpus(session, report, signal);
+    const judgments = judgmentsOf(session, report, split);
+    if (values.as) principalsOf(session, report, [values.as]);
+    const choice = usableConfigs(session, report, entries);
+    if (outputs.length) checkTrecIds(session.corpus(), judgments);
+    report.stopIfStrict();
+    requireConfigs(choice);
+    failed.push(...choice.failed);
+    for (const config of choice.configs) {
       try {
         const r = await evaluateConfig(session, config, {
           specs, metricOptions: options, split, principal: values.as, save: !values['no-save'], signal,
@@ -75,8 +77,10 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     }
   } catch (e) {
     if (signal.aborted) {
-      io.err(`stopped; ${results.length} of ${configs.length} configs completed\n`);
-      return 130;
+      const primary = specs[0].name;
+      const completed = results.map((r) => `${r.config.name} (${primary} ${r.evaluation.means[primary]?.toFixed(4)}, ${r.path ? `saved ${r.path}` : 'not saved'})`);
+      const notRun = entries.map((e) => e.name).filter((n) => !results.some((r) => r.config.name === n) && !failed.some((f) => f.name === n));
+      return reportInterrupted(io, 'configs', completed, [...failed.map((f) => `${f.name} (failed)`), ...notRun]);
     }
     throw e;
   } finally {

@@ -2,7 +2,7 @@ export type { Corpus, Document } from './document';
 export type { AclFieldNames, CorpusFieldMap, CorpusSettings } from './settings';
 export { ALWAYS_EXCLUDED, DEFAULT_CORPUS_SETTINGS, corpusSettings } from './settings';
 export type { CorpusSnapshot, LoadCorpusResult, SnapshotFile } from './load';
-export { loadCorpus, parseSnapshot, serializeSnapshot, snapshotSettingsKey } from './load';
+export { loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot, snapshotSettingsKey } from './load';
 export type { CorpusDiff } from './diff';
 export { diffCorpus } from './diff';
 export { listCorpusFiles } from './discover';

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { Diagnostic } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import type { Corpus, Document } from './document';
@@ -51,6 +52,15 @@ export function snapshotSettingsKey(settings: CorpusSettings): string {
  * of two documents with the same id the first (in path, then line order) is kept.
  */
 export function loadCorpus(root: string, settings: CorpusSettings, previous?: CorpusSnapshot): LoadCorpusResult {
+  return runSync(loadCorpusSteps(root, settings, previous));
+}
+
+/** `loadCorpus` that pauses between files (see util/cooperative); stops with the slicer's abort reason. */
+export function loadCorpusSliced(root: string, settings: CorpusSettings, slicer: Slicer, previous?: CorpusSnapshot): Promise<LoadCorpusResult> {
+  return runSliced(loadCorpusSteps(root, settings, previous), slicer);
+}
+
+function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: CorpusSnapshot): Steps<LoadCorpusResult> {
   const settingsKey = snapshotSettingsKey(settings);
   const reusable = previous && previous.settingsKey === settingsKey ? previous.files : undefined;
   const files = listCorpusFiles(root, settings);
@@ -58,7 +68,8 @@ export function loadCorpus(root: string, settings: CorpusSettings, previous?: Co
   const reread: string[] = [];
   const diagnostics: Diagnostic[] = [];
 
-  for (const rel of files) {
+  for (const [i, rel] of files.entries()) {
+    yield i;
     const abs = join(root, rel);
     let stat: { mtimeMs: number; size: number };
     try {

@@ -4,7 +4,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds } from '../acl/policy';
 import { findPrincipal, readPrincipals } from '../acl/principals';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
-import { type Corpus, type CorpusSnapshot, diffCorpus, listCorpusFiles, loadCorpus, parseSnapshot, serializeSnapshot } from '../corpus';
+import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot } from '../corpus';
 import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
 import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/pipeline';
 import { type SearchView, buildSearchView, suggestFor } from '../acl/search-view';
@@ -14,6 +14,7 @@ import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { writeFileAtomic } from '../util/atomic-write';
+import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { type JsonLocations, lineOfPointer } from '../util/json-source';
@@ -34,6 +35,8 @@ export interface SessionOptions {
    */
   stateDir?: string;
   log?: (message: string) => void;
+  /** Progress of long phases (corpus loading, index builds, query loops) of every call on this session. */
+  onProgress?: (progress: WorkProgress) => void;
 }
 
 export interface ConfigEntry {
@@ -63,7 +66,8 @@ export class RanklabSession {
   private corpusState?: { corpus: Corpus; snapshot: CorpusSnapshot };
   private judgmentSet?: JudgmentSet;
   private principalList?: Principal[];
-  private readonly engines = new Map<string, Promise<Engine>>();
+  /** By config hash. `signal`: the cancellation of the caller whose build is still running. */
+  private readonly engines = new Map<string, { pending: Promise<Engine>; signal?: AbortSignal }>();
   private readonly rerankCache = new RerankScoreCache();
   private readonly accessViews = new Map<string, AccessView>();
   private principalProblems: Diagnostic[] = [];
@@ -108,6 +112,11 @@ export class RanklabSession {
     return this.options.writeCache !== false;
   }
 
+  /** Cancellable work on this session: stops when `signal` aborts, reports to the session's onProgress. */
+  work(signal?: AbortSignal): Work {
+    return new Work({ signal, onProgress: this.options.onProgress });
+  }
+
   // ---- corpus -------------------------------------------------------------------------------
 
   private snapshotPath(): string {
@@ -116,21 +125,35 @@ export class RanklabSession {
 
   corpus(): Corpus {
     if (!this.corpusState) {
-      let previous: CorpusSnapshot | undefined;
-      if (existsSync(this.snapshotPath())) {
-        try {
-          previous = parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'));
-        } catch {
-          previous = undefined;
-        }
-      }
       const t0 = performance.now();
-      const r = loadCorpus(this.root, this.workspace.settings.corpus, previous);
-      this.log(`corpus: ${r.corpus.docs.length} documents from ${r.files.length} files (${r.reread.length} read, rest from cache) in ${(performance.now() - t0).toFixed(0)} ms`);
-      this.corpusState = { corpus: this.withSettingsProblems(r.corpus, r.files.length), snapshot: r.snapshot };
-      this.saveSnapshot();
+      this.keepCorpus(loadCorpus(this.root, this.workspace.settings.corpus, this.previousSnapshot()), t0);
     }
-    return this.corpusState.corpus;
+    return this.corpusState!.corpus;
+  }
+
+  /** The corpus, read with pauses between files so that a long first load can be cancelled (nothing is kept then). */
+  async loadCorpus(work: Work = Work.none): Promise<Corpus> {
+    if (!this.corpusState) {
+      const t0 = performance.now();
+      const r = await loadCorpusSliced(this.root, this.workspace.settings.corpus, work.phase('corpus', 0), this.previousSnapshot());
+      if (!this.corpusState) this.keepCorpus(r, t0); // else corpus() loaded it meanwhile
+    }
+    return this.corpusState!.corpus;
+  }
+
+  private previousSnapshot(): CorpusSnapshot | undefined {
+    if (!existsSync(this.snapshotPath())) return undefined;
+    try {
+      return parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private keepCorpus(r: LoadCorpusResult, t0: number): void {
+    this.log(`corpus: ${r.corpus.docs.length} documents from ${r.files.length} files (${r.reread.length} read, rest from cache) in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.corpusState = { corpus: this.withSettingsProblems(r.corpus, r.files.length), snapshot: r.snapshot };
+    this.saveSnapshot();
   }
 
   /**
@@ -192,10 +215,10 @@ export class RanklabSession {
     this.accessViews.clear();
     if (diff.added.length || diff.changed.length || diff.removed.length) {
       const upsert = [...diff.added, ...diff.changed];
-      for (const [key, pending] of this.engines) {
+      for (const [key, { pending }] of this.engines) {
         const engine = await pending;
         await engine.update({ upsert, delete: diff.removed, docs: r.corpus.docs, corpusFingerprint: r.corpus.fingerprint });
-        this.engines.set(key, Promise.resolve(engine));
+        this.engines.set(key, { pending: Promise.resolve(engine) });
       }
       this.saveSnapshot();
     }
@@ -384,12 +407,18 @@ export class RanklabSession {
 
   // ---- engines and search -------------------------------------------------------------------
 
-  engine(config: RankConfig): Promise<Engine> {
-    let pending = this.engines.get(config.configHash);
-    if (!pending) {
+  /**
+   * The config's retrieval engine, built (or loaded from the cache) once and kept. A build follows the
+   * cancellation of the caller that started it (`work`); another caller waiting for it stops only on its own
+   * cancellation, and starts the build again if the starter cancelled.
+   */
+  async engine(config: RankConfig, work: Work = Work.none): Promise<Engine> {
+    let entry = this.engines.get(config.configHash);
+    if (entry?.signal?.aborted) entry = undefined;
+    if (!entry) {
       const corpus = this.corpus();
       if (this.writeCache) ensureRanklabDir(this.workspace);
-      pending = createEngine({
+      const pending = createEngine({
         docs: corpus.docs,
         corpusFingerprint: corpus.fingerprint,
         config,
@@ -401,11 +430,24 @@ export class RanklabSession {
           allowNetwork: this.options.allowNetwork ?? true,
           allowModelLoading: this.options.allowModelLoading ?? true,
         },
+        work,
       });
-      pending.then((e) => this.log(`engine ${config.name}: ${describeBuild(e)}`), () => this.engines.delete(config.configHash));
-      this.engines.set(config.configHash, pending);
+      const created: { pending: Promise<Engine>; signal?: AbortSignal } = { pending, signal: work.signal };
+      pending.then((e) => {
+        created.signal = undefined; // built: no longer cancellable
+        this.log(`engine ${config.name}: ${describeBuild(e)}`);
+      }, () => {
+        if (this.engines.get(config.configHash) === created) this.engines.delete(config.configHash);
+      });
+      this.engines.set(config.configHash, (entry = created));
     }
-    return pending;
+    const mine = entry.signal === work.signal;
+    try {
+      return await abortable(entry.pending, work.signal);
+    } catch (e) {
+      if (!mine && entry.signal?.aborted && !work.signal?.aborted) return this.engine(config, work);
+      throw e;
+    }
   }
 
   /** Drops every engine (the next use rebuilds or reloads indexes from the cache). */

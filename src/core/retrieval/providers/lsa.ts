@@ -11,10 +11,11 @@
  * term embeds as the zero vector.
  */
 import { closest } from '../../util/closest';
+import { type Slicer, type Steps, runSliced, runSync } from '../../util/cooperative';
 import { InputError } from '../../util/diagnostics';
 import { fingerprint } from '../../util/fingerprint';
-import { randomizedSvd } from '../../math/randomized-svd';
-import { csrFromRows } from '../../math/sparse';
+import { randomizedSvdSteps } from '../../math/randomized-svd';
+import { csrFromRowsSteps } from '../../math/sparse';
 import type { Embedder } from './types';
 
 export interface LsaOptions {
@@ -240,6 +241,15 @@ export function lsaSettingProblems(settings: Record<string, unknown>): Array<{ k
 
 /** Trains an LSA model on `texts` (documents, in order). Throws InputError when no usable term remains. */
 export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
+  return runSync(trainLsaSteps(texts, opts));
+}
+
+/** `trainLsa` pausing between documents and inside the SVD (see util/cooperative); stops with the slicer's abort reason. */
+export function trainLsaSliced(texts: string[], opts: LsaOptions, slicer: Slicer): Promise<LsaModel> {
+  return runSliced(trainLsaSteps(texts, opts), slicer);
+}
+
+function* trainLsaSteps(texts: string[], opts: LsaOptions): Steps<LsaModel> {
   const settings: LsaSettings = {
     dimensions: opts.dimensions ?? 256,
     minDf: opts.minDf ?? 2,
@@ -263,6 +273,7 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
     for (const token of opts.tokenize(text)) if (token !== '') counts.set(token, (counts.get(token) ?? 0) + 1);
     for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     docCounts.push(counts);
+    yield docCounts.length; // progress: documents read (the SVD after it reports none)
   }
   const maxDf = Math.floor(settings.maxDfRatio * n);
   let tooRare = 0;
@@ -288,24 +299,27 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
   const termIndex = new Map(vocabulary.map((t, i) => [t, i]));
   const idf = Float64Array.from(vocabulary, (t) => Math.log(n / df.get(t)!));
 
-  const rows: SparseRow[] = docCounts.map((counts) => {
+  const rows: SparseRow[] = [];
+  const weights: Map<number, number>[] = [];
+  for (const counts of docCounts) {
     const byIndex = new Map<number, number>();
     for (const [term, c] of counts) {
       const t = termIndex.get(term);
       if (t !== undefined) byIndex.set(t, c);
     }
-    return tfidfRow(byIndex, idf);
-  });
-  const x = csrFromRows(
-    rows.map((r) => new Map(r.indices.map((t, p) => [t, r.values[p]]))),
-    vocabulary.length,
-  );
+    const r = tfidfRow(byIndex, idf);
+    rows.push(r);
+    weights.push(new Map(r.indices.map((t, p) => [t, r.values[p]])));
+    yield;
+  }
+  const x = yield* csrFromRowsSteps(weights, vocabulary.length);
 
   const possible = Math.min(n, vocabulary.length);
   if (possible < settings.dimensions) {
     notes.push(`dimensions: ${settings.dimensions} requested, at most ${possible} possible (${n} documents, ${vocabulary.length} terms)`);
   }
-  const svd = randomizedSvd(x, {
+  yield;
+  const svd = yield* randomizedSvdSteps(x, {
     rank: Math.min(settings.dimensions, possible),
     oversample: settings.oversample,
     powerIterations: settings.powerIterations,
@@ -326,7 +340,10 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
     for (let t = 0; t < m; t++) termVectors[t * k + c] = svd.vt.data[vtRow + t];
   }
   const docVectors = new Float32Array(n * k);
-  rows.forEach((r, i) => docVectors.set(projectRow(r, termVectors, k), i * k));
+  for (const [i, r] of rows.entries()) {
+    docVectors.set(projectRow(r, termVectors, k), i * k);
+    yield;
+  }
 
   return new LsaModel({
     dimension: k,
