@@ -1,5 +1,5 @@
-import { verifyView } from '../../core/acl/checker';
-import type { SearchView } from '../../core/acl/search-view';
+import { verifyView } from '../../core/session/check-acl';
+import type { SearchView } from '../../core/session/search-view';
 import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, intFlag, parse } from '../args';

@@ -7,13 +7,13 @@ import { readCorpusFile } from '../corpus';
 import { judgmentsVisibleTo } from '../judgments';
 import { evaluateRun, parseMetric } from '../metrics';
 import { createAnalyzer } from '../retrieval/analyzer';
-import type { Suggestion } from '../retrieval/pipeline';
+import type { Suggestion } from '../retrieval/engine';
 import type { Run } from '../run/types';
-import type { RanklabSession } from '../session/session';
+import type { RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
-import { type Principal, maySee } from './policy';
-import { findPrincipal } from './principals';
-import { ReferenceAcl } from './reference-acl';
+import { type Principal, maySee } from '../acl/policy';
+import { findPrincipal } from '../acl/principals';
+import { ReferenceAcl } from '../acl/reference-acl';
 import { type SearchView, buildSearchView, suggestFor, tagCounts } from './search-view';
 import { SourceTruth } from './source-truth';
 
