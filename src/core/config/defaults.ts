@@ -87,6 +87,11 @@ export function normaliseRankConfig(raw: Raw, name: string): RankConfig {
   return { ...config, configHash: hashRankConfig(config) };
 }
 
+/** How reports name a config's pipeline: its retrieval mode, `+rerank` when it reranks (e.g. `hybrid+rerank`). */
+export function modeLabel(config: Pick<RankConfig, 'mode' | 'rerank'>): string {
+  return config.mode + (config.rerank ? '+rerank' : '');
+}
+
 /** BM25 over title and body, boost 1 each, default analyzer. */
 export function defaultRankConfig(): RankConfig {
   return normaliseRankConfig({}, 'default');

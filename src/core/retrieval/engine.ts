@@ -1,14 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Document } from '../corpus/document';
-import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { RankConfig } from '../config/types';
 import type { RankedDoc, StageName } from '../run/types';
 import { writeFileAtomic } from '../util/atomic-write';
 import { Work, abortable } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
-import { createAnalyzer } from './analyzer';
+import { configAnalyzer, createAnalyzer } from './analyzer';
 import type { DocFilter } from './doc-filter';
 import { ExactIndex } from './exact';
 import { reciprocalRankFusion } from './fusion';
@@ -283,7 +282,7 @@ class RetrievalEngine implements Engine {
    */
   private async lsaModel(settings: Record<string, unknown>, docs: readonly Document[], work: Work): Promise<LsaModel> {
     const { cacheDir } = this.options;
-    const analyzer = lsaAnalyzer(this.config);
+    const analyzer = configAnalyzer(this.config);
     const tokenize = (text: string) => analyzer.analyze(text);
     const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsaSliced>[1];
     const paths = cacheDir ? lsaCachePaths(cacheDir, lsaCacheKey(this.config)) : undefined;
@@ -541,14 +540,9 @@ interface LsaCacheMeta {
   model: string;
 }
 
-/** LSA tokenizes like the config's lexical stage (or the default analyzer). */
-function lsaAnalyzer(config: RankConfig) {
-  return createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
-}
-
 /** Cache file stem of an LSA model: analyzer and embedder settings (the corpus it was trained on is in the meta file). */
 function lsaCacheKey(config: RankConfig): string {
-  return fingerprint([LSA_CACHE_FORMAT, lsaAnalyzer(config).key, JSON.stringify(config.vector!.embedder)]).replace(/^sha256:/, '');
+  return fingerprint([LSA_CACHE_FORMAT, configAnalyzer(config).key, JSON.stringify(config.vector!.embedder)]).replace(/^sha256:/, '');
 }
 
 /**

@@ -8,9 +8,8 @@ import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, li
 import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
 import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/engine';
 import { type SearchView, buildSearchView, suggestFor } from './search-view';
-import { createAnalyzer } from '../retrieval/analyzer';
+import { configAnalyzer } from '../retrieval/analyzer';
 import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
-import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { writeFileAtomic } from '../util/atomic-write';
@@ -503,7 +502,7 @@ export class RanklabSession {
       filter: access?.filter,
       pageSize: opts.pageSize ?? config.pageSize,
       docs: (id) => this.document(id),
-      analyzer: createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER),
+      analyzer: configAnalyzer(config),
       snippetChars: opts.snippetChars,
       signal: opts.signal,
     });
