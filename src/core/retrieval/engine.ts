@@ -1,8 +1,12 @@
+/**
+ * The built-in engine: builds (or loads from the cache) what a config's steps read — the MiniSearch index, the
+ * document vectors with their HNSW graph, the LSA model, the embedder and the reranker — keeps them current as
+ * documents change, and runs each query through the pipeline (pipeline.ts).
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Document } from '../corpus/document';
 import type { RankConfig } from '../config/types';
-import type { RankedDoc, StageName } from '../run/types';
 import { writeFileAtomic } from '../util/atomic-write';
 import { Work, abortable } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
@@ -10,17 +14,20 @@ import { fingerprint } from '../util/fingerprint';
 import { configAnalyzer, createAnalyzer } from './analyzer';
 import type { DocFilter } from './doc-filter';
 import { ExactIndex } from './exact';
-import { reciprocalRankFusion } from './fusion';
 import { buildOrLoadLexical } from './index-cache';
 import type { LexicalIndex } from './lexical';
-import { createEmbedder, createReranker, type EmbedderConfig, type ProviderContext, type RerankerConfig } from './providers/factory';
+import { createEmbedder, createReranker, type ProviderContext } from './providers/factory';
 import { createLsaEmbedder, LsaModel, trainLsaSliced } from './providers/lsa';
 import { precomputedDocumentVectors } from './providers/precomputed';
 import type { Embedder, Reranker } from './providers/types';
-import { RerankScoreCache, rerankCandidates } from './rerank';
-import type { ScoredId } from './ranking';
+import { RerankScoreCache } from './rerank';
 import { loadScanModule } from './simd/kernels';
 import { HnswIndex } from './vector-index';
+import {
+  type BuildInfo, type DocumentDiff, type Engine, type LearnedModels, type SearchOptions, type SearchResult, type SuggestOptions,
+  type Suggestion, runPipeline,
+} from './pipeline';
+import type { EngineParts } from './steps';
 
 export interface EngineOptions {
   docs: readonly Document[];
@@ -43,95 +50,6 @@ export interface EngineOptions {
    */
   work?: Work;
 }
-
-export interface SearchOptions {
-  /** ACL predicate: may the current principal see this document? (See DocFilter: a permitted set is faster.) */
-  filter?: DocFilter;
-  aclMode?: 'pre-filter' | 'post-filter';
-  /** post-filter: how many unfiltered candidates are retrieved before forbidden ones are dropped. */
-  candidates?: number;
-  /** Cut the final list to this many documents (default: the whole final list, e.g. for evaluation at depth). */
-  pageSize?: number;
-  signal?: AbortSignal;
-  /** Also return `matches`: the ids behind `total` (for facet counts and access checks). */
-  collectMatches?: boolean;
-  /** Overrides the lexical, vector and hybrid depths (e.g. to see how deep a post-filter must look). */
-  stageDepth?: number;
-}
-
-export interface SearchResult {
-  docs: RankedDoc[];
-  /** Matching documents the user may see (lexical: every permitted match; vector: permitted docs retrieved). */
-  total: number;
-  latencyMs: { lexical?: number; vector?: number; fused?: number; rerank?: number; total: number };
-  notes: string[];
-  /** The vector stage's own ranking (ids, best first), before fusion and reranking: what ANN recall is measured on. */
-  vectorIds?: string[];
-  /**
-   * With `collectMatches`: every permitted lexical match plus the permitted vector hits (what `total` counts;
-   * for a hybrid this union can exceed `total`, which is the larger of the two stages' counts).
-   */
-  matches?: string[];
-  /** Each stage's own ranked ids (its whole output, at its depth): where a relevant document was lost (stage recall). */
-  stageIds: Partial<Record<StageName, string[]>>;
-}
-
-/** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
-export interface Suggestion {
-  suggestion: string;
-  terms: string[];
-  score: number;
-}
-
-export interface SuggestOptions {
-  /** ACL predicate: suggestions are built only from documents it accepts. */
-  filter?: (docId: string) => boolean;
-  /** At most this many suggestions (default 10). */
-  limit?: number;
-  fuzzy?: number;
-}
-
-export interface DocumentDiff {
-  /** New or changed documents (matched by id). */
-  upsert?: Document[];
-  delete?: string[];
-  /**
-   * The whole corpus after the change, in corpus order, and its fingerprint: what a fresh engine would be built
-   * from. The LSA model and the HNSW graph are rebuilt from it (at the next search), never patched, so that
-   * results do not depend on the order of earlier updates.
-   */
-  docs: readonly Document[];
-  corpusFingerprint: string;
-}
-
-export interface BuildInfo {
-  lexical?: { source: 'built' | 'cache'; ms: number };
-  vector?: { source: 'built' | 'cache'; ms: number; embedMs: number; embedderId: string; exact: boolean; scan: 'simd' | 'js' };
-  notes: string[];
-}
-
-/**
- * Fingerprints of the models the engine learned from the corpus and whose state shapes results, by kind (today
- * only `lsa`: the built-in embedder's `LsaModel.fingerprint`). Saved runs record them; a run is reused only when
- * they match.
- */
-export type LearnedModels = Record<string, string>;
-
-export interface Engine {
-  readonly config: RankConfig;
-  readonly build: BuildInfo;
-  search(text: string, options?: SearchOptions): Promise<SearchResult>;
-  update(diff: DocumentDiff): Promise<void>;
-  /** The learned models behind the current results (brings the vector stage up to date first; `signal` stops that). */
-  learnedModels(signal?: AbortSignal): Promise<LearnedModels>;
-  /** Exact top-k vector ids for a query (for ANN recall reports); undefined without a vector stage. */
-  exactVectorSearch(text: string, k: number, filter?: DocFilter): Promise<string[] | undefined>;
-  /** Autocomplete from the lexical index (MiniSearch autoSuggest); undefined without a lexical stage. */
-  suggest?(prefix: string, options?: SuggestOptions): Suggestion[] | undefined;
-}
-
-/** When the permitted share of the corpus is below this, vector pre-filtering uses exact search. */
-export const EXACT_FALLBACK_SHARE = 0.05;
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const engine = new RetrievalEngine(options);
@@ -184,7 +102,7 @@ class RetrievalEngine implements Engine {
     if (config.vector) await this.buildVectorStage(work);
     if (config.rerank) {
       this.reranker = this.options.reranker ?? (this.options.providers
-        ? createReranker(config.rerank.provider as unknown as RerankerConfig, this.options.providers)
+        ? createReranker(config.rerank.provider, this.options.providers)
         : undefined);
       if (!this.reranker) throw new InputError(`${config.name}: "rerank" needs a reranker (no provider context given)`);
     }
@@ -212,7 +130,7 @@ class RetrievalEngine implements Engine {
     this.embedder ??= this.options.embedder;
     if (!this.embedder) {
       if (!this.options.providers) throw new InputError(`${this.config.name}: "vector" needs an embedder (no provider context given)`);
-      this.embedder = createEmbedder(v.embedder as EmbedderConfig, this.options.providers);
+      this.embedder = createEmbedder(v.embedder, this.options.providers);
     }
     if (!docVectors && provider === 'precomputed' && !this.options.embedder) {
       const pre = precomputedDocumentVectors(docs as Document[], typeof v.embedder.field === 'string' ? v.embedder.field : 'vector');
@@ -363,129 +281,11 @@ class RetrievalEngine implements Engine {
 
   async search(text: string, options: SearchOptions = {}): Promise<SearchResult> {
     await this.vectorsCurrent(options.signal);
-    const t0 = performance.now();
-    const { config } = this;
-    const notes: string[] = [];
-    const latencyMs: SearchResult['latencyMs'] = { total: 0 };
-    const aclMode = options.aclMode ?? config.acl.mode;
-    const filter = options.filter;
-    const pre = filter && aclMode === 'pre-filter' ? filter : undefined;
-    const stages = new Map<string, RankedDoc>();
-    const stageIds: SearchResult['stageIds'] = {};
-    const record = (stage: StageName, hits: readonly ScoredId[]) => {
-      stageIds[stage] = hits.map((h) => h.id);
-      hits.forEach((h, i) => {
-        let d = stages.get(h.id);
-        if (!d) stages.set(h.id, (d = { id: h.id, score: h.score, stages: {} }));
-        d.stages![stage] = { rank: i + 1, score: h.score };
-      });
+    const parts: EngineParts = {
+      config: this.config, lexical: this.lexical, exact: this.exact, hnsw: this.hnsw, embedder: this.embedder,
+      reranker: this.reranker, docsById: this.docsById, rerankCache: this.rerankCache,
     };
-    const permittedIds = new Set<string>(); // for `total`
-    const countPermitted = (ids: Iterable<string>) => {
-      for (const id of ids) if (!filter || filter(id)) permittedIds.add(id);
-    };
-    let lexicalTotal = 0;
-
-    let lexicalHits: ScoredId[] | undefined;
-    if (this.lexical && config.lexical) {
-      const t = performance.now();
-      const lx = config.lexical;
-      const scoring = { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy };
-      // Unfiltered once (cached), then the predicate is applied while recombining: same set as MiniSearch's `filter`.
-      const r = this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, coordination: lx.coordination, depth: options.stageDepth ?? lx.depth, filter: pre });
-      lexicalHits = r.hits;
-      lexicalTotal = filter && !pre
-        ? this.lexical.search(text, { ...scoring, boosts: lx.fields, combineWith: lx.combineWith, coordination: lx.coordination, depth: 0, filter }).total
-        : r.total;
-      record('lexical', lexicalHits);
-      latencyMs.lexical = performance.now() - t;
-    }
-    options.signal?.throwIfAborted();
-
-    let vectorHits: ScoredId[] | undefined;
-    if (this.exact && this.embedder && config.vector) {
-      const t = performance.now();
-      const v = { ...config.vector, depth: options.stageDepth ?? config.vector.depth };
-      const [q] = await this.embedder.embed([text], 'query', options.signal);
-      if (!this.hnsw) {
-        vectorHits = this.exact.search(q, v.depth, pre);
-      } else if (pre) {
-        const permitted = this.exact.permittedCount(pre);
-        const share = this.exact.size ? permitted / this.exact.size : 0;
-        const want = Math.min(v.depth, permitted);
-        vectorHits = share < EXACT_FALLBACK_SHARE ? undefined : this.hnsw.search(q, v.depth, v.hnsw.efSearch, pre);
-        if (!vectorHits || vectorHits.length < want) {
-          vectorHits = this.exact.search(q, v.depth, pre);
-          notes.push(`vector: exact filtered fallback (${(share * 100).toFixed(1)}% permitted)`);
-        }
-      } else {
-        vectorHits = this.hnsw.search(q, v.depth, v.hnsw.efSearch);
-      }
-      record('vector', vectorHits);
-      countPermitted(vectorHits.map((h) => h.id));
-      latencyMs.vector = performance.now() - t;
-    }
-    options.signal?.throwIfAborted();
-
-    let ranked: ScoredId[];
-    if (lexicalHits && vectorHits && config.hybrid) {
-      const t = performance.now();
-      const h = { ...config.hybrid, depth: options.stageDepth ?? config.hybrid.depth };
-      ranked = reciprocalRankFusion([
-        { name: 'lexical', docs: lexicalHits, weight: h.weights.lexical, depth: h.depth },
-        { name: 'vector', docs: vectorHits, weight: h.weights.vector, depth: h.depth },
-      ], h.k).slice(0, h.depth);
-      record('fused', ranked);
-      latencyMs.fused = performance.now() - t;
-    } else {
-      ranked = lexicalHits ?? vectorHits ?? [];
-    }
-
-    if (this.reranker && config.rerank) {
-      const t = performance.now();
-      const r = await rerankCandidates(this.reranker, text, ranked, this.docsById, {
-        topN: config.rerank.topN, topM: config.rerank.topM, maxPassageChars: config.rerank.maxPassageChars,
-        cache: this.rerankCache, signal: options.signal,
-      });
-      ranked = r.hits;
-      record('rerank', ranked);
-      latencyMs.rerank = performance.now() - t;
-    }
-
-    const pageSize = options.pageSize;
-    if (filter && aclMode === 'post-filter') {
-      const candidates = options.candidates ?? config.acl.candidates;
-      const pool = ranked.slice(0, candidates);
-      ranked = pool.filter((h) => filter(h.id));
-      const wanted = pageSize ?? config.pageSize;
-      if (ranked.length < wanted) {
-        notes.push(`post-filter: ${ranked.length} of ${pool.length} candidates permitted; page of ${wanted} short by ${wanted - ranked.length}`);
-      }
-    }
-    if (pageSize !== undefined) ranked = ranked.slice(0, pageSize);
-
-    // total: lexical matches are known completely; vector "matches" are the retrieved permitted documents.
-    let total = lexicalTotal;
-    if (vectorHits) {
-      if (lexicalHits) countPermitted(lexicalHits.map((h) => h.id));
-      total = Math.max(lexicalTotal, permittedIds.size);
-    }
-
-    let matches: string[] | undefined;
-    if (options.collectMatches) {
-      const set = new Set<string>();
-      if (this.lexical && config.lexical) {
-        const lx = config.lexical;
-        const all = this.lexical.search(text, { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy, boosts: lx.fields, combineWith: lx.combineWith, coordination: lx.coordination, depth: Infinity, filter });
-        for (const h of all.hits) set.add(h.id);
-      }
-      for (const h of vectorHits ?? []) if (!filter || filter(h.id)) set.add(h.id);
-      matches = [...set];
-    }
-
-    const docs: RankedDoc[] = ranked.map((h) => ({ id: h.id, score: h.score, stages: stages.get(h.id)?.stages }));
-    latencyMs.total = performance.now() - t0;
-    return { docs, total, latencyMs, notes, vectorIds: vectorHits?.map((h) => h.id), matches, stageIds };
+    return runPipeline(parts, text, options);
   }
 
   suggest(prefix: string, options: SuggestOptions = {}): Suggestion[] | undefined {

@@ -6,7 +6,7 @@ import { readCorpusFile } from '../corpus';
 import { judgmentsVisibleTo } from '../judgments';
 import { evaluateRun, parseMetric } from '../metrics';
 import { configAnalyzer } from '../retrieval/analyzer';
-import type { Suggestion } from '../retrieval/engine';
+import type { Suggestion } from '../retrieval/pipeline';
 import type { Run } from '../run/types';
 import type { RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';

@@ -1,6 +1,6 @@
 import type { Document } from '../corpus/document';
 import type { Analyzer } from '../retrieval/analyzer';
-import type { Engine, Suggestion } from '../retrieval/engine';
+import type { Engine, Suggestion } from '../retrieval/pipeline';
 import type { RankedDoc } from '../run/types';
 
 /**

@@ -14,7 +14,8 @@ import { loadCorpus } from '../../../src/core/corpus';
 import type { Document } from '../../../src/core/corpus/document';
 import { corpusSettings } from '../../../src/core/corpus/settings';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
-import { type Engine, createEngine } from '../../../src/core/retrieval/engine';
+import { createEngine } from '../../../src/core/retrieval/engine';
+import type { Engine } from '../../../src/core/retrieval/pipeline';
 import type { Embedder, Reranker } from '../../../src/core/retrieval/providers/types';
 
 /**
