@@ -15,7 +15,7 @@ import { corpusFingerprint, realCorpus } from './lib/corpus.mjs';
 import { loadavg, percentile } from './lib/measure.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback?: string) => {
+const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
@@ -24,23 +24,16 @@ const rounds = Number(opt('rounds', '5'));
 const baselineDir = opt('baseline');
 const HERE = resolve(import.meta.dirname, '..');
 
-type Engine = { search(text: string, options?: Record<string, unknown>): Promise<unknown> };
-interface Tree {
-  label: string;
-  createEngine(options: Record<string, unknown>): Promise<Engine>;
-  normaliseRankConfig(raw: unknown, name: string): unknown;
-}
-
 /** A checkout's engine factory: retrieval/engine.ts since the steps, retrieval/pipeline.ts before. */
-async function loadTree(dir: string, label: string): Promise<Tree> {
-  const at = (p: string) => pathToFileURL(join(dir, p)).href;
+async function loadTree(dir, label) {
+  const at = (p) => pathToFileURL(join(dir, p)).href;
   const engineFile = existsSync(join(dir, 'src/core/retrieval/engine.ts')) ? 'src/core/retrieval/engine.ts' : 'src/core/retrieval/pipeline.ts';
   const { createEngine } = await import(at(engineFile));
   const { normaliseRankConfig } = await import(at('src/core/config/defaults.ts'));
   return { label, createEngine, normaliseRankConfig };
 }
 
-const MODES: { name: string; config: unknown; post?: boolean }[] = [
+const MODES = [
   { name: 'lexical', config: { lexical: { fields: { title: 2, body: 1 } } } },
   { name: 'lexical, post-filter', config: { lexical: { fields: { title: 2, body: 1 } }, acl: { mode: 'post-filter' } }, post: true },
   { name: 'vector exact', config: { vector: { embedder: { provider: 'lsa' }, exact: true } } },
@@ -53,7 +46,7 @@ const distinct = [...new Set(realCorpus(docCount, 100_000).queries)];
 const fp = corpusFingerprint(docs);
 // Access filter for the post-filter mode: two thirds of the documents visible (a plain predicate, as a principal's).
 const visible = new Set(docs.filter((_, i) => i % 3 !== 0).map((d) => d.id));
-const filter = (id: string) => visible.has(id);
+const filter = (id) => visible.has(id);
 
 const trees = [await loadTree(HERE, 'this tree')];
 if (baselineDir) trees.push(await loadTree(resolve(baselineDir), `baseline ${baselineDir}`));
@@ -70,12 +63,12 @@ try {
     }
     const options = mode.post ? { filter, pageSize: 10 } : {};
     for (const e of engines) await e.search(distinct[0], options); // warm-up: JIT, lazy loading
-    const p50s: number[][] = trees.map(() => []);
-    const means: number[][] = trees.map(() => []);
+    const p50s = trees.map(() => []);
+    const means = trees.map(() => []);
     for (let r = 0; r < rounds; r++) {
       for (const [i, engine] of engines.entries()) {
-        (engine as unknown as { lexical?: { cache?: Map<string, unknown> } }).lexical?.cache?.clear();
-        const lat: number[] = [];
+        engine.lexical?.cache?.clear(); // private: bench only
+        const lat = [];
         for (const q of distinct) {
           const t = performance.now();
           await engine.search(q, options);
@@ -85,7 +78,7 @@ try {
         means[i].push(lat.reduce((a, b) => a + b, 0) / lat.length);
       }
     }
-    const med = (xs: number[]) => percentile(xs, 0.5);
+    const med = (xs) => percentile(xs, 0.5);
     const cells = trees.map((t, i) => `${t.label}: p50 ${med(p50s[i]).toFixed(3)} ms, mean ${med(means[i]).toFixed(3)} ms`);
     const ratio = trees.length > 1 ? `; this / baseline: p50 ${(med(p50s[0]) / med(p50s[1])).toFixed(3)}x, mean ${(med(means[0]) / med(means[1])).toFixed(3)}x` : '';
     console.log(`${mode.name.padEnd(22)} ${cells.join(' | ')}${ratio}`);
