@@ -1,7 +1,7 @@
 // npm run bench:search -- [--baseline DIR] [--docs N] [--rounds N]
 // The cost of the search path itself (createEngine(...).search: the steps, their timing and provenance, the
 // post-filter) for this tree and, with --baseline, for another checkout of Ranklab (e.g. `git worktree add
-// /tmp/before <commit>`), in the same process, over the same engines' inputs, rounds interleaved (this tree, the
+// /tmp/before <commit>`, with a node_modules: a symlink to this tree's will do), in the same process, over the same engines' inputs, rounds interleaved (this tree, the
 // baseline, this tree, ...) so that both sides see the same machine load. Modes: lexical (BM25 over title and
 // body), vector exact and HNSW (LSA vectors trained on the documents), hybrid (RRF), and lexical under an access
 // filter in post-filter mode. Every distinct real query of the shared collections is run once per round; the
@@ -41,8 +41,8 @@ const MODES = [
   { name: 'hybrid (RRF)', config: { mode: 'hybrid', lexical: { fields: { title: 2, body: 1 } }, vector: { embedder: { provider: 'lsa' } } } },
 ];
 
-const { docs, queries, description } = realCorpus(docCount, 1);
-const distinct = [...new Set(realCorpus(docCount, 100_000).queries)];
+const { docs, description, distinctQueries } = realCorpus(docCount, 1);
+const distinct = [...new Set(realCorpus(docCount, distinctQueries).queries)]; // each query once (some texts repeat)
 const fp = corpusFingerprint(docs);
 // Access filter for the post-filter mode: two thirds of the documents visible (a plain predicate, as a principal's).
 const visible = new Set(docs.filter((_, i) => i % 3 !== 0).map((d) => d.id));
