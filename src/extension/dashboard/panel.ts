@@ -35,10 +35,13 @@ export class DashboardPanel implements vscode.Disposable {
       requests: {
         getDashboard: (params) => {
           if (this.pendingFocus && params.candidateRunId === this.pendingFocus.candidateRunId) this.pendingFocus = undefined;
+          // The comparison on screen is the user's pick: the status bar follows it.
+          controller.select(params);
           this.lastPostedModel = controller.dashboardModel(params);
           return this.lastPostedModel;
         },
         getQueryDetail: (params) => controller.queryDetail(params.qid, params),
+        getMatrix: (params) => controller.matrix(params.baselineRunId, params.candidateRunIds),
       },
       commands: {
         openDocument: (p) => vscode.commands.executeCommand('ranklab.openDocument', p.docId, p.runId),
