@@ -4,10 +4,12 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { JudgmentSet } from '../core/judgments/types';
 import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonParams, DashboardModel, MatrixView, QueryDetail } from '../protocol/dashboard';
 import {
-  ACL_UNAVAILABLE, type DashboardComparison, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, principalOf,
+  ACL_UNAVAILABLE, type DashboardComparison, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
+  matrixCandidates, principalOf, principalText,
 } from './dashboard/model';
 import type { SessionManager } from './sessions';
 import { readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
@@ -31,7 +33,9 @@ export class RanklabController implements vscode.Disposable {
   private picked: ComparisonParams = {};
   /** Latest access-control result shown by the dashboard. */
   acl: AclView = ACL_UNAVAILABLE;
-  private readonly comparisons = new Map<string, DashboardComparison & { note?: string }>();
+  private readonly comparisons = new Map<string, Promise<DashboardComparison>>();
+  /** The N-way comparison being computed (a newer request aborts it). */
+  private matrixWork: AbortController | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -112,44 +116,76 @@ export class RanklabController implements vscode.Disposable {
   }
 
   /**
-   * The comparison of two saved runs through the core (compareRuns + checkGates) on the current judgments as the
-   * runs' principal sees them, cached per pair of runs, mode and judgment version (about half a second on 100
-   * queries). Runs made as different principals are refused (the core's message) unless `allowMixed`; then they
-   * are scored on the unrestricted judgments, as `ranklab compare --allow-mixed-principals` does.
+   * The comparison of two saved runs through the core (compareRuns + checkGates + verdictOf) on the current
+   * judgments as the runs' principal sees them, cached per pair of runs, mode and judgment version (about half a
+   * second on 100 queries, time-sliced so the editor stays responsive). Runs made as different principals are
+   * refused (the core's message) unless `allowMixed`; then they are scored on the unrestricted judgments, as
+   * `ranklab compare --allow-mixed-principals` does.
    */
-  comparison(baselineId: string | undefined, candidateId: string | undefined, allowMixed = false): DashboardComparison & { note?: string } {
+  async comparison(baselineId: string | undefined, candidateId: string | undefined, allowMixed = false): Promise<DashboardComparison & { note?: string }> {
     const b = this.findRun(baselineId);
     const c = this.findRun(candidateId);
     if (!b || !c || b === c) return { note: 'Pick two different runs to compare.' };
     const session = this.session();
     if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
     try {
-      const threshold = session.workspace.settings.relevanceThreshold;
-      const principal = principalOf(b) === principalOf(c) ? principalOf(b) ?? undefined : undefined;
-      const judgments = session.judgmentsFor({ principal, relevanceThreshold: threshold });
+      const judgments = this.judgmentsFor(session, [b, c]);
       const key = `${b.id}|${c.id}|${allowMixed}|${judgments.fingerprint}`;
       let hit = this.comparisons.get(key);
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
-        const stale = [b, c].some((r) => {
-          const made = r.run.provenance.judgments;
-          return made !== undefined && made !== session.judgmentsFor({ principal: principalOf(r) ?? undefined, relevanceThreshold: threshold }).fingerprint;
-        });
+        const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
         hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale });
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
+        hit.catch(() => this.comparisons.delete(key));
       }
-      return hit;
+      return await hit;
     } catch (e) {
       return { note: `No comparison: ${(e as Error).message}` };
     }
   }
 
+  /** The judgments as the runs' principal sees them (unrestricted when they were made as different principals). */
+  private judgmentsFor(session: RanklabSession, runs: StoredRun[]): JudgmentSet {
+    const p = principalOf(runs[0]);
+    const principal = runs.every((r) => principalOf(r) === p) ? p ?? undefined : undefined;
+    return session.judgmentsFor({ principal, relevanceThreshold: session.workspace.settings.relevanceThreshold });
+  }
+
   /** The model plus the comparison of the chosen runs (the dashboard's view). */
-  dashboardModel(overrides: ComparisonParams = {}): DashboardModel {
+  async dashboardModel(overrides: ComparisonParams = {}): Promise<DashboardModel> {
     const ids = this.resolve(overrides);
-    const cmp = this.comparison(ids.baseline?.id, ids.candidate?.id, ids.allowMixed);
+    const cmp = await this.comparison(ids.baseline?.id, ids.candidate?.id, ids.allowMixed);
     return this.model(overrides, cmp);
+  }
+
+  /**
+   * Several candidates against one baseline (the N-way matrix, the core's compareMany). Candidates default to the
+   * newest run of every other config made as the baseline's principal; runs made as another principal are left
+   * out. A newer request cancels the one still computing.
+   */
+  async matrix(baselineRunId: string, candidateRunIds?: string[]): Promise<{ matrix?: MatrixView; note?: string }> {
+    this.matrixWork?.abort();
+    const b = this.findRun(baselineRunId);
+    const session = this.session();
+    if (!b) return { note: 'The baseline run no longer exists.' };
+    if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
+    const runs = this.runs().runs;
+    const candidates = candidateRunIds
+      ? runs.filter((r) => candidateRunIds.includes(r.id) && r !== b && principalOf(r) === principalOf(b))
+      : matrixCandidates(runs, b);
+    if (candidates.length === 0) return { note: `No other run made ${principalText(principalOf(b))} to compare with the baseline.` };
+    const abort = new AbortController();
+    this.matrixWork = abort;
+    try {
+      const settings = readWorkspaceSettings(this.folder!.uri.fsPath);
+      return { matrix: await dashboardMatrix(b, candidates, this.judgmentsFor(session, [b]), session.workspace.settings, settings.metricOptions, abort.signal) };
+    } catch (e) {
+      return { note: abort.signal.aborted ? 'Superseded by a newer request.' : `No comparison: ${(e as Error).message}` };
+    } finally {
+      if (this.matrixWork === abort) this.matrixWork = undefined;
+    }
   }
 
   setAcl(view: AclView): void {
@@ -219,16 +255,6 @@ export class RanklabController implements vscode.Disposable {
     });
   }
 
-  /**
-   * Several candidates against one baseline (the N-way matrix). Candidates default to the newest run of every
-   * other config made as the baseline's principal.
-   */
-  matrix(baselineRunId: string, candidateRunIds?: string[]): { matrix?: MatrixView; note?: string } {
-    void baselineRunId;
-    void candidateRunIds;
-    return { note: 'The N-way comparison is not available yet.' };
-  }
-
   /** Tags and split of each query from the judgments, or undefined when they cannot be read. */
   private queryInfo(): ((qid: string) => { tags: string[]; split?: string } | undefined) | undefined {
     try {
@@ -242,10 +268,10 @@ export class RanklabController implements vscode.Disposable {
     }
   }
 
-  queryDetail(qid: string, ids: ComparisonParams): QueryDetail {
+  async queryDetail(qid: string, ids: ComparisonParams): Promise<QueryDetail> {
     const { baseline, candidate, allowMixed } = this.resolve(ids);
     const m = this.model(ids).primaryMetric?.spec;
-    const core = this.comparison(baseline?.id, candidate?.id, allowMixed).core;
+    const core = (await this.comparison(baseline?.id, candidate?.id, allowMixed)).core;
     let qrels: ReadonlyMap<string, number> | undefined;
     try {
       qrels = this.session()?.judgments().qrels.get(qid);

@@ -89,7 +89,13 @@ export interface VerdictLine {
   pAdjusted: number;
   /** Survives the correction at α = 0.05. */
   significant: boolean;
-  /** The sentence, e.g. "no significant change in ndcg@10: +0.0040 (95% CI −0.0102 to +0.0183)". */
+  /** Gates on this metric (min, max regression, every slice's max regression). */
+  gates: { passed: number; total: number };
+  /** Minimum detectable effect (±) at this query count; null when it cannot be estimated. */
+  mde: number | null;
+  /** Grading the unjudged documents could flip the sign of Δ: the range Δ could take. */
+  couldFlip?: { low: number; high: number };
+  /** The core's line, as `ranklab compare` prints it. */
   text: string;
 }
 
@@ -99,12 +105,14 @@ export interface VerdictView {
   status: 'improved' | 'regressed' | 'no-change' | 'mixed';
   /** One line: "title-boost-3: no significant change · 15/15 gates pass". */
   headline: string;
+  /** The core's headline, as `ranklab compare` prints it first. */
+  coreHeadline: string;
   lines: VerdictLine[];
   gates: { passed: number; total: number; failed: string[] };
   /** The slice whose primary metric dropped most, if any dropped. */
   worstSlice?: { name: string; queries: number; delta: number; significant: boolean };
   /** Minimum detectable effect of the primary metric at this query count, from the paired differences. */
-  mde?: { metric: string; queries: number; mde: number; target: number; queriesNeeded: number; text: string };
+  mde?: { metric: string; queries: number; value: number | null; detect: number; queriesNeeded: number | null; text: string };
   /** What qualifies the verdict: few queries, unjudged documents that could flip it, judged coverage. */
   notes: string[];
 }

@@ -5,15 +5,18 @@
  * with their change, and turns a core comparison into the verdict and the figures the page shows.
  */
 import type {
-  AclView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, MetricColumn, Outcome, QueryDetail, QueryRow, RunSummary, VerdictView,
+  AclView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, MatrixView, MetricColumn, Outcome, QueryDetail, QueryRow, RunSummary, VerdictView,
 } from '../../protocol/dashboard';
-import { type Comparison, MixedPrincipalsError, type SliceComparison, compareRuns } from '../../core/experiment/compare';
+import { type Comparison, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced } from '../../core/experiment/compare';
 import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf } from '../../core/experiment/run-store';
+import { verdictOf } from '../../core/experiment/verdict';
+import type { MetricSpec } from '../../core/metrics';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
 import { describeMetric, parseMetric, parseMetricList } from '../../core/metrics/spec';
 import type { SavedQueryResult } from '../../core/run/types';
+import { type Slicer, Work } from '../../core/util/cooperative';
 import type { StoredRun } from '../run-store';
 
 /** Significance level of the verdict (after the correction). */
@@ -242,35 +245,52 @@ export interface DashboardComparison {
   refusal?: ComparisonRefusal;
 }
 
+/** The metrics two runs are compared on (those both computed, plus every gate's) and how they are scored. */
+function comparisonSpecs(runs: StoredRun[], settings: ComparisonSettings): { specs: MetricSpec[]; options: MetricOptions } {
+  const common = runs[0].run.metricSpecs.filter((s) => runs.every((r) => r.run.metricSpecs.includes(s)));
+  return {
+    specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
+    options: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) },
+  };
+}
+
+/** A slicer for the core's statistics: pauses every 50 ms so the editor stays responsive, stops on `signal`. */
+function statisticsSlicer(signal?: AbortSignal): Slicer {
+  return new Work({ signal }).phase('statistics', 0);
+}
+
 /**
- * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates) on `judgments`. Runs made
- * as different principals get the core's refusal instead of figures, unless `allowMixedPrincipals` (then the
- * view says MIXED PRINCIPALS). `stale`: the judgments changed since one of the runs was made.
+ * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates + verdictOf) on `judgments`.
+ * Runs made as different principals get the core's refusal instead of figures, unless `allowMixedPrincipals` (then
+ * the view says MIXED PRINCIPALS). `stale`: the judgments changed since one of the runs was made.
  */
-export function dashboardComparison(
+export async function dashboardComparison(
   b: StoredRun,
   c: StoredRun,
   judgments: JudgmentSet,
   settings: ComparisonSettings,
-  opts: { allowMixedPrincipals?: boolean; stale?: boolean } = {},
-): DashboardComparison {
-  const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
-  const specs = withGateMetrics(parseMetricList(specNames.length ? specNames : settings.metrics), settings.gates); // every gate can be evaluated
-  const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal } = {},
+): Promise<DashboardComparison> {
+  const { specs, options } = comparisonSpecs([b, c], settings);
   let cmp: Comparison;
   try {
-    cmp = compareRuns(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, metricOptions, { allowMixedPrincipals: opts.allowMixedPrincipals });
+    cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
   } catch (e) {
     if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
     throw e;
   }
   const gates = checkGates(settings.gates, cmp);
-  const titles = new Map<string, string>();
-  for (const r of [b, c]) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
-  return { view: comparisonView(cmp, gates, titles, opts.stale ?? false, metricOptions), core: cmp };
+  return { view: comparisonView(cmp, gates, titlesOf([b, c]), opts.stale ?? false, options), core: cmp };
 }
 
-/** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates. */
+/** Document titles as the runs stored them. */
+function titlesOf(runs: StoredRun[]): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const r of runs) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
+  return titles;
+}
+
+/** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates / verdictOf. */
 export function comparisonView(
   cmp: Comparison,
   gates: GateResult[],
@@ -305,47 +325,92 @@ export function comparisonView(
     judged: cmp.judged,
     staleJudgments,
     principals: { baseline: cmp.principals.baseline ?? null, candidate: cmp.principals.candidate ?? null, mixed: cmp.principals.mixed },
-    verdict: verdictOf(cmp, gates, metricOptions),
+    verdict: verdictView(cmp, gates, metricOptions),
   };
 }
 
 const signed = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(4);
 
-/** The verdict: one line per metric, the gates, the worst slice, and the overall state, from the core's figures. */
-export function verdictOf(cmp: Comparison, gates: GateResult[], metricOptions: MetricOptions): VerdictView {
-  const lines = Object.entries(cmp.metrics).map(([metric, m]) => {
-    const significant = m.pAdjusted < ALPHA;
-    const what = !significant ? 'no significant change in' : m.delta > 0 ? 'significant gain in' : 'significant drop in';
-    return {
-      metric, label: metricColumn(metric, metricOptions).label,
-      baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, p: m.pPermutation, pAdjusted: m.pAdjusted, significant,
-      text: `${what} ${metric}: ${signed(m.delta)} (95% CI ${signed(m.ci95[0])} to ${signed(m.ci95[1])})`,
-    };
-  });
-  const up = lines.filter((l) => l.significant && l.delta > 0).length;
-  const down = lines.filter((l) => l.significant && l.delta < 0).length;
-  const status = up && down ? 'mixed' : up ? 'improved' : down ? 'regressed' : 'no-change';
-  const failed = gates.filter((g) => !g.passed).map((g) => g.gate);
-  const passed = gates.length - failed.length;
-  let worst: VerdictView['worstSlice'];
-  for (const [name, sc] of Object.entries(cmp.slices)) {
-    const m = sc.metrics[cmp.primaryMetric];
-    if (m && m.delta < -TIE_EPSILON && (!worst || m.delta < worst.delta)) worst = { name, queries: sc.queries, delta: m.delta, significant: m.pAdjusted < ALPHA };
-  }
+/** The core's verdict (verdictOf) as the dashboard shows it: a short headline, one line per metric, the facts. */
+export function verdictView(cmp: Comparison, gates: GateResult[], metricOptions: MetricOptions): VerdictView {
+  const v = verdictOf(cmp, gates, { alpha: ALPHA });
+  const status = v.outcome === 'no significant change' ? 'no-change' : v.outcome;
+  const on = (names: string[]) => `${names.length === 1 ? names[0] : `${names.length} metrics`}`;
   const what = {
     'no-change': 'no significant change',
-    improved: `significant gain on ${up} metric${up === 1 ? '' : 's'}`,
-    regressed: `significant drop on ${down} metric${down === 1 ? '' : 's'}`,
-    mixed: `significant gain on ${up}, drop on ${down} metric${down === 1 ? '' : 's'}`,
+    improved: `significant gain on ${on(v.improved)}`,
+    regressed: `significant drop on ${on(v.regressed)}`,
+    mixed: `significant gain on ${on(v.improved)}, drop on ${on(v.regressed)}`,
   }[status];
-  const gateText = gates.length === 0 ? 'no gates' : failed.length ? `${failed.length} of ${gates.length} gates fail` : `${passed}/${gates.length} gates pass`;
+  const failed = gates.filter((g) => !g.passed).map((g) => g.gate);
+  const gateText = gates.length === 0 ? 'no gates' : failed.length ? `${failed.length} of ${gates.length} gates fail` : `${gates.length}/${gates.length} gates pass`;
+  const primary = v.metrics[0];
+  const notes = cmp.warnings.map((w) => w.message);
+  for (const m of v.metrics) {
+    if (m.couldFlip) notes.push(`Unjudged documents could flip ${m.metric}: graded otherwise, Δ could be anywhere from ${signed(m.couldFlip.low)} to ${signed(m.couldFlip.high)} (${m.couldFlip.deciding} query–document pairs decide it).`);
+  }
   return {
     status,
     headline: `${cmp.candidate}: ${what} · ${gateText}`,
-    lines,
-    gates: { passed, total: gates.length, failed },
-    worstSlice: worst,
-    notes: cmp.warnings.map((w) => w.message),
+    coreHeadline: v.headline,
+    lines: v.metrics.map((m) => ({
+      metric: m.metric, label: metricColumn(m.metric, metricOptions).label,
+      baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, p: cmp.metrics[m.metric].pPermutation, pAdjusted: m.pAdjusted,
+      significant: m.significant, gates: { passed: m.gates.passed, total: m.gates.total }, mde: m.mde.value,
+      ...(m.couldFlip && { couldFlip: { low: m.couldFlip.low, high: m.couldFlip.high } }),
+      text: m.line,
+    })),
+    gates: { passed: v.gates.passed, total: v.gates.total, failed },
+    worstSlice: primary?.worstSlice && { name: primary.worstSlice.name, queries: primary.worstSlice.queries, delta: primary.worstSlice.delta, significant: primary.worstSlice.significant },
+    mde: primary && { metric: primary.metric, queries: primary.mde.queries, value: primary.mde.value, detect: primary.mde.detect, queriesNeeded: primary.mde.queriesFor, text: primary.mde.text },
+    notes,
+  };
+}
+
+/** The N-way matrix's default candidates: the newest run of every other config, made as the baseline's principal. */
+export function matrixCandidates(runs: StoredRun[], baseline: StoredRun): StoredRun[] {
+  const newest = new Map<string, StoredRun>();
+  for (const r of runs) {
+    if (r === baseline || principalOf(r) !== principalOf(baseline) || r.run.provenance.config === baseline.run.provenance.config) continue;
+    newest.set(r.run.provenance.config, r); // runs are oldest first: the last one wins
+  }
+  return [...newest.values()];
+}
+
+/**
+ * Several candidates against one baseline through the core's compareMany: one Holm–Bonferroni correction over
+ * every candidate's tests, then the gates of each pair. Candidates made as another principal are refused (the
+ * caller offers only comparable ones).
+ */
+export async function dashboardMatrix(
+  baseline: StoredRun,
+  candidates: StoredRun[],
+  judgments: JudgmentSet,
+  settings: ComparisonSettings,
+  metricOptions: MetricOptions,
+  signal?: AbortSignal,
+): Promise<MatrixView> {
+  const { specs, options } = comparisonSpecs([baseline, ...candidates], settings);
+  const many = await compareManySliced(comparisonSideOf(baseline.run), candidates.map((c) => comparisonSideOf(c.run)), judgments, specs, options, statisticsSlicer(signal));
+  const shown = specs.map((s) => s.name);
+  return {
+    baselineRunId: baseline.id,
+    baseline: runLabel(baseline),
+    metrics: shown.map((s) => metricColumn(s, metricOptions)),
+    correction: many.correction,
+    queries: many.queries,
+    rows: many.comparisons.map((cmp, i) => {
+      const gates = checkGates(settings.gates, cmp);
+      return {
+        runId: candidates[i].id,
+        label: runLabel(candidates[i], cmp.primaryMetric),
+        gates: { passed: gates.filter((g) => g.passed).length, total: gates.length },
+        cells: shown.map((metric) => {
+          const m = cmp.metrics[metric];
+          return { metric, candidate: m.candidate, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted, significant: m.pAdjusted < ALPHA };
+        }),
+      };
+    }),
   };
 }
 
