@@ -5,10 +5,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JudgmentSet } from '../core/judgments/types';
+import { configAnalyzer } from '../core/retrieval/analyzer';
+import { makeSnippet } from '../core/session/search-view';
 import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonParams, DashboardModel, MatrixView, QueryDetail } from '../protocol/dashboard';
 import {
-  ACL_UNAVAILABLE, type DashboardComparison, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
+  ACL_UNAVAILABLE, type DashboardComparison, type DocLookup, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
   matrixCandidates, principalOf, principalText,
 } from './dashboard/model';
 import type { SessionManager } from './sessions';
@@ -135,7 +137,7 @@ export class RanklabController implements vscode.Disposable {
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
         const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
-        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale });
+        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, '') });
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
         hit.catch(() => this.comparisons.delete(key));
@@ -278,7 +280,27 @@ export class RanklabController implements vscode.Disposable {
     } catch {
       qrels = undefined;
     }
-    return buildQueryDetail(qid, baseline, candidate, m, 10, qrels, this.queryInfo()?.(qid), core);
+    return buildQueryDetail(qid, baseline, candidate, m, 10, qrels, this.queryInfo()?.(qid), core, this.docLookup(baseline ?? candidate, qid));
+  }
+
+  /**
+   * Titles and query-centred snippets from the current corpus, for runs saved without them; undefined when the
+   * corpus cannot be read (the detail then shows ids only).
+   */
+  private docLookup(run: StoredRun | undefined, qid: string): DocLookup | undefined {
+    const session = this.session();
+    const query = run?.run.queries.find((q) => q.qid === qid)?.text ?? '';
+    if (!session) return undefined;
+    try {
+      const analyzer = configAnalyzer(session.baselineConfig());
+      return (id) => {
+        const doc = session.document(id);
+        return doc && { title: doc.title || undefined, snippet: makeSnippet(doc, query, analyzer) || undefined };
+      };
+    } catch (e) {
+      this.log.warn(`no titles from the corpus: ${(e as Error).message}`);
+      return undefined;
+    }
   }
 
   /** Absolute path of a workspace-relative path, refusing anything outside the folder. */

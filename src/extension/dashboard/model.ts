@@ -218,10 +218,15 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
   };
 }
 
-function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined): DocRow[] {
+/** Title and snippet of a document from the current corpus (runs saved without titles get them at display time). */
+export type DocLookup = (id: string) => { title?: string; snippet?: string } | undefined;
+
+function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined, lookup?: DocLookup): DocRow[] {
   const otherRanks = new Map(other?.docs.slice(0, limit).map((d, i) => [d.id, i + 1]) ?? []);
   return q.docs.slice(0, limit).map((d, i) => {
-    const row: DocRow = { rank: i + 1, id: d.id, title: d.title, score: d.score };
+    const found = lookup?.(d.id);
+    const row: DocRow = { rank: i + 1, id: d.id, title: d.title ?? found?.title, score: d.score };
+    if (found?.snippet) row.snippet = found.snippet;
     const g = qrels?.get(d.id);
     if (g !== undefined) row.grade = g;
     const o = otherRanks.get(d.id);
@@ -269,7 +274,7 @@ export async function dashboardComparison(
   c: StoredRun,
   judgments: JudgmentSet,
   settings: ComparisonSettings,
-  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal } = {},
+  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal; lookup?: DocLookup } = {},
 ): Promise<DashboardComparison> {
   const { specs, options } = comparisonSpecs([b, c], settings);
   let cmp: Comparison;
@@ -280,7 +285,9 @@ export async function dashboardComparison(
     throw e;
   }
   const gates = checkGates(settings.gates, cmp);
-  return { view: comparisonView(cmp, gates, titlesOf([b, c]), opts.stale ?? false, options), core: cmp };
+  const stored = titlesOf([b, c]);
+  const titleOf = (id: string) => stored.get(id) ?? opts.lookup?.(id)?.title;
+  return { view: comparisonView(cmp, gates, titleOf, opts.stale ?? false, options), core: cmp };
 }
 
 /** Document titles as the runs stored them. */
@@ -294,7 +301,7 @@ function titlesOf(runs: StoredRun[]): Map<string, string> {
 export function comparisonView(
   cmp: Comparison,
   gates: GateResult[],
-  titles: ReadonlyMap<string, string>,
+  titleOf: (id: string) => string | undefined,
   staleJudgments: boolean,
   metricOptions: MetricOptions,
   maxMoved = 20,
@@ -318,7 +325,7 @@ export function comparisonView(
     splits: (['tune', 'holdout'] as const).flatMap((k) => (cmp.splits[k] ? [slice(k, cmp.splits[k]!)] : [])),
     moved: cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
       qid: q.qid, text: q.text, delta: q.delta,
-      docs: q.moved.map((d) => ({ ...d, title: titles.get(d.id) })),
+      docs: q.moved.map((d) => ({ ...d, title: titleOf(d.id) })),
     })),
     gates: gates.map((g) => ({ gate: g.gate, passed: g.passed, actual: Number.isFinite(g.actual) ? g.actual : null, queries: g.queries.slice(0, 5).map((q) => q.qid) })),
     warnings: cmp.warnings.map((w) => w.message),
@@ -424,6 +431,7 @@ export function buildQueryDetail(
   qrels?: ReadonlyMap<string, number>,
   info?: { tags: string[] },
   core?: Comparison,
+  lookup?: DocLookup,
 ): QueryDetail {
   const find = (r: StoredRun | undefined) => r?.run.queries.find((x) => x.qid === qid);
   const qb = find(baseline);
@@ -431,7 +439,7 @@ export function buildQueryDetail(
   // The core's figures (current judgments) when the pair was compared, else the values saved with the run.
   const fromCore = metric ? core?.perQuery[qid]?.[metric] : undefined;
   const side = (r: StoredRun | undefined, q: SavedQueryResult | undefined, other: SavedQueryResult | undefined, which: 'baseline' | 'candidate') =>
-    r && q ? { runId: r.id, label: runLabel(r), docs: docRows(q, limit, qrels, other), metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined } : undefined;
+    r && q ? { runId: r.id, label: runLabel(r), docs: docRows(q, limit, qrels, other, lookup), metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined } : undefined;
   const b = side(baseline, qb, qc, 'baseline');
   const c = side(candidate, qc, qb, 'candidate');
   const moves = { entered: 0, left: 0, up: 0, down: 0 };

@@ -86,6 +86,19 @@ test('query detail keeps titles verbatim (escaping is the view\'s job) and ranks
   assert.equal(d.baseline!.metric, 0.8);
 });
 
+test('query detail: runs saved without titles get them (and a snippet) from the corpus lookup; stored titles win', () => {
+  const { runs } = readSavedRuns(FIXTURE);
+  const strip = (r: (typeof runs)[number]) => ({ ...r, run: { ...r.run, queries: r.run.queries.map((q) => ({ ...q, docs: q.docs.map(({ title: _t, ...d }) => d) })) } });
+  const lookup = (id: string) => (id === 'corpus/quick-bread.md' ? { title: 'From corpus', snippet: 'Flour, water…' } : undefined);
+  const bare = buildQueryDetail('q2', strip(runs[0]), strip(runs[1]), 'ndcg@10', 10, undefined, undefined, undefined, lookup);
+  const row = bare.baseline!.docs.find((d) => d.id === 'corpus/quick-bread.md')!;
+  assert.equal(row.title, 'From corpus');
+  assert.equal(row.snippet, 'Flour, water…');
+  assert.equal(bare.baseline!.docs.find((d) => d.id === 'corpus/soda-bread.md')!.title, undefined, 'unknown to the corpus: no title');
+  const stored = buildQueryDetail('q2', runs[0], runs[1], 'ndcg@10', 10, undefined, undefined, undefined, lookup);
+  assert.equal(stored.baseline!.docs.find((d) => d.id === 'corpus/quick-bread.md')!.title, 'Quick bread');
+});
+
 test('protocol guard rejects malformed webview messages', () => {
   assert.equal(isWebviewToHost({ type: 'ready', protocol: 1 }), true);
   assert.equal(isWebviewToHost({ type: 'request', requestId: 3, method: 'getDashboard', params: {} }), true);
