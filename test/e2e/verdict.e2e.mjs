@@ -99,9 +99,15 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
   await pick('candidate', 'title-boost-3 ayu');
   const refused = await vs.webviewText('#verdict.refused', /different principals/);
   log('refusal:', refused.replace(/\s+/g, ' ').slice(0, 300));
-  assert.match(refused, /was run as principal "ayu"/);
+  assert.match(refused, /baseline "baseline" was run without a principal \(every document\), candidate "title-boost-3" as principal "ayu"/);
   assert.equal(await wv.locator('#verdict-lines').count(), 0, 'no figures for a refused pair');
   await vs.screenshot('verdict-refused-dark');
+  // The explicit mode: compared anyway, labelled MIXED PRINCIPALS, and back.
+  await wv.locator('#allow-mixed').click();
+  assert.match(await vs.webviewText('#verdict .mixed-banner', /MIXED PRINCIPALS/), /baseline unrestricted, candidate as ayu/);
+  assert.equal(await wv.locator('#verdict-lines').count(), 1);
+  await wv.locator('#disallow-mixed').click();
+  await vs.webviewText('#verdict.refused', /different principals/);
 
   // 6. The first screen in the other three default themes.
   await pick('candidate', 'title-boost-3 unrestricted');
