@@ -75,18 +75,21 @@ export interface QueryRow {
   split?: string;
 }
 
-/** A verdict line: one metric of the comparison in words and figures. */
-export interface VerdictLine {
-  metric: string;
-  /** The metric's variant spelled out ("nDCG@10, gain 2^rel−1"). */
-  label: string;
+/** Means, their difference with its paired bootstrap 95% CI, and the permutation p before and after the correction. */
+export interface DeltaFigures {
   baseline: number;
   candidate: number;
   delta: number;
   ci95: [number, number];
-  /** Permutation p before and after the multiple-testing correction. */
   p: number;
   pAdjusted: number;
+}
+
+/** A verdict line: one metric of the comparison in words and figures. */
+export interface VerdictLine extends DeltaFigures {
+  metric: string;
+  /** The metric's variant spelled out ("nDCG@10, gain 2^rel−1"). */
+  label: string;
   /** Survives the correction at α = 0.05. */
   significant: boolean;
   /** Gates on this metric (min, max regression, every slice's max regression). */
@@ -139,14 +142,8 @@ export interface ComparisonView {
 }
 
 /** One metric of a comparison: means, paired bootstrap 95% CI of the difference, permutation p (Holm-adjusted). */
-export interface MetricDelta {
+export interface MetricDelta extends DeltaFigures {
   spec: string;
-  baseline: number;
-  candidate: number;
-  delta: number;
-  ci95: [number, number];
-  p: number;
-  pAdjusted: number;
   wins: number;
   losses: number;
   ties: number;
