@@ -21,6 +21,11 @@ await withVSCode({ name: 'food', runDir, workspace, extensionDevelopmentPath: RE
   fs.copyFileSync(path.join(REPO, 'examples/food-search/configs/title-boost-3.rank.json'), path.join(workspace, 'configs/title-boost-3.rank.json'));
   const page = vs.page;
   await vs.runCommand('Ranklab: Run Evaluation');
+  // Run Evaluation asks which principal to evaluate as: "No principal" (every document) first, the default.
+  const principalRow = page.locator('.quick-input-list .monaco-list-row', { hasText: 'No principal' }).first();
+  await principalRow.waitFor({ timeout: 30000 });
+  assert.match(await page.locator('.quick-input-list').textContent(), /No principal[\s\S]*ayu/);
+  await page.keyboard.press('Enter');
   const wv = vs.webview();
 
   // 1. Every offline config evaluated; the reranker config cannot load its model offline and is reported, not fatal.
