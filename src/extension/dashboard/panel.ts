@@ -31,7 +31,11 @@ export class DashboardPanel implements vscode.Disposable {
     this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
       ready: () => {
         const focus = this.pendingFocus;
-        this.send('init', () => controller.dashboardModel(focus ?? {}), () => focus && this.host.notify('focusRuns', focus));
+        // The page first, without the comparison (its statistics take seconds at thousands of queries), then in full.
+        const quick = controller.model(focus ?? {}, { note: 'Comparing the runs…' });
+        this.lastPostedModel = quick;
+        this.host.notify('init', { model: quick });
+        this.send('runsUpdated', () => controller.dashboardModel(focus ?? {}), () => focus && this.host.notify('focusRuns', focus));
       },
       requests: {
         getDashboard: async (params) => {
@@ -87,7 +91,7 @@ export class DashboardPanel implements vscode.Disposable {
   }
 
   /** Builds the model (the comparison takes a moment) and posts it; a failure is logged, the panel keeps its state. */
-  private send(name: 'init' | 'runsUpdated', build: () => Promise<DashboardModel>, then?: () => void): void {
+  private send(name: 'runsUpdated', build: () => Promise<DashboardModel>, then?: () => void): void {
     build().then((model) => {
       this.lastPostedModel = model;
       this.host.notify(name, { model });
