@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The one entry for the VS Code tests: `npm run test:e2e [-- ui|integration|vsix ...]` (default: ui integration).
 #   ui           test/e2e/dashboard.e2e.mjs: palette → dashboard webview → text/XSS assertions → screenshots (test-results/)
+#   verdict      test/e2e/verdict.e2e.mjs: real runs of a hostile example copy → verdicts, N-way matrix, refusal, 4 themes
+#   scale        test/e2e/scale.e2e.mjs: 5,000-query runs → windowed per-query table (rows alive, timings logged)
 #   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
 #   vsix         package a .vsix with vsce and check it installs into a fresh code-server extensions dir
 # The extension is loaded from this folder (extensionDevelopmentPath), as test-electron does: no packaging step.
@@ -8,7 +10,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food integration}"
+STEPS="${*:-ui food verdict scale integration}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -34,6 +36,12 @@ for step in $STEPS; do
     ui)
       echo "== ui: dashboard e2e"
       node test/e2e/dashboard.e2e.mjs ;;
+    verdict)
+      echo "== verdict: dashboard first screen on real runs (verdicts, matrix, mixed principals, hostile text, 4 themes)"
+      node test/e2e/verdict.e2e.mjs ;;
+    scale)
+      echo "== scale: per-query view with 5,000 queries (windowed table, figures logged)"
+      node test/e2e/scale.e2e.mjs ;;
     food)
       echo "== food: example workspace e2e (Run Evaluation, dashboard, edit config -> Problems)"
       node test/e2e/food-search.e2e.mjs ;;
@@ -53,7 +61,7 @@ for step in $STEPS; do
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | food | integration | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | verdict | scale | integration | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done

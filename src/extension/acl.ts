@@ -26,6 +26,7 @@ export function aclView(report: AclReport, at = new Date()): AclView {
     checkedAt: at.toISOString(),
     principals: [...perPrincipal].map(([name, p]) => ({ name, violations: p.violations, pageFill: p.fills.length ? p.fills.reduce((a, b) => a + b, 0) / p.fills.length : undefined })),
     violations: report.violations.map((v) => ({ principal: v.principal, query: v.query, docId: v.docId, config: v.config })),
+    notChecked: report.failed.map((f) => ({ config: f.config, message: f.message })),
   };
 }
 

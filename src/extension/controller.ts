@@ -1,12 +1,18 @@
 /**
- * Editor-side state: which workspace folder, which runs, which baseline/candidate the user picked.
+ * Editor-side state: which workspace folder, which runs, which comparison the user picked.
  * Reads are cached and invalidated by a file watcher on the runs folder; listeners hear about changes.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { JudgmentSet } from '../core/judgments/types';
+import { configAnalyzer } from '../core/retrieval/analyzer';
+import { makeSnippet } from '../core/session/search-view';
 import type { RanklabSession } from '../core/session/session';
-import type { AclView, ComparisonView, DashboardModel, QueryDetail } from '../protocol/dashboard';
-import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison } from './dashboard/model';
+import type { AclView, ComparisonParams, DashboardModel, MatrixView, QueryDetail } from '../protocol/dashboard';
+import {
+  ACL_UNAVAILABLE, type DashboardComparison, type DocLookup, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
+  matrixCandidates, principalOf, principalText,
+} from './dashboard/model';
 import type { SessionManager } from './sessions';
 import { readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
 import { type RanklabSettings, SETTINGS_SECTION, affectsSettings, readSettings } from './settings';
@@ -16,13 +22,22 @@ const BASELINE_KEY = 'ranklab.baselineRunId';
 export class RanklabController implements vscode.Disposable {
   private cache: RunStoreResult | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
+  /** Runs, baseline, settings or ACL results changed. */
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
-  /** The candidate the user asked to compare (not persisted: defaults to the newest run). */
-  candidateRunId: string | undefined;
+  private readonly selectionChanged = new vscode.EventEmitter<void>();
+  /** The user picked another comparison (the status bar follows it). */
+  readonly onDidChangeSelection = this.selectionChanged.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.selectionChanged];
+  /**
+   * The comparison the user picked last (dashboard pickers, Compare with Baseline); unset fields take the defaults
+   * (the baseline set with Set as Baseline or ranklab.json, the newest other run made as the same principal).
+   */
+  private picked: ComparisonParams = {};
   /** Latest access-control result shown by the dashboard. */
   acl: AclView = ACL_UNAVAILABLE;
-  private readonly comparisons = new Map<string, { view?: ComparisonView; note?: string }>();
+  private readonly comparisons = new Map<string, Promise<DashboardComparison>>();
+  /** The N-way comparison being computed (a newer request aborts it). */
+  private matrixWork: AbortController | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -67,6 +82,21 @@ export class RanklabController implements vscode.Disposable {
     this.changed.fire();
   }
 
+  /** The comparison the user picked (explicit choices only). */
+  get selection(): Readonly<ComparisonParams> {
+    return this.picked;
+  }
+
+  /** Records the comparison the user picked; `undefined` fields go back to the defaults. */
+  select(params: ComparisonParams): void {
+    const next: ComparisonParams = {
+      baselineRunId: params.baselineRunId, candidateRunId: params.candidateRunId, allowMixedPrincipals: params.allowMixedPrincipals || undefined,
+    };
+    if (JSON.stringify(next) === JSON.stringify(this.picked)) return;
+    this.picked = next;
+    this.selectionChanged.fire();
+  }
+
   /** The folder's core session (opened on first use), or undefined when there is none to open. */
   session(): RanklabSession | undefined {
     if (!this.folder || !this.sessions || this.folder.uri.scheme !== 'file') return undefined;
@@ -88,36 +118,76 @@ export class RanklabController implements vscode.Disposable {
   }
 
   /**
-   * The comparison of two saved runs through the core (compareRuns + checkGates) on the current judgments,
-   * cached per pair of runs and judgment version (it takes about half a second on 100 queries).
+   * The comparison of two saved runs through the core (compareRuns + checkGates + verdictOf) on the current
+   * judgments as the runs' principal sees them, cached per pair of runs, mode and judgment version (about half a
+   * second on 100 queries, time-sliced so the editor stays responsive). Runs made as different principals are
+   * refused (the core's message) unless `allowMixed`; then they are scored on the unrestricted judgments, as
+   * `ranklab compare --allow-mixed-principals` does.
    */
-  comparison(baselineId: string | undefined, candidateId: string | undefined): { view?: ComparisonView; note?: string } {
+  async comparison(baselineId: string | undefined, candidateId: string | undefined, allowMixed = false): Promise<DashboardComparison & { note?: string }> {
     const b = this.findRun(baselineId);
     const c = this.findRun(candidateId);
     if (!b || !c || b === c) return { note: 'Pick two different runs to compare.' };
     const session = this.session();
     if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
     try {
-      // Runs made as different principals are refused by the core (the note says so); as one, scored as that one.
-      const principal = b.run.principal === c.run.principal ? b.run.principal : undefined;
-      const judgments = session.judgmentsFor({ principal });
-      const key = `${b.id}|${c.id}|${judgments.fingerprint}`;
+      const judgments = this.judgmentsFor(session, [b, c]);
+      const key = `${b.id}|${c.id}|${allowMixed}|${judgments.fingerprint}`;
       let hit = this.comparisons.get(key);
       if (!hit) {
-        hit = dashboardComparison(b, c, judgments, session.workspace.settings);
+        // A run is stale when the judgments as its own principal sees them changed since it was made.
+        const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
+        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, '') });
+        if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
+        hit.catch(() => this.comparisons.delete(key));
       }
-      return hit;
+      return await hit;
     } catch (e) {
       return { note: `No comparison: ${(e as Error).message}` };
     }
   }
 
+  /** The judgments as the runs' principal sees them (unrestricted when they were made as different principals). */
+  private judgmentsFor(session: RanklabSession, runs: StoredRun[]): JudgmentSet {
+    const p = principalOf(runs[0]);
+    const principal = runs.every((r) => principalOf(r) === p) ? p ?? undefined : undefined;
+    return session.judgmentsFor({ principal, relevanceThreshold: session.workspace.settings.relevanceThreshold });
+  }
+
   /** The model plus the comparison of the chosen runs (the dashboard's view). */
-  dashboardModel(overrides: { baselineRunId?: string; candidateRunId?: string } = {}): DashboardModel {
-    const m = this.model(overrides);
-    const cmp = this.comparison(m.baselineRunId, m.candidateRunId);
-    return { ...m, comparison: cmp.view, comparisonNote: cmp.note };
+  async dashboardModel(overrides: ComparisonParams = {}): Promise<DashboardModel> {
+    const ids = this.resolve(overrides);
+    const cmp = await this.comparison(ids.baseline?.id, ids.candidate?.id, ids.allowMixed);
+    return this.model(overrides, cmp);
+  }
+
+  /**
+   * Several candidates against one baseline (the N-way matrix, the core's compareMany). Candidates default to the
+   * newest run of every other config made as the baseline's principal; runs made as another principal are left
+   * out. A newer request cancels the one still computing.
+   */
+  async matrix(baselineRunId: string, candidateRunIds?: string[]): Promise<{ matrix?: MatrixView; note?: string }> {
+    this.matrixWork?.abort();
+    const b = this.findRun(baselineRunId);
+    const session = this.session();
+    if (!b) return { note: 'The baseline run no longer exists.' };
+    if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
+    const runs = this.runs().runs;
+    const candidates = candidateRunIds
+      ? runs.filter((r) => candidateRunIds.includes(r.id) && r !== b && principalOf(r) === principalOf(b))
+      : matrixCandidates(runs, b);
+    if (candidates.length === 0) return { note: `No other run made ${principalText(principalOf(b))} to compare with the baseline.` };
+    const abort = new AbortController();
+    this.matrixWork = abort;
+    try {
+      const settings = readWorkspaceSettings(this.folder!.uri.fsPath);
+      return { matrix: await dashboardMatrix(b, candidates, this.judgmentsFor(session, [b]), session.workspace.settings, settings.metricOptions, abort.signal) };
+    } catch (e) {
+      return { note: abort.signal.aborted ? 'Superseded by a newer request.' : `No comparison: ${(e as Error).message}` };
+    } finally {
+      if (this.matrixWork === abort) this.matrixWork = undefined;
+    }
   }
 
   setAcl(view: AclView): void {
@@ -148,13 +218,25 @@ export class RanklabController implements vscode.Disposable {
   async setBaseline(runId: string): Promise<void> {
     await this.context.workspaceState.update(BASELINE_KEY, runId);
     this.log.info(`baseline set to run ${runId}`);
+    this.picked = { ...this.picked, baselineRunId: runId, candidateRunId: this.picked.candidateRunId === runId ? undefined : this.picked.candidateRunId };
     this.changed.fire();
+    this.selectionChanged.fire();
   }
 
-  model(overrides: { baselineRunId?: string; candidateRunId?: string } = {}): DashboardModel {
+  /** Baseline and candidate runs for explicit ids, else the user's picks, else the defaults. */
+  resolve(overrides: ComparisonParams = {}): { baseline?: StoredRun; candidate?: StoredRun; allowMixed: boolean } {
+    const runs = this.runs().runs;
+    const settings = this.folder ? readWorkspaceSettings(this.folder.uri.fsPath) : undefined;
+    const baseline = chooseBaseline(runs, overrides.baselineRunId ?? this.picked.baselineRunId ?? this.baselineRunId, settings?.baselineConfig);
+    const candidate = chooseCandidate(runs, baseline, overrides.candidateRunId ?? this.picked.candidateRunId);
+    return { baseline, candidate, allowMixed: overrides.allowMixedPrincipals ?? this.picked.allowMixedPrincipals ?? false };
+  }
+
+  model(overrides: ComparisonParams = {}, cmp?: DashboardComparison & { note?: string }): DashboardModel {
     const folder = this.folder;
     const store = this.runs();
     const settings = folder ? readWorkspaceSettings(folder.uri.fsPath) : undefined;
+    const ids = this.resolve(overrides);
     return buildDashboardModel({
       workspaceName: folder?.name ?? '(no folder)',
       runsFolder: this.runsFolder,
@@ -162,26 +244,63 @@ export class RanklabController implements vscode.Disposable {
       problems: [...(settings?.problems ?? []), ...store.problems],
       metricOptions: settings?.metricOptions ?? { gain: 'exp', relevanceThreshold: 1 },
       baselineConfig: settings?.baselineConfig,
-      baselineRunId: overrides.baselineRunId ?? this.baselineRunId,
-      candidateRunId: overrides.candidateRunId ?? this.candidateRunId,
+      baselineRunId: ids.baseline?.id,
+      candidateRunId: ids.candidate?.id,
       primaryMetric: this.settings.primaryMetric,
+      comparison: cmp?.view,
+      core: cmp?.core,
+      refusal: cmp?.refusal,
+      comparisonNote: cmp?.note,
+      allowMixedPrincipals: ids.allowMixed,
+      queryInfo: this.queryInfo(),
       acl: this.acl,
     });
   }
 
-  queryDetail(qid: string, ids: { baselineRunId?: string; candidateRunId?: string }): QueryDetail {
-    const runs = this.runs().runs;
-    const settings = this.folder ? readWorkspaceSettings(this.folder.uri.fsPath) : undefined;
-    const baseline = chooseBaseline(runs, ids.baselineRunId ?? this.baselineRunId, settings?.baselineConfig);
-    const candidate = chooseCandidate(runs, baseline, ids.candidateRunId ?? this.candidateRunId);
+  /** Tags and split of each query from the judgments, or undefined when they cannot be read. */
+  private queryInfo(): ((qid: string) => { tags: string[]; split?: string } | undefined) | undefined {
+    try {
+      const queries = this.session()?.judgments().queries;
+      return queries ? (qid) => {
+        const q = queries.get(qid);
+        return q ? { tags: q.tags ?? [], split: q.split } : undefined;
+      } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async queryDetail(qid: string, ids: ComparisonParams): Promise<QueryDetail> {
+    const { baseline, candidate, allowMixed } = this.resolve(ids);
     const m = this.model(ids).primaryMetric?.spec;
+    const core = (await this.comparison(baseline?.id, candidate?.id, allowMixed)).core;
     let qrels: ReadonlyMap<string, number> | undefined;
     try {
       qrels = this.session()?.judgments().qrels.get(qid);
     } catch {
       qrels = undefined;
     }
-    return buildQueryDetail(qid, baseline, candidate, m, 10, qrels);
+    return buildQueryDetail(qid, baseline, candidate, m, 10, qrels, this.queryInfo()?.(qid), core, this.docLookup(baseline ?? candidate, qid));
+  }
+
+  /**
+   * Titles and query-centred snippets from the current corpus, for runs saved without them; undefined when the
+   * corpus cannot be read (the detail then shows ids only).
+   */
+  private docLookup(run: StoredRun | undefined, qid: string): DocLookup | undefined {
+    const session = this.session();
+    const query = run?.run.queries.find((q) => q.qid === qid)?.text ?? '';
+    if (!session) return undefined;
+    try {
+      const analyzer = configAnalyzer(session.baselineConfig());
+      return (id) => {
+        const doc = session.document(id);
+        return doc && { title: doc.title || undefined, snippet: makeSnippet(doc, query, analyzer) || undefined };
+      };
+    } catch (e) {
+      this.log.warn(`no titles from the corpus: ${(e as Error).message}`);
+      return undefined;
+    }
   }
 
   /** Absolute path of a workspace-relative path, refusing anything outside the folder. */

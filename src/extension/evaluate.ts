@@ -2,21 +2,22 @@
  * "Run Evaluation": every usable config of the workspace through the core session (kept warm per folder),
  * under a cancellable progress notification (Cancel aborts an AbortSignal; the core stops at its next pause,
  * at most ~50 ms away in every phase: corpus loading, index builds, LSA training, the query loop).
- * Runs are saved under .ranklab/runs; a config that cannot run is reported and the others still run.
+ * Runs are saved under .ranklab/runs; a config that cannot run is reported and the others still run. With a
+ * principal, every config runs as that principal (its runs are named `<config>@<principal>-<time>`).
  */
 import * as vscode from 'vscode';
 import { parseMetricList } from '../core/metrics/spec';
 import { evaluateConfig } from '../core/session/evaluate';
 import type { RanklabController } from './controller';
 
-export async function runEvaluation(controller: RanklabController, only?: string[]): Promise<string[]> {
+export async function runEvaluation(controller: RanklabController, only?: string[], principal?: string): Promise<string[]> {
   const folder = controller.folder;
   if (!folder || folder.uri.scheme !== 'file' || !controller.sessions) throw new Error('open a local folder containing ranklab.json');
   const log = controller.log;
   const saved: string[] = [];
   const failed: string[] = [];
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Ranklab: evaluating', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: `Ranklab: evaluating${principal ? ` as ${principal}` : ''}`, cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
@@ -37,7 +38,7 @@ export async function runEvaluation(controller: RanklabController, only?: string
             let reported = 0;
             try {
               const r = await evaluateConfig(session, config, {
-                specs, metricOptions, save: true, signal: abort.signal,
+                specs, metricOptions, principal, save: true, signal: abort.signal,
                 onProgress: (done, total) => {
                   const pct = (done / total) * share;
                   progress.report({ increment: pct - reported, message: `${config.name} (${i + 1}/${configs.length}): ${done}/${total} queries` });

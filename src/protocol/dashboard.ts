@@ -4,8 +4,12 @@
  *
  * - after `ready` the host sends `init` with the full model; `runsUpdated` whenever runs, baseline or ACL results change;
  *   `focusRuns` when a command asks the dashboard to show a comparison (sent again after the next `ready`).
- * - the app asks for the model of other runs (`getDashboard`) and for one query's result lists (`getQueryDetail`).
+ * - the app asks for the model of another comparison (`getDashboard`: the user picked runs), for one query's result
+ *   lists (`getQueryDetail`) and for the N-way matrix (`getMatrix`: several candidates against one baseline).
  * - commands act in the editor: open a document or a query, set the baseline, run an evaluation or the ACL check.
+ *
+ * Every string that comes from the corpus, the judgments or a file name (titles, query texts, ids, labels,
+ * messages) is data: the app inserts it as text, never as markup.
  */
 import { type ToHost, defineProtocol, isToHost } from './base';
 
@@ -22,30 +26,39 @@ export interface MetricColumn {
 export interface RunSummary {
   id: string;
   config: string;
-  /** How the dashboard names the run: the config, and the principal it was made as ("baseline as ayu"). */
+  /** Who the run was made as: a principal's name, or null for none (it saw every document). */
+  principal: string | null;
+  /** How pickers and tables name the run: "config · principal · time · headline metric". */
   label: string;
+  /** When the run was made, local time to the minute ("2026-12-03 14:13"). */
+  time: string;
   createdAt: string;
   tool: string;
-  principal?: string;
   queryCount: number;
   /** Mean metric values keyed by metric spec. */
   metrics: Record<string, number>;
   /** Latency per stage (and `total`), milliseconds. */
   latency: Record<string, { p50: number; p99: number }>;
   annRecall?: number;
+  /** Lower-case text a picker's filter matches: the label, the id, the ISO time and the principal. */
+  search: string;
 }
 
-/** One retrieved document as the per-query detail shows it. Title is corpus text: render as text only. */
+/** One retrieved document as the per-query detail shows it. Title and snippet are corpus text: render as text only. */
 export interface DocRow {
   rank: number;
   id: string;
   title?: string;
+  snippet?: string;
   score: number;
   /** Grade from the current judgments; undefined = unjudged. */
   grade?: number;
   /** Rank of the same document in the other list of the comparison (undefined = not in its top k). */
   otherRank?: number;
 }
+
+/** Candidate against baseline on one query, as the core counts it (a difference within 1e-9 is a tie). */
+export type Outcome = 'win' | 'loss' | 'tie';
 
 /** One query in the per-query table. `delta` = candidate − baseline for the primary metric. */
 export interface QueryRow {
@@ -54,38 +67,83 @@ export interface QueryRow {
   baseline?: number;
   candidate?: number;
   delta?: number;
+  /** Undefined when the query is missing from one of the runs. */
+  outcome?: Outcome;
+  /** Query tags (the slices it belongs to). */
+  tags: string[];
+  /** `tune` or `holdout`, when the judgments say. */
+  split?: string;
 }
 
-export interface DashboardModel {
-  workspaceName: string;
-  /** Where the runs were read from, relative to the workspace. */
-  runsFolder: string;
-  runs: RunSummary[];
-  metricColumns: MetricColumn[];
-  baselineRunId?: string;
-  candidateRunId?: string;
-  /** The metric the per-query table and the delta chart use. */
-  primaryMetric?: MetricColumn;
-  /** Sorted by delta, most negative (worst regression) first; queries without a delta last. */
-  perQuery: QueryRow[];
-  /** Problems met while reading the runs (file: message). The readable runs are still shown. */
-  problems: string[];
-  /** Significance, slices, splits and moved documents of baseline vs candidate (core compareRuns). */
-  comparison?: ComparisonView;
-  /** Why there is no comparison (e.g. the judgments could not be read). */
-  comparisonNote?: string;
-  acl: AclView;
-}
-
-/** One metric of a comparison: means, paired bootstrap 95% CI of the difference, permutation p (Holm-adjusted). */
-export interface MetricDelta {
-  spec: string;
+/** Means, their difference with its paired bootstrap 95% CI, and the permutation p before and after the correction. */
+export interface DeltaFigures {
   baseline: number;
   candidate: number;
   delta: number;
   ci95: [number, number];
   p: number;
   pAdjusted: number;
+}
+
+/** A verdict line: one metric of the comparison in words and figures. */
+export interface VerdictLine extends DeltaFigures {
+  metric: string;
+  /** The metric's variant spelled out ("nDCG@10, gain 2^rel−1"). */
+  label: string;
+  /** Survives the correction at α = 0.05. */
+  significant: boolean;
+  /** Gates on this metric (min, max regression, every slice's max regression). */
+  gates: { passed: number; total: number };
+  /** Minimum detectable effect (±) at this query count; null when it cannot be estimated. */
+  mde: number | null;
+  /** Grading the unjudged documents could flip the sign of Δ: the range Δ could take. */
+  couldFlip?: { low: number; high: number };
+  /** The core's line, as `ranklab compare` prints it. */
+  text: string;
+}
+
+/** The answer first: what the change did, how sure that is, and what would be needed to be surer. */
+export interface VerdictView {
+  /** `improved` / `regressed`: at least one primary metric moved significantly and none the other way. */
+  status: 'improved' | 'regressed' | 'no-change' | 'mixed';
+  /** One line: "title-boost-3: no significant change · 15/15 gates pass". */
+  headline: string;
+  /** The core's headline, as `ranklab compare` prints it first. */
+  coreHeadline: string;
+  lines: VerdictLine[];
+  gates: { passed: number; total: number; failed: string[] };
+  /** The slice whose primary metric dropped most, if any dropped. */
+  worstSlice?: { name: string; queries: number; delta: number; significant: boolean };
+  /** Minimum detectable effect of the primary metric at this query count, from the paired differences. */
+  mde?: { metric: string; queries: number; value: number | null; detect: number; queriesNeeded: number | null; text: string };
+  /** What qualifies the verdict: few queries, unjudged documents that could flip it, judged coverage. */
+  notes: string[];
+}
+
+export interface ComparisonView {
+  baseline: string;
+  candidate: string;
+  primaryMetric: string;
+  queries: number;
+  correction: string;
+  metrics: MetricDelta[];
+  slices: SliceDelta[];
+  splits: SliceDelta[];
+  /** Queries whose primary metric changed, worst first (at most 20), with the documents that moved. */
+  moved: { qid: string; text: string; delta: number; docs: MovedDoc[] }[];
+  gates: GateRow[];
+  warnings: string[];
+  judged: { k: number; baseline: number; candidate: number };
+  /** The judgments changed since one of the runs was made: figures use the current judgments. */
+  staleJudgments: boolean;
+  /** Who each side was made as (null: no principal); `mixed`: compared anyway in the labelled mixed mode. */
+  principals: { baseline: string | null; candidate: string | null; mixed: boolean };
+  verdict: VerdictView;
+}
+
+/** One metric of a comparison: means, paired bootstrap 95% CI of the difference, permutation p (Holm-adjusted). */
+export interface MetricDelta extends DeltaFigures {
+  spec: string;
   wins: number;
   losses: number;
   ties: number;
@@ -119,22 +177,38 @@ export interface GateRow {
   queries: string[];
 }
 
-export interface ComparisonView {
+/** Why two runs are not compared: they were made as different principals (the core's refusal). */
+export interface ComparisonRefusal {
+  message: string;
+  baselinePrincipal: string | null;
+  candidatePrincipal: string | null;
+}
+
+/** Several candidates against one baseline: one row per candidate, one column per metric, one correction over all. */
+export interface MatrixView {
+  baselineRunId: string;
   baseline: string;
-  candidate: string;
-  primaryMetric: string;
-  queries: number;
+  metrics: MetricColumn[];
+  rows: MatrixRow[];
+  /** How the p-values were corrected, e.g. "Holm–Bonferroni over 25 tests (5 candidates × 5 metrics)". */
   correction: string;
-  metrics: MetricDelta[];
-  slices: SliceDelta[];
-  splits: SliceDelta[];
-  /** Queries whose primary metric changed, worst first (at most 20), with the documents that moved. */
-  moved: { qid: string; text: string; delta: number; docs: MovedDoc[] }[];
-  gates: GateRow[];
-  warnings: string[];
-  judged: { k: number; baseline: number; candidate: number };
-  /** The judgments changed since one of the runs was made: figures use the current judgments. */
-  staleJudgments: boolean;
+  queries: number;
+}
+
+export interface MatrixRow {
+  runId: string;
+  label: string;
+  cells: MatrixCell[];
+  gates: { passed: number; total: number };
+}
+
+export interface MatrixCell {
+  metric: string;
+  candidate: number;
+  delta: number;
+  ci95: [number, number];
+  pAdjusted: number;
+  significant: boolean;
 }
 
 export type AclView =
@@ -142,25 +216,68 @@ export type AclView =
   | { status: 'not-run'; message: string }
   | {
       status: 'checked';
+      /** No violation and every config checked. */
       passed: boolean;
       checkedAt: string;
       principals: { name: string; violations: number; pageFill?: number }[];
       violations: { principal: string; query: string; docId: string; rank?: number; config?: string }[];
+      /** Configs that could not run, so were not checked (e.g. a reranker model missing offline). */
+      notChecked: { config: string; message: string }[];
     };
+
+export interface DashboardModel {
+  workspaceName: string;
+  /** Where the runs were read from, relative to the workspace. */
+  runsFolder: string;
+  runs: RunSummary[];
+  metricColumns: MetricColumn[];
+  baselineRunId?: string;
+  candidateRunId?: string;
+  /** The metric the per-query table and the delta chart use. */
+  primaryMetric?: MetricColumn;
+  /** Every query of either run, worst change first (the app re-sorts and filters). */
+  perQuery: QueryRow[];
+  /** The slices the per-query filter offers: query tags, then `split:tune` / `split:holdout` when both occur. */
+  sliceNames: string[];
+  /** Problems met while reading the runs (file: message). The readable runs are still shown. */
+  problems: string[];
+  /** Significance, verdict, slices, splits and moved documents of baseline vs candidate (core compareRuns). */
+  comparison?: ComparisonView;
+  /** Runs made as different principals: the core's refusal, shown instead of figures. */
+  refusal?: ComparisonRefusal;
+  /** Why there is no comparison otherwise (one run only, the judgments could not be read, ...). */
+  comparisonNote?: string;
+  /** The comparison of runs made as different principals was asked for explicitly (shown labelled). */
+  allowMixedPrincipals: boolean;
+  acl: AclView;
+}
 
 export interface QueryDetail {
   qid: string;
   text: string;
-  baseline?: { runId: string; docs: DocRow[]; metric?: number };
-  candidate?: { runId: string; docs: DocRow[]; metric?: number };
+  tags: string[];
+  delta?: number;
+  baseline?: { runId: string; label: string; docs: DocRow[]; metric?: number };
+  candidate?: { runId: string; label: string; docs: DocRow[]; metric?: number };
+  /** How many documents entered, left or moved within the lists shown. */
+  moves: { entered: number; left: number; up: number; down: number };
+}
+
+export interface ComparisonParams {
+  baselineRunId?: string;
+  candidateRunId?: string;
+  /** Compare runs made as different principals anyway (labelled MIXED PRINCIPALS). */
+  allowMixedPrincipals?: boolean;
 }
 
 // ---------------------------------------------------------------- messages
 
 export type DashboardMessages = {
   requests: {
-    getDashboard: { params: { baselineRunId?: string; candidateRunId?: string }; result: DashboardModel };
+    getDashboard: { params: ComparisonParams; result: DashboardModel };
     getQueryDetail: { params: { qid: string; baselineRunId?: string; candidateRunId?: string }; result: QueryDetail };
+    /** Candidates default to the newest run of every other config made as the baseline's principal. */
+    getMatrix: { params: { baselineRunId: string; candidateRunIds?: string[] }; result: { matrix?: MatrixView; note?: string } };
   };
   commands: {
     openDocument: { docId: string; runId?: string };
@@ -181,8 +298,8 @@ export type DashboardMessages = {
 
 export const dashboardProtocol = defineProtocol<DashboardMessages>({
   viewType: 'ranklab.dashboard',
-  version: 1,
-  requests: { getDashboard: true, getQueryDetail: true },
+  version: 2,
+  requests: { getDashboard: true, getQueryDetail: true, getMatrix: true },
   commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true },
   notifications: { init: true, runsUpdated: true, focusRuns: true },
 });
@@ -192,11 +309,27 @@ export function isWebviewToHost(v: unknown): v is ToHost<DashboardMessages> {
   return isToHost(dashboardProtocol, v);
 }
 
+/** How the per-query table is sorted and filtered (kept across reloads). */
+export interface QueryViewState {
+  sort: 'delta' | 'qid' | 'text' | 'baseline' | 'candidate';
+  descending: boolean;
+  /** A slice name from `sliceNames`, or '' for all queries. */
+  slice: string;
+  outcome: '' | Outcome | 'changed';
+  text: string;
+}
+
 /** State the webview persists with `setState` so a hidden/reloaded panel comes back where it was. */
 export interface DashboardState {
+  /** The protocol version that wrote it: a state from another version is dropped. */
+  version?: number;
   baselineRunId?: string;
   candidateRunId?: string;
+  allowMixedPrincipals?: boolean;
   selectedQid?: string;
+  queryView?: QueryViewState;
+  /** Candidates of the N-way matrix the user chose (undefined: the default set). */
+  matrixRunIds?: string[];
   /** Last model received, drawn immediately on restore before the host answers. */
   model?: DashboardModel;
 }

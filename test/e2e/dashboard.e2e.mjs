@@ -15,7 +15,18 @@ await withVSCode({ name: 'ui', runDir, workspace, extensionDevelopmentPath: REPO
   await vs.runCommand('Ranklab: Open Dashboard');
   const wv = vs.webview();
 
-  // 1. Metrics table per config, with the metric variant spelled out.
+  // 1. The verdict comes first: the headline for the compared pair, one line per metric, its legend.
+  const headline = await vs.webviewText('#verdict-headline', /title-boost/);
+  log('verdict:', headline);
+  assert.match(headline, /title-boost: no significant change · no gates/);
+  const verdict = await vs.webviewText('#verdict', /Smallest detectable change/);
+  assert.match(verdict, /ndcg@10\s*no significant change/);
+  assert.match(verdict, /Δ = candidate − baseline/, 'the legend explains Δ where it appears');
+  assert.match(verdict, /p \(Holm\)/);
+  // Every run is labelled "config · principal · time · headline metric".
+  assert.match(await wv.locator('#pick-candidate-input').inputValue(), /^title-boost · unrestricted · \d{4}-\d\d-\d\d \d\d:\d\d · ndcg@10 0\.600$/);
+
+  // Metrics table per run, with the metric variant spelled out.
   const metrics = await vs.webviewText('#metrics-table', /title-boost/);
   log('metrics table:', metrics.replace(/\s+/g, ' '));
   assert.match(metrics, /baseline.*0\.6333/s, 'baseline nDCG@10 mean from the saved run');
@@ -24,24 +35,27 @@ await withVSCode({ name: 'ui', runDir, workspace, extensionDevelopmentPath: REPO
   assert.match(legend, /nDCG@10, gain 2\^rel−1/);
   assert.match(legend, /MRR@10, relevant = grade ≥ 1/);
 
-  // 2. Per-query table sorted by delta (q2 lost 0.5, q3 unchanged, q1 gained 0.4).
-  const firstRows = await wv.locator('#per-query-table tbody tr').allTextContents();
+  // 2. Per-query rows sorted by Δ (the comparison rescored on the judgments: q2 loses, q3 ties, q1 gains).
+  const firstRows = await wv.locator('#per-query-table .vt-row[data-qid]').allTextContents();
   assert.equal(firstRows.length, 3);
-  assert.match(firstRows[0], /^q2.*−0\.5000$/);
+  assert.match(firstRows[0], /^q2.*−0\.\d{4}$/);
   assert.match(firstRows[1], /^q3.*±0\.0000$/);
-  assert.match(firstRows[2], /^q1.*\+0\.4000$/);
+  assert.match(firstRows[2], /^q1.*\+0\.\d{4}$/);
   // Query text containing markup is shown literally.
   assert.match(firstRows[1], /vegan curry <b>hot<\/b>/);
 
   // 3. Latency p50/p99 and both charts drawn.
   const latency = await vs.webviewText('#latency', /p99/);
-  assert.match(latency, /total p50.*total p99/s);
-  assert.match(latency, /1\.50 ms.*4\.10 ms/s);
+  assert.match(latency, /total p50 \/ p99/);
+  assert.match(latency, /1\.50 ms \/ 4\.10 ms/, 'title-boost total p50 / p99 from the saved run');
+  // Numbers never wrap: "1.50 ms" stays on one line.
+  const wraps = await wv.locator('#latency-table td.num').evaluateAll((tds) => tds.filter((td) => getComputedStyle(td).whiteSpace !== 'nowrap').length);
+  assert.equal(wraps, 0, 'latency cells are white-space: nowrap');
   assert.equal(await wv.locator('canvas#chart-metric-by-config').count(), 1);
   assert.equal(await wv.locator('canvas#chart-query-delta').count(), 1);
 
   // 4. The worst query (q2) is selected: its candidate list holds the malicious title, shown as text.
-  const title = await vs.webviewText('#query-detail .doc-title', /alert/);
+  const title = await vs.webviewText('#query-detail [data-side="candidate"] .doc-title', /alert/);
   assert.equal(title, MALICIOUS);
   assert.equal(await wv.locator('#query-detail script').count(), 0, 'no <script> element created from data');
   assert.equal(await wv.locator('#query-detail img').count(), 0, 'no <img> element created from data');
@@ -71,11 +85,11 @@ await withVSCode({ name: 'ui', runDir, workspace, extensionDevelopmentPath: REPO
   await vs.screenshot('dashboard-light');
 
   // 6. State survives a window reload: pick q1, reload, the serializer restores the panel with q1 selected.
-  await wv.locator('#per-query-table tbody tr[data-qid="q1"]').click();
+  await wv.locator('#per-query-table .vt-row[data-qid="q1"]').click();
   await vs.webviewText('#query-detail h2', /Query q1/);
   await vs.runCommand('Developer: Reload Window');
   await vs.page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
-  const restored = await vs.webviewText('#per-query-table tbody tr.selected', /^q1/, { timeoutMs: 90000 });
+  const restored = await vs.webviewText('#per-query-table .vt-row.selected', /^q1/, { timeoutMs: 90000 });
   log('after reload, selected row:', restored);
   await vs.webviewText('#query-detail h2', /Query q1/);
 

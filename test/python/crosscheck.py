@@ -10,6 +10,10 @@ when a package is missing); otherwise a JSON request on stdin gets a JSON answer
        (bootstrap, paired=True) and, at each of `points`, the share of scipy's bootstrap distribution below and
        at-or-below it; with exact_bootstrap, the same shares of the exact bootstrap distribution (all n^n
        resamples), for small n.
+  {"power": {"alpha": 0.05, "power": 0.8, "n": [10, 94, ...], "detect": [{"sd": S, "delta": D}, ...]}}
+    -> the exact power analysis of a two-sided one-sample (paired) t-test from scipy's noncentral t: per n the
+       standardized minimum detectable effect d (power(d) = power), per detect entry the smallest n whose power to
+       detect a true mean change `delta` with differences of standard deviation `sd` reaches `power`.
   {"metrics": {"qrels": PATH, "run": PATH, "measures": ["nDCG@10", "P@5", ...]}}
     -> {"measure": {"query id": value}} from ir_measures (pytrec_eval underneath) for every measure named.
 """
@@ -65,6 +69,46 @@ def stats(dataset):
     return out
 
 
+def t_test_power(d, n, alpha):
+    """Power of the two-sided one-sample t-test at standardized effect d with n observations (noncentral t)."""
+    from scipy import stats as st
+
+    df = n - 1
+    critical = st.t.ppf(1 - alpha / 2, df)
+    nc = d * np.sqrt(n)
+    lower = st.nct.cdf(-critical, df, nc)  # the wrong-sign rejections; scipy gives NaN where it underflows
+    return float(st.nct.sf(critical, df, nc) + (0.0 if np.isnan(lower) else lower))
+
+
+def power(request):
+    from scipy import optimize
+
+    alpha, target = request["alpha"], request["power"]
+
+    def mde(n):
+        # power rises with d; bracket the root where it is well inside (0, 1)
+        hi = 1.0
+        while t_test_power(hi, n, alpha) < target:
+            hi *= 2
+        return float(optimize.brentq(lambda d: t_test_power(d, n, alpha) - target, 1e-9, hi, xtol=1e-12))
+
+    def needed(sd, delta):
+        d = abs(delta) / sd
+        n = 2
+        while t_test_power(d, n, alpha) < target:
+            n *= 2
+        lo, hi = n // 2, n  # power(lo) < target <= power(hi), or lo = 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if t_test_power(d, mid, alpha) >= target:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    return {"mde": [mde(n) for n in request["n"]], "needed": [needed(x["sd"], x["delta"]) for x in request["detect"]]}
+
+
 def metrics(request):
     import ir_measures
 
@@ -85,6 +129,8 @@ def main():
     answer = {}
     if "stats" in request:
         answer["stats"] = [stats(d) for d in request["stats"]]
+    if "power" in request:
+        answer["power"] = power(request["power"])
     if "metrics" in request:
         answer["metrics"] = metrics(request["metrics"])
     json.dump(answer, sys.stdout)

@@ -89,7 +89,8 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
 
   // Gates first: a gate that cannot be evaluated, or gating with nothing to gate, is exit 2 before any work.
-  const checkingGates = mode.gate || !!values.junit || !!values.summary || !!values.gates;
+  // Declared gates are always checked (the verdict says how many pass); only gating makes a failure exit 1.
+  const checkingGates = mode.gate || !!values.junit || !!values.summary || !!values.gates || gateCount(settings?.gates ?? {}) > 0;
   const gateSettings = checkingGates ? gatesFor(values.gates, settings?.gates, mode.gate) : {};
   const specs = withGateMetrics(choice.specs, gateSettings);
 

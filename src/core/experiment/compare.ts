@@ -115,6 +115,8 @@ export interface Comparison {
   primaryMetric: string;
   variant: Record<string, string>;
   correction: string;
+  /** How many permutation tests the one Holm–Bonferroni correction covers (this report's, or every candidate's: compareMany). */
+  tests: number;
   metrics: Record<string, MetricComparison>;
   perQuery: Record<string, Record<string, { baseline: number; candidate: number; delta: number }>>;
   /** Text, tags and split of every compared query. */
@@ -148,7 +150,7 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
-  return runSync(compareSteps(baseline, candidate, judgments, specs, options, settings));
+  return runSync(correctedSteps(baseline, [candidate], judgments, specs, options, settings))[0];
 }
 
 /** compareRuns pausing between its significance tests (see util/cooperative); stops with the slicer's abort reason. */
@@ -161,9 +163,101 @@ export function compareRunsSliced(
   slicer: Slicer,
   settings: CompareSettings = {},
 ): Promise<Comparison> {
-  return runSliced(compareSteps(baseline, candidate, judgments, specs, options, settings), slicer);
+  return runSliced(correctedSteps(baseline, [candidate], judgments, specs, options, settings), slicer).then((c) => c[0]);
 }
 
+/** Several candidates against one baseline: one paired comparison per candidate, one Holm correction over all of them. */
+export interface ManyComparison {
+  baseline: string;
+  /** Candidate names, in the order given. */
+  candidates: string[];
+  queries: number;
+  judgments: string;
+  primaryMetric: string;
+  correction: string;
+  /** Tests the one correction covers: every candidate's metrics × (overall, slices, splits). */
+  tests: number;
+  /** One full comparison per candidate, in the same order; every pAdjusted is over all `tests`. */
+  comparisons: Comparison[];
+}
+
+/**
+ * Compares each candidate with the baseline (compareRuns per pair) and corrects every p-value of every pair with
+ * ONE Holm–Bonferroni correction, so that "significant" in any cell of the candidates × metrics matrix keeps the
+ * family-wise error rate at α over the whole report, however many candidates there are. Candidates made as a
+ * principal other than the baseline's are refused unless `allowMixedPrincipals` (MixedPrincipalsError).
+ */
+export function compareMany(
+  baseline: ComparisonSide,
+  candidates: ComparisonSide[],
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  settings: CompareSettings = {},
+): ManyComparison {
+  return manyOf(baseline, candidates, runSync(correctedSteps(baseline, candidates, judgments, specs, options, settings)));
+}
+
+/** compareMany pausing between its significance tests (see util/cooperative). */
+export async function compareManySliced(
+  baseline: ComparisonSide,
+  candidates: ComparisonSide[],
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  slicer: Slicer,
+  settings: CompareSettings = {},
+): Promise<ManyComparison> {
+  return manyOf(baseline, candidates, await runSliced(correctedSteps(baseline, candidates, judgments, specs, options, settings), slicer));
+}
+
+function manyOf(baseline: ComparisonSide, candidates: ComparisonSide[], comparisons: Comparison[]): ManyComparison {
+  const first = comparisons[0];
+  return {
+    baseline: baseline.name,
+    candidates: candidates.map((c) => c.name),
+    queries: first.queries,
+    judgments: first.judgments,
+    primaryMetric: first.primaryMetric,
+    correction: first.correction,
+    tests: first.tests,
+    comparisons,
+  };
+}
+
+/** A permutation test of the report, and where its adjusted p-value goes. */
+type Test = { p: number; set: (p: number) => void };
+
+/** Every pair's comparison, then one Holm–Bonferroni correction over the tests of all of them. */
+function* correctedSteps(
+  baseline: ComparisonSide,
+  candidates: ComparisonSide[],
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  settings: CompareSettings,
+): Steps<Comparison[]> {
+  if (candidates.length === 0) throw new RangeError('compare: no candidate');
+  for (const c of candidates) if (mixedPrincipals(baseline, c) && !settings.allowMixedPrincipals) throw new MixedPrincipalsError(baseline, c);
+  const tests: Test[] = [];
+  const parts: { name: string; slices: number; splits: number }[] = [];
+  const out: Comparison[] = [];
+  for (const candidate of candidates) {
+    const cmp = yield* compareSteps(baseline, candidate, judgments, specs, options, settings, tests);
+    parts.push({ name: candidate.name, slices: Object.keys(cmp.slices).length, splits: Object.keys(cmp.splits).length });
+    out.push(cmp);
+  }
+  const adjusted = holmBonferroni(tests.map((t) => t.p));
+  tests.forEach((t, i) => t.set(adjusted[i]));
+  const each = (p: (typeof parts)[number]) => `${specs.length} metrics × overall, ${p.slices} slices and ${p.splits} splits`;
+  const correction = candidates.length === 1
+    ? `Holm–Bonferroni over ${tests.length} permutation tests (${each(parts[0])})`
+    : `Holm–Bonferroni over ${tests.length} permutation tests of ${candidates.length} candidates (${parts.map((p) => `${p.name}: ${each(p)}`).join('; ')})`;
+  for (const cmp of out) Object.assign(cmp, { correction, tests: tests.length });
+  return out;
+}
+
+/** One pair's comparison; its permutation tests go into `tests` for the caller to correct (correctedSteps). */
 function* compareSteps(
   baseline: ComparisonSide,
   candidate: ComparisonSide,
@@ -171,10 +265,10 @@ function* compareSteps(
   specs: MetricSpec[],
   options: EvaluateOptions,
   settings: CompareSettings,
+  tests: Test[],
 ): Steps<Comparison> {
   const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
-  const mixed = mixedPrincipals(baseline, candidate);
-  if (mixed && !s.allowMixedPrincipals) throw new MixedPrincipalsError(baseline, candidate);
+  const mixed = mixedPrincipals(baseline, candidate); // allowed: correctedSteps refused it otherwise
   const evA = evaluateRun(baseline.run, judgments, specs, options);
   const evB = evaluateRun(candidate.run, judgments, specs, options);
   const qids = [...evA.perQuery.keys()];
@@ -183,8 +277,7 @@ function* compareSteps(
   const stagesA = stageRecall(baseline.run, baseline.stageIds, judgments, options, k);
   const stagesB = stageRecall(candidate.run, candidate.stageIds, judgments, options, k);
 
-  // Every test that goes into the report, so that one Holm–Bonferroni correction covers them all.
-  const tests: { set: (p: number) => void; p: number }[] = [];
+  // Every test goes into `tests`, so that one Holm–Bonferroni correction (correctedSteps) covers them all.
   const compareOn = function* (ids: string[]): Steps<Record<string, MetricComparison>> {
     const out: Record<string, MetricComparison> = {};
     for (const spec of specs) {
@@ -224,9 +317,6 @@ function* compareSteps(
     const ids = qids.filter((q) => (judgments.queries.get(q)?.split ?? 'tune') === split);
     if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
-  const adjusted = holmBonferroni(tests.map((t) => t.p));
-  tests.forEach((t, i) => t.set(adjusted[i]));
-
   const perQuery: Comparison['perQuery'] = {};
   for (const q of qids) {
     perQuery[q] = {};
@@ -275,7 +365,8 @@ function* compareSteps(
     queries: qids.length,
     primaryMetric: primary.name,
     variant: Object.fromEntries(specs.map((sp) => [sp.name, describeMetric(sp, options)])),
-    correction: `Holm–Bonferroni over ${tests.length} permutation tests (${specs.length} metrics × overall, ${Object.keys(slices).length} slices and ${Object.keys(splits).length} splits)`,
+    correction: '', // set with the correction (correctedSteps)
+    tests: 0,
     metrics,
     perQuery,
     queryInfo: Object.fromEntries(qids.map((q) => {

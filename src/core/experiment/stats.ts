@@ -11,3 +11,4 @@ export { pairedBootstrapCI, pairedBootstrapCISteps, type BootstrapOptions } from
 export { pairedPermutationTest, EXACT_PERMUTATION_MAX, type PermutationOptions } from './stats/permutation';
 export { pairedTTest, type TTestResult } from './stats/t-test';
 export { holmBonferroni } from './stats/multiple-testing';
+export { pairedMde, queriesToDetect, standardizedMde, studentTQuantile, type PowerOptions } from './stats/power';

@@ -1,5 +1,6 @@
 import type { Comparison, MetricComparison } from '../experiment/compare';
 import type { GateResult } from '../experiment/gates';
+import { type Verdict, verdictLegend, verdictOf } from '../experiment/verdict';
 import { formatNumber, markdownTable, textTable, type Cell } from './table';
 import { tieSummary } from './ties';
 import { stageRecallTable } from './stage-recall';
@@ -13,6 +14,20 @@ function metricRows(metrics: Record<string, MetricComparison>): Cell[][] {
   return Object.entries(metrics).map(([name, m]) => [name, m.baseline, m.candidate, signed(m.delta), pct(m.relativeDelta), ci(m.ci95), pval(m.pPermutation), pval(m.pTTest), pval(m.pAdjusted), String(m.n)]);
 }
 const METRIC_HEADERS = ['metric', 'baseline', 'candidate', 'delta', 'rel.', '95% CI (bootstrap)', 'p perm.', 'p t-test', 'p adj.', 'n'];
+/** The columns of METRIC_HEADERS that the verdict's legend does not explain. */
+const METRIC_LEGEND = 'rel. = delta / baseline; p perm. = two-sided paired permutation (sign-flip) test; p t-test = paired t-test; p adj. = p perm. after the Holm–Bonferroni correction; n = queries';
+
+/**
+ * The verdict block that opens every comparison report: the headline, one line per metric, the primary metric's
+ * minimum detectable effect, and a legend of the terms used.
+ */
+export function verdictLines(v: Verdict, md: boolean): string[] {
+  const out = [md ? `**Verdict: ${v.headline}**` : `Verdict: ${v.headline}`, ''];
+  for (const m of v.metrics) out.push(`${md ? '- ' : '  '}${m.line}`);
+  if (v.mde) out.push(`${md ? '- ' : '  '}${v.mde}`);
+  out.push('', ...verdictLegend(v).map((l) => (md ? `<sub>${l.replace(/</g, '&lt;')}</sub><br>` : `  (${l})`)));
+  return out;
+}
 
 /** The comparison for people: terminal table or Markdown (CI job summaries). */
 export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', opts: { maxQueries?: number; gates?: GateResult[] } = {}): string {
@@ -23,9 +38,10 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   out.push(md ? `## Ranklab: ${cmp.candidate} vs ${cmp.baseline}` : `Ranklab compare: candidate ${cmp.candidate} vs baseline ${cmp.baseline}`);
   // Runs made as different principals were compared only because it was asked for: say so before any figure.
   for (const w of cmp.warnings.filter((x) => x.kind === 'mixed-principals')) out.push(md ? `> ⚠️ **${w.message}**` : `!! ${w.message}`);
+  out.push('', ...verdictLines(verdictOf(cmp, opts.gates ?? []), md));
   out.push('', `${cmp.queries} queries; judgments ${cmp.judgments}; ${cmp.correction}.`);
   for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
-  out.push('', table(METRIC_HEADERS, metricRows(cmp.metrics)));
+  out.push('', table(METRIC_HEADERS, metricRows(cmp.metrics)), `${md ? '' : '  '}${METRIC_LEGEND}`);
   out.push('', table(['metric', 'wins', 'losses', 'ties'], Object.keys(cmp.metrics).map((n) => [n, String(cmp.wins[n]), String(cmp.losses[n]), String(cmp.ties[n])])));
   out.push(...boundsSection(cmp, md, table, h));
   out.push('', `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.baseline, 'baseline: ')}`, `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.candidate, 'candidate: ')}`);
@@ -91,7 +107,7 @@ function boundsSection(cmp: Comparison, md: boolean, table: typeof textTable, h:
 
 /** `--format json`: the documented machine-readable shape (see README "compare JSON"). */
 export function comparisonJson(cmp: Comparison, gates?: GateResult[]) {
-  return { ...cmp, gates: gates ?? [] };
+  return { verdict: verdictOf(cmp, gates ?? []), ...cmp, gates: gates ?? [] };
 }
 
 const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);

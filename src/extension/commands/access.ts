@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { checkAccessControl as checkAll } from '../acl';
 import type { RanklabContext } from '../context';
-import { configUri, needFolder } from './common';
+import { configUri, needFolder, pickPrincipal } from './common';
 
 export const checkAccessControl = (ctx: RanklabContext) => async () => {
   const r = await checkAll(ctx.controller, ctx.diagnostics);
@@ -15,26 +15,13 @@ export const checkAccessControl = (ctx: RanklabContext) => async () => {
  * Called with a query it returns the hits; from the palette it asks, shows the hits, and opens the one picked.
  */
 export const searchAsPrincipal = (ctx: RanklabContext) => async (queryArg?: string, principalArg?: string, configArg?: string) => {
-  const { log, sessions } = ctx;
+  const { sessions } = ctx;
   const folder = needFolder(ctx);
   const session = sessions.session(folder);
   const text = queryArg ?? (await vscode.window.showInputBox({ prompt: 'Ranklab: search as a principal', placeHolder: 'query text' }));
   if (!text) return undefined;
-  let principal = principalArg;
-  if (principal === undefined) {
-    let names: string[] = [];
-    try {
-      names = session.principals().map((p) => p.name);
-    } catch (e) {
-      log.warn(`no principals: ${(e as Error).message}`);
-    }
-    const picked = await vscode.window.showQuickPick(
-      [{ label: '$(globe) no principal', description: 'search the whole corpus', name: '' }, ...names.map((n) => ({ label: n, description: '', name: n }))],
-      { placeHolder: 'Search as…' },
-    );
-    if (!picked) return undefined;
-    principal = picked.name;
-  }
+  const principal = principalArg ?? (await pickPrincipal(ctx, session, 'Search as…', 'search the whole corpus'));
+  if (principal === undefined) return undefined;
   const config = session.resolveConfig(configArg ?? configUri(undefined)?.fsPath);
   const r = await sessions.exclusive(folder, 'searching', () => session.search(config, text, { principal: principal || undefined }));
   if (queryArg !== undefined) return r.docs.map((d) => ({ id: d.id, title: d.title, score: d.score }));

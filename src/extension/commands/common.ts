@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InputError } from '../../core/util/diagnostics';
 import type { RanklabContext } from '../context';
+import type { RanklabSession } from '../../core/session/session';
+import { runLabel } from '../dashboard/model';
 import type { StoredRun } from '../run-store';
 
 /** The Ranklab workspace folder; throws when there is no local one. */
@@ -24,7 +26,10 @@ export function runIdOf(file: string | undefined): string | undefined {
   return file ? path.basename(file).replace(/\.json$/, '') : undefined;
 }
 
-/** The run with id `runId`, else one the user picks from the saved runs (undefined when they cancel or there is none). */
+/**
+ * The run with id `runId`, else one the user picks from the saved runs (undefined when they cancel or there is none).
+ * Runs are listed as "config · principal · time · headline metric"; typing filters on all of it and on the id.
+ */
 export async function pickRun(ctx: RanklabContext, placeHolder: string, runId?: string): Promise<StoredRun | undefined> {
   const { controller } = ctx;
   if (runId) {
@@ -37,9 +42,30 @@ export async function pickRun(ctx: RanklabContext, placeHolder: string, runId?: 
     void vscode.window.showInformationMessage(`Ranklab: no saved runs in ${controller.runsFolder} yet.`);
     return undefined;
   }
+  const headline = controller.settings.primaryMetric;
   const picked = await vscode.window.showQuickPick(
-    [...runs].reverse().map((r) => ({ label: r.run.provenance.config, description: r.id, detail: r.run.provenance.createdAt, run: r })),
-    { placeHolder },
+    [...runs].reverse().map((r) => ({ label: runLabel(r, headline ?? r.run.metricSpecs[0]), description: r.id, detail: r.run.provenance.createdAt, run: r })),
+    { placeHolder, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.run;
+}
+
+/**
+ * A principal of the workspace's principals file, picked by the user: null for none (every document: the first
+ * item, picked by Enter), undefined when they cancel. Without a principals file there is nothing to pick: null.
+ */
+export async function pickPrincipal(ctx: RanklabContext, session: RanklabSession, placeHolder: string, noneDescription: string): Promise<string | null | undefined> {
+  let names: string[] = [];
+  try {
+    if (!session.principalsFile()) return null;
+    names = session.principals().map((p) => p.name);
+  } catch (e) {
+    ctx.log.warn(`no principals: ${(e as Error).message}`);
+  }
+  if (names.length === 0) return null;
+  const picked = await vscode.window.showQuickPick(
+    [{ label: '$(globe) No principal', description: noneDescription, name: null as string | null }, ...names.map((n) => ({ label: `$(person) ${n}`, description: '', name: n as string | null }))],
+    { placeHolder },
+  );
+  return picked ? picked.name : undefined;
 }

@@ -26,13 +26,14 @@ export const compareWithBaseline = (ctx: RanklabContext) => async (arg?: string 
     controller.invalidate();
     const candidateRunId = runIdOf(state.result.candidate.path);
     const baselineRunId = runIdOf(state.result.baseline?.path) ?? controller.baselineRunId;
-    controller.candidateRunId = candidateRunId;
+    controller.select({ candidateRunId, baselineRunId });
     dashboard.show({ candidateRunId, baselineRunId });
     return candidateRunId;
   }
   const cand = await pickRun(ctx, 'Run to compare with the baseline', typeof arg === 'string' ? arg : undefined);
   if (!cand) return undefined;
-  controller.candidateRunId = cand.id;
-  dashboard.show({ candidateRunId: cand.id, baselineRunId: controller.baselineRunId });
+  const baselineRunId = controller.selection.baselineRunId ?? controller.baselineRunId;
+  controller.select({ candidateRunId: cand.id, baselineRunId });
+  dashboard.show({ candidateRunId: cand.id, baselineRunId });
   return cand.id;
 };

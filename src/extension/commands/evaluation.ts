@@ -3,13 +3,28 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InputError } from '../../core/util/diagnostics';
 import type { RanklabContext } from '../context';
+import { principalOf } from '../dashboard/model';
 import { runEvaluation as evaluateAll } from '../evaluate';
-import { configUri, needFolder, runIdOf } from './common';
+import { configUri, needFolder, pickPrincipal, runIdOf } from './common';
 
-/** Evaluates the configs named in `only` (all when absent), saves the runs and shows the dashboard. */
-export const runEvaluation = (ctx: RanklabContext) => async (only?: string[]) => {
-  const saved = await evaluateAll(ctx.controller, Array.isArray(only) ? only : undefined);
-  ctx.dashboard.show();
+/**
+ * Evaluates the configs named in `only` (all when absent) as `principal` (null: none, every document; undefined:
+ * the user picks, "No principal" first), saves the runs and shows the dashboard on them: the new run of the
+ * baseline config (when it was evaluated) against the newest other new run.
+ */
+export const runEvaluation = (ctx: RanklabContext) => async (only?: string[], principal?: string | null) => {
+  const folder = needFolder(ctx);
+  const as = principal === undefined ? await pickPrincipal(ctx, ctx.sessions.session(folder), 'Evaluate as… (a principal sees only the documents they may see)', 'unrestricted: every document (the default)') : principal;
+  if (as === undefined) return undefined;
+  const saved = await evaluateAll(ctx.controller, Array.isArray(only) ? only : undefined, as ?? undefined);
+  const ids = saved.map((p) => runIdOf(p)!);
+  const baselineConfig = ctx.sessions.session(folder).workspace.baselineName;
+  // The baseline: its new run, else its newest run made as the same principal (comparable), else the default.
+  const ofBaseline = ctx.controller.runs().runs.filter((r) => r.run.provenance.config === baselineConfig && principalOf(r) === as);
+  const baselineRunId = ids.find((id) => ctx.controller.findRun(id)?.run.provenance.config === baselineConfig) ?? ofBaseline[ofBaseline.length - 1]?.id;
+  const candidateRunId = [...ids].reverse().find((id) => id !== baselineRunId);
+  if (ids.length) ctx.controller.select({ baselineRunId, candidateRunId });
+  ctx.dashboard.show(ids.length ? { baselineRunId, candidateRunId } : undefined);
   return saved;
 };
 

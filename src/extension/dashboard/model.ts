@@ -1,17 +1,28 @@
 /**
  * Builds the dashboard's view model (src/protocol/dashboard.ts) from saved runs. No `vscode` import.
- * Metric values are read as saved; this picks baseline/candidate, spells out metric variants, orders
- * queries by their change against the baseline, and has the core compare the two (dashboardComparison).
+ * Metric values are read as saved or computed by the core (compareRuns, checkGates); this picks baseline and
+ * candidate, names runs ("config · principal · time · headline"), spells out metric variants, lists the queries
+ * with their change, and turns a core comparison into the verdict and the figures the page shows.
  */
-import type { AclView, ComparisonView, DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol/dashboard';
-import { type Comparison, MixedPrincipalsError, type SliceComparison, compareRuns } from '../../core/experiment/compare';
+import type {
+  AclView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, MatrixView, MetricColumn, Outcome, QueryDetail, QueryRow, RunSummary, VerdictView,
+} from '../../protocol/dashboard';
+import { type Comparison, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced } from '../../core/experiment/compare';
 import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf } from '../../core/experiment/run-store';
+import { verdictOf } from '../../core/experiment/verdict';
+import type { MetricSpec } from '../../core/metrics';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
 import { describeMetric, parseMetric, parseMetricList } from '../../core/metrics/spec';
 import type { SavedQueryResult } from '../../core/run/types';
+import { type Slicer, Work } from '../../core/util/cooperative';
 import type { StoredRun } from '../run-store';
+
+/** Significance level of the verdict (after the correction). */
+export const ALPHA = 0.05;
+/** A per-query difference within this is a tie, as the core's winsLossesTies counts it. */
+const TIE_EPSILON = 1e-9;
 
 export interface ModelInput {
   workspaceName: string;
@@ -26,7 +37,13 @@ export interface ModelInput {
   candidateRunId?: string;
   primaryMetric?: string;
   comparison?: ComparisonView;
+  refusal?: ComparisonRefusal;
   comparisonNote?: string;
+  allowMixedPrincipals?: boolean;
+  /** Tags and split of a query, from the judgments (for the slice filter when there is no comparison). */
+  queryInfo?: (qid: string) => { tags: string[]; split?: string } | undefined;
+  /** The core comparison of the chosen pair, when there is one: per-query figures then come from it. */
+  core?: Comparison;
   acl?: AclView;
 }
 
@@ -43,40 +60,91 @@ export function metricColumn(spec: string, options: MetricOptions): MetricColumn
   }
 }
 
-/** Baseline: explicit pick, else the newest run of the configured baseline config, else the oldest run. */
+/** Who a run was made as: a principal's name, or null (no principal: every document). */
+export function principalOf(r: StoredRun): string | null {
+  return r.run.principal ?? null;
+}
+
+/** How a principal is named next to a run or a comparison. */
+export function principalText(p: string | null): string {
+  return p === null ? 'unrestricted' : `as ${p}`;
+}
+
+/**
+ * Baseline: explicit pick, else the newest run of the configured baseline config (made without a principal when
+ * there is one: runs as a principal are compared when asked for), else the oldest run.
+ */
 export function chooseBaseline(runs: StoredRun[], explicit?: string, baselineConfig?: string): StoredRun | undefined {
   const picked = explicit ? runs.find((r) => r.id === explicit) : undefined;
   if (picked) return picked;
   const ofConfig = baselineConfig ? runs.filter((r) => r.run.provenance.config === baselineConfig) : [];
-  return ofConfig.length ? ofConfig[ofConfig.length - 1] : runs[0];
+  const unrestricted = ofConfig.filter((r) => principalOf(r) === null);
+  return unrestricted[unrestricted.length - 1] ?? ofConfig[ofConfig.length - 1] ?? runs[0];
 }
 
-/** Candidate: explicit pick, else the newest run that is not the baseline. */
+/**
+ * Candidate: explicit pick, else the newest other run made as the baseline's principal (a comparison with it is
+ * possible), else the newest other run.
+ */
 export function chooseCandidate(runs: StoredRun[], baseline: StoredRun | undefined, explicit?: string): StoredRun | undefined {
   const picked = explicit ? runs.find((r) => r.id === explicit) : undefined;
   if (picked) return picked;
-  for (let i = runs.length - 1; i >= 0; i--) if (runs[i] !== baseline) return runs[i];
-  return undefined;
+  const others = runs.filter((r) => r !== baseline);
+  const same = baseline ? others.filter((r) => principalOf(r) === principalOf(baseline)) : others;
+  return same[same.length - 1] ?? others[others.length - 1];
 }
 
-export function summarize(r: StoredRun): RunSummary {
+/** Local time to the minute, "2026-12-03 14:13" (the ISO string itself when it is not a date). */
+export function runTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** "config · principal · time · headline metric", e.g. "title-boost-3 · unrestricted · 2026-12-03 14:13 · ndcg@10 0.787". */
+export function runLabel(r: StoredRun, headline?: string): string {
+  const v = headline ? r.run.metrics[headline] : undefined;
+  const parts = [r.run.provenance.config, principalText(principalOf(r)), runTime(r.run.provenance.createdAt)];
+  if (headline && typeof v === 'number') parts.push(`${headline} ${v.toFixed(3)}`);
+  return parts.join(' · ');
+}
+
+export function summarize(r: StoredRun, headline?: string): RunSummary {
   const { run } = r;
+  const label = runLabel(r, headline);
+  const principal = principalOf(r);
   return {
     id: r.id,
     config: run.provenance.config,
-    label: run.principal ? `${run.provenance.config} as ${run.principal}` : run.provenance.config,
+    principal,
+    label,
+    time: runTime(run.provenance.createdAt),
     createdAt: run.provenance.createdAt,
     tool: run.provenance.tool,
-    principal: run.principal,
     queryCount: run.queries.length,
     metrics: run.metrics,
     latency: run.latency ?? {},
     annRecall: run.annRecall,
+    search: [label, r.id, run.provenance.createdAt, principal ?? 'no principal'].join(' ').toLowerCase(),
   };
 }
 
-/** Queries ordered by delta ascending (worst regression first); rows without a delta go last, by qid. */
-export function perQueryRows(baseline: StoredRun | undefined, candidate: StoredRun | undefined, metric: string): QueryRow[] {
+export function outcomeOf(delta: number): Outcome {
+  return delta > TIE_EPSILON ? 'win' : delta < -TIE_EPSILON ? 'loss' : 'tie';
+}
+
+/**
+ * Every query of either run, worst change first; rows without a delta go last, by qid. With the core comparison
+ * the figures are its own (on the current judgments); otherwise the values saved with the runs.
+ */
+export function perQueryRows(
+  baseline: StoredRun | undefined,
+  candidate: StoredRun | undefined,
+  metric: string,
+  info?: ModelInput['queryInfo'],
+  core?: Comparison,
+): QueryRow[] {
   const base = new Map(baseline?.run.queries.map((q) => [q.qid, q]) ?? []);
   const cand = new Map(candidate?.run.queries.map((q) => [q.qid, q]) ?? []);
   const qids = new Set([...base.keys(), ...cand.keys()]);
@@ -84,12 +152,18 @@ export function perQueryRows(baseline: StoredRun | undefined, candidate: StoredR
   for (const qid of qids) {
     const b = base.get(qid);
     const c = cand.get(qid);
-    const bv = b?.metrics[metric];
-    const cv = c?.metrics[metric];
-    const row: QueryRow = { qid, text: (c ?? b)!.text ?? '' };
+    const fromCore = core?.perQuery[qid]?.[metric];
+    const bv = fromCore ? fromCore.baseline : b?.metrics[metric];
+    const cv = fromCore ? fromCore.candidate : c?.metrics[metric];
+    const about = core?.queryInfo[qid] ?? info?.(qid);
+    const row: QueryRow = { qid, text: (c ?? b)!.text ?? '', tags: about?.tags ?? [] };
+    if (about?.split) row.split = about.split;
     if (typeof bv === 'number') row.baseline = bv;
     if (typeof cv === 'number') row.candidate = cv;
-    if (typeof bv === 'number' && typeof cv === 'number') row.delta = cv - bv;
+    if (typeof bv === 'number' && typeof cv === 'number' && b && c) {
+      row.delta = cv - bv;
+      row.outcome = outcomeOf(row.delta);
+    }
     rows.push(row);
   }
   return rows.sort((x, y) => {
@@ -99,6 +173,17 @@ export function perQueryRows(baseline: StoredRun | undefined, candidate: StoredR
     }
     return x.delta - y.delta || x.qid.localeCompare(y.qid);
   });
+}
+
+/** The per-query filter's slices: every tag in use (sorted), then the two splits when both occur. */
+export function sliceNames(rows: QueryRow[]): string[] {
+  const tags = new Set<string>();
+  const splits = new Set<string>();
+  for (const r of rows) {
+    for (const t of r.tags) tags.add(t);
+    if (r.split) splits.add(r.split);
+  }
+  return [...[...tags].sort(), ...(splits.size > 1 ? [...splits].sort().reverse().map((s) => `split:${s}`) : [])];
 }
 
 export function buildDashboardModel(input: ModelInput): DashboardModel {
@@ -113,26 +198,35 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
     candidate?.run.metricSpecs[0] ??
     specs[0];
   const primaryMetric = metricColumns.find((c) => c.spec === primarySpec);
+  const perQuery = primarySpec ? perQueryRows(baseline, candidate, primarySpec, input.queryInfo, input.core) : [];
   return {
     workspaceName: input.workspaceName,
     runsFolder: input.runsFolder,
-    runs: runs.map(summarize),
+    runs: runs.map((r) => summarize(r, primarySpec)),
     metricColumns,
     baselineRunId: baseline?.id,
     candidateRunId: candidate?.id,
     primaryMetric,
-    perQuery: primarySpec ? perQueryRows(baseline, candidate, primarySpec) : [],
+    perQuery,
+    sliceNames: sliceNames(perQuery),
     problems: input.problems,
     comparison: input.comparison,
+    refusal: input.refusal,
     comparisonNote: input.comparisonNote,
+    allowMixedPrincipals: input.allowMixedPrincipals ?? false,
     acl: input.acl ?? ACL_UNAVAILABLE,
   };
 }
 
-function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined): DocRow[] {
+/** Title and snippet of a document from the current corpus (runs saved without titles get them at display time). */
+export type DocLookup = (id: string) => { title?: string; snippet?: string } | undefined;
+
+function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined, lookup?: DocLookup): DocRow[] {
   const otherRanks = new Map(other?.docs.slice(0, limit).map((d, i) => [d.id, i + 1]) ?? []);
   return q.docs.slice(0, limit).map((d, i) => {
-    const row: DocRow = { rank: i + 1, id: d.id, title: d.title, score: d.score };
+    const found = lookup?.(d.id);
+    const row: DocRow = { rank: i + 1, id: d.id, title: d.title ?? found?.title, score: d.score };
+    if (found?.snippet) row.snippet = found.snippet;
     const g = qrels?.get(d.id);
     if (g !== undefined) row.grade = g;
     const o = otherRanks.get(d.id);
@@ -141,36 +235,77 @@ function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, 
   });
 }
 
+export interface ComparisonSettings {
+  metrics: string[];
+  gain: MetricOptions['gain'];
+  relevanceThreshold: number;
+  judgedOnly?: boolean;
+  gates: GateSettings;
+}
+
+export interface DashboardComparison {
+  view?: ComparisonView;
+  /** The core's comparison behind `view` (per-query figures for the table). */
+  core?: Comparison;
+  refusal?: ComparisonRefusal;
+}
+
+/** The metrics two runs are compared on (those both computed, plus every gate's) and how they are scored. */
+function comparisonSpecs(runs: StoredRun[], settings: ComparisonSettings): { specs: MetricSpec[]; options: MetricOptions } {
+  const common = runs[0].run.metricSpecs.filter((s) => runs.every((r) => r.run.metricSpecs.includes(s)));
+  return {
+    specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
+    options: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) },
+  };
+}
+
+/** A slicer for the core's statistics: pauses every 50 ms so the editor stays responsive, stops on `signal`. */
+function statisticsSlicer(signal?: AbortSignal): Slicer {
+  return new Work({ signal }).phase('statistics', 0);
+}
+
 /**
- * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates) on `judgments`. Runs made
- * as different principals get the core's refusal as the note instead of figures.
+ * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates + verdictOf) on `judgments`.
+ * Runs made as different principals get the core's refusal instead of figures, unless `allowMixedPrincipals` (then
+ * the view says MIXED PRINCIPALS). `stale`: the judgments changed since one of the runs was made.
  */
-export function dashboardComparison(
+export async function dashboardComparison(
   b: StoredRun,
   c: StoredRun,
   judgments: JudgmentSet,
-  settings: { metrics: string[]; gain: MetricOptions['gain']; relevanceThreshold: number; judgedOnly?: boolean; gates: GateSettings },
-): { view?: ComparisonView; note?: string } {
-  const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
-  const specs = withGateMetrics(parseMetricList(specNames.length ? specNames : settings.metrics), settings.gates); // every gate can be evaluated
+  settings: ComparisonSettings,
+  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal; lookup?: DocLookup } = {},
+): Promise<DashboardComparison> {
+  const { specs, options } = comparisonSpecs([b, c], settings);
   let cmp: Comparison;
   try {
-    cmp = compareRuns(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, {
-      gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }),
-    });
+    cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
   } catch (e) {
-    if (e instanceof MixedPrincipalsError) return { note: e.message };
+    if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
     throw e;
   }
   const gates = checkGates(settings.gates, cmp);
-  const titles = new Map<string, string>();
-  for (const r of [b, c]) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
-  const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== judgments.fingerprint);
-  return { view: comparisonView(cmp, gates, titles, stale) };
+  const stored = titlesOf([b, c]);
+  const titleOf = (id: string) => stored.get(id) ?? opts.lookup?.(id)?.title;
+  return { view: comparisonView(cmp, gates, titleOf, opts.stale ?? false, options), core: cmp };
 }
 
-/** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates. */
-export function comparisonView(cmp: Comparison, gates: GateResult[], titles: ReadonlyMap<string, string>, staleJudgments: boolean, maxMoved = 20): ComparisonView {
+/** Document titles as the runs stored them. */
+function titlesOf(runs: StoredRun[]): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const r of runs) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
+  return titles;
+}
+
+/** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates / verdictOf. */
+export function comparisonView(
+  cmp: Comparison,
+  gates: GateResult[],
+  titleOf: (id: string) => string | undefined,
+  staleJudgments: boolean,
+  metricOptions: MetricOptions,
+  maxMoved = 20,
+): ComparisonView {
   const primary = cmp.primaryMetric;
   const slice = (name: string, sc: SliceComparison) => {
     const m = sc.metrics[primary];
@@ -190,15 +325,103 @@ export function comparisonView(cmp: Comparison, gates: GateResult[], titles: Rea
     splits: (['tune', 'holdout'] as const).flatMap((k) => (cmp.splits[k] ? [slice(k, cmp.splits[k]!)] : [])),
     moved: cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
       qid: q.qid, text: q.text, delta: q.delta,
-      docs: q.moved.map((d) => ({ ...d, title: titles.get(d.id) })),
+      docs: q.moved.map((d) => ({ ...d, title: titleOf(d.id) })),
     })),
     gates: gates.map((g) => ({ gate: g.gate, passed: g.passed, actual: Number.isFinite(g.actual) ? g.actual : null, queries: g.queries.slice(0, 5).map((q) => q.qid) })),
     warnings: cmp.warnings.map((w) => w.message),
     judged: cmp.judged,
     staleJudgments,
+    principals: { baseline: cmp.principals.baseline ?? null, candidate: cmp.principals.candidate ?? null, mixed: cmp.principals.mixed },
+    verdict: verdictView(cmp, gates, metricOptions),
   };
 }
 
+const signed = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(4);
+
+/** The core's verdict (verdictOf) as the dashboard shows it: a short headline, one line per metric, the facts. */
+export function verdictView(cmp: Comparison, gates: GateResult[], metricOptions: MetricOptions): VerdictView {
+  const v = verdictOf(cmp, gates, { alpha: ALPHA });
+  const status = v.outcome === 'no significant change' ? 'no-change' : v.outcome;
+  const on = (names: string[]) => `${names.length === 1 ? names[0] : `${names.length} metrics`}`;
+  const what = {
+    'no-change': 'no significant change',
+    improved: `significant gain on ${on(v.improved)}`,
+    regressed: `significant drop on ${on(v.regressed)}`,
+    mixed: `significant gain on ${on(v.improved)}, drop on ${on(v.regressed)}`,
+  }[status];
+  const failed = gates.filter((g) => !g.passed).map((g) => g.gate);
+  const gateText = gates.length === 0 ? 'no gates' : failed.length ? `${failed.length} of ${gates.length} gates fail` : `${gates.length}/${gates.length} gates pass`;
+  const primary = v.metrics[0];
+  const notes = cmp.warnings.map((w) => w.message);
+  for (const m of v.metrics) {
+    if (m.couldFlip) notes.push(`Unjudged documents could flip ${m.metric}: graded otherwise, Δ could be anywhere from ${signed(m.couldFlip.low)} to ${signed(m.couldFlip.high)} (${m.couldFlip.deciding} query–document pairs decide it).`);
+  }
+  return {
+    status,
+    headline: `${cmp.candidate}: ${what} · ${gateText}`,
+    coreHeadline: v.headline,
+    lines: v.metrics.map((m) => ({
+      metric: m.metric, label: metricColumn(m.metric, metricOptions).label,
+      baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, p: cmp.metrics[m.metric].pPermutation, pAdjusted: m.pAdjusted,
+      significant: m.significant, gates: { passed: m.gates.passed, total: m.gates.total }, mde: m.mde.value,
+      ...(m.couldFlip && { couldFlip: { low: m.couldFlip.low, high: m.couldFlip.high } }),
+      text: m.line,
+    })),
+    gates: { passed: v.gates.passed, total: v.gates.total, failed },
+    worstSlice: primary?.worstSlice && { name: primary.worstSlice.name, queries: primary.worstSlice.queries, delta: primary.worstSlice.delta, significant: primary.worstSlice.significant },
+    mde: primary && { metric: primary.metric, queries: primary.mde.queries, value: primary.mde.value, detect: primary.mde.detect, queriesNeeded: primary.mde.queriesFor, text: primary.mde.text },
+    notes,
+  };
+}
+
+/** The N-way matrix's default candidates: the newest run of every other config, made as the baseline's principal. */
+export function matrixCandidates(runs: StoredRun[], baseline: StoredRun): StoredRun[] {
+  const newest = new Map<string, StoredRun>();
+  for (const r of runs) {
+    if (r === baseline || principalOf(r) !== principalOf(baseline) || r.run.provenance.config === baseline.run.provenance.config) continue;
+    newest.set(r.run.provenance.config, r); // runs are oldest first: the last one wins
+  }
+  return [...newest.values()];
+}
+
+/**
+ * Several candidates against one baseline through the core's compareMany: one Holm–Bonferroni correction over
+ * every candidate's tests, then the gates of each pair. Candidates made as another principal are refused (the
+ * caller offers only comparable ones).
+ */
+export async function dashboardMatrix(
+  baseline: StoredRun,
+  candidates: StoredRun[],
+  judgments: JudgmentSet,
+  settings: ComparisonSettings,
+  metricOptions: MetricOptions,
+  signal?: AbortSignal,
+): Promise<MatrixView> {
+  const { specs, options } = comparisonSpecs([baseline, ...candidates], settings);
+  const many = await compareManySliced(comparisonSideOf(baseline.run), candidates.map((c) => comparisonSideOf(c.run)), judgments, specs, options, statisticsSlicer(signal));
+  const shown = specs.map((s) => s.name);
+  return {
+    baselineRunId: baseline.id,
+    baseline: runLabel(baseline),
+    metrics: shown.map((s) => metricColumn(s, metricOptions)),
+    correction: many.correction,
+    queries: many.queries,
+    rows: many.comparisons.map((cmp, i) => {
+      const gates = checkGates(settings.gates, cmp);
+      return {
+        runId: candidates[i].id,
+        label: runLabel(candidates[i], cmp.primaryMetric),
+        gates: { passed: gates.filter((g) => g.passed).length, total: gates.length },
+        cells: shown.map((metric) => {
+          const m = cmp.metrics[metric];
+          return { metric, candidate: m.candidate, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted, significant: m.pAdjusted < ALPHA };
+        }),
+      };
+    }),
+  };
+}
+
+/** One query side by side in both runs: the top `limit` of each with grades, the other list's rank, and the moves. */
 export function buildQueryDetail(
   qid: string,
   baseline: StoredRun | undefined,
@@ -206,16 +429,27 @@ export function buildQueryDetail(
   metric: string | undefined,
   limit = 10,
   qrels?: ReadonlyMap<string, number>,
+  info?: { tags: string[] },
+  core?: Comparison,
+  lookup?: DocLookup,
 ): QueryDetail {
   const find = (r: StoredRun | undefined) => r?.run.queries.find((x) => x.qid === qid);
-  const side = (r: StoredRun | undefined, other: StoredRun | undefined) => {
-    const q = find(r);
-    if (!r || !q) return undefined;
-    return { runId: r.id, docs: docRows(q, limit, qrels, find(other)), metric: metric ? q.metrics[metric] : undefined };
-  };
-  const b = side(baseline, candidate);
-  const c = side(candidate, baseline);
-  const text =
-    candidate?.run.queries.find((x) => x.qid === qid)?.text ?? baseline?.run.queries.find((x) => x.qid === qid)?.text ?? '';
-  return { qid, text, baseline: b, candidate: c };
+  const qb = find(baseline);
+  const qc = find(candidate);
+  // The core's figures (current judgments) when the pair was compared, else the values saved with the run.
+  const fromCore = metric ? core?.perQuery[qid]?.[metric] : undefined;
+  const side = (r: StoredRun | undefined, q: SavedQueryResult | undefined, other: SavedQueryResult | undefined, which: 'baseline' | 'candidate') =>
+    r && q ? { runId: r.id, label: runLabel(r), docs: docRows(q, limit, qrels, other, lookup), metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined } : undefined;
+  const b = side(baseline, qb, qc, 'baseline');
+  const c = side(candidate, qc, qb, 'candidate');
+  const moves = { entered: 0, left: 0, up: 0, down: 0 };
+  for (const d of c?.docs ?? []) {
+    if (d.otherRank === undefined) moves.entered++;
+    else if (d.otherRank > d.rank) moves.up++;
+    else if (d.otherRank < d.rank) moves.down++;
+  }
+  if (c) for (const d of b?.docs ?? []) if (d.otherRank === undefined) moves.left++;
+  const detail: QueryDetail = { qid, text: qc?.text ?? qb?.text ?? '', tags: info?.tags ?? [], baseline: b, candidate: c, moves };
+  if (b?.metric !== undefined && c?.metric !== undefined) detail.delta = c.metric - b.metric;
+  return detail;
 }

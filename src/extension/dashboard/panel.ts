@@ -25,20 +25,29 @@ export class DashboardPanel implements vscode.Disposable {
   /** The last model posted to the webview (init / runsUpdated / getDashboard); tests read it. */
   lastPostedModel: DashboardModel | undefined;
   private readonly subscription: vscode.Disposable;
+  private readonly log: vscode.LogOutputChannel;
 
   constructor(extensionUri: vscode.Uri, controller: RanklabController) {
     this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
       ready: () => {
-        this.postModel('init', controller.dashboardModel(this.pendingFocus ?? {}));
-        if (this.pendingFocus) this.host.notify('focusRuns', this.pendingFocus);
+        const focus = this.pendingFocus;
+        // The page first, without the comparison (its statistics take seconds at thousands of queries), then in full.
+        const quick = controller.model(focus ?? {}, { note: 'Comparing the runs…' });
+        this.lastPostedModel = quick;
+        this.host.notify('init', { model: quick });
+        this.send('runsUpdated', () => controller.dashboardModel(focus ?? {}), () => focus && this.host.notify('focusRuns', focus));
       },
       requests: {
-        getDashboard: (params) => {
+        getDashboard: async (params) => {
           if (this.pendingFocus && params.candidateRunId === this.pendingFocus.candidateRunId) this.pendingFocus = undefined;
-          this.lastPostedModel = controller.dashboardModel(params);
-          return this.lastPostedModel;
+          // The comparison on screen is the user's pick: the status bar follows it.
+          controller.select(params);
+          const model = await controller.dashboardModel(params);
+          this.lastPostedModel = model;
+          return model;
         },
         getQueryDetail: (params) => controller.queryDetail(params.qid, params),
+        getMatrix: (params) => controller.matrix(params.baselineRunId, params.candidateRunIds),
       },
       commands: {
         openDocument: (p) => vscode.commands.executeCommand('ranklab.openDocument', p.docId, p.runId),
@@ -49,8 +58,9 @@ export class DashboardPanel implements vscode.Disposable {
       },
     });
     this.subscription = controller.onDidChange(() => {
-      if (this.host.isReady) this.postModel('runsUpdated', controller.dashboardModel());
+      if (this.host.isReady) this.send('runsUpdated', () => controller.dashboardModel());
     });
+    this.log = controller.log;
   }
 
   get isOpen(): boolean {
@@ -80,9 +90,13 @@ export class DashboardPanel implements vscode.Disposable {
     return this.host.registerSerializer();
   }
 
-  private postModel(name: 'init' | 'runsUpdated', model: DashboardModel): void {
-    this.lastPostedModel = model;
-    this.host.notify(name, { model });
+  /** Builds the model (the comparison takes a moment) and posts it; a failure is logged, the panel keeps its state. */
+  private send(name: 'runsUpdated', build: () => Promise<DashboardModel>, then?: () => void): void {
+    build().then((model) => {
+      this.lastPostedModel = model;
+      this.host.notify(name, { model });
+      then?.();
+    }, (e: unknown) => this.log.error(`dashboard ${name}: ${(e as Error)?.stack ?? e}`));
   }
 
   dispose(): void {

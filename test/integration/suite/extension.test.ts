@@ -122,7 +122,8 @@ suite('Ranklab extension', () => {
   // Last: it adds runs to the workspace copy.
   test('Run Evaluation evaluates every config through the core and saves the runs the dashboard reads', async () => {
     const { controller } = await api();
-    const saved = await vscode.commands.executeCommand<string[]>('ranklab.runEvaluation');
+    // null = no principal (every document): the command then does not ask (the food e2e test answers the question).
+    const saved = await vscode.commands.executeCommand<string[]>('ranklab.runEvaluation', undefined, null);
     assert.ok(Array.isArray(saved), 'runEvaluation returned no list (it failed; see the Ranklab log)');
     assert.equal(saved.length, 2, `expected one run per config, got ${JSON.stringify(saved)}`);
     for (const f of saved) assert.ok(fs.existsSync(f), f);
@@ -132,6 +133,15 @@ suite('Ranklab extension', () => {
     const fresh = model.runs.filter((r) => !r.id.startsWith('2025-'));
     assert.equal(fresh.length, 2);
     for (const r of fresh) assert.equal(r.queryCount, 3);
+    assert.ok(fresh.every((r) => r.principal === null && / · unrestricted · /.test(r.label)), 'labelled unrestricted');
+
+    // As a principal: the run records it and its label says so.
+    const asChef = await vscode.commands.executeCommand<string[]>('ranklab.runEvaluation', ['baseline'], 'chef');
+    assert.equal(asChef.length, 1);
+    assert.equal(JSON.parse(fs.readFileSync(asChef[0], 'utf8')).principal, 'chef');
+    const chefRun = controller.model().runs.find((r) => asChef[0].endsWith(`${r.id}.json`));
+    assert.equal(chefRun?.principal, 'chef');
+    assert.match(chefRun!.label, /^baseline · as chef · /);
   });
 });
 

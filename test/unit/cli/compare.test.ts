@@ -124,3 +124,27 @@ test('two TREC run files with --qrels compare without any workspace', () => {
   assert.equal(cmp.candidate, 'worse');
   assert.equal(cmp.queries, 35);
 });
+
+test('the compare table opens with the verdict (no change for title-boost-3, a significant drop for regressing), every symbol explained under it', () => {
+  const same = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3']);
+  assert.equal(same.code, 0, same.stderr);
+  const lines = same.stdout.split('\n').filter((l) => l.trim());
+  assert.match(lines[1], /^Verdict: title-boost-3 vs baseline: no significant change on any of \d+ metrics; gates (\d+)\/\1 pass; 94 queries/);
+  assert.match(same.stdout, /^ {2}ndcg@10 [+-]\d\.\d{4} .*95% CI .*: not significant \(p adj\. \d\.\d{4}\).*MDE ±0\.\d{4}/m);
+  for (const symbol of ['delta =', '95% CI =', 'p adj. =', 'MDE =', 'worst slice =']) assert.match(same.stdout, new RegExp(`^  \\(.*${symbol.replace(/[.+]/g, '\\$&')}`, 'm'), `legend explains ${symbol}`);
+
+  // The MDE line agrees with an independent computation from the per-query deltas of the JSON output:
+  // (t(0.975, 93) + t(0.8, 93)) · sd / √94, the t quantiles from a table (1.9858 and 0.8455).
+  const json = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json']).stdout);
+  const d = Object.values(json.perQuery as Record<string, Record<string, { delta: number }>>).map((q) => q['ndcg@10'].delta);
+  const mean = d.reduce((a, b) => a + b, 0) / d.length;
+  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (d.length - 1));
+  const mde = ((1.9858 + 0.8455) * sd) / Math.sqrt(d.length);
+  const shown = Number(/With 94 queries, changes smaller than ±(0\.\d{4}) in ndcg@10 cannot be told from noise/.exec(same.stdout)?.[1]);
+  assert.ok(Math.abs(shown - mde) < 0.0002, `MDE shown ${shown}, computed ${mde}`);
+
+  const drop = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'regressing']);
+  assert.equal(drop.code, 0, drop.stderr); // compare reports; only gate / --fail-on-regression exit 1
+  assert.match(drop.stdout, /^Verdict: regressing vs baseline: significant drop on \d+ metrics \(ndcg@10[^)]*\); \d+ of \d+ gates fail/m);
+  assert.match(drop.stdout, /^ {2}ndcg@10 -0\.\d{4} .*: significant drop \(p adj\. 0\.0\d{3}\)/m);
+});

@@ -86,6 +86,19 @@ test('query detail keeps titles verbatim (escaping is the view\'s job) and ranks
   assert.equal(d.baseline!.metric, 0.8);
 });
 
+test('query detail: runs saved without titles get them (and a snippet) from the corpus lookup; stored titles win', () => {
+  const { runs } = readSavedRuns(FIXTURE);
+  const strip = (r: (typeof runs)[number]) => ({ ...r, run: { ...r.run, queries: r.run.queries.map((q) => ({ ...q, docs: q.docs.map(({ title: _t, ...d }) => d) })) } });
+  const lookup = (id: string) => (id === 'corpus/quick-bread.md' ? { title: 'From corpus', snippet: 'Flour, water…' } : undefined);
+  const bare = buildQueryDetail('q2', strip(runs[0]), strip(runs[1]), 'ndcg@10', 10, undefined, undefined, undefined, lookup);
+  const row = bare.baseline!.docs.find((d) => d.id === 'corpus/quick-bread.md')!;
+  assert.equal(row.title, 'From corpus');
+  assert.equal(row.snippet, 'Flour, water…');
+  assert.equal(bare.baseline!.docs.find((d) => d.id === 'corpus/soda-bread.md')!.title, undefined, 'unknown to the corpus: no title');
+  const stored = buildQueryDetail('q2', runs[0], runs[1], 'ndcg@10', 10, undefined, undefined, undefined, lookup);
+  assert.equal(stored.baseline!.docs.find((d) => d.id === 'corpus/quick-bread.md')!.title, 'Quick bread');
+});
+
 test('protocol guard rejects malformed webview messages', () => {
   assert.equal(isWebviewToHost({ type: 'ready', protocol: 1 }), true);
   assert.equal(isWebviewToHost({ type: 'request', requestId: 3, method: 'getDashboard', params: {} }), true);
@@ -96,17 +109,22 @@ test('protocol guard rejects malformed webview messages', () => {
   assert.equal(isWebviewToHost(null), false);
 });
 
-test('dashboard comparison: runs made as different principals show the core\'s refusal instead of figures; labels name the principal', () => {
+test('dashboard comparison: runs made as different principals show the core\'s refusal instead of figures; labels name the principal', async () => {
   const { runs } = readSavedRuns(FIXTURE);
   const judgments = RanklabSession.open(copyFixture(), { stateDir: mkdtempSync(path.join(tmpdir(), 'ranklab-state-')) }).judgments();
   const settings = { metrics: ['ndcg@10'], gain: 'exp' as const, relevanceThreshold: 1, gates: {} };
-  const same = dashboardComparison(runs[0], runs[1], judgments, settings);
-  assert.ok(same.view && !same.note, same.note);
+  const same = await dashboardComparison(runs[0], runs[1], judgments, settings);
+  assert.ok(same.view && !same.refusal, same.refusal?.message);
   const asAyu = { ...runs[0], run: { ...runs[0].run, principal: 'ayu' } };
-  const refused = dashboardComparison(asAyu, runs[1], judgments, settings);
+  const refused = await dashboardComparison(asAyu, runs[1], judgments, settings);
   assert.equal(refused.view, undefined);
-  assert.match(refused.note!, /baseline "baseline" was run as principal "ayu", candidate "title-boost" without a principal \(every document\)/);
+  assert.equal(refused.refusal?.baselinePrincipal, 'ayu');
+  assert.equal(refused.refusal?.candidatePrincipal, null);
+  assert.match(refused.refusal!.message, /baseline "baseline" was run as principal "ayu", candidate "title-boost" without a principal \(every document\)/);
 
   const m = buildDashboardModel({ workspaceName: 'ws', runsFolder: 'r', runs: [asAyu, runs[1]], problems: [], metricOptions: { gain: 'exp', relevanceThreshold: 1 } });
-  assert.deepEqual(m.runs.map((r) => r.label), ['baseline as ayu', 'title-boost']);
+  // "config · principal · time · headline metric"; the time is local, so only its shape is checked.
+  const parts = m.runs.map((r) => r.label.split(' · '));
+  assert.deepEqual(parts.map((p) => [p[0], p[1], p[3]]), [['baseline', 'as ayu', 'ndcg@10 0.633'], ['title-boost', 'unrestricted', 'ndcg@10 0.600']]);
+  for (const p of parts) assert.match(p[2], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
 });

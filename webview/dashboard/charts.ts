@@ -1,0 +1,56 @@
+/** Chart.js set-up and theme colours for the dashboard's charts (every colour from a --vscode-* variable). */
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import { cssVar } from './dom';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+export { Chart };
+
+export interface ChartColors {
+  fg: string;
+  grid: string;
+  win: string;
+  loss: string;
+  tie: string;
+  selected: string;
+  palette: string[];
+}
+
+export function chartColors(): ChartColors {
+  const palette = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-yellow', '--vscode-charts-red']
+    .map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'][i]));
+  return {
+    fg: cssVar('--vscode-foreground', '#888'),
+    grid: cssVar('--vscode-panel-border', 'rgba(128,128,128,0.3)'),
+    win: palette[2],
+    loss: palette[5],
+    tie: cssVar('--vscode-descriptionForeground', '#888'),
+    selected: cssVar('--vscode-focusBorder', palette[0]),
+    palette,
+  };
+}
+
+export function axes(c: ChartColors, opts: { hideX?: boolean } = {}) {
+  return {
+    x: { ticks: { color: c.fg, display: !opts.hideX }, grid: { color: c.grid, display: !opts.hideX } },
+    y: { ticks: { color: c.fg }, grid: { color: c.grid } },
+  };
+}
+
+/** Charts drawn on the page now; destroyed before the page is redrawn. */
+export const liveCharts = new Set<Chart>();
+
+export function destroyCharts(): void {
+  for (const c of liveCharts) c.destroy();
+  liveCharts.clear();
+}
+
+/** Creates a chart once its canvas is in the document (the next frame). */
+export function drawLater(canvas: HTMLCanvasElement, make: (c: ChartColors) => Chart, then?: (chart: Chart) => void): void {
+  requestAnimationFrame(() => {
+    if (!canvas.isConnected) return;
+    const chart = make(chartColors());
+    liveCharts.add(chart);
+    then?.(chart);
+  });
+}

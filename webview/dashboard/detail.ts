@@ -1,0 +1,77 @@
+/**
+ * The detail of one query: baseline and candidate result lists side by side, each document with its title (and
+ * snippet when the run has one), its grade (or "unjudged") and how it moved between the two lists.
+ */
+import type { DocRow, QueryDetail } from '../../src/protocol/dashboard';
+import { append, data, h, legend, linkButton, tip } from './dom';
+import { fmt, fmtDelta } from './format';
+
+export interface DetailCallbacks {
+  openDocument: (docId: string, runId: string) => void;
+  openQuery: (qid: string) => void;
+}
+
+/** How a document moved, seen from one list: `rank` here, `otherRank` in the other list (undefined: not in it). */
+export function moveMark(d: DocRow, side: 'baseline' | 'candidate'): { text: string; cls: string; title: string } {
+  if (d.otherRank === undefined) {
+    return side === 'candidate'
+      ? { text: 'new', cls: 'better', title: 'not in the baseline\'s list' }
+      : { text: 'out', cls: 'worse', title: 'not in the candidate\'s list' };
+  }
+  // Places gained in the candidate: positive = higher (better placed) in the candidate.
+  const gained = side === 'candidate' ? d.otherRank - d.rank : d.rank - d.otherRank;
+  if (gained === 0) return { text: '=', cls: 'muted', title: 'same place in both lists' };
+  return gained > 0
+    ? { text: `▲${gained}`, cls: 'better', title: `${gained} place(s) higher in the candidate (baseline #${side === 'candidate' ? d.otherRank : d.rank}, candidate #${side === 'candidate' ? d.rank : d.otherRank})` }
+    : { text: `▼${-gained}`, cls: 'worse', title: `${-gained} place(s) lower in the candidate (baseline #${side === 'candidate' ? d.otherRank : d.rank}, candidate #${side === 'candidate' ? d.rank : d.otherRank})` };
+}
+
+export function gradeCell(grade: number | null | undefined): HTMLElement {
+  return grade === undefined || grade === null
+    ? h('td', { class: 'num unjudged', title: 'not judged: counts as not relevant' }, 'unjudged')
+    : h('td', { class: `num grade grade-${Math.max(0, Math.min(grade, 3))}`, title: `grade ${grade} of 0–3` }, String(grade));
+}
+
+function docList(label: string, side: QueryDetail['baseline'], which: 'baseline' | 'candidate', cb: DetailCallbacks): HTMLElement {
+  if (!side) return h('div', { class: 'docs' }, h('h3', {}, label), h('p', { class: 'muted' }, 'This query is not in this run.'));
+  const rows = side.docs.map((d) => {
+    const mark = moveMark(d, which);
+    const titleLine = d.title ? h('div', { class: 'doc-title', dir: 'auto', title: tip(d.title) }, d.title) : null;
+    return h('tr', { attrs: { 'data-doc': d.id } },
+      h('td', { class: 'num' }, String(d.rank)),
+      h('td', { class: 'doc' },
+        titleLine,
+        h('div', { class: 'doc-id' }, linkButton(data(d.id), `Open ${tip(d.id, 80)}`, () => cb.openDocument(d.id, side.runId)),
+          h('span', { class: 'muted nowrap', title: 'ranking score' }, ` · ${fmt(d.score, 3)}`)),
+        d.snippet ? h('div', { class: 'doc-snippet muted', dir: 'auto' }, d.snippet) : null),
+      gradeCell(d.grade),
+      h('td', { class: `num move ${mark.cls}`, title: mark.title }, mark.text));
+  });
+  return h('div', { class: 'docs', attrs: { 'data-side': which } },
+    h('h3', {}, label, side.metric !== undefined ? h('span', { class: 'muted nowrap' }, ` ${fmt(side.metric)}`) : null),
+    h('p', { class: 'run-name muted', dir: 'auto' }, side.label),
+    h('table', { class: 'grid docs-table' },
+      h('thead', {}, h('tr', {},
+        h('th', { class: 'num', title: 'rank in this list' }, '#'), h('th', { title: 'title, then the document id and its ranking score' }, 'Document'),
+        h('th', { class: 'num', title: 'grade from the judgments, 0–3' }, 'Grade'),
+        h('th', { class: 'num', title: 'how the document moved between baseline and candidate' }, 'Move'))),
+      h('tbody', {}, ...rows)));
+}
+
+export function renderDetail(box: HTMLElement, d: QueryDetail, metric: string | undefined, cb: DetailCallbacks): void {
+  const m = d.moves;
+  box.replaceChildren();
+  append(box, [
+    h('h2', {}, 'Query ', linkButton(data(d.qid), 'Open in the judgments', () => cb.openQuery(d.qid)),
+      d.delta !== undefined ? h('span', { class: `nowrap ${d.delta > 1e-9 ? 'better' : d.delta < -1e-9 ? 'worse' : 'muted'}` }, ` Δ ${fmtDelta(d.delta)}`) : null),
+    h('p', { class: 'query-text', dir: 'auto' }, d.text),
+    d.tags.length ? h('p', { class: 'tags' }, ...d.tags.map((t) => h('span', { class: 'tag' }, data(t)))) : null,
+    d.baseline && d.candidate
+      ? h('p', { class: 'muted' }, `In the top ${Math.max(d.baseline.docs.length, d.candidate.docs.length)}: ${m.entered} entered, ${m.left} left, ${m.up} moved up, ${m.down} moved down.`)
+      : null,
+    h('div', { class: 'side-by-side' }, docList('Baseline', d.baseline, 'baseline', cb), docList('Candidate', d.candidate, 'candidate', cb)),
+    legend(`Lists as ranked, top ${d.candidate?.docs.length ?? d.baseline?.docs.length ?? 0}${metric ? `; the figure next to each is the query's ${metric}` : ''}; under each title: the document id (click to open it) and its ranking score. `,
+      'Grade: 0 (not relevant) to 3 (best) from the judgments; ', h('i', {}, 'unjudged'), ': no judgment, counted as not relevant. ',
+      'Move: ▲n / ▼n = n places higher / lower in the candidate than in the baseline; new = not in the baseline\'s list; out = not in the candidate\'s list; = unchanged.'),
+  ]);
+}
