@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RankConfig } from '../../core/config';
-import { type Comparison, type ComparisonSide, MixedPrincipalsError, compareRunsSliced, mixedPrincipals } from '../../core/experiment/compare';
-import { type GateSettings, checkGates, gateCount, gatesPassed, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
+import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, compareManySliced, mixedPrincipals } from '../../core/experiment/compare';
+import { type GateSettings, checkGates, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf, isSavedRunFile, loadSavedRun } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
+import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
 import type { ConfigEntry, RanklabSession } from '../../core/session/session';
@@ -23,14 +24,17 @@ import {
 } from '../workspace-options';
 import { SPLITS, excludedLine } from './eval';
 
-export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
+export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN... [--qrels FILE [--queries FILE]]
                 [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--split tune|holdout|all] [--as PRINCIPAL]
                 [--format table|json|markdown|junit] [--fail-on-regression] [--gates FILE] [--junit FILE] [--summary FILE]
                 [--class-slices] [--allow-mixed-principals] [--max-queries N] [--strict]
-  Paired comparison: means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
+  Paired comparison, opening with the verdict (per metric: change, CI, significance after the correction, gates,
+  worst slice, minimum detectable effect): means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
   the documents that moved, slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
   documents were graded; score ties; stage recall and query classes (--class-slices: classes as slices). Sides are configs (run, or reused from
   .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).
+  Several --candidate: one comparison per candidate against the baseline, one Holm correction over all of them, and a
+  matrix (rows: candidates; columns: metrics); --fail-on-regression exits 1 when any candidate fails a gate.
   Runs made as different principals (or one with and one without --as) are refused unless --allow-mixed-principals
   is given; the output then says so first.
 ${METRICS_HELP}`;
@@ -44,7 +48,7 @@ const COMPARE_OPTIONS = {
   ...METRIC_OPTIONS,
   ...WORKSPACE_OPTIONS,
   baseline: { type: 'string', short: 'b' },
-  candidate: { type: 'string' },
+  candidate: { type: 'string', multiple: true },
   qrels: { type: 'string' },
   queries: { type: 'string' },
   split: { type: 'string' },
@@ -73,14 +77,15 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
 type CompareValues = ReturnType<typeof parse<typeof COMPARE_OPTIONS>>['values'];
 
 /** One side of a comparison, resolved before any work: a run read from a file, or a config still to run. */
-type Side = { kind: 'run'; side: ComparisonSide; file: string } | { kind: 'config'; entry: ConfigEntry };
+type Side = { kind: 'run'; side: ComparisonSide; file: string } | { kind: 'config'; entry: ConfigEntry; label?: string };
 
 async function runComparison(values: CompareValues, io: Io, mode: { gate: boolean }): Promise<number> {
   const format = formatChoice(values.format, ['table', 'json', 'markdown', 'junit'] as const, 'table');
   const split = formatChoice(values.split, SPLITS, 'all', '--split');
   const maxQueries = intFlag(values['max-queries'], '--max-queries', 1);
-  const candidateArg = required(values.candidate, '--candidate');
-  // With --qrels and two run files, no workspace is needed at all.
+  const candidateArgs = values.candidate ?? [];
+  required(candidateArgs[0], '--candidate');
+  // With --qrels and run files only, no workspace is needed at all.
   const standalone = !!values.qrels && !values.workspace;
   const opened = standalone ? undefined : openWorkspace(values, io);
   const session = opened?.session;
@@ -96,31 +101,36 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
 
   const baselineArg = values.baseline ?? session?.workspace.baselineName;
   if (!baselineArg) throw new InputError('is required (or set "baseline" in ranklab.json)', [], { key: '--baseline' });
+  const twice = candidateArgs.find((c, i) => candidateArgs.indexOf(c) !== i || c === baselineArg);
+  if (twice) throw new InputError(`"${twice}" is given twice (${twice === baselineArg ? 'as the baseline and a candidate' : 'as two candidates'})`, [], { key: '--candidate' });
   const baseline = resolveSide(baselineArg, session, report);
-  const candidate = resolveSide(candidateArg, session, report);
+  const candidates = distinctNames(baseline, candidateArgs.map((arg) => ({ arg, side: resolveSide(arg, session, report) })));
 
   // Who each side is made as is known before any run: refuse mixed principals now, not after the work.
   const principalOf = (s: Side) => (s.kind === 'run' ? s.side.principal : (values.as ?? null));
-  const who = [{ name: nameOf(baseline), principal: principalOf(baseline) }, { name: nameOf(candidate), principal: principalOf(candidate) }] as const;
-  if (!values['allow-mixed-principals'] && mixedPrincipals(who[0], who[1])) throw mixedError(new MixedPrincipalsError(who[0], who[1]));
+  const base = { name: nameOf(baseline), principal: principalOf(baseline) };
+  const who = candidates.map((c) => ({ name: nameOf(c), principal: principalOf(c) }));
+  const mixed = who.find((w) => mixedPrincipals(base, w));
+  if (!values['allow-mixed-principals'] && mixed) throw mixedError(new MixedPrincipalsError(base, mixed));
 
   const outputs: Output[] = [
     ...(values.junit ? [{ flag: '--junit', path: values.junit, named: true }] : []),
     ...(values.summary ? [{ flag: '--summary', path: values.summary, named: true }] : []),
   ];
-  const inputs = [...(session?.inputFiles() ?? []), ...[baseline, candidate].flatMap((s) => (s.kind === 'run' ? [s.file] : []))];
+  const inputs = [...(session?.inputFiles() ?? []), ...[baseline, ...candidates].flatMap((s) => (s.kind === 'run' ? [s.file] : []))];
   for (const f of [values.gates, values.qrels, values.queries]) if (f) inputs.push(resolve(f));
   checkOutputs(outputs, { inputs, force: false });
 
-  // Two saved runs made as one principal are scored as that principal sees the judgments (as with --as).
-  const common = who[0].principal === who[1].principal ? who[0].principal : undefined;
+  // Saved runs all made as one principal are scored as that principal sees the judgments (as with --as).
+  const common = who.every((w) => w.principal === base.principal) ? base.principal : undefined;
   const principal = values.as ?? common ?? undefined;
-  const entries = [baseline, candidate].flatMap((s) => (s.kind === 'config' ? [s.entry] : []));
+  const entries = [baseline, ...candidates].flatMap((s) => (s.kind === 'config' ? [s.entry] : []));
   const { signal, dispose } = interruptSignal(io);
+  const steps = ['baseline', ...candidates.map((c) => `candidate ${nameOf(c)}`), 'statistics'];
   const finished: string[] = [];
   let judgments: JudgmentSet | undefined;
   let excluded: ExcludedQuery[] = [];
-  let cmp: Comparison;
+  let many: ManyComparison;
   try {
     // The rest of the inputs, before any config runs; the corpus first, pausing, so that Ctrl-C stops it too.
     if (session && (!values.qrels || entries.length)) await readCorpus(session, report, signal);
@@ -137,38 +147,62 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
 
     const sideOpts = { split, principal: values.as, signal };
     const sides: Array<ComparisonSide & { from?: string }> = [];
-    for (const [role, side] of [['baseline', baseline], ['candidate', candidate]] as const) {
-      const done = await runSide(role, side, session, { ...choice, specs }, sideOpts, io, sides[0]?.from);
+    for (const [i, side] of [baseline, ...candidates].entries()) {
+      const role = i === 0 ? 'baseline' : 'candidate';
+      const done = { ...(await runSide(role, side, session, { ...choice, specs }, sideOpts, io, sides[0]?.from)), name: nameOf(side) };
       sides.push(done);
       finished.push(`${role} ${done.name}${done.from ? ` (run in ${done.from})` : ''}`);
     }
     if (!judgments) ({ judgments, excluded } = session!.judgmentsAs({ split, principal, relevanceThreshold: choice.options.relevanceThreshold }));
     const work = session?.work(signal) ?? new Work({ signal });
-    cmp = await compareRunsSliced(sides[0], sides[1], judgments, specs, choice.options, work.phase('statistics', 0), {
+    many = await compareManySliced(sides[0], sides.slice(1), judgments, specs, choice.options, work.phase('statistics', 0), {
       classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'],
     });
   } catch (e) {
-    if (signal.aborted) return reportInterrupted(io, 'steps', finished, ['baseline', 'candidate', 'statistics'].slice(finished.length));
+    if (signal.aborted) return reportInterrupted(io, 'steps', finished, steps.slice(finished.length));
     if (e instanceof MixedPrincipalsError) throw mixedError(e);
     throw e;
   } finally {
     dispose();
   }
-  const gates = checkingGates ? checkGates(gateSettings, cmp) : [];
+  const gates = many.comparisons.map((cmp) => (checkingGates ? checkGates(gateSettings, cmp) : []));
+  const prefix = excluded.length && format !== 'json' && format !== 'junit' ? `${excludedLine(excluded, principal!)}\n\n` : '';
 
-  for (const o of outputs) writeOutput(o, o.flag === '--junit' ? gatesJUnit(gates, cmp) : formatComparison(cmp, 'markdown', { gates }));
-  if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates), excludedQueries: excluded }, null, 2) + '\n');
-  else if (format === 'junit') io.out(gatesJUnit(gates, cmp));
-  else io.out((excluded.length ? `${excludedLine(excluded, principal!)}\n\n` : '') + formatComparison(cmp, format, { gates, maxQueries }));
+  if (many.comparisons.length === 1) {
+    const [cmp] = many.comparisons;
+    for (const o of outputs) writeOutput(o, o.flag === '--junit' ? gatesJUnit(gates[0], cmp) : formatComparison(cmp, 'markdown', { gates: gates[0] }));
+    if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates[0]), excludedQueries: excluded }, null, 2) + '\n');
+    else if (format === 'junit') io.out(gatesJUnit(gates[0], cmp));
+    else io.out(prefix + formatComparison(cmp, format, { gates: gates[0], maxQueries }));
+  } else {
+    for (const o of outputs) writeOutput(o, o.flag === '--junit' ? manyJUnit(many, gates) : formatMany(many, gates, 'markdown'));
+    if (format === 'json') io.out(JSON.stringify({ ...manyJson(many, gates), excludedQueries: excluded }, null, 2) + '\n');
+    else if (format === 'junit') io.out(manyJUnit(many, gates));
+    else io.out(prefix + formatMany(many, gates, format));
+  }
 
-  const failed = gates.filter((g) => !g.passed);
+  const failed = many.comparisons.flatMap((cmp, i) => gates[i].filter((g) => !g.passed).map((g) => ({ g, who: many.comparisons.length > 1 ? `${cmp.candidate}: ` : '' })));
   if (mode.gate && failed.length) {
-    for (const g of failed) {
-      io.err(`gate failed: ${g.gate} (actual ${Number.isNaN(g.actual) ? 'n/a: metric not computed' : g.actual.toFixed(4)}); queries: ${g.queries.slice(0, 10).map((q) => q.qid).join(', ') || '-'}\n`);
+    for (const { g, who: name } of failed) {
+      io.err(`gate failed: ${name}${g.gate} (actual ${Number.isNaN(g.actual) ? 'n/a: metric not computed' : g.actual.toFixed(4)}); queries: ${g.queries.slice(0, 10).map((q) => q.qid).join(', ') || '-'}\n`);
     }
     return 1;
   }
-  return gatesPassed(gates) ? 0 : mode.gate ? 1 : 0;
+  return 0;
+}
+
+/**
+ * Candidates named like the baseline or like each other (two saved runs of one config) are told apart by what was
+ * passed for them: "baseline (runs/baseline-2026-….json)".
+ */
+function distinctNames(baseline: Side, candidates: { arg: string; side: Side }[]): Side[] {
+  const names = [nameOf(baseline), ...candidates.map((c) => nameOf(c.side))];
+  return candidates.map(({ arg, side }) => {
+    const name = nameOf(side);
+    if (names.filter((n) => n === name).length === 1) return side;
+    const renamed = `${name} (${arg})`;
+    return side.kind === 'run' ? { ...side, side: { ...side.side, name: renamed } } : { ...side, label: renamed };
+  });
 }
 
 /** The CLI's form of a mixed-principal refusal: the message names the flag that allows it. */
@@ -177,7 +211,7 @@ function mixedError(e: MixedPrincipalsError): InputError {
 }
 
 function nameOf(s: Side): string {
-  return s.kind === 'run' ? s.side.name : s.entry.name;
+  return s.kind === 'run' ? s.side.name : (s.label ?? s.entry.name);
 }
 
 /**

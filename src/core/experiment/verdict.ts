@@ -66,8 +66,10 @@ export interface Verdict {
   improved: string[];
   regressed: string[];
   gates: { passed: number; total: number };
-  /** "title-boost-3 vs baseline: no significant change on 5 metrics …; gates 4/4 pass". */
+  /** "title-boost-3 vs baseline: no significant change on any of 5 metrics; gates 4/4 pass". */
   headline: string;
+  /** What "significant" rests on: "94 queries, significant = Holm-adjusted p < 0.05 over 65 tests". */
+  basis: string;
   /** One per metric of the comparison, in its order (the primary metric first). */
   metrics: MetricVerdict[];
   /** The primary metric's MDE sentence. */
@@ -92,7 +94,8 @@ export function verdictOf(cmp: Comparison, gates: readonly GateResult[], setting
     improved,
     regressed,
     gates: { passed, total: gates.length },
-    headline: `${cmp.candidate} vs ${cmp.baseline}: ${outcomeText(metrics.length, improved, regressed)}; ${gatesText(passed, gates.length)}; ${cmp.queries} queries, significant = Holm-adjusted p < ${s.alpha} over ${cmp.tests} ${cmp.tests === 1 ? 'test' : 'tests'}`,
+    headline: `${cmp.candidate} vs ${cmp.baseline}: ${outcomeText(metrics.length, improved, regressed)}; ${gatesText(passed, gates.length)}`,
+    basis: `${cmp.queries} queries, significant = Holm-adjusted p < ${s.alpha} over ${cmp.tests} ${cmp.tests === 1 ? 'test' : 'tests'}`,
     metrics,
     mde: metrics[0]?.mde.text ?? '',
   };

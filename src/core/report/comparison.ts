@@ -22,7 +22,7 @@ const METRIC_LEGEND = 'rel. = delta / baseline; p perm. = two-sided paired permu
  * minimum detectable effect, and a legend of the terms used.
  */
 export function verdictLines(v: Verdict, md: boolean): string[] {
-  const out = [md ? `**Verdict: ${v.headline}**` : `Verdict: ${v.headline}`, ''];
+  const out = [md ? `**Verdict: ${v.headline}**; ${v.basis}` : `Verdict: ${v.headline}; ${v.basis}`, ''];
   for (const m of v.metrics) out.push(`${md ? '- ' : '  '}${m.line}`);
   if (v.mde) out.push(`${md ? '- ' : '  '}${v.mde}`);
   out.push('', ...verdictLegend(v).map((l) => (md ? `<sub>${l.replace(/</g, '&lt;')}</sub><br>` : `  (${l})`)));
@@ -110,7 +110,7 @@ export function comparisonJson(cmp: Comparison, gates?: GateResult[]) {
   return { verdict: verdictOf(cmp, gates ?? []), ...cmp, gates: gates ?? [] };
 }
 
-const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+export const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /**
  * JUnit XML: one test suite per gate, one test case for the gate itself and one per query.
@@ -118,21 +118,26 @@ const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&g
  * (below the minimum, or losing against the baseline), so a passing gate never shows red.
  */
 export function gatesJUnit(results: GateResult[], cmp: Comparison): string {
+  const failures = results.filter((r) => !r.passed).length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ranklab gates: ${xml(cmp.candidate)} vs ${xml(cmp.baseline)}" failures="${failures}">\n${gateSuites(results, cmp).join('\n')}\n</testsuites>\n`;
+}
+
+/** The <testsuite> elements of gatesJUnit, each named `prefix` + the gate (N-way reports prefix the candidate). */
+export function gateSuites(results: readonly GateResult[], cmp: Comparison, prefix = ''): string[] {
   const qids = Object.keys(cmp.perQuery);
-  const suites = results.map((g) => {
+  return results.map((g) => {
     const bad = new Map(g.queries.map((q) => [q.qid, q.value]));
     const ids = g.slice ? qids.filter((q) => (g.slice!.startsWith('split:') ? cmp.queryInfo[q]?.split === g.slice!.slice(6) : cmp.queryInfo[q]?.tags.includes(g.slice!))) : qids;
+    const name = xml(prefix + g.gate);
     const cases = [
-      `    <testcase classname="${xml(g.gate)}" name="overall: ${formatNumber(g.actual)}">${g.passed ? '' : `<failure message="${xml(`${g.gate} failed: ${formatNumber(g.actual)}`)}"/>`}</testcase>`,
+      `    <testcase classname="${name}" name="overall: ${formatNumber(g.actual)}">${g.passed ? '' : `<failure message="${xml(`${prefix}${g.gate} failed: ${formatNumber(g.actual)}`)}"/>`}</testcase>`,
       ...ids.map((q) => {
         const fails = !g.passed && bad.has(q);
         const label = g.kind === 'min' ? `${g.metric} ${formatNumber(cmp.perQuery[q]?.[g.metric]?.candidate ?? NaN)}` : `delta ${signed(cmp.perQuery[q]?.[g.metric]?.delta ?? NaN)}`;
-        return `    <testcase classname="${xml(g.gate)}" name="${xml(`${q} ${cmp.queryInfo[q]?.text ?? ''}`.trim())}">${fails ? `<failure message="${xml(`${q}: ${label}`)}"/>` : ''}</testcase>`;
+        return `    <testcase classname="${name}" name="${xml(`${q} ${cmp.queryInfo[q]?.text ?? ''}`.trim())}">${fails ? `<failure message="${xml(`${q}: ${label}`)}"/>` : ''}</testcase>`;
       }),
     ];
     const failures = cases.filter((c) => c.includes('<failure')).length;
-    return `  <testsuite name="${xml(g.gate)}" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${name}" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>`;
   });
-  const failures = results.filter((r) => !r.passed).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ranklab gates: ${xml(cmp.candidate)} vs ${xml(cmp.baseline)}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

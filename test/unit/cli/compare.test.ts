@@ -44,6 +44,73 @@ test('the gate fails (exit 1) for a config that regresses, naming the gate and t
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
 });
 
+test('the table and the Markdown summary open with the verdict: no significant change for title-boost-3, a significant drop for regressing', () => {
+  const same = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3']);
+  assert.equal(same.code, 0, same.stderr);
+  const lines = same.stdout.split('\n');
+  assert.match(lines[2], /^Verdict: title-boost-3 vs baseline: no significant change on any of 5 metrics; gates 15\/15 pass; 94 queries, significant = Holm-adjusted p < 0\.05 over 65 tests$/);
+  assert.match(lines[4], /^  ndcg@10 \+0\.0040 \(0\.7827 → 0\.7867\), 95% CI \[-0\.0\d{3}, \+0\.0\d{3}\]: not significant \(p adj\. 1\.0000\); gates 14\/14 pass; worst slice paraphrase -0\.0\d{3} \(9 queries\); MDE ±0\.0\d{3}; unjudged documents could flip it/);
+  assert.match(same.stdout, /\n  With 94 queries, changes smaller than ±0\.0\d{3} in ndcg@10 cannot be told from noise \(80% power, two-sided α = 0\.05\); about [\d,]+ queries would be needed to detect ±0\.01\.\n/);
+  assert.match(same.stdout, /\(MDE = minimum detectable effect: /, 'the MDE is explained where it appears');
+
+  const dir = tempDir();
+  const summary = join(dir, 'summary.md');
+  const drop = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'regressing', '--format', 'markdown', '--summary', summary]);
+  assert.equal(drop.code, 0, 'without --fail-on-regression a failed gate is reported, not an exit code');
+  const md = readFileSync(summary, 'utf8');
+  assert.match(md, /^## Ranklab: regressing vs baseline\n\n\*\*Verdict: regressing vs baseline: significant drop on 5 metrics \(ndcg@10, mrr@10, p@5, recall@20, hit@5\); \d+ of 15 gates fail\*\*; 94 queries/);
+  assert.match(md, /\n- ndcg@10 -0\.2222 \(0\.7827 → 0\.5605\), 95% CI \[-0\.\d{4}, -0\.\d{4}\]: significant drop \(p adj\. 0\.\d{4}\); gates \d+\/14 pass; worst slice /);
+  assert.equal(drop.stdout, md, 'the summary file is the Markdown report');
+  const json = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'regressing', '--format', 'json']).stdout);
+  assert.equal(json.verdict.outcome, 'regressed');
+  assert.deepEqual(json.verdict.regressed, ['ndcg@10', 'mrr@10', 'p@5', 'recall@20', 'hit@5']);
+  assert.ok(json.verdict.metrics[0].mde.value > 0 && json.verdict.metrics[0].mde.queriesFor > 94);
+});
+
+test('three candidates: one matrix, one Holm correction, every format; --fail-on-regression fails when one candidate fails a gate', () => {
+  const three = ['--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--candidate', 'regressing', '--candidate', 'pre-filter'];
+  const table = ranklab(['compare', ...three]);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /^Ranklab compare: 3 candidates vs baseline baseline\n\nVerdict \(94 queries, significant = Holm-adjusted p < 0\.05 over 195 tests of 3 candidates\):\n/);
+  for (const name of ['title-boost-3', 'regressing', 'pre-filter']) assert.match(table.stdout, new RegExp(`\\n  ${name} vs baseline: `));
+  assert.match(table.stdout, /\nregressing +0\.5605 -0\.2222\* \[/, 'the matrix row: mean, delta and the significance mark');
+  assert.match(table.stdout, /\ntitle-boost-3 +0\.7867 \+0\.0040 \[/);
+  assert.match(table.stdout, /\* = significant: the delta survives one Holm–Bonferroni correction over all 195 tests/);
+
+  const json = JSON.parse(ranklab(['compare', ...three, '--format', 'json']).stdout);
+  assert.deepEqual(json.candidates, ['title-boost-3', 'regressing', 'pre-filter']);
+  assert.equal(json.tests, 195);
+  assert.equal(json.matrix.rows.length, 3);
+  assert.equal(json.comparisons.length, 3);
+  assert.ok(json.comparisons.every((c: { tests: number }) => c.tests === 195), 'every pairwise report is corrected over the whole matrix');
+  assert.equal(json.matrix.rows[1].outcome, 'regressed');
+  assert.ok(json.matrix.rows[1].cells['ndcg@10'].significant);
+  // the same p-values corrected over 3 x 65 tests are never smaller than over one candidate's 65
+  const single = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'regressing', '--format', 'json']).stdout);
+  assert.equal(single.metrics['ndcg@10'].pPermutation, json.comparisons[1].metrics['ndcg@10'].pPermutation);
+  assert.ok(json.comparisons[1].metrics['ndcg@10'].pAdjusted >= single.metrics['ndcg@10'].pAdjusted);
+
+  assert.match(ranklab(['compare', ...three, '--format', 'markdown']).stdout, /^## Ranklab: 3 candidates vs baseline\n\n\*\*Verdict\*\* \(94 queries/);
+  const xml = ranklab(['compare', ...three, '--format', 'junit']).stdout;
+  assert.match(xml, /<testsuites name="ranklab gates: title-boost-3, regressing, pre-filter vs baseline" failures="\d+">/);
+  assert.match(xml, /<testsuite name="regressing: ndcg@10 &gt;= 0.65" tests="95" failures="\d+">/);
+  assert.match(xml, /<testsuite name="title-boost-3: ndcg@10 &gt;= 0.65" tests="95" failures="0">/);
+
+  const gated = ranklab(['compare', ...three, '--fail-on-regression']);
+  assert.equal(gated.code, 1, gated.stderr);
+  assert.match(gated.stderr, /gate failed: regressing: ndcg@10 >= 0\.65 \(actual 0\.5605\)/);
+  assert.doesNotMatch(gated.stderr, /gate failed: title-boost-3/);
+  const passing = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--candidate', 'pre-filter', '--fail-on-regression']);
+  assert.equal(passing.code, 0, passing.stderr);
+});
+
+test('a candidate given twice, or also as the baseline, is refused', () => {
+  const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'regressing', '--candidate', 'regressing']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--candidate: "regressing" is given twice \(as two candidates\)/);
+  assert.match(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'baseline']).stderr, /given twice \(as the baseline and a candidate\)/);
+});
+
 test('the second compare of unchanged configs reuses the saved runs', () => {
   const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'markdown']);
   assert.equal(r.code, 0, r.stderr);

@@ -41,7 +41,8 @@ test('a change that is not significant: the line, gates on the metric, the worst
   assert.equal(m.mde.queriesFor, queriesToDetect(0.01, m.mde.sd!));
   assert.match(v.mde, /^With 4 queries, changes smaller than ±1\.99\d\d in p@1 cannot be told from noise \(80% power, two-sided α = 0\.05\); about [\d,]+ queries would be needed to detect ±0\.01\.$/);
   assert.match(m.line, /^p@1 \+0\.2500 \(0\.5000 → 0\.7500\), 95% CI \[[-+]\d\.\d{4}, [-+]\d\.\d{4}\]: not significant \(p adj\. 1\.0000\); gates 4\/6 pass; worst slice proc -0\.5000 \(2 queries\); MDE ±1\.99\d\d/);
-  assert.equal(v.headline, 'candidate vs baseline: no significant change on the metric; 2 of 6 gates fail; 4 queries, significant = Holm-adjusted p < 0.05 over 5 tests');
+  assert.equal(v.headline, 'candidate vs baseline: no significant change on the metric; 2 of 6 gates fail');
+  assert.equal(v.basis, '4 queries, significant = Holm-adjusted p < 0.05 over 5 tests');
 });
 
 test('the unjudged documents appear in the line only when they could flip the sign', () => {
@@ -78,7 +79,8 @@ test('a significant gain and a significant drop; no spread means no MDE', () => 
   const v = verdictOf(up, []);
   assert.equal(v.outcome, 'improved');
   assert.deepEqual(v.improved, ['p@1']);
-  assert.equal(v.headline, 'new vs old: significant gain on 1 metric (p@1); no gates checked; 10 queries, significant = Holm-adjusted p < 0.05 over 1 test');
+  assert.equal(v.headline, 'new vs old: significant gain on 1 metric (p@1); no gates checked');
+  assert.equal(v.basis, '10 queries, significant = Holm-adjusted p < 0.05 over 1 test');
   assert.match(v.metrics[0].line, /: significant gain \(p adj\. 0\.0078\); no gate; no slice regresses; MDE ±/);
 
   const down = verdictOf(compareRuns({ name: 'new', run: cand }, { name: 'old', run: base }, judgments, parseMetricList('p@1'), opts), []);
