@@ -4,6 +4,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import schema from '../../../schemas/rank.schema.json';
 import type { Diagnostic } from '../util/diagnostics';
 import { decodeText } from '../util/text-file';
+import { checkEngineSection } from '../engines/validate';
 import { normaliseRankConfig } from './defaults';
 import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
 import type { RankConfig } from './types';
@@ -62,7 +63,10 @@ export function parseRankConfigText(text: string, path: string): ParsedRankConfi
     return { config: undefined, diagnostics };
   }
   const raw = located.value as Record<string, unknown>;
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = checkEngineSection(raw).map((p) => ({
+    file: path, line: lineOfPointer(located.locations, p.pointer), severity: p.severity, message: p.message,
+  }));
+  if (diagnostics.some((d) => d.severity === 'error')) return { config: undefined, diagnostics: diagnostics.sort((a, b) => a.line - b.line) };
   if (raw.hybrid !== undefined && (raw.lexical === undefined || raw.vector === undefined)) {
     diagnostics.push({
       file: path, line: lineOfPointer(located.locations, '/hybrid'), severity: 'warning',

@@ -13,7 +13,7 @@ import type { Run, SavedQueryResult, SavedRun, StageCandidates, StageName } from
  */
 export type QueryClass = 'hit' | 'ranking-miss' | 'retrieval-miss' | 'no-relevant';
 export const QUERY_CLASSES: readonly QueryClass[] = ['hit', 'ranking-miss', 'retrieval-miss', 'no-relevant'];
-export const STAGE_ORDER: readonly StageName[] = ['lexical', 'vector', 'fused', 'rerank'];
+export const STAGE_ORDER: readonly StageName[] = ['lexical', 'vector', 'fused', 'rerank', 'engine'];
 
 export interface QueryStageRecall {
   class: QueryClass;

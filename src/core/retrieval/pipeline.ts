@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Principal } from '../acl/policy';
 import type { Document } from '../corpus/document';
 import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { RankConfig } from '../config/types';
@@ -52,13 +53,18 @@ export interface SearchOptions {
   collectMatches?: boolean;
   /** Overrides the lexical, vector and hybrid depths (e.g. to see how deep a post-filter must look). */
   stageDepth?: number;
+  /** Who is searching. Local stages use `filter`; a remote engine fills its access filter (or credentials) from this. */
+  principal?: Principal;
+  /** A remote engine also returns each result's title and text (`texts`), for snippets and judging. */
+  fetchText?: boolean;
 }
 
 export interface SearchResult {
   docs: RankedDoc[];
   /** Matching documents the user may see (lexical: every permitted match; vector: permitted docs retrieved). */
   total: number;
-  latencyMs: { lexical?: number; vector?: number; fused?: number; rerank?: number; total: number };
+  /** Local stages; a remote engine: `engine` (as it reports), `request` (round trip measured here), `embed`. */
+  latencyMs: { lexical?: number; vector?: number; fused?: number; rerank?: number; engine?: number; request?: number; embed?: number; total: number };
   notes: string[];
   /** The vector stage's own ranking (ids, best first), before fusion and reranking: what ANN recall is measured on. */
   vectorIds?: string[];
@@ -69,6 +75,8 @@ export interface SearchResult {
   matches?: string[];
   /** Each stage's own ranked ids (its whole output, at its depth): where a relevant document was lost (stage recall). */
   stageIds: Partial<Record<StageName, string[]>>;
+  /** With `fetchText`, from a remote engine: the results' title and text as the engine stores them. */
+  texts?: Map<string, { title: string; body: string }>;
 }
 
 /** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
@@ -116,6 +124,11 @@ export interface Engine {
   readonly config: RankConfig;
   readonly build: BuildInfo;
   search(text: string, options?: SearchOptions): Promise<SearchResult>;
+  /**
+   * Many queries at once (a remote engine batches them and sends several requests at a time); a query that
+   * failed has its error in its slot and the others are kept. Absent: call `search` per query.
+   */
+  searchMany?(texts: readonly string[], options?: SearchOptions): Promise<Array<SearchResult | Error>>;
   update(diff: DocumentDiff): Promise<void>;
   /** The learned models behind the current results (brings the vector stage up to date first). */
   learnedModels(): Promise<LearnedModels>;

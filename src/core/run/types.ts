@@ -8,7 +8,8 @@ export interface RankedDoc {
   stages?: Partial<Record<StageName, { rank: number; score: number }>>;
 }
 
-export type StageName = 'lexical' | 'vector' | 'fused' | 'rerank';
+/** Stages of the local pipeline, or `engine`: the list an external engine returned. */
+export type StageName = 'lexical' | 'vector' | 'fused' | 'rerank' | 'engine';
 
 /** A run: ranked documents per query id, already in final order (best first). */
 export type Run = Map<string, RankedDoc[]>;
@@ -68,4 +69,9 @@ export interface SavedRun {
   annRecall?: number;
   principal?: string;
   queries: SavedQueryResult[];
+  /**
+   * Queries an engine could not answer (after its retries), with the error: not in `queries` and left out of
+   * `metrics`. Such a run is incomplete: never reused, and refused as a side of a comparison.
+   */
+  failedQueries?: { qid: string; error: string }[];
 }

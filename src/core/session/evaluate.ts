@@ -4,11 +4,12 @@ import { latencySummary } from '../experiment/compare';
 import { type RunKey, findCachedRun, saveRun } from '../experiment/run-store';
 import { cachedLearnedModels } from '../retrieval/pipeline';
 import type { RankConfig } from '../config';
-import type { ExcludedQuery } from '../judgments';
+import { type ExcludedQuery, withoutQueries } from '../judgments';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
 import { InputError } from '../util/diagnostics';
+import type { SearchResult } from '../retrieval/pipeline';
 import type { RanklabSession } from './session';
 
 export const TOOL_VERSION = 'ranklab 0.1.0';
@@ -42,23 +43,38 @@ export interface ConfigEvaluation {
   notes: string[];
   /** Under a principal: queries left out because every relevant document is invisible to them (not run, not scored). */
   excluded: ExcludedQuery[];
+  /**
+   * Queries the engine could not answer (after its retries): left out of the scores, not scored 0, and listed
+   * with the error. A run with failed queries is incomplete: it is saved with them but never reused or compared.
+   */
+  failed: FailedQuery[];
 }
+
+export interface FailedQuery {
+  qid: string;
+  error: string;
+}
+
+/** Queries per `searchMany` call: progress and cancellation are checked between calls. */
+const MANY_CHUNK = 100;
 
 /**
  * Runs every labeled query of the session under one config (as a principal, on one split), scores the
- * results and saves the run. Queries are run one at a time; Ctrl-C / cancellation stops between queries.
+ * results and saves the run. Queries are run one at a time (a remote engine: in batches, see Engine.searchMany);
+ * Ctrl-C / cancellation stops between queries (batches).
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
-  const { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
+  let { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const corpus = session.corpus();
   const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal);
-  if (opts.reuse) {
+  // An engine's index can change without Ranklab knowing: its runs are always made afresh.
+  if (opts.reuse && !config.engine) {
     const hit = findCachedRun(session.workspace.runsDir, key, session.options.log);
     if (hit) {
       const run: Run = new Map(hit.saved.queries.map((q) => [q.qid, q.docs]));
       const latencies = new Map(hit.saved.queries.map((q) => [q.qid, q.latencyMs]));
       const stageIds = stageCandidatesOfSaved(hit.saved);
-      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded };
+      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded, failed: [] };
     }
   }
   const engine = await session.engine(config);
@@ -73,17 +89,17 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   const annPairs: { ann: string[]; exact: string[] }[] = [];
   const measureAnn = !!config.vector && !config.vector.exact;
   // One untimed query first: the first search pays for JIT compilation and lazy loading, not for ranking.
+  const searchOptions = { filter: access?.filter, principal: access?.principal, signal: opts.signal };
   const warmup = qids.map((q) => judgments.queries.get(q)?.text ?? '').find((t) => t.trim());
-  if (warmup) await engine.search(warmup, { filter: access?.filter, signal: opts.signal });
+  if (warmup) await engine.search(warmup, searchOptions);
+  const failed: FailedQuery[] = [];
   let done = 0;
-  for (const qid of qids) {
-    opts.signal?.throwIfAborted();
-    const text = judgments.queries.get(qid)?.text ?? '';
-    if (!text.trim()) {
-      notes.push(`query ${qid} has no text and was not run (it scores 0)`);
-      continue;
+  const record = async (qid: string, text: string, r: SearchResult | Error) => {
+    if (r instanceof Error) {
+      failed.push({ qid, error: r.message });
+      notes.push(`query ${qid} failed and is left out of the scores: ${r.message}`);
+      return;
     }
-    const r = await engine.search(text, { filter: access?.filter, signal: opts.signal });
     const docs = sortTrecOrderStable(r.docs);
     run.set(qid, docs);
     latencies.set(qid, { ...r.latencyMs });
@@ -94,8 +110,31 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       const exact = await engine.exactVectorSearch(text, annK, access?.filter);
       if (ann && exact) annPairs.push({ ann, exact });
     }
-    opts.onProgress?.(++done, qids.length);
+  };
+  const runnable: { qid: string; text: string }[] = [];
+  for (const qid of qids) {
+    const text = judgments.queries.get(qid)?.text ?? '';
+    if (text.trim()) runnable.push({ qid, text });
+    else notes.push(`query ${qid} has no text and was not run (it scores 0)`);
   }
+  if (engine.searchMany) {
+    // A remote engine: batched and parallel requests; a query that still fails is reported, the rest kept.
+    for (let i = 0; i < runnable.length; i += MANY_CHUNK) {
+      opts.signal?.throwIfAborted();
+      const chunk = runnable.slice(i, i + MANY_CHUNK);
+      const answers = await engine.searchMany(chunk.map((q) => q.text), searchOptions);
+      for (let j = 0; j < chunk.length; j++) await record(chunk[j].qid, chunk[j].text, answers[j]);
+      done += chunk.length;
+      opts.onProgress?.(done, qids.length);
+    }
+  } else {
+    for (const { qid, text } of runnable) {
+      opts.signal?.throwIfAborted();
+      await record(qid, text, await engine.search(text, searchOptions));
+      opts.onProgress?.(++done, qids.length);
+    }
+  }
+  if (failed.length) judgments = withoutQueries(judgments, failed.map((f) => f.qid));
   const evaluation = evaluateRun(run, judgments, opts.specs, opts.metricOptions);
   const annRecall = annPairs.length ? annRecallAtK(annPairs.map((p) => p.ann), annPairs.map((p) => p.exact), annK) : undefined;
   const queries: SavedQueryResult[] = qids.filter((q) => run.has(q)).map((qid) => ({
@@ -121,10 +160,11 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     annRecall,
     principal: opts.principal,
     queries,
+    ...(failed.length ? { failedQueries: failed } : {}),
   };
   let path: string | undefined;
   if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved);
-  return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded };
+  return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed };
 }
 
 /** A stage whose output is exactly the final list (the last stage, usually) is not stored twice. */

@@ -7,6 +7,7 @@ import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfi
 import { type Corpus, type CorpusSnapshot, diffCorpus, loadCorpus, parseSnapshot, serializeSnapshot } from '../corpus';
 import { type ExcludedQuery, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet } from '../judgments';
 import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/pipeline';
+import { RemoteEngine } from '../engines/remote-engine';
 import { type SearchView, buildSearchView, suggestFor } from '../acl/search-view';
 import { createAnalyzer } from '../retrieval/analyzer';
 import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
@@ -264,24 +265,33 @@ export class RanklabSession {
 
   // ---- engines and search -------------------------------------------------------------------
 
+  /**
+   * The engine of a config, built once per config hash: the local pipeline over the workspace corpus, or, for a
+   * config with an `engine` section, the external engine it names (src/core/engines; no corpus needed).
+   */
   engine(config: RankConfig): Promise<Engine> {
     let pending = this.engines.get(config.configHash);
     if (!pending) {
-      const corpus = this.corpus();
       if (this.writeCache) ensureRanklabDir(this.workspace);
-      pending = createEngine({
-        docs: corpus.docs,
-        corpusFingerprint: corpus.fingerprint,
-        config,
-        cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
-        rerankCache: this.rerankCache,
-        providers: {
-          baseDir: this.root,
-          cacheDir: this.writeCache ? join(this.workspace.cacheDir, 'embeddings') : undefined,
-          allowNetwork: this.options.allowNetwork ?? true,
-          allowModelLoading: this.options.allowModelLoading ?? true,
-        },
-      });
+      const providers = {
+        baseDir: this.root,
+        cacheDir: this.writeCache ? join(this.workspace.cacheDir, 'embeddings') : undefined,
+        allowNetwork: this.options.allowNetwork ?? true,
+        allowModelLoading: this.options.allowModelLoading ?? true,
+      };
+      if (config.engine) {
+        pending = (async () => new RemoteEngine(config, { allowNetwork: providers.allowNetwork, providers }))();
+      } else {
+        const corpus = this.corpus();
+        pending = createEngine({
+          docs: corpus.docs,
+          corpusFingerprint: corpus.fingerprint,
+          config,
+          cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
+          rerankCache: this.rerankCache,
+          providers,
+        });
+      }
       pending.then((e) => this.log(`engine ${config.name}: ${describeBuild(e)}`), () => this.engines.delete(config.configHash));
       this.engines.set(config.configHash, pending);
     }
@@ -316,7 +326,7 @@ export class RanklabSession {
   async search(config: RankConfig, text: string, opts: { principal?: string; pageSize?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
     const engine = await this.engine(config);
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
-    return engine.search(text, { filter: access?.filter, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
+    return engine.search(text, { filter: access?.filter, principal: access?.principal, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
   }
 
   // ---- what a user sees: everything filtered by the principal's access (see src/core/acl) ------
@@ -339,6 +349,7 @@ export class RanklabSession {
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
     return buildSearchView(engine, text, {
       filter: access?.filter,
+      principal: access?.principal,
       pageSize: opts.pageSize ?? config.pageSize,
       docs: (id) => this.document(id),
       analyzer: createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER),
