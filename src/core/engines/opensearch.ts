@@ -105,7 +105,7 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
         const chunk = ids.slice(i, i + 1000);
         if (byId) {
           const { body } = await http.json<{ docs?: Array<{ _id: string; found?: boolean; _source?: Record<string, unknown> }> }>({
-            method: 'POST', url: `${base}/_mget`, body: JSON.stringify({ ids: chunk, _source: fields }), headers, signal: opts.signal,
+            method: 'POST', url: `${base}/_mget?${new URLSearchParams({ _source_includes: fields.join(',') })}`, body: JSON.stringify({ ids: chunk }), headers, signal: opts.signal,
           });
           for (const d of body.docs ?? []) if (d.found) found.set(d._id, d._source ?? {});
         } else {
