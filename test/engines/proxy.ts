@@ -16,6 +16,8 @@ export interface FailingProxy {
   close(): Promise<void>;
 }
 
+const HOP_BY_HOP = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect']);
+
 export async function failingProxy(target: string): Promise<FailingProxy> {
   const state: FailingProxy = { url: '', failed: 0, forwarded: 0, failTimes: 0, close: async () => {} };
   const seen = new Map<string, number>();
@@ -34,12 +36,16 @@ export async function failingProxy(target: string): Promise<FailingProxy> {
       }
     }
     state.forwarded++;
-    const url = new URL(req.url ?? '/', target);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
-    const upstream = await fetch(url, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : body });
-    const out = Buffer.from(await upstream.arrayBuffer());
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(out);
+    try {
+      const url = new URL(req.url ?? '/', target);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !HOP_BY_HOP.has(k)) headers[k] = v;
+      const upstream = await fetch(url, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : body });
+      const out = Buffer.from(await upstream.arrayBuffer());
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(out);
+    } catch (e) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${(e as Error).message}`);
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };

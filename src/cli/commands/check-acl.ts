@@ -6,14 +6,17 @@ import type { Io } from '../io';
 import { WORKSPACE_OPTIONS, interruptSignal, openSession } from '../workspace-options';
 
 export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
-                  [--no-prefixes] [--allow-invalid-acl] [--format table|json]
+                  [--no-prefixes] [--allow-invalid-acl] [--acl-source auto|corpus|engine] [--format table|json]
   Runs every labeled query, and the typing prefixes of each query for autocomplete, as every principal
   under every config, and verifies against the corpus files (read and evaluated by independent code) that no
   result, hit count, suggestion, facet or snippet comes from a document the principal may not see. Also
   reports page fill, recall as the principal and, for post-filter configs, the candidate depth needed to fill
   the page. Exit 1 on any leak, on an index filter that permits what the files forbid, and on documents with
   invalid access fields (--allow-invalid-acl: a warning); 2 when a config could not be run (the others are
-  still checked).`;
+  still checked). An engine config is checked against the engine: its filter filled from each principal's
+  attributes, every returned id and every document behind the hit count verified against the documents'
+  access fields, read from the corpus files or (--acl-source engine, or a workspace without a corpus)
+  fetched from the engine.`;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -24,18 +27,21 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
     as: { type: 'string', multiple: true },
     'no-prefixes': { type: 'boolean' },
     'allow-invalid-acl': { type: 'boolean' },
+    'acl-source': { type: 'string' },
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return io.out(CHECK_ACL_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
+  const aclSource = (values['acl-source'] ?? 'auto') as 'auto' | 'corpus' | 'engine';
+  if (!['auto', 'corpus', 'engine'].includes(aclSource)) throw new InputError(`--acl-source must be one of auto, corpus, engine, not "${aclSource}"`);
   const session = openSession(values, io);
   const configs = values.config?.length ? values.config.map((c) => session.resolveConfig(c)) : undefined;
   const { signal, dispose } = interruptSignal(io);
   let report: AclReport;
   try {
     report = await checkAcl(session, {
-      configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
+      configs, principals: values.as, prefixes: !values['no-prefixes'], signal, aclSource,
       onProgress: values.verbose ? (m) => io.err(`[check-acl] ${m}\n`) : undefined,
     });
   } catch (e) {
@@ -61,7 +67,8 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   for (const c of report.configs) {
     const rows = Object.entries(report.byPrincipal[c.name]);
     const post = c.aclMode === 'post-filter';
-    out.push('', `${c.name} (${c.mode}, ${c.aclMode}, page ${c.pageSize})`);
+    const source = report.aclSource?.[c.name];
+    out.push('', `${c.name} (${c.mode}, ${c.aclMode}, page ${c.pageSize}${source ? `; access fields from the ${source === 'engine' ? 'engine' : 'corpus files'}` : ''})`);
     out.push(textTable(
       ['principal', 'visible docs', 'queries', 'results', 'prefixes', 'suggestions', 'violations', 'page fill', 'short/empty', `recall@${c.pageSize} (n)`,
         ...(post ? ['fill@candidates', 'fill possible', 'depth for 95%'] : [])],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type ComparisonSide, MixedPrincipalsError, compareRuns } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gatesPassed } from '../../core/experiment/gates';
-import { comparisonSideOf, isSavedRunFile, loadSavedRun } from '../../core/experiment/run-store';
+import { comparisonSideOf, isSavedRunFile, loadSavedRun, refuseIncomplete } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { readTrecRun } from '../../core/run/trec-run';
@@ -136,6 +136,7 @@ async function resolveSide(arg: string, session: RanklabSession | undefined, cho
     onProgress: progressReporter(io, config.name),
   });
   if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
+  refuseIncomplete(config.name, r.failed);
   return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null };
 }
 

@@ -16,6 +16,8 @@ import { findPrincipal } from './principals';
 import { ReferenceAcl } from './reference-acl';
 import { type SearchView, buildSearchView, suggestFor, tagCounts } from './search-view';
 import { SourceTruth } from './source-truth';
+import { checkEngineConfig } from './engine-check';
+import { isRemoteEngine } from '../engines/remote-engine';
 
 /** Where a forbidden document showed through. */
 export type LeakPlace = 'results' | 'total' | 'suggestion' | 'facet' | 'snippet';
@@ -76,6 +78,10 @@ export interface PrincipalAclReport {
   /** Queries left out because every relevant document is invisible to the principal. */
   excludedQueries: string[];
   postFilter?: PostFilterDepth;
+  /** Engine configs: queries the engine could not answer (not checked, so the check fails). */
+  failedQueries?: number;
+  /** Engine configs: queries whose hit count exceeds the matches listed for verification (MATCH_LIMIT). */
+  countsUnverified?: number;
 }
 
 export interface AclReport {
@@ -94,6 +100,8 @@ export interface AclReport {
   invalidAclDocuments: { id: string; file: string; line: number; fields: string[] }[];
   queries: number;
   prefixes: number;
+  /** Engine configs: where the access fields the results were verified against came from. */
+  aclSource?: Record<string, 'corpus' | 'engine'>;
 }
 
 export interface CheckAclOptions {
@@ -108,6 +116,11 @@ export interface CheckAclOptions {
    * itself: a deliberately broken predicate (a wrong rule, a lenient field parser) must be caught.
    */
   filterFor?: (principal: string, filter: (docId: string) => boolean) => (docId: string) => boolean;
+  /**
+   * Engine configs: verify against the access fields of the workspace's corpus files (`corpus`), or fetch them
+   * from the engine (`engine`); `auto` (default): the corpus when the workspace has one.
+   */
+  aclSource?: 'corpus' | 'engine' | 'auto';
 }
 
 /**
@@ -233,7 +246,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     // first query) is reported and the others are still checked.
     try {
       const part = await checkConfig(config);
-      report.configs.push({ name: config.name, mode: config.mode + (config.rerank ? '+rerank' : ''), aclMode: config.acl.mode, pageSize: config.pageSize });
+      report.configs.push({ name: config.name, mode: config.mode + (config.rerank ? '+rerank' : ''), aclMode: config.engine ? 'engine filter' : config.acl.mode, pageSize: config.pageSize });
       report.byPrincipal[config.name] = part.perPrincipal;
       report.violations.push(...part.violations);
       report.checked += part.checked;
@@ -247,6 +260,15 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
   async function checkConfig(config: RankConfig) {
     const part = { perPrincipal: {} as Record<string, PrincipalAclReport>, violations: [] as AclViolation[], checked: 0 };
     const engine = await session.engine(config);
+    if (isRemoteEngine(engine)) {
+      const source = opts.aclSource === 'engine' || ((opts.aclSource ?? 'auto') === 'auto' && truth.docs.size === 0) ? 'engine' : 'corpus';
+      const r = await checkEngineConfig({
+        config, engine, principals, queries, judgments, policy, relevanceThreshold: settings.relevanceThreshold, gain: settings.gain,
+        truth: source === 'corpus' ? truth : undefined, docs, analyzer: createAnalyzer(DEFAULT_ANALYZER), signal: opts.signal, onProgress: opts.onProgress,
+      });
+      (report.aclSource ??= {})[config.name] = r.aclSource;
+      return r;
+    }
     const analyzer = createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
     const termIndex = config.lexical ? truth.termIndex(Object.keys(config.lexical.fields), analyzer) : undefined;
     const postFilter = config.acl.mode === 'post-filter';
@@ -362,6 +384,10 @@ export function aclFindings(report: AclReport, opts: { allowInvalidAcl?: boolean
       if (r.filterExtra === 0) continue;
       failures.push(`the index filter of ${name} permits ${r.filterExtra} document(s) the source files forbid: ${preview(r.filterExtraDocuments)} (config ${config}; a stale or broken filter)`);
     }
+  }
+  for (const [config, byPrincipal] of Object.entries(report.byPrincipal)) {
+    const failed = Object.entries(byPrincipal).filter(([, r]) => r.failedQueries);
+    if (failed.length) failures.push(`config ${config}: ${failed.map(([name, r]) => `${r.failedQueries} quer${r.failedQueries === 1 ? 'y' : 'ies'} as ${name}`).join(', ')} could not be checked (the engine did not answer)`);
   }
   if (report.invalidAcl) {
     const where = report.invalidAclDocuments.map((d) => `${d.file}:${d.line} (${d.id}: ${d.fields.join(', ')})`);

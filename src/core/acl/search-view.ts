@@ -1,7 +1,7 @@
 import type { Document } from '../corpus/document';
 import type { Principal } from './policy';
 import type { Analyzer } from '../retrieval/analyzer';
-import type { Engine, Suggestion } from '../retrieval/pipeline';
+import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
 import type { RankedDoc } from '../run/types';
 
 /**
@@ -44,12 +44,16 @@ export interface SearchViewOptions {
 /** Runs the query with the predicate inside retrieval and assembles everything the user sees from permitted documents only. */
 export async function buildSearchView(engine: Engine, text: string, opts: SearchViewOptions): Promise<SearchView> {
   const r = await engine.search(text, { filter: opts.filter, principal: opts.principal, pageSize: opts.pageSize, collectMatches: true, fetchText: true, signal: opts.signal });
+  return searchViewOf(r, text, opts);
+}
+
+/** The view of one search result (run with `collectMatches` and `fetchText`): titles, snippets and facets. */
+export function searchViewOf(r: SearchResult, text: string, opts: Pick<SearchViewOptions, 'docs' | 'analyzer' | 'snippetChars'>): SearchView {
   const matches = r.matches ?? r.docs.map((d) => d.id);
   const snippetChars = opts.snippetChars ?? 160;
   const results = r.docs.map((d): SearchViewItem => {
     // A remote engine's own copy of the text is what its users see; the workspace's copy otherwise.
-    const stored = r.texts?.get(d.id);
-    const doc = stored ?? opts.docs(d.id);
+    const doc = r.texts?.get(d.id) ?? opts.docs(d.id);
     const item: SearchViewItem = { id: d.id, score: d.score, title: doc?.title ?? '', stages: d.stages ?? {} };
     if (doc && snippetChars > 0) item.snippet = makeSnippet(doc, text, opts.analyzer, snippetChars);
     return item;
