@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { normaliseRankConfig } from '../../src/core/config';
@@ -296,6 +296,17 @@ export function engineSuite(kind: TestEngineKind): void {
         const report = json(checkAcl('engine-not-a-filter'), 1);
         assert.ok(report.violations.some((v: any) => v.where === 'results'));
         assert.ok(report.violations.some((v: any) => v.principal === 'guest'), 'the guest sees private documents');
+      });
+
+      it('a workspace with judgments, configs and principals but no corpus: eval --as and check-acl read the access fields from the engine', () => {
+        const bare = tempDir('ranklab-no-corpus-');
+        cpSync(ws, bare, { recursive: true, filter: (src) => !/\/(corpus|data|\.ranklab)(\/|$)/.test(src.slice(ws.length)) });
+        const r = json(ranklab(['eval', '--workspace', bare, '--config', 'engine-right', '--as', 'ayu', '--format', 'json', '--no-save']), 0);
+        assert.equal(r.runs[0].queries, 40, 'the same 40 queries as with the corpus files');
+        const leak = json(ranklab(['check-acl', '--workspace', bare, '--config', 'engine-no-tenant', '--no-prefixes', '--format', 'json']), 1);
+        assert.equal(leak.aclSource['engine-no-tenant'], 'engine');
+        assert.ok(leak.violations.some((v: any) => v.where === 'results'));
+        json(ranklab(['check-acl', '--workspace', bare, '--config', 'engine-right', '--no-prefixes', '--format', 'json']), 0);
       });
 
       it('eval as a principal: judged as the principal sees the corpus, as for a local config', () => {

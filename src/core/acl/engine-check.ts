@@ -123,19 +123,25 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
 
 /**
  * The access fields of these documents as the engine stores them (`engine.aclFields`, plus any other field the
- * rule reads), evaluated with the workspace's rule by ReferenceAcl. An id the engine does not have is visible to
- * nobody. Visibility counts (`visibleDocuments`) are then over these documents only.
+ * rule reads), to be evaluated with the workspace's rule by ReferenceAcl; an id the engine does not have is
+ * visible to nobody. Also returns the stored fields (title, text, tags).
  */
-async function truthFromEngine(engine: RemoteEngine, ids: string[], policy: AclPolicy, signal?: AbortSignal): Promise<SourceTruth> {
+export async function engineReferenceAcl(engine: RemoteEngine, ids: readonly string[], policy: AclPolicy, signal?: AbortSignal): Promise<{ reference: ReferenceAcl; stored: Map<string, Record<string, unknown>> }> {
   const e = engine.engine;
   // In a rule, tenant/groups/public name the access fields (under their engine names); other fields are read as they are.
   const ruleOwn = ruleDocFields(policy.rule).filter((f) => !['tenant', 'groups', 'public'].includes(f));
   const fields = [...new Set([e.aclFields.tenant, e.aclFields.groups, e.aclFields.public, ...ruleOwn, e.fields.title, e.fields.text, 'tags'])];
   const stored = await engine.fetchFields(ids, fields, signal);
   const where = `${e.url} index ${e.index}`;
-  const reference = new ReferenceAcl([...stored].map(([id, raw]) => storedRecord(raw, id, where, e.aclFields)), policy);
+  return { reference: new ReferenceAcl([...stored].map(([id, raw]) => storedRecord(raw, id, where, e.aclFields)), policy), stored };
+}
+
+/** SourceTruth over documents fetched from the engine (visibility counts are then over these documents only). */
+async function truthFromEngine(engine: RemoteEngine, ids: string[], policy: AclPolicy, signal?: AbortSignal): Promise<SourceTruth> {
+  const e = engine.engine;
+  const { reference, stored } = await engineReferenceAcl(engine, ids, policy, signal);
   const docs: Document[] = [...stored].map(([id, raw]) => ({
-    id, title: text(raw[e.fields.title]), body: text(raw[e.fields.text]), fields: {}, meta: { tags: tagsOf(raw) }, source: { path: where }, hash: '',
+    id, title: text(raw[e.fields.title]), body: text(raw[e.fields.text]), fields: {}, meta: { tags: tagsOf(raw) }, source: { path: `${e.url} index ${e.index}` }, hash: '',
   }));
   return new SourceTruth(docs, (p, id) => reference.visible(p, id));
 }

@@ -4,7 +4,9 @@ import { latencySummary } from '../experiment/compare';
 import { type RunKey, findCachedRun, saveRun } from '../experiment/run-store';
 import { cachedLearnedModels } from '../retrieval/pipeline';
 import type { RankConfig } from '../config';
-import { type ExcludedQuery, withoutQueries } from '../judgments';
+import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, withoutQueries } from '../judgments';
+import { engineReferenceAcl } from '../acl/engine-check';
+import { isRemoteEngine } from '../engines/remote-engine';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
@@ -64,8 +66,10 @@ const MANY_CHUNK = 100;
  * Ctrl-C / cancellation stops between queries (batches).
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
-  let { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const corpus = session.corpus();
+  let { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
+    ? await judgmentsAsOnEngine(session, config, opts)
+    : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal);
   // An engine's index can change without Ranklab knowing: its runs are always made afresh.
   if (opts.reuse && !config.engine) {
@@ -165,6 +169,21 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   let path: string | undefined;
   if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved);
   return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed };
+}
+
+/**
+ * An engine config run as a principal in a workspace without a copy of the corpus: which judged documents the
+ * principal may see is decided by the workspace's rule over the access fields the engine stores for them.
+ */
+async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
+  const set = session.judgmentsFor({ split: opts.split });
+  const engine = await session.engine(config);
+  if (!isRemoteEngine(engine)) throw new Error('internal: an engine config without a remote engine');
+  const ids = [...new Set([...set.qrels.values()].flatMap((docs) => [...docs.keys()]))];
+  const { reference } = await engineReferenceAcl(engine, ids, session.policy(), opts.signal);
+  const principal = session.accessFor(opts.principal!).principal;
+  const relevanceThreshold = opts.metricOptions.relevanceThreshold ?? session.workspace.settings.relevanceThreshold;
+  return judgmentsVisibleTo(set, (id) => reference.visible(principal, id), { principal: principal.name, relevanceThreshold });
 }
 
 /** A stage whose output is exactly the final list (the last stage, usually) is not stored twice. */
