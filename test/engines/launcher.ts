@@ -5,7 +5,7 @@
  * message; with RANKLAB_REQUIRE_ENGINES=1 (set by .ci/run) that is a failure instead.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,10 +38,12 @@ export function startEngine(kind: TestEngineKind): RunningEngine {
   const port = Number(execFileSync('bash', [join(HERE, kind, 'start.sh'), '0', dataDir], {
     encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000,
   }).trim());
-  // Never leave an engine behind, even when the test process dies.
+  // Never leave an engine behind, even when the test process dies (and .ci/run's trap stops what is listed here).
+  const pid = Number(readFileSync(join(dataDir, 'engine.pid'), 'utf8'));
+  if (process.env.RANKLAB_ENGINE_PIDS) appendFileSync(process.env.RANKLAB_ENGINE_PIDS, `${pid}\n`);
   const kill = () => {
     try {
-      process.kill(Number(readFileSync(join(dataDir, 'engine.pid'), 'utf8')), 'SIGKILL');
+      process.kill(pid, 'SIGKILL');
     } catch {
       // already stopped
     }
