@@ -13,7 +13,7 @@ export const SEARCH_USAGE = `ranklab search [--workspace DIR] [--config NAME|FIL
   the files of every document behind the page, the hit count and the facets, and drops (and no longer counts)
   any the access rule no longer allows; without --as it checks that each is still in its file.`;
 
-const STAGES = ['lexical', 'vector', 'fused', 'rerank'] as const;
+const STAGES = ['lexical', 'vector', 'fused', 'rerank', 'engine'] as const;
 
 export async function searchCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, {
