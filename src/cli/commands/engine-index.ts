@@ -2,9 +2,9 @@ import { type IndexReport, indexCorpus } from '../../core/engines/indexer';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession } from '../workspace-options';
+import { INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, openWorkspace, readCorpus, requireConfigs, usableConfigs } from '../workspace-options';
 
-export const INDEX_USAGE = `ranklab index --engine CONFIG [--workspace DIR] [--recreate] [--format table|json]
+export const INDEX_USAGE = `ranklab index --engine CONFIG [--workspace DIR] [--recreate] [--format table|json] [--strict]
   Loads the workspace corpus into the index (OpenSearch/Elasticsearch) or core (Solr) that the engine config
   names, to try configs on a real engine: title and text as text fields, tags and the access fields (tenant,
   groups, public, and any other field the access rule reads) as keywords, document vectors from the config's
@@ -20,13 +20,17 @@ export async function indexCommand(argv: string[], io: Io): Promise<number> {
   });
   if (values.help) return io.out(INDEX_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
-  if (!values.engine) throw new InputError('--engine CONFIG is required: the engine config whose index is loaded');
-  const session = openSession(values, io);
-  const config = session.resolveConfig(values.engine);
-  if (!config.engine) throw new InputError(`--engine ${values.engine}: config ${config.name} has no "engine" section`);
+  if (!values.engine) throw new InputError('--engine CONFIG is required: the engine config whose index is loaded', [], { key: '--engine' });
+  const { session, report: inputs } = openWorkspace(values, io);
   const { signal, dispose } = interruptSignal(io);
   let report: IndexReport;
   try {
+    const choice = usableConfigs(session, inputs, [session.configEntry(values.engine)]);
+    await readCorpus(session, inputs, signal);
+    inputs.stopIfStrict();
+    requireConfigs(choice);
+    const config = choice.configs[0];
+    if (!config.engine) throw new InputError(`config ${config.name} has no "engine" section`, [], { key: '--engine' });
     let last = 0;
     report = await indexCorpus(session, config, {
       recreate: !!values.recreate, signal,
@@ -38,8 +42,8 @@ export async function indexCommand(argv: string[], io: Io): Promise<number> {
     });
   } catch (e) {
     if (signal.aborted) {
-      io.err('stopped: the index may hold part of the corpus (rerun with --recreate)\n');
-      return 130;
+      io.err('interrupted: the index may hold part of the corpus; run again with --recreate\n');
+      return INTERRUPTED;
     }
     throw e;
   } finally {

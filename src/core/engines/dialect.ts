@@ -73,8 +73,6 @@ export interface DialectContext {
   http: HttpClient;
   /** The config's own credentials header (index administration, and queries made without a principal's credentials). */
   authorization?: string;
-  /** For error messages: `engine` or `CONFIG: engine`. */
-  where: string;
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */

@@ -42,7 +42,7 @@ export interface IndexReport {
  * from the config's `embedder` when it has one. An existing index is left alone unless `recreate` is given.
  */
 export async function indexCorpus(session: RanklabSession, config: RankConfig, opts: IndexOptions = {}): Promise<IndexReport> {
-  if (!config.engine) throw new InputError(`${config.name}: not an engine config (it has no "engine" section)`);
+  if (!config.engine) throw new InputError(`config ${config.name} has no "engine" section`, [], { key: '--engine' });
   const t0 = performance.now();
   const engine = await session.engine(config);
   if (!isRemoteEngine(engine)) throw new Error('internal: an engine config without a remote engine');
@@ -51,10 +51,10 @@ export async function indexCorpus(session: RanklabSession, config: RankConfig, o
   const { signal } = opts;
   const exists = await api.indexExists(signal);
   if (exists && !opts.recreate) {
-    throw new InputError(`${config.name}: the index "${e.index}" already exists at ${e.url}; pass --recreate to delete and rebuild it (its documents are lost)`);
+    throw new InputError(`the index "${e.index}" already exists at ${e.url}`, [], { key: 'engine.index', hint: 'pass --recreate to delete and rebuild it; its documents are lost' });
   }
   const corpus = session.corpus();
-  if (corpus.docs.length === 0) throw new InputError(`${session.root}: the workspace corpus has no documents to index`);
+  if (corpus.docs.length === 0) throw new InputError('the workspace corpus has no documents to index', [], { file: session.root });
   const settings = session.workspace.settings.corpus;
   const skipped: IndexReport['skipped'] = [];
   const docs: Document[] = [];

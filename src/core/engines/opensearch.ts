@@ -5,7 +5,9 @@
  * with the retry settings. Documents are fetched with `_mget` (or a `terms` query when the id is a field),
  * written with `_bulk`.
  */
-import { RequestError, abortableSleep } from '../util/http-client';
+import { ProviderError } from '../retrieval/providers/errors';
+import { abortableSleep } from '../util/cooperative';
+import { retryable } from '../util/http-client';
 import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, type IndexLayout, idString, mapLimit } from './dialect';
 
 interface MsearchItem {
@@ -34,12 +36,12 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
 
   function answerOf(item: MsearchItem, requestMs: number): EngineAnswer | Error {
     if (item.error !== undefined || (item.status !== undefined && item.status >= 300)) {
-      return new RequestError(`${ctx.where}: the engine refused the query (${item.status ?? 'error'}): ${describeError(item.error)}`, base, item.status);
+      return new ProviderError(`the engine refused the query (${item.status ?? 'error'}): ${describeError(item.error)}`, base, { key: 'engine.template', status: item.status });
     }
     const hits: EngineHit[] = [];
     for (const h of item.hits?.hits ?? []) {
       const id = byId ? h._id : idString(h._source?.[config.idField] ?? h.fields?.[config.idField]);
-      if (id === undefined) return new RequestError(`${ctx.where}: a hit has no "${config.idField}" (engine.idField)`, base);
+      if (id === undefined) return new ProviderError(`a hit has no "${config.idField}"`, base, { key: 'engine.idField' });
       hits.push({ id, score: typeof h._score === 'number' ? h._score : null, source: h._source });
     }
     const t = item.hits?.total;
@@ -57,7 +59,7 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
     });
     const items = res.responses;
     if (!Array.isArray(items) || items.length !== batch.length) {
-      throw new RequestError(`${ctx.where}: _msearch answered ${Array.isArray(items) ? items.length : 'no'} responses for ${batch.length} queries`, `${base}/_msearch`);
+      throw new ProviderError(`_msearch answered ${Array.isArray(items) ? items.length : 'no'} responses for ${batch.length} queries`, `${base}/_msearch`, { key: 'engine' });
     }
     return items.map((item) => answerOf(item, response.ms));
   }
@@ -81,13 +83,13 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
           try {
             answers = await msearch(pending.map((i) => queries[i]), opts.fetchFields, opts.signal);
           } catch (e) {
-            if (opts.signal?.aborted || !(e instanceof RequestError)) throw e;
+            if (opts.signal?.aborted || !(e instanceof ProviderError)) throw e;
             for (const i of pending) out[i] = e; // the whole request failed (after the client's retries)
             return;
           }
           const again: number[] = [];
           answers.forEach((a, j) => {
-            const loaded = a instanceof RequestError && a.status !== undefined && (a.status === 429 || a.status >= 500);
+            const loaded = a instanceof ProviderError && a.status !== undefined && retryable(a.status);
             if (loaded && attempt < maxRetries) again.push(pending[j]);
             else out[pending[j]] = a;
           });
@@ -126,12 +128,12 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
       const r = await http.send({ method: 'HEAD', url: base, headers: admin(), signal });
       if (r.status === 200) return true;
       if (r.status === 404) return false;
-      throw new RequestError(`${ctx.where}: HEAD ${base} answered ${r.status} ${r.statusText}`, base, r.status);
+      throw new ProviderError(`HEAD ${base} answered ${r.status} ${r.statusText}`, base, { key: 'engine.index', status: r.status });
     },
 
     async deleteIndex(signal) {
       const r = await http.send({ method: 'DELETE', url: base, headers: admin(), signal });
-      if (r.status !== 200 && r.status !== 404) throw new RequestError(`${ctx.where}: DELETE ${base} answered ${r.status}: ${r.text.slice(0, 300)}`, base, r.status);
+      if (r.status !== 200 && r.status !== 404) throw new ProviderError(`DELETE ${base} answered ${r.status}: ${r.text.slice(0, 300)}`, base, { key: 'engine.index', status: r.status });
     },
 
     async createIndex(layout, signal) {

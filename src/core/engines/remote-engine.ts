@@ -23,8 +23,8 @@ export interface RemoteEngineContext {
   providers?: ProviderContext;
   /** Overrides the config's embedder (tests, benchmarks). */
   embedder?: Embedder;
-  /** Test hooks of the HTTP client (see HttpClientOptions). */
-  http?: Pick<HttpClientOptions, 'sleep' | 'onRetry'>;
+  /** Test hook of the HTTP client: the wait between retries (see HttpClientOptions). */
+  http?: Pick<HttpClientOptions, 'sleep'>;
 }
 
 /** A document's title and text as the engine stores them (`engine.fields`). */
@@ -52,22 +52,21 @@ export class RemoteEngine implements Engine {
     if (!config.engine) throw new Error(`${config.name}: not an engine config`);
     const engine = config.engine;
     this.engine = engine;
-    const where = `${config.name}: engine`;
     if (!ctx.allowNetwork) {
-      throw new InputError(`${where}: querying ${engine.url} needs network access, which is not allowed here (untrusted workspace). Trust the workspace to evaluate engine configs.`);
+      throw new InputError(`querying ${engine.url} needs network access, which is not allowed here (untrusted workspace)`, [], { key: 'engine.url', hint: 'trust the workspace to evaluate engine configs' });
     }
     this.env = ctx.env ?? process.env;
-    this.authorization = engine.auth ? this.credentials(engine.auth.env, `${where}.auth.env`) : undefined;
+    this.authorization = engine.auth ? this.credentials(engine.auth.env, 'engine.auth.env') : undefined;
     const http = new HttpClient({
       timeoutMs: engine.request.timeoutMs, maxRetries: engine.request.maxRetries, retryDelayMs: engine.request.retryDelayMs,
       headers: { accept: 'application/json' }, settingPath: 'engine.request', ...ctx.http,
     });
-    const dialectContext = { config: engine, http, authorization: this.authorization, where };
+    const dialectContext = { config: engine, http, authorization: this.authorization };
     this.dialect = engine.kind === 'solr' ? solrDialect(dialectContext) : openSearchDialect(dialectContext);
     if (engine.embedder) {
       this.embedder = ctx.embedder;
       if (!this.embedder) {
-        if (!ctx.providers) throw new InputError(`${where}.embedder: no provider context given`);
+        if (!ctx.providers) throw new Error('internal: engine.embedder without a provider context');
         this.embedder = createEmbedder(engine.embedder as EmbedderConfig, { ...ctx.providers, settingPath: 'engine.embedder' });
       }
     }
@@ -87,7 +86,7 @@ export class RemoteEngine implements Engine {
   /** The `Authorization` header for a credentials variable; the value is never put in a message. */
   private credentials(variable: string, setting: string): string {
     const value = this.env[variable];
-    if (!value) throw new InputError(`${setting}: the environment variable ${variable} is not set (it should hold the credentials for ${this.engine.url})`);
+    if (!value) throw new InputError(`the environment variable ${variable} is not set (it should hold the credentials for ${this.engine.url})`, [], { key: setting });
     return authorizationHeader(this.engine.auth?.scheme ?? 'basic', value);
   }
 
@@ -99,7 +98,7 @@ export class RemoteEngine implements Engine {
     const creds = principal?.credentials as { env?: unknown } | undefined;
     if (creds === undefined) return this.authorization;
     if (typeof creds !== 'object' || creds === null || typeof creds.env !== 'string' || !creds.env) {
-      throw new InputError(`principal "${principal!.name}": "credentials" must be {"env": "VARIABLE"}`);
+      throw new InputError(`"credentials" must be {"env": "VARIABLE"}`, [], { key: `principal "${principal!.name}"` });
     }
     return this.credentials(creds.env, `principal "${principal!.name}" credentials.env`);
   }
@@ -117,7 +116,7 @@ export class RemoteEngine implements Engine {
       if (engine.kind === 'solr' && filter) return mergeParams(request, filter as Record<string, unknown>);
       return request;
     } catch (e) {
-      if (e instanceof TemplateError) throw new InputError(`${this.config.name}: ${e.message}`);
+      if (e instanceof TemplateError) throw new InputError(e.message);
       throw e;
     }
   }

@@ -5,7 +5,7 @@
  * through `/update` after the fields were added with the Schema API (a schemaless or catch-all schema would
  * otherwise guess or silently drop the access fields).
  */
-import { RequestError } from '../util/http-client';
+import { ProviderError } from '../retrieval/providers/errors';
 import { type Dialect, type DialectContext, type EngineAnswer, type EngineHit, type IndexLayout, idString, mapLimit } from './dialect';
 
 interface SelectAnswer {
@@ -48,23 +48,22 @@ export function solrDialect(ctx: DialectContext): Dialect {
         try {
           r = await http.send({ method: 'POST', url, headers: { ...JSON_TYPE, ...auth(q.authorization) }, body: JSON.stringify({ params: params(q.request, q.k, opts.fetchFields) }), signal: opts.signal });
         } catch (e) {
-          if (opts.signal?.aborted || !(e instanceof RequestError)) throw e;
+          if (opts.signal?.aborted || !(e instanceof ProviderError)) throw e;
           return e;
         }
         let body: SelectAnswer;
         try {
           body = JSON.parse(r.text) as SelectAnswer;
         } catch {
-          return new RequestError(`${ctx.where}: ${url} answered ${r.status} with a body that is not JSON: ${r.text.slice(0, 200)}`, url, r.status);
+          return new ProviderError(`${url} answered ${r.status} with a body that is not JSON: ${r.text.slice(0, 200)}`, url, { key: 'engine', status: r.status });
         }
         if (r.status !== 200) {
-          const gaveUp = r.attempts > 1 ? `; gave up after ${r.attempts} attempts (engine.request.maxRetries)` : '';
-          return new RequestError(`${ctx.where}: the engine refused the query (${r.status}): ${body.error?.msg ?? r.text.slice(0, 300)}${gaveUp}`, url, r.status);
+          return new ProviderError(`the engine refused the query (${r.status}): ${body.error?.msg ?? r.text.slice(0, 300)}`, url, { key: 'engine.template', status: r.status });
         }
         const hits: EngineHit[] = [];
         for (const d of body.response?.docs ?? []) {
           const id = idString(d[config.idField]);
-          if (id === undefined) return new RequestError(`${ctx.where}: a hit has no "${config.idField}" (engine.idField)`, url);
+          if (id === undefined) return new ProviderError(`a hit has no "${config.idField}"`, url, { key: 'engine.idField' });
           hits.push({ id, score: typeof d.score === 'number' ? d.score : null, source: d });
         }
         return {

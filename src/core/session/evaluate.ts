@@ -7,11 +7,12 @@ import type { RankConfig } from '../config';
 import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, withoutQueries } from '../judgments';
 import { engineReferenceAcl } from '../acl/engine-check';
 import { isRemoteEngine } from '../engines/remote-engine';
+import type { SearchResult } from '../retrieval/pipeline';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
-import { InputError } from '../util/diagnostics';
-import type { SearchResult } from '../retrieval/pipeline';
+import type { Work } from '../util/cooperative';
+import { InputError, errorAt } from '../util/diagnostics';
 import type { RanklabSession } from './session';
 
 export const TOOL_VERSION = 'ranklab 0.1.0';
@@ -62,15 +63,20 @@ const MANY_CHUNK = 100;
 
 /**
  * Runs every labeled query of the session under one config (as a principal, on one split), scores the
- * results and saves the run. Queries are run one at a time (a remote engine: in batches, see Engine.searchMany);
- * Ctrl-C / cancellation stops between queries (batches).
+ * results and saves the run. Every long step (corpus loading, index builds, the query loop) pauses at least
+ * every 50 ms; when `signal` aborts, it stops there with the abort reason and nothing is saved. A remote engine
+ * gets the queries in batches (Engine.searchMany), checked for cancellation between batches.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
-  const corpus = session.corpus();
+  const work = session.work(opts.signal).labelled(config.name);
+  const corpus = await session.loadCorpus(work);
+  // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
+  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
+  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
   let { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
-    ? await judgmentsAsOnEngine(session, config, opts)
+    ? await judgmentsAsOnEngine(session, config, opts, work)
     : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
-  const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal);
+  const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal, work);
   // An engine's index can change without Ranklab knowing: its runs are always made afresh.
   if (opts.reuse && !config.engine) {
     const hit = findCachedRun(session.workspace.runsDir, key, session.options.log);
@@ -81,7 +87,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded, failed: [] };
     }
   }
-  const engine = await session.engine(config);
+  const engine = await session.engine(config, work);
   const access = opts.principal ? session.accessFor(opts.principal) : undefined;
   const qids = [...judgments.qrels.keys()];
   const run: Run = new Map();
@@ -121,10 +127,11 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     if (text.trim()) runnable.push({ qid, text });
     else notes.push(`query ${qid} has no text and was not run (it scores 0)`);
   }
+  const slicer = work.phase('queries', qids.length);
   if (engine.searchMany) {
     // A remote engine: batched and parallel requests; a query that still fails is reported, the rest kept.
     for (let i = 0; i < runnable.length; i += MANY_CHUNK) {
-      opts.signal?.throwIfAborted();
+      work.throwIfAborted();
       const chunk = runnable.slice(i, i + MANY_CHUNK);
       const answers = await engine.searchMany(chunk.map((q) => q.text), searchOptions);
       for (let j = 0; j < chunk.length; j++) await record(chunk[j].qid, chunk[j].text, answers[j]);
@@ -133,11 +140,13 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     }
   } else {
     for (const { qid, text } of runnable) {
-      opts.signal?.throwIfAborted();
+      if (slicer.due()) await slicer.pause(done);
+      work.throwIfAborted();
       await record(qid, text, await engine.search(text, searchOptions));
       opts.onProgress?.(++done, qids.length);
     }
   }
+  slicer.end();
   if (failed.length) judgments = withoutQueries(judgments, failed.map((f) => f.qid));
   const evaluation = evaluateRun(run, judgments, opts.specs, opts.metricOptions);
   const annRecall = annPairs.length ? annRecallAtK(annPairs.map((p) => p.ann), annPairs.map((p) => p.exact), annK) : undefined;
@@ -155,7 +164,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     format: 'ranklab-run@1',
     provenance: {
       config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION,
-      access: key.access, models: await engine.learnedModels(),
+      access: key.access, models: await engine.learnedModels(opts.signal),
     },
     config,
     metricSpecs: opts.specs.map((s) => s.name),
@@ -175,9 +184,9 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
  * An engine config run as a principal in a workspace without a copy of the corpus: which judged documents the
  * principal may see is decided by the workspace's rule over the access fields the engine stores for them.
  */
-async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
+async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions, work: Work): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
   const set = session.judgmentsFor({ split: opts.split });
-  const engine = await session.engine(config);
+  const engine = await session.engine(config, work);
   if (!isRemoteEngine(engine)) throw new Error('internal: an engine config without a remote engine');
   const ids = [...new Set([...set.qrels.values()].flatMap((docs) => [...docs.keys()]))];
   const { reference } = await engineReferenceAcl(engine, ids, session.policy(), opts.signal);
@@ -197,11 +206,11 @@ function storedStageIds(stages: Partial<Record<string, string[]>>, final: readon
  * The learned models come from the cache when it knows them for this corpus, else from the engine (which then
  * trains them, as the evaluation would).
  */
-async function runKey(session: RanklabSession, config: RankConfig, corpus: string, judgments: string, principal?: string): Promise<RunKey> {
+async function runKey(session: RanklabSession, config: RankConfig, corpus: string, judgments: string, principal: string | undefined, work: Work): Promise<RunKey> {
   const policy = session.policy();
   const access: RunAccess = { principal: principal ? { ...session.accessFor(principal).principal } : null, rule: policy.rule, missingAcl: policy.missingAcl };
   const cacheDir = session.options.writeCache !== false ? session.workspace.cacheDir : undefined;
-  const models = cachedLearnedModels(config, corpus, cacheDir) ?? (await (await session.engine(config)).learnedModels());
+  const models = cachedLearnedModels(config, corpus, cacheDir) ?? (await (await session.engine(config, work)).learnedModels(work.signal));
   return { config: config.name, configHash: config.configHash, corpus, judgments, principal, tool: TOOL_VERSION, access, models };
 }
 

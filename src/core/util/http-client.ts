@@ -1,23 +1,28 @@
 /**
- * The one HTTP client of Ranklab's services (embedding/rerank providers, search engines): a request is cut off
- * after `timeoutMs` and retried up to `maxRetries` times after `retryDelayMs`·2^attempt (Retry-After wins,
- * capped at a minute) on 429, 5xx, timeouts and network errors. What still fails is an error naming the URL
- * and the cause, never the credentials. Cancelling (the caller's AbortSignal) stops a request or a wait at once.
+ * The one HTTP client of Ranklab's services: the embedding and rerank providers (`retrieval/providers/http.ts`) and
+ * the search engines (`engines/`). A request is cut off after `timeoutMs` and retried up to `maxRetries` times
+ * after `retryDelayMs`·2^attempt (Retry-After wins, at most a minute) on 429, 5xx, timeouts and network errors.
+ * What still fails is a ProviderError (an InputError: the user's service or settings, not a bug) whose key is the
+ * setting to look at (`vector.embedder`, `engine.request.timeoutMs`), naming the URL and the cause and never the
+ * credentials. Cancelling (the caller's AbortSignal) stops a request or a wait at once.
+ *
+ *   const http = new HttpClient({ timeoutMs, maxRetries, retryDelayMs, settingPath: 'engine.request' });
+ *   const { body } = await http.json<T>({ method: 'POST', url, body: JSON.stringify(x), headers, signal });
+ *   const answer = await http.send({ method: 'HEAD', url });   // any status that is not retried
  */
-import { InputError } from './diagnostics';
+import { ProviderError } from '../retrieval/providers/errors';
+import { abortableSleep } from './cooperative';
 
 export interface HttpClientOptions {
   timeoutMs: number;
   maxRetries: number;
   retryDelayMs: number;
-  /** Sent with every request (e.g. content type, credentials). */
-  headers?: Record<string, string>;
-  /** Names the setting in messages, e.g. `vector.embedder` or `engine`. */
+  /** The setting the requests come from, used as the key of errors: `vector.embedder`, `engine.request`. */
   settingPath: string;
+  /** Sent with every request (content type, credentials). */
+  headers?: Record<string, string>;
   /** Replaceable for tests that want to see the waits without waiting. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Called before each retry (for logs and tests); never given credentials. */
-  onRetry?: (info: { url: string; attempt: number; waitMs: number; reason: string }) => void;
 }
 
 export interface HttpRequest {
@@ -39,26 +44,18 @@ export interface HttpResponse {
   attempts: number;
 }
 
-/** A request that failed for good: the service cannot be reached, does not answer in time or answers an error. */
-export class RequestError extends InputError {
-  constructor(message: string, readonly url: string, readonly status?: number, cause?: unknown) {
-    super(message);
-    this.name = 'RequestError';
-    if (cause !== undefined) this.cause = cause;
-  }
-}
-
 const MAX_WAIT_MS = 60_000;
 
 export class HttpClient {
   constructor(readonly options: HttpClientOptions) {}
 
   /**
-   * Sends a request, retrying transient failures. Returns the answer whatever its status once it is not
-   * retryable (or the retries are spent on a retryable one); throws a RequestError when no answer came.
+   * Sends a request, retrying transient failures, and returns the answer once its status is not one to retry
+   * (any 2xx, 3xx or 4xx but 429). When the retries are spent, or no answer came, it throws a ProviderError.
    */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const o = this.options;
+    const sp = o.settingPath;
     const sleep = o.sleep ?? abortableSleep;
     const headers = { ...o.headers, ...req.headers };
     for (let attempt = 0; ; attempt++) {
@@ -68,50 +65,47 @@ export class HttpClient {
       const onAbort = () => timeout.abort();
       req.signal?.addEventListener('abort', onAbort, { once: true });
       const t0 = performance.now();
-      let failure: RequestError;
+      let failure: { reason: string; key: string; status?: number; cause?: unknown };
       let waitMs: number | undefined;
       try {
         const res = await fetch(req.url, { method: req.method ?? 'GET', headers, body: req.body, signal: timeout.signal });
         const text = await res.text();
-        const answer: HttpResponse = { status: res.status, statusText: res.statusText, text, ms: performance.now() - t0, attempts: attempt + 1 };
-        if (!retryable(res.status) || attempt >= o.maxRetries) return answer;
-        failure = new RequestError(`${req.url} answered ${res.status} ${res.statusText}`, req.url, res.status);
+        if (!retryable(res.status)) return { status: res.status, statusText: res.statusText, text, ms: performance.now() - t0, attempts: attempt + 1 };
+        failure = { reason: `${req.url} answered ${res.status} ${res.statusText}: ${text.slice(0, 300)}`, key: sp, status: res.status };
         waitMs = parseRetryAfter(res.headers.get('retry-after'));
       } catch (e) {
         req.signal?.throwIfAborted();
         failure = timeout.signal.aborted
-          ? new RequestError(`no answer within ${o.timeoutMs} ms from ${req.url} (${o.settingPath}.timeoutMs)`, req.url, undefined, e)
-          : new RequestError(`${networkCause(e)} at ${req.url} (${o.settingPath})`, req.url, undefined, e);
+          ? { reason: `no answer within ${o.timeoutMs} ms from ${req.url}`, key: `${sp}.timeoutMs`, cause: e }
+          : { reason: `${networkCause(e)} at ${req.url}`, key: sp, cause: e };
       } finally {
         clearTimeout(timer);
         req.signal?.removeEventListener('abort', onAbort);
       }
       if (attempt >= o.maxRetries) {
-        if (attempt > 0) failure.message += `; gave up after ${attempt + 1} attempts (${o.settingPath}.maxRetries)`;
-        throw failure;
+        throw new ProviderError(failure.reason, req.url, { ...failure, hint: attempt > 0 ? `gave up after ${attempt + 1} attempts; see ${sp}.maxRetries` : undefined });
       }
-      const wait = Math.min(MAX_WAIT_MS, waitMs ?? o.retryDelayMs * 2 ** attempt);
-      o.onRetry?.({ url: req.url, attempt: attempt + 1, waitMs: wait, reason: failure.message });
-      await sleep(wait, req.signal);
+      await sleep(Math.min(MAX_WAIT_MS, waitMs ?? o.retryDelayMs * 2 ** attempt), req.signal);
     }
   }
 
-  /** `send`, then a 2xx answer parsed as JSON; anything else is a RequestError quoting the start of the answer. */
+  /** `send`, then a 2xx answer parsed as JSON; any other answer is a ProviderError quoting its start. */
   async json<T = unknown>(req: HttpRequest): Promise<{ body: T; response: HttpResponse }> {
     const response = await this.send(req);
+    const key = this.options.settingPath;
     if (response.status < 200 || response.status > 299) {
-      const gaveUp = retryable(response.status) && response.attempts > 1 ? `; gave up after ${response.attempts} attempts (${this.options.settingPath}.maxRetries)` : '';
-      throw new RequestError(`${req.url} answered ${response.status} ${response.statusText} (${this.options.settingPath}): ${response.text.slice(0, 300)}${gaveUp}`, req.url, response.status);
+      throw new ProviderError(`${req.url} answered ${response.status} ${response.statusText}: ${response.text.slice(0, 300)}`, req.url, { key, status: response.status });
     }
     try {
       return { body: JSON.parse(response.text) as T, response };
     } catch (e) {
-      throw new RequestError(`${req.url} answered ${response.status} with a body that is not JSON (${this.options.settingPath}): ${response.text.slice(0, 200)}`, req.url, response.status, e);
+      throw new ProviderError(`${req.url} answered ${response.status} with a body that is not JSON: ${response.text.slice(0, 200)}`, req.url, { key, status: response.status, cause: e });
     }
   }
 }
 
-const retryable = (status: number) => status === 429 || status >= 500;
+/** 429 (too many requests) and 5xx are worth another try; every other status is the answer. */
+export const retryable = (status: number) => status === 429 || status >= 500;
 
 /** Retry-After as seconds or an HTTP date → milliseconds, or undefined when absent/unreadable. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
@@ -140,19 +134,4 @@ function networkCause(e: unknown): string {
   const code = cause?.code;
   if (code && NETWORK_CAUSES[code]) return `${NETWORK_CAUSES[code]} (${code})`;
   return code ?? cause?.message ?? (e as Error).message;
-}
-
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
