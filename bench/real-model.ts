@@ -1,10 +1,10 @@
 // Retrieval quality with a real embedding model: BM25, all-MiniLM-L6-v2 (exact cosine) and their RRF hybrid, on the
 // shared collections (nDCG@10 and recall@100, linear gain, comparable with the trec_eval reference runs) and on the
-// example workspace (its own metrics, exponential gain). The LSA rows of bench/quality.ts are the baseline embedder.
+// example workspace (its own configs with the built-in LSA embedder and with MiniLM; exponential gain).
 // Needs the model: bash scripts/fetch-model.sh (into .models/). Embeddings are cached under bench/results/tmp/, so
 // only the first run embeds (about 20 documents/s per core on the native ONNX runtime).
 // Run: node --import tsx bench/real-model.ts [collection ...] [--example]
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { normaliseRankConfig } from '../src/core/config';
 import { parseMetricList } from '../src/core/metrics';
@@ -32,16 +32,29 @@ export function benchState(name: string): string {
   return dir;
 }
 
-async function evaluateAll(dir: string, name: string, metrics: string, gain: 'linear' | 'exp') {
+async function evaluateAll(dir: string, name: string, metrics: string, gain: 'linear' | 'exp', configs: Record<string, object> = CONFIGS) {
   const session = RanklabSession.open(dir, { stateDir: benchState(name) });
   const out: Record<string, Record<string, number>> = {};
-  for (const [configName, raw] of Object.entries(CONFIGS)) {
+  for (const [configName, raw] of Object.entries(configs)) {
     const t0 = performance.now();
     const r = await evaluateConfig(session, normaliseRankConfig(raw, configName), { specs: parseMetricList(metrics), metricOptions: { gain, relevanceThreshold: 1 }, save: false });
     out[configName] = r.evaluation.means;
     process.stderr.write(`${name} ${configName}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   }
   return out;
+}
+
+/** The example's own configs (baseline, vector and hybrid-rrf with the LSA embedder), and the same with MiniLM. */
+function exampleConfigs(dir: string): Record<string, object> {
+  const read = (n: string) => JSON.parse(readFileSync(join(dir, 'configs', `${n}.rank.json`), 'utf8')) as Record<string, any>;
+  const hybrid = read('hybrid-rrf');
+  return {
+    'baseline (BM25)': read('baseline'),
+    'vector (LSA, HNSW)': read('vector'),
+    'hybrid-rrf (BM25 + LSA)': hybrid,
+    'MiniLM, exact': { vector: { embedder: MINILM, exact: true } },
+    'hybrid-rrf with MiniLM': { ...hybrid, vector: { embedder: MINILM, exact: true } },
+  };
 }
 
 async function main() {
@@ -59,7 +72,8 @@ async function main() {
     console.log(rows.join('\n'));
   }
   if (example) {
-    const v = await evaluateAll(join(ROOT, 'examples', 'food-search'), 'food-search', 'ndcg@10,mrr@10,recall@20', 'exp');
+    const dir = join(ROOT, 'examples', 'food-search');
+    const v = await evaluateAll(dir, 'food-search', 'ndcg@10,mrr@10,recall@20', 'exp', exampleConfigs(dir));
     console.log(['', '| food-search (exp gain) | nDCG@10 | MRR@10 | recall@20 |', '|---|---|---|---|',
       ...Object.entries(v).map(([c, m]) => `| ${c} | ${f(m['ndcg@10'])} | ${f(m['mrr@10'])} | ${f(m['recall@20'])} |`)].join('\n'));
   }

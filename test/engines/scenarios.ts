@@ -18,7 +18,7 @@ import { after, before, describe, it } from 'node:test';
 import { normaliseRankConfig } from '../../src/core/config';
 import { RemoteEngine } from '../../src/core/engines/remote-engine';
 import { REPO_DIR, ranklab } from '../helpers/cli';
-import { COLLECTIONS_DIR } from '../helpers/shared';
+import { COLLECTIONS_DIR, SHARED_DIR } from '../helpers/shared';
 import { copyOfExample, tempDir } from '../helpers/workspace';
 import { type RunningEngine, type TestEngineKind, engineSkip, startEngine } from './launcher';
 import { failingProxy } from './proxy';
@@ -34,6 +34,8 @@ interface Flavour {
   /** A template the engine refuses for some query texts (a syntax error in the query language). */
   strict(url: string): Raw;
   acl(url: string, variant: 'right' | 'no-tenant' | 'not-a-filter'): Raw;
+  /** kNN over the documents' vectors in index `foodvec`, with the access filter, the query embedded by `embedder`. */
+  knn(url: string, embedder: Raw): Raw;
   /** Top 100 for a query, straight from the engine: [id, score][]. */
   direct(url: string, index: string, text: string, titleBoost: number): Promise<[string, number][]>;
   count(url: string, index: string): Promise<number>;
@@ -68,6 +70,10 @@ const opensearch: Flavour = {
       : { must: { multi_match: { query: '{{query}}', fields: ['title^2', 'body'] } }, filter: '{{filter}}' };
     return { engine: { kind: 'opensearch', url, index: 'food', template: { query: { bool } }, filter }, pageSize: 10 };
   },
+  knn: (url, embedder) => ({
+    engine: { kind: 'opensearch', url, index: 'foodvec', embedder, filter: OPENSEARCH_FILTER,
+      template: { query: { knn: { vector: { vector: '{{vector}}', k: '{{k}}', filter: '{{filter}}' } } } } },
+  }),
   async direct(url, index, text, titleBoost) {
     const body = await post(`${url}/${index}/_search`, { size: 100, _source: false, query: { multi_match: { query: text, fields: [`title^${titleBoost}`, 'body'], type: 'most_fields' } } });
     return body.hits.hits.map((h: any) => [h._id, h._score]);
@@ -100,6 +106,9 @@ const solr: Flavour = {
         : SOLR_FILTER;
     return { engine: { kind: 'solr', url, index: 'food', template: { defType: 'edismax', q: '{{query}}', qf: 'title^2 body' }, filter: JSON.parse(JSON.stringify(filter)) }, pageSize: 10 };
   },
+  knn: (url, embedder) => ({
+    engine: { kind: 'solr', url, index: 'foodvec', embedder, filter: SOLR_FILTER, template: { q: '{!knn f=vector topK={{k}}}[{{vector}}]' } },
+  }),
   async direct(url, index, text, titleBoost) {
     const body = await post(`${url}/${index}/select`, { params: { defType: 'edismax', q: text, qf: `title^${titleBoost} body`, 'q.op': 'OR', rows: 100, fl: 'id,score' } });
     return body.response.docs.map((d: any) => [d.id, d.score]);
@@ -307,6 +316,38 @@ export function engineSuite(kind: TestEngineKind): void {
         assert.equal(leak.aclSource['engine-no-tenant'], 'engine');
         assert.ok(leak.violations.some((v: any) => v.where === 'results'));
         json(ranklab(['check-acl', '--workspace', bare, '--config', 'engine-right', '--no-prefixes', '--format', 'json']), 0);
+      });
+
+      it('kNN over the same vectors: the engine\'s top 10 is Ranklab\'s exact top 10, and its filter leaks nothing', () => {
+        // A tiny random ONNX model (../shared/models) is enough to check the plumbing: the same vectors in, the same neighbours out.
+        const embedder = { provider: 'transformers', model: join(SHARED_DIR, 'models', 'tiny-embedder'), pooling: 'mean', normalize: true };
+        writeFileSync(join(ws, 'configs', 'engine-knn.rank.json'), JSON.stringify(flavour.knn(engine.url, embedder), null, 2));
+        writeFileSync(join(ws, 'configs', 'local-exact.rank.json'), JSON.stringify({ vector: { embedder, exact: true } }, null, 2));
+        const indexed = json(ranklab(['index', '--engine', 'engine-knn', '--workspace', ws, '--format', 'json']), 0);
+        assert.deepEqual([indexed.indexed, indexed.vectors.dimension], [398, 64]);
+        const runs = join(ws, 'knn.txt');
+        json(ranklab(['eval', '--workspace', ws, '--config', 'engine-knn', '--config', 'local-exact', '--format', 'json', '--no-save', '--trec-run', runs]), 0);
+        const top10 = (file: string) => {
+          const out = new Map<string, string[]>();
+          for (const line of readFileSync(file, 'utf8').trim().split('\n')) {
+            const [qid, , doc, rank] = line.split(/\s+/);
+            if (Number(rank) > 10) continue;
+            if (!out.has(qid)) out.set(qid, []);
+            out.get(qid)!.push(doc);
+          }
+          return out;
+        };
+        const onEngine = top10(join(ws, 'knn.engine-knn.txt'));
+        const exact = top10(join(ws, 'knn.local-exact.txt'));
+        let shared = 0;
+        let total = 0;
+        for (const [qid, ids] of exact) {
+          total += ids.length;
+          shared += ids.filter((id) => onEngine.get(qid)?.includes(id)).length;
+        }
+        // HNSW in the engine is approximate; on 398 documents it should find nearly all of the exact neighbours.
+        assert.ok(shared / total > 0.95, `top-10 overlap ${shared}/${total}`);
+        json(checkAcl('engine-knn'), 0);
       });
 
       it('eval as a principal: judged as the principal sees the corpus, as for a local config', () => {

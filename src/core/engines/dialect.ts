@@ -102,3 +102,12 @@ export function idString(v: unknown): string | undefined {
   if (Array.isArray(v) && v.length === 1) return idString(v[0]);
   return undefined;
 }
+
+/**
+ * A float32 vector as JSON numbers of at most 9 significant digits: exactly the same float32 values (9 digits
+ * round-trip any float32), and short enough for every engine (Solr's JSON parser reads a longer number, such
+ * as the 19 digits a float32 widened to double may print with, as a string and refuses it for a vector).
+ */
+export function vectorJson(v: Float32Array | readonly number[]): number[] {
+  return Array.from(v, (x) => Number(x.toPrecision(9)));
+}

@@ -4,7 +4,7 @@ import type { Document } from '../corpus/document';
 import { embedText } from '../retrieval/pipeline';
 import type { RanklabSession } from '../session/session';
 import { InputError } from '../util/diagnostics';
-import type { EngineDocument, IndexLayout } from './dialect';
+import { type EngineDocument, type IndexLayout, vectorJson } from './dialect';
 import { isRemoteEngine } from './remote-engine';
 
 export interface IndexOptions {
@@ -80,7 +80,7 @@ export async function indexCorpus(session: RanklabSession, config: RankConfig, o
       signal?.throwIfAborted();
       const slice = docs.slice(i, i + batch);
       const vs = await embedder.embed(slice.map(embedText), 'document', signal);
-      slice.forEach((d, j) => vectors!.set(d.id, Array.from(vs[j])));
+      slice.forEach((d, j) => vectors!.set(d.id, vectorJson(vs[j])));
       opts.onProgress?.('embed', Math.min(i + batch, docs.length), docs.length);
     }
     const dimension = vectors.values().next().value?.length ?? 0;

@@ -6,7 +6,7 @@ import type { Embedder } from '../retrieval/providers/types';
 import type { RankedDoc } from '../run/types';
 import { InputError } from '../util/diagnostics';
 import { HttpClient, type HttpClientOptions } from '../util/http-client';
-import { type Dialect, type EngineAnswer, type EngineQuery, authorizationHeader } from './dialect';
+import { type Dialect, type EngineAnswer, type EngineQuery, authorizationHeader, vectorJson } from './dialect';
 import { openSearchDialect } from './opensearch';
 import { solrDialect } from './solr';
 import { TemplateError, renderTemplate } from './template';
@@ -147,7 +147,7 @@ export class RemoteEngine implements Engine {
       embedMs = (performance.now() - t) / Math.max(1, texts.length);
     }
     const queries: EngineQuery[] = texts.map((text, i) => ({
-      request: this.request(text, { k, principal, vector: vectors ? Array.from(vectors[i]) : undefined }), k, authorization,
+      request: this.request(text, { k, principal, vector: vectors ? vectorJson(vectors[i]) : undefined }), k, authorization,
     }));
     const fields = options.fetchText ? [this.engine.fields.title, this.engine.fields.text] : undefined;
     const answers = await this.dialect.search(queries, { fetchFields: fields, signal });
