@@ -10,7 +10,7 @@
 // Run: node --import tsx bench/engines.ts [collection ...]      (default: cranfield med)
 import { join } from 'node:path';
 import { normaliseRankConfig, type RankConfig } from '../src/core/config';
-import { indexCorpus } from '../src/core/engines/indexer';
+import { indexCorpus } from '../src/core/session/engine-index';
 import { parseMetricList } from '../src/core/metrics';
 import { type ConfigEvaluation, evaluateConfig } from '../src/core/session/evaluate';
 import { RanklabSession } from '../src/core/session/session';

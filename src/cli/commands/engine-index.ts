@@ -1,4 +1,4 @@
-import { type IndexReport, indexCorpus } from '../../core/engines/indexer';
+import { type IndexReport, indexCorpus } from '../../core/session/engine-index';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';

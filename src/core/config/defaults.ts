@@ -1,7 +1,7 @@
 import { fingerprint } from '../util/fingerprint';
 import type {
-  AclConfig, AnalyzerConfig, Bm25Params, EmbedderConfig, EngineConfig, EngineRequestSettings, HnswParams, HybridConfig,
-  LexicalConfig, RankConfig, RerankConfig, RetrievalMode, VectorConfig,
+  AclConfig, AnalyzerConfig, Bm25Params, EngineConfig, EngineRequestSettings, HnswParams, HybridConfig, LexicalConfig,
+  ProviderConfig, RankConfig, RerankConfig, RetrievalMode, VectorConfig,
 } from './types';
 
 /**
@@ -39,7 +39,7 @@ function lexicalWithDefaults(raw: Raw): LexicalConfig {
 
 function vectorWithDefaults(raw: Raw): VectorConfig {
   return {
-    embedder: { ...(raw.embedder as EmbedderConfig) },
+    embedder: { ...(raw.embedder as ProviderConfig) },
     space: raw.space ?? 'cosine',
     hnsw: { ...DEFAULT_HNSW, ...raw.hnsw },
     exact: raw.exact ?? false,
@@ -79,7 +79,7 @@ function engineWithDefaults(raw: Raw): EngineConfig {
     fields: { title: 'title', text: 'body', ...raw.fields },
     aclFields: { tenant: 'tenant', groups: 'groups', public: 'public', ...raw.aclFields },
     depth: raw.depth ?? DEFAULT_DEPTH,
-    embedder: raw.embedder === undefined ? undefined : { ...(raw.embedder as EmbedderConfig) },
+    embedder: raw.embedder === undefined ? undefined : { ...(raw.embedder as ProviderConfig) },
     vectorField: raw.vectorField ?? 'vector',
     request: { ...DEFAULT_ENGINE_REQUEST, ...raw.request },
   };
@@ -114,6 +114,11 @@ export function normaliseRankConfig(raw: Raw, name: string): RankConfig {
     pageSize: raw.pageSize ?? DEFAULT_PAGE_SIZE,
   };
   return { ...config, configHash: hashRankConfig(config) };
+}
+
+/** How reports name a config's pipeline: its retrieval mode, `+rerank` when it reranks (e.g. `hybrid+rerank`). */
+export function modeLabel(config: Pick<RankConfig, 'mode' | 'rerank'>): string {
+  return config.mode + (config.rerank ? '+rerank' : '');
 }
 
 /** BM25 over title and body, boost 1 each, default analyzer. */

@@ -5,7 +5,7 @@
  * with the retry settings. Documents are fetched with `_mget` (or a `terms` query when the id is a field),
  * written with `_bulk`.
  */
-import { ProviderError } from '../retrieval/providers/errors';
+import { ProviderError } from '../util/provider-error';
 import { abortableSleep } from '../util/cooperative';
 import { retryable } from '../util/http-client';
 import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, type IndexLayout, idString, mapLimit } from './dialect';

@@ -1,7 +1,8 @@
 import type { Principal } from '../acl/policy';
 import type { EngineConfig, RankConfig } from '../config/types';
 import type { BuildInfo, Engine, LearnedModels, SearchOptions, SearchResult } from '../retrieval/pipeline';
-import { createEmbedder, type EmbedderConfig, type ProviderContext } from '../retrieval/providers/factory';
+import type { ProviderConfig } from '../config/types';
+import { createEmbedder, type ProviderContext } from '../retrieval/providers/factory';
 import type { Embedder } from '../retrieval/providers/types';
 import type { RankedDoc } from '../run/types';
 import { InputError } from '../util/diagnostics';
@@ -9,7 +10,7 @@ import { HttpClient, type HttpClientOptions } from '../util/http-client';
 import { type Dialect, type EngineAnswer, type EngineQuery, authorizationHeader, vectorJson } from './dialect';
 import { openSearchDialect } from './opensearch';
 import { solrDialect } from './solr';
-import { TemplateError, renderTemplate } from './template';
+import { TemplateError, renderTemplate } from '../config/engine-template';
 
 /** Most ids fetched per query to verify a hit count (`collectMatches`): OpenSearch's default result window. */
 export const MATCH_LIMIT = 10_000;
@@ -67,7 +68,7 @@ export class RemoteEngine implements Engine {
       this.embedder = ctx.embedder;
       if (!this.embedder) {
         if (!ctx.providers) throw new Error('internal: engine.embedder without a provider context');
-        this.embedder = createEmbedder(engine.embedder as EmbedderConfig, { ...ctx.providers, settingPath: 'engine.embedder' });
+        this.embedder = createEmbedder(engine.embedder as ProviderConfig, { ...ctx.providers, settingPath: 'engine.embedder' });
       }
     }
     this.build.notes.push(`${engine.kind} ${engine.url} index ${engine.index}`);

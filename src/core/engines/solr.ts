@@ -5,7 +5,7 @@
  * through `/update` after the fields were added with the Schema API (a schemaless or catch-all schema would
  * otherwise guess or silently drop the access fields).
  */
-import { ProviderError } from '../retrieval/providers/errors';
+import { ProviderError } from '../util/provider-error';
 import { type Dialect, type DialectContext, type EngineAnswer, type EngineHit, type IndexLayout, idString, mapLimit } from './dialect';
 
 interface SelectAnswer {

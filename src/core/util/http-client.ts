@@ -10,7 +10,7 @@
  *   const { body } = await http.json<T>({ method: 'POST', url, body: JSON.stringify(x), headers, signal });
  *   const answer = await http.send({ method: 'HEAD', url });   // any status that is not retried
  */
-import { ProviderError } from '../retrieval/providers/errors';
+import { ProviderError } from './provider-error';
 import { abortableSleep } from './cooperative';
 
 export interface HttpClientOptions {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TemplateError, renderTemplate, templatePlaceholders } from '../../../src/core/engines/template';
+import { TemplateError, renderTemplate, templatePlaceholders } from '../../../src/core/config/engine-template';
 
 const vars = { query: 'boundary layer', k: 10, params: { titleBoost: 3, op: 'or' } };
 

@@ -1,4 +1,4 @@
-import { templatePlaceholders } from './template';
+import { templatePlaceholders } from './engine-template';
 
 /** A problem in a config's `engine` section, at a JSON pointer (the caller turns it into a line). */
 export interface EngineProblem {

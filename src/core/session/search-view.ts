@@ -1,5 +1,5 @@
 import type { Document } from '../corpus/document';
-import type { Principal } from './policy';
+import type { Principal } from '../acl/policy';
 import type { Analyzer } from '../retrieval/analyzer';
 import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
 import type { RankedDoc } from '../run/types';

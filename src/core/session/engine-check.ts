@@ -6,12 +6,12 @@ import { evaluateRun, parseMetric } from '../metrics';
 import type { Analyzer } from '../retrieval/analyzer';
 import type { SearchResult } from '../retrieval/pipeline';
 import type { Run } from '../run/types';
-import { type AclPolicy, type Principal, ruleDocFields } from './policy';
-import { ReferenceAcl, storedRecord } from './reference-acl';
+import { type AclPolicy, type Principal, ruleDocFields } from '../acl/policy';
+import { ReferenceAcl, storedRecord } from '../acl/reference-acl';
 import { searchViewOf, tagsOf } from './search-view';
 import { SourceTruth } from './source-truth';
-import type { AclViolation, PrincipalAclReport } from './checker';
-import { verifySearchView } from './checker';
+import type { AclViolation, PrincipalAclReport } from './acl-verify';
+import { verifySearchView } from './acl-verify';
 
 export interface EngineCheckInput {
   config: RankConfig;

@@ -1,11 +1,11 @@
-import { tagsOf } from '../acl/search-view';
+import { tagsOf } from './search-view';
 import type { RankConfig } from '../config/types';
 import type { Document } from '../corpus/document';
-import { embedText } from '../retrieval/pipeline';
-import type { RanklabSession } from '../session/session';
+import { embedText } from '../retrieval/engine';
+import type { RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
-import { type EngineDocument, type IndexLayout, vectorJson } from './dialect';
-import { isRemoteEngine } from './remote-engine';
+import { type EngineDocument, type IndexLayout, vectorJson } from '../engines/dialect';
+import { isRemoteEngine } from '../engines/remote-engine';
 
 export interface IndexOptions {
   /** Delete and recreate an index that exists (default: refuse to touch it). */
