@@ -45,17 +45,30 @@ export function openWorkspace(values: WorkspaceValues, io: Io): { session: Rankl
  * Reads the corpus pausing between files, so that Ctrl-C (`signal`) stops even this first and longest read of
  * the inputs; then as corpusOf. Commands that can be interrupted read it so before their other inputs.
  */
-export async function readCorpus(session: RanklabSession, report: InputReport, signal: AbortSignal): Promise<Corpus> {
+export async function readCorpus(session: RanklabSession, report: InputReport, signal: AbortSignal, need: CorpusNeed = {}): Promise<Corpus> {
   await session.loadCorpus(session.work(signal));
-  return corpusOf(session, report);
+  return corpusOf(session, report, need);
 }
 
-/** The corpus, its problems printed once; a corpus without a single document is exit 2. */
-export function corpusOf(session: RanklabSession, report: InputReport): Corpus {
+/**
+ * `optional`: the command runs only engine configs, whose documents are in the engine, so a workspace without a
+ * corpus (judgments, configs and principals only) is fine.
+ */
+export interface CorpusNeed {
+  optional?: boolean;
+}
+
+/** True when every config given is an engine config (see CorpusNeed). */
+export function enginesOnly(entries: readonly ConfigEntry[]): boolean {
+  return entries.length > 0 && entries.every((e) => e.config?.engine !== undefined);
+}
+
+/** The corpus, its problems printed once; a corpus without a single document is exit 2 (unless optional). */
+export function corpusOf(session: RanklabSession, report: InputReport, need: CorpusNeed = {}): Corpus {
   const corpus = session.corpus();
   const diagnostics = session.corpusDiagnostics();
   report.add('corpus', diagnostics);
-  if (corpus.docs.length === 0) {
+  if (corpus.docs.length === 0 && !need.optional) {
     // Why is listed above (a glob that matches nothing, or the problem of each file).
     const include = diagnostics.find((d) => d.key === 'corpus.include');
     throw new InputError('the corpus has no document, so there is nothing to search', [], include ? { file: include.file, line: include.line, key: include.key } : {});
@@ -67,13 +80,13 @@ export function corpusOf(session: RanklabSession, report: InputReport): Corpus {
  * The judgments (and, for the unknown-document check, the corpus), their problems printed once. Exit 2 when
  * the chosen split has no query, or when none of the judged documents is in the corpus (every metric would be 0).
  */
-export function judgmentsOf(session: RanklabSession, report: InputReport, split: 'tune' | 'holdout' | 'all' = 'all'): JudgmentSet {
-  corpusOf(session, report);
+export function judgmentsOf(session: RanklabSession, report: InputReport, split: 'tune' | 'holdout' | 'all' = 'all', need: CorpusNeed = {}): JudgmentSet {
+  const corpus = corpusOf(session, report, need);
   const set = session.judgments();
   report.add('judgments', session.judgmentDiagnostics());
   const judged = new Set([...set.qrels.values()].flatMap((docs) => [...docs.keys()]));
-  const corpusIds = new Set(session.corpus().docs.map((d) => d.id));
-  if (judged.size > 0 && ![...judged].some((id) => corpusIds.has(id))) {
+  const corpusIds = new Set(corpus.docs.map((d) => d.id));
+  if (judged.size > 0 && corpusIds.size > 0 && ![...judged].some((id) => corpusIds.has(id))) {
     throw new InputError(`none of the ${judged.size} judged documents is in the corpus, so every metric would be 0`, [], {
       file: set.sources.join(', '), hint: 'check corpus.fields.id in ranklab.json and the document ids in the judgments',
     });
@@ -114,7 +127,7 @@ export function configEntriesOf(session: RanklabSession, names: readonly string[
  */
 export function usableConfigs(session: RanklabSession, report: InputReport, entries: readonly ConfigEntry[]): ConfigChoice {
   const choice: ConfigChoice = { configs: [], failed: [] };
-  if (entries.some((e) => e.config)) corpusOf(session, report);
+  if (entries.some((e) => e.config)) corpusOf(session, report, { optional: enginesOnly(entries) });
   for (const entry of entries) {
     const config = entry.config && !hasErrors(entry.diagnostics) ? session.usable(entry) : undefined;
     const diagnostics = config ? [...entry.diagnostics, ...session.configCorpusDiagnostics(config)] : entry.diagnostics;

@@ -5,18 +5,21 @@ import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
 import {
   type ConfigChoice, WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, readCorpus, reportInterrupted,
-  requireConfigs, usableConfigs,
+  enginesOnly, requireConfigs, usableConfigs,
 } from '../workspace-options';
 
 export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
-                  [--no-prefixes] [--allow-invalid-acl] [--format table|json] [--strict]
+                  [--no-prefixes] [--allow-invalid-acl] [--acl-source auto|corpus|engine] [--format table|json] [--strict]
   Runs every labeled query, and the typing prefixes of each query for autocomplete, as every principal
   under every config, and verifies against the corpus files (read and evaluated by independent code) that no
   result, hit count, suggestion, facet or snippet comes from a document the principal may not see. Also
   reports page fill, recall as the principal and, for post-filter configs, the candidate depth needed to fill
   the page. Exit 1 on any leak, on an index filter that permits what the files forbid, and on documents with
   invalid access fields (--allow-invalid-acl: a warning); 2 when a config could not be run (the others are
-  still checked).`;
+  still checked). An engine config is checked against the engine: its filter filled from each principal's
+  attributes, every returned id and every document behind the hit count verified against the documents'
+  access fields, read from the corpus files or (--acl-source engine, or a workspace without a corpus)
+  fetched from the engine.`;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -27,11 +30,13 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
     as: { type: 'string', multiple: true },
     'no-prefixes': { type: 'boolean' },
     'allow-invalid-acl': { type: 'boolean' },
+    'acl-source': { type: 'string' },
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return io.out(CHECK_ACL_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
+  const aclSource = formatChoice(values['acl-source'], ['auto', 'corpus', 'engine'] as const, 'auto', '--acl-source');
   const { session, report: inputs } = openWorkspace(values, io);
   const entries = configEntriesOf(session, values.config);
   const { signal, dispose } = interruptSignal(io);
@@ -39,14 +44,15 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   let choice: ConfigChoice;
   let report: AclReport;
   try {
-    await readCorpus(session, inputs, signal);
-    judgmentsOf(session, inputs);
+    const need = { optional: enginesOnly(entries) };
+    await readCorpus(session, inputs, signal, need);
+    judgmentsOf(session, inputs, 'all', need);
     principalsOf(session, inputs, values.as ?? []);
     choice = usableConfigs(session, inputs, entries);
     inputs.stopIfStrict();
     requireConfigs(choice);
     report = await checkAcl(session, {
-      configs: choice.configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
+      configs: choice.configs, principals: values.as, prefixes: !values['no-prefixes'], signal, aclSource,
       onProgress: values.verbose ? (m) => io.err(`[check-acl] ${m}\n`) : undefined,
       onConfigDone: (name) => checked.push(name),
     });
@@ -71,7 +77,8 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   for (const c of report.configs) {
     const rows = Object.entries(report.byPrincipal[c.name]);
     const post = c.aclMode === 'post-filter';
-    out.push('', `${c.name} (${c.mode}, ${c.aclMode}, page ${c.pageSize})`);
+    const source = report.aclSource?.[c.name];
+    out.push('', `${c.name} (${c.mode}, ${c.aclMode}, page ${c.pageSize}${source ? `; access fields from the ${source === 'engine' ? 'engine' : 'corpus files'}` : ''})`);
     out.push(textTable(
       ['principal', 'visible docs', 'queries', 'results', 'prefixes', 'suggestions', 'violations', 'page fill', 'short/empty', `recall@${c.pageSize} (n)`,
         ...(post ? ['fill@candidates', 'fill possible', 'depth for 95%'] : [])],

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { RankConfig } from '../../core/config';
 import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, compareManySliced, mixedPrincipals } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
-import { comparisonSideOf, isSavedRunFile, loadSavedRun } from '../../core/experiment/run-store';
+import { comparisonSideOf, isSavedRunFile, loadSavedRun, refuseIncomplete } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
@@ -20,7 +20,7 @@ import type { Io } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 import { type Output, checkOutputs, writeOutput } from '../outputs';
 import {
-  WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus, reportInterrupted, usableConfigs,
+  WORKSPACE_OPTIONS, enginesOnly, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus, reportInterrupted, usableConfigs,
 } from '../workspace-options';
 import { SPLITS, excludedLine } from './eval';
 
@@ -133,12 +133,13 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   let many: ManyComparison;
   try {
     // The rest of the inputs, before any config runs; the corpus first, pausing, so that Ctrl-C stops it too.
-    if (session && (!values.qrels || entries.length)) await readCorpus(session, report, signal);
+    const need = { optional: enginesOnly(entries) };
+    if (session && (!values.qrels || entries.length)) await readCorpus(session, report, signal, need);
     if (values.qrels) {
       judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
       report.add('judgments', judgments.diagnostics);
     } else {
-      judgmentsOf(session!, report, split);
+      judgmentsOf(session!, report, split, need);
       if (principal) principalsOf(session!, report, [principal]);
     }
     const usable = session ? usableConfigs(session, report, entries) : { configs: [], failed: [] };
@@ -277,5 +278,6 @@ async function runConfig(config: RankConfig, session: RanklabSession, choice: Me
     onProgress: progressReporter(io, config.name),
   });
   if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
+  refuseIncomplete(config.name, r.failed);
   return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null, from: r.path };
 }

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import type { ExcludedQuery, JudgmentSet } from '../../core/judgments';
+import { type ExcludedQuery, type JudgmentSet, withoutQueries } from '../../core/judgments';
 import { describeMetric } from '../../core/metrics';
 import { type StageRecallReport, stageRecall } from '../../core/experiment/stage-recall';
 import { stageRecallTable } from '../../core/report/stage-recall';
@@ -15,7 +15,7 @@ import type { Io } from '../io';
 import { type Output, checkOutputs, writeOutput } from '../outputs';
 import {
   WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus,
-  reportInterrupted, requireConfigs, usableConfigs,
+  enginesOnly, reportInterrupted, requireConfigs, usableConfigs,
 } from '../workspace-options';
 
 export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
@@ -54,8 +54,9 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const results: ConfigEvaluation[] = [];
   const failed: { name: string; message: string }[] = [];
   try {
-    await readCorpus(session, report, signal);
-    const judgments = judgmentsOf(session, report, split);
+    const need = { optional: enginesOnly(entries) };
+    await readCorpus(session, report, signal, need);
+    const judgments = judgmentsOf(session, report, split, need);
     if (values.as) principalsOf(session, report, [values.as]);
     const choice = usableConfigs(session, report, entries);
     if (outputs.length) checkTrecIds(session.corpus(), judgments);
@@ -96,7 +97,10 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     io.err(`TREC run of ${r.config.name} written to ${out.path}\n`);
   }
 
-  const stageReports = results.map((r) => [r.config.name, stageRecall(r.run, r.stageIds, session.judgmentsFor({ split, principal: values.as }), options, specs[0].k ?? 10)] as [string, StageRecallReport]);
+  const stageReports = results.map((r) => [r.config.name, stageRecall(r.run, r.stageIds, withoutQueries(session.judgmentsFor({ split, principal: values.as }), r.failed.map((f) => f.qid)), options, specs[0].k ?? 10)] as [string, StageRecallReport]);
+  // A run with queries the engine could not answer is incomplete: exit 2, as for a config that could not run.
+  const incomplete = results.filter((r) => r.failed.length);
+  const code = failed.length || incomplete.length ? 2 : 0;
   if (format === 'json') {
     io.out(JSON.stringify({ runs: results.map((r, i) => ({
       config: r.config.name,
@@ -110,13 +114,14 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       stageRecall: stageReports[i][1],
       queries: r.evaluation.queries,
       excludedQueries: r.excluded,
+      failedQueries: r.failed,
       latency: r.saved.latency,
       annRecall: r.saved.annRecall ?? null,
       corpus: r.saved.provenance.corpus,
       judgments: r.saved.provenance.judgments,
       saved: r.path ?? null,
     })), failed, variant: Object.fromEntries(specs.map((s) => [s.name, describeMetric(s, options)])) }, null, 2) + '\n');
-    return failed.length ? 2 : 0;
+    return code;
   }
   const table = format === 'markdown' ? markdownTable : textTable;
   const first = results[0];
@@ -131,7 +136,9 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const st = stageRecallTable(stageReports);
   out.push('', `Where relevant documents are lost (hit = relevant in the top ${stageReports[0][1].k}; ranking miss = retrieved by a stage but not in the top ${stageReports[0][1].k}; retrieval miss = no stage retrieved one):`);
   out.push(table(st.headers, st.rows), ...st.notes.map((n) => `  ${n}`));
-  const stages = [...STAGE_NAMES, 'total'];
+  // Engine configs add the round trip measured here and the query embedding beside what the engine says it took.
+  const stages = [...STAGE_NAMES, 'embed', 'request', 'total']
+    .filter((s) => !['embed', 'engine', 'request'].includes(s) || results.some((r) => r.saved.latency[s]));
   out.push('', table(['config', ...stages.map((s) => `${s} p50/p99 ms`), 'ANN recall@10', 'saved'], results.map((r) => [
     r.config.name,
     ...stages.map((s) => (r.saved.latency[s] ? `${r.saved.latency[s].p50.toFixed(2)} / ${r.saved.latency[s].p99.toFixed(2)}` : '-')),
@@ -144,9 +151,14 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       out.push(table(['query', 'text', ...specs.map((s) => s.name)], [...r.evaluation.perQuery].map(([qid, v]) => [qid, (session.judgments().queries.get(qid)?.text ?? '').slice(0, 50), ...specs.map((s) => v[s.name])] as Cell[])));
     }
   }
+  for (const r of incomplete) {
+    out.push('', `INCOMPLETE: ${r.config.name}: ${r.failed.length} quer${r.failed.length === 1 ? 'y' : 'ies'} failed and ${r.failed.length === 1 ? 'is' : 'are'} left out of the scores (the means are over ${r.evaluation.queries}):`);
+    for (const f of r.failed.slice(0, 10)) out.push(`  ${f.qid}: ${f.error}`);
+    if (r.failed.length > 10) out.push(`  … and ${r.failed.length - 10} more (--format json lists all)`);
+  }
   for (const f of failed) out.push('', `not run: ${f.name}: ${f.message}`);
   io.out(out.join('\n') + '\n');
-  return failed.length ? 2 : 0;
+  return code;
 }
 
 /** The queries left out under --as (every relevant document invisible), one line; shared with compare. */

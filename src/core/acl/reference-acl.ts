@@ -106,6 +106,14 @@ export interface RawRecord {
 
 const INVALID = Symbol('invalid');
 
+/**
+ * A record read from somewhere other than a corpus file: the stored fields of a document in a search engine
+ * (check-acl against an engine without a workspace corpus), its access fields under these names.
+ */
+export function storedRecord(raw: Record<string, unknown>, id: string, where: string, aclFields: CorpusSettings['aclFields']): RawRecord {
+  return record(raw, id, where, 0, { aclFields } as CorpusSettings, () => 0); // record() reads only the access field names
+}
+
 /** The raw documents of one corpus file, by extension; a file or record the corpus would skip yields nothing here either. */
 export function readRawRecords(path: string, text: string, settings: CorpusSettings): RawRecord[] {
   const ext = path.slice(path.lastIndexOf('.')).toLowerCase();

@@ -1,7 +1,7 @@
 import { fingerprint } from '../util/fingerprint';
 import type {
-  AclConfig, AnalyzerConfig, Bm25Params, HnswParams, HybridConfig, LexicalConfig, ProviderConfig, RankConfig,
-  RerankConfig, RetrievalMode, VectorConfig,
+  AclConfig, AnalyzerConfig, Bm25Params, EngineConfig, EngineRequestSettings, HnswParams, HybridConfig, LexicalConfig,
+  ProviderConfig, RankConfig, RerankConfig, RetrievalMode, VectorConfig,
 } from './types';
 
 /**
@@ -20,6 +20,7 @@ export const DEFAULT_RERANK_TOP_M = 10;
 export const DEFAULT_MAX_PASSAGE_CHARS = 2000;
 export const DEFAULT_ACL: AclConfig = { mode: 'pre-filter', candidates: 50 };
 export const DEFAULT_PAGE_SIZE = 10;
+export const DEFAULT_ENGINE_REQUEST: EngineRequestSettings = { batchSize: 20, concurrency: 2, timeoutMs: 30_000, maxRetries: 3, retryDelayMs: 500 };
 
 type Raw = Record<string, any>; // validated by the schema before it gets here
 
@@ -64,11 +65,39 @@ function rerankWithDefaults(raw: Raw): RerankConfig {
   };
 }
 
+function engineWithDefaults(raw: Raw): EngineConfig {
+  const solr = raw.kind === 'solr';
+  return {
+    kind: raw.kind,
+    url: String(raw.url).replace(/\/+$/, ''),
+    index: raw.index,
+    auth: raw.auth ? { env: raw.auth.env, scheme: raw.auth.scheme ?? 'basic' } : undefined,
+    template: structuredClone(raw.template),
+    filter: raw.filter === undefined ? undefined : structuredClone(raw.filter),
+    params: structuredClone(raw.params ?? {}),
+    idField: raw.idField ?? (solr ? 'id' : '_id'),
+    fields: { title: 'title', text: 'body', ...raw.fields },
+    aclFields: { tenant: 'tenant', groups: 'groups', public: 'public', ...raw.aclFields },
+    depth: raw.depth ?? DEFAULT_DEPTH,
+    embedder: raw.embedder === undefined ? undefined : { ...(raw.embedder as ProviderConfig) },
+    vectorField: raw.vectorField ?? 'vector',
+    request: { ...DEFAULT_ENGINE_REQUEST, ...raw.request },
+  };
+}
+
 /**
- * Applies defaults to a schema-valid raw config. With neither `lexical` nor `vector`, the config is lexical with
+ * Applies defaults to a schema-valid raw config. An `engine` section replaces the local stages (parse.ts refuses
+ * a config that has both). With neither `lexical` nor `vector`, the config is lexical with
  * default settings (so `{}` is a valid BM25 config). `hybrid` alone does nothing: fusion needs both lists.
  */
 export function normaliseRankConfig(raw: Raw, name: string): RankConfig {
+  if (raw.engine !== undefined) {
+    const config: Omit<RankConfig, 'configHash'> = {
+      name, description: raw.description ?? '', mode: 'engine', engine: engineWithDefaults(raw.engine),
+      acl: { ...DEFAULT_ACL }, pageSize: raw.pageSize ?? DEFAULT_PAGE_SIZE,
+    };
+    return { ...config, configHash: hashRankConfig(config) };
+  }
   const hasLexical = raw.lexical !== undefined || raw.vector === undefined;
   const lexical = hasLexical ? lexicalWithDefaults(raw.lexical ?? {}) : undefined;
   const vector = raw.vector !== undefined ? vectorWithDefaults(raw.vector) : undefined;
@@ -97,10 +126,30 @@ export function defaultRankConfig(): RankConfig {
   return normaliseRankConfig({}, 'default');
 }
 
-/** Hash of what changes results: name and description are left out, keys are sorted. */
+/**
+ * Hash of what changes results: name and description are left out, keys are sorted. So are an engine's request
+ * settings (batching, concurrency, timeouts, retries): they change how a run is made, not what it finds. An
+ * engine's `params` are in (another parameter value is another config), and so is the name of its credentials
+ * variable (other credentials may see other documents).
+ */
 export function hashRankConfig(config: Omit<RankConfig, 'configHash'> | RankConfig): string {
   const { name: _n, description: _d, configHash: _h, ...rest } = config as RankConfig;
+  if (rest.engine) {
+    const { request: _r, ...engine } = rest.engine;
+    return fingerprint([stableStringify({ ...rest, engine })]);
+  }
   return fingerprint([stableStringify(rest)]);
+}
+
+/**
+ * The same engine config with other template parameters (merged over its own): a new config with its own hash.
+ * What a sweep over `params` calls; the query for each is then `renderTemplate` with these params.
+ */
+export function withEngineParams(config: RankConfig, params: Record<string, unknown>, name = config.name): RankConfig {
+  if (!config.engine) throw new Error(`${config.name}: not an engine config`);
+  const { configHash: _h, ...rest } = config;
+  const next: Omit<RankConfig, 'configHash'> = { ...rest, name, engine: { ...config.engine, params: { ...config.engine.params, ...structuredClone(params) } } };
+  return { ...next, configHash: hashRankConfig(next) };
 }
 
 export function stableStringify(value: unknown): string {

@@ -4,6 +4,7 @@ import schema from '../../../schemas/rank.schema.json';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { readUserText } from '../util/text-file';
 import { lsaSettingProblems } from './lsa-settings';
+import { checkEngineSection } from './engine-section';
 import { normaliseRankConfig } from './defaults';
 import { JsonSyntaxError, type JsonLocations, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
 import type { RankConfig } from './types';
@@ -70,9 +71,13 @@ export function parseRankConfigText(text: string, path: string, name = rankConfi
     return { config: undefined, diagnostics, locations: located.locations };
   }
   const raw = located.value as Record<string, unknown>;
-  const semantic = semanticProblems(raw).map((p) => error(lineOf(p.pointer), p.message, p.pointer.slice(1).replace(/\//g, '.')));
-  if (semantic.length) return { config: undefined, diagnostics: semantic, locations: located.locations };
-  const diagnostics: Diagnostic[] = [];
+  const keyOf = (pointer: string) => pointer.slice(1).replace(/\//g, '.');
+  const semantic = semanticProblems(raw).map((p) => error(lineOf(p.pointer), p.message, keyOf(p.pointer)));
+  const engine: Diagnostic[] = checkEngineSection(raw).map((p) => ({ file: path, line: lineOf(p.pointer), severity: p.severity, message: p.message, key: keyOf(p.pointer) }));
+  if (semantic.length || engine.some((d) => d.severity === 'error')) {
+    return { config: undefined, diagnostics: [...semantic, ...engine].sort((a, b) => a.line - b.line), locations: located.locations };
+  }
+  const diagnostics: Diagnostic[] = engine;
   if (raw.hybrid !== undefined && (raw.lexical === undefined || raw.vector === undefined)) {
     diagnostics.push({
       file: path, line: lineOf('/hybrid'), severity: 'warning', key: 'hybrid',

@@ -92,7 +92,56 @@ export interface AclConfig {
   candidates: number;
 }
 
-export type RetrievalMode = 'lexical' | 'vector' | 'hybrid';
+export type RetrievalMode = 'lexical' | 'vector' | 'hybrid' | 'engine';
+
+export type EngineKind = 'opensearch' | 'elasticsearch' | 'solr';
+
+/** How requests are sent to an engine. Not part of the config hash: it changes how fast, not what is found. */
+export interface EngineRequestSettings {
+  /** Queries per `_msearch` request (OpenSearch/Elasticsearch; Solr sends one request per query). */
+  batchSize: number;
+  /** Requests in flight at once. */
+  concurrency: number;
+  timeoutMs: number;
+  /** Retries after a 429, a 5xx, a timeout or a network error. */
+  maxRetries: number;
+  /** First wait before a retry, doubled each time. */
+  retryDelayMs: number;
+}
+
+/**
+ * An external search engine that replaces the local pipeline (`engine` section; src/core/engines). The query is
+ * `template` filled per query (src/core/config/engine-template.ts); `filter` is the access part, filled from the
+ * principal's attributes when searching as one.
+ */
+export interface EngineConfig {
+  kind: EngineKind;
+  /** Base URL: `http://host:9200` (OpenSearch/Elasticsearch), `http://host:8983/solr` (Solr). */
+  url: string;
+  /** The index (OpenSearch/Elasticsearch) or core/collection (Solr). */
+  index: string;
+  /** Credentials come from the environment variable named here; the value is never stored or logged. */
+  auth?: { env: string; scheme: 'basic' | 'bearer' | 'apikey' };
+  /** OpenSearch/Elasticsearch: the `_search` body; Solr: the request parameters. */
+  template: Record<string, unknown>;
+  /** The access part: OpenSearch/Elasticsearch put it where the template says `"{{filter}}"`; Solr adds its parameters. */
+  filter?: Record<string, unknown>;
+  /** Values for `{{params.NAME}}`: what a sweep varies. */
+  params: Record<string, unknown>;
+  /** Field holding the document id (`_id` for OpenSearch/Elasticsearch, `id` for Solr by default). */
+  idField: string;
+  /** Engine fields holding a document's title and text (fetched for snippets and judging; written by `ranklab index`). */
+  fields: { title: string; text: string };
+  /** Engine fields holding the access fields (written by `ranklab index`, read by `check-acl`). */
+  aclFields: { tenant: string; groups: string; public: string };
+  /** `{{k}}` when evaluating: how many results each query asks for. */
+  depth: number;
+  /** Embeds the query for `{{vector}}` (and the documents for `ranklab index`). */
+  embedder?: ProviderConfig;
+  /** Engine field holding document vectors (written by `ranklab index` when there is an embedder). */
+  vectorField: string;
+  request: EngineRequestSettings;
+}
 
 export interface RankConfig {
   /** File name without `.rank.json` ("default" for defaultRankConfig()). */
@@ -103,6 +152,8 @@ export interface RankConfig {
   vector?: VectorConfig;
   hybrid?: HybridConfig;
   rerank?: RerankConfig;
+  /** An external engine instead of the local stages (then lexical, vector, hybrid and rerank are absent). */
+  engine?: EngineConfig;
   acl: AclConfig;
   pageSize: number;
   /** Hash of the normalised config (defaults applied, name and description left out). */

@@ -85,7 +85,18 @@ export function checkSavedRun(v: unknown): string | undefined {
 
 /** A saved run as one side of a comparison: its config name, ranked lists, latencies and principal (null: none). */
 export function comparisonSideOf(saved: SavedRun): ComparisonSide {
+  refuseIncomplete(saved.provenance.config, saved.failedQueries ?? []);
   return { name: saved.provenance.config, ...runOfSaved(saved), stageIds: stageCandidatesOfSaved(saved), principal: saved.principal ?? null };
+}
+
+/**
+ * A run with queries an engine could not answer is not compared (nor gated): its means are over fewer queries, so
+ * the two sides would not be paired, and an outage would read as a ranking change.
+ */
+export function refuseIncomplete(name: string, failed: readonly { qid: string; error: string }[]): void {
+  if (failed.length === 0) return;
+  const shown = failed.slice(0, 3).map((f) => `${f.qid} (${f.error})`).join('; ');
+  throw new InputError(`${name}: ${failed.length} quer${failed.length === 1 ? 'y' : 'ies'} failed against the engine, so the run is incomplete and is not compared: ${shown}${failed.length > 3 ? ' …' : ''}. Run it again when the engine answers.`);
 }
 
 /** The ranked lists and per-query latencies of a saved run. */

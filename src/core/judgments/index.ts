@@ -5,6 +5,6 @@ export { readGoldenSet } from './golden-set';
 export { readBeirJudgments } from './beir';
 export { loadJudgments, type JudgmentSpec, type JudgmentSpecInput, type LoadOptions } from './load';
 export { checkDocIds, queriesWithoutRelevant } from './validate';
-export { type ExcludedQuery, filterBySplit, judgmentsVisibleTo } from './transform';
+export { type ExcludedQuery, filterBySplit, judgmentsVisibleTo, withoutQueries } from './transform';
 export { fingerprintJudgments } from './fingerprint';
 export { judgmentKey } from './keys';

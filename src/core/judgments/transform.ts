@@ -55,6 +55,18 @@ export function filterBySplit(set: JudgmentSet, split: 'tune' | 'holdout' | 'all
   return withParts(set, queries, qrels, locations, queryLocations);
 }
 
+/** The set without these queries (e.g. queries an engine could not answer: scored neither 0 nor at all). */
+export function withoutQueries(set: JudgmentSet, qids: Iterable<string>): JudgmentSet {
+  const drop = new Set(qids);
+  if (drop.size === 0) return set;
+  const keep = (qid: string) => !drop.has(qid);
+  const queries = new Map([...set.queries].filter(([qid]) => keep(qid)));
+  const qrels = new Map([...set.qrels].filter(([qid]) => keep(qid)));
+  const locations = set.locations && new Map([...set.locations].filter(([key]) => keep(key.slice(0, key.indexOf('\t')))));
+  const queryLocations = set.queryLocations && new Map([...set.queryLocations].filter(([qid]) => keep(qid)));
+  return withParts(set, queries, qrels, locations, queryLocations);
+}
+
 function withParts(
   set: JudgmentSet,
   queries: Map<string, Query>,

@@ -17,8 +17,11 @@ export interface SearchResult {
   docs: RankedDoc[];
   /** Matching documents the user may see (lexical: every permitted match; vector: permitted docs retrieved). */
   total: number;
-  /** Milliseconds of each stage that ran, and of the whole search. */
-  latencyMs: Partial<Record<StageName, number>> & { total: number };
+  /**
+   * Milliseconds of each stage that ran, and of the whole search. A remote engine: `engine` (as the engine reports
+   * it), `request` (the round trip measured here) and `embed` (the query's embedding).
+   */
+  latencyMs: Partial<Record<StageName | 'request' | 'embed', number>> & { total: number };
   notes: string[];
   /** The vector stage's own ranking (ids, best first), before fusion and reranking: what ANN recall is measured on. */
   vectorIds?: string[];
@@ -29,6 +32,8 @@ export interface SearchResult {
   matches?: string[];
   /** Each stage's own ranked ids (its whole output, at its depth): where a relevant document was lost (stage recall). */
   stageIds: Partial<Record<StageName, string[]>>;
+  /** With `fetchText`, from a remote engine: the results' title and text as the engine stores them. */
+  texts?: Map<string, { title: string; body: string }>;
 }
 
 /** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
@@ -76,6 +81,11 @@ export interface Engine {
   readonly config: RankConfig;
   readonly build: BuildInfo;
   search(text: string, options?: SearchOptions): Promise<SearchResult>;
+  /**
+   * Many queries at once (a remote engine batches them and sends several requests at a time); a query that
+   * failed has its error in its slot and the others are kept. Absent: call `search` per query.
+   */
+  searchMany?(texts: readonly string[], options?: SearchOptions): Promise<Array<SearchResult | Error>>;
   update(diff: DocumentDiff): Promise<void>;
   /** The learned models behind the current results (brings the vector stage up to date first; `signal` stops that). */
   learnedModels(signal?: AbortSignal): Promise<LearnedModels>;

@@ -11,8 +11,9 @@ export interface RankedDoc {
 /**
  * The stages a run records, in pipeline order: per document its rank and score in each stage, per query each stage's
  * ids and latency. The one list of them (retrieval's steps record under these names; reports list them in this order).
+ * `engine`: the list an external engine returned (src/core/engines/), in place of the local stages.
  */
-export const STAGE_NAMES = ['lexical', 'vector', 'fused', 'rerank'] as const;
+export const STAGE_NAMES = ['lexical', 'vector', 'fused', 'rerank', 'engine'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** A run: ranked documents per query id, already in final order (best first). */
@@ -73,4 +74,9 @@ export interface SavedRun {
   annRecall?: number;
   principal?: string;
   queries: SavedQueryResult[];
+  /**
+   * Queries an engine could not answer (after its retries), with the error: not in `queries` and left out of
+   * `metrics`. Such a run is incomplete: never reused, and refused as a side of a comparison.
+   */
+  failedQueries?: { qid: string; error: string }[];
 }

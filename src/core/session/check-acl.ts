@@ -6,7 +6,6 @@ import { readCorpusFile } from '../corpus';
 import { judgmentsVisibleTo } from '../judgments';
 import { evaluateRun, parseMetric } from '../metrics';
 import { configAnalyzer } from '../retrieval/analyzer';
-import type { Suggestion } from '../retrieval/pipeline';
 import type { Run } from '../run/types';
 import type { RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
@@ -15,67 +14,12 @@ import { findPrincipal } from '../acl/principals';
 import { ReferenceAcl } from '../acl/reference-acl';
 import { type SearchView, buildSearchView, suggestFor, tagCounts } from './search-view';
 import { SourceTruth } from './source-truth';
+import { checkEngineConfig } from './engine-check';
+import { isRemoteEngine } from '../engines/remote-engine';
 
-/** Where a forbidden document showed through. */
-export type LeakPlace = 'results' | 'total' | 'suggestion' | 'facet' | 'snippet';
-export const LEAK_PLACES: readonly LeakPlace[] = ['results', 'total', 'suggestion', 'facet', 'snippet'];
-
-export interface AclViolation {
-  config: string;
-  principal: string;
-  /** The query, or the typed prefix for a suggestion. */
-  query: string;
-  /** The forbidden document ('' when a count is too high but no single document can be named). */
-  docId: string;
-  where: LeakPlace;
-  detail: string;
-}
-
-export interface PostFilterDepth {
-  /** The config's `acl.candidates`. */
-  candidates: number;
-  /** Mean page fill if the page took the first `candidates` of the unfiltered list (= what post-filter gives). */
-  fillAtCandidates: number;
-  /** Mean page fill with an unlimited candidate list (what pre-filter can reach for this ranking). */
-  fillPossible: number;
-  /**
-   * Smallest candidate depth N such that at least 95% of the queries fill their page as far as the
-   * permitted matches allow (min(pageSize, permitted matches)); null when even the deepest list does not.
-   */
-  depthFor95: number | null;
-  /** Length of the deepest unfiltered list looked at (the whole ranking). */
-  deepest: number;
-}
-
-export interface PrincipalAclReport {
-  queries: number;
-  prefixes: number;
-  resultsChecked: number;
-  suggestionsChecked: number;
-  violations: number;
-  byPlace: Record<LeakPlace, number>;
-  /** Documents the principal may see according to the source files. */
-  visibleDocuments: number;
-  /** Documents the index filter lets through although the source forbids them (a stale or broken filter): a failure. */
-  filterExtra: number;
-  /** Their ids, sorted. */
-  filterExtraDocuments: string[];
-  /** Mean of (results returned / page size) over the queries. */
-  pageFill: number;
-  /** Queries whose page has fewer than pageSize results / none at all. */
-  shortPages: number;
-  emptyPages: number;
-  /**
-   * recall@pageSize over the queries that count as this principal (`judgmentsVisibleTo`, as `eval --as`), judged on
-   * the documents they may see; null when no query counts.
-   */
-  recall: number | null;
-  /** Queries the recall mean is over. */
-  recallQueries: number;
-  /** Queries left out because every relevant document is invisible to the principal. */
-  excludedQueries: string[];
-  postFilter?: PostFilterDepth;
-}
+// The verdict on one response (what a leak is, and the checks) lives in acl-verify.ts, shared with engine-check.ts.
+export { type AclViolation, LEAK_PLACES, type LeakPlace, type PostFilterDepth, type PrincipalAclReport, verifySearchView, verifySuggestions } from './acl-verify';
+import { type AclViolation, type LeakPlace, type PostFilterDepth, type PrincipalAclReport, verifySearchView, verifySuggestions } from './acl-verify';
 
 export interface AclReport {
   violations: AclViolation[];
@@ -93,6 +37,8 @@ export interface AclReport {
   invalidAclDocuments: { id: string; file: string; line: number; fields: string[] }[];
   queries: number;
   prefixes: number;
+  /** Engine configs: where the access fields the results were verified against came from. */
+  aclSource?: Record<string, 'corpus' | 'engine'>;
 }
 
 export interface CheckAclOptions {
@@ -110,6 +56,11 @@ export interface CheckAclOptions {
    * itself: a deliberately broken predicate (a wrong rule, a lenient field parser) must be caught.
    */
   filterFor?: (principal: string, filter: (docId: string) => boolean) => (docId: string) => boolean;
+  /**
+   * Engine configs: verify against the access fields of the workspace's corpus files (`corpus`), or fetch them
+   * from the engine (`engine`); `auto` (default): the corpus when the workspace has one.
+   */
+  aclSource?: 'corpus' | 'engine' | 'auto';
 }
 
 /**
@@ -131,64 +82,6 @@ export function typingPrefixes(queries: readonly string[], maxWords = 4): string
     }
   }
   return [...out];
-}
-
-interface VerifyContext {
-  config: string;
-  query: string;
-  /** Most documents `total` may count: permitted matching documents per the source (see checkAcl). */
-  totalBound?: number;
-}
-
-/**
- * Checks one search response against the source: every result, every snippet, every document counted in the
- * total and every facet count must come from a document the principal may see.
- */
-export function verifySearchView(view: Pick<SearchView, 'results' | 'total' | 'facets' | 'matches'>, truth: SourceTruth, principal: Principal, ctx: VerifyContext): AclViolation[] {
-  const out: AclViolation[] = [];
-  const flag = (where: LeakPlace, docId: string, detail: string) => out.push({ config: ctx.config, principal: principal.name, query: ctx.query, docId, where, detail });
-  for (const r of view.results) {
-    const visible = truth.isVisible(principal, r.id);
-    if (!visible) flag('results', r.id, truth.docs.has(r.id) ? 'returned, but the source metadata does not permit it' : 'returned, but it is not in the source corpus');
-    if (r.snippet !== undefined) {
-      const text = visible ? truth.snippetText(r.id) : undefined;
-      const core = r.snippet.replace(/^…/, '').replace(/…$/, '').trim();
-      if (text === undefined) flag('snippet', r.id, 'snippet shown from a document the principal may not see');
-      else if (!text.includes(core)) flag('snippet', r.id, 'snippet text does not come from this (permitted) document');
-    }
-  }
-  const forbidden = view.matches.filter((id) => !truth.isVisible(principal, id));
-  for (const id of forbidden) flag('total', id, 'counted in the hit count and facets, but not permitted');
-  if (forbidden.length === 0 && ctx.totalBound !== undefined && view.total > ctx.totalBound) {
-    flag('total', '', `hit count ${view.total} is more than the ${ctx.totalBound} permitted matching documents`);
-  }
-  const expected = new Map<string, number>();
-  for (const id of view.matches) {
-    if (!truth.isVisible(principal, id)) continue;
-    for (const tag of new Set(truth.tags(id))) expected.set(tag, (expected.get(tag) ?? 0) + 1);
-  }
-  for (const [tag, n] of Object.entries(view.facets.tags)) {
-    const allowed = expected.get(tag) ?? 0;
-    if (n > allowed) {
-      const culprit = forbidden.find((id) => truth.tags(id).includes(tag)) ?? '';
-      flag('facet', culprit, `tag "${tag}" shows ${n}, permitted matching documents carry it ${allowed} time(s)`);
-    }
-  }
-  return out;
-}
-
-/** Every suggestion (as displayed) must consist of terms that one document the principal may see contains. */
-export function verifySuggestions(suggestions: readonly Pick<Suggestion, 'suggestion'>[], truth: SourceTruth, principal: Principal, ctx: VerifyContext & { termIndex: Map<string, string[]> }): AclViolation[] {
-  const out: AclViolation[] = [];
-  for (const s of suggestions) {
-    const holders = truth.docsWithTerms(s.suggestion.split(' ').filter(Boolean), ctx.termIndex);
-    if (holders.some((id) => truth.isVisible(principal, id))) continue;
-    out.push({
-      config: ctx.config, principal: principal.name, query: ctx.query, docId: holders[0] ?? '', where: 'suggestion',
-      detail: holders.length ? `"${s.suggestion}" occurs only in documents the principal may not see` : `"${s.suggestion}" occurs in no source document`,
-    });
-  }
-  return out;
 }
 
 function emptyByPlace(): Record<LeakPlace, number> {
@@ -238,7 +131,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     // first query) is reported and the others are still checked.
     try {
       const part = await checkConfig(config);
-      report.configs.push({ name: config.name, mode: modeLabel(config), aclMode: config.acl.mode, pageSize: config.pageSize });
+      report.configs.push({ name: config.name, mode: modeLabel(config), aclMode: config.engine ? 'engine filter' : config.acl.mode, pageSize: config.pageSize });
       report.byPrincipal[config.name] = part.perPrincipal;
       report.violations.push(...part.violations);
       report.checked += part.checked;
@@ -253,6 +146,15 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
   async function checkConfig(config: RankConfig) {
     const part = { perPrincipal: {} as Record<string, PrincipalAclReport>, violations: [] as AclViolation[], checked: 0 };
     const engine = await session.engine(config, work.labelled(config.name));
+    if (isRemoteEngine(engine)) {
+      const source = opts.aclSource === 'engine' || ((opts.aclSource ?? 'auto') === 'auto' && truth.docs.size === 0) ? 'engine' : 'corpus';
+      const r = await checkEngineConfig({
+        config, engine, principals, queries, judgments, policy, relevanceThreshold: settings.relevanceThreshold, gain: settings.gain,
+        truth: source === 'corpus' ? truth : undefined, docs, analyzer: configAnalyzer(config), signal: opts.signal, onProgress: opts.onProgress,
+      });
+      (report.aclSource ??= {})[config.name] = r.aclSource;
+      return r;
+    }
     const analyzer = configAnalyzer(config);
     const termIndex = config.lexical ? truth.termIndex(Object.keys(config.lexical.fields), analyzer) : undefined;
     const postFilter = config.acl.mode === 'post-filter';
@@ -377,6 +279,10 @@ export function aclFindings(report: AclReport, opts: { allowInvalidAcl?: boolean
       if (r.filterExtra === 0) continue;
       failures.push(`the index filter of ${name} permits ${r.filterExtra} document(s) the source files forbid: ${preview(r.filterExtraDocuments)} (config ${config}; a stale or broken filter)`);
     }
+  }
+  for (const [config, byPrincipal] of Object.entries(report.byPrincipal)) {
+    const failed = Object.entries(byPrincipal).filter(([, r]) => r.failedQueries);
+    if (failed.length) failures.push(`config ${config}: ${failed.map(([name, r]) => `${r.failedQueries} quer${r.failedQueries === 1 ? 'y' : 'ies'} as ${name}`).join(', ')} could not be checked (the engine did not answer)`);
   }
   if (report.invalidAcl) {
     const where = report.invalidAclDocuments.map((d) => `${d.file}:${d.line} (${d.id}: ${d.fields.join(', ')})`);

@@ -4,7 +4,10 @@ import { latencySummary } from '../experiment/compare';
 import { type RunKey, findCachedRun, saveRun } from '../experiment/run-store';
 import { cachedLearnedModels } from '../retrieval/engine';
 import type { RankConfig } from '../config';
-import type { ExcludedQuery } from '../judgments';
+import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, withoutQueries } from '../judgments';
+import { engineReferenceAcl } from './engine-check';
+import { isRemoteEngine } from '../engines/remote-engine';
+import type { SearchResult } from '../retrieval/pipeline';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
@@ -43,12 +46,26 @@ export interface ConfigEvaluation {
   notes: string[];
   /** Under a principal: queries left out because every relevant document is invisible to them (not run, not scored). */
   excluded: ExcludedQuery[];
+  /**
+   * Queries the engine could not answer (after its retries): left out of the scores, not scored 0, and listed
+   * with the error. A run with failed queries is incomplete: it is saved with them but never reused or compared.
+   */
+  failed: FailedQuery[];
 }
+
+export interface FailedQuery {
+  qid: string;
+  error: string;
+}
+
+/** Queries per `searchMany` call: progress and cancellation are checked between calls. */
+const MANY_CHUNK = 100;
 
 /**
  * Runs every labeled query of the session under one config (as a principal, on one split), scores the
  * results and saves the run. Every long step (corpus loading, index builds, the query loop) pauses at least
- * every 50 ms; when `signal` aborts, it stops there with the abort reason and nothing is saved.
+ * every 50 ms; when `signal` aborts, it stops there with the abort reason and nothing is saved. A remote engine
+ * gets the queries in batches (Engine.searchMany), checked for cancellation between batches.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
   const work = session.work(opts.signal).labelled(config.name);
@@ -56,15 +73,18 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
   const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
   if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
-  const { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
+  let { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
+    ? await judgmentsAsOnEngine(session, config, opts, work)
+    : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal, work);
-  if (opts.reuse) {
+  // An engine's index can change without Ranklab knowing: its runs are always made afresh.
+  if (opts.reuse && !config.engine) {
     const hit = findCachedRun(session.workspace.runsDir, key, session.options.log);
     if (hit) {
       const run: Run = new Map(hit.saved.queries.map((q) => [q.qid, q.docs]));
       const latencies = new Map(hit.saved.queries.map((q) => [q.qid, q.latencyMs]));
       const stageIds = stageCandidatesOfSaved(hit.saved);
-      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded };
+      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded, failed: [] };
     }
   }
   const engine = await session.engine(config, work);
@@ -79,19 +99,17 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   const annPairs: { ann: string[]; exact: string[] }[] = [];
   const measureAnn = !!config.vector && !config.vector.exact;
   // One untimed query first: the first search pays for JIT compilation and lazy loading, not for ranking.
+  const searchOptions = { filter: access?.filter, principal: access?.principal, signal: opts.signal };
   const warmup = qids.map((q) => judgments.queries.get(q)?.text ?? '').find((t) => t.trim());
-  if (warmup) await engine.search(warmup, { filter: access?.filter, signal: opts.signal });
+  if (warmup) await engine.search(warmup, searchOptions);
+  const failed: FailedQuery[] = [];
   let done = 0;
-  const slicer = work.phase('queries', qids.length);
-  for (const qid of qids) {
-    if (slicer.due()) await slicer.pause(done);
-    work.throwIfAborted();
-    const text = judgments.queries.get(qid)?.text ?? '';
-    if (!text.trim()) {
-      notes.push(`query ${qid} has no text and was not run (it scores 0)`);
-      continue;
+  const record = async (qid: string, text: string, r: SearchResult | Error) => {
+    if (r instanceof Error) {
+      failed.push({ qid, error: r.message });
+      notes.push(`query ${qid} failed and is left out of the scores: ${r.message}`);
+      return;
     }
-    const r = await engine.search(text, { filter: access?.filter, signal: opts.signal });
     const docs = sortTrecOrderStable(r.docs);
     run.set(qid, docs);
     latencies.set(qid, { ...r.latencyMs });
@@ -102,9 +120,34 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       const exact = await engine.exactVectorSearch(text, annK, access?.filter);
       if (ann && exact) annPairs.push({ ann, exact });
     }
-    opts.onProgress?.(++done, qids.length);
+  };
+  const runnable: { qid: string; text: string }[] = [];
+  for (const qid of qids) {
+    const text = judgments.queries.get(qid)?.text ?? '';
+    if (text.trim()) runnable.push({ qid, text });
+    else notes.push(`query ${qid} has no text and was not run (it scores 0)`);
+  }
+  const slicer = work.phase('queries', qids.length);
+  if (engine.searchMany) {
+    // A remote engine: batched and parallel requests; a query that still fails is reported, the rest kept.
+    for (let i = 0; i < runnable.length; i += MANY_CHUNK) {
+      work.throwIfAborted();
+      const chunk = runnable.slice(i, i + MANY_CHUNK);
+      const answers = await engine.searchMany(chunk.map((q) => q.text), searchOptions);
+      for (let j = 0; j < chunk.length; j++) await record(chunk[j].qid, chunk[j].text, answers[j]);
+      done += chunk.length;
+      opts.onProgress?.(done, qids.length);
+    }
+  } else {
+    for (const { qid, text } of runnable) {
+      if (slicer.due()) await slicer.pause(done);
+      work.throwIfAborted();
+      await record(qid, text, await engine.search(text, searchOptions));
+      opts.onProgress?.(++done, qids.length);
+    }
   }
   slicer.end();
+  if (failed.length) judgments = withoutQueries(judgments, failed.map((f) => f.qid));
   const evaluation = evaluateRun(run, judgments, opts.specs, opts.metricOptions);
   const annRecall = annPairs.length ? annRecallAtK(annPairs.map((p) => p.ann), annPairs.map((p) => p.exact), annK) : undefined;
   const queries: SavedQueryResult[] = qids.filter((q) => run.has(q)).map((qid) => ({
@@ -130,10 +173,26 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     annRecall,
     principal: opts.principal,
     queries,
+    ...(failed.length ? { failedQueries: failed } : {}),
   };
   let path: string | undefined;
   if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved);
-  return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded };
+  return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed };
+}
+
+/**
+ * An engine config run as a principal in a workspace without a copy of the corpus: which judged documents the
+ * principal may see is decided by the workspace's rule over the access fields the engine stores for them.
+ */
+async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions, work: Work): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
+  const set = session.judgmentsFor({ split: opts.split });
+  const engine = await session.engine(config, work);
+  if (!isRemoteEngine(engine)) throw new Error('internal: an engine config without a remote engine');
+  const ids = [...new Set([...set.qrels.values()].flatMap((docs) => [...docs.keys()]))];
+  const { reference } = await engineReferenceAcl(engine, ids, session.policy(), opts.signal);
+  const principal = session.accessFor(opts.principal!).principal;
+  const relevanceThreshold = opts.metricOptions.relevanceThreshold ?? session.workspace.settings.relevanceThreshold;
+  return judgmentsVisibleTo(set, (id) => reference.visible(principal, id), { principal: principal.name, relevanceThreshold });
 }
 
 /** A stage whose output is exactly the final list (the last stage, usually) is not stored twice. */

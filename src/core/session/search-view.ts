@@ -1,6 +1,7 @@
 import type { Document } from '../corpus/document';
+import type { Principal } from '../acl/policy';
 import type { Analyzer } from '../retrieval/analyzer';
-import type { Engine, Suggestion } from '../retrieval/pipeline';
+import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
 import type { RankedDoc } from '../run/types';
 
 /**
@@ -28,6 +29,8 @@ export interface SearchViewItem {
 export interface SearchViewOptions {
   /** The principal's predicate; none = unrestricted. */
   filter?: (docId: string) => boolean;
+  /** Who searches (a remote engine fills its access filter from it). */
+  principal?: Principal;
   pageSize: number;
   /** Looks up a result's document (title, body, tags). */
   docs: (id: string) => Document | undefined;
@@ -40,11 +43,17 @@ export interface SearchViewOptions {
 
 /** Runs the query with the predicate inside retrieval and assembles everything the user sees from permitted documents only. */
 export async function buildSearchView(engine: Engine, text: string, opts: SearchViewOptions): Promise<SearchView> {
-  const r = await engine.search(text, { filter: opts.filter, pageSize: opts.pageSize, collectMatches: true, signal: opts.signal });
+  const r = await engine.search(text, { filter: opts.filter, principal: opts.principal, pageSize: opts.pageSize, collectMatches: true, fetchText: true, signal: opts.signal });
+  return searchViewOf(r, text, opts);
+}
+
+/** The view of one search result (run with `collectMatches` and `fetchText`): titles, snippets and facets. */
+export function searchViewOf(r: SearchResult, text: string, opts: Pick<SearchViewOptions, 'docs' | 'analyzer' | 'snippetChars'>): SearchView {
   const matches = r.matches ?? r.docs.map((d) => d.id);
   const snippetChars = opts.snippetChars ?? 160;
   const results = r.docs.map((d): SearchViewItem => {
-    const doc = opts.docs(d.id);
+    // A remote engine's own copy of the text is what its users see; the workspace's copy otherwise.
+    const doc = r.texts?.get(d.id) ?? opts.docs(d.id);
     const item: SearchViewItem = { id: d.id, score: d.score, title: doc?.title ?? '', stages: d.stages ?? {} };
     if (doc && snippetChars > 0) item.snippet = makeSnippet(doc, text, opts.analyzer, snippetChars);
     return item;

@@ -8,6 +8,7 @@ import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, li
 import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
 import { createEngine } from '../retrieval/engine';
 import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
+import { RemoteEngine } from '../engines/remote-engine';
 import { type SearchView, buildSearchView, suggestFor } from './search-view';
 import { configAnalyzer } from '../retrieval/analyzer';
 import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
@@ -408,30 +409,33 @@ export class RanklabSession {
   // ---- engines and search -------------------------------------------------------------------
 
   /**
-   * The config's retrieval engine, built (or loaded from the cache) once and kept. A build follows the
-   * cancellation of the caller that started it (`work`); another caller waiting for it stops only on its own
-   * cancellation, and starts the build again if the starter cancelled.
+   * The config's engine, built (or loaded from the cache) once and kept: the local pipeline over the workspace
+   * corpus, or, for a config with an `engine` section, the external engine it names (src/core/engines; no corpus
+   * needed). A build follows the cancellation of the caller that started it (`work`); another caller waiting for it
+   * stops only on its own cancellation, and starts the build again if the starter cancelled.
    */
   async engine(config: RankConfig, work: Work = Work.none): Promise<Engine> {
     let entry = this.engines.get(config.configHash);
     if (entry?.signal?.aborted) entry = undefined;
     if (!entry) {
-      const corpus = this.corpus();
       if (this.writeCache) ensureRanklabDir(this.workspace);
-      const pending = createEngine({
-        docs: corpus.docs,
-        corpusFingerprint: corpus.fingerprint,
-        config,
-        cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
-        rerankCache: this.rerankCache,
-        providers: {
-          baseDir: this.root,
-          cacheDir: this.writeCache ? join(this.workspace.cacheDir, 'embeddings') : undefined,
-          allowNetwork: this.options.allowNetwork ?? true,
-          allowModelLoading: this.options.allowModelLoading ?? true,
-        },
-        work,
-      });
+      const providers = {
+        baseDir: this.root,
+        cacheDir: this.writeCache ? join(this.workspace.cacheDir, 'embeddings') : undefined,
+        allowNetwork: this.options.allowNetwork ?? true,
+        allowModelLoading: this.options.allowModelLoading ?? true,
+      };
+      const pending = config.engine
+        ? (async () => new RemoteEngine(config, { allowNetwork: providers.allowNetwork, providers }))()
+        : createEngine({
+          docs: this.corpus().docs,
+          corpusFingerprint: this.corpus().fingerprint,
+          config,
+          cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
+          rerankCache: this.rerankCache,
+          providers,
+          work,
+        });
       const created: { pending: Promise<Engine>; signal?: AbortSignal } = { pending, signal: work.signal };
       pending.then((e) => {
         created.signal = undefined; // built: no longer cancellable
@@ -478,7 +482,7 @@ export class RanklabSession {
   async search(config: RankConfig, text: string, opts: { principal?: string; pageSize?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
     const engine = await this.engine(config);
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
-    return engine.search(text, { filter: access?.filter, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
+    return engine.search(text, { filter: access?.filter, principal: access?.principal, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
   }
 
   // ---- what a user sees: everything filtered by the principal's access (see search-view.ts) ---
@@ -501,6 +505,7 @@ export class RanklabSession {
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
     return buildSearchView(engine, text, {
       filter: access?.filter,
+      principal: access?.principal,
       pageSize: opts.pageSize ?? config.pageSize,
       docs: (id) => this.document(id),
       analyzer: configAnalyzer(config),

@@ -11,12 +11,12 @@
  *
  * Requests are batched, cut off after `timeoutMs` (default 30 s), and retried up to `maxRetries` times
  * (default 3) after `retryDelayMs`·2^attempt (default 500 ms; Retry-After wins) on 429, 5xx, timeouts and
- * network errors. What still fails is a ProviderError naming the URL and the cause. Cancelling (the
- * caller's AbortSignal) stops a request or a wait at once. The API key comes from the environment variable
+ * network errors, by the shared client (src/core/util/http-client.ts). What still fails is a ProviderError naming
+ * the URL and the cause. Cancelling (the caller's AbortSignal) stops a request or a wait at once. The API key comes from the environment variable
  * named by `apiKeyEnv`; it is never part of a config file or of a cache key.
  */
-import { abortableSleep } from '../../util/cooperative';
 import { InputError } from '../../util/diagnostics';
+import { HttpClient } from '../../util/http-client';
 import { type ProviderFailure, ProviderError } from './errors';
 import { oneOf, positiveInt } from './settings';
 import type { Embedder, Reranker } from './types';
@@ -67,20 +67,15 @@ const DEFAULT_BATCH = 64;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 3;
 const DEFAULT_RETRY_DELAY_MS = 500;
-const MAX_WAIT_MS = 60_000;
 
 // ---------------------------------------------------------------------------------------------
-// Shared request machinery
+// Shared request machinery: the settings of one endpoint and the shared client (util/http-client.ts)
 
 interface Settings {
   url: string;
-  headers: Record<string, string>;
   batchSize: number;
-  timeoutMs: number;
-  maxRetries: number;
-  retryBaseMs: number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   settingPath: string;
+  http: HttpClient;
 }
 
 function settingsFrom(config: HttpCommonConfig, opts: HttpOptions): Settings {
@@ -110,85 +105,22 @@ function settingsFrom(config: HttpCommonConfig, opts: HttpOptions): Settings {
   }
   return {
     url: config.url,
-    headers,
     batchSize: positiveInt(config.batchSize, DEFAULT_BATCH, `${sp}.batchSize`),
-    timeoutMs: positiveInt(config.timeoutMs, DEFAULT_TIMEOUT_MS, `${sp}.timeoutMs`),
-    maxRetries: positiveInt(config.maxRetries, DEFAULT_RETRIES, `${sp}.maxRetries`, true),
-    retryBaseMs: positiveInt(config.retryDelayMs, opts.retryBaseMs ?? DEFAULT_RETRY_DELAY_MS, `${sp}.retryDelayMs`, true),
-    sleep: opts.sleep ?? abortableSleep,
     settingPath: sp,
+    http: new HttpClient({
+      headers,
+      timeoutMs: positiveInt(config.timeoutMs, DEFAULT_TIMEOUT_MS, `${sp}.timeoutMs`),
+      maxRetries: positiveInt(config.maxRetries, DEFAULT_RETRIES, `${sp}.maxRetries`, true),
+      retryDelayMs: positiveInt(config.retryDelayMs, opts.retryBaseMs ?? DEFAULT_RETRY_DELAY_MS, `${sp}.retryDelayMs`, true),
+      settingPath: sp,
+      sleep: opts.sleep,
+    }),
   };
 }
 
-/** Retry-After as seconds or an HTTP date → milliseconds, or undefined when absent/unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const secs = Number(value);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-const retryable = (status: number) => status === 429 || status >= 500;
-
-/** What a failed connection was, in words (fetch rejects with a TypeError whose `cause` has the code). */
-const NETWORK_CAUSES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed by the server',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-};
-
-function networkCause(e: unknown): string {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code;
-  if (code && NETWORK_CAUSES[code]) return `${NETWORK_CAUSES[code]} (${code})`;
-  return code ?? cause?.message ?? (e as Error).message;
-}
-
-/** POSTs JSON and returns the parsed response, retrying transient failures; what still fails is a ProviderError. */
+/** POSTs JSON and returns the parsed response (retries and failures: HttpClient). */
 async function postJson(s: Settings, body: unknown, signal?: AbortSignal): Promise<unknown> {
-  for (let attempt = 0; ; attempt++) {
-    signal?.throwIfAborted();
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), s.timeoutMs);
-    const onAbort = () => timeout.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let failure: { reason: string } & ProviderFailure;
-    let waitMs: number | undefined;
-    try {
-      const res = await fetch(s.url, { method: 'POST', headers: s.headers, body: JSON.stringify(body), signal: timeout.signal });
-      const text = await res.text();
-      if (res.ok) {
-        try {
-          return JSON.parse(text);
-        } catch (e) {
-          throw providerError(s, { reason: `${s.url} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, status: res.status, cause: e });
-        }
-      }
-      failure = { reason: `${s.url} answered ${res.status} ${res.statusText}: ${text.slice(0, 300)}`, status: res.status };
-      if (!retryable(res.status)) throw providerError(s, failure);
-      waitMs = parseRetryAfter(res.headers.get('retry-after'));
-    } catch (e) {
-      if (e instanceof ProviderError) throw e;
-      signal?.throwIfAborted();
-      failure = timeout.signal.aborted
-        ? { reason: `no answer within ${s.timeoutMs} ms from ${s.url}`, key: `${s.settingPath}.timeoutMs`, cause: e }
-        : { reason: `${networkCause(e)} at ${s.url}`, cause: e };
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-    if (attempt >= s.maxRetries) {
-      throw providerError(s, { ...failure, hint: attempt > 0 ? `gave up after ${attempt + 1} attempts; see ${s.settingPath}.maxRetries` : undefined });
-    }
-    await s.sleep(Math.min(MAX_WAIT_MS, waitMs ?? s.retryBaseMs * 2 ** attempt), signal);
-  }
+  return (await s.http.json({ method: 'POST', url: s.url, body: JSON.stringify(body), signal })).body;
 }
 
 /** A failure of the service at `s.url`, about the provider's setting unless a more precise key is given. */

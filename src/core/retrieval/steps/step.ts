@@ -1,3 +1,4 @@
+import type { Principal } from '../../acl/policy';
 import type { RankConfig } from '../../config/types';
 import type { Document } from '../../corpus/document';
 import type { StageName } from '../../run/types';
@@ -22,6 +23,10 @@ export interface SearchOptions {
   collectMatches?: boolean;
   /** Overrides the lexical, vector and hybrid depths (e.g. to see how deep a post-filter must look). */
   stageDepth?: number;
+  /** Who is searching. Local steps use `filter`; a remote engine fills its access filter (or credentials) from this. */
+  principal?: Principal;
+  /** A remote engine also returns each result's title and text (`texts`), for snippets and judging. */
+  fetchText?: boolean;
 }
 
 /** What the engine built for its config. Steps read it and never change it. */
