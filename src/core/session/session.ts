@@ -152,7 +152,8 @@ export class RanklabSession {
   judgments(): JudgmentSet {
     if (!this.judgmentSet) {
       if (this.workspace.judgmentSpecs.length === 0) throw new InputError(`${this.root}: no judgments configured (ranklab.json "judgments")`);
-      this.judgmentSet = loadJudgments(this.workspace.judgmentSpecs, { baseDir: this.root });
+      const { merge, llmGrades } = this.workspace.settings.judging;
+      this.judgmentSet = loadJudgments(this.workspace.judgmentSpecs, { baseDir: this.root, merge: { merge, llmGrades } });
     }
     return this.judgmentSet;
   }
