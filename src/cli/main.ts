@@ -6,6 +6,7 @@ import { COMPARE_USAGE, GATE_USAGE, compareCommand, gateCommand } from './comman
 import { SEARCH_USAGE, searchCommand } from './commands/search';
 import { SUGGEST_USAGE, suggestCommand } from './commands/suggest';
 import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
+import { POOL_USAGE, poolCommand } from './commands/pool';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   search: { run: searchCommand, usage: SEARCH_USAGE },
   suggest: { run: suggestCommand, usage: SUGGEST_USAGE },
   'check-acl': { run: checkAclCommand, usage: CHECK_ACL_USAGE },
+  pool: { run: poolCommand, usage: POOL_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments

@@ -1,0 +1,109 @@
+import type { Pool } from '../../core/judging/pool';
+import { type WorkspacePool, workspacePool } from '../../core/judging/workspace-pool';
+import { parseMetricList } from '../../core/metrics';
+import { InputError } from '../../core/util/diagnostics';
+import { formatChoice, parse } from '../args';
+import type { Io } from '../io';
+import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
+
+export const POOL_USAGE = `ranklab pool [--workspace DIR] [--config NAME|FILE]... [--depth N] [--queries QIDS | --slice TAG] [--max N]
+             [--metrics ...] [--format tsv|json]
+  The (query, document) pairs the configs show in their top N (default 10, ranklab.json judging.depth) that nobody
+  has graded: each once, those that could flip a metric of a config against the first one (the baseline by default)
+  first, then those some configs show and others not, then the rest; best rank first within each. Prints judged@N of
+  each config now and if the pool were graded. Saved runs are reused when config, corpus and judgments are unchanged.
+  --queries: comma-separated query ids; --slice: queries with this tag; --metrics: whose verdicts count (default: the workspace's).`;
+
+export const POOL_OPTIONS = {
+  ...WORKSPACE_OPTIONS,
+  config: { type: 'string', short: 'c', multiple: true },
+  depth: { type: 'string' },
+  queries: { type: 'string' },
+  slice: { type: 'string' },
+  max: { type: 'string' },
+  metrics: { type: 'string' },
+  format: { type: 'string', short: 'f' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type PoolValues = ReturnType<typeof parse<typeof POOL_OPTIONS>>['values'];
+
+export async function poolCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, POOL_OPTIONS);
+  if (values.help) return io.out(POOL_USAGE + '\n'), 0;
+  const format = formatChoice(values.format, ['tsv', 'json'] as const, 'tsv');
+  const result = await poolFromArgs(values, io);
+  if (result === 130) return 130;
+  const { pool, failed } = result;
+  if (format === 'json') io.out(JSON.stringify(poolJson(pool, failed), null, 2) + '\n');
+  else {
+    io.out(poolTsv(pool));
+    io.err(poolSummary(pool));
+  }
+  for (const f of failed) io.err(`ranklab pool: config ${f.config} not run: ${f.error}\n`);
+  return failed.length ? 2 : 0;
+}
+
+/** Options shared with `ranklab judge`: the pool of the workspace, or 130 when interrupted. */
+export async function poolFromArgs(values: PoolValues, io: Io, skip?: (qid: string, docId: string) => boolean): Promise<WorkspacePool | 130> {
+  const session = openSession(values, io);
+  const { signal, dispose } = interruptSignal(io);
+  try {
+    return await workspacePool(session, {
+      configs: values.config ?? [],
+      depth: positive(values.depth, '--depth'),
+      queries: values.queries?.split(',').map((q) => q.trim()).filter(Boolean),
+      slice: values.slice,
+      max: positive(values.max, '--max'),
+      specs: values.metrics ? parseMetricList(values.metrics) : undefined,
+      skip,
+      signal,
+      onProgress: (config, done, total) => progressReporter(io, config)(done, total),
+      log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
+    });
+  } catch (e) {
+    if (signal.aborted) return 130;
+    throw e;
+  } finally {
+    dispose();
+  }
+}
+
+function positive(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InputError(`${flag} must be a positive integer, not "${v}"`);
+  return n;
+}
+
+export function poolTsv(pool: Pool): string {
+  const lines = ['qid\tdocid\tbest_rank\treason\tranks'];
+  for (const p of pool.pairs) {
+    lines.push([p.qid, p.docId, p.bestRank, p.reason, pool.configs.map((c) => `${c}:${p.ranks[c] ?? '-'}`).join(',')].join('\t'));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function poolSummary(pool: Pool): string {
+  const lines = [
+    `pool: ${pool.pairs.length} unjudged pairs from the top ${pool.depth} of ${pool.configs.join(', ')}` +
+      (pool.total > pool.pairs.length ? ` (first ${pool.pairs.length} of ${pool.total})` : '') +
+      ` — ${pool.byReason.deciding} deciding, ${pool.byReason.differing} differing, ${pool.byReason.shared} shared`,
+  ];
+  for (const [config, j] of Object.entries(pool.judged)) {
+    lines.push(`  judged@${j.k} ${config}: ${j.now.toFixed(3)} now, ${j.projected.toFixed(3)} if the pool is graded`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function poolJson(pool: Pool, failed: WorkspacePool['failed']) {
+  return {
+    depth: pool.depth,
+    configs: pool.configs,
+    total: pool.total,
+    byReason: pool.byReason,
+    judged: pool.judged,
+    pairs: pool.pairs.map((p) => ({ qid: p.qid, docid: p.docId, bestRank: p.bestRank, reason: p.reason, ranks: p.ranks })),
+    failed,
+  };
+}
