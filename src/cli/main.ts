@@ -7,6 +7,7 @@ import { SEARCH_USAGE, searchCommand } from './commands/search';
 import { SUGGEST_USAGE, suggestCommand } from './commands/suggest';
 import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
 import { POOL_USAGE, poolCommand } from './commands/pool';
+import { AGREEMENT_USAGE, agreementCommand } from './commands/agreement';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   suggest: { run: suggestCommand, usage: SUGGEST_USAGE },
   'check-acl': { run: checkAclCommand, usage: CHECK_ACL_USAGE },
   pool: { run: poolCommand, usage: POOL_USAGE },
+  agreement: { run: agreementCommand, usage: AGREEMENT_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments
