@@ -48,7 +48,7 @@ export function formatAgreement(r: AgreementReport, merge: string | undefined, m
   ));
   const o = r.overall;
   out.push('', o.people.length >= 2
-    ? `overall (people: ${o.people.join(', ')}): ${o.overlap} pairs graded more than once, alpha ordinal ${fmt(o.alpha)}, mean kappa ${fmt(o.meanKappa)} (linear ${fmt(o.meanKappaLinear)}, quadratic ${fmt(o.meanKappaQuadratic)}), ${o.conflicts.length} conflicting pair${o.conflicts.length === 1 ? "" : "s"}`
+    ? `overall (people: ${o.people.join(', ')}): ${o.overlap} pairs graded more than once, alpha ordinal ${fmt(o.alpha)}, mean kappa ${fmt(o.meanKappa)} (linear ${fmt(o.meanKappaLinear)}, quadratic ${fmt(o.meanKappaQuadratic)}), ${o.conflicts.length} conflicting pair${o.conflicts.length === 1 ? '' : 's'}`
     : `overall: one person (${o.people.join(', ') || 'none'}); LLM raters are compared with people above`);
   for (const p of r.pairs) {
     if (p.overlap === 0) continue;
