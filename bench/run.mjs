@@ -9,6 +9,7 @@ import { DEFAULT_ANALYZER } from '../src/core/config/defaults.ts';
 import { createAnalyzer } from '../src/core/retrieval/analyzer.ts';
 import { realCorpus, syntheticCorpus, SYNTHETIC } from './lib/corpus.mjs';
 import { loadavg, machine, now } from './lib/measure.mjs';
+import { BENCHMARKS_DOC, ownedSections } from './lib/doc-section.mjs';
 import { benchmarksDoc, sizeSection, summaryTable } from './lib/report.mjs';
 import { precomputedQueryFolder, runSuite } from './lib/suite.mjs';
 
@@ -76,11 +77,16 @@ const NOTES = [
   'Rerank is not measured: there is no real reranking model on this machine (a stand-in would measure nothing useful).',
 ];
 const RESULTS_DIR = join(ROOT, 'bench', 'results');
+/** Rewrites docs/benchmarks.md, keeping the sections that bench:vectors and bench:score write. */
+function writeBenchmarksDoc(text) {
+  const kept = existsSync(BENCHMARKS_DOC) ? ownedSections(readFileSync(BENCHMARKS_DOC, 'utf8')) : '';
+  writeFileSync(BENCHMARKS_DOC, `${text.trimEnd()}\n${kept ? `\n${kept}` : ''}`);
+}
 const info = machine();
 if (args.includes('--render')) {
   // Re-renders docs/benchmarks.md from the saved results (e.g. after a change to the tables), measuring nothing.
   const saved = ['10k', '100k'].map((l) => JSON.parse(readFileSync(join(RESULTS_DIR, `${l}.json`), 'utf8')));
-  writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), benchmarksDoc(saved.map((x) => x.result), saved[0].machine, NOTES) + '\n');
+  writeBenchmarksDoc(benchmarksDoc(saved.map((x) => x.result), saved[0].machine, NOTES));
   console.log(summaryTable(saved.map((x) => x.result)));
   process.exit(0);
 }
@@ -111,7 +117,7 @@ if (docsOverride === undefined) {
   const both = ['10k', '100k'].map((l) => join(dir, `${l}.json`));
   if (both.every(existsSync)) {
     const saved = both.map((p) => JSON.parse(readFileSync(p, 'utf8')));
-    writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), benchmarksDoc(saved.map((x) => x.result), runInfo, NOTES) + '\n');
+    writeBenchmarksDoc(benchmarksDoc(saved.map((x) => x.result), runInfo, NOTES));
     log('\nwrote docs/benchmarks.md');
   }
 }

@@ -1,7 +1,9 @@
-// Bundles the CLI, the extension and the webview apps with esbuild.
+// Bundles the CLI, the extension and the webview apps with esbuild, and assembles the WebAssembly kernels into
+// dist/ beside the bundles, which load them from there.
 // Every folder webview/<app>/ with a main.ts is an app, bundled to dist/webviews/<app>.js (the name a PanelView gives).
 import { build } from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { buildWasm } from './build-wasm.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -38,4 +40,6 @@ for (const e of entries) {
   };
   await build(opts);
 }
+mkdirSync('dist', { recursive: true });
+await buildWasm('dist');
 if (watch) console.log('watch mode is not implemented; re-run npm run build');

@@ -47,13 +47,13 @@ export function realCorpus(size, queryCount) {
 }
 
 
-function gaussian(rand) {
+export function gaussian(rand) {
   let u = 0;
   while (u === 0) u = rand();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
 }
 
-function normalise(v) {
+export function normalise(v) {
   let s = 0;
   for (const x of v) s += x * x;
   const k = s > 0 ? 1 / Math.sqrt(s) : 0;

@@ -42,6 +42,7 @@ function vectorWithDefaults(raw: Raw): VectorConfig {
     space: raw.space ?? 'cosine',
     hnsw: { ...DEFAULT_HNSW, ...raw.hnsw },
     exact: raw.exact ?? false,
+    storage: raw.storage === undefined || raw.storage === 'float32' ? undefined : raw.storage,
     depth: raw.depth ?? DEFAULT_DEPTH,
   };
 }

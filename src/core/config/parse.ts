@@ -69,6 +69,13 @@ export function parseRankConfigText(text: string, path: string): ParsedRankConfi
       message: '"hybrid" has no effect unless both "lexical" and "vector" are present',
     });
   }
+  const vector = raw.vector as Record<string, unknown> | undefined;
+  if (vector?.storage !== undefined && vector.storage !== 'float32' && vector.exact !== true) {
+    diagnostics.push({
+      file: path, line: lineOfPointer(located.locations, '/vector/storage'), severity: 'warning',
+      message: '"vector.storage" applies to exact search only ("exact": true); HNSW search keeps float32 vectors',
+    });
+  }
   return { config: normaliseRankConfig(raw, rankConfigName(path)), diagnostics };
 }
 

@@ -59,6 +59,11 @@ export interface VectorConfig {
   hnsw: HnswParams;
   /** Brute-force search over all vectors instead of HNSW. */
   exact: boolean;
+  /**
+   * Element type of the exact index with `exact`: absent = float32 (left out so that configs written before
+   * this setting keep their hash), float16 or int8 (smaller and faster, slightly less exact: see README).
+   */
+  storage?: 'float16' | 'int8';
   depth: number;
 }
 

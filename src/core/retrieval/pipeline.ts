@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../util/atomic-write';
 import { InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import { createAnalyzer } from './analyzer';
+import type { DocFilter } from './doc-filter';
 import { ExactIndex } from './exact';
 import { reciprocalRankFusion } from './fusion';
 import { buildOrLoadLexical } from './index-cache';
@@ -19,6 +20,7 @@ import { precomputedDocumentVectors } from './providers/precomputed';
 import type { Embedder, Reranker } from './providers/types';
 import { RerankScoreCache, rerankCandidates } from './rerank';
 import type { ScoredId } from './ranking';
+import { loadScanModule } from './simd/kernels';
 import { HnswIndex } from './vector-index';
 
 export interface EngineOptions {
@@ -37,8 +39,8 @@ export interface EngineOptions {
 }
 
 export interface SearchOptions {
-  /** ACL predicate: may the current principal see this document? */
-  filter?: (docId: string) => boolean;
+  /** ACL predicate: may the current principal see this document? (See DocFilter: a permitted set is faster.) */
+  filter?: DocFilter;
   aclMode?: 'pre-filter' | 'post-filter';
   /** post-filter: how many unfiltered candidates are retrieved before forbidden ones are dropped. */
   candidates?: number;
@@ -91,7 +93,7 @@ export interface DocumentDiff {
 
 export interface BuildInfo {
   lexical?: { source: 'built' | 'cache'; ms: number };
-  vector?: { source: 'built' | 'cache'; ms: number; embedMs: number; embedderId: string; exact: boolean };
+  vector?: { source: 'built' | 'cache'; ms: number; embedMs: number; embedderId: string; exact: boolean; scan: 'simd' | 'js' };
   notes: string[];
 }
 
@@ -101,7 +103,7 @@ export interface Engine {
   search(text: string, options?: SearchOptions): Promise<SearchResult>;
   update(diff: DocumentDiff): Promise<void>;
   /** Exact top-k vector ids for a query (for ANN recall reports); undefined without a vector stage. */
-  exactVectorSearch(text: string, k: number, filter?: (docId: string) => boolean): Promise<string[] | undefined>;
+  exactVectorSearch(text: string, k: number, filter?: DocFilter): Promise<string[] | undefined>;
   /** Autocomplete from the lexical index (MiniSearch autoSuggest); undefined without a lexical stage. */
   suggest?(prefix: string, options?: SuggestOptions): Suggestion[] | undefined;
 }
@@ -186,7 +188,9 @@ class RetrievalEngine implements Engine {
     const first = docVectors.values().next().value as Float32Array | undefined;
     const dim = first?.length ?? this.embedder.dimension ?? 0;
     const t1 = performance.now();
-    this.exact = new ExactIndex(dim, v.space, docVectors.size);
+    await loadScanModule(); // the SIMD kernels (compiled once per process); without them the JS ones
+    // storage applies to exact search only: as HNSW's fallback and recall reference the index stays float32
+    this.exact = new ExactIndex(dim, v.space, { capacity: docVectors.size, storage: v.exact ? v.storage : undefined });
     for (const [id, vec] of docVectors) this.exact.set(id, vec);
     let source: 'built' | 'cache' = 'built';
     if (!v.exact) {
@@ -210,7 +214,7 @@ class RetrievalEngine implements Engine {
         }
       }
     }
-    this.build.vector = { source, ms: performance.now() - t1, embedMs, embedderId: this.embedder.id, exact: v.exact };
+    this.build.vector = { source, ms: performance.now() - t1, embedMs, embedderId: this.embedder.id, exact: v.exact, scan: this.exact.kernel };
   }
 
   /**
@@ -248,7 +252,7 @@ class RetrievalEngine implements Engine {
     return { model, trainedOnThisCorpus: true };
   }
 
-  async exactVectorSearch(text: string, k: number, filter?: (docId: string) => boolean): Promise<string[] | undefined> {
+  async exactVectorSearch(text: string, k: number, filter?: DocFilter): Promise<string[] | undefined> {
     if (!this.exact || !this.embedder) return undefined;
     const [q] = await this.embedder.embed([text], 'query');
     return this.exact.search(q, k, filter).map((h) => h.id);
@@ -302,8 +306,7 @@ class RetrievalEngine implements Engine {
       if (!this.hnsw) {
         vectorHits = this.exact.search(q, v.depth, pre);
       } else if (pre) {
-        let permitted = 0;
-        for (const id of this.exact.ids()) if (pre(id)) permitted++;
+        const permitted = this.exact.permittedCount(pre);
         const share = this.exact.size ? permitted / this.exact.size : 0;
         const want = Math.min(v.depth, permitted);
         vectorHits = share < EXACT_FALLBACK_SHARE ? undefined : this.hnsw.search(q, v.depth, v.hnsw.efSearch, pre);

@@ -9,6 +9,7 @@ import { type ExcludedQuery, filterBySplit, judgmentsVisibleTo, loadJudgments, t
 import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/pipeline';
 import { type SearchView, buildSearchView, suggestFor } from '../acl/search-view';
 import { createAnalyzer } from '../retrieval/analyzer';
+import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
 import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
@@ -45,7 +46,8 @@ export interface ConfigEntry {
 export interface AccessView {
   principal: Principal;
   permitted: Set<string>;
-  filter: (docId: string) => boolean;
+  /** Carries `permitted`, so exact vector search uses a cached row list instead of a call per document. */
+  filter: DocFilter;
 }
 
 /**
@@ -236,7 +238,7 @@ export class RanklabSession {
     if (!view) {
       const principal = findPrincipal(this.principals(), name, this.principalsFile() ?? 'principals.json');
       const permitted = permittedIds(this.policy(), principal, this.corpus().docs);
-      view = { principal, permitted, filter: (id) => permitted.has(id) };
+      view = { principal, permitted, filter: permittedFilter(permitted) };
       this.accessViews.set(name, view);
     }
     return view;
@@ -380,6 +382,6 @@ const KEPT_CACHES = new Set(['embeddings']);
 function describeBuild(e: Engine): string {
   const parts: string[] = [];
   if (e.build.lexical) parts.push(`lexical ${e.build.lexical.source} in ${e.build.lexical.ms.toFixed(0)} ms`);
-  if (e.build.vector) parts.push(`vector ${e.build.vector.source} in ${e.build.vector.ms.toFixed(0)} ms (embedding ${e.build.vector.embedMs.toFixed(0)} ms, ${e.build.vector.embedderId})`);
+  if (e.build.vector) parts.push(`vector ${e.build.vector.source} in ${e.build.vector.ms.toFixed(0)} ms (embedding ${e.build.vector.embedMs.toFixed(0)} ms, ${e.build.vector.embedderId}; exact scan: ${e.build.vector.scan === 'simd' ? 'WebAssembly SIMD' : 'JS'})`);
   return parts.join('; ') + (e.build.notes.length ? `; ${e.build.notes.join('; ')}` : '');
 }

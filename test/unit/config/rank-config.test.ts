@@ -100,3 +100,24 @@ test('unreadable file and hybrid without both lists are reported, not thrown', (
   assert.equal(warn.diagnostics[0].severity, 'warning');
   assert.equal(warn.diagnostics[0].line, 3);
 });
+
+test('vector.storage: float16/int8 kept, float32 = absent (same hash as before the setting), warned about without exact, bad values refused with their line', () => {
+  const parse = (text: string) => parseRankConfigText(text, 's.rank.json');
+  const lsa = '"embedder": {"provider": "lsa"}';
+  const plain = parse(`{"vector": {${lsa}, "exact": true}}`).config!;
+  const f32 = parse(`{"vector": {${lsa}, "exact": true, "storage": "float32"}}`).config!;
+  const int8 = parse(`{"vector": {${lsa}, "exact": true, "storage": "int8"}}`);
+  assert.equal(plain.vector!.storage, undefined);
+  assert.equal(f32.configHash, plain.configHash);
+  assert.equal(int8.config!.vector!.storage, 'int8');
+  assert.deepEqual(int8.diagnostics, []);
+  assert.notEqual(int8.config!.configHash, plain.configHash);
+  assert.equal(parse(`{"vector": {${lsa}, "exact": true, "storage": "float16"}}`).config!.vector!.storage, 'float16');
+  const hnsw = parse(`{\n"vector": {\n${lsa},\n"storage": "int8"\n}\n}`);
+  assert.deepEqual(hnsw.diagnostics.map((d) => [d.severity, d.line]), [['warning', 4]]);
+  assert.match(hnsw.diagnostics[0].message, /applies to exact search only/);
+  const bad = parse(`{\n"vector": {\n${lsa},\n"exact": true,\n"storage": "int4"\n}\n}`);
+  assert.equal(bad.config, undefined);
+  assert.deepEqual(bad.diagnostics.map((d) => d.line), [5]);
+  assert.match(bad.diagnostics[0].message, /"vector\.storage" must be one of "float32", "float16", "int8"/);
+});

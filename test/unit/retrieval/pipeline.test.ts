@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normaliseRankConfig } from '../../../src/core/config/defaults';
+import { permittedFilter } from '../../../src/core/retrieval/doc-filter';
 import { createEngine } from '../../../src/core/retrieval/pipeline';
 import type { Reranker } from '../../../src/core/retrieval/providers/types';
 import { fingerprint } from '../../../src/core/util/fingerprint';
@@ -58,6 +59,24 @@ test('pre-filter: the vector stage fills its list from permitted documents (exac
     const r = await engine.search(q.text, { filter: allow });
     assert.equal(r.docs.length, permitted, 'all permitted docs are reachable');
     assert.deepEqual(r.docs.map((d) => d.id), await engine.exactVectorSearch(q.text, 100, allow));
+  }
+});
+
+test('a permitted-set filter ranks exactly like the same predicate as a function (exact, HNSW with exact fallback, int8)', async () => {
+  const int8 = normaliseRankConfig({ vector: { embedder: lsa, exact: true, storage: 'int8' } }, 'int8');
+  for (const config of [configs.vectorExact, configs.vector, configs.hybrid, int8]) {
+    const engine = await createEngine({ docs, corpusFingerprint: fp, config });
+    assert.equal(engine.build.vector?.scan, 'simd', 'the engine loads the SIMD kernels');
+    for (const modulo of [3, 50]) { // 33% (HNSW filtered walk) and 2% (exact fallback)
+      const permitted = new Set(docs.map((d) => d.id).filter((id) => Number(id) % modulo === 0));
+      for (const q of queries.slice(0, 5)) {
+        const bySet = await engine.search(q.text, { filter: permittedFilter(permitted) });
+        const byFunction = await engine.search(q.text, { filter: (id) => permitted.has(id) });
+        assert.deepEqual(bySet.docs, byFunction.docs, `${config.name} ${modulo}`);
+        assert.deepEqual(bySet.notes, byFunction.notes);
+        assert.equal(bySet.total, byFunction.total);
+      }
+    }
   }
 });
 

@@ -40,7 +40,7 @@ test('exact search equals an independent brute force, with and without a filter'
   const dim = 16;
   const vecs = randomVectors(500, dim, 7);
   const ids = vecs.map((_, i) => `d${i}`);
-  const exact = new ExactIndex(dim, 'cosine', 8); // small capacity: exercises growth
+  const exact = new ExactIndex(dim, 'cosine', { capacity: 8 }); // small capacity: exercises growth
   ids.forEach((id, i) => exact.set(id, vecs[i]));
   const allow = (id: string) => Number(id.slice(1)) % 7 === 0;
   for (const q of randomVectors(20, dim, 99)) {
