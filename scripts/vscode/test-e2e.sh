@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one entry for the VS Code tests: `npm run test:e2e [-- ui|integration|vsix ...]` (default: ui integration).
 #   ui           test/e2e/dashboard.e2e.mjs: palette → dashboard webview → text/XSS assertions → screenshots (test-results/)
+#   judging      test/e2e/judging.e2e.mjs: palette → judging view → grades by keyboard → file on disk, judged@10 in the dashboard
 #   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
 #   vsix         package a .vsix with vsce and check it installs into a fresh code-server extensions dir
 # The extension is loaded from this folder (extensionDevelopmentPath), as test-electron does: no packaging step.
@@ -8,7 +9,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food integration}"
+STEPS="${*:-ui food judging integration}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -25,7 +26,7 @@ fi
 echo "== build"; T=$(now)
 node scripts/build.mjs
 node scripts/vscode/build-tests.mjs
-for f in dist/extension.js dist/webviews/dashboard.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
+for f in dist/extension.js dist/webviews/dashboard.js dist/webviews/judging.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
 echo "   build: $(since "$T")"
 
 for step in $STEPS; do
@@ -37,6 +38,9 @@ for step in $STEPS; do
     food)
       echo "== food: example workspace e2e (Run Evaluation, dashboard, edit config -> Problems)"
       node test/e2e/food-search.e2e.mjs ;;
+    judging)
+      echo "== judging: example workspace e2e (Judge Unjudged Documents, keyboard grades, file on disk, dashboard judged@10)"
+      node test/e2e/judging.e2e.mjs ;;
     integration)
       echo "== integration: in-host mocha via @vscode/test-electron runTests()"
       node test/integration/runTest.mjs ;;
@@ -53,7 +57,7 @@ for step in $STEPS; do
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | food | integration | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | judging | integration | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done

@@ -5,7 +5,8 @@
  * - after `ready` the host sends `init` with the full model; `runsUpdated` whenever runs, baseline or ACL results change;
  *   `focusRuns` when a command asks the dashboard to show a comparison (sent again after the next `ready`).
  * - the app asks for the model of other runs (`getDashboard`) and for one query's result lists (`getQueryDetail`).
- * - commands act in the editor: open a document or a query, set the baseline, run an evaluation or the ACL check.
+ * - commands act in the editor: open a document or a query, set the baseline, run an evaluation or the ACL check,
+ *   judge an unjudged document of a query's lists (opens the judging view at that pair).
  */
 import { type ToHost, defineProtocol, isToHost } from './base';
 
@@ -166,6 +167,8 @@ export type DashboardMessages = {
     setBaseline: { runId: string };
     runEvaluation: Record<string, never>;
     checkAccessControl: Record<string, never>;
+    /** Open the judging view at this unjudged pair, pooling the two runs' configs. */
+    judge: { qid: string; docId: string; baselineRunId?: string; candidateRunId?: string };
   };
   notifications: {
     /** Answer to `ready`: the full state. */
@@ -181,7 +184,7 @@ export const dashboardProtocol = defineProtocol<DashboardMessages>({
   viewType: 'ranklab.dashboard',
   version: 1,
   requests: { getDashboard: true, getQueryDetail: true },
-  commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true },
+  commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true, judge: true },
   notifications: { init: true, runsUpdated: true, focusRuns: true },
 });
 

@@ -270,7 +270,7 @@ async function showQuery(qid: string): Promise<void> {
       h('h3', {}, label, side ? ` — ${side.runId}${side.metric !== undefined ? `, ${fmt(side.metric)}` : ''}` : ' — not in this run'),
       side && h('table', { class: 'grid' },
         h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Document'), h('th', {}, 'Title'), h('th', { class: 'num' }, 'Grade'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: 'rank in the other list' }, 'Other'))),
-        h('tbody', {}, ...side.docs.map((d) => docRow(d, side.runId)))));
+        h('tbody', {}, ...side.docs.map((d) => docRow(d, side.runId, qid)))));
   box.replaceChildren(
     h('h2', {}, 'Query ', qid),
     h('p', { class: 'query-text' }, detail.text),
@@ -278,12 +278,20 @@ async function showQuery(qid: string): Promise<void> {
   );
 }
 
-function docRow(d: DocRow, runId: string): HTMLElement {
+function docRow(d: DocRow, runId: string, qid: string): HTMLElement {
   const link = h('a', { title: 'Open document' }, d.id);
   link.href = '#';
   link.addEventListener('click', (e) => { e.preventDefault(); client.command('openDocument', { docId: d.id, runId }); });
+  const grade = gradeCell(d.grade);
+  if (d.grade === undefined) {
+    // Unjudged: grade it now in the judging view (pooling this comparison's two configs).
+    const judge = h('button', { class: 'judge-action', title: `Grade ${d.id} for ${qid}` }, 'judge');
+    judge.dataset.docId = d.id;
+    judge.addEventListener('click', (e) => { e.stopPropagation(); client.command('judge', { qid, docId: d.id, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }); });
+    grade.append(' ', judge);
+  }
   return h('tr', {}, h('td', { class: 'num' }, String(d.rank)), h('td', {}, link), h('td', { class: 'doc-title' }, d.title ?? ''),
-    gradeCell(d.grade), h('td', { class: 'num' }, fmt(d.score, 3)), h('td', { class: 'num muted' }, d.otherRank === undefined ? '–' : String(d.otherRank)));
+    grade, h('td', { class: 'num' }, fmt(d.score, 3)), h('td', { class: 'num muted' }, d.otherRank === undefined ? '–' : String(d.otherRank)));
 }
 
 function gradeCell(grade: number | null | undefined): HTMLElement {

@@ -103,7 +103,7 @@ export class GradeWriter {
   /** The same, into a given file (an undo goes back to the file the grade went to). */
   writeTo(file: string, kind: FileKind, qid: string, docId: string, grade: number | undefined): WrittenGrade {
     if (grade !== undefined && (!Number.isSafeInteger(grade) || grade < 0)) throw new InputError(`grade must be a non-negative integer, not ${grade}`);
-    const display = relative(this.opts.root, file).split(sep).join('/') || file;
+    const display = this.display(file);
     const exists = existsSync(file);
     const bytes = exists ? readFileSync(file) : Buffer.alloc(0);
     const raw = bytes.toString('utf8');
@@ -116,6 +116,11 @@ export class GradeWriter {
     const text = [...edits].sort((a, b) => b.offset - a.offset).reduce(applyEdit, body);
     writeFileAtomic(file, bom + text);
     return { file, display, previous, changed: true };
+  }
+
+  /** A file as messages name it: relative to the workspace root. */
+  display(file: string): string {
+    return relative(this.opts.root, file).split(sep).join('/') || file;
   }
 
   private writable(file: string): { file: string; kind: FileKind } | undefined {
