@@ -17,11 +17,16 @@ import { parseGrade, readSourceText } from './source';
 export const RATER_QRELS_SUFFIX = '.qrels';
 export const RATINGS_SUFFIX = '.jsonl';
 
-/** A rater name usable as a file name and in `rater:NAME`: letters, digits, `.`, `_`, `-`, `@`, `+`; `llm:` prefix allowed. */
+/**
+ * A person's rater name is a file name (`<rater>.qrels`) and goes in `rater:NAME`: letters, digits, `.`, `_`, `-`,
+ * `@`, `+`. An LLM rater is `llm:` + the model as the endpoint names it, which may also hold `/` and `:`.
+ */
 export function checkRaterName(name: string): string | undefined {
-  const bare = name.startsWith('llm:') ? name.slice(4) : name;
-  if (!/^[\p{L}\p{N}][\p{L}\p{N}._@+-]*$/u.test(bare) || bare.length > 100) {
-    return `rater name ${JSON.stringify(name)} must start with a letter or digit and hold only letters, digits, ".", "_", "-", "@", "+" (at most 100)`;
+  const llm = name.startsWith('llm:');
+  const bare = llm ? name.slice(4) : name;
+  const ok = llm ? /^[\p{L}\p{N}][\p{L}\p{N}._@+/:-]*$/u : /^[\p{L}\p{N}][\p{L}\p{N}._@+-]*$/u;
+  if (!ok.test(bare) || bare.length > 100) {
+    return `rater name ${JSON.stringify(name)} must start with a letter or digit and hold only letters, digits, ".", "_", "-", "@", "+"${llm ? ', "/", ":"' : ''} (at most 100)`;
   }
   return undefined;
 }
