@@ -4,13 +4,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { compareRuns } from '../core/experiment/compare';
-import { checkGates } from '../core/experiment/gates';
-import { runOfSaved } from '../core/experiment/run-store';
-import { parseMetricList } from '../core/metrics/spec';
 import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonView, DashboardModel, QueryDetail } from '../protocol/dashboard';
-import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, comparisonView } from './dashboard/model';
+import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison } from './dashboard/model';
 import type { SessionManager } from './sessions';
 import { readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
 import { type RanklabSettings, SETTINGS_SECTION, affectsSettings, readSettings } from './settings';
@@ -102,21 +98,13 @@ export class RanklabController implements vscode.Disposable {
     const session = this.session();
     if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
     try {
+      // Runs made as different principals are refused by the core (the note says so); as one, scored as that one.
       const principal = b.run.principal === c.run.principal ? b.run.principal : undefined;
       const judgments = session.judgmentsFor({ principal });
       const key = `${b.id}|${c.id}|${judgments.fingerprint}`;
       let hit = this.comparisons.get(key);
       if (!hit) {
-        const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
-        const settings = session.workspace.settings;
-        const specs = parseMetricList(specNames.length ? specNames : settings.metrics);
-        const options = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
-        const cmp = compareRuns({ name: b.run.provenance.config, ...runOfSaved(b.run) }, { name: c.run.provenance.config, ...runOfSaved(c.run) }, judgments, specs, options);
-        const gates = checkGates(settings.gates, cmp);
-        const titles = new Map<string, string>();
-        for (const r of [b, c]) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
-        const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== judgments.fingerprint);
-        hit = { view: comparisonView(cmp, gates, titles, stale) };
+        hit = dashboardComparison(b, c, judgments, session.workspace.settings);
         this.comparisons.set(key, hit);
       }
       return hit;

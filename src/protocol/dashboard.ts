@@ -23,6 +23,8 @@ export interface MetricColumn {
 export interface RunSummary {
   id: string;
   config: string;
+  /** How the dashboard names the run: the config, and the principal it was made as ("baseline as ayu"). */
+  label: string;
   createdAt: string;
   tool: string;
   principal?: string;

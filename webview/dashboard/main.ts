@@ -109,14 +109,14 @@ function render(model: DashboardModel): void {
 
 function runLabel(model: DashboardModel, id: string | undefined): string {
   const r = model.runs.find((x) => x.id === id);
-  return r ? `${r.config} (${r.id})` : '–';
+  return r ? `${r.label} (${r.id})` : '–';
 }
 
 function pickers(model: DashboardModel): HTMLElement {
   const select = (label: string, value: string | undefined, onChange: (id: string) => void) => {
     const s = h('select', {});
     for (const r of [...model.runs].reverse()) {
-      const o = h('option', {}, `${r.config} — ${r.createdAt} (${r.id})`);
+      const o = h('option', {}, `${r.label} — ${r.createdAt} (${r.id})`);
       o.value = r.id;
       o.selected = r.id === value;
       s.append(o);
@@ -136,7 +136,7 @@ function metricsTable(model: DashboardModel): HTMLElement {
   const rows = model.runs.map((r) => {
     const role = r.id === model.baselineRunId ? 'baseline' : r.id === model.candidateRunId ? 'candidate' : '';
     const tr = h('tr', { class: role },
-      h('td', {}, r.config, role && h('span', { class: `badge ${role}` }, role)),
+      h('td', {}, r.label, role && h('span', { class: `badge ${role}` }, role)),
       h('td', { class: 'muted' }, r.id),
       h('td', { class: 'num' }, String(r.queryCount)),
       ...model.metricColumns.map((c) => h('td', { class: 'num' }, fmt(r.metrics[c.spec]))));

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { type ComparisonSide, compareRuns } from '../../core/experiment/compare';
+import { type ComparisonSide, MixedPrincipalsError, compareRuns } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gatesPassed } from '../../core/experiment/gates';
-import { isSavedRunFile, loadSavedRun, runOfSaved } from '../../core/experiment/run-store';
-import { stageCandidatesOfSaved } from '../../core/experiment/stage-recall';
+import { comparisonSideOf, isSavedRunFile, loadSavedRun } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { readTrecRun } from '../../core/run/trec-run';
@@ -18,11 +17,13 @@ import { SPLITS, excludedLine } from './eval';
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
                 [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--split tune|holdout|all] [--as PRINCIPAL]
                 [--format table|json|markdown|junit] [--fail-on-regression] [--gates FILE] [--junit FILE] [--summary FILE]
-                [--class-slices]
+                [--class-slices] [--allow-mixed-principals]
   Paired comparison: means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
   the documents that moved, slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
   documents were graded; score ties; stage recall and query classes (--class-slices: classes as slices). Sides are configs (run, or reused from
   .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).
+  Runs made as different principals (or one with and one without --as) are refused unless --allow-mixed-principals
+  is given; the output then says so first.
 ${METRICS_HELP}`;
 
 export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE]
@@ -44,6 +45,7 @@ const COMPARE_OPTIONS = {
   summary: { type: 'string' },
   'max-queries': { type: 'string' },
   'class-slices': { type: 'boolean' },
+  'allow-mixed-principals': { type: 'boolean' },
 } as const;
 
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
@@ -68,14 +70,6 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const session = standalone ? undefined : openSession(values, io);
   const settings = session?.workspace.settings;
   const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
-  let judgments: JudgmentSet;
-  let excluded: ExcludedQuery[] = [];
-  if (values.qrels) {
-    judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
-    reportDiagnostics(io, judgments.diagnostics.filter((d) => d.severity !== 'info'));
-  } else {
-    ({ judgments, excluded } = session!.judgmentsAs({ split, principal: values.as, relevanceThreshold: choice.options.relevanceThreshold }));
-  }
   const baselineArg = values.baseline ?? session?.workspace.baselineName;
   const candidateArg = required(values.candidate, '--candidate');
   if (!baselineArg) throw new InputError('--baseline is required (or set "baseline" in ranklab.json)');
@@ -88,7 +82,23 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   } finally {
     dispose();
   }
-  const cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options, { classSlices: !!values['class-slices'] });
+  let judgments: JudgmentSet;
+  let excluded: ExcludedQuery[] = [];
+  if (values.qrels) {
+    judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
+    reportDiagnostics(io, judgments.diagnostics.filter((d) => d.severity !== 'info'));
+  } else {
+    // Two saved runs made as one principal are scored as that principal sees the judgments (as with --as).
+    const common = baseline.principal === candidate.principal ? baseline.principal : undefined;
+    ({ judgments, excluded } = session!.judgmentsAs({ split, principal: values.as ?? common ?? undefined, relevanceThreshold: choice.options.relevanceThreshold }));
+  }
+  let cmp;
+  try {
+    cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options, { classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'] });
+  } catch (e) {
+    if (e instanceof MixedPrincipalsError) throw new InputError(`${e.message} (--allow-mixed-principals)`);
+    throw e;
+  }
   const gateSettings = readGates(values.gates, settings?.gates);
   const gates = mode.gate || values.junit || values.summary ? checkGates(gateSettings, cmp) : [];
   if (mode.gate && gates.length === 0) io.err('no gates declared (ranklab.json "gates" or --gates FILE): nothing can fail\n');
@@ -98,7 +108,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const maxQueries = values['max-queries'] ? Number(values['max-queries']) : undefined;
   if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates), excludedQueries: excluded }, null, 2) + '\n');
   else if (format === 'junit') io.out(gatesJUnit(gates, cmp));
-  else io.out((excluded.length ? `${excludedLine(excluded, values.as!)}\n\n` : '') + formatComparison(cmp, format, { gates, maxQueries }));
+  else io.out((excluded.length ? `${excludedLine(excluded, values.as ?? String(baseline.principal))}\n\n` : '') + formatComparison(cmp, format, { gates, maxQueries }));
 
   const failed = gates.filter((g) => !g.passed);
   if (mode.gate && failed.length) {
@@ -113,10 +123,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
 /** A side is a saved run file, a TREC run file, or a config of the workspace (run now, or reused). */
 async function resolveSide(arg: string, session: RanklabSession | undefined, choice: MetricChoice, opts: { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal }, io: Io): Promise<ComparisonSide> {
   const isFile = existsSync(arg) && !arg.endsWith('.rank.json');
-  if (isFile && isSavedRunFile(arg)) {
-    const saved = loadSavedRun(arg);
-    return { name: saved.provenance.config, ...runOfSaved(saved), stageIds: stageCandidatesOfSaved(saved) };
-  }
+  if (isFile && isSavedRunFile(arg)) return comparisonSideOf(loadSavedRun(arg));
   if (isFile) {
     const trec = readTrecRun(arg);
     reportDiagnostics(io, trec.diagnostics);
@@ -128,8 +135,8 @@ async function resolveSide(arg: string, session: RanklabSession | undefined, cho
     specs: choice.specs, metricOptions: choice.options, split: opts.split, principal: opts.principal, reuse: true, signal: opts.signal,
     onProgress: progressReporter(io, config.name),
   });
-  if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus and judgments)\n`);
-  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds };
+  if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
+  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null };
 }
 
 function readGates(file: string | undefined, fromWorkspace: GateSettings | undefined): GateSettings {

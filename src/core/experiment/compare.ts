@@ -4,6 +4,7 @@ import type { RankedDoc, Run, StageCandidates } from '../run/types';
 import { type QueryClass, type StageRecallReport, classChanges, stageRecall } from './stage-recall';
 import { type ComparisonBounds, comparisonBounds } from './bounds';
 import { type TieReport, tieReport } from './ties';
+import { InputError } from '../util/diagnostics';
 import { holmBonferroni, mean, pairedBootstrapCI, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
 
 /** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
@@ -13,6 +14,32 @@ export interface ComparisonSide {
   latencies?: Map<string, Record<string, number>>;
   /** Each stage's output per query, when the run came from Ranklab's pipeline (stage recall, query classes). */
   stageIds?: StageCandidates;
+  /**
+   * Who the run was made as: a principal's name, null for a run made without one (it sees every document), or
+   * undefined when that is not known (a TREC run from another engine).
+   */
+  principal?: string | null;
+}
+
+/**
+ * Runs made as different principals rank different sets of documents, so their difference mixes access with
+ * ranking: compareRuns refuses them unless `allowMixedPrincipals` is set.
+ */
+export class MixedPrincipalsError extends InputError {
+  constructor(baseline: ComparisonSide, candidate: ComparisonSide) {
+    super(`${mixedPrincipalsText(baseline, candidate)}: they rank different sets of documents, so their difference is not the ranking change alone. Compare runs made as the same principal, or allow mixed principals explicitly.`);
+    this.name = 'MixedPrincipalsError';
+  }
+}
+
+function mixedPrincipalsText(baseline: ComparisonSide, candidate: ComparisonSide): string {
+  const as = (p: string | null | undefined) => (p ? `as principal "${p}"` : 'without a principal (every document)');
+  return `baseline "${baseline.name}" was run ${as(baseline.principal)}, candidate "${candidate.name}" ${as(candidate.principal)}`;
+}
+
+/** Both principals known and different? */
+function mixedPrincipals(baseline: ComparisonSide, candidate: ComparisonSide): boolean {
+  return baseline.principal !== undefined && candidate.principal !== undefined && baseline.principal !== candidate.principal;
 }
 
 export interface CompareSettings {
@@ -27,6 +54,8 @@ export interface CompareSettings {
   seed?: number;
   /** Add the baseline's query classes as slices `class:hit`, `class:ranking-miss`, `class:retrieval-miss`. Default false. */
   classSlices?: boolean;
+  /** Compare runs made as different principals anyway; the comparison then says so (`principals.mixed`, a first warning). */
+  allowMixedPrincipals?: boolean;
 }
 
 export interface MetricComparison {
@@ -68,7 +97,7 @@ export interface SliceComparison {
 }
 
 export interface ComparisonWarning {
-  kind: 'slice-regression' | 'overfitting' | 'judged-coverage' | 'few-queries';
+  kind: 'mixed-principals' | 'slice-regression' | 'overfitting' | 'judged-coverage' | 'few-queries';
   message: string;
   metric?: string;
   slice?: string;
@@ -95,6 +124,8 @@ export interface Comparison {
   splits: { tune?: SliceComparison; holdout?: SliceComparison };
   latency: { baseline: Record<string, { p50: number; p99: number }>; candidate: Record<string, { p50: number; p99: number }> };
   judged: { k: number; baseline: number; candidate: number };
+  /** Who each side was made as (null: no principal; absent: not known), and whether they differ. */
+  principals: { baseline?: string | null; candidate?: string | null; mixed: boolean };
   warnings: ComparisonWarning[];
   /** The delta's interval over every grading of the unjudged documents (./bounds.ts); absent under judgedOnly. */
   bounds?: ComparisonBounds;
@@ -113,7 +144,9 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
-  const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, ...settings };
+  const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
+  const mixed = mixedPrincipals(baseline, candidate);
+  if (mixed && !s.allowMixedPrincipals) throw new MixedPrincipalsError(baseline, candidate);
   const evA = evaluateRun(baseline.run, judgments, specs, options);
   const evB = evaluateRun(candidate.run, judgments, specs, options);
   const qids = [...evA.perQuery.keys()];
@@ -203,6 +236,7 @@ export function compareRuns(
 
   const judged = { k, baseline: meanJudged(baseline.run, judgments, qids, k, options), candidate: meanJudged(candidate.run, judgments, qids, k, options) };
   const warnings = collectWarnings(metrics, slices, splits, judged, s, qids.length);
+  if (mixed) warnings.unshift({ kind: 'mixed-principals', message: `MIXED PRINCIPALS: ${mixedPrincipalsText(baseline, candidate)}; compared anyway as asked, but the difference mixes access with ranking` });
 
   return {
     baseline: baseline.name,
@@ -226,6 +260,7 @@ export function compareRuns(
     splits,
     latency: { baseline: latencySummary(baseline.latencies), candidate: latencySummary(candidate.latencies) },
     judged,
+    principals: { baseline: baseline.principal, candidate: candidate.principal, mixed },
     warnings,
     bounds: comparisonBounds(baseline.run, candidate.run, judgments, specs, options, qids),
     tieReports: { baseline: tieReport(baseline.run, judgments, specs, options), candidate: tieReport(candidate.run, judgments, specs, options) },

@@ -2,7 +2,10 @@ import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'nod
 import { join } from 'node:path';
 import { InputError } from '../util/diagnostics';
 import { writeFileAtomic } from '../util/atomic-write';
-import type { Run, SavedRun } from '../run/types';
+import { stableStringify } from '../config/defaults';
+import type { ComparisonSide } from './compare';
+import type { Run, RunAccess, SavedRun } from '../run/types';
+import { stageCandidatesOfSaved } from './stage-recall';
 
 /** Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json`; the newest matching one can be reused. */
 export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_CONFIG): string {
@@ -80,6 +83,11 @@ export function checkSavedRun(v: unknown): string | undefined {
 }
 
 
+/** A saved run as one side of a comparison: its config name, ranked lists, latencies and principal (null: none). */
+export function comparisonSideOf(saved: SavedRun): ComparisonSide {
+  return { name: saved.provenance.config, ...runOfSaved(saved), stageIds: stageCandidatesOfSaved(saved), principal: saved.principal ?? null };
+}
+
 /** The ranked lists and per-query latencies of a saved run. */
 export function runOfSaved(saved: SavedRun): { run: Run; latencies: Map<string, Record<string, number>> } {
   const run: Run = new Map();
@@ -103,11 +111,45 @@ export function listSavedRuns(runsDir: string): string[] {
     .map((x) => x.path);
 }
 
+/** Everything that shapes a run's results; a saved run is reused only when all of it is equal. */
+export interface RunKey {
+  /** Config name (for messages; the config itself is compared by its hash). */
+  config: string;
+  configHash: string;
+  corpus: string;
+  judgments: string;
+  principal?: string;
+  tool: string;
+  access: RunAccess;
+  models: Record<string, string>;
+}
+
+/** Why `saved` cannot stand in for a run with `key` (empty: it can). */
+export function reuseMismatches(saved: SavedRun, key: RunKey): string[] {
+  const p = saved.provenance;
+  const out: string[] = [];
+  if (p.configHash !== key.configHash) out.push('config differs');
+  if (p.corpus !== key.corpus) out.push('corpus differs');
+  if (p.judgments !== key.judgments) out.push('judgments differ');
+  if ((saved.principal ?? undefined) !== key.principal) out.push('principal differs');
+  if (p.tool !== key.tool) out.push(`tool version differs (${p.tool})`);
+  if (!p.access || !p.models) {
+    out.push('no record of its access rule and learned models (saved by an earlier version)');
+    return out;
+  }
+  if ((saved.principal ?? undefined) === key.principal && stableStringify(p.access.principal) !== stableStringify(key.access.principal)) out.push('principal attributes differ');
+  if (stableStringify(p.access.rule) !== stableStringify(key.access.rule) || p.access.missingAcl !== key.access.missingAcl) out.push('access rule or missingAcl differ');
+  if (stableStringify(p.models) !== stableStringify(key.models)) out.push('learned models differ');
+  return out;
+}
+
 /**
- * The newest saved run computed from exactly these inputs (config hash, corpus and judgment
- * fingerprints, principal), so `compare` can reuse it instead of running the config again.
+ * The newest saved run computed from exactly these inputs (see RunKey), so `compare`, `eval` and the editor can
+ * reuse it instead of running the config again. `explain` hears why the newest run of the same config and
+ * principal was or was not reused (`--verbose`).
  */
-export function findCachedRun(runsDir: string, key: { configHash: string; corpus: string; judgments: string; principal?: string }): { path: string; saved: SavedRun } | undefined {
+export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: string) => void): { path: string; saved: SavedRun } | undefined {
+  let nearest: string | undefined;
   for (const path of listSavedRuns(runsDir)) {
     let saved: SavedRun;
     try {
@@ -115,8 +157,13 @@ export function findCachedRun(runsDir: string, key: { configHash: string; corpus
     } catch {
       continue;
     }
-    const p = saved.provenance;
-    if (p.configHash === key.configHash && p.corpus === key.corpus && p.judgments === key.judgments && (saved.principal ?? undefined) === key.principal) return { path, saved };
+    const mismatches = reuseMismatches(saved, key);
+    if (mismatches.length === 0) {
+      explain?.(`${key.config}: reusing ${path} (same config, corpus, judgments, principal and access rule, tool version and learned models)`);
+      return { path, saved };
+    }
+    if (!nearest && saved.provenance.config === key.config && (saved.principal ?? undefined) === key.principal) nearest = `${path}: ${mismatches.join(', ')}`;
   }
+  explain?.(nearest ? `${key.config}: not reusing ${nearest}` : `${key.config}: no saved run${key.principal ? ` as ${key.principal}` : ''} to reuse`);
   return undefined;
 }

@@ -21,6 +21,8 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   const h = (t: string) => (md ? `### ${t}` : `== ${t}`);
   const out: string[] = [];
   out.push(md ? `## Ranklab: ${cmp.candidate} vs ${cmp.baseline}` : `Ranklab compare: candidate ${cmp.candidate} vs baseline ${cmp.baseline}`);
+  // Runs made as different principals were compared only because it was asked for: say so before any figure.
+  for (const w of cmp.warnings.filter((x) => x.kind === 'mixed-principals')) out.push(md ? `> ⚠️ **${w.message}**` : `!! ${w.message}`);
   out.push('', `${cmp.queries} queries; judgments ${cmp.judgments}; ${cmp.correction}.`);
   for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
   out.push('', table(METRIC_HEADERS, metricRows(cmp.metrics)));

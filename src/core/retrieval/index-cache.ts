@@ -22,69 +22,135 @@ export function lexicalCacheKey(fields: readonly string[], analyzer: Analyzer): 
   return fingerprint([FORMAT, [...fields].sort().join(','), analyzer.key]).replace(/^sha256:/, '');
 }
 
+/**
+ * What the cache remembers to choose between loading it and rebuilding: recent costs of both, in milliseconds
+ * per document so that a corpus that grew or shrank through incremental updates is still compared fairly.
+ */
+export interface LexicalCacheTiming {
+  /** Recent full builds, newest last (at most TIMING_SAMPLES). */
+  buildMsPerDoc: number[];
+  /** Recent loads (read + MiniSearch.loadJSON, before any incremental update), newest last. */
+  loadMsPerDoc: number[];
+  /** Starts that still rebuild without trying the cache (set when loads proved slower than builds). */
+  rebuildStarts: number;
+}
+
+export const TIMING_SAMPLES = 5;
+/** Consecutive loads, each slower than the median build, that it takes to stop loading for a while. */
+export const SLOW_LOADS_TO_SWITCH = 3;
+/** Starts that rebuild after such evidence before the cache is written and tried again. */
+export const REBUILD_STARTS = 10;
+
+export const NO_TIMING: LexicalCacheTiming = { buildMsPerDoc: [], loadMsPerDoc: [], rebuildStarts: 0 };
+
+/** Load the cache on this start (rather than rebuild)? */
+export function shouldLoadLexicalCache(t: LexicalCacheTiming): boolean {
+  return t.rebuildStarts <= 0;
+}
+
+/**
+ * Records a load. One slow sample (a busy machine, a cold disk) proves nothing: only SLOW_LOADS_TO_SWITCH loads
+ * in a row, each slower than the median of the recent builds, switch to rebuilding, and only for REBUILD_STARTS
+ * starts; then the cache is written and measured again.
+ */
+export function timingAfterLoad(t: LexicalCacheTiming, msPerDoc: number): LexicalCacheTiming {
+  const loads = [...t.loadMsPerDoc, msPerDoc].slice(-TIMING_SAMPLES);
+  const recent = loads.slice(-SLOW_LOADS_TO_SWITCH);
+  const build = median(t.buildMsPerDoc);
+  const slower = recent.length === SLOW_LOADS_TO_SWITCH && recent.every((x) => x > build);
+  return slower ? { ...t, loadMsPerDoc: [], rebuildStarts: REBUILD_STARTS } : { ...t, loadMsPerDoc: loads };
+}
+
+export function timingAfterBuild(t: LexicalCacheTiming, msPerDoc: number): LexicalCacheTiming {
+  return { ...t, buildMsPerDoc: [...t.buildMsPerDoc, msPerDoc].slice(-TIMING_SAMPLES), rebuildStarts: Math.max(0, t.rebuildStarts - 1) };
+}
+
+/** Median; NaN for no samples (then no load counts as slower). */
+function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Beside the data file: which corpus it holds. */
 interface LexicalCacheMeta {
-  buildMs: number;
-  strategy: 'load' | 'rebuild';
   corpus: string;
   docs: DocHashes;
 }
 
 /**
  * Builds the lexical index, or loads it from `cacheDir/lexical/<key>.json` (MiniSearch toJSON/loadJSON).
- * Chosen by measurement (npm run bench, docs/benchmarks.md): on the shared collections loadJSON is several times faster than a
- * build. Because that is not guaranteed everywhere, the build time is stored with the cache, and when a load turns
- * out slower than the build it replaces, the cache is marked `rebuild` and later starts simply rebuild.
- * When the corpus changed since the cache was written (a few documents edited while the workspace was closed),
- * the cached index is updated with just those documents instead of being rebuilt.
+ * Chosen by measurement (npm run bench, docs/benchmarks.md): on the shared collections loadJSON is several times
+ * faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
+ * cache (`<key>.timing.json`) and the choice follows them (see timingAfterLoad). When the corpus changed since the
+ * cache was written (a few documents edited while the workspace was closed), the cached index is updated with just
+ * those documents instead of being rebuilt. `now` is the clock the costs are measured with (tests script it).
  */
-export async function buildOrLoadLexical(docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string): Promise<LexicalLoad> {
-  const t0 = performance.now();
+export async function buildOrLoadLexical(docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string, now: () => number = () => performance.now()): Promise<LexicalLoad> {
+  const t0 = now();
   if (!cacheDir) {
     const index = LexicalIndex.build(docs, fields, analyzer);
-    return { index, source: 'built', ms: performance.now() - t0, notes: [] };
+    return { index, source: 'built', ms: now() - t0, notes: [] };
   }
   const base = join(cacheDir, 'lexical', lexicalCacheKey(fields, analyzer));
-  const metaPath = `${base}.meta.json`;
-  const dataPath = `${base}.json`;
-  let meta: LexicalCacheMeta | undefined;
-  try {
-    if (existsSync(metaPath)) meta = JSON.parse(readFileSync(metaPath, 'utf8'));
-  } catch {
-    meta = undefined;
-  }
-  if (meta?.strategy === 'load' && existsSync(dataPath)) {
-    const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs ?? {}, docs);
+  const paths = { data: `${base}.json`, meta: `${base}.meta.json`, timing: `${base}.timing.json` };
+  let timing = readJson<LexicalCacheTiming>(paths.timing, (t) => Array.isArray(t.buildMsPerDoc) && Array.isArray(t.loadMsPerDoc) && typeof t.rebuildStarts === 'number') ?? NO_TIMING;
+  const meta = readJson<LexicalCacheMeta>(paths.meta, (m) => typeof m.corpus === 'string' && typeof m.docs === 'object' && m.docs !== null);
+  const notes: string[] = [];
+  if (meta && shouldLoadLexicalCache(timing) && existsSync(paths.data)) {
+    const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs, docs);
     if (!delta || delta.share <= MAX_INCREMENTAL_SHARE) {
       try {
-        const ms = MiniSearch.loadJSON<Document>(readFileSync(dataPath, 'utf8'), LexicalIndex.miniSearchOptions(fields, analyzer));
+        const ms = MiniSearch.loadJSON<Document>(readFileSync(paths.data, 'utf8'), LexicalIndex.miniSearchOptions(fields, analyzer));
+        const loadMs = now() - t0;
         const index = new LexicalIndex(fields, analyzer, ms);
-        const notes: string[] = [];
+        timing = timingAfterLoad(timing, loadMs / Math.max(1, index.documentCount));
+        writeJson(paths.timing, timing, notes);
         if (delta) {
           await index.update(delta.upserts, delta.deletes);
           notes.push(describeDelta('lexical', delta));
-          writeCache(index, { ...meta, corpus: corpusFingerprint, docs: docHashes(docs) }, dataPath, metaPath, notes);
+          writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, notes);
         }
-        if (index.documentCount === docs.length) {
-          const loadMs = performance.now() - t0;
-          if (!delta && loadMs > meta.buildMs) writeFileAtomic(metaPath, JSON.stringify({ ...meta, strategy: 'rebuild', loadMs }));
-          return { index, source: 'cache', ms: loadMs, notes };
-        }
+        if (index.documentCount === docs.length) return { index, source: 'cache', ms: now() - t0, notes };
       } catch {
         // unreadable cache: rebuild below and overwrite it
       }
     }
   }
+  const t1 = now();
   const index = LexicalIndex.build(docs, fields, analyzer);
-  const buildMs = performance.now() - t0;
-  const notes: string[] = [];
-  if (meta?.strategy !== 'rebuild') writeCache(index, { buildMs, strategy: 'load', corpus: corpusFingerprint, docs: docHashes(docs) }, dataPath, metaPath, notes);
-  return { index, source: 'built', ms: buildMs, notes };
+  const buildMs = now() - t1;
+  const after = timingAfterBuild(timing, buildMs / Math.max(1, docs.length));
+  writeJson(paths.timing, after, notes);
+  // While rebuilding is the policy the data file is not rewritten, except on the last such start, so that the
+  // next one loads a current cache and measures it again.
+  if (shouldLoadLexicalCache(after)) writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, notes);
+  return { index, source: 'built', ms: now() - t0, notes };
 }
 
-function writeCache(index: LexicalIndex, meta: LexicalCacheMeta, dataPath: string, metaPath: string, notes: string[]): void {
+function readJson<T>(path: string, valid: (v: T) => boolean): T | undefined {
   try {
-    writeFileAtomic(dataPath, JSON.stringify(index.miniSearch));
-    writeFileAtomic(metaPath, JSON.stringify(meta));
+    if (!existsSync(path)) return undefined;
+    const v = JSON.parse(readFileSync(path, 'utf8')) as T;
+    return v && typeof v === 'object' && valid(v) ? v : undefined;
+  } catch {
+    return undefined; // unreadable: as if absent
+  }
+}
+
+function writeJson(path: string, value: unknown, notes: string[]): void {
+  try {
+    writeFileAtomic(path, JSON.stringify(value));
+  } catch (e) {
+    notes.push(`lexical: index cache not written (${(e as Error).message})`);
+  }
+}
+
+function writeCache(index: LexicalIndex, meta: LexicalCacheMeta, paths: { data: string; meta: string }, notes: string[]): void {
+  try {
+    writeFileAtomic(paths.data, JSON.stringify(index.miniSearch));
+    writeFileAtomic(paths.meta, JSON.stringify(meta));
   } catch (e) {
     notes.push(`lexical: index cache not written (${(e as Error).message})`);
   }

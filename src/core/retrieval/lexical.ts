@@ -51,6 +51,7 @@ export class LexicalIndex {
 
   constructor(readonly fields: string[], readonly analyzer: Analyzer, miniSearch?: MiniSearch<Document>) {
     this.miniSearch = miniSearch ?? new MiniSearch<Document>(LexicalIndex.miniSearchOptions(fields, analyzer));
+    if (miniSearch) this.exactAverageLengths();
   }
 
   /** The MiniSearch options an index with these fields and analyzer is built (and loaded) with. */
@@ -70,6 +71,7 @@ export class LexicalIndex {
   static build(docs: readonly Document[], fields: string[], analyzer: Analyzer): LexicalIndex {
     const index = new LexicalIndex(fields, analyzer);
     index.miniSearch.addAll(docs);
+    index.exactAverageLengths();
     return index;
   }
 
@@ -94,6 +96,21 @@ export class LexicalIndex {
     }
     this.cache.clear(); // document frequencies and lengths changed
     if (this.miniSearch.dirtCount > 0) await this.miniSearch.vacuum({ batchSize: 100_000, batchWait: 0 });
+    this.exactAverageLengths();
+  }
+
+  /**
+   * MiniSearch keeps each field's average length (BM25's avgdl) as a running mean, updated on every add and
+   * removal, so an index updated in place ends a few ulps away from a fresh build of the same documents, and so
+   * do its scores. Set to the exact mean (an integer sum over the count), the average depends only on which
+   * documents are indexed: an updated, a loaded and a fresh index score identically. (Private MiniSearch 7 state;
+   * test/unit/retrieval/reproducible.test.ts fails should it change.)
+   */
+  private exactAverageLengths(): void {
+    const ms = this.miniSearch as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _documentCount: number };
+    const sums = this.fields.map(() => 0);
+    for (const lengths of ms._fieldLength.values()) for (let f = 0; f < sums.length; f++) sums[f] += lengths[f] ?? 0;
+    for (let f = 0; f < sums.length; f++) ms._avgFieldLength[f] = ms._documentCount > 0 ? sums[f] / ms._documentCount : 0;
   }
 
   /** Per-field scores for a query, computed once per (query, scoring settings) and then reused. */

@@ -12,7 +12,6 @@ import type { DocFilter } from './doc-filter';
 import { ExactIndex } from './exact';
 import { reciprocalRankFusion } from './fusion';
 import { buildOrLoadLexical } from './index-cache';
-import { type CorpusDelta, type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 import type { LexicalIndex } from './lexical';
 import { createEmbedder, createReranker, type EmbedderConfig, type ProviderContext, type RerankerConfig } from './providers/factory';
 import { createLsaEmbedder, LsaModel, trainLsa } from './providers/lsa';
@@ -36,6 +35,8 @@ export interface EngineOptions {
   providers?: ProviderContext;
   /** Shared across engines so several configs over one corpus do not re-score pairs. */
   rerankCache?: RerankScoreCache;
+  /** Clock for the lexical cache's load-or-rebuild costs (default performance.now; tests script it). */
+  now?: () => number;
 }
 
 export interface SearchOptions {
@@ -89,6 +90,13 @@ export interface DocumentDiff {
   /** New or changed documents (matched by id). */
   upsert?: Document[];
   delete?: string[];
+  /**
+   * The whole corpus after the change, in corpus order, and its fingerprint: what a fresh engine would be built
+   * from. The LSA model and the HNSW graph are rebuilt from it (at the next search), never patched, so that
+   * results do not depend on the order of earlier updates.
+   */
+  docs: readonly Document[];
+  corpusFingerprint: string;
 }
 
 export interface BuildInfo {
@@ -97,11 +105,20 @@ export interface BuildInfo {
   notes: string[];
 }
 
+/**
+ * Fingerprints of the models the engine learned from the corpus and whose state shapes results, by kind (today
+ * only `lsa`: the built-in embedder's `LsaModel.fingerprint`). Saved runs record them; a run is reused only when
+ * they match.
+ */
+export type LearnedModels = Record<string, string>;
+
 export interface Engine {
   readonly config: RankConfig;
   readonly build: BuildInfo;
   search(text: string, options?: SearchOptions): Promise<SearchResult>;
   update(diff: DocumentDiff): Promise<void>;
+  /** The learned models behind the current results (brings the vector stage up to date first). */
+  learnedModels(): Promise<LearnedModels>;
   /** Exact top-k vector ids for a query (for ANN recall reports); undefined without a vector stage. */
   exactVectorSearch(text: string, k: number, filter?: DocFilter): Promise<string[] | undefined>;
   /** Autocomplete from the lexical index (MiniSearch autoSuggest); undefined without a lexical stage. */
@@ -121,15 +138,24 @@ class RetrievalEngine implements Engine {
   readonly config: RankConfig;
   readonly build: BuildInfo = { notes: [] };
   private readonly docsById = new Map<string, Document>();
+  /** The corpus the engine answers for, in corpus order (what a fresh engine would be built from). */
+  private docs: readonly Document[];
+  private corpusFingerprint: string;
   private lexical?: LexicalIndex;
   private hnsw?: HnswIndex;
   private exact?: ExactIndex;
   private embedder?: Embedder;
+  private lsa?: LsaModel;
   private reranker?: Reranker;
   private readonly rerankCache: RerankScoreCache;
+  /** Set by update(): the vector stage must be rebuilt (`all`: LSA retrained and every vector recomputed). */
+  private staleVectors?: 'all' | 'hnsw';
+  private rebuilding?: Promise<void>;
 
   constructor(private readonly options: EngineOptions) {
     this.config = options.config;
+    this.docs = options.docs;
+    this.corpusFingerprint = options.corpusFingerprint;
     for (const d of options.docs) this.docsById.set(d.id, d);
     this.rerankCache = options.rerankCache ?? new RerankScoreCache();
   }
@@ -138,12 +164,12 @@ class RetrievalEngine implements Engine {
     const { config, docs, corpusFingerprint, cacheDir } = this.options;
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
-      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir);
+      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir, this.options.now);
       this.lexical = r.index;
       this.build.lexical = { source: r.source, ms: r.ms };
       this.build.notes.push(...r.notes);
     }
-    if (config.vector) await this.initVector();
+    if (config.vector) await this.buildVectorStage();
     if (config.rerank) {
       this.reranker = this.options.reranker ?? (this.options.providers
         ? createReranker(config.rerank.provider as unknown as RerankerConfig, this.options.providers)
@@ -152,20 +178,26 @@ class RetrievalEngine implements Engine {
     }
   }
 
-  private async initVector(): Promise<void> {
+  /** Is the embedder the LSA model this engine trains on the corpus (rather than a fixed, given model)? */
+  private get trainsLsa(): boolean {
+    return !this.options.embedder && this.config.vector?.embedder.provider === 'lsa';
+  }
+
+  /** Embeds every document (or takes their vectors), fills the exact index, then builds or loads the HNSW graph. */
+  private async buildVectorStage(): Promise<void> {
     const v = this.config.vector!;
-    const { docs, corpusFingerprint, cacheDir } = this.options;
+    const docs = this.docs;
     const t0 = performance.now();
     const provider = v.embedder.provider;
-    this.embedder = this.options.embedder;
     let docVectors: Map<string, Float32Array> | undefined;
-    if (!this.embedder && provider === 'lsa') {
-      const { model, trainedOnThisCorpus } = this.lsaModel(v.embedder);
-      this.embedder = createLsaEmbedder(model);
-      // A model trained on an earlier version of the corpus embeds the current documents by projection.
-      const vs = trainedOnThisCorpus ? model.docVectors() : docs.map((d) => model.embedText(embedText(d)));
-      docVectors = new Map(docs.map((d, i) => [d.id, vs[i]]));
+    if (this.trainsLsa) {
+      const ordered = byId(docs);
+      this.lsa = this.lsaModel(v.embedder, ordered);
+      this.embedder = createLsaEmbedder(this.lsa);
+      const vs = this.lsa.docVectors(); // in training order
+      docVectors = new Map(ordered.map((d, i) => [d.id, vs[i]]));
     }
+    this.embedder ??= this.options.embedder;
     if (!this.embedder) {
       if (!this.options.providers) throw new InputError(`${this.config.name}: "vector" needs an embedder (no provider context given)`);
       this.embedder = createEmbedder(v.embedder as EmbedderConfig, this.options.providers);
@@ -192,73 +224,116 @@ class RetrievalEngine implements Engine {
     // storage applies to exact search only: as HNSW's fallback and recall reference the index stays float32
     this.exact = new ExactIndex(dim, v.space, { capacity: docVectors.size, storage: v.exact ? v.storage : undefined });
     for (const [id, vec] of docVectors) this.exact.set(id, vec);
-    let source: 'built' | 'cache' = 'built';
-    if (!v.exact) {
-      const dir = cacheDir ? join(cacheDir, 'vector', fingerprint([this.embedder.id, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, '')) : undefined;
-      const cached = dir ? loadHnswCache(dir, docs, corpusFingerprint) : undefined;
-      if (cached) {
-        this.hnsw = cached.index;
-        for (const d of cached.delta?.upserts ?? []) this.hnsw.upsert(d.id, docVectors.get(d.id)!);
-        for (const id of cached.delta?.deletes ?? []) this.hnsw.delete(id);
-        if (cached.delta) this.build.notes.push(describeDelta('vector', cached.delta));
-        source = 'cache';
-      } else {
-        this.hnsw = HnswIndex.build([...docVectors.keys()], [...docVectors.values()], dim, v.space, v.hnsw);
-      }
-      if (dir && (!cached || cached.delta)) {
-        try {
-          this.hnsw.save(dir);
-          writeFileAtomic(join(dir, 'corpus.json'), JSON.stringify({ corpus: corpusFingerprint, docs: docHashes(docs) }));
-        } catch (e) {
-          this.build.notes.push(`vector: HNSW cache not written (${(e as Error).message})`);
-        }
-      }
-    }
+    const source = v.exact ? 'built' : this.buildOrLoadHnsw();
     this.build.vector = { source, ms: performance.now() - t1, embedMs, embedderId: this.embedder.id, exact: v.exact, scan: this.exact.kernel };
   }
 
   /**
-   * LSA is trained on the corpus and cached by analyzer and settings. A model trained on an earlier version of
-   * the corpus is reused while at most MAX_INCREMENTAL_SHARE of the documents changed (new documents are
-   * projected into its space; Rebuild Index retrains), so editing one document does not retrain.
+   * The HNSW graph of the current vectors: loaded from the cache when it was built from exactly this corpus and
+   * embedder, else built afresh and cached. Never updated in place: a graph patched with markDelete/addPoint ranks
+   * differently from a fresh one (test/unit/retrieval/reproducible.test.ts), so results would depend on history.
+   * Built from the exact index's vectors in id order, so a rebuild after update() equals a fresh engine's and the
+   * graph depends only on which documents there are (what the corpus fingerprint names), not on file order.
    */
-  private lsaModel(settings: Record<string, unknown>): { model: LsaModel; trainedOnThisCorpus: boolean } {
-    const { docs, corpusFingerprint, cacheDir } = this.options;
-    const analyzer = createAnalyzer(this.config.lexical?.analyzer ?? DEFAULT_ANALYZER);
+  private buildOrLoadHnsw(): 'built' | 'cache' {
+    const v = this.config.vector!;
+    const exact = this.exact!;
+    const embedderId = this.embedder!.id;
+    // One folder per embedder *setting* (the LSA model changes with the corpus; its id is checked below).
+    const embedderKey = this.trainsLsa ? `lsa:${lsaCacheKey(this.config)}` : embedderId;
+    const dir = this.options.cacheDir ? join(this.options.cacheDir, 'vector', fingerprint([embedderKey, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, '')) : undefined;
+    const cached = dir ? loadHnswCache(dir, this.corpusFingerprint, embedderId) : undefined;
+    if (cached) {
+      this.hnsw = cached;
+      return 'cache';
+    }
+    const ids = byId(this.docs).map((d) => d.id).filter((id) => exact.vectorOf(id));
+    this.hnsw = HnswIndex.build(ids, ids.map((id) => exact.vectorOf(id)!), exact.dimension, v.space, v.hnsw);
+    if (dir) {
+      try {
+        this.hnsw.save(dir);
+        writeFileAtomic(join(dir, 'corpus.json'), JSON.stringify({ corpus: this.corpusFingerprint, embedder: embedderId }));
+      } catch (e) {
+        this.build.notes.push(`vector: HNSW cache not written (${(e as Error).message})`);
+      }
+    }
+    return 'built';
+  }
+
+  /**
+   * LSA is trained on the corpus, `docs` in id order (with the fixed seed the same documents give the same model,
+   * whatever the file order), and cached by analyzer and settings with the fingerprint of the corpus it was trained
+   * on. Any other corpus retrains it: a model reused across an edit would embed the new documents by projection
+   * and give numbers that depend on which corpus version the cache happened to see first.
+   */
+  private lsaModel(settings: Record<string, unknown>, docs: readonly Document[]): LsaModel {
+    const { cacheDir } = this.options;
+    const analyzer = lsaAnalyzer(this.config);
     const tokenize = (text: string) => analyzer.analyze(text);
     const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsa>[1];
-    const key = fingerprint(['lsa@2', analyzer.key, JSON.stringify(settings)]).replace(/^sha256:/, '');
-    const path = cacheDir ? join(cacheDir, 'lsa', `${key}.json`) : undefined;
-    const corpusPath = path && path.replace(/\.json$/, '.corpus.json');
-    if (path && corpusPath && existsSync(path) && existsSync(corpusPath)) {
+    const paths = cacheDir ? lsaCachePaths(cacheDir, lsaCacheKey(this.config)) : undefined;
+    const meta = paths && readLsaMeta(paths.meta);
+    if (paths && meta?.corpus === this.corpusFingerprint) {
       try {
-        const trained = JSON.parse(readFileSync(corpusPath, 'utf8')) as { corpus: string; docs: DocHashes };
-        const same = trained.corpus === corpusFingerprint;
-        const delta = same ? undefined : corpusDelta(trained.docs, docs);
-        if (same || delta!.share <= MAX_INCREMENTAL_SHARE) {
-          const model = LsaModel.fromJSON(JSON.parse(readFileSync(path, 'utf8')), tokenize);
-          if (delta) this.build.notes.push(`vector: LSA model of an earlier corpus version reused (${delta.upserts.length} added or changed, ${delta.deletes.length} removed); Rebuild Index retrains it`);
-          return { model, trainedOnThisCorpus: same };
-        }
+        const model = LsaModel.fromJSON(JSON.parse(readFileSync(paths.model, 'utf8')), tokenize);
+        if (model.fingerprint === meta.model && model.settings.documentCount === docs.length) return model;
       } catch {
         // retrain below
       }
     }
     const model = trainLsa(docs.map(embedText), opts);
-    if (path && corpusPath) {
-      writeFileAtomic(path, JSON.stringify(model.toJSON()));
-      writeFileAtomic(corpusPath, JSON.stringify({ corpus: corpusFingerprint, docs: docHashes(docs) }));
+    if (paths) {
+      try {
+        writeFileAtomic(paths.model, JSON.stringify(model.toJSON()));
+        writeFileAtomic(paths.meta, JSON.stringify({ corpus: this.corpusFingerprint, model: model.fingerprint } satisfies LsaCacheMeta));
+      } catch (e) {
+        this.build.notes.push(`vector: LSA model cache not written (${(e as Error).message})`);
+      }
     }
-    return { model, trainedOnThisCorpus: true };
+    return model;
+  }
+
+  /** Rebuilds what update() left stale; concurrent callers share one rebuild. */
+  private vectorsCurrent(): Promise<void> {
+    if (!this.staleVectors) return this.rebuilding ?? Promise.resolve();
+    this.rebuilding ??= (async () => {
+      try {
+        while (this.staleVectors) {
+          const what = this.staleVectors;
+          this.staleVectors = undefined;
+          try {
+            if (what === 'all') await this.buildVectorStage();
+            else {
+              const t = performance.now();
+              this.build.vector!.source = this.buildOrLoadHnsw();
+              this.build.vector!.ms = performance.now() - t;
+            }
+          } catch (e) {
+            this.staleVectors ??= what; // retried by the next search
+            throw e;
+          }
+        }
+      } finally {
+        this.rebuilding = undefined;
+      }
+    })();
+    return this.rebuilding;
+  }
+
+  async learnedModels(): Promise<LearnedModels> {
+    await this.vectorsCurrent();
+    return this.lsa ? { lsa: this.lsa.fingerprint } : {};
   }
 
   async exactVectorSearch(text: string, k: number, filter?: DocFilter): Promise<string[] | undefined> {
+    await this.vectorsCurrent();
     if (!this.exact || !this.embedder) return undefined;
     const [q] = await this.embedder.embed([text], 'query');
     return this.exact.search(q, k, filter).map((h) => h.id);
   }
 
   async search(text: string, options: SearchOptions = {}): Promise<SearchResult> {
+    await this.vectorsCurrent();
     const t0 = performance.now();
     const { config } = this;
     const notes: string[] = [];
@@ -393,42 +468,84 @@ class RetrievalEngine implements Engine {
     const deletes = diff.delete ?? [];
     for (const id of deletes) this.docsById.delete(id);
     for (const d of upserts) this.docsById.set(d.id, d);
+    this.docs = diff.docs;
+    this.corpusFingerprint = diff.corpusFingerprint;
     if (this.lexical) await this.lexical.update(upserts, deletes);
-    if (this.exact && this.embedder) {
-      if (this.config.vector?.embedder.provider === 'precomputed' && !this.options.embedder) {
-        const pre = precomputedDocumentVectors(upserts, typeof this.config.vector.embedder.field === 'string' ? this.config.vector.embedder.field : 'vector');
-        for (const [id, vec] of pre.vectors) this.setVector(id, vec);
-      } else if (upserts.length) {
-        const vs = await this.embedder.embed(upserts.map(embedText), 'document');
-        upserts.forEach((d, i) => this.setVector(d.id, vs[i]));
-      }
-      for (const id of deletes) {
-        this.exact.delete(id);
-        this.hnsw?.delete(id);
-      }
+    if (!this.exact || !this.embedder || (upserts.length === 0 && deletes.length === 0)) return;
+    if (this.trainsLsa) {
+      this.staleVectors = 'all'; // a model of another corpus: retrain (or load the one cached for this corpus)
+      return;
     }
-  }
-
-  private setVector(id: string, vec: Float32Array): void {
-    this.exact!.set(id, vec);
-    this.hnsw?.upsert(id, vec);
+    // A fixed embedder: only the changed documents are embedded; exact search over them equals a fresh index.
+    if (this.config.vector?.embedder.provider === 'precomputed' && !this.options.embedder) {
+      const pre = precomputedDocumentVectors(upserts, typeof this.config.vector.embedder.field === 'string' ? this.config.vector.embedder.field : 'vector');
+      for (const [id, vec] of pre.vectors) this.exact.set(id, vec);
+    } else if (upserts.length) {
+      const vs = await this.embedder.embed(upserts.map(embedText), 'document');
+      upserts.forEach((d, i) => this.exact!.set(d.id, vs[i]));
+    }
+    for (const id of deletes) this.exact.delete(id);
+    if (this.hnsw) this.staleVectors ??= 'hnsw';
   }
 }
 
-/** The cached HNSW index of `dir`, with what changed since it was written (undefined delta = same corpus). */
-function loadHnswCache(dir: string, docs: readonly Document[], corpusFingerprint: string): { index: HnswIndex; delta?: CorpusDelta } | undefined {
+/** The cached HNSW graph of `dir` if it was built from exactly this corpus with this embedder. */
+function loadHnswCache(dir: string, corpusFingerprint: string, embedderId: string): HnswIndex | undefined {
   const corpusPath = join(dir, 'corpus.json');
   if (!existsSync(corpusPath)) return undefined;
-  let built: { corpus: string; docs: DocHashes };
   try {
-    built = JSON.parse(readFileSync(corpusPath, 'utf8'));
+    const built = JSON.parse(readFileSync(corpusPath, 'utf8')) as { corpus?: string; embedder?: string };
+    if (built.corpus !== corpusFingerprint || built.embedder !== embedderId) return undefined;
   } catch {
     return undefined;
   }
-  const delta = built.corpus === corpusFingerprint ? undefined : corpusDelta(built.docs, docs);
-  if (delta && delta.share > MAX_INCREMENTAL_SHARE) return undefined;
-  const index = HnswIndex.load(dir);
-  return index ? { index, delta } : undefined;
+  return HnswIndex.load(dir);
+}
+
+/** Bump when training or the cache layout changes, so older cached models are retrained. */
+const LSA_CACHE_FORMAT = 'lsa@3';
+
+/** What an LSA model in the cache was trained on: the corpus fingerprint and the model's own fingerprint. */
+interface LsaCacheMeta {
+  corpus: string;
+  model: string;
+}
+
+/** LSA tokenizes like the config's lexical stage (or the default analyzer). */
+function lsaAnalyzer(config: RankConfig) {
+  return createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
+}
+
+/** Cache file stem of an LSA model: analyzer and embedder settings (the corpus it was trained on is in the meta file). */
+function lsaCacheKey(config: RankConfig): string {
+  return fingerprint([LSA_CACHE_FORMAT, lsaAnalyzer(config).key, JSON.stringify(config.vector!.embedder)]).replace(/^sha256:/, '');
+}
+
+/**
+ * The learned models an engine for `config` would use on this corpus, read from the cache without building
+ * anything (to decide whether a saved run can be reused); undefined when that is not known without training.
+ */
+export function cachedLearnedModels(config: RankConfig, corpusFingerprint: string, cacheDir?: string): LearnedModels | undefined {
+  if (config.vector?.embedder.provider !== 'lsa') return {};
+  const meta = cacheDir ? readLsaMeta(lsaCachePaths(cacheDir, lsaCacheKey(config)).meta) : undefined;
+  return meta?.corpus === corpusFingerprint && typeof meta.model === 'string' ? { lsa: meta.model } : undefined;
+}
+
+function lsaCachePaths(cacheDir: string, key: string): { model: string; meta: string } {
+  return { model: join(cacheDir, 'lsa', `${key}.json`), meta: join(cacheDir, 'lsa', `${key}.corpus.json`) };
+}
+
+function readLsaMeta(path: string): LsaCacheMeta | undefined {
+  try {
+    return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as LsaCacheMeta) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Documents sorted by id: the order learned models and graphs are built in. */
+function byId(docs: readonly Document[]): Document[] {
+  return [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** What embedders see of a document (LSA is trained on the same text). */

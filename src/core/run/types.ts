@@ -13,7 +13,7 @@ export type StageName = 'lexical' | 'vector' | 'fused' | 'rerank';
 /** A run: ranked documents per query id, already in final order (best first). */
 export type Run = Map<string, RankedDoc[]>;
 
-/** What a run was computed on, so a result can name exactly its inputs. */
+/** What a run was computed on, so a result can name exactly its inputs (and be reused only for the same ones). */
 export interface RunProvenance {
   config: string;
   configHash?: string;
@@ -21,6 +21,18 @@ export interface RunProvenance {
   judgments?: string;
   createdAt: string;
   tool: string;
+  /** Access control the run was made under (absent in runs saved before it was recorded). */
+  access?: RunAccess;
+  /** Fingerprints of the models learned from the corpus behind the results, e.g. `{"lsa": "sha256:…"}`; `{}` for none. */
+  models?: Record<string, string>;
+}
+
+export interface RunAccess {
+  /** The principal's attributes as read from the principals file (name, tenant, groups, …); null without `--as`. */
+  principal: Record<string, unknown> | null;
+  /** ranklab.json `acl.rule` (the default rule when it is not set) and `acl.missingAcl`. */
+  rule: unknown;
+  missingAcl: string;
 }
 
 /** Per-query record of a saved run (`.ranklab/runs/*.json`). */

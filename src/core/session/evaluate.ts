@@ -1,10 +1,11 @@
 import { annRecallAtK } from '../retrieval/exact';
 import { type Evaluation, type EvaluateOptions as MetricOptions, type MetricSpec, evaluateRun } from '../metrics';
 import { latencySummary } from '../experiment/compare';
-import { findCachedRun, saveRun } from '../experiment/run-store';
+import { type RunKey, findCachedRun, saveRun } from '../experiment/run-store';
+import { cachedLearnedModels } from '../retrieval/pipeline';
 import type { RankConfig } from '../config';
 import type { ExcludedQuery } from '../judgments';
-import type { Run, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
+import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
 import { InputError } from '../util/diagnostics';
@@ -19,7 +20,7 @@ export interface EvaluateConfigOptions {
   principal?: string;
   /** Save the run under .ranklab/runs (default true). */
   save?: boolean;
-  /** Reuse the newest saved run with the same config hash, corpus and judgment fingerprints (default false). */
+  /** Reuse the newest saved run made from the same inputs (RunKey: config, corpus, judgments, access, tool, models; default false). */
   reuse?: boolean;
   /** k for the ANN-vs-exact recall report (default 10). */
   annK?: number;
@@ -50,8 +51,9 @@ export interface ConfigEvaluation {
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
   const { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const corpus = session.corpus();
+  const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal);
   if (opts.reuse) {
-    const hit = findCachedRun(session.workspace.runsDir, { configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, principal: opts.principal });
+    const hit = findCachedRun(session.workspace.runsDir, key, session.options.log);
     if (hit) {
       const run: Run = new Map(hit.saved.queries.map((q) => [q.qid, q.docs]));
       const latencies = new Map(hit.saved.queries.map((q) => [q.qid, q.latencyMs]));
@@ -108,7 +110,10 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   }));
   const saved: SavedRun = {
     format: 'ranklab-run@1',
-    provenance: { config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION },
+    provenance: {
+      config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION,
+      access: key.access, models: await engine.learnedModels(),
+    },
     config,
     metricSpecs: opts.specs.map((s) => s.name),
     metrics: evaluation.means,
@@ -126,6 +131,19 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
 function storedStageIds(stages: Partial<Record<string, string[]>>, final: readonly { id: string }[]): SavedQueryResult['stageIds'] {
   const same = (ids: string[]) => ids.length === final.length && ids.every((id, i) => id === final[i].id);
   return Object.fromEntries(Object.entries(stages).filter(([, ids]) => !same(ids!)));
+}
+
+/**
+ * Everything that shapes the results of `config` on this corpus and these judgments, as `principal` (RunKey).
+ * The learned models come from the cache when it knows them for this corpus, else from the engine (which then
+ * trains them, as the evaluation would).
+ */
+async function runKey(session: RanklabSession, config: RankConfig, corpus: string, judgments: string, principal?: string): Promise<RunKey> {
+  const policy = session.policy();
+  const access: RunAccess = { principal: principal ? { ...session.accessFor(principal).principal } : null, rule: policy.rule, missingAcl: policy.missingAcl };
+  const cacheDir = session.options.writeCache !== false ? session.workspace.cacheDir : undefined;
+  const models = cachedLearnedModels(config, corpus, cacheDir) ?? (await (await session.engine(config)).learnedModels());
+  return { config: config.name, configHash: config.configHash, corpus, judgments, principal, tool: TOOL_VERSION, access, models };
 }
 
 /**

@@ -141,7 +141,7 @@ export class RanklabSession {
       const upsert = [...diff.added, ...diff.changed];
       for (const [key, pending] of this.engines) {
         const engine = await pending;
-        await engine.update({ upsert, delete: diff.removed });
+        await engine.update({ upsert, delete: diff.removed, docs: r.corpus.docs, corpusFingerprint: r.corpus.fingerprint });
         this.engines.set(key, Promise.resolve(engine));
       }
       this.saveSnapshot();

@@ -1,13 +1,15 @@
 /**
  * Builds the dashboard's view model (src/protocol/dashboard.ts) from saved runs. No `vscode` import.
- * Metric values are read as saved; this only picks baseline/candidate, spells out metric variants
- * and orders queries by their change against the baseline.
+ * Metric values are read as saved; this picks baseline/candidate, spells out metric variants, orders
+ * queries by their change against the baseline, and has the core compare the two (dashboardComparison).
  */
 import type { AclView, ComparisonView, DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol/dashboard';
-import type { Comparison, SliceComparison } from '../../core/experiment/compare';
-import type { GateResult } from '../../core/experiment/gates';
+import { type Comparison, MixedPrincipalsError, type SliceComparison, compareRuns } from '../../core/experiment/compare';
+import { type GateResult, type GateSettings, checkGates } from '../../core/experiment/gates';
+import { comparisonSideOf } from '../../core/experiment/run-store';
+import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
-import { describeMetric, parseMetric } from '../../core/metrics/spec';
+import { describeMetric, parseMetric, parseMetricList } from '../../core/metrics/spec';
 import type { SavedQueryResult } from '../../core/run/types';
 import type { StoredRun } from '../run-store';
 
@@ -62,6 +64,7 @@ export function summarize(r: StoredRun): RunSummary {
   return {
     id: r.id,
     config: run.provenance.config,
+    label: run.principal ? `${run.provenance.config} as ${run.principal}` : run.provenance.config,
     createdAt: run.provenance.createdAt,
     tool: run.provenance.tool,
     principal: run.principal,
@@ -136,6 +139,34 @@ function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, 
     if (o !== undefined) row.otherRank = o;
     return row;
   });
+}
+
+/**
+ * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates) on `judgments`. Runs made
+ * as different principals get the core's refusal as the note instead of figures.
+ */
+export function dashboardComparison(
+  b: StoredRun,
+  c: StoredRun,
+  judgments: JudgmentSet,
+  settings: { metrics: string[]; gain: MetricOptions['gain']; relevanceThreshold: number; judgedOnly?: boolean; gates: GateSettings },
+): { view?: ComparisonView; note?: string } {
+  const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
+  const specs = parseMetricList(specNames.length ? specNames : settings.metrics);
+  let cmp: Comparison;
+  try {
+    cmp = compareRuns(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, {
+      gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }),
+    });
+  } catch (e) {
+    if (e instanceof MixedPrincipalsError) return { note: e.message };
+    throw e;
+  }
+  const gates = checkGates(settings.gates, cmp);
+  const titles = new Map<string, string>();
+  for (const r of [b, c]) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
+  const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== judgments.fingerprint);
+  return { view: comparisonView(cmp, gates, titles, stale) };
 }
 
 /** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates. */

@@ -103,11 +103,11 @@ test('suggest: completions come only from documents the principal may see', asyn
 test('suggest after an update: a revoked document stops feeding suggestions', async () => {
   const engine = await createEngine({ docs, corpusFingerprint: 'fp', config });
   const opened = doc('d2', 'House blend', 'The espresso secret blend: gayo with a little robusta.', { tags: ['espresso'], public: true });
-  await engine.update({ upsert: [opened] });
   const after = [docs[0], opened, docs[2]];
+  await engine.update({ upsert: [opened], docs: after, corpusFingerprint: 'fp2' });
   const open = permittedIds(policy, guest, after);
   assert.deepEqual(suggestFor(engine, 'se', { filter: (id) => open.has(id) }).map((s) => s.suggestion), ['secret']);
-  await engine.update({ upsert: [docs[1]] }); // private again
+  await engine.update({ upsert: [docs[1]], docs, corpusFingerprint: 'fp' }); // private again
   assert.deepEqual(suggestFor(engine, 'se', { filter: filterFor(guest) }).map((s) => s.suggestion), []);
 });
 

@@ -47,8 +47,49 @@ test('the gate fails (exit 1) for a config that regresses, naming the gate and t
 test('the second compare of unchanged configs reuses the saved runs', () => {
   const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'markdown']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /baseline: reusing .*\.json \(same config, corpus and judgments\)/);
+  assert.match(r.stderr, /baseline: reusing .*\.json \(same config, corpus, judgments, access, tool version and learned models\)/);
   assert.match(r.stdout, /^## Ranklab: title-boost-3 vs baseline/);
+});
+
+test('--verbose says why a saved run was not reused (here: acl.missingAcl changed)', () => {
+  const ws = copyOfExample();
+  assert.equal(ranklab(['compare', '--workspace', ws, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--as', 'ayu']).code, 0);
+  const settings = JSON.parse(readFileSync(join(ws, 'ranklab.json'), 'utf8'));
+  settings.acl.missingAcl = 'private';
+  writeFileSync(join(ws, 'ranklab.json'), JSON.stringify(settings));
+  const r = ranklab(['compare', '--workspace', ws, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--as', 'ayu', '--verbose']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /\[ranklab\] baseline: not reusing .*baseline@ayu-[^ ]*\.json: (judgments differ, )?access rule or missingAcl differ\n/);
+  assert.doesNotMatch(r.stderr, /reusing .* \(same config/);
+});
+
+test('saved runs made as different principals are refused, named, unless --allow-mixed-principals; then the output says so first', () => {
+  const ws = copyOfExample();
+  const saved = (args: string[]) => {
+    const r = ranklab(['eval', '--workspace', ws, '--format', 'json', ...args]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout).runs[0].saved as string;
+  };
+  const asAyu = saved(['--config', 'baseline', '--as', 'ayu']);
+  const asNobody = saved(['--config', 'title-boost-3']);
+  const refused = ranklab(['compare', '--workspace', ws, '--baseline', asAyu, '--candidate', asNobody]);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.equal(refused.stdout, '');
+  assert.match(refused.stderr, /baseline "baseline" was run as principal "ayu", candidate "title-boost-3" without a principal \(every document\).*--allow-mixed-principals/);
+  // A config run now with --as against a saved run made without: the same refusal.
+  assert.equal(ranklab(['compare', '--workspace', ws, '--baseline', asNobody, '--candidate', 'baseline', '--as', 'ayu']).code, 2);
+
+  const allowed = ranklab(['compare', '--workspace', ws, '--baseline', asAyu, '--candidate', asNobody, '--allow-mixed-principals']);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stdout.split('\n').slice(0, 2).join('\n'), /^Ranklab compare: .*\n!! MIXED PRINCIPALS: baseline "baseline" was run as principal "ayu"/);
+  const json = JSON.parse(ranklab(['compare', '--workspace', ws, '--baseline', asAyu, '--candidate', asNobody, '--allow-mixed-principals', '--format', 'json']).stdout);
+  assert.deepEqual(json.principals, { baseline: 'ayu', candidate: null, mixed: true });
+  assert.equal(json.warnings[0].kind, 'mixed-principals');
+  // Two runs made as the same principal compare as that principal, without a flag.
+  const alsoAyu = saved(['--config', 'title-boost-3', '--as', 'ayu']);
+  const same = JSON.parse(ranklab(['compare', '--workspace', ws, '--baseline', asAyu, '--candidate', alsoAyu, '--format', 'json']).stdout);
+  assert.deepEqual(same.principals, { baseline: 'ayu', candidate: 'ayu', mixed: false });
+  assert.equal(same.judgments, JSON.parse(readFileSync(alsoAyu, 'utf8')).provenance.judgments, 'scored on the judgments as ayu sees them');
 });
 
 test('two BM25 configs on a real collection (BEIR folder, read-only) compare in well under a minute', () => {

@@ -90,3 +90,25 @@ test('reports: text names the variant and the moved documents; JSON has the docu
   for (const key of ['baseline', 'candidate', 'delta', 'ci95', 'pPermutation', 'pTTest', 'pAdjusted']) assert.ok(key in json.metrics['p@1'], key);
   assert.deepEqual(json.perQuery.q1['p@1'], { baseline: 1, candidate: 0, delta: -1 });
 });
+
+test('runs made as different principals are not compared, unless allowed, and then the comparison says so first', () => {
+  const specs = parseMetricList('p@1');
+  const as = (principal: string | null | undefined) => ({ name: principal ? `run-as-${principal}` : 'run-all', run: baseline, principal });
+  assert.throws(
+    () => compareRuns(as('ayu'), { ...as(null), run: candidate }, judgments, specs, opts),
+    (e: Error) => e.name === 'MixedPrincipalsError' && /baseline "run-as-ayu" was run as principal "ayu", candidate "run-all" without a principal \(every document\)/.test(e.message),
+  );
+  assert.throws(() => compareRuns(as('ayu'), as('sari'), judgments, specs, opts), /principal "ayu".*principal "sari"/);
+  // Same principal, or a side whose principal is unknown (a TREC run from another engine): compared as before.
+  assert.equal(compareRuns(as('ayu'), { ...as('ayu'), run: candidate }, judgments, specs, opts).principals.mixed, false);
+  assert.equal(compareRuns(as(undefined), as('ayu'), judgments, specs, opts).principals.mixed, false);
+
+  const mixed = compareRuns(as('ayu'), { ...as(null), run: candidate }, judgments, specs, opts, { allowMixedPrincipals: true });
+  assert.deepEqual(mixed.principals, { baseline: 'ayu', candidate: null, mixed: true });
+  assert.equal(mixed.warnings[0].kind, 'mixed-principals');
+  assert.equal(mixed.metrics['p@1'].delta, 0.25, 'the figures themselves are computed as usual');
+  const text = formatComparison(mixed, 'table');
+  assert.match(text.split('\n').slice(0, 3).join('\n'), /MIXED PRINCIPALS: baseline "run-as-ayu" was run as principal "ayu", candidate "run-all" without a principal/);
+  assert.match(formatComparison(mixed, 'markdown').split('\n').slice(0, 3).join('\n'), /MIXED PRINCIPALS/);
+  assert.equal(comparisonJson(mixed).principals.mixed, true);
+});

@@ -2,13 +2,23 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findCachedRun, saveRun } from '../../../src/core/experiment/run-store';
+import { type RunKey, findCachedRun, reuseMismatches, saveRun } from '../../../src/core/experiment/run-store';
 import type { SavedRun } from '../../../src/core/run/types';
 import { tempDir } from '../../helpers/workspace';
 
+const access = (principal?: string) => ({ principal: principal ? { name: principal, groups: [] } : null, rule: { doc: 'public', is: true }, missingAcl: 'public' });
+
 function run(config: string, minute: number, principal?: string): SavedRun {
   const createdAt = new Date(Date.UTC(2026, 11, 2, 10, minute)).toISOString();
-  return { format: 'ranklab-run@1', provenance: { config, configHash: `h-${config}`, corpus: 'c', judgments: 'j', createdAt, tool: 't' }, config: {}, metricSpecs: [], metrics: {}, latency: {}, principal, queries: [] };
+  return {
+    format: 'ranklab-run@1',
+    provenance: { config, configHash: `h-${config}`, corpus: 'c', judgments: 'j', createdAt, tool: 't', access: access(principal), models: { lsa: 'm' } },
+    config: {}, metricSpecs: [], metrics: {}, latency: {}, principal, queries: [],
+  };
+}
+
+function key(over: Partial<RunKey> = {}): RunKey {
+  return { config: 'baseline', configHash: 'h-baseline', corpus: 'c', judgments: 'j', tool: 't', access: access(over.principal), models: { lsa: 'm' }, ...over };
 }
 
 test('saving keeps the newest runs per config and principal and never touches other files', () => {
@@ -28,7 +38,38 @@ test('saving keeps the newest runs per config and principal and never touches ot
     'baseline@ana-2026-12-02T10-10-00-000Z.json',
     'notes.json',
   ]);
-  assert.equal(findCachedRun(dir, { configHash: 'h-baseline', corpus: 'c', judgments: 'j' })?.saved.provenance.createdAt, '2026-12-02T10:04:00.000Z');
-  assert.equal(findCachedRun(dir, { configHash: 'h-baseline', corpus: 'c', judgments: 'j', principal: 'ana' })?.saved.principal, 'ana');
-  assert.equal(findCachedRun(dir, { configHash: 'h-baseline', corpus: 'other', judgments: 'j' }), undefined);
+  assert.equal(findCachedRun(dir, key())?.saved.provenance.createdAt, '2026-12-02T10:04:00.000Z');
+  assert.equal(findCachedRun(dir, key({ principal: 'ana' }))?.saved.principal, 'ana');
+  assert.equal(findCachedRun(dir, key({ corpus: 'other' })), undefined);
+});
+
+test('reuse: every part of the key is compared, and the reason is named', () => {
+  const saved = run('baseline', 0, 'ana');
+  assert.deepEqual(reuseMismatches(saved, key({ principal: 'ana' })), []);
+  const cases: Array<[Partial<RunKey>, string]> = [
+    [{ configHash: 'x' }, 'config differs'],
+    [{ corpus: 'x' }, 'corpus differs'],
+    [{ judgments: 'x' }, 'judgments differ'],
+    [{ principal: 'bo' }, 'principal differs'],
+    [{ access: { ...access('ana'), principal: { name: 'ana', groups: ['hr'] } } }, 'principal attributes differ'],
+    [{ access: { ...access('ana'), rule: { doc: 'public', is: false } } }, 'access rule or missingAcl differ'],
+    [{ access: { ...access('ana'), missingAcl: 'private' } }, 'access rule or missingAcl differ'],
+    [{ tool: 'u' }, 'tool version differs (t)'],
+    [{ models: { lsa: 'n' } }, 'learned models differ'],
+    [{ models: {} }, 'learned models differ'],
+  ];
+  for (const [over, why] of cases) assert.deepEqual(reuseMismatches(saved, key({ principal: 'ana', ...over })), [why], why);
+  // Attribute order does not matter; values do.
+  const reordered = run('baseline', 0, 'ana');
+  reordered.provenance.access = { missingAcl: 'public', rule: { is: true, doc: 'public' }, principal: { groups: [], name: 'ana' } };
+  assert.deepEqual(reuseMismatches(reordered, key({ principal: 'ana' })), []);
+
+  const dir = tempDir();
+  saveRun(dir, run('baseline', 1));
+  const log: string[] = [];
+  assert.equal(findCachedRun(dir, key({ models: { lsa: 'n' } }), (m) => log.push(m)), undefined);
+  assert.match(log.join('\n'), /^baseline: not reusing .*baseline-2026-12-02T10-01-00-000Z\.json: learned models differ$/);
+  log.length = 0;
+  findCachedRun(dir, key({ principal: 'ana' }), (m) => log.push(m));
+  assert.deepEqual(log, ['baseline: no saved run as ana to reuse']);
 });

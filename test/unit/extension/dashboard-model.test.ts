@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/run-store';
-import { buildDashboardModel, buildQueryDetail, perQueryRows } from '../../../src/extension/dashboard/model';
+import { buildDashboardModel, buildQueryDetail, dashboardComparison, perQueryRows } from '../../../src/extension/dashboard/model';
+import { RanklabSession } from '../../../src/core/session/session';
 import { isWebviewToHost } from '../../../src/protocol/dashboard';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/vscode-workspace');
@@ -93,4 +94,19 @@ test('protocol guard rejects malformed webview messages', () => {
   assert.equal(isWebviewToHost({ type: 'command', command: 'openDocument', params: { docId: 'a' } }), true);
   assert.equal(isWebviewToHost({ type: 'command', command: 'openDocument' }), false);
   assert.equal(isWebviewToHost(null), false);
+});
+
+test('dashboard comparison: runs made as different principals show the core\'s refusal instead of figures; labels name the principal', () => {
+  const { runs } = readSavedRuns(FIXTURE);
+  const judgments = RanklabSession.open(copyFixture(), { stateDir: mkdtempSync(path.join(tmpdir(), 'ranklab-state-')) }).judgments();
+  const settings = { metrics: ['ndcg@10'], gain: 'exp' as const, relevanceThreshold: 1, gates: {} };
+  const same = dashboardComparison(runs[0], runs[1], judgments, settings);
+  assert.ok(same.view && !same.note, same.note);
+  const asAyu = { ...runs[0], run: { ...runs[0].run, principal: 'ayu' } };
+  const refused = dashboardComparison(asAyu, runs[1], judgments, settings);
+  assert.equal(refused.view, undefined);
+  assert.match(refused.note!, /baseline "baseline" was run as principal "ayu", candidate "title-boost" without a principal \(every document\)/);
+
+  const m = buildDashboardModel({ workspaceName: 'ws', runsFolder: 'r', runs: [asAyu, runs[1]], problems: [], metricOptions: { gain: 'exp', relevanceThreshold: 1 } });
+  assert.deepEqual(m.runs.map((r) => r.label), ['baseline as ayu', 'title-boost']);
 });

@@ -1,31 +1,27 @@
 // RBP, ERR@k and nERR@k against ir_measures (RBP through cwl_eval, ERR through gdeval) on every shared
 // collection's BM25 run and on the adversarial run of test/data/trec_eval. Python with ir_measures comes from
-// $RANKLAB_PYTHON or .venv-test/bin/python (.ci/run installs it from test/python/requirements.txt); where it is
-// missing the test is skipped with a message saying so.
+// $RANKLAB_PYTHON or .venv-test/bin/python (.ci/run installs it from test/python/requirements.txt).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadJudgments } from '../../../src/core/judgments';
 import { evaluateRun, parseMetricList } from '../../../src/core/metrics';
 import { formatTrecRun, readTrecRun } from '../../../src/core/run/trec-run';
 import { REPO_DIR } from '../../helpers/cli';
+import { crosscheckPython } from '../../helpers/python';
 import { COLLECTIONS, COLLECTIONS_DIR } from '../../helpers/shared';
 
 const SCRIPT = join(REPO_DIR, 'test/python/metrics18_ir_measures.py');
 const CUTOFFS = [5, 10, 20];
 const PS = [0.5, 0.8, 0.95];
 
-function python(): { path?: string; why?: string } {
-  const path = process.env.RANKLAB_PYTHON ?? join(REPO_DIR, '.venv-test/bin/python');
-  if (!existsSync(path)) return { why: `no Python at ${path} (set RANKLAB_PYTHON or run .ci/run to create .venv-test)` };
-  const r = spawnSync(path, ['-c', 'import ir_measures, cwl'], { encoding: 'utf8' });
-  if (r.status !== 0) return { why: `${path} lacks ir_measures/cwl-eval (pip install -r test/python/requirements.txt)` };
-  return { path };
-}
-const PY = python();
+// One lookup for every cross-check (test/helpers/python.ts): skipped with the reason where Python or a package is
+// missing, a failure under RANKLAB_REQUIRE_CROSSCHECK=1 (CI).
+const found = crosscheckPython();
+const PY = { path: found.python, why: found.skip };
 
 function crossCheck(qrelsPath: string, runPath: string): number {
   const r = spawnSync(PY.path!, [SCRIPT, qrelsPath, runPath, CUTOFFS.join(','), PS.join(',')], { encoding: 'utf8', maxBuffer: 1 << 26 });
