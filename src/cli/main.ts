@@ -8,6 +8,7 @@ import { SUGGEST_USAGE, suggestCommand } from './commands/suggest';
 import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
 import { POOL_USAGE, poolCommand } from './commands/pool';
 import { AGREEMENT_USAGE, agreementCommand } from './commands/agreement';
+import { JUDGE_USAGE, judgeCommand } from './commands/judge';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   'check-acl': { run: checkAclCommand, usage: CHECK_ACL_USAGE },
   pool: { run: poolCommand, usage: POOL_USAGE },
   agreement: { run: agreementCommand, usage: AGREEMENT_USAGE },
+  judge: { run: judgeCommand, usage: JUDGE_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments

@@ -1,5 +1,5 @@
 import type { Pool } from '../../core/judging/pool';
-import { type WorkspacePool, workspacePool } from '../../core/judging/workspace-pool';
+import { type WorkspacePool, type WorkspacePoolOptions, workspacePool } from '../../core/judging/workspace-pool';
 import { parseMetricList } from '../../core/metrics';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
@@ -26,7 +26,7 @@ export const POOL_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type PoolValues = ReturnType<typeof parse<typeof POOL_OPTIONS>>['values'];
+export type PoolValues = ReturnType<typeof parse<typeof POOL_OPTIONS>>['values'];
 
 export async function poolCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, POOL_OPTIONS);
@@ -44,23 +44,26 @@ export async function poolCommand(argv: string[], io: Io): Promise<number> {
   return failed.length ? 2 : 0;
 }
 
-/** Options shared with `ranklab judge`: the pool of the workspace, or 130 when interrupted. */
-export async function poolFromArgs(values: PoolValues, io: Io, skip?: (qid: string, docId: string) => boolean): Promise<WorkspacePool | 130> {
+/** The pool options of the command line (shared with `ranklab judge`). */
+export function poolOptionsOf(values: PoolValues, io: Io): Omit<WorkspacePoolOptions, 'signal'> {
+  return {
+    configs: values.config ?? [],
+    depth: positive(values.depth, '--depth'),
+    queries: values.queries?.split(',').map((q) => q.trim()).filter(Boolean),
+    slice: values.slice,
+    max: positive(values.max, '--max'),
+    specs: values.metrics ? parseMetricList(values.metrics) : undefined,
+    onProgress: (config, done, total) => progressReporter(io, config)(done, total),
+    log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
+  };
+}
+
+/** The pool of the workspace, or 130 when interrupted. */
+async function poolFromArgs(values: PoolValues, io: Io): Promise<WorkspacePool | 130> {
   const session = openSession(values, io);
   const { signal, dispose } = interruptSignal(io);
   try {
-    return await workspacePool(session, {
-      configs: values.config ?? [],
-      depth: positive(values.depth, '--depth'),
-      queries: values.queries?.split(',').map((q) => q.trim()).filter(Boolean),
-      slice: values.slice,
-      max: positive(values.max, '--max'),
-      specs: values.metrics ? parseMetricList(values.metrics) : undefined,
-      skip,
-      signal,
-      onProgress: (config, done, total) => progressReporter(io, config)(done, total),
-      log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
-    });
+    return await workspacePool(session, { ...poolOptionsOf(values, io), signal });
   } catch (e) {
     if (signal.aborted) return 130;
     throw e;

@@ -47,6 +47,8 @@ export interface PoolOptions {
   metricOptions: EvaluateOptions;
   /** Pairs to leave out although unjudged (e.g. already graded by the LLM rater being run). */
   skip?: (qid: string, docId: string) => boolean;
+  /** Keep pairs that are judged already (an LLM judge graded against people's grades, for `ranklab agreement`). */
+  includeJudged?: boolean;
 }
 
 export interface Pool {
@@ -74,7 +76,7 @@ export function buildPool(sides: PoolSide[], judgments: JudgmentSet, opts: PoolO
       if (!inScope(qid)) continue;
       const qrels = judgments.qrels.get(qid)!;
       docs.slice(0, depth).forEach((d, i) => {
-        if (qrels.has(d.id) || opts.skip?.(qid, d.id)) return;
+        if ((qrels.has(d.id) && !opts.includeJudged) || opts.skip?.(qid, d.id)) return;
         const key = judgmentKey(qid, d.id);
         let p = pairs.get(key);
         if (!p) pairs.set(key, (p = { qid, docId: d.id, ranks: {}, bestRank: Infinity, reason: 'shared', shownByAll: false }));

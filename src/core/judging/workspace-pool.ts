@@ -22,6 +22,8 @@ export interface WorkspacePoolOptions {
   /** Metrics for the deciding pairs (default: the workspace's). */
   specs?: MetricSpec[];
   skip?: (qid: string, docId: string) => boolean;
+  /** Keep judged pairs too (see PoolOptions). */
+  includeJudged?: boolean;
   signal?: AbortSignal;
   onProgress?: (config: string, done: number, total: number) => void;
   /** A saved run was reused or a config was run (for --verbose style logs). */
@@ -59,7 +61,7 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
     }
   }
   if (sides.length === 0) throw new InputError(`no config could run: ${failed.map((f) => `${f.config}: ${f.error}`).join('; ')}`);
-  const pool = buildPool(sides, session.judgments(), { depth: opts.depth ?? settings.judging.depth, qids, max: opts.max, specs, metricOptions, skip: opts.skip });
+  const pool = buildPool(sides, session.judgments(), { depth: opts.depth ?? settings.judging.depth, qids, max: opts.max, specs, metricOptions, skip: opts.skip, includeJudged: opts.includeJudged });
   return { pool, sides, failed, metricOptions };
 }
 
