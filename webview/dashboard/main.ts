@@ -14,6 +14,7 @@ import {
   dashboardProtocol,
   type QueryDetail,
 } from '../../src/protocol/dashboard';
+import { h } from '../dom';
 import { WebviewClient } from '../ipc';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -60,20 +61,7 @@ function setModel(model: DashboardModel): void {
   render(model);
 }
 
-// ---------------------------------------------------------------- DOM helpers (text only)
-
-type Child = Node | string | undefined | null | false;
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: { class?: string; title?: string; id?: string } = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  if (props.class) el.className = props.class;
-  if (props.title) el.title = props.title;
-  if (props.id) el.id = props.id;
-  for (const c of children) {
-    if (c === undefined || c === null || c === false) continue;
-    el.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  }
-  return el;
-}
+// ---------------------------------------------------------------- DOM helpers (text only): ../dom.ts
 
 const fmt = (v: number | undefined, digits = 4) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–');
 const fmtDelta = (v: number | undefined) => (typeof v === 'number' ? (v > 0 ? '+' : v < 0 ? '−' : '±') + Math.abs(v).toFixed(4) : '–');

@@ -6,6 +6,7 @@
  * Protocol: src/protocol/judging.ts over the shared client (webview/ipc.ts).
  */
 import { GRADE_LABELS, type HighlightedText, type JudgingMessages, type JudgingState, type JudgingView, judgingProtocol } from '../../src/protocol/judging';
+import { h } from '../dom';
 import { WebviewClient } from '../ipc';
 
 const client = new WebviewClient<JudgingMessages, JudgingState>(judgingProtocol, {
@@ -16,20 +17,7 @@ let busy = false;
 let helpOpen = false;
 const app = document.getElementById('app')!;
 
-// ---------------------------------------------------------------- DOM helpers (text only)
-
-type Child = Node | string | undefined | null | false;
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: { class?: string; title?: string; id?: string } = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  if (props.class) el.className = props.class;
-  if (props.title) el.title = props.title;
-  if (props.id) el.id = props.id;
-  for (const c of children) {
-    if (c === undefined || c === null || c === false) continue;
-    el.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  }
-  return el;
-}
+// ---------------------------------------------------------------- DOM helpers (text only): ../dom.ts
 
 /** Text with <mark> around the highlighted ranges; every piece is a text node. */
 function highlighted(tag: 'p' | 'span', t: HighlightedText, props: { class?: string; id?: string } = {}): HTMLElement {

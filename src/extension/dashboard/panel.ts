@@ -13,7 +13,7 @@ const VIEW: PanelView<DashboardMessages> = {
   protocol: dashboardProtocol,
   title: 'Ranklab Dashboard',
   app: 'dashboard',
-  styles: ['dashboard.css'],
+  styles: ['base.css', 'dashboard.css'],
   icon: 'ranklab.svg',
   loading: 'Loading runs…',
 };

@@ -23,7 +23,7 @@ const VIEW: PanelView<JudgingMessages> = {
   protocol: judgingProtocol,
   title: 'Ranklab: Judge',
   app: 'judging',
-  styles: ['judging.css'],
+  styles: ['base.css', 'judging.css'],
   icon: 'ranklab.svg',
   loading: 'Building the pool of unjudged documents…',
 };

@@ -12,17 +12,7 @@ import { GradeWriter } from '../../../src/core/judging/writer';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { REPO_DIR } from '../../helpers/cli';
 import { plainQrels, withTempDir } from '../judgments/helpers';
-
-/** The lines the edit touched: old[p, old.length - s) became new[p, new.length - s) (common prefix p, suffix s). */
-function changed(before: string, after: string): { removed: string[]; added: string[] } {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  let p = 0;
-  while (p < a.length && p < b.length && a[p] === b[p]) p++;
-  let s = 0;
-  while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
-  return { removed: a.slice(p, a.length - s), added: b.slice(p, b.length - s) };
-}
+import { changedLines as changed } from '../../helpers/text-diff';
 
 /** Writes `text` as the workspace's only judgments file and returns a function applying one grade and the new text. */
 function workspaceWith(dir: string, name: string, text: string | Buffer, kind: 'qrels' | 'golden') {
