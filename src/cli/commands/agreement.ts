@@ -35,7 +35,7 @@ const fmt = (x: number | null, digits = 3) => (x === null ? 'n/a' : x.toFixed(di
 
 export function formatAgreement(r: AgreementReport, merge: string | undefined, maxConflicts: number): string {
   const out: string[] = [];
-  out.push(`raters: ${r.raters.map((x) => `${x.name} (${x.grades} grades)`).join(', ')}`);
+  out.push(`raters: ${r.raters.map((x) => `${x.name} (${x.grades} grade${x.grades === 1 ? '' : 's'})`).join(', ')}`);
   if (merge) out.push(`scored grades: ${merge} (ranklab.json judging.merge, judging.llmGrades)`);
   if (r.pairs.length === 0) {
     out.push('one rater: nothing to compare. Grade with another rater name (per-rater files) or run ranklab judge --llm.');

@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { agreementReport, cohenKappa, krippendorffOrdinalAlpha } from '../../../src/core/judging/agreement';
 import { fingerprintJudgments, loadJudgments } from '../../../src/core/judgments';
 import { mergeGrades } from '../../../src/core/judgments/merge';
+import { loadWorkspace } from '../../../src/core/workspace';
 import { createRng } from '../../../src/core/util/random';
 import { REPO_DIR, ranklab } from '../../helpers/cli';
 import { plainQrels, withTempDir } from '../judgments/helpers';
@@ -183,6 +184,20 @@ describe('several raters', () => {
       assert.equal(report.overall.overlap, 5);
       assert.deepEqual(report.overall.conflicts.map((c) => `${c.qid} ${c.docId}`), ['q1 a', 'q1 b']);
       assert.ok(Math.abs(report.overall.alpha! - krippendorffOrdinalAlpha([[3, 3, 2], [0, 1], [1, 1], [2, 2], [2, 2]])!) < 1e-12);
+    });
+  });
+
+  it('ranklab.json: a bad merge policy or rater name is an error at its line and falls back', () => {
+    withTempDir((dir) => {
+      ratersWorkspace(dir);
+      writeFileSync(join(dir, 'ranklab.json'), '{\n  "judgments": ["golden.json", {"raters": "judgments", "rater": "a b"}],\n  "judging": {\n    "merge": "average"\n  }\n}\n');
+      const ws = loadWorkspace(dir);
+      assert.deepEqual(ws.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.line, d.message.slice(0, 41)]), [
+        [2, 'rater name "a b" must start with a letter'],
+        [4, '"judging.merge": merge policy must be one'],
+      ]);
+      assert.equal(ws.settings.judging.merge, 'mean-rounded');
+      assert.equal(ws.judgmentSpecs[1]!.rater, undefined);
     });
   });
 

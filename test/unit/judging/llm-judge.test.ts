@@ -44,6 +44,19 @@ describe('reading an answer', () => {
   });
 });
 
+describe('LLM judge settings', () => {
+  it('defaults, and problems named by their ranklab.json key', () => {
+    const s = llmJudgeSettings({ baseUrl: 'http://localhost:11434/v1/', model: 'm' });
+    assert.deepEqual(s, { baseUrl: 'http://localhost:11434/v1', model: 'm', concurrency: 4, timeoutMs: 60000, maxRetries: 3, retryDelayMs: 1000, parseRetries: 2, temperature: 0, maxPassageChars: 4000 });
+    assert.equal(llmJudgeSettings({ baseUrl: 'http://x', model: 'm' }, { model: 'other' }).model, 'other', '--model wins');
+    assert.throws(() => llmJudgeSettings(undefined), /"judging": \{"llm": \{"baseUrl"/);
+    assert.throws(() => llmJudgeSettings({ baseUrl: 'ftp://x', model: 'm' }), /judging\.llm\.baseUrl" must be http or https/);
+    assert.throws(() => llmJudgeSettings({ baseUrl: 'http://x' }), /judging\.llm\.model" is missing/);
+    assert.throws(() => llmJudgeSettings({ baseUrl: 'http://x', model: 'm', concurrency: 0 }), /judging\.llm\.concurrency" must be an integer >= 1/);
+    assert.throws(() => llmJudgeSettings({ baseUrl: 'http://x', model: 'm', temperature: 3 }), /judging\.llm\.temperature/);
+  });
+});
+
 describe('LLM judge on the example workspace', () => {
   let server: ChatServer;
   let dir: string;
