@@ -1,5 +1,5 @@
 import { InputError, formatDiagnostic } from '../core/util/diagnostics';
-import { type Io, processIo } from './io';
+import { type Io, processIo, reportDiagnostics } from './io';
 import { SCORE_USAGE, scoreCommand } from './commands/score';
 import { EVAL_USAGE, evalCommand } from './commands/eval';
 import { COMPARE_USAGE, GATE_USAGE, compareCommand, gateCommand } from './commands/compare';
@@ -9,6 +9,7 @@ import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
 import { POOL_USAGE, poolCommand } from './commands/pool';
 import { AGREEMENT_USAGE, agreementCommand } from './commands/agreement';
 import { JUDGE_USAGE, judgeCommand } from './commands/judge';
+import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
@@ -31,10 +32,15 @@ Usage: ranklab <command> [options]   (ranklab <command> --help for details)
 
 ${Object.values(COMMANDS).map((c) => c.usage).join('\n\n')}
 
-Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message says what and where).
+Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message says what and where),
+3 internal error (a bug: please report it), 130 interrupted.
 `;
 
-/** Runs the CLI and returns the exit code (exported so tests can call it in-process). */
+/**
+ * Runs the CLI and returns the exit code (exported so tests can call it in-process). Every failure a user can
+ * cause is an InputError (exit 2, printed with its file, line and key); anything else is a bug: exit 3 with the
+ * stack, so that it gets reported.
+ */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -43,27 +49,43 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`ranklab: unknown command "${name}"\n\n${USAGE}`);
+    io.err(`ranklab: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; ranklab --help)\n`);
     return 2;
   }
   try {
     return await command.run(rest, io);
   } catch (e) {
-    if (e instanceof InputError) {
-      io.err(`ranklab ${name}: ${e.message}\n`);
-      for (const d of e.diagnostics.slice(0, 50)) io.err(formatDiagnostic(d) + '\n');
+    const input = e instanceof InputError ? e : fileSystemError(e);
+    if (input) {
+      reportInputError(io, name, input);
       return 2;
     }
-    throw e;
+    io.err(`ranklab ${name}: internal error (a bug in ranklab; please report it with the lines below): ${(e as Error)?.stack ?? e}\n`);
+    return 3;
   }
 }
 
+function reportInputError(io: Io, command: string, e: InputError): void {
+  const main = e.toDiagnostic();
+  io.err(e.file ? `${formatDiagnostic(main)}\n` : `ranklab ${command}: error: ${e.message}\n`);
+  const related = e.diagnostics.filter((d) => formatDiagnostic(d) !== formatDiagnostic(main));
+  reportDiagnostics(io, related);
+}
+
+/**
+ * A file-system error that names a path (a folder that vanished, a disk that is full, a permission) comes
+ * from the user's machine, not from a bug: exit 2 naming the path, like any other unusable input.
+ */
+function fileSystemError(e: unknown): InputError | undefined {
+  const err = e as NodeJS.ErrnoException;
+  if (!err || typeof err.code !== 'string' || typeof err.path !== 'string') return undefined;
+  return new InputError(`cannot ${err.syscall ?? 'use'} it: ${err.code}`, [], { file: err.path });
+}
+
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (e) => {
-      process.stderr.write(`ranklab: internal error: ${(e as Error).stack ?? e}\n`);
-      process.exitCode = 3;
-    },
-  );
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+    // Interrupted: leave now rather than wait for work the core abandoned (a library load, a request) to drain.
+    if (code === INTERRUPTED) process.exit();
+  });
 }

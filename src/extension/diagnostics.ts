@@ -4,14 +4,16 @@
  *   config regresses the baseline beyond a gate or a slice regresses, naming the worst queries with
  *   links (relatedInformation) to those queries in the judgments file; an error when an ACL check fails;
  * - judgment files: malformed lines (the loader's diagnostics) and unknown document ids;
- * - ranklab.json: the workspace loader's problems.
+ * - corpus files: duplicate ids, binary/oversized/unreadable files, invalid fields (the corpus loader's);
+ * - principals.json: entries that were skipped;
+ * - ranklab.json: the workspace loader's problems, and corpus settings that match or map nothing.
+ * The same lists the CLI prints (from the same session methods); a one-line count goes to the output channel.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkDocIds } from '../core/judgments/validate';
 import type { RanklabSession } from '../core/session/session';
-import type { Diagnostic as CoreDiagnostic } from '../core/util/diagnostics';
+import { type Diagnostic as CoreDiagnostic, countProblems } from '../core/util/diagnostics';
 import type { ConfigState } from './live';
 import { changedSettingLine, type Finding, gateFindings } from './logic/findings';
 
@@ -38,6 +40,10 @@ export class RanklabDiagnostics implements vscode.Disposable {
   private readonly workspaceFiles = new Map<string, Set<string>>();
   /** Latest access-control findings per config file (kept across re-evaluations). */
   private readonly aclFindings = new Map<string, Finding[]>();
+  /** The last summary logged per folder root, so an unchanged state is not logged again. */
+  private readonly summaries = new Map<string, string>();
+
+  constructor(private readonly log?: { info(message: string): void; warn(message: string): void }) {}
 
   /** Replaces the access-control errors of one config file, keeping its other diagnostics. */
   setAcl(file: string, findings: Finding[]): void {
@@ -92,29 +98,43 @@ export class RanklabDiagnostics implements vscode.Disposable {
     this.collection.set(uri, out);
   }
 
-  /** Judgment files (malformed lines, unknown document ids) and ranklab.json problems of a session. */
+  /** Judgment, corpus, principals and ranklab.json problems of a session, on their files. */
   refreshWorkspace(session: RanklabSession): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
-    const add = (d: CoreDiagnostic) => {
-      if (!d.file) return;
-      const file = path.resolve(session.root, d.file);
-      if (!byFile.has(file)) byFile.set(file, []);
-      byFile.get(file)!.push(toVsDiagnostic(d));
+    const counts: string[] = [];
+    const add = (input: string, ds: readonly CoreDiagnostic[]) => {
+      const shown = ds.filter((d) => d.severity !== 'info');
+      if (shown.length) counts.push(`${input} ${countProblems(shown)}`);
+      for (const d of shown) {
+        if (!d.file) continue;
+        const file = path.resolve(session.root, d.file);
+        if (!byFile.has(file)) byFile.set(file, []);
+        byFile.get(file)!.push(toVsDiagnostic(d));
+      }
     };
-    for (const d of session.workspace.diagnostics) add(d);
-    try {
-      const j = session.judgments();
-      for (const d of j.diagnostics) if (d.severity !== 'info') add(d);
-      const ids = new Set(session.corpus().docs.map((d) => d.id));
-      for (const d of checkDocIds(j, ids)) add(d);
-    } catch (e) {
-      const err = e as Error & { diagnostics?: CoreDiagnostic[] };
-      for (const d of err.diagnostics ?? []) add(d);
-    }
+    // Each input separately: one that cannot be read at all still lets the others show their problems.
+    const collect = (input: string, read: () => readonly CoreDiagnostic[]) => {
+      try {
+        add(input, read());
+      } catch (e) {
+        const err = e as Error & { diagnostics?: CoreDiagnostic[]; toDiagnostic?: () => CoreDiagnostic };
+        add(input, [...(err.toDiagnostic ? [err.toDiagnostic()] : []), ...(err.diagnostics ?? [])]);
+      }
+    };
+    add('ranklab.json', session.workspace.diagnostics);
+    collect('corpus', () => session.corpusDiagnostics());
+    collect('judgments', () => session.judgmentDiagnostics());
+    if (session.principalsFile()) collect('principals', () => (session.principals(), session.principalDiagnostics()));
     const previous = this.workspaceFiles.get(session.root) ?? new Set();
     for (const f of previous) if (!byFile.has(f)) this.collection.delete(vscode.Uri.file(f));
     for (const [f, ds] of byFile) this.collection.set(vscode.Uri.file(f), ds);
     this.workspaceFiles.set(session.root, new Set(byFile.keys()));
+    const summary = counts.length ? `problems in the inputs: ${counts.join('; ')} (see the Problems view)` : 'no problems in the inputs';
+    if (this.summaries.get(session.root) !== summary) {
+      this.summaries.set(session.root, summary);
+      if (counts.length) this.log?.warn(summary);
+      else if (previous.size) this.log?.info(summary);
+    }
   }
 
   dispose(): void {

@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
     return uri.fsPath.startsWith(folder.uri.fsPath + path.sep) ? folder : undefined;
   };
   const live = new LiveEvaluator(sessions, folderOf);
-  const diagnostics = new RanklabDiagnostics();
+  const diagnostics = new RanklabDiagnostics(log);
   const tests = new RanklabTests(sessions, live, () => controller.folder);
   const codeLens = new ConfigCodeLensProvider(live, folderOf);
   const dashboard = new DashboardPanel(context.extensionUri, controller);

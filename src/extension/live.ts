@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { parseRankConfig, type RankConfig } from '../core/config';
 import { type Comparison, compareRuns } from '../core/experiment/compare';
-import { type GateResult, checkGates } from '../core/experiment/gates';
+import { type GateResult, checkGates, withGateMetrics } from '../core/experiment/gates';
 import type { JudgmentSet } from '../core/judgments/types';
 import { parseMetricList } from '../core/metrics/spec';
 import type { MetricOptions } from '../core/metrics/context';
@@ -44,7 +44,7 @@ export interface ConfigState {
 /** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
 export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
   const settings = session.workspace.settings;
-  const specs = parseMetricList(settings.metrics);
+  const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
   const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
   const common = { specs, metricOptions, reuse: true, save: true, signal };
   const candidate = await evaluateConfig(session, config, { ...common, onProgress });
@@ -132,16 +132,19 @@ export class LiveEvaluator implements vscode.Disposable {
       return state;
     }
     let state: ConfigState;
+    let fieldProblems: Diagnostic[] = [];
     try {
       const result = await this.sessions.exclusive(folder, `evaluating ${config.name}`, async (session) => {
         abort.signal.throwIfAborted();
+        // Searched fields no document has: shown on the config like its other problems (same check as the CLI).
+        fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(file));
         return evaluateAgainstBaseline(session, config, file, abort.signal);
       });
-      state = { file, folder, status: 'done', parseDiagnostics: parsed.diagnostics, result };
+      state = { file, folder, status: 'done', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], result };
       this.sessions.log.info(`live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`);
     } catch (e) {
       if (abort.signal.aborted) return this.states.get(file)!;
-      state = { file, folder, status: 'error', parseDiagnostics: parsed.diagnostics, error: (e as Error).message, result: previous?.result };
+      state = { file, folder, status: 'error', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], error: (e as Error).message, result: previous?.result };
       this.sessions.log.warn(`live: ${file}: ${(e as Error).message}`);
     } finally {
       if (this.running.get(file) === abort) this.running.delete(file);

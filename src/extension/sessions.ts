@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RanklabSession } from '../core/session/session';
 
-export type InputChange = 'corpus' | 'judgments' | 'settings' | 'config';
+/** What changed; 'corpus-problems': corpus files changed without changing a document (only their problems may have). */
+export type InputChange = 'corpus' | 'corpus-problems' | 'judgments' | 'settings' | 'config';
 
 interface Entry {
   session?: RanklabSession;
@@ -128,7 +129,11 @@ export class SessionManager implements vscode.Disposable {
         const r = await s.refreshCorpus();
         const n = r.added.length + r.changed.length + r.removed.length;
         this.log.info(`corpus refresh: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed in ${r.ms.toFixed(0)} ms`);
-        if (n === 0) kinds.delete('corpus');
+        // No document changed, but the file may have brought or fixed a problem (a duplicate id, a binary file).
+        if (n === 0) {
+          kinds.delete('corpus');
+          kinds.add('corpus-problems');
+        }
       }
     }).catch((err) => this.log.warn(`could not take in file changes: ${(err as Error).message}`));
     if (kinds.size) this.inputsChanged.fire({ folder, kinds });

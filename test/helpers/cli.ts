@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const REPO_DIR = resolve(__dirname, '../..');
-const CLI = resolve(REPO_DIR, 'dist/cli.js');
+/** The built binary; RANKLAB_TEST_CLI runs the tests against another build (e.g. an older one, to see them fail there). */
+export const CLI = process.env.RANKLAB_TEST_CLI ?? resolve(REPO_DIR, 'dist/cli.js');
 
 /** Runs the bundled `ranklab` binary as a user would (npm test builds it first). */
 export function ranklab(args: string[], opts: { cwd?: string; input?: string } = {}) {

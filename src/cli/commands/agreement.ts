@@ -2,7 +2,7 @@ import { type AgreementReport, type Conflict, agreementReport } from '../../core
 import { textTable } from '../../core/report/table';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, openSession } from '../workspace-options';
+import { WORKSPACE_OPTIONS, openWorkspace } from '../workspace-options';
 
 export const AGREEMENT_USAGE = `ranklab agreement [--workspace DIR] [--format table|json] [--max-conflicts N]
   How far the workspace's raters agree on the pairs they both graded: per pair of raters the overlap, the share of
@@ -19,8 +19,10 @@ export async function agreementCommand(argv: string[], io: Io): Promise<number> 
   });
   if (values.help) return io.out(AGREEMENT_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
-  const session = openSession(values, io);
+  const { session, report: inputs } = openWorkspace(values, io);
   const judgments = session.judgments();
+  inputs.add('judgments', judgments.diagnostics);
+  inputs.stopIfStrict();
   const report = agreementReport(judgments);
   if (format === 'json') {
     io.out(JSON.stringify({ merge: judgments.merge ?? null, ...report }, null, 2) + '\n');

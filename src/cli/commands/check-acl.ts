@@ -3,10 +3,13 @@ import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession } from '../workspace-options';
+import {
+  type ConfigChoice, WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, readCorpus, reportInterrupted,
+  requireConfigs, usableConfigs,
+} from '../workspace-options';
 
 export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
-                  [--no-prefixes] [--allow-invalid-acl] [--format table|json]
+                  [--no-prefixes] [--allow-invalid-acl] [--format table|json] [--strict]
   Runs every labeled query, and the typing prefixes of each query for autocomplete, as every principal
   under every config, and verifies against the corpus files (read and evaluated by independent code) that no
   result, hit count, suggestion, facet or snippet comes from a document the principal may not see. Also
@@ -29,25 +32,32 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   });
   if (values.help) return io.out(CHECK_ACL_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
-  const session = openSession(values, io);
-  const configs = values.config?.length ? values.config.map((c) => session.resolveConfig(c)) : undefined;
+  const { session, report: inputs } = openWorkspace(values, io);
+  const entries = configEntriesOf(session, values.config);
   const { signal, dispose } = interruptSignal(io);
+  const checked: string[] = [];
+  let choice: ConfigChoice;
   let report: AclReport;
   try {
+    await readCorpus(session, inputs, signal);
+    judgmentsOf(session, inputs);
+    principalsOf(session, inputs, values.as ?? []);
+    choice = usableConfigs(session, inputs, entries);
+    inputs.stopIfStrict();
+    requireConfigs(choice);
     report = await checkAcl(session, {
-      configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
+      configs: choice.configs, principals: values.as, prefixes: !values['no-prefixes'], signal,
       onProgress: values.verbose ? (m) => io.err(`[check-acl] ${m}\n`) : undefined,
+      onConfigDone: (name) => checked.push(name),
     });
   } catch (e) {
-    if (signal.aborted) {
-      io.err('stopped before the check completed\n');
-      return 130;
-    }
+    if (signal.aborted) return reportInterrupted(io, 'configs', checked, entries.map((e) => e.name).filter((n) => !checked.includes(n)));
     throw e;
   } finally {
     dispose();
   }
   for (const f of report.failed) io.err(`ranklab check-acl: config ${f.config} not checked: ${f.message}\n`);
+  report.failed.unshift(...choice.failed.map((f) => ({ config: f.name, message: f.message }))); // reported above, at their lines
   if (report.configs.length === 0) throw new InputError(`no config could be checked (${report.failed.map((f) => f.config).join(', ')})`);
   const findings = aclFindings(report, { allowInvalidAcl: !!values['allow-invalid-acl'] });
   // A failed check wins over an unusable config (exit 2, as in eval): both need attention, the leak first.

@@ -1,23 +1,32 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { type ComparisonSide, MixedPrincipalsError, compareRuns } from '../../core/experiment/compare';
-import { type GateSettings, checkGates, gatesPassed } from '../../core/experiment/gates';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { RankConfig } from '../../core/config';
+import { type Comparison, type ComparisonSide, MixedPrincipalsError, compareRunsSliced, mixedPrincipals } from '../../core/experiment/compare';
+import { type GateSettings, checkGates, gateCount, gatesPassed, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf, isSavedRunFile, loadSavedRun } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
-import type { RanklabSession } from '../../core/session/session';
-import { InputError } from '../../core/util/diagnostics';
-import { METRICS_HELP, METRIC_OPTIONS, type MetricChoice, formatChoice, metricChoice, parse, required } from '../args';
-import { type Io, reportDiagnostics } from '../io';
+import type { ConfigEntry, RanklabSession } from '../../core/session/session';
+import { Work } from '../../core/util/cooperative';
+import { InputError, errorAt } from '../../core/util/diagnostics';
+import { checkUserTextFile } from '../../core/util/text-file';
+import { SETTINGS_FILE } from '../../core/workspace';
+import { METRICS_HELP, METRIC_OPTIONS, type MetricChoice, formatChoice, intFlag, metricChoice, parse, required } from '../args';
+import { InputReport } from '../input-report';
+import type { Io } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
+import { type Output, checkOutputs, writeOutput } from '../outputs';
+import {
+  WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus, reportInterrupted, usableConfigs,
+} from '../workspace-options';
 import { SPLITS, excludedLine } from './eval';
 
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN [--qrels FILE [--queries FILE]]
                 [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--split tune|holdout|all] [--as PRINCIPAL]
                 [--format table|json|markdown|junit] [--fail-on-regression] [--gates FILE] [--junit FILE] [--summary FILE]
-                [--class-slices] [--allow-mixed-principals]
+                [--class-slices] [--allow-mixed-principals] [--max-queries N] [--strict]
   Paired comparison: means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
   the documents that moved, slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
   documents were graded; score ties; stage recall and query classes (--class-slices: classes as slices). Sides are configs (run, or reused from
@@ -26,9 +35,10 @@ export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFI
   is given; the output then says so first.
 ${METRICS_HELP}`;
 
-export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE]
+export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE] [--strict]
   Checks the quality gates of ranklab.json (or --gates FILE): minimum values and maximum regressions against
-  the baseline, overall and per slice. Exit code 1 when a gate fails, naming the gate and the queries.`;
+  the baseline, overall and per slice. Exit code 1 when a gate fails, naming the gate and the queries; 2 when
+  no gate is declared or one cannot be evaluated (file, line and key named).`;
 
 const COMPARE_OPTIONS = {
   ...METRIC_OPTIONS,
@@ -62,53 +72,93 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
 
 type CompareValues = ReturnType<typeof parse<typeof COMPARE_OPTIONS>>['values'];
 
+/** One side of a comparison, resolved before any work: a run read from a file, or a config still to run. */
+type Side = { kind: 'run'; side: ComparisonSide; file: string } | { kind: 'config'; entry: ConfigEntry };
+
 async function runComparison(values: CompareValues, io: Io, mode: { gate: boolean }): Promise<number> {
   const format = formatChoice(values.format, ['table', 'json', 'markdown', 'junit'] as const, 'table');
-  const split = formatChoice(values.split, SPLITS, 'all');
+  const split = formatChoice(values.split, SPLITS, 'all', '--split');
+  const maxQueries = intFlag(values['max-queries'], '--max-queries', 1);
+  const candidateArg = required(values.candidate, '--candidate');
   // With --qrels and two run files, no workspace is needed at all.
   const standalone = !!values.qrels && !values.workspace;
-  const session = standalone ? undefined : openSession(values, io);
+  const opened = standalone ? undefined : openWorkspace(values, io);
+  const session = opened?.session;
+  const report = opened?.report ?? new InputReport(io, !!values.strict);
   const settings = session?.workspace.settings;
   const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
+
+  // Gates first: a gate that cannot be evaluated, or gating with nothing to gate, is exit 2 before any work.
+  const checkingGates = mode.gate || !!values.junit || !!values.summary || !!values.gates;
+  const gateSettings = checkingGates ? gatesFor(values.gates, settings?.gates, mode.gate) : {};
+  const specs = withGateMetrics(choice.specs, gateSettings);
+
   const baselineArg = values.baseline ?? session?.workspace.baselineName;
-  const candidateArg = required(values.candidate, '--candidate');
-  if (!baselineArg) throw new InputError('--baseline is required (or set "baseline" in ranklab.json)');
+  if (!baselineArg) throw new InputError('is required (or set "baseline" in ranklab.json)', [], { key: '--baseline' });
+  const baseline = resolveSide(baselineArg, session, report);
+  const candidate = resolveSide(candidateArg, session, report);
+
+  // Who each side is made as is known before any run: refuse mixed principals now, not after the work.
+  const principalOf = (s: Side) => (s.kind === 'run' ? s.side.principal : (values.as ?? null));
+  const who = [{ name: nameOf(baseline), principal: principalOf(baseline) }, { name: nameOf(candidate), principal: principalOf(candidate) }] as const;
+  if (!values['allow-mixed-principals'] && mixedPrincipals(who[0], who[1])) throw mixedError(new MixedPrincipalsError(who[0], who[1]));
+
+  const outputs: Output[] = [
+    ...(values.junit ? [{ flag: '--junit', path: values.junit, named: true }] : []),
+    ...(values.summary ? [{ flag: '--summary', path: values.summary, named: true }] : []),
+  ];
+  const inputs = [...(session?.inputFiles() ?? []), ...[baseline, candidate].flatMap((s) => (s.kind === 'run' ? [s.file] : []))];
+  for (const f of [values.gates, values.qrels, values.queries]) if (f) inputs.push(resolve(f));
+  checkOutputs(outputs, { inputs, force: false });
+
+  // Two saved runs made as one principal are scored as that principal sees the judgments (as with --as).
+  const common = who[0].principal === who[1].principal ? who[0].principal : undefined;
+  const principal = values.as ?? common ?? undefined;
+  const entries = [baseline, candidate].flatMap((s) => (s.kind === 'config' ? [s.entry] : []));
   const { signal, dispose } = interruptSignal(io);
-  let baseline: ComparisonSide;
-  let candidate: ComparisonSide;
+  const finished: string[] = [];
+  let judgments: JudgmentSet | undefined;
+  let excluded: ExcludedQuery[] = [];
+  let cmp: Comparison;
   try {
-    baseline = await resolveSide(baselineArg, session, choice, { split, principal: values.as, signal }, io);
-    candidate = await resolveSide(candidateArg, session, choice, { split, principal: values.as, signal }, io);
+    // The rest of the inputs, before any config runs; the corpus first, pausing, so that Ctrl-C stops it too.
+    if (session && (!values.qrels || entries.length)) await readCorpus(session, report, signal);
+    if (values.qrels) {
+      judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
+      report.add('judgments', judgments.diagnostics);
+    } else {
+      judgmentsOf(session!, report, split);
+      if (principal) principalsOf(session!, report, [principal]);
+    }
+    const usable = session ? usableConfigs(session, report, entries) : { configs: [], failed: [] };
+    if (usable.failed.length) throw new InputError(`config ${usable.failed[0].name} cannot run (its problems are listed above)`);
+    report.stopIfStrict();
+
+    const sideOpts = { split, principal: values.as, signal };
+    const sides: Array<ComparisonSide & { from?: string }> = [];
+    for (const [role, side] of [['baseline', baseline], ['candidate', candidate]] as const) {
+      const done = await runSide(role, side, session, { ...choice, specs }, sideOpts, io, sides[0]?.from);
+      sides.push(done);
+      finished.push(`${role} ${done.name}${done.from ? ` (run in ${done.from})` : ''}`);
+    }
+    if (!judgments) ({ judgments, excluded } = session!.judgmentsAs({ split, principal, relevanceThreshold: choice.options.relevanceThreshold }));
+    const work = session?.work(signal) ?? new Work({ signal });
+    cmp = await compareRunsSliced(sides[0], sides[1], judgments, specs, choice.options, work.phase('statistics', 0), {
+      classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'],
+    });
+  } catch (e) {
+    if (signal.aborted) return reportInterrupted(io, 'steps', finished, ['baseline', 'candidate', 'statistics'].slice(finished.length));
+    if (e instanceof MixedPrincipalsError) throw mixedError(e);
+    throw e;
   } finally {
     dispose();
   }
-  let judgments: JudgmentSet;
-  let excluded: ExcludedQuery[] = [];
-  if (values.qrels) {
-    judgments = loadJudgments(judgmentSpecFor(values.qrels, values.queries));
-    reportDiagnostics(io, judgments.diagnostics.filter((d) => d.severity !== 'info'));
-  } else {
-    // Two saved runs made as one principal are scored as that principal sees the judgments (as with --as).
-    const common = baseline.principal === candidate.principal ? baseline.principal : undefined;
-    ({ judgments, excluded } = session!.judgmentsAs({ split, principal: values.as ?? common ?? undefined, relevanceThreshold: choice.options.relevanceThreshold }));
-  }
-  let cmp;
-  try {
-    cmp = compareRuns(baseline, candidate, judgments, choice.specs, choice.options, { classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'] });
-  } catch (e) {
-    if (e instanceof MixedPrincipalsError) throw new InputError(`${e.message} (--allow-mixed-principals)`);
-    throw e;
-  }
-  const gateSettings = readGates(values.gates, settings?.gates);
-  const gates = mode.gate || values.junit || values.summary ? checkGates(gateSettings, cmp) : [];
-  if (mode.gate && gates.length === 0) io.err('no gates declared (ranklab.json "gates" or --gates FILE): nothing can fail\n');
+  const gates = checkingGates ? checkGates(gateSettings, cmp) : [];
 
-  if (values.junit) writeFileSync(values.junit, gatesJUnit(gates, cmp));
-  if (values.summary) writeFileSync(values.summary, formatComparison(cmp, 'markdown', { gates }));
-  const maxQueries = values['max-queries'] ? Number(values['max-queries']) : undefined;
+  for (const o of outputs) writeOutput(o, o.flag === '--junit' ? gatesJUnit(gates, cmp) : formatComparison(cmp, 'markdown', { gates }));
   if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates), excludedQueries: excluded }, null, 2) + '\n');
   else if (format === 'junit') io.out(gatesJUnit(gates, cmp));
-  else io.out((excluded.length ? `${excludedLine(excluded, values.as ?? String(baseline.principal))}\n\n` : '') + formatComparison(cmp, format, { gates, maxQueries }));
+  else io.out((excluded.length ? `${excludedLine(excluded, principal!)}\n\n` : '') + formatComparison(cmp, format, { gates, maxQueries }));
 
   const failed = gates.filter((g) => !g.passed);
   if (mode.gate && failed.length) {
@@ -120,30 +170,77 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   return gatesPassed(gates) ? 0 : mode.gate ? 1 : 0;
 }
 
-/** A side is a saved run file, a TREC run file, or a config of the workspace (run now, or reused). */
-async function resolveSide(arg: string, session: RanklabSession | undefined, choice: MetricChoice, opts: { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal }, io: Io): Promise<ComparisonSide> {
-  const isFile = existsSync(arg) && !arg.endsWith('.rank.json');
-  if (isFile && isSavedRunFile(arg)) return comparisonSideOf(loadSavedRun(arg));
-  if (isFile) {
-    const trec = readTrecRun(arg);
-    reportDiagnostics(io, trec.diagnostics);
-    return { name: trec.tag || arg, run: trec.run };
+/** The CLI's form of a mixed-principal refusal: the message names the flag that allows it. */
+function mixedError(e: MixedPrincipalsError): InputError {
+  return new InputError(e.reason, [], { hint: '--allow-mixed-principals' });
+}
+
+function nameOf(s: Side): string {
+  return s.kind === 'run' ? s.side.name : s.entry.name;
+}
+
+/**
+ * The gates to check: a --gates file, else ranklab.json's (already validated with the workspace). Invalid
+ * entries are exit 2 naming file, line and key; gating with no gate at all is exit 2 (nothing could fail).
+ */
+function gatesFor(file: string | undefined, fromWorkspace: GateSettings | undefined, gating: boolean): GateSettings {
+  let gates = fromWorkspace ?? {};
+  if (file) {
+    const read = readGatesFile(file);
+    const errors = read.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length) throw errorAt(errors[0], errors.slice(1));
+    gates = read.gates;
   }
-  if (!session) throw new InputError(`"${arg}" is not a run file; comparing configs needs a workspace (--workspace DIR)`);
-  const config = session.resolveConfig(arg);
+  if (gating && gateCount(gates) === 0) {
+    throw new InputError('no gates declared, so nothing could fail', [], {
+      file: file ?? SETTINGS_FILE, key: file ? undefined : 'gates', hint: 'declare "gates": {"min": {"ndcg@10": 0.65}, ...} in ranklab.json or pass --gates FILE',
+    });
+  }
+  return gates;
+}
+
+/**
+ * A side is a saved run file, a TREC run file, or a config of the workspace (resolved now, run later).
+ * Files are read now, so a bad one stops the command before any config runs.
+ */
+function resolveSide(arg: string, session: RanklabSession | undefined, report: InputReport): Side {
+  const isFile = existsSync(arg) && !arg.endsWith('.rank.json') && statSync(arg).isFile();
+  if (isFile && isSavedRunFile(arg)) return { kind: 'run', side: comparisonSideOf(loadSavedRun(arg)), file: resolve(arg) };
+  if (isFile) {
+    checkUserTextFile(arg);
+    const trec = readTrecRun(arg);
+    report.add(arg, trec.diagnostics);
+    return { kind: 'run', side: { name: trec.tag || arg, run: trec.run }, file: resolve(arg) };
+  }
+  if (!session) throw new InputError('is not a run file; comparing configs needs a workspace (--workspace DIR)', [], { file: arg });
+  const entry = session.configEntry(arg);
+  session.usable(entry); // throws with every problem of the config
+  return { kind: 'config', entry };
+}
+
+type SideOptions = { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal };
+
+/**
+ * A side's run: read already for a file, else the config run now (or its saved run reused); `from` says where a
+ * config's run is. A config that fails at run time (a provider that cannot be reached) is an InputError naming the
+ * side (and, for the candidate, where the baseline's run was saved, so it is not lost).
+ */
+async function runSide(role: 'baseline' | 'candidate', side: Side, session: RanklabSession | undefined, choice: MetricChoice, opts: SideOptions, io: Io, baselineFrom?: string): Promise<ComparisonSide & { from?: string }> {
+  if (side.kind === 'run') return side.side;
+  try {
+    return await runConfig(session!.usable(side.entry), session!, choice, opts, io);
+  } catch (e) {
+    if (!(e instanceof InputError) || opts.signal.aborted) throw e;
+    throw new InputError(`${role} "${side.entry.name}" not run: ${e.message}${baselineFrom ? ` (the baseline's run is in ${baselineFrom})` : ''}`, e.diagnostics);
+  }
+}
+
+/** Runs a config side (or reuses its saved run when nothing changed). */
+async function runConfig(config: RankConfig, session: RanklabSession, choice: MetricChoice, opts: SideOptions, io: Io): Promise<ComparisonSide & { from?: string }> {
   const r = await evaluateConfig(session, config, {
     specs: choice.specs, metricOptions: choice.options, split: opts.split, principal: opts.principal, reuse: true, signal: opts.signal,
     onProgress: progressReporter(io, config.name),
   });
   if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
-  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null };
-}
-
-function readGates(file: string | undefined, fromWorkspace: GateSettings | undefined): GateSettings {
-  if (!file) return fromWorkspace ?? {};
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as GateSettings;
-  } catch (e) {
-    throw new InputError(`${file}: cannot read gates (${(e as Error).message})`);
-  }
+  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null, from: r.path };
 }

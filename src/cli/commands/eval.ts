@@ -1,22 +1,28 @@
-import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import type { ExcludedQuery } from '../../core/judgments';
+import type { ExcludedQuery, JudgmentSet } from '../../core/judgments';
 import { describeMetric } from '../../core/metrics';
 import { type StageRecallReport, stageRecall } from '../../core/experiment/stage-recall';
 import { stageRecallTable } from '../../core/report/stage-recall';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import { markdownTable, textTable, type Cell } from '../../core/report/table';
+import type { Corpus } from '../../core/corpus';
 import { InputError } from '../../core/util/diagnostics';
 import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
+import { type Output, checkOutputs, writeOutput } from '../outputs';
+import {
+  WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus,
+  reportInterrupted, requireConfigs, usableConfigs,
+} from '../workspace-options';
 
 export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
              [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--format table|json|markdown]
-             [--trec-run OUT] [--per-query] [--no-save]
+             [--trec-run OUT [--force]] [--per-query] [--no-save] [--strict]
   Runs every labeled query under each config (default: every config of the workspace) and prints the
   metrics, latency p50/p99 per stage and ANN recall; each run is saved under .ranklab/runs/.
+  --trec-run OUT writes the TREC run (OUT.<config>.ext for several configs; an existing derived file is
+  replaced only with --force). --strict: any error in the inputs stops before anything runs.
 ${METRICS_HELP}`;
 
 export const SPLITS = ['tune', 'holdout', 'all'] as const;
@@ -31,22 +37,30 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     'trec-run': { type: 'string' },
     'per-query': { type: 'boolean' },
     'no-save': { type: 'boolean' },
+    force: { type: 'boolean' },
   });
   if (values.help) return io.out(EVAL_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json', 'markdown'] as const, 'table');
-  const split = formatChoice(values.split, SPLITS, 'all');
-  const session = openSession(values, io);
+  const split = formatChoice(values.split, SPLITS, 'all', '--split');
+  const { session, report } = openWorkspace(values, io);
   const settings = session.workspace.settings;
   const { specs, options } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
-  const configs = values.config?.length
-    ? values.config.map((c) => session.resolveConfig(c))
-    : session.configEntries().filter((e) => e.config || (io.err(`skipping ${e.file ?? e.name}: not a usable config\n`), false)).map((e) => e.config!);
-  if (configs.length === 0) throw new InputError('no usable ranking config');
+  const entries = configEntriesOf(session, values.config);
+  const outputs = values['trec-run'] ? trecRunOutputs(values['trec-run'], entries.map((e) => e.name)) : [];
+  checkOutputs(outputs, { inputs: session.inputFiles(), force: !!values.force });
   const { signal, dispose } = interruptSignal(io);
   const results: ConfigEvaluation[] = [];
   const failed: { name: string; message: string }[] = [];
   try {
-    for (const config of configs) {
+    await readCorpus(session, report, signal);
+    const judgments = judgmentsOf(session, report, split);
+    if (values.as) principalsOf(session, report, [values.as]);
+    const choice = usableConfigs(session, report, entries);
+    if (outputs.length) checkTrecIds(session.corpus(), judgments);
+    report.stopIfStrict();
+    requireConfigs(choice);
+    failed.push(...choice.failed);
+    for (const config of choice.configs) {
       try {
         const r = await evaluateConfig(session, config, {
           specs, metricOptions: options, split, principal: values.as, save: !values['no-save'], signal,
@@ -63,15 +77,22 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     }
   } catch (e) {
     if (signal.aborted) {
-      io.err(`stopped; ${results.length} of ${configs.length} configs completed\n`);
-      return 130;
+      const primary = specs[0].name;
+      const completed = results.map((r) => `${r.config.name} (${primary} ${r.evaluation.means[primary]?.toFixed(4)}, ${r.path ? `saved ${r.path}` : 'not saved'})`);
+      const notRun = entries.map((e) => e.name).filter((n) => !results.some((r) => r.config.name === n) && !failed.some((f) => f.name === n));
+      return reportInterrupted(io, 'configs', completed, [...failed.map((f) => `${f.name} (failed)`), ...notRun]);
     }
     throw e;
   } finally {
     dispose();
   }
-  if (results.length === 0) throw new InputError(`no config could be run (${failed.map((f) => f.name).join(', ')})`);
-  if (values['trec-run']) writeTrecRuns(values['trec-run'], results, io);
+  if (results.length === 0) throw new InputError(`no config could be run (${failed.map((f) => `${f.name}: ${f.message}`).join('; ')})`);
+  for (const r of results) {
+    const out = outputs.find((o) => o.config === r.config.name);
+    if (!out) continue;
+    writeOutput(out, formatTrecRun(r.run, r.config.name));
+    io.err(`TREC run of ${r.config.name} written to ${out.path}\n`);
+  }
 
   const stageReports = results.map((r) => [r.config.name, stageRecall(r.run, r.stageIds, session.judgmentsFor({ split, principal: values.as }), options, specs[0].k ?? 10)] as [string, StageRecallReport]);
   if (format === 'json') {
@@ -133,11 +154,28 @@ export function excludedLine(excluded: readonly ExcludedQuery[], principal: stri
   return `${excluded.length} queries left out: every relevant document is invisible to ${principal} (not scored): ${shown}`;
 }
 
-function writeTrecRuns(out: string, results: ConfigEvaluation[], io: Io): void {
-  for (const r of results) {
-    const ext = extname(out);
-    const path = results.length === 1 ? out : `${out.slice(0, out.length - ext.length)}.${r.config.name}${ext || '.txt'}`;
-    writeFileSync(path, formatTrecRun(r.run, r.config.name));
-    io.err(`TREC run of ${r.config.name} written to ${path}\n`);
-  }
+/** The TREC run file of each config: OUT itself for one config, else OUT.<config>.ext (derived: needs --force to replace). */
+function trecRunOutputs(out: string, configs: string[]): Array<Output & { config: string }> {
+  const ext = extname(out);
+  return configs.map((config) => ({
+    flag: '--trec-run',
+    config,
+    path: configs.length === 1 ? out : `${out.slice(0, out.length - ext.length)}.${config}${ext || '.txt'}`,
+    named: configs.length === 1,
+  }));
+}
+
+/**
+ * TREC run lines are whitespace-separated, so a document or query id holding white space cannot be written:
+ * refused before the work, naming where each such id comes from.
+ */
+function checkTrecIds(corpus: Corpus, judgments: JudgmentSet): void {
+  const docs = corpus.docs.filter((d) => /\s/.test(d.id));
+  const queries = [...judgments.queries.keys()].filter((q) => /\s/.test(q));
+  if (docs.length === 0 && queries.length === 0) return;
+  const diagnostics = [
+    ...docs.map((d) => ({ file: d.source.path, line: d.source.line ?? 0, severity: 'error' as const, message: `document id ${JSON.stringify(d.id)} holds white space` })),
+    ...queries.map((q) => ({ file: judgments.queryLocations?.get(q)?.file ?? '', line: judgments.queryLocations?.get(q)?.line ?? 0, severity: 'error' as const, message: `query id ${JSON.stringify(q)} holds white space` })),
+  ];
+  throw new InputError(`${diagnostics.length} id(s) hold white space and cannot be written as TREC run lines (listed below)`, diagnostics, { key: '--trec-run', hint: 'rename them, or leave out --trec-run' });
 }

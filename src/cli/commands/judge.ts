@@ -1,9 +1,9 @@
-import { type WorkspaceLlmResult, judgeWorkspaceWithLlm } from '../../core/judging/workspace-llm';
+import { type WorkspaceLlmResult, judgePoolWithLlm, llmJudgeSetup } from '../../core/judging/workspace-llm';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
-import { POOL_OPTIONS, poolOptionsOf, poolSummary } from './pool';
+import { INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, openWorkspace, progressReporter } from '../workspace-options';
+import { POOL_OPTIONS, poolOfWorkspace, poolSummary } from './pool';
 
 export const JUDGE_USAGE = `ranklab judge --llm [--workspace DIR] [--config NAME|FILE]... [--depth N] [--queries QIDS | --slice TAG] [--max N]
               [--model M] [--include-judged] [--dry-run] [--format table|json]
@@ -26,29 +26,27 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
     'include-judged': { type: 'boolean' },
   });
   if (values.help) return io.out(JUDGE_USAGE + '\n'), 0;
-  if (!values.llm) throw new InputError('ranklab judge grades with an LLM (--llm); people grade in VS Code with "Ranklab: Judge Unjudged Documents"');
+  if (!values.llm) throw new InputError('ranklab judge grades with an LLM (--llm); people grade in VS Code with "Ranklab: Judge Unjudged Documents"', [], { key: '--llm' });
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
-  const session = openSession(values, io);
+  const { session, report } = openWorkspace(values, io);
+  const setup = llmJudgeSetup(session, { model: values.model, dryRun: values['dry-run'] });
   const { signal, dispose } = interruptSignal(io);
   let result: WorkspaceLlmResult;
+  let failedEntries: { config: string; error: string }[];
   try {
-    result = await judgeWorkspaceWithLlm(session, {
-      ...poolOptionsOf(values, io),
-      model: values.model,
-      dryRun: values['dry-run'],
-      includeJudged: values['include-judged'],
-      signal,
-      onJudged: progressReporter(io, 'judged'),
-    });
+    const pooled = await poolOfWorkspace(session, report, values, io, signal, { skip: setup.skip, includeJudged: values['include-judged'] });
+    failedEntries = pooled.failedEntries.map((f) => ({ config: f.name, error: f.message }));
+    result = await judgePoolWithLlm(session, setup, pooled, { dryRun: values['dry-run'], signal, onJudged: progressReporter(io, 'judged') });
   } catch (e) {
     if (signal.aborted) {
-      io.err('stopped; the grades received so far are saved\n');
-      return 130;
+      io.err(`interrupted: the grades received so far are saved in ${setup.display}\n`);
+      return INTERRUPTED;
     }
     throw e;
   } finally {
     dispose();
   }
+  result.failedConfigs.unshift(...failedEntries);
   for (const f of result.failedConfigs) io.err(`ranklab judge: config ${f.config} not run: ${f.error}\n`);
   if (format === 'json') io.out(JSON.stringify(judgeJson(result), null, 2) + '\n');
   else io.out(judgeText(result));

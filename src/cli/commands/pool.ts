@@ -1,10 +1,14 @@
 import type { Pool } from '../../core/judging/pool';
-import { type WorkspacePool, type WorkspacePoolOptions, workspacePool } from '../../core/judging/workspace-pool';
+import { type WorkspacePool, type WorkspacePoolOptions, poolEntries, workspacePool } from '../../core/judging/workspace-pool';
 import { parseMetricList } from '../../core/metrics';
+import type { RanklabSession } from '../../core/session/session';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
+import type { InputReport } from '../input-report';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, interruptSignal, openSession, progressReporter } from '../workspace-options';
+import {
+  type ConfigChoice, INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, progressReporter, readCorpus, requireConfigs, usableConfigs,
+} from '../workspace-options';
 
 export const POOL_USAGE = `ranklab pool [--workspace DIR] [--config NAME|FILE]... [--depth N] [--queries QIDS | --slice TAG] [--max N]
              [--metrics ...] [--format tsv|json]
@@ -32,50 +36,64 @@ export async function poolCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, POOL_OPTIONS);
   if (values.help) return io.out(POOL_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['tsv', 'json'] as const, 'tsv');
-  const result = await poolFromArgs(values, io);
-  if (result === 130) return 130;
-  const { pool, failed } = result;
+  const { session, report } = openWorkspace(values, io);
+  const { signal, dispose } = interruptSignal(io);
+  let result: WorkspacePool & { failedEntries: ConfigChoice['failed'] };
+  try {
+    result = await poolOfWorkspace(session, report, values, io, signal);
+  } catch (e) {
+    if (signal.aborted) return INTERRUPTED;
+    throw e;
+  } finally {
+    dispose();
+  }
+  const { pool } = result;
+  const failed = [...result.failedEntries.map((f) => ({ config: f.name, error: f.message })), ...result.failed];
   if (format === 'json') io.out(JSON.stringify(poolJson(pool, failed), null, 2) + '\n');
   else {
     io.out(poolTsv(pool));
     io.err(poolSummary(pool));
   }
-  for (const f of failed) io.err(`ranklab pool: config ${f.config} not run: ${f.error}\n`);
+  for (const f of result.failed) io.err(`ranklab pool: config ${f.config} not run: ${f.error}\n`);
   return failed.length ? 2 : 0;
 }
 
-/** The pool options of the command line (shared with `ranklab judge`). */
-export function poolOptionsOf(values: PoolValues, io: Io): Omit<WorkspacePoolOptions, 'signal'> {
-  return {
-    configs: values.config ?? [],
+/**
+ * The pool of the command line's options (shared with `ranklab judge`): corpus, judgments and configs read and
+ * their problems printed once (--strict honoured), then workspacePool. `skip` and `includeJudged` come from judge.
+ */
+export async function poolOfWorkspace(
+  session: RanklabSession,
+  report: InputReport,
+  values: PoolValues,
+  io: Io,
+  signal: AbortSignal,
+  extra: Pick<WorkspacePoolOptions, 'skip' | 'includeJudged'> = {},
+): Promise<WorkspacePool & { failedEntries: ConfigChoice['failed'] }> {
+  await readCorpus(session, report, signal);
+  judgmentsOf(session, report);
+  const choice = usableConfigs(session, report, poolEntries(session, values.config ?? []));
+  report.stopIfStrict();
+  requireConfigs(choice);
+  const pool = await workspacePool(session, {
+    configs: choice.configs,
     depth: positive(values.depth, '--depth'),
     queries: values.queries?.split(',').map((q) => q.trim()).filter(Boolean),
     slice: values.slice,
     max: positive(values.max, '--max'),
     specs: values.metrics ? parseMetricList(values.metrics) : undefined,
+    signal,
     onProgress: (config, done, total) => progressReporter(io, config)(done, total),
     log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
-  };
-}
-
-/** The pool of the workspace, or 130 when interrupted. */
-async function poolFromArgs(values: PoolValues, io: Io): Promise<WorkspacePool | 130> {
-  const session = openSession(values, io);
-  const { signal, dispose } = interruptSignal(io);
-  try {
-    return await workspacePool(session, { ...poolOptionsOf(values, io), signal });
-  } catch (e) {
-    if (signal.aborted) return 130;
-    throw e;
-  } finally {
-    dispose();
-  }
+    ...extra,
+  });
+  return { ...pool, failedEntries: choice.failed };
 }
 
 function positive(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InputError(`${flag} must be a positive integer, not "${v}"`);
+  if (!Number.isInteger(n) || n < 1) throw new InputError(`must be a positive integer, not "${v}"`, [], { key: flag });
   return n;
 }
 
@@ -99,7 +117,7 @@ export function poolSummary(pool: Pool): string {
   return lines.join('\n') + '\n';
 }
 
-export function poolJson(pool: Pool, failed: WorkspacePool['failed']) {
+export function poolJson(pool: Pool, failed: { config: string; error: string }[]) {
   return {
     depth: pool.depth,
     configs: pool.configs,

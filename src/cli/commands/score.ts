@@ -3,27 +3,32 @@ import { evaluateRun } from '../../core/metrics';
 import { tieReport } from '../../core/experiment/ties';
 import { evaluationJson, formatEvaluation } from '../../core/report/evaluation';
 import { readTrecRun } from '../../core/run/trec-run';
+import { checkUserTextFile } from '../../core/util/text-file';
 import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse, required } from '../args';
-import { type Io, reportDiagnostics } from '../io';
+import { InputReport } from '../input-report';
+import { type Io } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 
 export const SCORE_USAGE = `ranklab score --qrels FILE --run FILE [--queries FILE] [--metrics ndcg@10,mrr@10,p@5,recall@100]
               [--gain exp|linear] [--relevance-threshold 1] [--exclude-no-relevant] [--judged-only] [--per-query]
-              [--format table|json|markdown]
+              [--format table|json|markdown] [--strict]
   Scores an existing TREC run (from any engine) against judgments, as trec_eval does.
 ${METRICS_HELP}`;
 
 export async function scoreCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, { ...METRIC_OPTIONS, qrels: { type: 'string' }, run: { type: 'string' }, queries: { type: 'string' }, 'per-query': { type: 'boolean' } });
+  const { values } = parse(argv, { ...METRIC_OPTIONS, qrels: { type: 'string' }, run: { type: 'string' }, queries: { type: 'string' }, 'per-query': { type: 'boolean' }, strict: { type: 'boolean' } });
   if (values.help) return io.out(SCORE_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json', 'markdown'] as const, 'table');
   const { specs, options } = metricChoice(values);
   const qrelsPath = required(values.qrels, '--qrels');
   const runPath = required(values.run, '--run');
+  const report = new InputReport(io, !!values.strict);
+  checkUserTextFile(runPath);
   const judgments = loadJudgments(judgmentSpecFor(qrelsPath, values.queries));
-  reportDiagnostics(io, judgments.diagnostics.filter((d) => d.severity !== 'info'));
+  report.add('judgments', judgments.diagnostics);
   const run = readTrecRun(runPath);
-  reportDiagnostics(io, run.diagnostics);
+  report.add(runPath, run.diagnostics);
+  report.stopIfStrict();
   const ev = evaluateRun(run.run, judgments, specs, options);
   const ties = tieReport(run.run, judgments, specs, options);
   if (format === 'json') {

@@ -2,12 +2,12 @@ import { verifyView } from '../../core/acl/checker';
 import type { SearchView } from '../../core/acl/search-view';
 import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
-import { formatChoice, parse } from '../args';
+import { formatChoice, intFlag, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, openSession } from '../workspace-options';
+import { WORKSPACE_OPTIONS, openForOneQuery } from '../workspace-options';
 
 export const SEARCH_USAGE = `ranklab search [--workspace DIR] [--config NAME|FILE] [--as PRINCIPAL] [--principals FILE]
-               [--page-size N] [--verify] [--format table|json] "query"
+               [--page-size N] [--verify] [--format table|json] [--strict] "query"
   Runs one query and shows what that principal would see: ranked results with rank and score per stage,
   snippets, the total hit count and tag facets, every part from permitted documents only. --verify re-reads
   the files of every document behind the page, the hit count and the facets, and drops (and no longer counts)
@@ -24,15 +24,13 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
     verify: { type: 'boolean' },
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
-  });
+  }, { positionals: 'query' });
   if (values.help) return io.out(SEARCH_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const query = positionals.join(' ').trim();
   if (!query) throw new InputError('a query is required: ranklab search "query"');
-  const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
-  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1)) throw new InputError(`--page-size must be a positive integer, not "${values['page-size']}"`);
-  const session = openSession(values, io);
-  const config = session.resolveConfig(values.config);
+  const pageSize = intFlag(values['page-size'], '--page-size', 1);
+  const { session, config } = openForOneQuery(values, io);
   let view: SearchView = await session.searchView(config, query, { principal: values.as, pageSize });
   if (values.verify) view = verifyView(session, values.as, view).view;
   const notes = [...view.notes];

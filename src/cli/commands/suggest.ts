@@ -1,10 +1,10 @@
 import { InputError } from '../../core/util/diagnostics';
-import { formatChoice, parse } from '../args';
+import { formatChoice, intFlag, parse } from '../args';
 import type { Io } from '../io';
-import { WORKSPACE_OPTIONS, openSession } from '../workspace-options';
+import { WORKSPACE_OPTIONS, openForOneQuery } from '../workspace-options';
 
 export const SUGGEST_USAGE = `ranklab suggest [--workspace DIR] [--config NAME|FILE] [--as PRINCIPAL] [--principals FILE]
-                [--limit N] [--format table|json] "prefix"
+                [--limit N] [--format table|json] [--strict] "prefix"
   Autocomplete: completes the last word of the prefix from the index terms of documents the principal
   may see (MiniSearch autoSuggest with the access predicate as its filter).`;
 
@@ -16,15 +16,13 @@ export async function suggestCommand(argv: string[], io: Io): Promise<number> {
     limit: { type: 'string' },
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
-  });
+  }, { positionals: 'prefix' });
   if (values.help) return io.out(SUGGEST_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const prefix = positionals.join(' ');
   if (!prefix.trim()) throw new InputError('a prefix is required: ranklab suggest "prefix"');
-  const limit = values.limit === undefined ? 10 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new InputError(`--limit must be a positive integer, not "${values.limit}"`);
-  const session = openSession(values, io);
-  const config = session.resolveConfig(values.config);
+  const limit = intFlag(values.limit, '--limit', 1) ?? 10;
+  const { session, config } = openForOneQuery(values, io);
   const suggestions = await session.suggest(config, prefix, { principal: values.as, limit });
   if (format === 'json') {
     io.out(JSON.stringify({ prefix, principal: values.as ?? null, suggestions: suggestions.map((s) => ({ suggestion: s.suggestion, score: s.score })) }, null, 2) + '\n');

@@ -101,8 +101,11 @@ export interface CheckAclOptions {
   principals?: string[];
   /** Check autocomplete for the typing prefixes of every query (default true). */
   prefixes?: boolean;
+  /** Stops the check (between queries and prefixes, at most ~50 ms apart) with the abort reason. */
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** Called when a config has been checked completely (or reported as failed). */
+  onConfigDone?: (config: string) => void;
   /**
    * Replaces the filter handed to retrieval (not the one used for verification). For testing the checker
    * itself: a deliberately broken predicate (a wrong rule, a lenient field parser) must be caught.
@@ -202,9 +205,12 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  * configs, how deep the unfiltered candidate list must be to fill the page.
  */
 export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = {}): Promise<AclReport> {
+  const work = session.work(opts.signal);
   const policy = session.policy();
-  const reference = ReferenceAcl.fromDisk(session.root, session.workspace.settings.corpus, policy);
-  const truth = SourceTruth.fromDisk(session.root, session.workspace.settings.corpus, reference);
+  // The corpus files read again (no snapshot, no cache), pausing between files: visibility from the independent
+  // reference evaluator over the raw files, text and snippets from a fresh read by the corpus readers.
+  const reference = await ReferenceAcl.fromDiskSliced(session.root, session.workspace.settings.corpus, policy, work.phase('corpus', 0, 'access check'));
+  const truth = await SourceTruth.fromDiskSliced(session.root, session.workspace.settings.corpus, reference, work.phase('corpus', 0, 'access check'));
   const all = session.principals();
   const source = session.principalsFile() ?? 'principals.json';
   const principals = (opts.principals ?? all.map((p) => p.name)).map((n) => findPrincipal(all, n, source));
@@ -214,7 +220,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     .map((qid) => ({ qid, text: judgments.queries.get(qid)?.text ?? '' }))
     .filter((q) => q.text.trim());
   const prefixes = opts.prefixes === false ? [] : typingPrefixes(queries.map((q) => q.text));
-  const corpus = session.corpus();
+  const corpus = await session.loadCorpus(work);
   const byId = new Map<string, Document>(corpus.docs.map((d) => [d.id, d]));
   const docs = (id: string) => byId.get(id);
   const settings = session.workspace.settings;
@@ -241,19 +247,28 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
       report.failed.push({ config: config.name, message: e.message });
     }
+    opts.onConfigDone?.(config.name);
   }
   return report;
 
   async function checkConfig(config: RankConfig) {
     const part = { perPrincipal: {} as Record<string, PrincipalAclReport>, violations: [] as AclViolation[], checked: 0 };
-    const engine = await session.engine(config);
+    const engine = await session.engine(config, work.labelled(config.name));
     const analyzer = createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
     const termIndex = config.lexical ? truth.termIndex(Object.keys(config.lexical.fields), analyzer) : undefined;
     const postFilter = config.acl.mode === 'post-filter';
     // Unfiltered, once per query: every matching document (bounds the permitted total) and, for post-filter
     // configs, the whole unfiltered ranking (to count how deep the candidates must go).
     const unfiltered = new Map<string, { matches: string[]; ranking: string[] }>();
+    const slicer = work.phase('access-check', queries.length * (1 + principals.length) + prefixes.length * principals.length, config.name);
+    let done = 0;
+    const step = async () => {
+      if (slicer.due()) await slicer.pause(done);
+      work.throwIfAborted();
+      done++;
+    };
     for (const q of queries) {
+      await step();
       const r = await engine.search(q.text, { collectMatches: true, stageDepth: postFilter ? corpus.docs.length : undefined, signal: opts.signal });
       unfiltered.set(q.qid, { matches: r.matches ?? [], ranking: r.docs.map((d) => d.id) });
     }
@@ -282,7 +297,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       const fills: number[] = [];
       const run: Run = new Map();
       for (const q of queries) {
-        opts.signal?.throwIfAborted();
+        await step();
         const view = await buildSearchView(engine, q.text, { filter, pageSize: config.pageSize, docs, analyzer, signal: opts.signal });
         const u = unfiltered.get(q.qid)!;
         const lexicalBound = u.matches.filter((id) => visible.has(id)).length;
@@ -298,7 +313,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       }
       if (termIndex && engine.suggest) {
         for (const prefix of prefixes) {
-          opts.signal?.throwIfAborted();
+          await step();
           const suggestions = suggestFor(engine, prefix, { filter, limit: 10 });
           add(verifySuggestions(suggestions, truth, principal, { config: config.name, query: prefix, termIndex }));
           pr.prefixes++;
@@ -316,6 +331,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       if (postFilter) pr.postFilter = postFilterDepth([...unfiltered.values()].map((u) => u.ranking), visible, config.pageSize, config.acl.candidates);
       perPrincipal[principal.name] = pr;
     }
+    slicer.end();
     return part;
   }
 }

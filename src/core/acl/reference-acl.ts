@@ -4,6 +4,7 @@ import matter from 'gray-matter';
 import { listCorpusFiles } from '../corpus/discover';
 import type { CorpusSettings } from '../corpus/settings';
 import { parseJsonWithLocations } from '../util/json-source';
+import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { decodeText } from '../util/text-file';
 import type { AclPolicy, AclRule, Principal } from './policy';
 
@@ -36,8 +37,18 @@ export class ReferenceAcl {
 
   /** Reads every corpus file (the same globs and size limits as the corpus; no snapshot, no cache). */
   static fromDisk(root: string, settings: CorpusSettings, policy: AclPolicy): ReferenceAcl {
+    return runSync(ReferenceAcl.fromDiskSteps(root, settings, policy));
+  }
+
+  /** `fromDisk` pausing between files (see util/cooperative); stops with the slicer's abort reason. */
+  static fromDiskSliced(root: string, settings: CorpusSettings, policy: AclPolicy, slicer: Slicer): Promise<ReferenceAcl> {
+    return runSliced(ReferenceAcl.fromDiskSteps(root, settings, policy), slicer);
+  }
+
+  private static *fromDiskSteps(root: string, settings: CorpusSettings, policy: AclPolicy): Steps<ReferenceAcl> {
     const records: RawRecord[] = [];
-    for (const path of listCorpusFiles(root, settings)) {
+    for (const [i, path] of listCorpusFiles(root, settings).entries()) {
+      yield i;
       const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
       const limit = ext === '.json' || ext === '.jsonl' ? settings.maxRecordFileBytes : settings.maxFileBytes;
       let text: string;

@@ -1,5 +1,6 @@
 import type { Document } from '../corpus/document';
-import { loadCorpus, type CorpusSettings } from '../corpus';
+import { loadCorpus, loadCorpusSliced, type CorpusSettings } from '../corpus';
+import type { Slicer } from '../util/cooperative';
 import type { Analyzer } from '../retrieval/analyzer';
 import { fieldText } from '../retrieval/ranking';
 import type { Principal } from './policy';
@@ -27,6 +28,11 @@ export class SourceTruth {
   /** Reads every corpus file again, without the incremental snapshot; visibility comes from `reference`. */
   static fromDisk(root: string, settings: CorpusSettings, reference: ReferenceAcl): SourceTruth {
     return new SourceTruth(loadCorpus(root, settings).corpus.docs, (p, id) => reference.visible(p, id));
+  }
+
+  /** `fromDisk` pausing between files (see util/cooperative); stops with the slicer's abort reason. */
+  static async fromDiskSliced(root: string, settings: CorpusSettings, reference: ReferenceAcl, slicer: Slicer): Promise<SourceTruth> {
+    return new SourceTruth((await loadCorpusSliced(root, settings, slicer)).corpus.docs, (p, id) => reference.visible(p, id));
   }
 
   /** The ids of the source documents this principal may see. */

@@ -28,4 +28,6 @@ export interface Corpus {
   /** Hash over the sorted per-document hashes. */
   fingerprint: string;
   diagnostics: Diagnostic[];
+  /** Configured field names (ranklab.json corpus.fields) that some record has; a mapping to none is reported. */
+  fieldsSeen?: string[];
 }

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { Diagnostic } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import type { Corpus, Document } from './document';
@@ -9,7 +10,7 @@ import { readCorpusFile } from './read-file';
 import type { CorpusSettings } from './settings';
 
 /** Bump when a reader changes what it produces, so older snapshots are not reused. */
-const READER_VERSION = 2;
+const READER_VERSION = 3;
 
 /** What one file yielded last time, keyed by its stat so an unchanged file need not be read again. */
 export interface SnapshotFile {
@@ -17,6 +18,8 @@ export interface SnapshotFile {
   size: number;
   docs: Document[];
   diagnostics: Diagnostic[];
+  /** Configured field names (settings.fields) some record of the file has. */
+  fieldsSeen: string[];
 }
 
 export interface CorpusSnapshot {
@@ -49,6 +52,15 @@ export function snapshotSettingsKey(settings: CorpusSettings): string {
  * of two documents with the same id the first (in path, then line order) is kept.
  */
 export function loadCorpus(root: string, settings: CorpusSettings, previous?: CorpusSnapshot): LoadCorpusResult {
+  return runSync(loadCorpusSteps(root, settings, previous));
+}
+
+/** `loadCorpus` that pauses between files (see util/cooperative); stops with the slicer's abort reason. */
+export function loadCorpusSliced(root: string, settings: CorpusSettings, slicer: Slicer, previous?: CorpusSnapshot): Promise<LoadCorpusResult> {
+  return runSliced(loadCorpusSteps(root, settings, previous), slicer);
+}
+
+function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: CorpusSnapshot): Steps<LoadCorpusResult> {
   const settingsKey = snapshotSettingsKey(settings);
   const reusable = previous && previous.settingsKey === settingsKey ? previous.files : undefined;
   const files = listCorpusFiles(root, settings);
@@ -56,7 +68,8 @@ export function loadCorpus(root: string, settings: CorpusSettings, previous?: Co
   const reread: string[] = [];
   const diagnostics: Diagnostic[] = [];
 
-  for (const rel of files) {
+  for (const [i, rel] of files.entries()) {
+    yield i;
     const abs = join(root, rel);
     let stat: { mtimeMs: number; size: number };
     try {
@@ -72,7 +85,7 @@ export function loadCorpus(root: string, settings: CorpusSettings, previous?: Co
     }
     reread.push(rel);
     const result = readCorpusFile(abs, rel, stat.size, settings);
-    const entry: SnapshotFile = { mtimeMs: stat.mtimeMs, size: stat.size, docs: result.docs, diagnostics: result.diagnostics };
+    const entry: SnapshotFile = { mtimeMs: stat.mtimeMs, size: stat.size, docs: result.docs, diagnostics: result.diagnostics, fieldsSeen: result.fieldsSeen };
     if (result.readable) snapshotFiles.set(rel, entry);
     else diagnostics.push(...result.diagnostics);
   }
@@ -83,8 +96,10 @@ export function loadCorpus(root: string, settings: CorpusSettings, previous?: Co
 
   const docs: Document[] = [];
   const firstSeen = new Map<string, Document['source']>();
+  const fieldsSeen = new Set<string>();
   for (const [rel, entry] of snapshotFiles) {
     diagnostics.push(...entry.diagnostics);
+    for (const f of entry.fieldsSeen) fieldsSeen.add(f);
     for (const doc of entry.docs) {
       const first = firstSeen.get(doc.id);
       if (first) {
@@ -105,6 +120,7 @@ export function loadCorpus(root: string, settings: CorpusSettings, previous?: Co
     docs,
     fingerprint: fingerprint(docs.map((d) => d.hash).sort(compareStrings)),
     diagnostics,
+    fieldsSeen: [...fieldsSeen].sort(compareStrings),
   };
   return { corpus, snapshot: { settingsKey, files: snapshotFiles }, reread, files };
 }
@@ -123,7 +139,7 @@ export function parseSnapshot(text: string): CorpusSnapshot | undefined {
     const files = new Map<string, SnapshotFile>();
     for (const [path, entry] of Object.entries(raw.files as Record<string, SnapshotFile>)) {
       if (typeof entry?.mtimeMs !== 'number' || typeof entry.size !== 'number' || !Array.isArray(entry.docs)) return undefined;
-      files.set(path, { mtimeMs: entry.mtimeMs, size: entry.size, docs: entry.docs, diagnostics: entry.diagnostics ?? [] });
+      files.set(path, { mtimeMs: entry.mtimeMs, size: entry.size, docs: entry.docs, diagnostics: entry.diagnostics ?? [], fieldsSeen: Array.isArray(entry.fieldsSeen) ? entry.fieldsSeen : [] });
     }
     return { settingsKey: raw.settingsKey, files };
   } catch {

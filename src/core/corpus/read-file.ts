@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../util/diagnostics';
-import { decodeText } from '../util/text-file';
+import { binaryReason, decodeText } from '../util/text-file';
 import type { Document } from './document';
-import { binaryReason } from './file-check';
 import { readHtml } from './readers/html';
 import { readMarkdown } from './readers/markdown';
 import { readJsonl, readJsonRecords } from './readers/records';
@@ -32,6 +31,8 @@ export function extensionOf(path: string): string {
 export interface FileReadResult {
   docs: Document[];
   diagnostics: Diagnostic[];
+  /** The configured field names (settings.fields) some record of the file has. */
+  fieldsSeen: string[];
   /** False when the file could not be read at all (worth retrying next time even if its mtime is unchanged). */
   readable: boolean;
 }
@@ -46,6 +47,7 @@ export function readCorpusFile(absPath: string, relPath: string, size: number, s
   const problem = (message: string, severity: Diagnostic['severity'] = 'warning'): FileReadResult => ({
     docs: [],
     diagnostics: [{ file: relPath, line: 0, severity, message }],
+    fieldsSeen: [],
     readable: true,
   });
   if (!reader) return problem(`unsupported file type "${ext || '(none)'}"; skipped`);
@@ -59,8 +61,11 @@ export function readCorpusFile(absPath: string, relPath: string, size: number, s
   }
   const binary = binaryReason(buf);
   if (binary) return problem(`file ${binary}; looks binary, skipped`);
-  const { docs, diagnostics } = reader(decodeText(buf), { path: relPath, settings });
-  return { docs, diagnostics, readable: true };
+  const text = decodeText(buf);
+  if (text.trim() === '') return problem('file is empty; skipped');
+  const fieldsSeen = new Set<string>();
+  const { docs, diagnostics } = reader(text, { path: relPath, settings, fieldsSeen });
+  return { docs, diagnostics, fieldsSeen: [...fieldsSeen], readable: true };
 }
 
 export function formatBytes(n: number): string {

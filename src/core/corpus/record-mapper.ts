@@ -19,6 +19,8 @@ export interface MappedRecord {
   problems: FieldProblem[];
   /** Source keys of access fields that are present but invalid: the document is visible to nobody. */
   invalidAcl: string[];
+  /** The configured field names (settings.fields id, title, body, text) this record has: unused mappings are reported. */
+  seen?: string[];
 }
 
 export interface MapOptions {
@@ -72,6 +74,11 @@ export function mapRecord(record: Record<string, unknown>, settings: CorpusSetti
   const problems: FieldProblem[] = [];
   const consumed = new Set<string>();
   const out: MappedRecord = { title: '', body: '', fields: {}, meta: {}, problems, invalidAcl: [] };
+  out.seen = [f.id, f.title, options.takeBody ? f.body : undefined, ...f.text].filter((name): name is string => {
+    if (name === undefined) return false;
+    const v = getField(record, name);
+    return v !== undefined && v !== null && v !== '';
+  });
 
   // A configured name is tried first, then the conventional names, so one mapping can serve
   // JSONL records (sku_id) and Markdown front matter (id) in the same corpus.

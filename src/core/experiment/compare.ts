@@ -4,8 +4,9 @@ import type { RankedDoc, Run, StageCandidates } from '../run/types';
 import { type QueryClass, type StageRecallReport, classChanges, stageRecall } from './stage-recall';
 import { type ComparisonBounds, comparisonBounds } from './bounds';
 import { type TieReport, tieReport } from './ties';
+import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
-import { holmBonferroni, mean, pairedBootstrapCI, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
+import { holmBonferroni, mean, pairedBootstrapCISteps, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
 
 /** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
 export interface ComparisonSide {
@@ -21,24 +22,27 @@ export interface ComparisonSide {
   principal?: string | null;
 }
 
+/** What a side is called and who it was made as: known before its run is made. */
+export type SideIdentity = Pick<ComparisonSide, 'name' | 'principal'>;
+
 /**
  * Runs made as different principals rank different sets of documents, so their difference mixes access with
  * ranking: compareRuns refuses them unless `allowMixedPrincipals` is set.
  */
 export class MixedPrincipalsError extends InputError {
-  constructor(baseline: ComparisonSide, candidate: ComparisonSide) {
+  constructor(baseline: SideIdentity, candidate: SideIdentity) {
     super(`${mixedPrincipalsText(baseline, candidate)}: they rank different sets of documents, so their difference is not the ranking change alone. Compare runs made as the same principal, or allow mixed principals explicitly.`);
     this.name = 'MixedPrincipalsError';
   }
 }
 
-function mixedPrincipalsText(baseline: ComparisonSide, candidate: ComparisonSide): string {
+function mixedPrincipalsText(baseline: SideIdentity, candidate: SideIdentity): string {
   const as = (p: string | null | undefined) => (p ? `as principal "${p}"` : 'without a principal (every document)');
   return `baseline "${baseline.name}" was run ${as(baseline.principal)}, candidate "${candidate.name}" ${as(candidate.principal)}`;
 }
 
 /** Both principals known and different? */
-function mixedPrincipals(baseline: ComparisonSide, candidate: ComparisonSide): boolean {
+export function mixedPrincipals(baseline: SideIdentity, candidate: SideIdentity): boolean {
   return baseline.principal !== undefined && candidate.principal !== undefined && baseline.principal !== candidate.principal;
 }
 
@@ -144,6 +148,30 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
+  return runSync(compareSteps(baseline, candidate, judgments, specs, options, settings));
+}
+
+/** compareRuns pausing between its significance tests (see util/cooperative); stops with the slicer's abort reason. */
+export function compareRunsSliced(
+  baseline: ComparisonSide,
+  candidate: ComparisonSide,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  slicer: Slicer,
+  settings: CompareSettings = {},
+): Promise<Comparison> {
+  return runSliced(compareSteps(baseline, candidate, judgments, specs, options, settings), slicer);
+}
+
+function* compareSteps(
+  baseline: ComparisonSide,
+  candidate: ComparisonSide,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  settings: CompareSettings,
+): Steps<Comparison> {
   const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
   const mixed = mixedPrincipals(baseline, candidate);
   if (mixed && !s.allowMixedPrincipals) throw new MixedPrincipalsError(baseline, candidate);
@@ -157,7 +185,7 @@ export function compareRuns(
 
   // Every test that goes into the report, so that one Holm–Bonferroni correction covers them all.
   const tests: { set: (p: number) => void; p: number }[] = [];
-  const compareOn = (ids: string[]): Record<string, MetricComparison> => {
+  const compareOn = function* (ids: string[]): Steps<Record<string, MetricComparison>> {
     const out: Record<string, MetricComparison> = {};
     for (const spec of specs) {
       const a = ids.map((q) => evA.perQuery.get(q)![spec.name]);
@@ -165,12 +193,13 @@ export function compareRuns(
       const ma = mean(a);
       const mb = mean(b);
       const t = pairedTTest(a, b);
+      const ci95 = yield* pairedBootstrapCISteps(a, b, { samples: s.bootstrapSamples, seed: s.seed });
       const m: MetricComparison = {
         baseline: ma,
         candidate: mb,
         delta: mb - ma,
         relativeDelta: ma === 0 ? null : (mb - ma) / ma,
-        ci95: pairedBootstrapCI(a, b, { samples: s.bootstrapSamples, seed: s.seed }),
+        ci95,
         pPermutation: pairedPermutationTest(a, b, { samples: s.permutationSamples, seed: s.seed }),
         pTTest: t.p,
         t: t.t,
@@ -179,20 +208,21 @@ export function compareRuns(
       };
       tests.push({ p: m.pPermutation, set: (p) => (m.pAdjusted = p) });
       out[spec.name] = m;
+      yield tests.length;
     }
     return out;
   };
 
-  const metrics = compareOn(qids);
+  const metrics = yield* compareOn(qids);
   const slices: Record<string, SliceComparison> = {};
   const classTags = s.classSlices ? new Map(qids.map((q) => [q, [`class:${stagesA.perQuery[q].class}`]])) : undefined;
   for (const [tag, ids] of groupByTag(qids, judgments, classTags)) {
-    if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: compareOn(ids) };
+    if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   const splits: Comparison['splits'] = {};
   for (const split of ['tune', 'holdout'] as const) {
     const ids = qids.filter((q) => (judgments.queries.get(q)?.split ?? 'tune') === split);
-    if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: compareOn(ids) };
+    if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   const adjusted = holmBonferroni(tests.map((t) => t.p));
   tests.forEach((t, i) => t.set(adjusted[i]));

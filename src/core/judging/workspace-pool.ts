@@ -6,13 +6,13 @@
 import type { RankConfig } from '../config';
 import { type EvaluateOptions, type MetricSpec, parseMetricList } from '../metrics';
 import { evaluateConfig } from '../session/evaluate';
-import type { RanklabSession } from '../session/session';
+import type { ConfigEntry, RanklabSession } from '../session/session';
 import { InputError } from '../util/diagnostics';
 import { type Pool, type PoolSide, buildPool } from './pool';
 
 export interface WorkspacePoolOptions {
-  /** Config names or paths; empty = the baseline and every other config of the workspace. */
-  configs: string[];
+  /** The configs to pool, the first one the baseline the deciding pairs are figured against (see poolEntries). */
+  configs: RankConfig[];
   depth?: number;
   /** Only these query ids. */
   queries?: string[];
@@ -44,10 +44,9 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
   const metricOptions: EvaluateOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
   const judgments = session.judgments();
   const qids = queryScope(judgments.qrels.keys(), judgments.queries, opts);
-  const configs = chooseConfigs(session, opts.configs);
   const sides: PoolSide[] = [];
   const failed: WorkspacePool['failed'] = [];
-  for (const config of configs) {
+  for (const config of opts.configs) {
     try {
       const r = await evaluateConfig(session, config, {
         specs, metricOptions, reuse: true, signal: opts.signal,
@@ -65,12 +64,15 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
   return { pool, sides, failed, metricOptions };
 }
 
-function chooseConfigs(session: RanklabSession, names: string[]): RankConfig[] {
-  if (names.length) return names.map((n) => session.resolveConfig(n));
-  // The baseline first (the deciding pairs are against it), then the rest.
-  const entries = session.configEntries().filter((e) => e.config);
+/**
+ * The configs a pool is drawn from: those named (by name or path), else the baseline first (the deciding pairs are
+ * figured against it), then every other config of the workspace. Entries, usable or not (the caller reports).
+ */
+export function poolEntries(session: RanklabSession, names: readonly string[]): ConfigEntry[] {
+  if (names.length) return names.map((n) => session.configEntry(n));
+  const entries = session.configEntries();
   const base = session.workspace.baselineName;
-  return [...entries.filter((e) => e.name === base), ...entries.filter((e) => e.name !== base)].map((e) => e.config!);
+  return [...entries.filter((e) => e.name === base), ...entries.filter((e) => e.name !== base)];
 }
 
 function queryScope(judged: Iterable<string>, queries: Map<string, { tags: string[] }>, opts: WorkspacePoolOptions): Set<string> | undefined {

@@ -1,3 +1,4 @@
+import { closest } from '../util/closest';
 import { parseJsonWithLines, toPlain, type LocatedJson } from '../util/json-source';
 import { splitLines } from '../util/text-file';
 import { JudgmentBuilder } from './builder';
@@ -77,6 +78,12 @@ function addItem(builder: JudgmentBuilder, item: LocatedJson, position: number, 
   const record = toPlain({ ...item, entries: item.entries.filter((e) => !LABEL_KEYS.has(e.key)) }) as Record<string, unknown>;
   const keyAt = (key: string): SourceLocation => ({ file, line: item.entries.find((e) => e.key === key)?.keyLine ?? item.line });
 
+  // A typo'd key ("judgement", "quey") would otherwise drop the item's labels or the item without a word.
+  for (const e of item.entries) {
+    if (ITEM_KEYS.includes(e.key)) continue;
+    const guess = closest(e.key, ITEM_KEYS);
+    builder.report({ file, line: e.keyLine }, 'error', `item ${position}: unknown key "${e.key}"${guess ? ` (did you mean "${guess}"?)` : ` (known: ${ITEM_KEYS.join(', ')})`}; ignored`);
+  }
   const id = idField(record, ['id']);
   const text = textField(record, ['query', 'text']);
   const tags = tagsField(record);
@@ -91,7 +98,8 @@ function addItem(builder: JudgmentBuilder, item: LocatedJson, position: number, 
 
   const query: Query = { id: id.value ?? `q${position}`, text: text.value, tags: tags.value };
   if (split.value) query.split = split.value;
-  const added = builder.addQuery(query, itemAt);
+  // A query is located at its id (what a duplicate-id message points at), else at its item.
+  const added = builder.addQuery(query, id.value !== undefined ? keyAt('id') : itemAt);
   // Same id with other text: those labels belong to another question, so they are not merged.
   if (!added && builder.queries.get(query.id)?.text !== query.text) return false;
 
@@ -103,6 +111,7 @@ function addItem(builder: JudgmentBuilder, item: LocatedJson, position: number, 
 }
 
 const LABEL_KEYS = new Set(['relevant_doc_ids', 'judgments']);
+const ITEM_KEYS = ['id', 'query', 'text', 'judgments', 'relevant_doc_ids', 'tags', 'split'];
 
 function addRelevantIds(builder: JudgmentBuilder, qid: string, v: LocatedJson, at: SourceLocation, position: number): void {
   if (v.kind !== 'array') {

@@ -1,36 +1,21 @@
-import { readFileSync, statSync } from 'node:fs';
 import { type Diagnostic, InputError } from '../util/diagnostics';
-import { decodeText } from '../util/text-file';
+import { readUserText } from '../util/text-file';
 
 /** Reads a user file for a judgments reader: `path` is read, `display` names it in messages. */
 export function readSourceText(path: string, display = path): string {
-  let buf: Buffer;
-  try {
-    if (statSync(path).isDirectory()) throw fileError(display, 'is a folder, expected a file');
-    buf = readFileSync(path);
-  } catch (e) {
-    if (e instanceof InputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw fileError(display, 'file not found');
-    throw fileError(display, `cannot read file (${code ?? (e as Error).message})`);
-  }
-  const text = decodeText(buf);
+  const text = readUserText(path, display); // missing, a folder, unreadable, binary: an InputError naming it
   if (text.trim() === '') throw fileError(display, 'file is empty');
   return text;
 }
 
 export function fileError(file: string, problem: string): InputError {
-  return new InputError(`${file}: ${problem}`, [{ file, line: 0, severity: 'error', message: problem }]);
+  return new InputError(problem, [], { file });
 }
 
 /** Thrown when a file had content but not one usable line: carries every diagnostic found. */
 export function noValidLineError(file: string, what: string, diagnostics: Diagnostic[]): InputError {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  const first = errors[0] ? ` (first: line ${errors[0].line}: ${errors[0].message})` : '';
-  return new InputError(
-    `${file}: no valid ${what}; ${errors.length} problem${errors.length === 1 ? '' : 's'}${first}`,
-    diagnostics,
-  );
+  return new InputError(`no valid ${what}; ${errors.length} problem${errors.length === 1 ? '' : 's'} (below)`, diagnostics, { file });
 }
 
 /** A TREC-style comment (`#`, allowed since trec_eval 10.0) or an empty line. */

@@ -1,7 +1,8 @@
 import { type DenseMatrix, choleskyOrthonormalize, denseZeros, householderQr, leadingColumns, matmul, matmulTransposeA, orthonormalize, transpose } from './dense';
 import { symmetricEigen } from './eigen';
+import { type Steps, runSync } from '../util/cooperative';
 import { createRng, gaussianSource } from '../util/random';
-import { type CsrMatrix, csrMultiplyDense, csrTranspose, csrTransposeMultiplyDense } from './sparse';
+import { type CsrMatrix, csrMultiplyDenseSteps, csrTransposeMultiplyDenseSteps, csrTransposeSteps } from './sparse';
 
 export interface RandomizedSvdOptions {
   /** Number of singular triplets wanted (clamped to min(rows, cols)). */
@@ -38,6 +39,11 @@ export interface TruncatedSvd {
  * so smaller ones are treated as 0 (with zero singular vectors). Both are far below what LSA uses.
  */
 export function randomizedSvd(x: CsrMatrix, options: RandomizedSvdOptions): TruncatedSvd {
+  return runSync(randomizedSvdSteps(x, options));
+}
+
+/** randomizedSvd as resumable steps: it yields between row blocks of the sparse products (see util/cooperative). */
+export function* randomizedSvdSteps(x: CsrMatrix, options: RandomizedSvdOptions): Steps<TruncatedSvd> {
   const oversample = options.oversample ?? 10;
   const powerIterations = options.powerIterations ?? 2;
   if (!Number.isInteger(options.rank) || options.rank < 1) throw new RangeError(`rank must be a positive integer, got ${options.rank}`);
@@ -46,7 +52,7 @@ export function randomizedSvd(x: CsrMatrix, options: RandomizedSvdOptions): Trun
     throw new RangeError(`powerIterations must be a non-negative integer, got ${powerIterations}`);
   }
   if (x.rows > x.cols) {
-    const t = randomizedSvd(csrTranspose(x), options);
+    const t = yield* randomizedSvdSteps(yield* csrTransposeSteps(x), options);
     return { u: transpose(t.vt), s: t.s, vt: transpose(t.u), rank: t.rank };
   }
   const k = Math.min(options.rank, x.rows, x.cols);
@@ -55,15 +61,20 @@ export function randomizedSvd(x: CsrMatrix, options: RandomizedSvdOptions): Trun
 
   const gaussian = gaussianSource(createRng(options.seed ?? 42));
   const omega = denseZeros(x.cols, l);
-  for (let i = 0; i < omega.data.length; i++) omega.data[i] = gaussian();
+  for (let i = 0; i < omega.data.length; i++) {
+    omega.data[i] = gaussian();
+    if ((i & 0xffff) === 0xffff) yield;
+  }
 
-  let y = csrMultiplyDense(x, omega);
+  let y = yield* csrMultiplyDenseSteps(x, omega);
   for (let it = 0; it < powerIterations; it++) {
     const q = orthonormalize(y);
-    y = csrMultiplyDense(x, csrTransposeMultiplyDense(x, q));
+    yield;
+    y = yield* csrMultiplyDenseSteps(x, yield* csrTransposeMultiplyDenseSteps(x, q));
   }
   const q = accurateOrthonormalize(y);
-  const w = csrMultiplyDense(x, csrTransposeMultiplyDense(x, q)); // X Xᵀ Q
+  yield;
+  const w = yield* csrMultiplyDenseSteps(x, yield* csrTransposeMultiplyDenseSteps(x, q)); // X Xᵀ Q
   const g = matmulTransposeA(q, w);
   for (let i = 0; i < l; i++) {
     for (let j = 0; j < i; j++) {
@@ -78,7 +89,8 @@ export function randomizedSvd(x: CsrMatrix, options: RandomizedSvdOptions): Trun
   for (let i = 0; i < k; i++) s[i] = eig.values[i] > lambdaMax * 1e-14 ? Math.sqrt(eig.values[i]) : 0;
 
   const u = matmul(q, leadingColumns(eig.vectors, k));
-  const v = csrTransposeMultiplyDense(x, u); // = V Σ
+  yield;
+  const v = yield* csrTransposeMultiplyDenseSteps(x, u); // = V Σ
   for (let j = 0; j < v.rows; j++) {
     for (let c = 0; c < k; c++) v.data[j * k + c] = s[c] > 0 ? v.data[j * k + c] / s[c] : 0;
   }

@@ -3,12 +3,19 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Document } from '../corpus/document';
 import { writeFileAtomic } from '../util/atomic-write';
+import { Work, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 
 const FORMAT = 'ranklab-lexical@2';
+
+/**
+ * Cache files up to this size are loaded in one go (about half a second here); larger ones with MiniSearch's
+ * loadJSONAsync, which pauses between batches so a Ctrl-C or Cancel is noticed, at some cost in load time.
+ */
+const SYNC_LOAD_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface LexicalLoad {
   index: LexicalIndex;
@@ -85,12 +92,16 @@ interface LexicalCacheMeta {
  * faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
  * cache (`<key>.timing.json`) and the choice follows them (see timingAfterLoad). When the corpus changed since the
  * cache was written (a few documents edited while the workspace was closed), the cached index is updated with just
- * those documents instead of being rebuilt. `now` is the clock the costs are measured with (tests script it).
+ * those documents instead of being rebuilt. `now` is the clock the costs are measured with (tests script it);
+ * `work` cancels the build or a large load and receives its progress (see util/cooperative).
  */
-export async function buildOrLoadLexical(docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string, now: () => number = () => performance.now()): Promise<LexicalLoad> {
+export async function buildOrLoadLexical(
+  docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string,
+  { now = () => performance.now(), work = Work.none }: { now?: () => number; work?: Work } = {},
+): Promise<LexicalLoad> {
   const t0 = now();
   if (!cacheDir) {
-    const index = LexicalIndex.build(docs, fields, analyzer);
+    const index = await buildLexical(docs, fields, analyzer, work);
     return { index, source: 'built', ms: now() - t0, notes: [] };
   }
   const base = join(cacheDir, 'lexical', lexicalCacheKey(fields, analyzer));
@@ -102,7 +113,12 @@ export async function buildOrLoadLexical(docs: readonly Document[], corpusFinger
     const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs, docs);
     if (!delta || delta.share <= MAX_INCREMENTAL_SHARE) {
       try {
-        const ms = MiniSearch.loadJSON<Document>(readFileSync(paths.data, 'utf8'), LexicalIndex.miniSearchOptions(fields, analyzer));
+        const json = readFileSync(paths.data, 'utf8');
+        const options = LexicalIndex.miniSearchOptions(fields, analyzer);
+        work.phase('lexical-cache', 1);
+        const ms = json.length > SYNC_LOAD_MAX_BYTES
+          ? await abortable(MiniSearch.loadJSONAsync<Document>(json, options), work.signal)
+          : MiniSearch.loadJSON<Document>(json, options);
         const loadMs = now() - t0;
         const index = new LexicalIndex(fields, analyzer, ms);
         timing = timingAfterLoad(timing, loadMs / Math.max(1, index.documentCount));
@@ -113,13 +129,14 @@ export async function buildOrLoadLexical(docs: readonly Document[], corpusFinger
           writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, notes);
         }
         if (index.documentCount === docs.length) return { index, source: 'cache', ms: now() - t0, notes };
-      } catch {
+      } catch (e) {
+        if (work.signal?.aborted) throw e;
         // unreadable cache: rebuild below and overwrite it
       }
     }
   }
   const t1 = now();
-  const index = LexicalIndex.build(docs, fields, analyzer);
+  const index = await buildLexical(docs, fields, analyzer, work);
   const buildMs = now() - t1;
   const after = timingAfterBuild(timing, buildMs / Math.max(1, docs.length));
   writeJson(paths.timing, after, notes);
@@ -127,6 +144,14 @@ export async function buildOrLoadLexical(docs: readonly Document[], corpusFinger
   // next one loads a current cache and measures it again.
   if (shouldLoadLexicalCache(after)) writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, notes);
   return { index, source: 'built', ms: now() - t0, notes };
+}
+
+/** LexicalIndex.build, pausing between documents; stops with the work's abort reason. */
+async function buildLexical(docs: readonly Document[], fields: string[], analyzer: Analyzer, work: Work): Promise<LexicalIndex> {
+  const slicer = work.phase('lexical-index', docs.length);
+  const index = await LexicalIndex.buildSliced(docs, fields, analyzer, slicer);
+  slicer.end();
+  return index;
 }
 
 function readJson<T>(path: string, valid: (v: T) => boolean): T | undefined {

@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { Document } from '../corpus/document';
 import type { Bm25Params } from '../config/types';
+import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { Analyzer } from './analyzer';
 import { fieldText, topK, type ScoredId } from './ranking';
 
@@ -69,8 +70,20 @@ export class LexicalIndex {
   }
 
   static build(docs: readonly Document[], fields: string[], analyzer: Analyzer): LexicalIndex {
+    return runSync(LexicalIndex.buildSteps(docs, fields, analyzer));
+  }
+
+  /** `build` pausing between documents (see util/cooperative); stops with the slicer's abort reason. */
+  static buildSliced(docs: readonly Document[], fields: string[], analyzer: Analyzer, slicer: Slicer): Promise<LexicalIndex> {
+    return runSliced(LexicalIndex.buildSteps(docs, fields, analyzer), slicer);
+  }
+
+  private static *buildSteps(docs: readonly Document[], fields: string[], analyzer: Analyzer): Steps<LexicalIndex> {
     const index = new LexicalIndex(fields, analyzer);
-    index.miniSearch.addAll(docs);
+    for (let i = 0; i < docs.length; i++) {
+      index.miniSearch.add(docs[i]);
+      yield i + 1;
+    }
     index.exactAverageLengths();
     return index;
   }

@@ -5,6 +5,7 @@ import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { RankConfig } from '../config/types';
 import type { RankedDoc, StageName } from '../run/types';
 import { writeFileAtomic } from '../util/atomic-write';
+import { Work, abortable } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import { createAnalyzer } from './analyzer';
@@ -14,7 +15,7 @@ import { reciprocalRankFusion } from './fusion';
 import { buildOrLoadLexical } from './index-cache';
 import type { LexicalIndex } from './lexical';
 import { createEmbedder, createReranker, type EmbedderConfig, type ProviderContext, type RerankerConfig } from './providers/factory';
-import { createLsaEmbedder, LsaModel, trainLsa } from './providers/lsa';
+import { createLsaEmbedder, LsaModel, trainLsaSliced } from './providers/lsa';
 import { precomputedDocumentVectors } from './providers/precomputed';
 import type { Embedder, Reranker } from './providers/types';
 import { RerankScoreCache, rerankCandidates } from './rerank';
@@ -37,6 +38,11 @@ export interface EngineOptions {
   rerankCache?: RerankScoreCache;
   /** Clock for the lexical cache's load-or-rebuild costs (default performance.now; tests script it). */
   now?: () => number;
+  /**
+   * Cancels the build (between documents, points, batches) and receives its progress. A rebuild that update()
+   * left for later follows the signal of the search that starts it, with this work's progress.
+   */
+  work?: Work;
 }
 
 export interface SearchOptions {
@@ -117,8 +123,8 @@ export interface Engine {
   readonly build: BuildInfo;
   search(text: string, options?: SearchOptions): Promise<SearchResult>;
   update(diff: DocumentDiff): Promise<void>;
-  /** The learned models behind the current results (brings the vector stage up to date first). */
-  learnedModels(): Promise<LearnedModels>;
+  /** The learned models behind the current results (brings the vector stage up to date first; `signal` stops that). */
+  learnedModels(signal?: AbortSignal): Promise<LearnedModels>;
   /** Exact top-k vector ids for a query (for ANN recall reports); undefined without a vector stage. */
   exactVectorSearch(text: string, k: number, filter?: DocFilter): Promise<string[] | undefined>;
   /** Autocomplete from the lexical index (MiniSearch autoSuggest); undefined without a lexical stage. */
@@ -150,7 +156,8 @@ class RetrievalEngine implements Engine {
   private readonly rerankCache: RerankScoreCache;
   /** Set by update(): the vector stage must be rebuilt (`all`: LSA retrained and every vector recomputed). */
   private staleVectors?: 'all' | 'hnsw';
-  private rebuilding?: Promise<void>;
+  /** The rebuild under way, and the cancellation of the caller that started it. */
+  private rebuilding?: { done: Promise<void>; signal?: AbortSignal };
 
   constructor(private readonly options: EngineOptions) {
     this.config = options.config;
@@ -160,16 +167,22 @@ class RetrievalEngine implements Engine {
     this.rerankCache = options.rerankCache ?? new RerankScoreCache();
   }
 
+  /** The engine's work for one build: its phases labelled with the config, stopped by `signal`. */
+  private work(signal = this.options.work?.signal): Work {
+    return new Work({ ...this.options.work?.options, signal, label: this.config.name });
+  }
+
   async init(): Promise<void> {
     const { config, docs, corpusFingerprint, cacheDir } = this.options;
+    const work = this.work();
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
-      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir, this.options.now);
+      const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical.analyzer), cacheDir, { now: this.options.now, work });
       this.lexical = r.index;
       this.build.lexical = { source: r.source, ms: r.ms };
       this.build.notes.push(...r.notes);
     }
-    if (config.vector) await this.buildVectorStage();
+    if (config.vector) await this.buildVectorStage(work);
     if (config.rerank) {
       this.reranker = this.options.reranker ?? (this.options.providers
         ? createReranker(config.rerank.provider as unknown as RerankerConfig, this.options.providers)
@@ -184,7 +197,7 @@ class RetrievalEngine implements Engine {
   }
 
   /** Embeds every document (or takes their vectors), fills the exact index, then builds or loads the HNSW graph. */
-  private async buildVectorStage(): Promise<void> {
+  private async buildVectorStage(work: Work): Promise<void> {
     const v = this.config.vector!;
     const docs = this.docs;
     const t0 = performance.now();
@@ -192,7 +205,7 @@ class RetrievalEngine implements Engine {
     let docVectors: Map<string, Float32Array> | undefined;
     if (this.trainsLsa) {
       const ordered = byId(docs);
-      this.lsa = this.lsaModel(v.embedder, ordered);
+      this.lsa = await this.lsaModel(v.embedder, ordered, work);
       this.embedder = createLsaEmbedder(this.lsa);
       const vs = this.lsa.docVectors(); // in training order
       docVectors = new Map(ordered.map((d, i) => [d.id, vs[i]]));
@@ -210,10 +223,12 @@ class RetrievalEngine implements Engine {
     if (!docVectors) {
       docVectors = new Map();
       const batch = 64;
+      const slicer = work.phase('embedding', docs.length);
       for (let i = 0; i < docs.length; i += batch) {
         const slice = docs.slice(i, i + batch);
-        const vs = await this.embedder.embed(slice.map(embedText), 'document');
+        const vs = await this.embedder.embed(slice.map(embedText), 'document', work.signal);
         slice.forEach((d, j) => docVectors!.set(d.id, vs[j]));
+        if (slicer.due()) await slicer.pause(i + slice.length);
       }
     }
     const embedMs = performance.now() - t0;
@@ -224,7 +239,7 @@ class RetrievalEngine implements Engine {
     // storage applies to exact search only: as HNSW's fallback and recall reference the index stays float32
     this.exact = new ExactIndex(dim, v.space, { capacity: docVectors.size, storage: v.exact ? v.storage : undefined });
     for (const [id, vec] of docVectors) this.exact.set(id, vec);
-    const source = v.exact ? 'built' : this.buildOrLoadHnsw();
+    const source = v.exact ? 'built' : await this.buildOrLoadHnsw(work);
     this.build.vector = { source, ms: performance.now() - t1, embedMs, embedderId: this.embedder.id, exact: v.exact, scan: this.exact.kernel };
   }
 
@@ -235,7 +250,7 @@ class RetrievalEngine implements Engine {
    * Built from the exact index's vectors in id order, so a rebuild after update() equals a fresh engine's and the
    * graph depends only on which documents there are (what the corpus fingerprint names), not on file order.
    */
-  private buildOrLoadHnsw(): 'built' | 'cache' {
+  private async buildOrLoadHnsw(work: Work): Promise<'built' | 'cache'> {
     const v = this.config.vector!;
     const exact = this.exact!;
     const embedderId = this.embedder!.id;
@@ -248,7 +263,7 @@ class RetrievalEngine implements Engine {
       return 'cache';
     }
     const ids = byId(this.docs).map((d) => d.id).filter((id) => exact.vectorOf(id));
-    this.hnsw = HnswIndex.build(ids, ids.map((id) => exact.vectorOf(id)!), exact.dimension, v.space, v.hnsw);
+    this.hnsw = await HnswIndex.buildSliced(ids, ids.map((id) => exact.vectorOf(id)!), exact.dimension, v.space, v.hnsw, work.phase('hnsw', ids.length));
     if (dir) {
       try {
         this.hnsw.save(dir);
@@ -266,11 +281,11 @@ class RetrievalEngine implements Engine {
    * on. Any other corpus retrains it: a model reused across an edit would embed the new documents by projection
    * and give numbers that depend on which corpus version the cache happened to see first.
    */
-  private lsaModel(settings: Record<string, unknown>, docs: readonly Document[]): LsaModel {
+  private async lsaModel(settings: Record<string, unknown>, docs: readonly Document[], work: Work): Promise<LsaModel> {
     const { cacheDir } = this.options;
     const analyzer = lsaAnalyzer(this.config);
     const tokenize = (text: string) => analyzer.analyze(text);
-    const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsa>[1];
+    const opts = { ...settings, provider: undefined, tokenize } as Parameters<typeof trainLsaSliced>[1];
     const paths = cacheDir ? lsaCachePaths(cacheDir, lsaCacheKey(this.config)) : undefined;
     const meta = paths && readLsaMeta(paths.meta);
     if (paths && meta?.corpus === this.corpusFingerprint) {
@@ -281,7 +296,7 @@ class RetrievalEngine implements Engine {
         // retrain below
       }
     }
-    const model = trainLsa(docs.map(embedText), opts);
+    const model = await trainLsaSliced(docs.map(embedText), opts, work.phase('lsa', docs.length));
     if (paths) {
       try {
         writeFileAtomic(paths.model, JSON.stringify(model.toJSON()));
@@ -293,35 +308,50 @@ class RetrievalEngine implements Engine {
     return model;
   }
 
-  /** Rebuilds what update() left stale; concurrent callers share one rebuild. */
-  private vectorsCurrent(): Promise<void> {
-    if (!this.staleVectors) return this.rebuilding ?? Promise.resolve();
-    this.rebuilding ??= (async () => {
-      try {
-        while (this.staleVectors) {
-          const what = this.staleVectors;
-          this.staleVectors = undefined;
-          try {
-            if (what === 'all') await this.buildVectorStage();
-            else {
-              const t = performance.now();
-              this.build.vector!.source = this.buildOrLoadHnsw();
-              this.build.vector!.ms = performance.now() - t;
-            }
-          } catch (e) {
-            this.staleVectors ??= what; // retried by the next search
-            throw e;
-          }
-        }
-      } finally {
-        this.rebuilding = undefined;
+  /**
+   * Rebuilds what update() left stale; concurrent callers share one rebuild. The rebuild stops when the signal of
+   * the caller that started it aborts (what was stale stays stale); a caller still waiting then starts it again.
+   */
+  private async vectorsCurrent(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      if (!this.rebuilding) {
+        if (!this.staleVectors) return;
+        this.rebuilding = { done: this.rebuildStale(this.work(signal)), signal };
       }
-    })();
-    return this.rebuilding;
+      const current = this.rebuilding;
+      try {
+        return await abortable(current.done, signal);
+      } catch (e) {
+        if (current.signal !== signal && current.signal?.aborted && !signal?.aborted) continue;
+        throw e;
+      }
+    }
   }
 
-  async learnedModels(): Promise<LearnedModels> {
-    await this.vectorsCurrent();
+  private async rebuildStale(work: Work): Promise<void> {
+    try {
+      while (this.staleVectors) {
+        const what = this.staleVectors;
+        this.staleVectors = undefined;
+        try {
+          if (what === 'all') await this.buildVectorStage(work);
+          else {
+            const t = performance.now();
+            this.build.vector!.source = await this.buildOrLoadHnsw(work);
+            this.build.vector!.ms = performance.now() - t;
+          }
+        } catch (e) {
+          this.staleVectors ??= what; // retried by the next search
+          throw e;
+        }
+      }
+    } finally {
+      this.rebuilding = undefined;
+    }
+  }
+
+  async learnedModels(signal?: AbortSignal): Promise<LearnedModels> {
+    await this.vectorsCurrent(signal);
     return this.lsa ? { lsa: this.lsa.fingerprint } : {};
   }
 
@@ -333,7 +363,7 @@ class RetrievalEngine implements Engine {
   }
 
   async search(text: string, options: SearchOptions = {}): Promise<SearchResult> {
-    await this.vectorsCurrent();
+    await this.vectorsCurrent(options.signal);
     const t0 = performance.now();
     const { config } = this;
     const notes: string[] = [];

@@ -1,4 +1,5 @@
 import type { Document } from '../corpus/document';
+import { ProviderError } from './providers/errors';
 import type { Reranker } from './providers/types';
 import { compareScored, type ScoredId } from './ranking';
 
@@ -60,7 +61,7 @@ export async function rerankCandidates(
   if (missing.length > 0) {
     const passages = missing.map((i) => rerankPassage(docsById.get(pool[i].id)!, options.maxPassageChars));
     const fresh = await reranker.score(query, passages, options.signal);
-    if (fresh.length !== passages.length) throw new Error(`reranker ${reranker.id} returned ${fresh.length} scores for ${passages.length} passages`);
+    if (fresh.length !== passages.length) throw new ProviderError(`reranker ${reranker.id} returned ${fresh.length} scores for ${passages.length} passages`, reranker.id);
     missing.forEach((i, j) => {
       scores[i] = fresh[j];
       options.cache?.set(reranker.id, query, docsById.get(pool[i].id)!.hash, fresh[j]);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { HierarchicalNSW } from 'hnswlib-node';
 import type { HnswParams } from '../config/types';
 import { writeFileAtomic } from '../util/atomic-write';
+import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { ScoredId } from './ranking';
 
 /**
@@ -21,10 +22,22 @@ export class HnswIndex {
   ) {}
 
   static build(ids: readonly string[], vectors: readonly ArrayLike<number>[], dimension: number, space: 'cosine' | 'ip', params: HnswParams): HnswIndex {
+    return runSync(HnswIndex.buildSteps(ids, vectors, dimension, space, params));
+  }
+
+  /** `build` pausing between points (hnswlib's addPoint blocks); stops with the slicer's abort reason. */
+  static buildSliced(ids: readonly string[], vectors: readonly ArrayLike<number>[], dimension: number, space: 'cosine' | 'ip', params: HnswParams, slicer: Slicer): Promise<HnswIndex> {
+    return runSliced(HnswIndex.buildSteps(ids, vectors, dimension, space, params), slicer);
+  }
+
+  private static *buildSteps(ids: readonly string[], vectors: readonly ArrayLike<number>[], dimension: number, space: 'cosine' | 'ip', params: HnswParams): Steps<HnswIndex> {
     const hnsw = new HierarchicalNSW(space, dimension);
     hnsw.initIndex(Math.max(16, ids.length), params.M, params.efConstruction, 100);
     const index = new HnswIndex(hnsw, dimension, space, params);
-    for (let i = 0; i < ids.length; i++) index.upsert(ids[i], vectors[i]);
+    for (let i = 0; i < ids.length; i++) {
+      index.upsert(ids[i], vectors[i]);
+      yield i + 1;
+    }
     return index;
   }
 

@@ -290,11 +290,20 @@ function inTrecOrder(list: RankedDoc[]): boolean {
   return true;
 }
 
-/** Writes a run in the standard TREC format, ranks 1..n in list order. */
+/**
+ * Writes a run in the standard TREC format, ranks 1..n in list order. The columns are whitespace-separated, so a
+ * query or document id holding white space cannot be written: an InputError naming it (never a broken line).
+ * The tag is ours to choose: white space in it (a config named "my config") becomes "_".
+ */
 export function formatTrecRun(run: Run, tag: string): string {
+  const safeTag = tag.replace(/\s+/g, '_') || 'ranklab';
   const out: string[] = [];
   for (const [qid, docs] of run) {
-    docs.forEach((d: RankedDoc, i) => out.push(`${qid} Q0 ${d.id} ${i + 1} ${d.score} ${tag}`));
+    if (/\s/.test(qid) || qid === '') throw new InputError(`query id ${JSON.stringify(qid)} cannot be written as a TREC run line (white space)`);
+    docs.forEach((d: RankedDoc, i) => {
+      if (/\s/.test(d.id) || d.id === '') throw new InputError(`document id ${JSON.stringify(d.id)} (query ${qid}) cannot be written as a TREC run line (white space)`);
+      out.push(`${qid} Q0 ${d.id} ${i + 1} ${d.score} ${safeTag}`);
+    });
   }
   return out.join('\n') + (out.length ? '\n' : '');
 }

@@ -8,7 +8,8 @@ import type { ExcludedQuery } from '../judgments';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
-import { InputError } from '../util/diagnostics';
+import type { Work } from '../util/cooperative';
+import { InputError, errorAt } from '../util/diagnostics';
 import type { RanklabSession } from './session';
 
 export const TOOL_VERSION = 'ranklab 0.1.0';
@@ -46,12 +47,17 @@ export interface ConfigEvaluation {
 
 /**
  * Runs every labeled query of the session under one config (as a principal, on one split), scores the
- * results and saves the run. Queries are run one at a time; Ctrl-C / cancellation stops between queries.
+ * results and saves the run. Every long step (corpus loading, index builds, the query loop) pauses at least
+ * every 50 ms; when `signal` aborts, it stops there with the abort reason and nothing is saved.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
+  const work = session.work(opts.signal).labelled(config.name);
+  const corpus = await session.loadCorpus(work);
+  // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
+  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
+  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
   const { judgments, excluded } = session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
-  const corpus = session.corpus();
-  const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal);
+  const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal, work);
   if (opts.reuse) {
     const hit = findCachedRun(session.workspace.runsDir, key, session.options.log);
     if (hit) {
@@ -61,7 +67,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded };
     }
   }
-  const engine = await session.engine(config);
+  const engine = await session.engine(config, work);
   const access = opts.principal ? session.accessFor(opts.principal) : undefined;
   const qids = [...judgments.qrels.keys()];
   const run: Run = new Map();
@@ -76,8 +82,10 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   const warmup = qids.map((q) => judgments.queries.get(q)?.text ?? '').find((t) => t.trim());
   if (warmup) await engine.search(warmup, { filter: access?.filter, signal: opts.signal });
   let done = 0;
+  const slicer = work.phase('queries', qids.length);
   for (const qid of qids) {
-    opts.signal?.throwIfAborted();
+    if (slicer.due()) await slicer.pause(done);
+    work.throwIfAborted();
     const text = judgments.queries.get(qid)?.text ?? '';
     if (!text.trim()) {
       notes.push(`query ${qid} has no text and was not run (it scores 0)`);
@@ -96,6 +104,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     }
     opts.onProgress?.(++done, qids.length);
   }
+  slicer.end();
   const evaluation = evaluateRun(run, judgments, opts.specs, opts.metricOptions);
   const annRecall = annPairs.length ? annRecallAtK(annPairs.map((p) => p.ann), annPairs.map((p) => p.exact), annK) : undefined;
   const queries: SavedQueryResult[] = qids.filter((q) => run.has(q)).map((qid) => ({
@@ -112,7 +121,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     format: 'ranklab-run@1',
     provenance: {
       config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION,
-      access: key.access, models: await engine.learnedModels(),
+      access: key.access, models: await engine.learnedModels(opts.signal),
     },
     config,
     metricSpecs: opts.specs.map((s) => s.name),
@@ -138,11 +147,11 @@ function storedStageIds(stages: Partial<Record<string, string[]>>, final: readon
  * The learned models come from the cache when it knows them for this corpus, else from the engine (which then
  * trains them, as the evaluation would).
  */
-async function runKey(session: RanklabSession, config: RankConfig, corpus: string, judgments: string, principal?: string): Promise<RunKey> {
+async function runKey(session: RanklabSession, config: RankConfig, corpus: string, judgments: string, principal: string | undefined, work: Work): Promise<RunKey> {
   const policy = session.policy();
   const access: RunAccess = { principal: principal ? { ...session.accessFor(principal).principal } : null, rule: policy.rule, missingAcl: policy.missingAcl };
   const cacheDir = session.options.writeCache !== false ? session.workspace.cacheDir : undefined;
-  const models = cachedLearnedModels(config, corpus, cacheDir) ?? (await (await session.engine(config)).learnedModels());
+  const models = cachedLearnedModels(config, corpus, cacheDir) ?? (await (await session.engine(config, work)).learnedModels(work.signal));
   return { config: config.name, configHash: config.configHash, corpus, judgments, principal, tool: TOOL_VERSION, access, models };
 }
 

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds } from '../acl/policy';
 import { findPrincipal, readPrincipals } from '../acl/principals';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
-import { type Corpus, type CorpusSnapshot, diffCorpus, loadCorpus, parseSnapshot, serializeSnapshot } from '../corpus';
-import { type ExcludedQuery, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet } from '../judgments';
+import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot } from '../corpus';
+import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
 import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/pipeline';
 import { type SearchView, buildSearchView, suggestFor } from '../acl/search-view';
 import { createAnalyzer } from '../retrieval/analyzer';
@@ -14,9 +14,12 @@ import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { writeFileAtomic } from '../util/atomic-write';
+import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import { type Diagnostic, InputError } from '../util/diagnostics';
-import { type Workspace, configName, ensureRanklabDir, loadWorkspace } from '../workspace';
+import { type JsonLocations, lineOfPointer } from '../util/json-source';
+import { type Workspace, SETTINGS_FILE, configName, displayPath, ensureRanklabDir, loadWorkspace, settingsLine, stateDirProblem } from '../workspace';
+import { configFieldProblems } from './config-check';
 
 export interface SessionOptions {
   /** Untrusted workspaces get neither: HTTP providers and model loading are then refused with a clear error. */
@@ -32,6 +35,8 @@ export interface SessionOptions {
    */
   stateDir?: string;
   log?: (message: string) => void;
+  /** Progress of long phases (corpus loading, index builds, query loops) of every call on this session. */
+  onProgress?: (progress: WorkProgress) => void;
 }
 
 export interface ConfigEntry {
@@ -40,6 +45,8 @@ export interface ConfigEntry {
   file?: string;
   config?: RankConfig;
   diagnostics: Diagnostic[];
+  /** Where each setting of the file is (for problems found against the corpus). */
+  locations?: JsonLocations;
 }
 
 /** What a principal may see, computed once per principal and corpus version. */
@@ -59,9 +66,14 @@ export class RanklabSession {
   private corpusState?: { corpus: Corpus; snapshot: CorpusSnapshot };
   private judgmentSet?: JudgmentSet;
   private principalList?: Principal[];
-  private readonly engines = new Map<string, Promise<Engine>>();
+  /** By config hash. `signal`: the cancellation of the caller whose build is still running. */
+  private readonly engines = new Map<string, { pending: Promise<Engine>; signal?: AbortSignal }>();
   private readonly rerankCache = new RerankScoreCache();
   private readonly accessViews = new Map<string, AccessView>();
+  private principalProblems: Diagnostic[] = [];
+  /** The entry each config handed out came from (file and setting locations), for configCorpusDiagnostics. */
+  private readonly entryOf = new WeakMap<RankConfig, ConfigEntry>();
+  /** Problems of ranklab.json (see also corpusDiagnostics, judgmentDiagnostics, principalDiagnostics). */
   readonly diagnostics: Diagnostic[] = [];
 
   private constructor(readonly workspace: Workspace, readonly options: SessionOptions) {
@@ -79,12 +91,30 @@ export class RanklabSession {
     return this.workspace.root;
   }
 
+  /** A path as messages show it: relative to the workspace when inside it, else as it is. */
+  relativePath(path: string): string {
+    const rel = relative(this.root, resolve(this.root, path));
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : path;
+  }
+
+  /** Throws an InputError naming the path when the state folder (caches, runs) cannot be used as one. */
+  checkStateDir(key?: string): void {
+    if (!this.writeCache) return;
+    const problem = stateDirProblem(this.workspace);
+    if (problem) throw new InputError(problem.message, [], { file: this.relativePath(problem.path), key, hint: key ? undefined : 'remove or rename it, or pass --state-dir' });
+  }
+
   private log(message: string): void {
     this.options.log?.(message);
   }
 
   private get writeCache(): boolean {
     return this.options.writeCache !== false;
+  }
+
+  /** Cancellable work on this session: stops when `signal` aborts, reports to the session's onProgress. */
+  work(signal?: AbortSignal): Work {
+    return new Work({ signal, onProgress: this.options.onProgress });
   }
 
   // ---- corpus -------------------------------------------------------------------------------
@@ -95,21 +125,67 @@ export class RanklabSession {
 
   corpus(): Corpus {
     if (!this.corpusState) {
-      let previous: CorpusSnapshot | undefined;
-      if (existsSync(this.snapshotPath())) {
-        try {
-          previous = parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'));
-        } catch {
-          previous = undefined;
-        }
-      }
       const t0 = performance.now();
-      const r = loadCorpus(this.root, this.workspace.settings.corpus, previous);
-      this.log(`corpus: ${r.corpus.docs.length} documents from ${r.files.length} files (${r.reread.length} read, rest from cache) in ${(performance.now() - t0).toFixed(0)} ms`);
-      this.corpusState = { corpus: r.corpus, snapshot: r.snapshot };
-      this.saveSnapshot();
+      this.keepCorpus(loadCorpus(this.root, this.workspace.settings.corpus, this.previousSnapshot()), t0);
     }
-    return this.corpusState.corpus;
+    return this.corpusState!.corpus;
+  }
+
+  /** The corpus, read with pauses between files so that a long first load can be cancelled (nothing is kept then). */
+  async loadCorpus(work: Work = Work.none): Promise<Corpus> {
+    if (!this.corpusState) {
+      const t0 = performance.now();
+      const r = await loadCorpusSliced(this.root, this.workspace.settings.corpus, work.phase('corpus', 0), this.previousSnapshot());
+      if (!this.corpusState) this.keepCorpus(r, t0); // else corpus() loaded it meanwhile
+    }
+    return this.corpusState!.corpus;
+  }
+
+  private previousSnapshot(): CorpusSnapshot | undefined {
+    if (!existsSync(this.snapshotPath())) return undefined;
+    try {
+      return parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private keepCorpus(r: LoadCorpusResult, t0: number): void {
+    this.log(`corpus: ${r.corpus.docs.length} documents from ${r.files.length} files (${r.reread.length} read, rest from cache) in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.corpusState = { corpus: this.withSettingsProblems(r.corpus, r.files.length), snapshot: r.snapshot };
+    this.saveSnapshot();
+  }
+
+  /**
+   * Corpus problems that only ranklab.json can explain, at its lines: globs that match no file, files that gave
+   * no document, field mappings that no record has (those would silently fall back to the defaults).
+   */
+  private withSettingsProblems(corpus: Corpus, files: number): Corpus {
+    const ws = this.workspace;
+    const file = ws.settingsFile ? SETTINGS_FILE : 'corpus.jsonl';
+    const at = (pointer: string, severity: Diagnostic['severity'], key: string, message: string): Diagnostic =>
+      ({ file, line: settingsLine(ws, pointer), severity, key, message });
+    const settings = ws.settings.corpus;
+    const extra: Diagnostic[] = [];
+    const diagnostics = corpus.diagnostics.filter((d) => !(d.file === '.' && /^no corpus files match/.test(d.message)));
+    if (files === 0) {
+      extra.push(at('/corpus/include', 'error', 'corpus.include', `${JSON.stringify(settings.include)} matches no file${settings.exclude.length ? ` (after excluding ${JSON.stringify(settings.exclude)})` : ''}`));
+    } else if (corpus.docs.length === 0) {
+      extra.push(at('/corpus/include', 'error', 'corpus.include', `no document could be read from the ${files} matching file(s) (see the problems of each file)`));
+    } else {
+      const seen = new Set(corpus.fieldsSeen ?? []);
+      const mapped: Array<[string, string | undefined]> = [['id', settings.fields.id], ['title', settings.fields.title], ['body', settings.fields.body], ...settings.fields.text.map((t, i): [string, string] => [`text/${i}`, t])];
+      for (const [key, name] of mapped) {
+        if (name === undefined || seen.has(name)) continue;
+        extra.push(at(`/corpus/fields/${key}`, 'warning', displayPath(`/corpus/fields/${key}`), `no record or front matter of the corpus has a field "${name}"`));
+      }
+    }
+    return extra.length || diagnostics.length !== corpus.diagnostics.length ? { ...corpus, diagnostics: [...extra, ...diagnostics] } : corpus;
+  }
+
+  /** Every problem of the corpus: per file and line, and those of the corpus settings in ranklab.json. */
+  corpusDiagnostics(): Diagnostic[] {
+    return this.corpus().diagnostics;
   }
 
   private saveSnapshot(): void {
@@ -135,14 +211,14 @@ export class RanklabSession {
     const before = this.corpusState.corpus;
     const r = loadCorpus(this.root, this.workspace.settings.corpus, this.corpusState.snapshot);
     const diff = diffCorpus(before.docs, r.corpus.docs);
-    this.corpusState = { corpus: r.corpus, snapshot: r.snapshot };
+    this.corpusState = { corpus: this.withSettingsProblems(r.corpus, r.files.length), snapshot: r.snapshot };
     this.accessViews.clear();
     if (diff.added.length || diff.changed.length || diff.removed.length) {
       const upsert = [...diff.added, ...diff.changed];
-      for (const [key, pending] of this.engines) {
+      for (const [key, { pending }] of this.engines) {
         const engine = await pending;
         await engine.update({ upsert, delete: diff.removed, docs: r.corpus.docs, corpusFingerprint: r.corpus.fingerprint });
-        this.engines.set(key, Promise.resolve(engine));
+        this.engines.set(key, { pending: Promise.resolve(engine) });
       }
       this.saveSnapshot();
     }
@@ -153,11 +229,21 @@ export class RanklabSession {
 
   judgments(): JudgmentSet {
     if (!this.judgmentSet) {
-      if (this.workspace.judgmentSpecs.length === 0) throw new InputError(`${this.root}: no judgments configured (ranklab.json "judgments")`);
+      if (this.workspace.judgmentSpecs.length === 0) {
+        throw new InputError('no judgments configured', [], { file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'judgments', hint: 'e.g. "judgments": ["judgments/golden.json"]' });
+      }
+      // Paths inside the workspace are read (and reported) relative to it.
+      const specs = this.workspace.judgmentSpecs.map((spec) => mapSpec(spec, (p) => this.relativePath(p)));
       const { merge, llmGrades } = this.workspace.settings.judging;
-      this.judgmentSet = loadJudgments(this.workspace.judgmentSpecs, { baseDir: this.root, merge: { merge, llmGrades } });
+      this.judgmentSet = loadJudgments(specs, { baseDir: this.root, merge: { merge, llmGrades } });
     }
     return this.judgmentSet;
+  }
+
+  /** Every problem of the judgments: the readers' (bad lines, duplicates, typo'd keys) and judged documents not in the corpus. */
+  judgmentDiagnostics(): Diagnostic[] {
+    const set = this.judgments();
+    return [...set.diagnostics.filter((d) => d.severity !== 'info'), ...checkDocIds(set, new Set(this.corpus().docs.map((d) => d.id)))];
   }
 
   reloadJudgments(): JudgmentSet {
@@ -167,10 +253,7 @@ export class RanklabSession {
 
   configEntries(): ConfigEntry[] {
     if (this.workspace.configFiles.length) {
-      return this.workspace.configFiles.map((file) => {
-        const parsed = parseRankConfig(file);
-        return { name: configName(file), file, config: parsed.config, diagnostics: parsed.diagnostics };
-      });
+      return this.workspace.configFiles.map((file) => this.entry(file));
     }
     if (this.workspace.builtinConfigs.length) {
       return this.workspace.builtinConfigs.map((b) => ({ name: b.name, config: normaliseRankConfig(b.config, b.name), diagnostics: [] }));
@@ -179,30 +262,81 @@ export class RanklabSession {
     return [{ name: d.name, config: d, diagnostics: [] }];
   }
 
-  /** A config by name (`title-boost-3`), by path (`configs/x.rank.json`), or the workspace's default. */
+  /** A usable config by name (`title-boost-3`), by path (`configs/x.rank.json`), or the workspace's default. */
   resolveConfig(nameOrPath?: string): RankConfig {
+    return this.usable(this.configEntry(nameOrPath));
+  }
+
+  /**
+   * The entry of a config by name or path (usable or not: see `diagnostics`), or the workspace's default.
+   * Throws an InputError for a name that is neither a config of the workspace nor a file.
+   */
+  configEntry(nameOrPath?: string): ConfigEntry {
     const entries = this.configEntries();
     if (!nameOrPath) {
       const base = this.workspace.baselineName;
-      const entry = (base && entries.find((e) => e.name === base)) || entries[0];
-      return this.usable(entry);
+      return (base && entries.find((e) => e.name === base)) || entries[0];
     }
     const asPath = isAbsolute(nameOrPath) ? nameOrPath : resolve(this.root, nameOrPath);
     const byName = entries.find((e) => e.name === nameOrPath || e.file === asPath);
-    if (byName) return this.usable(byName);
+    if (byName) return byName;
     const cwdPath = resolve(nameOrPath);
     for (const p of [cwdPath, asPath]) {
-      if (existsSync(p)) {
-        const parsed = parseRankConfig(p);
-        return this.usable({ name: configName(p), file: p, config: parsed.config, diagnostics: parsed.diagnostics });
-      }
+      if (existsSync(p)) return this.entry(p);
     }
-    throw new InputError(`unknown config "${nameOrPath}" (workspace configs: ${entries.map((e) => e.name).join(', ')})`);
+    throw new InputError(`unknown config "${nameOrPath}"`, [], { file: nameOrPath, hint: `workspace configs: ${entries.map((e) => e.name).join(', ') || 'none'}` });
   }
 
-  private usable(entry: ConfigEntry): RankConfig {
-    if (!entry.config) throw new InputError(`config ${entry.file ?? entry.name} is not usable`, entry.diagnostics);
+  /**
+   * Absolute paths of every file the workspace reads: ranklab.json, configs, judgments, corpus files,
+   * principals. Outputs must never overwrite one of them.
+   */
+  inputFiles(): string[] {
+    const ws = this.workspace;
+    const out = [...ws.configFiles];
+    if (ws.settingsFile) out.push(ws.settingsFile);
+    for (const spec of ws.judgmentSpecs) {
+      for (const k of ['qrels', 'queries', 'golden'] as const) if (spec[k]) out.push(spec[k]!);
+      if (spec.beir) out.push(...['corpus.jsonl', 'queries.jsonl', 'qrels.tsv'].map((f) => join(spec.beir!, f)), ...beirQrels(spec.beir));
+    }
+    out.push(...listCorpusFiles(this.root, ws.settings.corpus).map((f) => join(this.root, f)));
+    const principals = this.principalsFile();
+    if (principals) out.push(principals);
+    return out;
+  }
+
+  private entry(file: string): ConfigEntry {
+    const parsed = parseRankConfig(file, this.relativePath(file));
+    const entry: ConfigEntry = { name: configName(file), file, config: parsed.config, diagnostics: parsed.diagnostics };
+    if (parsed.locations) entry.locations = parsed.locations;
+    return entry;
+  }
+
+  /** Throws an InputError carrying the config's problems (file and line) when it cannot be used. */
+  usable(entry: ConfigEntry): RankConfig {
+    if (!entry.config) {
+      const first = entry.diagnostics.find((d) => d.severity === 'error');
+      const file = entry.file ? this.relativePath(entry.file) : entry.name;
+      throw new InputError(first ? first.message : 'not a usable config', entry.diagnostics, { file, line: first?.line, key: first?.key });
+    }
+    this.entryOf.set(entry.config, entry);
     return entry.config;
+  }
+
+  /**
+   * What only the corpus can tell about a config handed out by this session (its file's own problems are in its
+   * ConfigEntry): a searched field that no document has text in, at the line of that field. An error means the
+   * config would find nothing at all.
+   */
+  configCorpusDiagnostics(config: RankConfig): Diagnostic[] {
+    const entry = this.entryOf.get(config);
+    const file = entry?.file ? this.relativePath(entry.file) : config.name;
+    const lineOf = (pointer: string) => (entry?.locations ? lineOfPointer(entry.locations, pointer) : 0);
+    return configFieldProblems(config, this.corpus().docs).map((p) => {
+      const d: Diagnostic = { file, line: lineOf(p.pointer), severity: p.severity, key: p.key, message: p.message };
+      if (p.hint) d.hint = p.hint;
+      return d;
+    });
   }
 
   baselineConfig(): RankConfig {
@@ -212,12 +346,21 @@ export class RanklabSession {
   principals(): Principal[] {
     if (!this.principalList) {
       const file = this.principalsFile();
-      if (!file) throw new InputError(`${this.root}: no principals file (add "acl": {"principals": "principals.json"} to ranklab.json or pass --principals)`);
-      const r = readPrincipals(file);
-      this.diagnostics.push(...r.diagnostics);
+      if (!file) {
+        throw new InputError('no principals file', [], {
+          file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'acl.principals', hint: 'add "acl": {"principals": "principals.json"} to ranklab.json or pass --principals',
+        });
+      }
+      const r = readPrincipals(file, this.relativePath(file));
+      this.principalProblems = r.diagnostics;
       this.principalList = r.principals;
     }
     return this.principalList;
+  }
+
+  /** Problems of the principals file (bad entries were skipped); empty until principals() has read it. */
+  principalDiagnostics(): Diagnostic[] {
+    return this.principalProblems;
   }
 
   principalsFile(): string | undefined {
@@ -236,7 +379,7 @@ export class RanklabSession {
   accessFor(name: string): AccessView {
     let view = this.accessViews.get(name);
     if (!view) {
-      const principal = findPrincipal(this.principals(), name, this.principalsFile() ?? 'principals.json');
+      const principal = findPrincipal(this.principals(), name, this.relativePath(this.principalsFile() ?? 'principals.json'));
       const permitted = permittedIds(this.policy(), principal, this.corpus().docs);
       view = { principal, permitted, filter: permittedFilter(permitted) };
       this.accessViews.set(name, view);
@@ -265,12 +408,18 @@ export class RanklabSession {
 
   // ---- engines and search -------------------------------------------------------------------
 
-  engine(config: RankConfig): Promise<Engine> {
-    let pending = this.engines.get(config.configHash);
-    if (!pending) {
+  /**
+   * The config's retrieval engine, built (or loaded from the cache) once and kept. A build follows the
+   * cancellation of the caller that started it (`work`); another caller waiting for it stops only on its own
+   * cancellation, and starts the build again if the starter cancelled.
+   */
+  async engine(config: RankConfig, work: Work = Work.none): Promise<Engine> {
+    let entry = this.engines.get(config.configHash);
+    if (entry?.signal?.aborted) entry = undefined;
+    if (!entry) {
       const corpus = this.corpus();
       if (this.writeCache) ensureRanklabDir(this.workspace);
-      pending = createEngine({
+      const pending = createEngine({
         docs: corpus.docs,
         corpusFingerprint: corpus.fingerprint,
         config,
@@ -282,11 +431,24 @@ export class RanklabSession {
           allowNetwork: this.options.allowNetwork ?? true,
           allowModelLoading: this.options.allowModelLoading ?? true,
         },
+        work,
       });
-      pending.then((e) => this.log(`engine ${config.name}: ${describeBuild(e)}`), () => this.engines.delete(config.configHash));
-      this.engines.set(config.configHash, pending);
+      const created: { pending: Promise<Engine>; signal?: AbortSignal } = { pending, signal: work.signal };
+      pending.then((e) => {
+        created.signal = undefined; // built: no longer cancellable
+        this.log(`engine ${config.name}: ${describeBuild(e)}`);
+      }, () => {
+        if (this.engines.get(config.configHash) === created) this.engines.delete(config.configHash);
+      });
+      this.engines.set(config.configHash, (entry = created));
     }
-    return pending;
+    const mine = entry.signal === work.signal;
+    try {
+      return await abortable(entry.pending, work.signal);
+    } catch (e) {
+      if (!mine && entry.signal?.aborted && !work.signal?.aborted) return this.engine(config, work);
+      throw e;
+    }
   }
 
   /** Drops every engine (the next use rebuilds or reloads indexes from the cache). */
@@ -358,6 +520,21 @@ export class RanklabSession {
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
     return suggestFor(engine, prefix, { filter: access?.filter, limit: opts.limit });
   }
+}
+
+/** The qrels files of a BEIR folder (qrels/*.tsv). */
+function beirQrels(dir: string): string[] {
+  try {
+    return readdirSync(join(dir, 'qrels')).map((f) => join(dir, 'qrels', f));
+  } catch {
+    return [];
+  }
+}
+
+function mapSpec(spec: JudgmentSpec, f: (path: string) => string): JudgmentSpec {
+  const out: JudgmentSpec = { ...spec };
+  for (const k of ['qrels', 'queries', 'golden', 'beir', 'raters'] as const) if (spec[k]) out[k] = f(spec[k]!);
+  return out;
 }
 
 /** The workspace's own .ranklab folder, unless it is read-only (no write bit for anyone) or a folder was given. */

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { InputError } from './diagnostics';
 
 /** One line of a text file, with its 1-based number. */
 export interface NumberedLine {
@@ -38,4 +39,99 @@ export function splitColumns(line: string): string[] {
     } else if (start < 0) start = i;
   }
   return cols;
+}
+
+// ---- user files: found, a file, text -------------------------------------------------------------
+
+const SNIFF_BYTES = 8192;
+/** Above this share of undecodable characters in the first 8 KB, a file is taken as binary. */
+const MAX_INVALID_UTF8_SHARE = 0.1;
+
+/** Why a file looks binary (judged on its first 8 KB), or undefined when it looks like text. */
+export function binaryReason(buf: Buffer): string | undefined {
+  const sample = buf.subarray(0, SNIFF_BYTES);
+  if (sample.includes(0)) return 'contains NUL bytes';
+  if (sample.length === 0) return undefined;
+  // Do not count a multi-byte character cut at the sample's end.
+  let end = sample.length;
+  if (buf.length > SNIFF_BYTES) {
+    let k = end - 1;
+    while (k >= 0 && end - k <= 3 && (sample[k] & 0xc0) === 0x80) k--;
+    if (k >= 0 && sample[k] >= 0xc0) end = k;
+  }
+  const text = sample.subarray(0, end).toString('utf8');
+  let replacements = 0;
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 0xfffd) replacements++;
+  const literal = countLiteralReplacementChars(sample.subarray(0, end));
+  const invalid = replacements - literal;
+  if (invalid > 0 && invalid / Math.max(1, text.length) > MAX_INVALID_UTF8_SHARE) {
+    return `is not UTF-8 text (${Math.round((100 * invalid) / text.length)}% undecodable characters)`;
+  }
+  return undefined;
+}
+
+/** U+FFFD written on purpose in the file (bytes EF BF BD) is not a decoding failure. */
+function countLiteralReplacementChars(buf: Buffer): number {
+  let n = 0;
+  for (let k = buf.indexOf(0xef); k >= 0 && k + 2 < buf.length; k = buf.indexOf(0xef, k + 1)) {
+    if (buf[k + 1] === 0xbf && buf[k + 2] === 0xbd) n++;
+  }
+  return n;
+}
+
+/**
+ * Reads a text file the user named (judgments, configs, settings, principals, gates), decoded. Throws an
+ * InputError naming `display` when it is missing, a folder, unreadable or binary. May return ''.
+ */
+export function readUserText(path: string, display = path): string {
+  const buf = readUserFile(path, display);
+  const binary = binaryReason(buf);
+  if (binary) throw new InputError(`file ${binary}; it looks binary, expected text`, [], { file: display });
+  return decodeText(buf);
+}
+
+/**
+ * The checks of `readUserText` on the first few kilobytes only, for inputs another reader streams in full
+ * (a TREC run of millions of lines).
+ */
+export function checkUserTextFile(path: string, display = path): void {
+  statUserFile(path, display);
+  let head: Buffer;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      head = Buffer.alloc(SNIFF_BYTES);
+      head = head.subarray(0, readSync(fd, head, 0, SNIFF_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw cannotRead(e, display);
+  }
+  const binary = binaryReason(head);
+  if (binary) throw new InputError(`file ${binary}; it looks binary, expected text`, [], { file: display });
+}
+
+function readUserFile(path: string, display: string): Buffer {
+  statUserFile(path, display);
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw cannotRead(e, display);
+  }
+}
+
+function statUserFile(path: string, display: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError('file not found', [], { file: display });
+    throw cannotRead(e, display);
+  }
+  if (isDir) throw new InputError('is a folder, expected a file', [], { file: display });
+}
+
+function cannotRead(e: unknown, display: string): InputError {
+  return new InputError(`cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, [], { file: display });
 }

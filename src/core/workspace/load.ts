@@ -2,13 +2,15 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { ALWAYS_EXCLUDED } from '../corpus/settings';
+import { gateDiagnostics, validateGates } from '../experiment/gates';
+import { parseMetric } from '../metrics/spec';
 import { InputError, type Diagnostic } from '../util/diagnostics';
-import { decodeText } from '../util/text-file';
+import { readUserText } from '../util/text-file';
 import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations, type JsonLocations } from '../util/json-source';
 import { parseMergePolicy } from '../judgments/merge';
 import { checkRaterName } from '../judgments/raters';
 import { applyDefaults, type JudgmentEntry, type JudgmentSpec, type RanklabSettings } from './settings';
-import { validateSettings } from './validate';
+import { displayPath, validateSettings } from './validate';
 
 export const SETTINGS_FILE = 'ranklab.json';
 export const CONFIG_SUFFIX = '.rank.json';
@@ -40,6 +42,13 @@ export interface Workspace {
   cacheDir: string;
   runsDir: string;
   diagnostics: Diagnostic[];
+  /** Where each setting of ranklab.json is (for problems found later, e.g. a corpus glob that matches nothing). */
+  settingsLocations?: JsonLocations;
+}
+
+/** Line of a ranklab.json setting by JSON pointer ("/corpus/include"); 0 without a ranklab.json. */
+export function settingsLine(ws: Pick<Workspace, 'settingsLocations'>, pointer: string): number {
+  return ws.settingsLocations ? lineOfPointer(ws.settingsLocations, pointer) : 0;
 }
 
 /** The default config of a workspace without configs: BM25 over title and text as one field (`all`), as the reference runs score them. */
@@ -69,32 +78,66 @@ export function configName(file: string): string {
  */
 export function loadWorkspace(dir: string): Workspace {
   const root = resolve(dir);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError(`workspace folder not found: ${root}`);
+  if (!existsSync(root)) throw new InputError('workspace folder not found', [], { file: dir });
+  if (!statSync(root).isDirectory()) throw new InputError('is a file, not a workspace folder (the folder that holds ranklab.json)', [], { file: dir });
   const settingsFile = join(root, SETTINGS_FILE);
   if (existsSync(settingsFile)) return loadRanklabWorkspace(root, settingsFile);
   if (isBeirFolder(root)) return loadBeirWorkspace(root);
-  throw new InputError(`${root} has no ${SETTINGS_FILE} and is not a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv or qrels/test.tsv)`);
+  throw new InputError(`has no ${SETTINGS_FILE} and is not a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv or qrels/test.tsv)`, [], { file: dir });
 }
 
 function loadRanklabWorkspace(root: string, settingsFile: string): Workspace {
   const diagnostics: Diagnostic[] = [];
+  const error = (line: number, message: string) => diagnostics.push({ file: SETTINGS_FILE, line, severity: 'error', message });
   let raw: unknown = {};
-  let locations: JsonLocations = { values: new Map(), keys: new Map() };
+  let locations: JsonLocations | undefined;
   try {
-    const parsed = parseJsonWithLocations(decodeText(readFileSync(settingsFile)), { comments: true });
-    raw = parsed.value;
-    locations = parsed.locations;
-    diagnostics.push(...validateSettings(raw, locations, SETTINGS_FILE));
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) {
-      diagnostics.push({ file: SETTINGS_FILE, line: e.line, severity: 'error', message: `invalid JSON: ${e.message}; using defaults` });
+    const text = readUserText(settingsFile, SETTINGS_FILE);
+    if (text.trim() === '') {
+      error(0, 'file is empty (write {} for a workspace with every default)');
     } else {
-      diagnostics.push({ file: SETTINGS_FILE, line: 0, severity: 'error', message: `cannot read: ${(e as Error).message}; using defaults` });
+      // Duplicate keys are errors, as in rank configs: JSON.parse would silently keep the last one.
+      const parsed = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' });
+      raw = parsed.value;
+      locations = parsed.locations;
+      diagnostics.push(...validateSettingsValue(raw, locations));
     }
+  } catch (e) {
+    // The CLI stops on these (exit 2); the editor shows them and carries on with the defaults.
+    if (e instanceof JsonSyntaxError) error(e.line, `invalid JSON at column ${e.column}: ${e.reason}`);
+    else if (e instanceof InputError) error(0, e.reason);
+    else throw e;
   }
   const settings = applyDefaults(raw);
-  const lineOf = (pointer: string) => lineOfPointer(locations, pointer);
-  return assemble(root, 'ranklab', settings, diagnostics, lineOf, settingsFile);
+  const lineOf = (pointer: string) => (locations ? lineOfPointer(locations, pointer) : 0);
+  const ws = assemble(root, 'ranklab', settings, diagnostics, lineOf, settingsFile, raw);
+  if (locations) ws.settingsLocations = locations;
+  return ws;
+}
+
+/**
+ * Schema validation, then what a schema cannot say: gates (one definition, src/core/experiment/gates.ts) and
+ * metric names that the metric parser knows.
+ */
+function validateSettingsValue(raw: unknown, locations: JsonLocations): Diagnostic[] {
+  const out = validateSettings(raw, locations, SETTINGS_FILE);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  const r = raw as Record<string, unknown>;
+  if (r.gates !== undefined) out.push(...gateDiagnostics(validateGates(r.gates).problems, SETTINGS_FILE, locations, '/gates', 'gates.'));
+  if (Array.isArray(r.metrics)) {
+    r.metrics.forEach((m, i) => {
+      if (typeof m !== 'string') return; // the schema reported it
+      try {
+        parseMetric(m);
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        if (!out.some((d) => d.line === lineOfPointer(locations, `/metrics/${i}`) && d.severity === 'error')) {
+          out.push({ file: SETTINGS_FILE, line: lineOfPointer(locations, `/metrics/${i}`), severity: 'error', key: `metrics[${i}]`, message: e.reason });
+        }
+      }
+    });
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
 
 function loadBeirWorkspace(root: string): Workspace {
@@ -109,10 +152,14 @@ function assemble(
   diagnostics: Diagnostic[],
   lineOf: (pointer: string) => number,
   settingsFile?: string,
+  raw: unknown = {},
 ): Workspace {
   const report = (pointer: string, severity: Diagnostic['severity'], message: string) =>
-    diagnostics.push({ file: SETTINGS_FILE, line: lineOf(pointer), severity, message });
+    diagnostics.push({ file: SETTINGS_FILE, line: lineOf(pointer), severity, key: displayPath(pointer), message });
+  const given = (key: string) => !!raw && typeof raw === 'object' && (raw as Record<string, unknown>)[key] !== undefined;
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
+
+  if (given('judgments') && settings.judgments.length === 0) report('/judgments', 'error', 'names no judgment file');
 
   const judgmentSpecs: JudgmentSpec[] = [];
   settings.judgments.forEach((entry, k) => {
@@ -144,6 +191,8 @@ function assemble(
   const configFiles = globSync(settings.configs, { cwd: root, absolute: true, onlyFiles: true, ignore: ALWAYS_EXCLUDED })
     .map((f) => resolve(f))
     .sort();
+  // Only the default glob falls back to the built-in config; a glob the user wrote that matches nothing is a mistake.
+  if (configFiles.length === 0 && given('configs')) report('/configs', 'error', `${JSON.stringify(settings.configs)} matches no config file`);
   const builtinConfigs = configFiles.length === 0 ? [DEFAULT_BM25_CONFIG] : [];
   const names = new Set([...configFiles.map(configName), ...builtinConfigs.map((c) => c.name)]);
   let baselineName = settings.baseline;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Workspace } from './load';
 
@@ -20,4 +20,24 @@ export function ensureRanklabDir(ws: Pick<Workspace, 'root' | 'cacheDir' | 'runs
     }
   }
   return dir;
+}
+
+/**
+ * Why the state folder cannot be used, before anything is computed into it: a path on the way (the folder
+ * itself, its cache/ or runs/, or a folder above) that exists but is not a folder. Undefined when usable.
+ */
+export function stateDirProblem(ws: Pick<Workspace, 'cacheDir' | 'runsDir'>): { path: string; message: string } | undefined {
+  for (const dir of [ws.cacheDir, ws.runsDir]) {
+    for (let p = dir; ; p = dirname(p)) {
+      let isDir: boolean | undefined;
+      try {
+        isDir = statSync(p).isDirectory();
+      } catch {
+        isDir = undefined; // missing: created later
+      }
+      if (isDir === false) return { path: p, message: 'is a file, but Ranklab keeps its caches and runs in a folder there' };
+      if (isDir || dirname(p) === p) break;
+    }
+  }
+  return undefined;
 }

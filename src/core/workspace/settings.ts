@@ -1,8 +1,9 @@
 import { corpusSettings, type AclFieldNames, type CorpusSettings } from '../corpus/settings';
-import type { GateSettings as Gates } from '../experiment/gates';
+import { type GateSettings as Gates, validateGates } from '../experiment/gates';
 import type { JudgmentSpec } from '../judgments/load';
 import type { MergePolicy } from '../judgments/merge';
 import { type AclRule, ruleDocFields, validateRule } from '../acl/policy';
+import { parseMetric } from '../metrics/spec';
 
 /** What the judgments loader gets; in a Workspace every path is absolute. */
 export type { JudgmentSpec };
@@ -58,16 +59,11 @@ export const DEFAULT_METRICS = ['ndcg@10', 'mrr@10', 'p@5', 'recall@100'];
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const nonNegativeInt = (v: unknown): number | undefined => (Number.isInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
 const posInt = (v: unknown): number | undefined => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
 const strList = (v: unknown): string[] | undefined => {
   if (typeof v === 'string') return v ? [v] : undefined;
   return Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '') ? (v as string[]) : undefined;
-};
-const numbers = (v: unknown): Record<string, number> => {
-  const out: Record<string, number> = {};
-  for (const [k, x] of Object.entries(obj(v))) if (num(x) !== undefined) out[k] = x as number;
-  return out;
 };
 
 /**
@@ -98,11 +94,11 @@ export function applyDefaults(raw: unknown): RanklabSettings {
     }),
     judgments: judgmentEntries(r.judgments),
     configs: strList(r.configs) ?? DEFAULT_CONFIGS,
-    metrics: strList(r.metrics) ?? DEFAULT_METRICS,
-    relevanceThreshold: num(r.relevanceThreshold) ?? 1,
+    metrics: validMetrics(strList(r.metrics)) ?? DEFAULT_METRICS,
+    relevanceThreshold: nonNegativeInt(r.relevanceThreshold) ?? 1,
     gain: r.gain === 'linear' ? 'linear' : 'exp',
     judgedOnly: r.judgedOnly === true,
-    gates: { min: numbers(obj(r.gates).min), maxRegression: numbers(obj(r.gates).maxRegression), maxSliceRegression: numbers(obj(r.gates).maxSliceRegression) },
+    gates: gatesWithDefaults(r.gates),
     acl: { fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: acl.missingAcl === 'private' ? 'private' : 'public' },
     judging: judgingSettings(obj(r.judging)),
   };
@@ -130,6 +126,24 @@ function judgingSettings(j: Json): JudgingSettings {
   if (rater) out.rater = rater;
   if (j.llm && typeof j.llm === 'object' && !Array.isArray(j.llm)) out.llm = j.llm as LlmSettings;
   return out;
+}
+
+/** The metric names that parse (the others are reported by the workspace loader); undefined when none does. */
+function validMetrics(names: string[] | undefined): string[] | undefined {
+  const ok = names?.filter((n) => {
+    try {
+      return !!parseMetric(n);
+    } catch {
+      return false;
+    }
+  });
+  return ok?.length ? ok : undefined;
+}
+
+/** The valid gates (validateGates reports the rest as errors); every kind present. */
+function gatesWithDefaults(v: unknown): GateSettings {
+  const { gates } = validateGates(v ?? {});
+  return { min: gates.min ?? {}, maxRegression: gates.maxRegression ?? {}, maxSliceRegression: gates.maxSliceRegression ?? {} };
 }
 
 function judgmentEntries(v: unknown): JudgmentEntry[] {

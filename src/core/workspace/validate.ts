@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../../schemas/ranklab.schema.json';
 import type { Diagnostic } from '../util/diagnostics';
+import { closest } from '../util/closest';
 import { lineOfPointer, type JsonLocations } from '../util/json-source';
 
 let validator: ValidateFunction | undefined;
@@ -19,16 +20,22 @@ export function validateSettings(value: unknown, locations: JsonLocations, file:
   if (validate(value)) return [];
   const diagnostics: Diagnostic[] = [];
   for (const err of validate.errors ?? []) {
+    // "gates" is checked by validateGates (src/core/experiment/gates.ts), the one definition the CLI uses too.
+    if (err.instancePath === '/gates' || err.instancePath.startsWith('/gates/')) continue;
     if (err.keyword === 'additionalProperties') {
       const key = String((err.params as { additionalProperty: string }).additionalProperty);
       const pointer = `${err.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       const known = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const guess = closest(key, known);
+      // In the access rule an unknown operator is an error: the rule then fails closed (see applyDefaults).
+      const inRule = err.instancePath === '/acl/rule' || err.instancePath.startsWith('/acl/rule/');
       diagnostics.push({
         file,
         line: lineOfPointer(locations, pointer),
-        severity: 'warning',
-        message: `unknown key "${displayPath(pointer)}"${guess ? ` (did you mean "${guess}"?)` : ''}; ignored`,
+        severity: inRule ? 'error' : 'warning',
+        message: inRule
+          ? `unknown access-rule operator "${displayPath(pointer)}"${guess ? ` (did you mean "${guess}"?)` : ''}; the rule denies everything until it is fixed`
+          : `unknown key "${displayPath(pointer)}"${guess ? ` (did you mean "${guess}"?)` : ''}; ignored`,
       });
       continue;
     }
@@ -64,27 +71,4 @@ export function displayPath(pointer: string): string {
     .slice(1)
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((acc, t) => (/^\d+$/.test(t) ? `${acc}[${t}]` : acc ? `${acc}.${t}` : t), '');
-}
-
-function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, k) => k);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
 }

@@ -1,6 +1,7 @@
 /** Commands that show the dashboard: open it, and compare a config or a saved run with the baseline in it. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { InputError } from '../../core/util/diagnostics';
 import type { RanklabContext } from '../context';
 import { configUri, needFolder, pickRun, runIdOf } from './common';
 
@@ -21,7 +22,7 @@ export const compareWithBaseline = (ctx: RanklabContext) => async (arg?: string 
       { location: vscode.ProgressLocation.Notification, title: `Ranklab: comparing ${path.basename(target.fsPath)} with the baseline` },
       () => live.evaluate(target.fsPath, needFolder(ctx)),
     );
-    if (state.status !== 'done' || !state.result) throw new Error(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
+    if (state.status !== 'done' || !state.result) throw new InputError(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
     controller.invalidate();
     const candidateRunId = runIdOf(state.result.candidate.path);
     const baselineRunId = runIdOf(state.result.baseline?.path) ?? controller.baselineRunId;

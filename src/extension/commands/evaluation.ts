@@ -22,7 +22,7 @@ export const evaluateConfig = (ctx: RanklabContext) => async (uri?: vscode.Uri) 
     () => ctx.live.evaluate(target.fsPath, needFolder(ctx)),
   );
   ctx.controller.invalidate();
-  if (state.status !== 'done') throw new Error(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
+  if (state.status !== 'done') throw new InputError(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
   return { candidateRunId: runIdOf(state.result?.candidate.path), baselineRunId: runIdOf(state.result?.baseline?.path) };
 };
 

@@ -40,7 +40,7 @@ export const exportRun = (ctx: RanklabContext) => async (runId?: string, format?
       filters: fmt === 'trec' ? { 'TREC run': ['trec', 'txt', 'run'] } : { JSON: ['json'] },
     }));
   if (!dest) return undefined;
-  const text = fmt === 'trec' ? formatTrecRun(toRun(r), trecTag(r.run.provenance.config)) : JSON.stringify(r.run, null, 2) + '\n';
+  const text = fmt === 'trec' ? formatTrecRun(toRun(r), r.run.provenance.config) : JSON.stringify(r.run, null, 2) + '\n';
   await vscode.workspace.fs.writeFile(dest, Buffer.from(text, 'utf8'));
   ctx.log.info(`exported run ${r.id} as ${fmt} to ${dest.fsPath}`);
   return dest.toString();
@@ -48,9 +48,4 @@ export const exportRun = (ctx: RanklabContext) => async (runId?: string, format?
 
 function toRun(r: StoredRun): Run {
   return new Map(r.run.queries.map((q) => [q.qid, q.docs]));
-}
-
-/** TREC tags are one whitespace-free token. */
-function trecTag(config: string): string {
-  return config.replace(/\s+/g, '_') || 'ranklab';
 }

@@ -5,7 +5,7 @@
  */
 import type { AclView, ComparisonView, DashboardModel, DocRow, MetricColumn, QueryDetail, QueryRow, RunSummary } from '../../protocol/dashboard';
 import { type Comparison, MixedPrincipalsError, type SliceComparison, compareRuns } from '../../core/experiment/compare';
-import { type GateResult, type GateSettings, checkGates } from '../../core/experiment/gates';
+import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf } from '../../core/experiment/run-store';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
@@ -152,7 +152,7 @@ export function dashboardComparison(
   settings: { metrics: string[]; gain: MetricOptions['gain']; relevanceThreshold: number; judgedOnly?: boolean; gates: GateSettings },
 ): { view?: ComparisonView; note?: string } {
   const specNames = c.run.metricSpecs.filter((s) => b.run.metricSpecs.includes(s));
-  const specs = parseMetricList(specNames.length ? specNames : settings.metrics);
+  const specs = withGateMetrics(parseMetricList(specNames.length ? specNames : settings.metrics), settings.gates); // every gate can be evaluated
   let cmp: Comparison;
   try {
     cmp = compareRuns(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, {

@@ -7,8 +7,9 @@
  */
 import { userInfo } from 'node:os';
 import * as vscode from 'vscode';
+import type { RankConfig } from '../../core/config';
 import { DEFAULT_ANALYZER } from '../../core/config/defaults';
-import { workspacePool } from '../../core/judging/workspace-pool';
+import { poolEntries, workspacePool } from '../../core/judging/workspace-pool';
 import { GradeWriter } from '../../core/judging/writer';
 import { createAnalyzer } from '../../core/retrieval/analyzer';
 import type { RanklabSession } from '../../core/session/session';
@@ -103,7 +104,21 @@ export class JudgingPanel implements vscode.Disposable {
     const settings = session.workspace.settings;
     const rater = this.controller.settings.judgingRater ?? settings.judging.rater ?? userInfo().username;
     const writer = new GradeWriter({ root: session.root, specs: session.workspace.judgmentSpecs, mode: settings.judging.write, rater });
-    const { pool, sides, failed, metricOptions } = await workspacePool(session, { configs, signal, onProgress: (config, done, total) => report(`${config} ${done}/${total}`) });
+    // Configs that cannot be used are reported with the others' pool, not instead of it.
+    const usable: RankConfig[] = [];
+    const unusable: { config: string; error: string }[] = [];
+    for (const entry of poolEntries(session, configs)) {
+      try {
+        usable.push(session.usable(entry));
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        unusable.push({ config: entry.name, error: e.message });
+      }
+    }
+    if (usable.length === 0) throw new InputError(`no config to pool: ${unusable.map((u) => `${u.config}: ${u.error}`).join('; ')}`);
+    const pooled = await workspacePool(session, { configs: usable, signal, onProgress: (config, done, total) => report(`${config} ${done}/${total}`) });
+    const { pool, sides, metricOptions } = pooled;
+    const failed = [...unusable, ...pooled.failed];
     for (const f of failed) this.controller.log.warn(`judging: config ${f.config} not pooled: ${f.error}`);
     const first = session.resolveConfig(pool.configs[0]);
     const folder = this.controller.folder!;

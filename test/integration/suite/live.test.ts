@@ -155,4 +155,15 @@ suite('Ranklab live evaluation', () => {
       vscode.languages.getDiagnostics(file).find((x) => /unknown document id "corpus\/no-such-doc\.md"/.test(x.message)));
     assert.equal(d.range.start.line, 1, 'q1 judgments are on line 2');
   });
+
+  test('corpus files get their problems as diagnostics too (a duplicate id), which go when the file goes', async () => {
+    await api();
+    const copy = vscode.Uri.joinPath(root(), 'corpus', 'zz-soup-again.md');
+    fs.writeFileSync(copy.fsPath, '---\nid: corpus/tomato-soup.md\ntitle: Tomato soup again\n---\nTomato soup, once more.\n');
+    const d = await until('duplicate-id diagnostic', () =>
+      vscode.languages.getDiagnostics(copy).find((x) => /duplicate id "corpus\/tomato-soup\.md"/.test(x.message)));
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
+    fs.unlinkSync(copy.fsPath);
+    await until('the diagnostic goes with the file', () => vscode.languages.getDiagnostics(copy).length === 0 || undefined);
+  });
 });

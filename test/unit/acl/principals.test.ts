@@ -24,12 +24,12 @@ test('bad principal entries are reported at their line and skipped; the good one
     [4, 'principal "bo": "groups" must be a list of strings; skipped'],
     [5, 'principal "ana" is declared twice; the first is used'],
   ]);
-  assert.throws(() => findPrincipal(principals, 'zed', file), /unknown principal "zed" \(declared in .*: ana, cy\)/);
+  assert.throws(() => findPrincipal(principals, 'zed', file), /principals\.json: --as: unknown principal "zed" \(declared: ana, cy\)/);
 });
 
 test('a principals file that is not JSON, or missing, is unusable input', () => {
   const dir = tempDir();
   writeFileSync(join(dir, 'p.json'), '[{"name": "ana",]');
-  assert.throws(() => readPrincipals(join(dir, 'p.json')), /p\.json: invalid JSON/);
+  assert.throws(() => readPrincipals(join(dir, 'p.json')), /p\.json:1: invalid JSON/);
   assert.throws(() => readPrincipals(join(dir, 'none.json')), /principals file not found/);
 });

@@ -1,7 +1,7 @@
 // `ranklab compare` and `ranklab gate` through the built binary, on the example workspace and real collections.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
 import { COLLECTIONS_DIR } from '../../helpers/shared';
@@ -76,8 +76,12 @@ test('saved runs made as different principals are refused, named, unless --allow
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
   assert.equal(refused.stdout, '');
   assert.match(refused.stderr, /baseline "baseline" was run as principal "ayu", candidate "title-boost-3" without a principal \(every document\).*--allow-mixed-principals/);
-  // A config run now with --as against a saved run made without: the same refusal.
-  assert.equal(ranklab(['compare', '--workspace', ws, '--baseline', asNobody, '--candidate', 'baseline', '--as', 'ayu']).code, 2);
+  // A config run now with --as against a saved run made without: the same refusal, before the config runs.
+  const runsBefore = readdirSync(join(ws, '.ranklab', 'runs')).sort();
+  const beforeWork = ranklab(['compare', '--workspace', ws, '--baseline', asNobody, '--candidate', 'hybrid-rrf', '--as', 'ayu']);
+  assert.equal(beforeWork.code, 2, beforeWork.stderr);
+  assert.match(beforeWork.stderr, /candidate "hybrid-rrf" as principal "ayu".*--allow-mixed-principals/);
+  assert.deepEqual(readdirSync(join(ws, '.ranklab', 'runs')).sort(), runsBefore, 'nothing was run or saved');
 
   const allowed = ranklab(['compare', '--workspace', ws, '--baseline', asAyu, '--candidate', asNobody, '--allow-mixed-principals']);
   assert.equal(allowed.code, 0, allowed.stderr);

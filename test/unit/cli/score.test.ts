@@ -51,7 +51,7 @@ test('unusable input exits 2 with a message saying what and where', () => {
   assert.match(badMetric.stderr, /unknown metric "bleu"/);
   const noRun = ranklab(['score', '--qrels', med('qrels.tsv')]);
   assert.equal(noRun.code, 2);
-  assert.match(noRun.stderr, /--run is required/);
+  assert.match(noRun.stderr, /--run: is required/);
 });
 
 test('malformed qrels lines are reported with file and line on stderr and the valid ones still scored', () => {

@@ -94,7 +94,7 @@ test('JSON syntax errors give line and column; comments and trailing commas are 
 test('unreadable file and hybrid without both lists are reported, not thrown', () => {
   const missing = parseRankConfig('/nonexistent/x.rank.json');
   assert.equal(missing.config, undefined);
-  assert.match(missing.diagnostics[0].message, /cannot read/);
+  assert.match(missing.diagnostics[0].message, /file not found/);
   const warn = parseRankConfigText('{\n "lexical": {},\n "hybrid": {"k": 10}\n}', 'h.rank.json');
   assert.equal(warn.config!.mode, 'lexical');
   assert.equal(warn.diagnostics[0].severity, 'warning');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Document } from '../../../src/core/corpus/document';
 import { diffCorpus } from '../../../src/core/corpus/diff';
-import { binaryReason } from '../../../src/core/corpus/file-check';
+import { binaryReason } from '../../../src/core/util/text-file';
 import { hashDocument } from '../../../src/core/corpus/make-document';
 import { readCorpusFile } from '../../../src/core/corpus/read-file';
 import { readHtml } from '../../../src/core/corpus/readers/html';

@@ -22,7 +22,7 @@ describe('judging model', () => {
   before(async () => {
     dir = copyOfExample();
     session = RanklabSession.open(dir, { writeCache: false });
-    const { pool, sides, failed, metricOptions } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'], max: 12 });
+    const { pool, sides, failed, metricOptions } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), max: 12 });
     model = new JudgingModel({
       pool, sides, failed, metricOptions,
       writer: new GradeWriter({ root: dir, specs: session.workspace.judgmentSpecs }),

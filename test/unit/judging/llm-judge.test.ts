@@ -68,7 +68,7 @@ describe('LLM judge on the example workspace', () => {
     ws.judging = { llm: { baseUrl: `${server.url}/v1`, model: 'fake-judge', retryDelayMs: 1, timeoutMs: 5000, ...llm }, ...extra };
     writeFileSync(join(dir, 'ranklab.json'), JSON.stringify(ws, null, 2));
   };
-  const judge = (opts: Partial<Parameters<typeof judgeWorkspaceWithLlm>[1]>, session = RanklabSession.open(dir)) => judgeWorkspaceWithLlm(session, { configs: ['baseline', 'title-boost-3'], ...opts });
+  const judge = (opts: Partial<Parameters<typeof judgeWorkspaceWithLlm>[1]>, session = RanklabSession.open(dir)) => judgeWorkspaceWithLlm(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), ...opts });
 
   before(async () => {
     server = await startChatServer();

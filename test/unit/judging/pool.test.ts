@@ -64,7 +64,7 @@ describe('pool of a workspace', () => {
     const dir = copyOfExample();
     try {
       const session = RanklabSession.open(dir, { writeCache: false });
-      const { pool, sides, failed } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'], max: 25 });
+      const { pool, sides, failed } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), max: 25 });
       assert.deepEqual(failed, []);
       assert.equal(pool.pairs.length, 25);
       assert.ok(pool.total > 600, `pool of ${pool.total}`);

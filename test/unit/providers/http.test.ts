@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { ProviderError } from '../../../src/core/retrieval/providers/errors';
 import { HttpEmbedder, HttpReranker, parseRetryAfter } from '../../../src/core/retrieval/providers/http';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { type ModelServer, startModelServer } from '../../fixtures/http-model-server';
@@ -117,10 +118,55 @@ describe('http retries, timeouts, keys, permissions', () => {
     assert.deepEqual(sleeps, [5, 10]);
   });
 
-  it('times out a server that never answers, naming timeoutMs', async () => {
+  it('times out a server that never answers, retries, and names timeoutMs', async () => {
     server.hang = true;
-    const e = new HttpEmbedder({ provider: 'http', url: url(), model: 'm', timeoutMs: 150 }, opts());
-    await assert.rejects(e.embed(['a'], 'query'), /150 ms.*vector\.embedder\.timeoutMs/);
+    sleeps.length = 0;
+    const e = new HttpEmbedder({ provider: 'http', url: url(), model: 'm', timeoutMs: 150, maxRetries: 1, retryDelayMs: 7 }, opts());
+    await assert.rejects(e.embed(['a'], 'query'), (x: unknown) => {
+      assert.ok(x instanceof ProviderError, String(x));
+      assert.equal(x.key, 'vector.embedder.timeoutMs');
+      assert.match(x.message, /^vector\.embedder\.timeoutMs: no answer within 150 ms from http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(gave up after 2 attempts; see vector\.embedder\.maxRetries\)$/);
+      return true;
+    });
+    // Two attempts, one wait between them. (How many requests reached the server is not asserted: under load the
+    // client can give up on a request before the server has read it, so that count depends on timing.)
+    assert.deepEqual(sleeps, [7], 'retryDelayMs from the config is the first wait');
+  });
+
+  it('failures are ProviderErrors (InputErrors: the user\'s environment) naming the URL and the cause', async () => {
+    const closed = await startModelServer();
+    await closed.close();
+    const target = `${closed.url}/v1/embeddings`;
+    const e = new HttpEmbedder({ provider: 'http', url: target, model: 'm', maxRetries: 0 }, opts());
+    const err = await e.embed(['a'], 'query').then(() => undefined, (x: unknown) => x);
+    assert.ok(err instanceof ProviderError && err instanceof InputError, String(err));
+    assert.equal(err.where, target);
+    assert.equal(err.message, `vector.embedder: connection refused (ECONNREFUSED) at ${target}`);
+    assert.deepEqual([err.key, err.reason, err.hint], ['vector.embedder', `connection refused (ECONNREFUSED) at ${target}`, undefined], 'no retry, so no "gave up" hint');
+    assert.equal(((err.cause as Error).cause as { code?: string }).code, 'ECONNREFUSED');
+
+    server.garbage = true;
+    const g = new HttpEmbedder({ provider: 'http', url: url(), model: 'm' }, opts());
+    await assert.rejects(g.embed(['a'], 'query'), (x: unknown) => x instanceof ProviderError && x.status === 200 && x.message.startsWith(`vector.embedder: ${url()} answered 200 with a body that is not JSON`));
+    assert.equal(server.requests.length, 1, 'a body that is not JSON is not retried');
+
+    server.reset();
+    server.failNext(1, 404);
+    await assert.rejects(g.embed(['a'], 'query'), (x: unknown) => x instanceof ProviderError && x.status === 404 && x.message.startsWith(`vector.embedder: ${url()} answered 404 Not Found`));
+  });
+
+  it('a cancel during the wait before a retry stops at once (real waits)', async () => {
+    server.failNext(1, 503);
+    const ac = new AbortController();
+    // The real sleep, with a 10-minute backoff: only the abort can end it.
+    const e = new HttpEmbedder({ provider: 'http', url: url(), model: 'm', retryDelayMs: 600_000 }, { allowNetwork: true, settingPath: 'vector.embedder' });
+    const p = e.embed(['a'], 'query', ac.signal);
+    const waitForFirstRequest = async () => {
+      while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    };
+    await waitForFirstRequest();
+    ac.abort(new Error('user cancelled'));
+    await assert.rejects(p, /user cancelled/);
     assert.equal(server.requests.length, 1);
   });
 

@@ -26,7 +26,7 @@ function scriptedClock() {
 }
 
 async function start(dir: string, docs: typeof all, clock: { now: () => number }) {
-  return buildOrLoadLexical(docs, corpusFingerprint(docs), fields, analyzer, dir, clock.now);
+  return buildOrLoadLexical(docs, corpusFingerprint(docs), fields, analyzer, dir, { now: clock.now });
 }
 
 test('one load slower than the build does not switch the cache off', async () => {

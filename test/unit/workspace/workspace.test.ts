@@ -80,7 +80,7 @@ test('JSON syntax error: line and column, defaults still usable', () => {
   const [d] = ws.diagnostics;
   assert.equal(d.line, 5);
   assert.equal(d.severity, 'error');
-  assert.match(d.message, /expected ',' or '\]' after an array element \(line 5, column 25\)/);
+  assert.match(d.message, /invalid JSON at column 25: expected ',' or '\]' after an array element/);
   assert.deepEqual(ws.settings.metrics, ['ndcg@10', 'mrr@10', 'p@5', 'recall@100']);
   assert.equal(ws.baselineName, 'bm25'); // no configs folder: the built-in BM25 config
 });

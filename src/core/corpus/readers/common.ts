@@ -20,10 +20,19 @@ export function finishDocument(
   for (const p of mapped.problems) {
     diagnostics.push({ file: ctx.path, line: lineOf(p.field), severity: p.severity ?? 'warning', message: p.message });
   }
+  for (const f of mapped.seen ?? []) ctx.fieldsSeen?.add(f);
   const id = mapped.id ?? fallbackId;
   const where = line !== undefined ? 'record' : 'document';
   if (!id) {
     diagnostics.push({ file: ctx.path, line: line ?? 0, severity: 'error', message: `${where} has no id; skipped` });
+    return undefined;
+  }
+  // Ids are written into TREC runs and qrels, one whitespace-separated line each: a tab or line break would
+  // split or end the line, so such an id is refused here rather than escaped into something else.
+  const control = /[\u0000-\u001f\u007f]/.exec(id);
+  if (control) {
+    const what = control[0] === '\t' ? 'a tab' : control[0] === '\n' || control[0] === '\r' ? 'a line break' : 'a control character';
+    diagnostics.push({ file: ctx.path, line: mapped.id !== undefined ? lineOf(idField(ctx)) : (line ?? 0), severity: 'error', message: `${where} id ${JSON.stringify(id)} holds ${what}; skipped` });
     return undefined;
   }
   const parts = { title: mapped.title, body, fields: mapped.fields };
@@ -37,4 +46,9 @@ export function finishDocument(
     ...(mapped.vector ? { vector: mapped.vector } : {}),
     ...(mapped.invalidAcl.length ? { invalidAcl: mapped.invalidAcl } : {}),
   });
+}
+
+/** The field an id is read from, for the line of a front-matter id. */
+function idField(ctx: ReaderContext): string {
+  return ctx.settings.fields.id ?? 'id';
 }

@@ -6,6 +6,8 @@ export interface ReaderContext {
   /** Path relative to the workspace root, POSIX slashes: used for ids and diagnostics. */
   path: string;
   settings: CorpusSettings;
+  /** Collects the configured field names some record of the file has (see MappedRecord.seen). */
+  fieldsSeen?: Set<string>;
 }
 
 export interface ReadResult {

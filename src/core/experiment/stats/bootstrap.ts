@@ -1,5 +1,6 @@
 import { pairedDifferences } from './differences';
 import { nearestRank } from './descriptive';
+import { type Steps, runSync } from '../../util/cooperative';
 import { Mulberry32 } from '../../util/random';
 
 export interface BootstrapOptions {
@@ -27,6 +28,15 @@ export function pairedBootstrapCI(
   b: ArrayLike<number>,
   options: BootstrapOptions = {},
 ): [number, number] {
+  return runSync(pairedBootstrapCISteps(a, b, options));
+}
+
+/** pairedBootstrapCI as resumable steps: it yields every 256 resamples (see util/cooperative). */
+export function* pairedBootstrapCISteps(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  options: BootstrapOptions = {},
+): Steps<[number, number]> {
   const { samples = 10_000, seed = 42, confidence = 0.95 } = options;
   if (!(Number.isInteger(samples) && samples > 0)) throw new RangeError(`pairedBootstrapCI: samples must be a positive integer, got ${samples}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`pairedBootstrapCI: confidence must be in (0, 1), got ${confidence}`);
@@ -43,6 +53,7 @@ export function pairedBootstrapCI(
     let sum = 0;
     for (let i = 0; i < n; i++) sum += d[Math.floor(draws[i] * toIndex)];
     means[s] = sum / n;
+    if ((s & 255) === 255) yield;
   }
   means.sort();
   const alphaPercent = 100 - confidence * 100; // 100 - 95 = 5 exactly, unlike (1 - 0.95) * 100

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write';
 import { fingerprint } from '../../util/fingerprint';
+import { ProviderError } from './errors';
 import type { Embedder } from './types';
 
 const MAGIC = 'RLV1';
@@ -140,7 +141,7 @@ export class EmbeddingStore {
     if (entries.length === 0) return;
     const dimension = entries[0][1].length;
     if (this.loadedDim !== undefined && dimension !== this.loadedDim) {
-      throw new Error(`embedding cache ${this.folder}: the embedder now returns ${dimension}-dim vectors, the cache holds ${this.loadedDim}-dim ones`);
+      throw new ProviderError(`embedding cache: the embedder now returns ${dimension}-dim vectors, the cache holds ${this.loadedDim}-dim ones`, this.embedderId, { hint: `delete the folder ${this.folder} if the model changed` });
     }
     const data = new Float32Array(entries.length * dimension);
     entries.forEach(([k, v], i) => {
@@ -172,7 +173,7 @@ export function cachedEmbedder(inner: Embedder, cacheDir: string): Embedder {
       });
       if (missing.size > 0) {
         const vectors = await inner.embed([...missing.values()], kind, signal);
-        if (vectors.length !== missing.size) throw new Error(`embedder ${inner.id} returned ${vectors.length} vectors for ${missing.size} texts`);
+        if (vectors.length !== missing.size) throw new ProviderError(`embedder ${inner.id} returned ${vectors.length} vectors for ${missing.size} texts`, inner.id);
         store.put([...missing.keys()].map((k, i) => [k, vectors[i]]));
       }
       // Copies, so callers that modify vectors (e.g. normalise in place) cannot corrupt the cache.

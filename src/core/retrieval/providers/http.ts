@@ -9,11 +9,15 @@
  *   cohere (default) / jina  POST url {model, query, documents, top_n} → {results: [{index, relevance_score}]}
  *   tei                      POST url {query, texts}                   → [{index, score}]
  *
- * Requests are batched, retried with exponential backoff on 429, 5xx and network errors (honouring
- * Retry-After), and cut off after `timeoutMs`. The API key comes from the environment variable named
- * by `apiKeyEnv`; it is never part of a config file or of a cache key.
+ * Requests are batched, cut off after `timeoutMs` (default 30 s), and retried up to `maxRetries` times
+ * (default 3) after `retryDelayMs`·2^attempt (default 500 ms; Retry-After wins) on 429, 5xx, timeouts and
+ * network errors. What still fails is a ProviderError naming the URL and the cause. Cancelling (the
+ * caller's AbortSignal) stops a request or a wait at once. The API key comes from the environment variable
+ * named by `apiKeyEnv`; it is never part of a config file or of a cache key.
  */
+import { abortableSleep } from '../../util/cooperative';
 import { InputError } from '../../util/diagnostics';
+import { type ProviderFailure, ProviderError } from './errors';
 import { oneOf, positiveInt } from './settings';
 import type { Embedder, Reranker } from './types';
 
@@ -30,6 +34,8 @@ interface HttpCommonConfig {
   batchSize?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** First wait before a retry, doubled each time (default 500). */
+  retryDelayMs?: number;
 }
 
 export interface HttpEmbedderConfig extends HttpCommonConfig {
@@ -51,23 +57,17 @@ export interface HttpOptions {
   settingPath: string;
   /** Where `apiKeyEnv` is looked up (default `process.env`). */
   env?: Record<string, string | undefined>;
-  /** Backoff base in ms: waits are base·2^attempt unless the server sends Retry-After (default 500). */
+  /** Backoff base in ms when the config has no `retryDelayMs` (default 500). */
   retryBaseMs?: number;
   /** Replaceable for tests that want to see the waits without waiting. */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 const DEFAULT_BATCH = 64;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 3;
+const DEFAULT_RETRY_DELAY_MS = 500;
 const MAX_WAIT_MS = 60_000;
-
-export class HttpError extends Error {
-  constructor(message: string, readonly status?: number) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Shared request machinery
@@ -79,7 +79,7 @@ interface Settings {
   timeoutMs: number;
   maxRetries: number;
   retryBaseMs: number;
-  sleep: (ms: number) => Promise<void>;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   settingPath: string;
 }
 
@@ -114,8 +114,8 @@ function settingsFrom(config: HttpCommonConfig, opts: HttpOptions): Settings {
     batchSize: positiveInt(config.batchSize, DEFAULT_BATCH, `${sp}.batchSize`),
     timeoutMs: positiveInt(config.timeoutMs, DEFAULT_TIMEOUT_MS, `${sp}.timeoutMs`),
     maxRetries: positiveInt(config.maxRetries, DEFAULT_RETRIES, `${sp}.maxRetries`, true),
-    retryBaseMs: opts.retryBaseMs ?? 500,
-    sleep: opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    retryBaseMs: positiveInt(config.retryDelayMs, opts.retryBaseMs ?? DEFAULT_RETRY_DELAY_MS, `${sp}.retryDelayMs`, true),
+    sleep: opts.sleep ?? abortableSleep,
     settingPath: sp,
   };
 }
@@ -131,15 +131,35 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 const retryable = (status: number) => status === 429 || status >= 500;
 
-/** POSTs JSON and returns the parsed response, retrying transient failures. */
+/** What a failed connection was, in words (fetch rejects with a TypeError whose `cause` has the code). */
+const NETWORK_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
+function networkCause(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code;
+  if (code && NETWORK_CAUSES[code]) return `${NETWORK_CAUSES[code]} (${code})`;
+  return code ?? cause?.message ?? (e as Error).message;
+}
+
+/** POSTs JSON and returns the parsed response, retrying transient failures; what still fails is a ProviderError. */
 async function postJson(s: Settings, body: unknown, signal?: AbortSignal): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
-    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+    signal?.throwIfAborted();
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), s.timeoutMs);
     const onAbort = () => timeout.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    let failure: HttpError;
+    let failure: { reason: string } & ProviderFailure;
     let waitMs: number | undefined;
     try {
       const res = await fetch(s.url, { method: 'POST', headers: s.headers, body: JSON.stringify(body), signal: timeout.signal });
@@ -147,36 +167,37 @@ async function postJson(s: Settings, body: unknown, signal?: AbortSignal): Promi
       if (res.ok) {
         try {
           return JSON.parse(text);
-        } catch {
-          throw new HttpError(`${s.settingPath}: ${s.url} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, res.status);
+        } catch (e) {
+          throw providerError(s, { reason: `${s.url} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`, status: res.status, cause: e });
         }
       }
-      failure = new HttpError(`${s.settingPath}: ${s.url} answered ${res.status} ${res.statusText}: ${text.slice(0, 300)}`, res.status);
-      if (!retryable(res.status)) throw failure;
+      failure = { reason: `${s.url} answered ${res.status} ${res.statusText}: ${text.slice(0, 300)}`, status: res.status };
+      if (!retryable(res.status)) throw providerError(s, failure);
       waitMs = parseRetryAfter(res.headers.get('retry-after'));
     } catch (e) {
-      if (e instanceof HttpError) throw e;
-      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
-      if (timeout.signal.aborted) {
-        throw new HttpError(`${s.settingPath}: ${s.url} did not answer within ${s.timeoutMs} ms (${s.settingPath}.timeoutMs).`);
-      }
-      // fetch rejects with a TypeError on connection failures; its `cause` says why (ECONNREFUSED...).
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      failure = new HttpError(`${s.settingPath}: request to ${s.url} failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+      if (e instanceof ProviderError) throw e;
+      signal?.throwIfAborted();
+      failure = timeout.signal.aborted
+        ? { reason: `no answer within ${s.timeoutMs} ms from ${s.url}`, key: `${s.settingPath}.timeoutMs`, cause: e }
+        : { reason: `${networkCause(e)} at ${s.url}`, cause: e };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
     if (attempt >= s.maxRetries) {
-      failure.message += ` (gave up after ${attempt + 1} attempts)`;
-      throw failure;
+      throw providerError(s, { ...failure, hint: attempt > 0 ? `gave up after ${attempt + 1} attempts; see ${s.settingPath}.maxRetries` : undefined });
     }
-    await s.sleep(Math.min(MAX_WAIT_MS, waitMs ?? s.retryBaseMs * 2 ** attempt));
+    await s.sleep(Math.min(MAX_WAIT_MS, waitMs ?? s.retryBaseMs * 2 ** attempt), signal);
   }
 }
 
-function badShape(s: Settings, expected: string): HttpError {
-  return new HttpError(`${s.settingPath}: unexpected response from ${s.url}: expected ${expected} (check ${s.settingPath}.format).`);
+/** A failure of the service at `s.url`, about the provider's setting unless a more precise key is given. */
+function providerError(s: Settings, f: { reason: string } & ProviderFailure): ProviderError {
+  return new ProviderError(f.reason, s.url, { ...f, key: f.key ?? s.settingPath });
+}
+
+function badShape(s: Settings, expected: string): ProviderError {
+  return providerError(s, { reason: `unexpected response from ${s.url}: expected ${expected}`, key: `${s.settingPath}.format` });
 }
 
 function toVector(s: Settings, v: unknown, expected: string): Float32Array {
@@ -244,7 +265,7 @@ export class HttpEmbedder implements Embedder {
       if (!Array.isArray(json)) throw badShape(s, expected);
       vectors = json.map((v) => toVector(s, v, expected));
     }
-    if (vectors.length !== n) throw new HttpError(`${s.settingPath}: ${s.url} returned ${vectors.length} vectors for ${n} inputs.`);
+    if (vectors.length !== n) throw providerError(s, { reason: `${s.url} returned ${vectors.length} vectors for ${n} inputs` });
     return vectors;
   }
 
@@ -256,7 +277,7 @@ export class HttpEmbedder implements Embedder {
       const vectors = this.parse(await postJson(this.s, this.requestBody(batch), signal), batch.length);
       for (const v of vectors) {
         if (this.dim !== undefined && v.length !== this.dim) {
-          throw new HttpError(`${this.s.settingPath}: ${this.s.url} returned vectors of length ${v.length} after ${this.dim}.`);
+          throw providerError(this.s, { reason: `${this.s.url} returned vectors of length ${v.length} after ${this.dim}` });
         }
         this.dim = v.length;
         out.push(v);
@@ -294,7 +315,7 @@ export class HttpReranker implements Reranker {
       scores[index] = score;
     }
     const missing = scores.findIndex((x) => Number.isNaN(x));
-    if (missing >= 0) throw new HttpError(`${s.settingPath}: ${s.url} returned no score for passage ${missing} of ${n}.`);
+    if (missing >= 0) throw providerError(s, { reason: `${s.url} returned no score for passage ${missing} of ${n}` });
     return scores;
   }
 

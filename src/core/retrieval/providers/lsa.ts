@@ -10,10 +10,12 @@
  * every latent dimension equally and lets the weak, noisy ones dominate cosine. A text with no known
  * term embeds as the zero vector.
  */
+import { closest } from '../../util/closest';
+import { type Slicer, type Steps, runSliced, runSync } from '../../util/cooperative';
 import { InputError } from '../../util/diagnostics';
 import { fingerprint } from '../../util/fingerprint';
-import { randomizedSvd } from '../../math/randomized-svd';
-import { csrFromRows } from '../../math/sparse';
+import { randomizedSvdSteps } from '../../math/randomized-svd';
+import { csrFromRowsSteps } from '../../math/sparse';
 import type { Embedder } from './types';
 
 export interface LsaOptions {
@@ -208,8 +210,46 @@ function projectRow(row: SparseRow, termVectors: Float32Array, dimension: number
   return out;
 }
 
+/** The settings an `lsa` embedder takes besides `provider`, each with its check. */
+const LSA_SETTINGS: Record<string, { ok: (v: unknown) => boolean; want: string }> = {
+  dimensions: { ok: (v) => Number.isInteger(v) && (v as number) >= 1, want: 'an integer >= 1' },
+  minDf: { ok: (v) => Number.isInteger(v) && (v as number) >= 1, want: 'an integer >= 1' },
+  maxDfRatio: { ok: (v) => typeof v === 'number' && v > 0 && v <= 1, want: 'a number in (0, 1]' },
+  seed: { ok: (v) => Number.isSafeInteger(v), want: 'an integer' },
+  powerIterations: { ok: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 20, want: 'an integer from 0 to 20' },
+  oversample: { ok: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 1000, want: 'an integer from 0 to 1000' },
+};
+
+/**
+ * What is wrong with the settings of an `lsa` embedder (unknown keys, values out of range), by key. The config
+ * parser reports these at their line; trainLsa refuses them, so a bad value never reaches the SVD.
+ */
+export function lsaSettingProblems(settings: Record<string, unknown>): Array<{ key: string; message: string }> {
+  const out: Array<{ key: string; message: string }> = [];
+  for (const [key, value] of Object.entries(settings)) {
+    if (key === 'provider' || value === undefined) continue;
+    const rule = LSA_SETTINGS[key];
+    if (!rule) {
+      const guess = closest(key, Object.keys(LSA_SETTINGS));
+      out.push({ key, message: `"${key}" is not a setting of the lsa embedder (${guess ? `did you mean "${guess}"?` : `settings: ${Object.keys(LSA_SETTINGS).join(', ')}`})` });
+    } else if (!rule.ok(value)) {
+      out.push({ key, message: `must be ${rule.want}, not ${JSON.stringify(value)}` });
+    }
+  }
+  return out;
+}
+
 /** Trains an LSA model on `texts` (documents, in order). Throws InputError when no usable term remains. */
 export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
+  return runSync(trainLsaSteps(texts, opts));
+}
+
+/** `trainLsa` pausing between documents and inside the SVD (see util/cooperative); stops with the slicer's abort reason. */
+export function trainLsaSliced(texts: string[], opts: LsaOptions, slicer: Slicer): Promise<LsaModel> {
+  return runSliced(trainLsaSteps(texts, opts), slicer);
+}
+
+function* trainLsaSteps(texts: string[], opts: LsaOptions): Steps<LsaModel> {
   const settings: LsaSettings = {
     dimensions: opts.dimensions ?? 256,
     minDf: opts.minDf ?? 2,
@@ -219,10 +259,8 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
     oversample: opts.oversample ?? 10,
     documentCount: texts.length,
   };
-  if (!Number.isInteger(settings.dimensions) || settings.dimensions < 1) {
-    throw new RangeError(`dimensions must be a positive integer, got ${settings.dimensions}`);
-  }
-  if (!(settings.maxDfRatio > 0 && settings.maxDfRatio <= 1)) throw new RangeError(`maxDfRatio must be in (0, 1], got ${settings.maxDfRatio}`);
+  const problem = lsaSettingProblems({ ...opts, tokenize: undefined })[0];
+  if (problem) throw new InputError(problem.message, [], { key: `vector.embedder.${problem.key}` });
   const notes: string[] = [];
   const n = texts.length;
   if (n === 0) throw new InputError('LSA: no documents to train on');
@@ -235,6 +273,7 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
     for (const token of opts.tokenize(text)) if (token !== '') counts.set(token, (counts.get(token) ?? 0) + 1);
     for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
     docCounts.push(counts);
+    yield docCounts.length; // progress: documents read (the SVD after it reports none)
   }
   const maxDf = Math.floor(settings.maxDfRatio * n);
   let tooRare = 0;
@@ -260,24 +299,27 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
   const termIndex = new Map(vocabulary.map((t, i) => [t, i]));
   const idf = Float64Array.from(vocabulary, (t) => Math.log(n / df.get(t)!));
 
-  const rows: SparseRow[] = docCounts.map((counts) => {
+  const rows: SparseRow[] = [];
+  const weights: Map<number, number>[] = [];
+  for (const counts of docCounts) {
     const byIndex = new Map<number, number>();
     for (const [term, c] of counts) {
       const t = termIndex.get(term);
       if (t !== undefined) byIndex.set(t, c);
     }
-    return tfidfRow(byIndex, idf);
-  });
-  const x = csrFromRows(
-    rows.map((r) => new Map(r.indices.map((t, p) => [t, r.values[p]]))),
-    vocabulary.length,
-  );
+    const r = tfidfRow(byIndex, idf);
+    rows.push(r);
+    weights.push(new Map(r.indices.map((t, p) => [t, r.values[p]])));
+    yield;
+  }
+  const x = yield* csrFromRowsSteps(weights, vocabulary.length);
 
   const possible = Math.min(n, vocabulary.length);
   if (possible < settings.dimensions) {
     notes.push(`dimensions: ${settings.dimensions} requested, at most ${possible} possible (${n} documents, ${vocabulary.length} terms)`);
   }
-  const svd = randomizedSvd(x, {
+  yield;
+  const svd = yield* randomizedSvdSteps(x, {
     rank: Math.min(settings.dimensions, possible),
     oversample: settings.oversample,
     powerIterations: settings.powerIterations,
@@ -298,7 +340,10 @@ export function trainLsa(texts: string[], opts: LsaOptions): LsaModel {
     for (let t = 0; t < m; t++) termVectors[t * k + c] = svd.vt.data[vtRow + t];
   }
   const docVectors = new Float32Array(n * k);
-  rows.forEach((r, i) => docVectors.set(projectRow(r, termVectors, k), i * k));
+  for (const [i, r] of rows.entries()) {
+    docVectors.set(projectRow(r, termVectors, k), i * k);
+    yield;
+  }
 
   return new LsaModel({
     dimension: k,

@@ -15,6 +15,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../../util/diagnostics';
 import { fingerprint } from '../../util/fingerprint';
+import { ProviderError } from './errors';
 import { oneOf, positiveInt } from './settings';
 import type { Embedder, Reranker } from './types';
 
@@ -181,21 +182,26 @@ function loadOptions(resolved: ResolvedModel, quantized: boolean | undefined, ba
   };
 }
 
-/** Runs a model load with remote access switched on only for this call, and turns failures into InputErrors. */
+/** Runs a model load with remote access switched on only for this call, and turns failures into ProviderErrors. */
 async function withModelLoad<T>(lib: Transformers, resolved: ResolvedModel, opts: TransformersOptions, load: () => Promise<T>): Promise<T> {
   lib.env.allowRemoteModels = !resolved.local;
   try {
     return await load();
   } catch (e) {
     const where = resolved.local ? `the folder ${resolved.ref}` : `the Hugging Face id "${resolved.ref}"`;
-    throw new InputError(`${opts.settingPath}.model: could not load the model from ${where}: ${(e as Error).message}`);
+    throw new ProviderError(`could not load the model from ${where}: ${(e as Error).message}`, resolved.ref, { key: `${opts.settingPath}.model`, cause: e });
   } finally {
     lib.env.allowRemoteModels = false;
   }
 }
 
-function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+/** Runs the model on one batch; a failure inside the runtime (bad model, out of memory) names the model. */
+async function runModel<T>(resolved: ResolvedModel, opts: TransformersOptions, items: number, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    throw new ProviderError(`the model ${resolved.ref} failed on a batch of ${items}: ${(e as Error).message}`, resolved.ref, { key: opts.settingPath, cause: e });
+  }
 }
 
 /**
@@ -273,9 +279,9 @@ export class TransformersEmbedder extends TransformersModel<FeatureExtractor> im
     const prefix = (kind === 'query' ? this.config.queryPrefix : this.config.documentPrefix) ?? '';
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
-      throwIfAborted(signal);
+      signal?.throwIfAborted();
       const batch = texts.slice(i, i + this.batchSize).map((t) => prefix + t);
-      const tensor = await extract(batch, { pooling: this.config.pooling ?? 'mean', normalize: this.config.normalize ?? true });
+      const tensor = await runModel(this.resolved, this.opts, batch.length, () => extract(batch, { pooling: this.config.pooling ?? 'mean', normalize: this.config.normalize ?? true }));
       const dim = tensor.dims[tensor.dims.length - 1];
       const data = tensor.data instanceof Float32Array ? tensor.data : Float32Array.from(tensor.data);
       for (let r = 0; r < batch.length; r++) out.push(data.slice(r * dim, (r + 1) * dim));
@@ -330,10 +336,9 @@ export class TransformersReranker extends TransformersModel<CrossEncoder> implem
     const { tokenizer, model } = await this.load();
     const scores: number[] = [];
     for (let i = 0; i < passages.length; i += this.batchSize) {
-      throwIfAborted(signal);
+      signal?.throwIfAborted();
       const batch = passages.slice(i, i + this.batchSize);
-      const inputs = tokenizer(new Array<string>(batch.length).fill(query), { text_pair: batch, padding: true, truncation: true });
-      const { logits } = await model(inputs);
+      const { logits } = await runModel(this.resolved, this.opts, batch.length, async () => model(tokenizer(new Array<string>(batch.length).fill(query), { text_pair: batch, padding: true, truncation: true })));
       scores.push(...logitsToScores(logits.dims, logits.data));
     }
     return scores;
