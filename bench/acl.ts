@@ -8,7 +8,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { checkAcl } from '../src/core/acl/checker';
+import { checkAcl } from '../src/core/session/check-acl';
 import { RanklabSession } from '../src/core/session/session';
 
 const EXAMPLE = resolve(__dirname, '../examples/food-search');

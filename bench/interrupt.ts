@@ -18,7 +18,7 @@ import { parseMetricList } from '../src/core/metrics';
 import { createAnalyzer } from '../src/core/retrieval/analyzer';
 import { buildOrLoadLexical } from '../src/core/retrieval/index-cache';
 import { LexicalIndex } from '../src/core/retrieval/lexical';
-import { embedText } from '../src/core/retrieval/pipeline';
+import { embedText } from '../src/core/retrieval/engine';
 import { trainLsa, trainLsaSliced } from '../src/core/retrieval/providers/lsa';
 import { HnswIndex } from '../src/core/retrieval/vector-index';
 import { RanklabSession } from '../src/core/session/session';

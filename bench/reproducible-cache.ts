@@ -10,7 +10,7 @@ import { normaliseRankConfig } from '../src/core/config';
 import { DEFAULT_ANALYZER } from '../src/core/config/defaults';
 import type { Document } from '../src/core/corpus/document';
 import { createAnalyzer } from '../src/core/retrieval/analyzer';
-import { createEngine, embedText } from '../src/core/retrieval/pipeline';
+import { createEngine, embedText } from '../src/core/retrieval/engine';
 import { trainLsa } from '../src/core/retrieval/providers/lsa';
 import { HnswIndex } from '../src/core/retrieval/vector-index';
 import { corpusFingerprint, loadDocs } from '../test/unit/retrieval/collections';

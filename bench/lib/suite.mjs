@@ -7,7 +7,7 @@ import { normaliseRankConfig } from '../../src/core/config/defaults.ts';
 import { createAnalyzer } from '../../src/core/retrieval/analyzer.ts';
 import { annRecallAtK } from '../../src/core/retrieval/exact.ts';
 import { LexicalIndex } from '../../src/core/retrieval/lexical.ts';
-import { createEngine } from '../../src/core/retrieval/pipeline.ts';
+import { createEngine } from '../../src/core/retrieval/engine.ts';
 import { corpusFingerprint } from './corpus.mjs';
 import { loadavg, measureBuild, memory, now, timeQueries } from './measure.mjs';
 import { buildBruteForce, bruteForceSearch, buildPlainMiniSearch, plainSearch } from './plain.mjs';

@@ -1,10 +1,10 @@
 /**
- * "Check Access Control": the core checker (src/core/acl/checker.ts) over every config and principal,
+ * "Check Access Control": the core checker (src/core/session/check-acl.ts) over every config and principal,
  * under a cancellable progress notification. Results go to the dashboard's ACL section and, for each config
  * with a violation, an error on that config file (Problems).
  */
 import * as vscode from 'vscode';
-import { type AclReport, aclFindings, checkAcl } from '../core/acl/checker';
+import { type AclReport, aclFindings, checkAcl } from '../core/session/check-acl';
 import type { AclView } from '../protocol/dashboard';
 import type { RanklabController } from './controller';
 import type { RanklabDiagnostics } from './diagnostics';

@@ -1,7 +1,7 @@
 /**
  * Ranklab extension entry. Activation only wires things up (output channel, session manager, controller, live
  * evaluation, diagnostics, Testing view, CodeLens, the dashboard's serializer, the command table, status bar);
- * the workspace is read lazily on first use. Everything that computes is in src/core; see docs/design-editor.md.
+ * the workspace is read lazily on first use. Everything that computes is in src/core; see docs/design.md.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -12,7 +12,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { aclFindings, checkAcl } from '../core/acl/checker';
+import { aclFindings, checkAcl } from '../core/session/check-acl';
 import type { JudgmentSet } from '../core/judgments/types';
 import type { ConfigResult, LiveEvaluator } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';

@@ -1,4 +1,4 @@
-import { type AclReport, LEAK_PLACES, aclFindings, checkAcl } from '../../core/acl/checker';
+import { type AclReport, LEAK_PLACES, aclFindings, checkAcl } from '../../core/session/check-acl';
 import { textTable, type Cell } from '../../core/report/table';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';

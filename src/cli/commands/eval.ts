@@ -4,8 +4,10 @@ import { describeMetric } from '../../core/metrics';
 import { type StageRecallReport, stageRecall } from '../../core/experiment/stage-recall';
 import { stageRecallTable } from '../../core/report/stage-recall';
 import { formatTrecRun } from '../../core/run/trec-run';
+import { STAGE_NAMES } from '../../core/run/types';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import { markdownTable, textTable, type Cell } from '../../core/report/table';
+import { modeLabel } from '../../core/config';
 import type { Corpus } from '../../core/corpus';
 import { InputError } from '../../core/util/diagnostics';
 import { METRICS_HELP, METRIC_OPTIONS, formatChoice, metricChoice, parse } from '../args';
@@ -99,7 +101,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     io.out(JSON.stringify({ runs: results.map((r, i) => ({
       config: r.config.name,
       configHash: r.config.configHash,
-      mode: r.config.mode + (r.config.rerank ? '+rerank' : ''),
+      mode: modeLabel(r.config),
       principal: values.as,
       split,
       metrics: r.evaluation.means,
@@ -121,7 +123,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const out: string[] = [];
   out.push(`Workspace ${session.root}: ${session.corpus().docs.length} documents (${first.saved.provenance.corpus}), ${first.evaluation.queries} queries (${split}${values.as ? `, as ${values.as}` : ''}; judgments ${first.saved.provenance.judgments})`, '');
   if (first.excluded.length) out.push(excludedLine(first.excluded, values.as!), '');
-  out.push(table(['config', 'mode', ...specs.map((s) => s.name)], results.map((r) => [r.config.name, r.config.mode + (r.config.rerank ? '+rerank' : ''), ...specs.map((s) => r.evaluation.means[s.name])] as Cell[])));
+  out.push(table(['config', 'mode', ...specs.map((s) => s.name)], results.map((r) => [r.config.name, modeLabel(r.config), ...specs.map((s) => r.evaluation.means[s.name])] as Cell[])));
   out.push('', ...specs.map((s) => `  ${s.name}: ${describeMetric(s, options)}`));
   for (const r of results) {
     for (const [name, mean] of Object.entries(r.evaluation.residuals.means)) out.push(`  ${r.config.name} ${name} residual +${mean.toFixed(4)} (the most it could rise if every unjudged document were relevant)`);
@@ -129,7 +131,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const st = stageRecallTable(stageReports);
   out.push('', `Where relevant documents are lost (hit = relevant in the top ${stageReports[0][1].k}; ranking miss = retrieved by a stage but not in the top ${stageReports[0][1].k}; retrieval miss = no stage retrieved one):`);
   out.push(table(st.headers, st.rows), ...st.notes.map((n) => `  ${n}`));
-  const stages = ['lexical', 'vector', 'fused', 'rerank', 'total'];
+  const stages = [...STAGE_NAMES, 'total'];
   out.push('', table(['config', ...stages.map((s) => `${s} p50/p99 ms`), 'ANN recall@10', 'saved'], results.map((r) => [
     r.config.name,
     ...stages.map((s) => (r.saved.latency[s] ? `${r.saved.latency[s].p50.toFixed(2)} / ${r.saved.latency[s].p99.toFixed(2)}` : '-')),

@@ -1,6 +1,8 @@
-import { verifyView } from '../../core/acl/checker';
-import type { SearchView } from '../../core/acl/search-view';
+import { verifyView } from '../../core/session/check-acl';
+import type { SearchView } from '../../core/session/search-view';
+import { modeLabel } from '../../core/config';
 import { textTable, type Cell } from '../../core/report/table';
+import { STAGE_NAMES } from '../../core/run/types';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, intFlag, parse } from '../args';
 import type { Io } from '../io';
@@ -12,8 +14,6 @@ export const SEARCH_USAGE = `ranklab search [--workspace DIR] [--config NAME|FIL
   snippets, the total hit count and tag facets, every part from permitted documents only. --verify re-reads
   the files of every document behind the page, the hit count and the facets, and drops (and no longer counts)
   any the access rule no longer allows; without --as it checks that each is still in its file.`;
-
-const STAGES = ['lexical', 'vector', 'fused', 'rerank'] as const;
 
 export async function searchCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -44,9 +44,9 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
     }, null, 2) + '\n');
     return 0;
   }
-  const stages = STAGES.filter((s) => view.results.some((r) => r.stages[s]));
+  const stages = STAGE_NAMES.filter((s) => view.results.some((r) => r.stages[s]));
   const out: string[] = [];
-  out.push(`"${query}": ${view.total} matching document(s)${values.as ? ` visible to ${values.as}` : ''}; showing ${view.results.length} (config ${config.name}, ${config.mode}${config.rerank ? '+rerank' : ''}, ${config.acl.mode})`, '');
+  out.push(`"${query}": ${view.total} matching document(s)${values.as ? ` visible to ${values.as}` : ''}; showing ${view.results.length} (config ${config.name}, ${modeLabel(config)}, ${config.acl.mode})`, '');
   if (view.results.length) {
     out.push(textTable(['#', 'id', 'score', ...stages.map((s) => `${s} rank/score`), 'title'], view.results.map((r, i) => [
       String(i + 1), r.id, r.score,

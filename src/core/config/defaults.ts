@@ -1,6 +1,6 @@
 import { fingerprint } from '../util/fingerprint';
 import type {
-  AclConfig, AnalyzerConfig, Bm25Params, EmbedderConfig, HnswParams, HybridConfig, LexicalConfig, RankConfig,
+  AclConfig, AnalyzerConfig, Bm25Params, HnswParams, HybridConfig, LexicalConfig, ProviderConfig, RankConfig,
   RerankConfig, RetrievalMode, VectorConfig,
 } from './types';
 
@@ -38,7 +38,7 @@ function lexicalWithDefaults(raw: Raw): LexicalConfig {
 
 function vectorWithDefaults(raw: Raw): VectorConfig {
   return {
-    embedder: { ...(raw.embedder as EmbedderConfig) },
+    embedder: { ...(raw.embedder as ProviderConfig) },
     space: raw.space ?? 'cosine',
     hnsw: { ...DEFAULT_HNSW, ...raw.hnsw },
     exact: raw.exact ?? false,
@@ -85,6 +85,11 @@ export function normaliseRankConfig(raw: Raw, name: string): RankConfig {
     pageSize: raw.pageSize ?? DEFAULT_PAGE_SIZE,
   };
   return { ...config, configHash: hashRankConfig(config) };
+}
+
+/** How reports name a config's pipeline: its retrieval mode, `+rerank` when it reranks (e.g. `hybrid+rerank`). */
+export function modeLabel(config: Pick<RankConfig, 'mode' | 'rerank'>): string {
+  return config.mode + (config.rerank ? '+rerank' : '');
 }
 
 /** BM25 over title and body, boost 1 each, default analyzer. */

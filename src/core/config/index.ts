@@ -1,3 +1,3 @@
 export * from './types';
-export { defaultRankConfig, normaliseRankConfig, hashRankConfig, stableStringify } from './defaults';
+export { defaultRankConfig, normaliseRankConfig, hashRankConfig, modeLabel, stableStringify } from './defaults';
 export { parseRankConfig, parseRankConfigText, rankConfigName, RANK_CONFIG_SUFFIX, type ParsedRankConfig } from './parse';

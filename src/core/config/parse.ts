@@ -3,7 +3,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import schema from '../../../schemas/rank.schema.json';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { readUserText } from '../util/text-file';
-import { lsaSettingProblems } from '../retrieval/providers/lsa';
+import { lsaSettingProblems } from './lsa-settings';
 import { normaliseRankConfig } from './defaults';
 import { JsonSyntaxError, type JsonLocations, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
 import type { RankConfig } from './types';

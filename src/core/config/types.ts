@@ -40,8 +40,11 @@ export interface LexicalConfig {
   depth: number;
 }
 
-/** Embedder settings are passed through to the provider factory; only `provider` is interpreted here. */
-export interface EmbedderConfig {
+/**
+ * A model provider section (`vector.embedder`, `rerank.provider`): which provider, and its settings, which are passed
+ * through to it and checked by it (retrieval/providers/factory.ts); only `provider` is interpreted here.
+ */
+export interface ProviderConfig {
   provider: 'lsa' | 'transformers' | 'http' | 'precomputed';
   [setting: string]: unknown;
 }
@@ -53,7 +56,7 @@ export interface HnswParams {
 }
 
 export interface VectorConfig {
-  embedder: EmbedderConfig;
+  embedder: ProviderConfig;
   /** 'cosine' (default) or 'ip' (inner product on the vectors as given). */
   space: 'cosine' | 'ip';
   hnsw: HnswParams;
@@ -76,7 +79,7 @@ export interface HybridConfig {
 }
 
 export interface RerankConfig {
-  provider: EmbedderConfig | { provider: string; [setting: string]: unknown };
+  provider: ProviderConfig;
   topN: number;
   topM: number;
   /** Passages sent to the reranker are title + body cut to about this many characters. */

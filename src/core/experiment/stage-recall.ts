@@ -1,6 +1,6 @@
 import type { JudgmentSet } from '../judgments/types';
 import type { MetricOptions } from '../metrics';
-import type { Run, SavedQueryResult, SavedRun, StageCandidates, StageName } from '../run/types';
+import { type Run, type SavedQueryResult, type SavedRun, type StageCandidates, type StageName, STAGE_NAMES } from '../run/types';
 
 /**
  * Where a pipeline loses the relevant document. For every query: recall of each stage's own output (lexical,
@@ -13,7 +13,6 @@ import type { Run, SavedQueryResult, SavedRun, StageCandidates, StageName } from
  */
 export type QueryClass = 'hit' | 'ranking-miss' | 'retrieval-miss' | 'no-relevant';
 export const QUERY_CLASSES: readonly QueryClass[] = ['hit', 'ranking-miss', 'retrieval-miss', 'no-relevant'];
-export const STAGE_ORDER: readonly StageName[] = ['lexical', 'vector', 'fused', 'rerank'];
 
 export interface QueryStageRecall {
   class: QueryClass;
@@ -86,7 +85,7 @@ export function stageRecall(run: Run, stageIds: StageCandidates | undefined, jud
   }
   // A stage absent from some query (e.g. no vector hits) counts as recall 0 there: divide by every classed query.
   const meanRecall = Object.fromEntries(Object.entries(sums).map(([s, v]) => [s, withRelevant ? v / withRelevant : 0]));
-  return { k, stages: STAGE_ORDER.filter((s) => seen.has(s)), complete, perQuery, counts, meanRecall, slices };
+  return { k, stages: STAGE_NAMES.filter((s) => seen.has(s)), complete, perQuery, counts, meanRecall, slices };
 }
 
 /** Queries whose class differs between two runs (compare: what a change fixed or broke). */

@@ -25,8 +25,8 @@ import { stemmer as swedish } from '@orama/stemmers/swedish';
 import { stemmer as tamil } from '@orama/stemmers/tamil';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
-import type { AnalyzerConfig, StemmerName } from '../config/types';
-import { stableStringify } from '../config/defaults';
+import type { AnalyzerConfig, RankConfig, StemmerName } from '../config/types';
+import { DEFAULT_ANALYZER, stableStringify } from '../config/defaults';
 import { ENGLISH_STOPWORDS } from './stopwords/english';
 import { INDONESIAN_STOPWORDS } from './stopwords/indonesian';
 
@@ -88,4 +88,12 @@ export function createAnalyzer(config: AnalyzerConfig): Analyzer {
       return out;
     },
   };
+}
+
+/**
+ * The analyzer of a config: its lexical stage's, else the default one. What LSA, snippets and the access check's
+ * term index use, so that they split text like the index does.
+ */
+export function configAnalyzer(config: Pick<RankConfig, 'lexical'>): Analyzer {
+  return createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
 }

@@ -8,7 +8,12 @@ export interface RankedDoc {
   stages?: Partial<Record<StageName, { rank: number; score: number }>>;
 }
 
-export type StageName = 'lexical' | 'vector' | 'fused' | 'rerank';
+/**
+ * The stages a run records, in pipeline order: per document its rank and score in each stage, per query each stage's
+ * ids and latency. The one list of them (retrieval's steps record under these names; reports list them in this order).
+ */
+export const STAGE_NAMES = ['lexical', 'vector', 'fused', 'rerank'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
 
 /** A run: ranked documents per query id, already in final order (best first). */
 export type Run = Map<string, RankedDoc[]>;

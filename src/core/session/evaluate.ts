@@ -2,7 +2,7 @@ import { annRecallAtK } from '../retrieval/exact';
 import { type Evaluation, type EvaluateOptions as MetricOptions, type MetricSpec, evaluateRun } from '../metrics';
 import { latencySummary } from '../experiment/compare';
 import { type RunKey, findCachedRun, saveRun } from '../experiment/run-store';
-import { cachedLearnedModels } from '../retrieval/pipeline';
+import { cachedLearnedModels } from '../retrieval/engine';
 import type { RankConfig } from '../config';
 import type { ExcludedQuery } from '../judgments';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';

@@ -6,11 +6,11 @@ import { findPrincipal, readPrincipals } from '../acl/principals';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
 import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot } from '../corpus';
 import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
-import { type Engine, type SearchResult, type Suggestion, createEngine } from '../retrieval/pipeline';
-import { type SearchView, buildSearchView, suggestFor } from '../acl/search-view';
-import { createAnalyzer } from '../retrieval/analyzer';
+import { createEngine } from '../retrieval/engine';
+import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
+import { type SearchView, buildSearchView, suggestFor } from './search-view';
+import { configAnalyzer } from '../retrieval/analyzer';
 import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
-import { DEFAULT_ANALYZER } from '../config/defaults';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { writeFileAtomic } from '../util/atomic-write';
@@ -482,7 +482,7 @@ export class RanklabSession {
     return engine.search(text, { filter: access?.filter, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
   }
 
-  // ---- what a user sees: everything filtered by the principal's access (see src/core/acl) ------
+  // ---- what a user sees: everything filtered by the principal's access (see search-view.ts) ---
 
   private docIndex?: { corpus: Corpus; byId: Map<string, Document> };
 
@@ -504,7 +504,7 @@ export class RanklabSession {
       filter: access?.filter,
       pageSize: opts.pageSize ?? config.pageSize,
       docs: (id) => this.document(id),
-      analyzer: createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER),
+      analyzer: configAnalyzer(config),
       snippetChars: opts.snippetChars,
       signal: opts.signal,
     });

@@ -1,5 +1,5 @@
 import { corpusSettings, type AclFieldNames, type CorpusSettings } from '../corpus/settings';
-import { type GateSettings as Gates, validateGates } from '../experiment/gates';
+import { type GateSettings, validateGates } from '../experiment/gates';
 import type { JudgmentSpec } from '../judgments/load';
 import type { MergePolicy } from '../judgments/merge';
 import { type AclRule, ruleDocFields, validateRule } from '../acl/policy';
@@ -10,9 +10,6 @@ export type { JudgmentSpec };
 
 /** One entry of ranklab.json `judgments`: a path string or an object naming its files. */
 export type JudgmentEntry = string | JudgmentSpec;
-
-/** ranklab.json `gates`, every kind present (possibly empty) once defaults are applied. */
-export type GateSettings = Required<Gates>;
 
 export interface AclSettings {
   principals?: string;
@@ -48,7 +45,8 @@ export interface RanklabSettings {
   gain: 'exp' | 'linear';
   /** Condensed lists: unjudged documents removed before every metric (trec_eval -J). Default false. */
   judgedOnly: boolean;
-  gates: GateSettings;
+  /** Every kind present (possibly empty). */
+  gates: Required<GateSettings>;
   acl: AclSettings;
   judging: JudgingSettings;
 }
@@ -141,7 +139,7 @@ function validMetrics(names: string[] | undefined): string[] | undefined {
 }
 
 /** The valid gates (validateGates reports the rest as errors); every kind present. */
-function gatesWithDefaults(v: unknown): GateSettings {
+function gatesWithDefaults(v: unknown): Required<GateSettings> {
   const { gates } = validateGates(v ?? {});
   return { min: gates.min ?? {}, maxRegression: gates.maxRegression ?? {}, maxSliceRegression: gates.maxSliceRegression ?? {} };
 }

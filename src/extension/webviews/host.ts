@@ -2,7 +2,7 @@
  * Hosts one webview panel of a given view type: creates or reveals it, restores it after a window reload (the
  * serializer), builds its page (CSP + nonce, script from dist/webviews/), and speaks its protocol through a
  * HostEndpoint (ready handshake, typed requests and commands, notifications).
- * A view supplies its protocol (src/protocol/<view>.ts), its handlers and a PanelView; see docs/design-editor.md.
+ * A view supplies its protocol (src/protocol/<view>.ts), its handlers and a PanelView; see docs/design.md.
  */
 import * as vscode from 'vscode';
 import type { Messages, NotificationName, Protocol } from '../../protocol/base';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { aclFindings, checkAcl } from '../../../src/core/acl/checker';
+import { aclFindings, checkAcl } from '../../../src/core/session/check-acl';
 import { permittedIds } from '../../../src/core/acl/policy';
 import { RanklabSession } from '../../../src/core/session/session';
 import { PRINCIPALS, makeWorkspace, md } from './helpers';

@@ -6,15 +6,16 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { DEFAULT_ACL_RULE, type AclPolicy, type AclRule, type Principal, decidedByRule, permittedIds, ruleDocFields } from '../../../src/core/acl/policy';
 import { ReferenceAcl } from '../../../src/core/acl/reference-acl';
-import { buildSearchView, suggestFor } from '../../../src/core/acl/search-view';
-import { SourceTruth } from '../../../src/core/acl/source-truth';
-import { type AclViolation, verifySearchView, verifySuggestions } from '../../../src/core/acl/checker';
+import { buildSearchView, suggestFor } from '../../../src/core/session/search-view';
+import { SourceTruth } from '../../../src/core/session/source-truth';
+import { type AclViolation, verifySearchView, verifySuggestions } from '../../../src/core/session/check-acl';
 import { DEFAULT_ANALYZER, normaliseRankConfig } from '../../../src/core/config/defaults';
 import { loadCorpus } from '../../../src/core/corpus';
 import type { Document } from '../../../src/core/corpus/document';
 import { corpusSettings } from '../../../src/core/corpus/settings';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
-import { type Engine, createEngine } from '../../../src/core/retrieval/pipeline';
+import { createEngine } from '../../../src/core/retrieval/engine';
+import type { Engine } from '../../../src/core/retrieval/pipeline';
 import type { Embedder, Reranker } from '../../../src/core/retrieval/providers/types';
 
 /**

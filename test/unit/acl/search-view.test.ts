@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_ACL_RULE, type AclPolicy, type Principal, permittedIds } from '../../../src/core/acl/policy';
-import { buildSearchView, makeSnippet, suggestFor, tagCounts } from '../../../src/core/acl/search-view';
-import { SourceTruth } from '../../../src/core/acl/source-truth';
-import { postFilterDepth, typingPrefixes, verifySearchView, verifySuggestions } from '../../../src/core/acl/checker';
+import { buildSearchView, makeSnippet, suggestFor, tagCounts } from '../../../src/core/session/search-view';
+import { SourceTruth } from '../../../src/core/session/source-truth';
+import { postFilterDepth, typingPrefixes, verifySearchView, verifySuggestions } from '../../../src/core/session/check-acl';
 import { DEFAULT_ANALYZER, normaliseRankConfig } from '../../../src/core/config/defaults';
 import type { Document } from '../../../src/core/corpus/document';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
-import { createEngine } from '../../../src/core/retrieval/pipeline';
+import { createEngine } from '../../../src/core/retrieval/engine';
 
 const analyzer = createAnalyzer(DEFAULT_ANALYZER);
 

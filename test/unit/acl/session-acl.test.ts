@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { checkAcl, verifyAtDisplay } from '../../../src/core/acl/checker';
+import { checkAcl, verifyAtDisplay } from '../../../src/core/session/check-acl';
 import { RanklabSession } from '../../../src/core/session/session';
 
 const EXAMPLE = resolve(__dirname, '../../../examples/food-search');

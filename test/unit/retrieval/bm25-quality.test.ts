@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultRankConfig, normaliseRankConfig } from '../../../src/core/config/defaults';
 import { ndcgAt } from '../../../src/core/metrics';
-import { createEngine } from '../../../src/core/retrieval/pipeline';
+import { createEngine } from '../../../src/core/retrieval/engine';
 import { corpusFingerprint, loadDocs, loadQrels, loadQueries } from './collections';
 
 // Reference nDCG@10 of the BM25 runs in shared/collections/README.md (trec_eval, linear gain).

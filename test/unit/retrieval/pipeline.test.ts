@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normaliseRankConfig } from '../../../src/core/config/defaults';
 import { permittedFilter } from '../../../src/core/retrieval/doc-filter';
-import { createEngine } from '../../../src/core/retrieval/pipeline';
+import { createEngine } from '../../../src/core/retrieval/engine';
 import type { Embedder, Reranker } from '../../../src/core/retrieval/providers/types';
 import { fingerprint } from '../../../src/core/util/fingerprint';
 import { corpusFingerprint, loadDocs, loadQueries } from './collections';

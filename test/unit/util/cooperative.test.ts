@@ -16,7 +16,7 @@ import { csrFromRows } from '../../../src/core/math/sparse';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { buildOrLoadLexical } from '../../../src/core/retrieval/index-cache';
 import { LexicalIndex } from '../../../src/core/retrieval/lexical';
-import { createEngine, embedText } from '../../../src/core/retrieval/pipeline';
+import { createEngine, embedText } from '../../../src/core/retrieval/engine';
 import { trainLsa, trainLsaSliced } from '../../../src/core/retrieval/providers/lsa';
 import { HnswIndex } from '../../../src/core/retrieval/vector-index';
 import { RanklabSession } from '../../../src/core/session/session';

@@ -1,23 +1,16 @@
 /**
  * Builds embedders and rerankers from config sections (`vector.embedder`, `rerank.provider`).
  *
- * `lsa` is trained on the corpus, so the vector index builds it; this factory only hands back one
+ * `lsa` is trained on the corpus, so the engine trains it (retrieval/engine.ts); this factory only hands back one
  * the caller already built (`ctx.lsa`) and otherwise says so.
  */
+import type { ProviderConfig } from '../../config/types';
 import { InputError } from '../../util/diagnostics';
 import { cachedEmbedder } from './embedding-cache';
 import { type HttpEmbedderConfig, HttpEmbedder, type HttpRerankerConfig, HttpReranker } from './http';
 import { type PrecomputedConfig, PrecomputedQueryEmbedder } from './precomputed';
 import { type TransformersEmbedderConfig, TransformersEmbedder, type TransformersRerankerConfig, TransformersReranker } from './transformers';
 import type { Embedder, Reranker } from './types';
-
-export interface LsaEmbedderConfigRef {
-  provider: 'lsa';
-  [setting: string]: unknown;
-}
-
-export type EmbedderConfig = LsaEmbedderConfigRef | TransformersEmbedderConfig | HttpEmbedderConfig | PrecomputedConfig;
-export type RerankerConfig = TransformersRerankerConfig | HttpRerankerConfig;
 
 export interface ProviderContext {
   /** Workspace folder: relative model folders and query-vector files are resolved against it. */
@@ -55,7 +48,12 @@ function requireModelLoading(ctx: ProviderContext, settingPath: string): void {
   }
 }
 
-export function createEmbedder(config: EmbedderConfig, ctx: ProviderContext): Embedder {
+/** The section read as the settings of the provider it names (that provider checks them). */
+function settingsOf<T>(config: ProviderConfig): T {
+  return config as ProviderConfig & T;
+}
+
+export function createEmbedder(config: ProviderConfig, ctx: ProviderContext): Embedder {
   const settingPath = ctx.settingPath ?? 'vector.embedder';
   const provider = providerOf(config, settingPath, ['lsa', 'transformers', 'http', 'precomputed']);
   const withCache = (e: Embedder) => (ctx.cacheDir ? cachedEmbedder(e, ctx.cacheDir) : e);
@@ -66,7 +64,7 @@ export function createEmbedder(config: EmbedderConfig, ctx: ProviderContext): Em
     case 'transformers':
       requireModelLoading(ctx, settingPath);
       return withCache(
-        new TransformersEmbedder(config as TransformersEmbedderConfig, {
+        new TransformersEmbedder(settingsOf<TransformersEmbedderConfig>(config), {
           baseDir: ctx.baseDir,
           allowRemote: ctx.allowNetwork,
           modelCacheDir: ctx.modelCacheDir,
@@ -74,14 +72,14 @@ export function createEmbedder(config: EmbedderConfig, ctx: ProviderContext): Em
         }),
       );
     case 'http':
-      return withCache(new HttpEmbedder(config as HttpEmbedderConfig, { allowNetwork: ctx.allowNetwork, settingPath, env: ctx.env }));
+      return withCache(new HttpEmbedder(settingsOf<HttpEmbedderConfig>(config), { allowNetwork: ctx.allowNetwork, settingPath, env: ctx.env }));
     case 'precomputed': {
-      const c = config as PrecomputedConfig;
+      const c = settingsOf<PrecomputedConfig>(config);
       if (c.queryEmbedder !== undefined && (c.queryEmbedder as { provider?: unknown })?.provider === 'precomputed') {
         throw new InputError(`${settingPath}.queryEmbedder cannot itself be "precomputed".`);
       }
       const fallback = c.queryEmbedder !== undefined
-        ? createEmbedder(c.queryEmbedder as EmbedderConfig, { ...ctx, settingPath: `${settingPath}.queryEmbedder` })
+        ? createEmbedder(c.queryEmbedder as ProviderConfig, { ...ctx, settingPath: `${settingPath}.queryEmbedder` })
         : undefined;
       return new PrecomputedQueryEmbedder(c, { baseDir: ctx.baseDir, settingPath, fallback });
     }
@@ -89,17 +87,17 @@ export function createEmbedder(config: EmbedderConfig, ctx: ProviderContext): Em
   throw new Error('unreachable');
 }
 
-export function createReranker(config: RerankerConfig, ctx: ProviderContext): Reranker {
+export function createReranker(config: ProviderConfig, ctx: ProviderContext): Reranker {
   const settingPath = ctx.settingPath ?? 'rerank.provider';
   const provider = providerOf(config, settingPath, ['transformers', 'http']);
   if (provider === 'transformers') {
     requireModelLoading(ctx, settingPath);
-    return new TransformersReranker(config as TransformersRerankerConfig, {
+    return new TransformersReranker(settingsOf<TransformersRerankerConfig>(config), {
       baseDir: ctx.baseDir,
       allowRemote: ctx.allowNetwork,
       modelCacheDir: ctx.modelCacheDir,
       settingPath,
     });
   }
-  return new HttpReranker(config as HttpRerankerConfig, { allowNetwork: ctx.allowNetwork, settingPath, env: ctx.env });
+  return new HttpReranker(settingsOf<HttpRerankerConfig>(config), { allowNetwork: ctx.allowNetwork, settingPath, env: ctx.env });
 }

@@ -1,19 +1,18 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RankConfig } from '../config';
-import { DEFAULT_ANALYZER } from '../config/defaults';
+import { type RankConfig, modeLabel } from '../config';
 import type { Document } from '../corpus/document';
 import { readCorpusFile } from '../corpus';
 import { judgmentsVisibleTo } from '../judgments';
 import { evaluateRun, parseMetric } from '../metrics';
-import { createAnalyzer } from '../retrieval/analyzer';
+import { configAnalyzer } from '../retrieval/analyzer';
 import type { Suggestion } from '../retrieval/pipeline';
 import type { Run } from '../run/types';
-import type { RanklabSession } from '../session/session';
+import type { RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
-import { type Principal, maySee } from './policy';
-import { findPrincipal } from './principals';
-import { ReferenceAcl } from './reference-acl';
+import { type Principal, maySee } from '../acl/policy';
+import { findPrincipal } from '../acl/principals';
+import { ReferenceAcl } from '../acl/reference-acl';
 import { type SearchView, buildSearchView, suggestFor, tagCounts } from './search-view';
 import { SourceTruth } from './source-truth';
 
@@ -239,7 +238,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     // first query) is reported and the others are still checked.
     try {
       const part = await checkConfig(config);
-      report.configs.push({ name: config.name, mode: config.mode + (config.rerank ? '+rerank' : ''), aclMode: config.acl.mode, pageSize: config.pageSize });
+      report.configs.push({ name: config.name, mode: modeLabel(config), aclMode: config.acl.mode, pageSize: config.pageSize });
       report.byPrincipal[config.name] = part.perPrincipal;
       report.violations.push(...part.violations);
       report.checked += part.checked;
@@ -254,7 +253,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
   async function checkConfig(config: RankConfig) {
     const part = { perPrincipal: {} as Record<string, PrincipalAclReport>, violations: [] as AclViolation[], checked: 0 };
     const engine = await session.engine(config, work.labelled(config.name));
-    const analyzer = createAnalyzer(config.lexical?.analyzer ?? DEFAULT_ANALYZER);
+    const analyzer = configAnalyzer(config);
     const termIndex = config.lexical ? truth.termIndex(Object.keys(config.lexical.fields), analyzer) : undefined;
     const postFilter = config.acl.mode === 'post-filter';
     // Unfiltered, once per query: every matching document (bounds the permitted total) and, for post-filter

@@ -3,8 +3,8 @@ import { loadCorpus, loadCorpusSliced, type CorpusSettings } from '../corpus';
 import type { Slicer } from '../util/cooperative';
 import type { Analyzer } from '../retrieval/analyzer';
 import { fieldText } from '../retrieval/ranking';
-import type { Principal } from './policy';
-import type { ReferenceAcl } from './reference-acl';
+import type { Principal } from '../acl/policy';
+import type { ReferenceAcl } from '../acl/reference-acl';
 import { snippetSource, tagsOf } from './search-view';
 
 /** Whether a principal may see a document, as the verifier decides it. */

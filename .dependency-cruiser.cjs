@@ -1,0 +1,117 @@
+// The layering of docs/design.md, checked by dependency-cruiser (`npm run lint:deps`, part of `npm test`).
+// Every rule is an error: a violation fails the build. Type-only imports count like any other.
+
+/**
+ * The floor order of src/core, from the ground up: a folder may import the folders below it, never one above.
+ * A new folder of src/core gets its line here (and in docs/design.md); until then any import to or from it fails.
+ * `engines` and `judging` are the places issues 13 (engine adapters) and 12 (judging) are building.
+ */
+const FLOORS = [
+  'util', // diagnostics, text files, JSON with locations, fingerprints, atomic writes, cooperative work
+  'math', // dense and sparse matrices, randomized SVD
+  'corpus', // files -> Documents, incremental snapshot
+  'acl', // the access rule over documents and principals; the independent reference evaluator
+  'judgments', // qrels, queries, golden sets, BEIR
+  'run', // ranked lists, stage names, TREC runs
+  'metrics', // one file per metric, the registry, evaluate(run, judgments)
+  'config', // *.rank.json: types, defaults, parsing
+  'retrieval', // analyzer, indexes, providers, the steps, the pipeline, the built-in engine
+  'engines', // adapters for external engines (issue 13)
+  'experiment', // statistics, comparison, gates, bounds, stage recall, saved runs
+  'workspace', // ranklab.json, configs and judgments found in a folder
+  'judging', // pools, grades, agreement (issue 12)
+  'session', // a workspace opened for work: evaluation, search views, the access check
+  'report', // tables, Markdown, JUnit
+];
+
+const floorRules = FLOORS.slice(0, -1).map((floor, i) => ({
+  name: `core-${floor}-imports-down`,
+  comment: `src/core/${floor}/ may import only the floors below it (${FLOORS.slice(0, i).join(', ') || 'none'}): see docs/design.md "Floors"`,
+  severity: 'error',
+  from: { path: `^src/core/${floor}/` },
+  to: { path: `^src/core/(${FLOORS.slice(i + 1).join('|')})/` },
+}));
+
+const floored = `^src/core/(${FLOORS.join('|')})/`;
+
+module.exports = {
+  forbidden: [
+    ...floorRules,
+    {
+      name: 'core-folder-has-a-floor',
+      comment: 'every folder of src/core has its place in FLOORS (.dependency-cruiser.cjs) and in docs/design.md',
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: floored },
+      to: {},
+    },
+    {
+      name: 'core-folder-has-a-floor-too',
+      comment: 'every folder of src/core has its place in FLOORS (.dependency-cruiser.cjs) and in docs/design.md',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/core/', pathNot: floored },
+    },
+    {
+      name: 'vscode-only-in-extension',
+      comment: 'only src/extension/ talks to VS Code; the core, the CLI, the protocols and the webview apps run without it',
+      severity: 'error',
+      from: { pathNot: '^src/extension/' },
+      to: { path: '^vscode$|node_modules/@types/vscode/' },
+    },
+    {
+      name: 'core-imports-only-core',
+      comment: 'the core is called by the CLI, the extension and the tests, and calls none of them',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^(src/(cli|extension|protocol)|webview|test|bench|scripts)/' },
+    },
+    {
+      name: 'cli-never-imports-extension',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^(src/(extension|protocol)|webview)/' },
+    },
+    {
+      name: 'extension-never-imports-cli',
+      comment: 'the CLI and the extension are two faces over the same core',
+      severity: 'error',
+      from: { path: '^src/extension/' },
+      to: { path: '^(src/cli|webview)/' },
+    },
+    {
+      name: 'protocol-imports-only-protocol',
+      comment: 'a protocol is shared by the host and the app: no core, no extension, no DOM code',
+      severity: 'error',
+      from: { path: '^src/protocol/' },
+      to: { path: '^(src/(core|cli|extension)|webview)/' },
+    },
+    {
+      name: 'webview-imports-only-protocol',
+      comment: 'a webview app talks to the extension through its protocol (src/protocol/) and nothing else of src/',
+      severity: 'error',
+      from: { path: '^webview/' },
+      to: { path: '^src/', pathNot: '^src/protocol/' },
+    },
+    {
+      name: 'webview-app-imports-only-its-own-files',
+      comment: 'an app (webview/<app>/) uses its own files and the shared client (webview/ipc.ts), not another app',
+      severity: 'error',
+      from: { path: '^webview/([^/]+)/' },
+      to: { path: '^webview/[^/]+/', pathNot: '^webview/$1/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'files that import each other cannot be understood (or tested) one at a time',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // node_modules is not excluded, only not followed: `vscode` resolves to node_modules/@types/vscode/
+    exclude: { path: '^(dist|\\.vscode-test)/' },
+  },
+};

@@ -1,0 +1,17 @@
+import type { Step } from './step';
+
+/**
+ * ACL post-filter mode: retrieval ran unfiltered; of its first `candidates` documents, those the principal may not see
+ * are dropped, so the page can come out short (said in a note). Not a stage of the run: the hits keep their ranks.
+ */
+export const postFilterStep: Step = {
+  name: 'post-filter',
+  runs: (_parts, { filter, pre }) => !!filter && !pre,
+  run({ config }, { hits, options, filter }) {
+    const pool = hits.slice(0, options.candidates ?? config.acl.candidates);
+    const kept = pool.filter((h) => filter!(h.id));
+    const wanted = options.pageSize ?? config.pageSize;
+    if (kept.length >= wanted) return { hits: kept };
+    return { hits: kept, notes: [`post-filter: ${kept.length} of ${pool.length} candidates permitted; page of ${wanted} short by ${wanted - kept.length}`] };
+  },
+};

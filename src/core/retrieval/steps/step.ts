@@ -1,0 +1,85 @@
+import type { RankConfig } from '../../config/types';
+import type { Document } from '../../corpus/document';
+import type { StageName } from '../../run/types';
+import type { DocFilter } from '../doc-filter';
+import type { ExactIndex } from '../exact';
+import type { LexicalIndex } from '../lexical';
+import type { Embedder, Reranker } from '../providers/types';
+import type { ScoredId } from '../ranking';
+import type { RerankScoreCache } from '../rerank';
+import type { HnswIndex } from '../vector-index';
+
+export interface SearchOptions {
+  /** ACL predicate: may the current principal see this document? (See DocFilter: a permitted set is faster.) */
+  filter?: DocFilter;
+  aclMode?: 'pre-filter' | 'post-filter';
+  /** post-filter: how many unfiltered candidates are retrieved before forbidden ones are dropped. */
+  candidates?: number;
+  /** Cut the final list to this many documents (default: the whole final list, e.g. for evaluation at depth). */
+  pageSize?: number;
+  signal?: AbortSignal;
+  /** Also return `matches`: the ids behind `total` (for facet counts and access checks). */
+  collectMatches?: boolean;
+  /** Overrides the lexical, vector and hybrid depths (e.g. to see how deep a post-filter must look). */
+  stageDepth?: number;
+}
+
+/** What the engine built for its config. Steps read it and never change it. */
+export interface EngineParts {
+  readonly config: RankConfig;
+  readonly lexical?: LexicalIndex;
+  readonly exact?: ExactIndex;
+  readonly hnsw?: HnswIndex;
+  readonly embedder?: Embedder;
+  readonly reranker?: Reranker;
+  readonly docsById: ReadonlyMap<string, Document>;
+  /** Shared across engines, so several configs over one corpus do not re-score pairs. */
+  readonly rerankCache: RerankScoreCache;
+}
+
+/** One query on its way through the steps. */
+export interface StepInput {
+  readonly text: string;
+  readonly options: SearchOptions;
+  /** The principal's predicate, in either ACL mode: what `total` and `matches` count. */
+  readonly filter?: DocFilter;
+  /** The same predicate when retrieval applies it (pre-filter mode). A filter without `pre` is the post-filter step's. */
+  readonly pre?: DocFilter;
+  /** The ranking so far: the hits of the last step that ran ([] before the first). */
+  readonly hits: readonly ScoredId[];
+  /** The output of every step that ran before this one (fusion reads the lexical and the vector list). */
+  readonly outputs: ReadonlyMap<StepName, StepOutput>;
+}
+
+/**
+ * What a step hands on. The pipeline passes outputs on untouched, so what a step can say about its own work is a field
+ * here, filled by that step alone: the place for per-document score contributions (`explain`) and for a shared score
+ * cache's hits, when they come (issue 11), without a change to any other step.
+ */
+export interface StepOutput {
+  /** The ranking after this step, best first. */
+  hits: ScoredId[];
+  /** For the user: an exact fallback, a short page. */
+  notes?: string[];
+  /** A retrieval step that counts every match it may show, beyond the depth it retrieved (lexical does): how many. */
+  matched?: number;
+  /**
+   * A retrieval step's permitted matches in full, asked for only with `collectMatches` and after the steps (so it is
+   * not timed as the step's work). Without it, the step's permitted hits are its matches.
+   */
+  matches?: () => Iterable<string>;
+}
+
+export type StepName = 'lexical' | 'vector' | 'fuse' | 'rerank' | 'post-filter';
+
+/** One stage of the built-in pipeline: hits (or the query) in, hits out. The pipeline times it and records it. */
+export interface Step {
+  readonly name: StepName;
+  /** The stage a run records it under (each document's rank and score, the step's ids, its latency); none: not recorded. */
+  readonly stage?: StageName;
+  /** It retrieves from an index, rather than reorders or cuts what it is given: its hits count toward `total` and `matches`. */
+  readonly retrieves?: boolean;
+  /** Does it take part for this engine and query? */
+  runs(parts: EngineParts, input: StepInput): boolean;
+  run(parts: EngineParts, input: StepInput): StepOutput | Promise<StepOutput>;
+}

@@ -1,0 +1,85 @@
+/**
+ * The layering rules of .dependency-cruiser.cjs (run as `npm run lint:deps` in `npm test`) do fail on a violation:
+ * dependency-cruiser is run, as that script runs it, over a small tree that breaks one rule per file pair, then over
+ * one that keeps them all.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { REPO_DIR } from '../../helpers/cli';
+
+const DEPCRUISE = join(REPO_DIR, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const CONFIG = join(REPO_DIR, '.dependency-cruiser.cjs');
+
+/** Writes `files` (path -> source) into a fresh folder with a tsconfig, runs the rules over src/ and webview/. */
+function cruise(files: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-layers-'));
+  try {
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const r = spawnSync(process.execPath, [DEPCRUISE, 'src', 'webview', '--config', CONFIG], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    return { code: r.status, out: `${r.stdout}${r.stderr}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const leaf = 'export const x = 1;\n';
+
+test('each layering rule fails on a file that breaks it, naming the rule and both files', () => {
+  const r = cruise({
+    // a low floor importing a higher one (acl is below session), type-only imports included
+    'src/core/acl/rule.ts': "import type { View } from '../session/view';\nexport type V = View;\n",
+    'src/core/session/view.ts': 'export interface View { id: string }\n',
+    // vscode outside src/extension
+    'src/core/util/editor.ts': "import * as vscode from 'vscode';\nexport const v = vscode;\n",
+    // a folder of src/core without a floor
+    'src/core/misc/thing.ts': "import { x } from '../util/leaf';\nexport const y = x;\n",
+    'src/core/util/leaf.ts': leaf,
+    // files that import each other
+    'src/core/run/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+    'src/core/run/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    // the CLI importing the extension
+    'src/cli/main.ts': "import { x } from '../extension/wiring';\nexport const y = x;\n",
+    'src/extension/wiring.ts': leaf,
+    // a webview app importing the core, and another app
+    'webview/one/main.ts': "import { x } from '../../src/core/util/leaf';\nimport { z } from '../two/main';\nexport const y = x + z;\n",
+    'webview/two/main.ts': 'export const z = 2;\n',
+  });
+  assert.notEqual(r.code, 0, r.out);
+  const expected: [rule: string, from: string, to: string][] = [
+    ['core-acl-imports-down', 'src/core/acl/rule.ts', 'src/core/session/view.ts'],
+    ['vscode-only-in-extension', 'src/core/util/editor.ts', 'vscode'],
+    ['core-folder-has-a-floor', 'src/core/misc/thing.ts', 'src/core/util/leaf.ts'],
+    ['cli-never-imports-extension', 'src/cli/main.ts', 'src/extension/wiring.ts'],
+    ['webview-imports-only-protocol', 'webview/one/main.ts', 'src/core/util/leaf.ts'],
+    ['webview-app-imports-only-its-own-files', 'webview/one/main.ts', 'webview/two/main.ts'],
+  ];
+  for (const [rule, from, to] of expected) {
+    assert.ok(r.out.includes(`error ${rule}: ${from} → ${to}`), `expected "${rule}: ${from} → ${to}" in:\n${r.out}`);
+  }
+  // a cycle is printed as the path round it, one file a line
+  assert.match(r.out, /error no-circular: src\/core\/run\/a\.ts →\s+src\/core\/run\/b\.ts →\s+src\/core\/run\/a\.ts/);
+});
+
+test('a tree whose imports all go down passes', () => {
+  const r = cruise({
+    'src/core/util/leaf.ts': leaf,
+    'src/core/acl/rule.ts': "import { x } from '../util/leaf';\nexport const rule = x;\n",
+    'src/core/session/view.ts': "import { rule } from '../acl/rule';\nexport const view = rule;\n",
+    'src/cli/main.ts': "import { view } from '../core/session/view';\nexport const y = view;\n",
+    'src/extension/wiring.ts': "import * as vscode from 'vscode';\nimport { view } from '../core/session/view';\nimport type { Msg } from '../protocol/base';\nexport const w: [unknown, number, Msg?] = [vscode, view];\n",
+    'src/protocol/base.ts': 'export interface Msg { type: string }\n',
+    'webview/ipc.ts': "import type { Msg } from '../src/protocol/base';\nexport const send = (m: Msg) => m;\n",
+    'webview/one/main.ts': "import { send } from '../ipc';\nimport { part } from './part';\nexport const y = send({ type: part });\n",
+    'webview/one/part.ts': "export const part = 'p';\n",
+  });
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /no dependency violations found/);
+});
