@@ -1,4 +1,4 @@
-import { type WorkspaceLlmResult, judgePoolWithLlm, llmJudgeSetup } from '../../core/judging/workspace-llm';
+import { type WorkspaceLlmResult, judgePoolWithLlm, llmJudgeSetup } from '../../core/session/judging-llm';
 import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';

@@ -1,5 +1,5 @@
 import type { Pool } from '../../core/judging/pool';
-import { type WorkspacePool, type WorkspacePoolOptions, poolEntries, workspacePool } from '../../core/judging/workspace-pool';
+import { type WorkspacePool, type WorkspacePoolOptions, poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { parseMetricList } from '../../core/metrics';
 import type { RanklabSession } from '../../core/session/session';
 import { InputError } from '../../core/util/diagnostics';

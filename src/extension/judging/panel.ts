@@ -1,5 +1,5 @@
 /**
- * The judging panel: builds the pool through the core (src/core/judging/workspace-pool.ts, saved runs reused),
+ * The judging panel: builds the pool through the core (src/core/session/judging-pool.ts, saved runs reused),
  * walks it with a JudgingModel (./model.ts, no vscode) and answers its protocol (src/protocol/judging.ts) through
  * the generic WebviewPanelHost (CSP, handshake, serializer). The app is webview/judging/main.ts. Grades are written
  * by the core's GradeWriter; the session's file watcher then reloads the judgments, which refreshes the dashboard,
@@ -9,7 +9,7 @@ import { userInfo } from 'node:os';
 import * as vscode from 'vscode';
 import type { RankConfig } from '../../core/config';
 import { DEFAULT_ANALYZER } from '../../core/config/defaults';
-import { poolEntries, workspacePool } from '../../core/judging/workspace-pool';
+import { poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { GradeWriter } from '../../core/judging/writer';
 import { createAnalyzer } from '../../core/retrieval/analyzer';
 import type { RanklabSession } from '../../core/session/session';

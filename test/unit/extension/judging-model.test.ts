@@ -6,7 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_ANALYZER } from '../../../src/core/config/defaults';
-import { workspacePool } from '../../../src/core/judging/workspace-pool';
+import { workspacePool } from '../../../src/core/session/judging-pool';
 import { GradeWriter } from '../../../src/core/judging/writer';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { RanklabSession } from '../../../src/core/session/session';

@@ -10,7 +10,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createChatClient } from '../../../src/core/judging/chat-client';
 import { gradeOfAnswer } from '../../../src/core/judging/llm-prompt';
 import { type LlmRating, llmJudgeSettings } from '../../../src/core/judging/llm-judge';
-import { judgeWorkspaceWithLlm } from '../../../src/core/judging/workspace-llm';
+import { judgeWorkspaceWithLlm } from '../../../src/core/session/judging-llm';
 import { RanklabSession } from '../../../src/core/session/session';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { REPO_DIR, ranklab } from '../../helpers/cli';

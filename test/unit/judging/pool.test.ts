@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildPool } from '../../../src/core/judging/pool';
-import { workspacePool } from '../../../src/core/judging/workspace-pool';
+import { workspacePool } from '../../../src/core/session/judging-pool';
 import { GradeWriter } from '../../../src/core/judging/writer';
 import { evaluateRun, parseMetricList } from '../../../src/core/metrics';
 import type { Run } from '../../../src/core/run/types';

@@ -5,10 +5,10 @@
  */
 import type { RankConfig } from '../config';
 import { type EvaluateOptions, type MetricSpec, parseMetricList } from '../metrics';
-import { evaluateConfig } from '../session/evaluate';
-import type { ConfigEntry, RanklabSession } from '../session/session';
+import { evaluateConfig } from './evaluate';
+import type { ConfigEntry, RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
-import { type Pool, type PoolSide, buildPool } from './pool';
+import { type Pool, type PoolSide, buildPool } from '../judging/pool';
 
 export interface WorkspacePoolOptions {
   /** The configs to pool, the first one the baseline the deciding pairs are figured against (see poolEntries). */

@@ -4,12 +4,12 @@
  * estimate), and unless it is a dry run the grading itself, appended to `<raters folder>/llm-<model>.jsonl`.
  */
 import { join, relative, resolve } from 'node:path';
-import type { RanklabSession } from '../session/session';
+import type { RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
-import { createChatClient } from './chat-client';
-import { type LlmFailure, type LlmJudgePlan, type LlmJudgeRun, type LlmJudgeSettings, llmJudgeSettings, llmRater, llmRatingsFile, planLlmJudging, runLlmJudging } from './llm-judge';
-import type { Pool } from './pool';
-import { type WorkspacePool, type WorkspacePoolOptions, workspacePool } from './workspace-pool';
+import { createChatClient } from '../judging/chat-client';
+import { type LlmFailure, type LlmJudgePlan, type LlmJudgeRun, type LlmJudgeSettings, llmJudgeSettings, llmRater, llmRatingsFile, planLlmJudging, runLlmJudging } from '../judging/llm-judge';
+import type { Pool } from '../judging/pool';
+import { type WorkspacePool, type WorkspacePoolOptions, workspacePool } from './judging-pool';
 
 export interface LlmJudgeSetup {
   settings: LlmJudgeSettings;
