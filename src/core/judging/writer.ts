@@ -6,8 +6,8 @@
  * - `per-rater`: into `<raters folder>/<rater>.qrels` (created on the first grade), the folder named by the
  *   `{"raters": DIR}` entry of ranklab.json `judgments`, so the grades are read back as that rater's.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { JudgmentBuilder } from '../judgments/builder';
 import { parseGoldenInto } from '../judgments/golden-set';
 import { judgmentKey } from '../judgments/keys';
@@ -114,6 +114,15 @@ export class GradeWriter {
     const edits: TextEdit[] = kind === 'golden' ? goldenEdits(body, display, qid, docId, grade) : [qrelsEdit(body, exists ? sniffQrelsFormat(body) : 'trec', qid, docId, grade)].filter((e): e is TextEdit => e !== null);
     if (edits.length === 0) return { file, display, previous, changed: false };
     const text = [...edits].sort((a, b) => b.offset - a.offset).reduce(applyEdit, body);
+    // A qrels file without a judgment line is unusable input for the reader (a golden set keeps its items). A
+    // rater's own file (the writer made it; an undo of its first grade empties it) goes away; a shared one stays.
+    if (grade === undefined && kind === 'qrels' && !hasQrelsLine(text, display)) {
+      if (this.ratersDir && dirname(file) === this.ratersDir && file.endsWith(RATER_QRELS_SUFFIX)) {
+        rmSync(file, { force: true });
+        return { file, display, previous, changed: true };
+      }
+      throw new InputError(`removing its last judgment would leave the file without judgments, which the reader refuses; the file is left as it is (edit it by hand)`, [], { file: display });
+    }
     writeFileAtomic(file, bom + text);
     return { file, display, previous, changed: true };
   }
@@ -134,6 +143,19 @@ export class GradeWriter {
 function firstOfQuery(locations: Map<string, SourceLocation>, prefix: string): SourceLocation | undefined {
   for (const [key, at] of locations) if (key.startsWith(prefix)) return at;
   return undefined;
+}
+
+/** Whether a qrels text still holds one judgment, read as the judgments reader reads it. */
+function hasQrelsLine(text: string, display: string): boolean {
+  if (text.trim() === '') return false;
+  const builder = new JudgmentBuilder();
+  try {
+    parseQrelsInto(builder, text, display, sniffQrelsFormat(text));
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e; // no valid line
+    return false;
+  }
+  return true;
 }
 
 /** The grade a file gives the pair, read as the judgments reader reads it. */

@@ -2,8 +2,8 @@
 // judged@k `eval` reports after the pool is really graded (grades written with the writer, judgments re-read,
 // configs re-run); and `ranklab pool` on the example workspace.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildPool } from '../../../src/core/judging/pool';
 import { workspacePool } from '../../../src/core/session/judging-pool';
@@ -111,6 +111,26 @@ describe('pool of a workspace', () => {
       const slice = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--slice', 'no-such-tag']);
       assert.equal(slice.code, 2);
       assert.match(slice.stderr, /no judged query has the tag "no-such-tag"/);
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
+  });
+
+  it('ranklab pool: a broken config is reported once at its line, the others are pooled (exit 2); --strict pools nothing', () => {
+    const dir = copyOfExample();
+    try {
+      writeFileSync(join(dir, 'configs/broken.rank.json'), '{\n  "lexical": {\n    "fields": { "title": "heavy" }\n  }\n}\n');
+      const r = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--config', 'broken', '--max', '3']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout.trim().split('\n').length, 4, 'the header and three pairs of the usable config');
+      assert.match(r.stdout, /\tbaseline:\d+$/m);
+      assert.doesNotMatch(r.stdout, /broken/);
+      const mentions = r.stderr.split('\n').filter((l) => l.includes('broken.rank.json:3'));
+      assert.equal(mentions.length, 1, `the problem is printed once, at its line:\n${r.stderr}`);
+      const strict = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--config', 'broken', '--max', '3', '--strict']);
+      assert.equal(strict.code, 2);
+      assert.equal(strict.stdout, '');
+      assert.match(strict.stderr, /nothing was run/);
     } finally {
       rmSync(dirname(dir), { recursive: true, force: true });
     }

@@ -220,6 +220,32 @@ describe('grade writer: which file', () => {
   });
 });
 
+describe('grade writer: the last judgment of a qrels file', () => {
+  it('undoing a rater\'s only grade removes the file the writer made, and the judgments still load cleanly', () => {
+    withTempDir((dir, write) => {
+      write('golden.json', GOLDEN);
+      const specs = [{ golden: 'golden.json' }, { raters: 'judgments' }];
+      const read = () => loadJudgments(specs, { baseDir: dir });
+      const ana = new GradeWriter({ root: dir, specs, mode: 'per-rater', rater: 'ana' });
+      const w = ana.write(read(), 'q1', 'd9', 2);
+      ana.writeTo(w.file, 'qrels', 'q1', 'd9', w.previous);
+      assert.equal(existsSync(join(dir, 'judgments/ana.qrels')), false);
+      const set = read();
+      assert.deepEqual(set.diagnostics.filter((d) => d.severity === 'error'), []);
+      assert.deepEqual(plainQrels(set.qrels), { q1: { d1: 3, d2: 0 }, q2: { d5: 1, d6: 1 } });
+    });
+  });
+
+  it('a shared qrels file is not emptied: an error naming it, the file byte for byte as it was', () => {
+    withTempDir((dir) => {
+      const ws = workspaceWith(dir, 'qrels.txt', '# kept\r\nq1 0 d1 2', 'qrels');
+      assert.throws(() => ws.grade('q1', 'd1', undefined), (e: unknown) => e instanceof InputError && e.file === 'qrels.txt' && /last judgment/.test(e.message));
+      assert.equal(readFileSync(ws.file, 'utf8'), '# kept\r\nq1 0 d1 2');
+      assert.deepEqual(plainQrels(ws.read().qrels), { q1: { d1: 2 } });
+    });
+  });
+});
+
 describe('grade writer: atomic', () => {
   it('a failure between the temporary write and the rename leaves the old file and no temporary file', () => {
     withTempDir((dir) => {
