@@ -24,10 +24,10 @@ const dirBytes = (dir) => (existsSync(dir) ? readdirSync(dir, { recursive: true 
   return s + (st.isFile() ? st.size : 0);
 }, 0) : 0);
 
-/** The lexical cache file (minus `.json`) the engine wrote: the one data file beside its `.meta.json`. */
+/** The lexical cache file (minus `.json`) the engine wrote: the one data file beside its `.meta.json` and `.timing.json`. */
 function lexicalCacheBase(cacheDir) {
   const dir = join(cacheDir, 'lexical');
-  const data = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.meta.json'));
+  const data = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.meta.json') && !f.endsWith('.timing.json'));
   if (data.length !== 1) throw new Error(`expected one lexical cache file in ${dir}, found ${data.join(', ') || 'none'}`);
   return join(dir, data[0].replace(/\.json$/, ''));
 }

@@ -42,6 +42,13 @@ test('each layering rule fails on a file that breaks it, naming the rule and bot
     // a folder of src/core without a floor
     'src/core/misc/thing.ts': "import { x } from '../util/leaf';\nexport const y = x;\n",
     'src/core/util/leaf.ts': leaf,
+    // ... and an import into such a folder
+    'src/core/util/uses-misc.ts': "import { y } from '../misc/thing';\nexport const z = y;\n",
+    // the core importing the CLI, the extension importing the CLI, a protocol importing the core
+    'src/core/report/print.ts': "import { out } from '../../cli/io';\nexport const p = out;\n",
+    'src/cli/io.ts': 'export const out = 1;\n',
+    'src/extension/run.ts': "import { out } from '../cli/io';\nexport const r = out;\n",
+    'src/protocol/base.ts': "import { x } from '../core/util/leaf';\nexport const b = x;\n",
     // files that import each other
     'src/core/run/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
     'src/core/run/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
@@ -57,6 +64,10 @@ test('each layering rule fails on a file that breaks it, naming the rule and bot
     ['core-acl-imports-down', 'src/core/acl/rule.ts', 'src/core/session/view.ts'],
     ['vscode-only-in-extension', 'src/core/util/editor.ts', 'vscode'],
     ['core-folder-has-a-floor', 'src/core/misc/thing.ts', 'src/core/util/leaf.ts'],
+    ['core-folder-has-a-floor-too', 'src/core/util/uses-misc.ts', 'src/core/misc/thing.ts'],
+    ['core-imports-only-core', 'src/core/report/print.ts', 'src/cli/io.ts'],
+    ['extension-never-imports-cli', 'src/extension/run.ts', 'src/cli/io.ts'],
+    ['protocol-imports-only-protocol', 'src/protocol/base.ts', 'src/core/util/leaf.ts'],
     ['cli-never-imports-extension', 'src/cli/main.ts', 'src/extension/wiring.ts'],
     ['webview-imports-only-protocol', 'webview/one/main.ts', 'src/core/util/leaf.ts'],
     ['webview-app-imports-only-its-own-files', 'webview/one/main.ts', 'webview/two/main.ts'],
