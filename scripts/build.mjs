@@ -31,6 +31,8 @@ for (const e of entries) {
     platform: e.platform,
     format: e.platform === 'node' ? 'cjs' : 'iife',
     external: e.platform === 'node' ? nodeExternals : [],
+    // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow: bundle its ESM build.
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     // Some ESM dependencies (fdir, via tinyglobby) read import.meta.url, which is empty in a CJS bundle.
     define: e.platform === 'node' ? { 'import.meta.url': '__ranklabImportMetaUrl' } : undefined,
     banner: e.platform === 'node'

@@ -7,6 +7,9 @@ import { SEARCH_USAGE, searchCommand } from './commands/search';
 import { SUGGEST_USAGE, suggestCommand } from './commands/suggest';
 import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
 import { INDEX_USAGE, indexCommand } from './commands/engine-index';
+import { POOL_USAGE, poolCommand } from './commands/pool';
+import { AGREEMENT_USAGE, agreementCommand } from './commands/agreement';
+import { JUDGE_USAGE, judgeCommand } from './commands/judge';
 import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
@@ -20,6 +23,9 @@ const COMMANDS: Record<string, Command> = {
   suggest: { run: suggestCommand, usage: SUGGEST_USAGE },
   'check-acl': { run: checkAclCommand, usage: CHECK_ACL_USAGE },
   index: { run: indexCommand, usage: INDEX_USAGE },
+  pool: { run: poolCommand, usage: POOL_USAGE },
+  agreement: { run: agreementCommand, usage: AGREEMENT_USAGE },
+  judge: { run: judgeCommand, usage: JUDGE_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments

@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import type { RanklabController } from './controller';
 import type { DashboardPanel } from './dashboard/panel';
 import type { RanklabDiagnostics } from './diagnostics';
+import type { JudgingPanel } from './judging/panel';
 import type { LiveEvaluator } from './live';
 import type { SessionManager } from './sessions';
 
@@ -18,4 +19,5 @@ export interface RanklabContext {
   readonly live: LiveEvaluator;
   readonly diagnostics: RanklabDiagnostics;
   readonly dashboard: DashboardPanel;
+  readonly judging: JudgingPanel;
 }

@@ -11,6 +11,7 @@ import type { RanklabContext } from './context';
 import { RanklabController } from './controller';
 import { DashboardPanel } from './dashboard/panel';
 import { RanklabDiagnostics } from './diagnostics';
+import { JudgingPanel } from './judging/panel';
 import { LiveEvaluator } from './live';
 import { SessionManager } from './sessions';
 import { createStatusBar } from './status-bar';
@@ -28,6 +29,8 @@ export interface RanklabApi {
   readonly commands: { id: string; internal: boolean }[];
   /** The open dashboard panel, if any (tests read what was posted to the webview). */
   dashboard(): DashboardPanel | undefined;
+  /** The open judging panel, if any. */
+  judging(): JudgingPanel | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): RanklabApi {
@@ -46,7 +49,8 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   const tests = new RanklabTests(sessions, live, () => controller.folder);
   const codeLens = new ConfigCodeLensProvider(live, folderOf);
   const dashboard = new DashboardPanel(context.extensionUri, controller);
-  const ctx: RanklabContext = { extension: context, log, controller, sessions, live, diagnostics, dashboard };
+  const judging = new JudgingPanel(context.extensionUri, controller, sessions);
+  const ctx: RanklabContext = { extension: context, log, controller, sessions, live, diagnostics, dashboard, judging };
 
   const refreshWorkspaceDiagnostics = () => {
     const session = controller.session();
@@ -61,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
     tests,
     codeLens,
     dashboard,
+    judging,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/*.rank.json' }, codeLens),
     live.onDidChange((state) => {
       diagnostics.setConfig(state, state.status === 'done' ? controller.session() : undefined);
@@ -69,9 +74,14 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
         if (state.result && !state.result.candidate.reused) controller.invalidate();
       }
     }),
-    sessions.onDidChangeInputs(() => refreshWorkspaceDiagnostics()),
+    sessions.onDidChangeInputs(({ kinds }) => {
+      refreshWorkspaceDiagnostics();
+      // New grades (the judging view, or an edit): the dashboard's comparison and judged@k are figured again.
+      if (kinds.has('judgments')) controller.invalidate();
+    }),
     ...registerCommands(ctx),
     dashboard.registerSerializer(),
+    judging.registerSerializer(),
     createStatusBar(controller, sessions),
   );
   // Judgment-file diagnostics show up without waiting for an evaluation (after activation, off its path).
@@ -80,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   log.info(`Ranklab ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`);
   console.log(`RANKLAB-ACTIVATED ${activationMs.toFixed(1)} ms`);
   const commands = COMMAND_LIST.map(({ id, internal }) => ({ id, internal }));
-  return { activationMs, controller, sessions, live, diagnostics, tests, commands, dashboard: () => (dashboard.isOpen ? dashboard : undefined) };
+  return { activationMs, controller, sessions, live, diagnostics, tests, commands, dashboard: () => (dashboard.isOpen ? dashboard : undefined), judging: () => (judging.isOpen ? judging : undefined) };
 }
 
 export function deactivate(): void {}

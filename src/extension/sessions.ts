@@ -108,12 +108,14 @@ export class SessionManager implements vscode.Disposable {
     } catch {
       /* judgments unreadable: any change may fix them */
     }
+    // A per-rater folder's files are judgments before the first one has been read.
+    const raterDirs = session.workspace.judgmentSpecs.flatMap((s) => (s.raters ? [path.resolve(session.root, s.raters) + path.sep] : []));
     const principals = session.principalsFile();
     const kinds = new Set<InputChange>();
     for (const rel of files) {
       const abs = path.join(folder.uri.fsPath, rel);
       if (rel === 'ranklab.json' || abs === principals) kinds.add('settings');
-      else if (judgmentFiles.has(abs) || /(^|\/)(judgments|qrels)\//.test(rel)) kinds.add('judgments');
+      else if (judgmentFiles.has(abs) || raterDirs.some((d) => abs.startsWith(d)) || /(^|\/)(judgments|qrels)\//.test(rel)) kinds.add('judgments');
       else if (rel.endsWith('.rank.json')) kinds.add('config');
       else kinds.add('corpus');
     }

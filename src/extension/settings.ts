@@ -14,6 +14,7 @@ export const SETTINGS = {
   runsFolder: { type: 'string', default: DEFAULT_RUNS_FOLDER },
   'dashboard.primaryMetric': { type: 'string', default: '' },
   'statusBar.enabled': { type: 'boolean', default: true },
+  'judging.rater': { type: 'string', default: '' },
 } as const;
 export type SettingKey = keyof typeof SETTINGS;
 
@@ -23,6 +24,8 @@ export interface RanklabSettings {
   /** Metric of the per-query table, the delta chart and the status bar; undefined = the run's first metric. */
   readonly primaryMetric: string | undefined;
   readonly statusBarEnabled: boolean;
+  /** Your rater name for per-rater judgment files; undefined = ranklab.json judging.rater, else the OS user name. */
+  readonly judgingRater: string | undefined;
 }
 
 /** The settings from a `ranklab` configuration section; a value of the wrong type counts as unset. */
@@ -35,6 +38,7 @@ export function readSettings(config: Pick<vscode.WorkspaceConfiguration, 'get'>)
     runsFolder: value('runsFolder') || SETTINGS.runsFolder.default,
     primaryMetric: value('dashboard.primaryMetric') || undefined,
     statusBarEnabled: value('statusBar.enabled'),
+    judgingRater: value('judging.rater') || undefined,
   };
 }
 

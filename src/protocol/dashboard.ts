@@ -6,7 +6,8 @@
  *   `focusRuns` when a command asks the dashboard to show a comparison (sent again after the next `ready`).
  * - the app asks for the model of another comparison (`getDashboard`: the user picked runs), for one query's result
  *   lists (`getQueryDetail`) and for the N-way matrix (`getMatrix`: several candidates against one baseline).
- * - commands act in the editor: open a document or a query, set the baseline, run an evaluation or the ACL check.
+ * - commands act in the editor: open a document or a query, set the baseline, run an evaluation or the ACL check,
+ *   judge an unjudged document of a query's lists (opens the judging view at that pair).
  *
  * Every string that comes from the corpus, the judgments or a file name (titles, query texts, ids, labels,
  * messages) is data: the app inserts it as text, never as markup.
@@ -285,6 +286,8 @@ export type DashboardMessages = {
     setBaseline: { runId: string };
     runEvaluation: Record<string, never>;
     checkAccessControl: Record<string, never>;
+    /** Open the judging view at this unjudged pair, pooling the two runs' configs. */
+    judge: { qid: string; docId: string; baselineRunId?: string; candidateRunId?: string };
   };
   notifications: {
     /** Answer to `ready`: the full state. */
@@ -300,7 +303,7 @@ export const dashboardProtocol = defineProtocol<DashboardMessages>({
   viewType: 'ranklab.dashboard',
   version: 2,
   requests: { getDashboard: true, getQueryDetail: true, getMatrix: true },
-  commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true },
+  commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true, judge: true },
   notifications: { init: true, runsUpdated: true, focusRuns: true },
 });
 

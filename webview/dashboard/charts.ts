@@ -1,6 +1,6 @@
 /** Chart.js set-up and theme colours for the dashboard's charts (every colour from a --vscode-* variable). */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
-import { cssVar } from './dom';
+import { cssVar } from '../dom';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 

@@ -3,12 +3,14 @@
  * snippet when the run has one), its grade (or "unjudged") and how it moved between the two lists.
  */
 import type { DocRow, QueryDetail } from '../../src/protocol/dashboard';
-import { append, data, h, legend, linkButton, tip } from './dom';
+import { append, data, h, legend, linkButton, tip } from '../dom';
 import { fmt, fmtDelta } from './format';
 
 export interface DetailCallbacks {
   openDocument: (docId: string, runId: string) => void;
   openQuery: (qid: string) => void;
+  /** Grade an unjudged document of this query in the judging view (pooling the comparison's two configs). */
+  judge: (qid: string, docId: string) => void;
 }
 
 /** How a document moved, seen from one list: `rank` here, `otherRank` in the other list (undefined: not in it). */
@@ -32,7 +34,20 @@ export function gradeCell(grade: number | null | undefined): HTMLElement {
     : h('td', { class: `num grade grade-${Math.max(0, Math.min(grade, 3))}`, title: `grade ${grade} of 0–3` }, String(grade));
 }
 
-function docList(label: string, side: QueryDetail['baseline'], which: 'baseline' | 'candidate', cb: DetailCallbacks): HTMLElement {
+/** The grade cell of a listed document; an unjudged one carries a "judge" action. */
+function gradeOf(d: DocRow, qid: string, cb: DetailCallbacks): HTMLElement {
+  const cell = gradeCell(d.grade);
+  if (d.grade === undefined || d.grade === null) {
+    const judge = h('button', { class: 'secondary judge-action', title: `Grade ${tip(d.id, 80)} for ${tip(qid, 80)}` }, 'judge');
+    judge.type = 'button';
+    judge.dataset.docId = d.id;
+    judge.addEventListener('click', (e) => { e.stopPropagation(); cb.judge(qid, d.id); });
+    cell.append(' ', judge);
+  }
+  return cell;
+}
+
+function docList(label: string, side: QueryDetail['baseline'], which: 'baseline' | 'candidate', qid: string, cb: DetailCallbacks): HTMLElement {
   if (!side) return h('div', { class: 'docs' }, h('h3', {}, label), h('p', { class: 'muted' }, 'This query is not in this run.'));
   const rows = side.docs.map((d) => {
     const mark = moveMark(d, which);
@@ -44,7 +59,7 @@ function docList(label: string, side: QueryDetail['baseline'], which: 'baseline'
         h('div', { class: 'doc-id' }, linkButton(data(d.id), `Open ${tip(d.id, 80)}`, () => cb.openDocument(d.id, side.runId)),
           h('span', { class: 'muted nowrap', title: 'ranking score' }, ` · ${fmt(d.score, 3)}`)),
         d.snippet ? h('div', { class: 'doc-snippet muted', dir: 'auto' }, d.snippet) : null),
-      gradeCell(d.grade),
+      gradeOf(d, qid, cb),
       h('td', { class: `num move ${mark.cls}`, title: mark.title }, mark.text));
   });
   return h('div', { class: 'docs', attrs: { 'data-side': which } },
@@ -69,9 +84,9 @@ export function renderDetail(box: HTMLElement, d: QueryDetail, metric: string | 
     d.baseline && d.candidate
       ? h('p', { class: 'muted' }, `In the top ${Math.max(d.baseline.docs.length, d.candidate.docs.length)}: ${m.entered} entered, ${m.left} left, ${m.up} moved up, ${m.down} moved down.`)
       : null,
-    h('div', { class: 'side-by-side' }, docList('Baseline', d.baseline, 'baseline', cb), docList('Candidate', d.candidate, 'candidate', cb)),
+    h('div', { class: 'side-by-side' }, docList('Baseline', d.baseline, 'baseline', d.qid, cb), docList('Candidate', d.candidate, 'candidate', d.qid, cb)),
     legend(`Lists as ranked, top ${d.candidate?.docs.length ?? d.baseline?.docs.length ?? 0}${metric ? `; the figure next to each is the query's ${metric}` : ''}; under each title: the document id (click to open it) and its ranking score. `,
-      'Grade: 0 (not relevant) to 3 (best) from the judgments; ', h('i', {}, 'unjudged'), ': no judgment, counted as not relevant. ',
+      'Grade: 0 (not relevant) to 3 (best) from the judgments; ', h('i', {}, 'unjudged'), ': no judgment, counted as not relevant (its "judge" button grades it in the judging view). ',
       'Move: ▲n / ▼n = n places higher / lower in the candidate than in the baseline; new = not in the baseline\'s list; out = not in the candidate\'s list; = unchanged.'),
   ]);
 }

@@ -10,7 +10,7 @@ import {
 import { WebviewClient } from '../ipc';
 import { destroyCharts } from './charts';
 import { renderDetail } from './detail';
-import { button, data, h } from './dom';
+import { button, data, h } from '../dom';
 import { type PerQueryView, perQueryView } from './per-query';
 import { DEFAULT_QUERY_VIEW } from './query-view';
 import { runPicker } from './run-picker';
@@ -143,6 +143,7 @@ async function showQuery(qid: string): Promise<void> {
     renderDetail(box, detail, state.model?.primaryMetric?.spec, {
       openDocument: (docId, runId) => client.command('openDocument', { docId, runId }),
       openQuery: (q) => client.command('openQuery', { qid: q }),
+      judge: (q, docId) => client.command('judge', { qid: q, docId, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }),
     });
   } catch (e) {
     box.replaceChildren(h('p', { class: 'error' }, (e as Error).message));

@@ -4,7 +4,7 @@
  * Keyboard: ↓ ↑ move, Enter picks, Escape restores. An ARIA combobox with a listbox popup.
  */
 import type { RunSummary } from '../../src/protocol/dashboard';
-import { data, h } from './dom';
+import { data, h } from '../dom';
 import { matchRuns } from './query-view';
 
 export interface RunPickerOptions {

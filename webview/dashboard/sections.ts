@@ -5,7 +5,7 @@
  */
 import type { AclView, ComparisonView, DashboardModel, MatrixView, RunSummary, SliceDelta } from '../../src/protocol/dashboard';
 import { Chart, axes, drawLater } from './charts';
-import { type Child, button, data, h, legend, tip } from './dom';
+import { type Child, button, data, h, legend, tip } from '../dom';
 import { fmt, fmtCI, fmtCount, fmtDelta, fmtMs, fmtP } from './format';
 import { gradeCell } from './detail';
 

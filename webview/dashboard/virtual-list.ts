@@ -3,7 +3,7 @@
  * in a spacer as tall as all rows together (fixed row height). 5,000 queries cost the same as 50.
  * The header (if any) sits sticky at the top of the same scroll container, so its columns line up with the rows'.
  */
-import { h } from './dom';
+import { h } from '../dom';
 import { scrollToShow, windowRange } from './query-view';
 
 export interface VirtualListOptions {

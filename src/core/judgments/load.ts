@@ -4,6 +4,8 @@ import { InputError } from '../util/diagnostics';
 import { parseBeirInto } from './beir';
 import { JudgmentBuilder } from './builder';
 import { parseGoldenInto } from './golden-set';
+import { DEFAULT_RATER, type MergeOptions } from './merge';
+import { checkRaterName, parseRatersInto } from './raters';
 import { parseQrelsInto, sniffQrelsFormat } from './qrels';
 import { parseQueriesInto } from './queries';
 import { readSourceText } from './source';
@@ -18,6 +20,10 @@ export interface JudgmentSpec {
   beir?: string;
   /** BEIR split (default "test"): reads qrels/<split>.tsv. */
   split?: string;
+  /** A folder of per-rater files (`<rater>.qrels`, rater-column `*.jsonl`; src/core/judgments/raters.ts). */
+  raters?: string;
+  /** The rater of every judgment in this entry's qrels / golden / beir files (default: DEFAULT_RATER). */
+  rater?: string;
 }
 
 /**
@@ -29,6 +35,8 @@ export type JudgmentSpecInput = JudgmentSpec | string;
 export interface LoadOptions {
   /** Folder relative paths are resolved against (default: the process's working folder). */
   baseDir?: string;
+  /** How several raters' grades of one pair are merged for scoring (default mean-rounded, LLM grades ignored). */
+  merge?: MergeOptions;
 }
 
 /**
@@ -43,9 +51,12 @@ export function loadJudgments(specs: JudgmentSpecInput | JudgmentSpecInput[], op
   const abs = (p: string): string => resolve(options.baseDir ?? '.', p);
   let queryTextGiven = false;
   for (const spec of list) {
-    if (!spec.qrels && !spec.queries && !spec.golden && !spec.beir) {
-      throw new InputError(`judgment spec ${JSON.stringify(spec)} names no file (expected qrels, queries, golden or beir)`);
+    if (!spec.qrels && !spec.queries && !spec.golden && !spec.beir && !spec.raters) {
+      throw new InputError(`judgment spec ${JSON.stringify(spec)} names no file (expected qrels, queries, golden, beir or raters)`);
     }
+    const badRater = spec.rater === undefined ? undefined : checkRaterName(spec.rater);
+    if (badRater) throw new InputError(`judgment spec ${JSON.stringify(spec)}: ${badRater}`);
+    builder.rater = spec.rater ?? DEFAULT_RATER;
     if (spec.beir) {
       parseBeirInto(builder, abs(spec.beir), spec.split ?? 'test', spec.beir);
       queryTextGiven = true;
@@ -62,9 +73,11 @@ export function loadJudgments(specs: JudgmentSpecInput | JudgmentSpecInput[], op
       const text = readSourceText(abs(spec.qrels), spec.qrels);
       parseQrelsInto(builder, text, spec.qrels, sniffQrelsFormat(text));
     }
+    if (spec.raters) parseRatersInto(builder, abs(spec.raters), spec.raters);
   }
+  builder.rater = DEFAULT_RATER;
   crossCheckQueries(builder, queryTextGiven);
-  return builder.build();
+  return builder.build(options.merge);
 }
 
 function normaliseSpec(spec: JudgmentSpecInput, baseDir: string | undefined): JudgmentSpec {

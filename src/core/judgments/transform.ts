@@ -77,10 +77,13 @@ function withParts(
   const out: JudgmentSet = {
     queries,
     qrels,
-    fingerprint: fingerprintJudgments(queries, qrels),
+    fingerprint: fingerprintJudgments(queries, qrels, set.merge),
     sources: [...set.sources],
     diagnostics: [...set.diagnostics],
   };
+  if (set.merge !== undefined) out.merge = set.merge;
+  if (set.ratings) out.ratings = set.ratings;
+  if (set.ratingLocations) out.ratingLocations = set.ratingLocations;
   if (locations) out.locations = locations;
   if (queryLocations) out.queryLocations = queryLocations;
   return out;

@@ -34,4 +34,13 @@ export interface JudgmentSet {
   locations?: Map<string, SourceLocation>;
   /** Where each query's text came from, keyed by query id. */
   queryLocations?: Map<string, SourceLocation>;
+  /**
+   * Present when judgments carry raters (a source names one, or several raters graded): how `qrels` was merged
+   * from `ratings` (src/core/judgments/merge.ts), in words; it is part of the fingerprint.
+   */
+  merge?: string;
+  /** Every rater's own grades: rater → qid → document → grade. */
+  ratings?: Map<string, Map<string, Map<string, number>>>;
+  /** Where each rater's grades were read, keyed by `judgmentKey`. */
+  ratingLocations?: Map<string, Map<string, SourceLocation>>;
 }

@@ -12,15 +12,15 @@ const MAX_NO_JUDGMENT_INFOS = 20;
  * queries with text but no judgments are an info (the evaluator decides what to do with them).
  */
 export function crossCheckQueries(builder: JudgmentBuilder, queryTextGiven: boolean): void {
+  const judged = builder.judgedQueries();
   if (queryTextGiven) {
-    for (const [qid, docs] of builder.qrels) {
+    for (const [qid, first] of judged) {
       if (builder.queries.has(qid)) continue;
-      const firstDoc = docs.keys().next().value as string;
-      const at = builder.locations.get(judgmentKey(qid, firstDoc)) ?? { file: builder.sources[0] ?? '', line: 0 };
+      const at = first ?? { file: builder.sources[0] ?? '', line: 0 };
       builder.report(at, 'warning', `unknown query id "${qid}": it has judgments but no query text; judgments kept`);
     }
   }
-  const unjudged = [...builder.queries.keys()].filter((qid) => !builder.qrels.has(qid));
+  const unjudged = [...builder.queries.keys()].filter((qid) => !judged.has(qid));
   if (unjudged.length <= MAX_NO_JUDGMENT_INFOS) {
     for (const qid of unjudged) {
       const at = builder.queryLocations.get(qid) ?? { file: builder.sources[0] ?? '', line: 0 };

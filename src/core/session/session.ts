@@ -235,7 +235,8 @@ export class RanklabSession {
       }
       // Paths inside the workspace are read (and reported) relative to it.
       const specs = this.workspace.judgmentSpecs.map((spec) => mapSpec(spec, (p) => this.relativePath(p)));
-      this.judgmentSet = loadJudgments(specs, { baseDir: this.root });
+      const { merge, llmGrades } = this.workspace.settings.judging;
+      this.judgmentSet = loadJudgments(specs, { baseDir: this.root, merge: { merge, llmGrades } });
     }
     return this.judgmentSet;
   }
@@ -537,7 +538,7 @@ function beirQrels(dir: string): string[] {
 
 function mapSpec(spec: JudgmentSpec, f: (path: string) => string): JudgmentSpec {
   const out: JudgmentSpec = { ...spec };
-  for (const k of ['qrels', 'queries', 'golden', 'beir'] as const) if (spec[k]) out[k] = f(spec[k]!);
+  for (const k of ['qrels', 'queries', 'golden', 'beir', 'raters'] as const) if (spec[k]) out[k] = f(spec[k]!);
   return out;
 }
 

@@ -1,10 +1,26 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** Writes a file so that readers see either the old or the new content, never a half-written one. */
+/**
+ * Writes a file so that readers see either the old or the new content, never a half-written one: the data goes to
+ * a temporary file beside it, which is then renamed over it. A file it replaces keeps its permissions. If writing
+ * fails the temporary file is removed and the old file is untouched; a crash in between leaves the old file whole.
+ */
 export function writeFileAtomic(path: string, data: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
+  let mode: number | undefined;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    mode = undefined; // a new file
+  }
+  try {
+    writeFileSync(tmp, data);
+    if (mode !== undefined) chmodSync(tmp, mode);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }

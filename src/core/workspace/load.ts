@@ -7,6 +7,8 @@ import { parseMetric } from '../metrics/spec';
 import { InputError, type Diagnostic } from '../util/diagnostics';
 import { readUserText } from '../util/text-file';
 import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations, type JsonLocations } from '../util/json-source';
+import { parseMergePolicy } from '../judgments/merge';
+import { checkRaterName } from '../judgments/raters';
 import { applyDefaults, type JudgmentEntry, type JudgmentSpec, type RanklabSettings } from './settings';
 import { displayPath, validateSettings } from './validate';
 
@@ -163,10 +165,28 @@ function assemble(
   settings.judgments.forEach((entry, k) => {
     const spec = resolveJudgmentEntry(entry, abs);
     for (const [key, path] of Object.entries(spec) as [keyof JudgmentSpec, string][]) {
+      // A raters folder appears with the first per-rater grade; `rater` is a name.
+      if (key === 'raters' || key === 'rater') continue;
       if (!existsSync(path)) report(typeof entry === 'string' ? `/judgments/${k}` : `/judgments/${k}/${key}`, 'error', `judgments ${key} not found: ${path}`);
+    }
+    const badRater = spec.rater === undefined ? undefined : checkRaterName(spec.rater);
+    if (badRater) {
+      report(`/judgments/${k}/rater`, 'error', `${badRater}; the entry's judgments count as rater "default"`);
+      delete spec.rater;
     }
     judgmentSpecs.push(spec);
   });
+  try {
+    parseMergePolicy(settings.judging.merge);
+  } catch (e) {
+    report('/judging/merge', 'error', `"judging.merge": ${(e as Error).message}; using mean-rounded`);
+    settings.judging.merge = 'mean-rounded';
+  }
+  const badJudgingRater = settings.judging.rater === undefined ? undefined : checkRaterName(settings.judging.rater);
+  if (badJudgingRater) {
+    report('/judging/rater', 'error', `"judging.rater": ${badJudgingRater}; ignored`);
+    delete settings.judging.rater;
+  }
 
   const configFiles = globSync(settings.configs, { cwd: root, absolute: true, onlyFiles: true, ignore: ALWAYS_EXCLUDED })
     .map((f) => resolve(f))
@@ -212,7 +232,8 @@ function assemble(
 export function resolveJudgmentEntry(entry: JudgmentEntry, abs: (p: string) => string): JudgmentSpec {
   if (typeof entry !== 'string') {
     const spec: JudgmentSpec = {};
-    for (const k of ['qrels', 'queries', 'golden', 'beir'] as const) if (entry[k]) spec[k] = abs(entry[k] as string);
+    for (const k of ['qrels', 'queries', 'golden', 'beir', 'raters'] as const) if (entry[k]) spec[k] = abs(entry[k] as string);
+    if (entry.rater) spec.rater = entry.rater;
     return spec;
   }
   if (entry.startsWith('beir:')) return { beir: abs(entry.slice(5)) };

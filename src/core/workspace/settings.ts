@@ -1,6 +1,7 @@
 import { corpusSettings, type AclFieldNames, type CorpusSettings } from '../corpus/settings';
 import { type GateSettings, validateGates } from '../experiment/gates';
 import type { JudgmentSpec } from '../judgments/load';
+import type { MergePolicy } from '../judgments/merge';
 import { type AclRule, ruleDocFields, validateRule } from '../acl/policy';
 import { parseMetric } from '../metrics/spec';
 
@@ -18,6 +19,20 @@ export interface AclSettings {
   rule?: AclRule;
 }
 
+/** ranklab.json `judging.llm` as written (checked where it is used: src/core/judging/llm-judge.ts). */
+export type LlmSettings = Record<string, unknown>;
+
+/** ranklab.json `judging`. */
+export interface JudgingSettings {
+  write: 'in-place' | 'per-rater';
+  rater?: string;
+  merge: MergePolicy;
+  llmGrades: 'ignore' | 'fill';
+  /** Pool depth (default 10). */
+  depth: number;
+  llm?: LlmSettings;
+}
+
 /** ranklab.json with every default applied (see `applyDefaults`). */
 export interface RanklabSettings {
   /** Includes `aclFields` copied from `acl.fields`, so the corpus loader needs nothing else. */
@@ -33,6 +48,7 @@ export interface RanklabSettings {
   /** Every kind present (possibly empty). */
   gates: Required<GateSettings>;
   acl: AclSettings;
+  judging: JudgingSettings;
 }
 
 export const DEFAULT_CONFIGS = ['configs/*.rank.json'];
@@ -82,6 +98,7 @@ export function applyDefaults(raw: unknown): RanklabSettings {
     judgedOnly: r.judgedOnly === true,
     gates: gatesWithDefaults(r.gates),
     acl: { fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: acl.missingAcl === 'private' ? 'private' : 'public' },
+    judging: judgingSettings(obj(r.judging)),
   };
   settings.acl.fields = { ...settings.corpus.aclFields };
   const principals = str(acl.principals);
@@ -93,6 +110,20 @@ export function applyDefaults(raw: unknown): RanklabSettings {
   const baseline = str(r.baseline);
   if (baseline) settings.baseline = baseline;
   return settings;
+}
+
+function judgingSettings(j: Json): JudgingSettings {
+  // `merge` and `rater` are checked (with their line) when the workspace is assembled.
+  const out: JudgingSettings = {
+    write: j.write === 'per-rater' ? 'per-rater' : 'in-place',
+    merge: (str(j.merge) ?? 'mean-rounded') as MergePolicy,
+    llmGrades: j.llmGrades === 'fill' ? 'fill' : 'ignore',
+    depth: posInt(j.depth) ?? 10,
+  };
+  const rater = str(j.rater);
+  if (rater) out.rater = rater;
+  if (j.llm && typeof j.llm === 'object' && !Array.isArray(j.llm)) out.llm = j.llm as LlmSettings;
+  return out;
 }
 
 /** The metric names that parse (the others are reported by the workspace loader); undefined when none does. */
@@ -120,7 +151,7 @@ function judgmentEntries(v: unknown): JudgmentEntry[] {
     if (typeof e === 'string' && e) out.push(e);
     else if (e && typeof e === 'object' && !Array.isArray(e)) {
       const spec: JudgmentSpec = {};
-      for (const k of ['qrels', 'queries', 'golden', 'beir'] as const) {
+      for (const k of ['qrels', 'queries', 'golden', 'beir', 'raters', 'rater'] as const) {
         const p = str((e as Json)[k]);
         if (p) spec[k] = p;
       }

@@ -12,6 +12,7 @@ import { checkAccessControl, searchAsPrincipal } from './access';
 import { compareWithBaseline, openDashboard } from './dashboard';
 import { commandErrorMessage } from './errors';
 import { evaluateConfig, rebuildIndex, runEvaluation } from './evaluation';
+import { judgeUnjudged } from './judging';
 import { openDocument, openQuery } from './navigate';
 import { exportRun, setBaseline } from './runs';
 
@@ -34,6 +35,7 @@ export const COMMANDS = {
   'ranklab.rebuildIndex': { create: rebuildIndex },
   'ranklab.checkAccessControl': { create: checkAccessControl },
   'ranklab.searchAsPrincipal': { create: searchAsPrincipal },
+  'ranklab.judgeUnjudged': { create: judgeUnjudged },
   'ranklab.openDocument': { create: openDocument, internal: true },
   'ranklab.openQuery': { create: openQuery, internal: true },
 } satisfies Record<string, CommandSpec>;

@@ -13,7 +13,7 @@ const VIEW: PanelView<DashboardMessages> = {
   protocol: dashboardProtocol,
   title: 'Ranklab Dashboard',
   app: 'dashboard',
-  styles: ['dashboard.css'],
+  styles: ['base.css', 'dashboard.css'],
   icon: 'ranklab.svg',
   loading: 'Loading runs…',
 };
@@ -55,6 +55,10 @@ export class DashboardPanel implements vscode.Disposable {
         setBaseline: (p) => controller.setBaseline(p.runId),
         runEvaluation: () => vscode.commands.executeCommand('ranklab.runEvaluation'),
         checkAccessControl: () => vscode.commands.executeCommand('ranklab.checkAccessControl'),
+        judge: (p) => {
+          const configs = [p.baselineRunId, p.candidateRunId].map((id) => controller.findRun(id)?.run.provenance.config).filter((c): c is string => !!c);
+          return vscode.commands.executeCommand('ranklab.judgeUnjudged', { qid: p.qid, docId: p.docId, configs: [...new Set(configs)] });
+        },
       },
     });
     this.subscription = controller.onDidChange(() => {

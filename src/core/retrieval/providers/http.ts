@@ -263,3 +263,15 @@ export class HttpReranker implements Reranker {
     return out;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// For other JSON-over-HTTP callers (the LLM judge, src/core/judging/chat-client.ts)
+
+/**
+ * A POST function over this file's request machinery: the same key handling, timeout, retries with backoff on
+ * 429/5xx/network errors (Retry-After honoured) and errors naming the URL and the setting.
+ */
+export function jsonPoster(config: Omit<HttpRerankerConfig, 'format'>, opts: HttpOptions): (body: unknown, signal?: AbortSignal) => Promise<unknown> {
+  const s = settingsFrom(config, opts);
+  return (body, signal) => postJson(s, body, signal);
+}

@@ -1,5 +1,5 @@
 /**
- * DOM helpers of the dashboard. Text only: every string becomes a Text node (never parsed as HTML), and data that
+ * DOM helpers of the webview apps (dashboard, judging). Text only: every string becomes a Text node (never parsed as HTML), and data that
  * stands inline next to other text goes into a `<bdi>` so that a right-to-left override (U+202E) or an RTL title
  * cannot reorder what surrounds it.
  */

@@ -1,0 +1,130 @@
+import type { Pool } from '../../core/judging/pool';
+import { type WorkspacePool, type WorkspacePoolOptions, poolEntries, workspacePool } from '../../core/session/judging-pool';
+import { parseMetricList } from '../../core/metrics';
+import type { RanklabSession } from '../../core/session/session';
+import { InputError } from '../../core/util/diagnostics';
+import { formatChoice, parse } from '../args';
+import type { InputReport } from '../input-report';
+import type { Io } from '../io';
+import {
+  type ConfigChoice, INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, progressReporter, readCorpus, requireConfigs, usableConfigs,
+} from '../workspace-options';
+
+export const POOL_USAGE = `ranklab pool [--workspace DIR] [--config NAME|FILE]... [--depth N] [--queries QIDS | --slice TAG] [--max N]
+             [--metrics ...] [--format tsv|json]
+  The (query, document) pairs the configs show in their top N (default 10, ranklab.json judging.depth) that nobody
+  has graded: each once, those that could flip a metric of a config against the first one (the baseline by default)
+  first, then those some configs show and others not, then the rest; best rank first within each. Prints judged@N of
+  each config now and if the pool were graded. Saved runs are reused when config, corpus and judgments are unchanged.
+  --queries: comma-separated query ids; --slice: queries with this tag; --metrics: whose verdicts count (default: the workspace's).`;
+
+export const POOL_OPTIONS = {
+  ...WORKSPACE_OPTIONS,
+  config: { type: 'string', short: 'c', multiple: true },
+  depth: { type: 'string' },
+  queries: { type: 'string' },
+  slice: { type: 'string' },
+  max: { type: 'string' },
+  metrics: { type: 'string' },
+  format: { type: 'string', short: 'f' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type PoolValues = ReturnType<typeof parse<typeof POOL_OPTIONS>>['values'];
+
+export async function poolCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, POOL_OPTIONS);
+  if (values.help) return io.out(POOL_USAGE + '\n'), 0;
+  const format = formatChoice(values.format, ['tsv', 'json'] as const, 'tsv');
+  const { session, report } = openWorkspace(values, io);
+  const { signal, dispose } = interruptSignal(io);
+  let result: WorkspacePool & { failedEntries: ConfigChoice['failed'] };
+  try {
+    result = await poolOfWorkspace(session, report, values, io, signal);
+  } catch (e) {
+    if (signal.aborted) return INTERRUPTED;
+    throw e;
+  } finally {
+    dispose();
+  }
+  const { pool } = result;
+  const failed = [...result.failedEntries.map((f) => ({ config: f.name, error: f.message })), ...result.failed];
+  if (format === 'json') io.out(JSON.stringify(poolJson(pool, failed), null, 2) + '\n');
+  else {
+    io.out(poolTsv(pool));
+    io.err(poolSummary(pool));
+  }
+  for (const f of result.failed) io.err(`ranklab pool: config ${f.config} not run: ${f.error}\n`);
+  return failed.length ? 2 : 0;
+}
+
+/**
+ * The pool of the command line's options (shared with `ranklab judge`): corpus, judgments and configs read and
+ * their problems printed once (--strict honoured), then workspacePool. `skip` and `includeJudged` come from judge.
+ */
+export async function poolOfWorkspace(
+  session: RanklabSession,
+  report: InputReport,
+  values: PoolValues,
+  io: Io,
+  signal: AbortSignal,
+  extra: Pick<WorkspacePoolOptions, 'skip' | 'includeJudged'> = {},
+): Promise<WorkspacePool & { failedEntries: ConfigChoice['failed'] }> {
+  await readCorpus(session, report, signal);
+  judgmentsOf(session, report);
+  const choice = usableConfigs(session, report, poolEntries(session, values.config ?? []));
+  report.stopIfStrict();
+  requireConfigs(choice);
+  const pool = await workspacePool(session, {
+    configs: choice.configs,
+    depth: positive(values.depth, '--depth'),
+    queries: values.queries?.split(',').map((q) => q.trim()).filter(Boolean),
+    slice: values.slice,
+    max: positive(values.max, '--max'),
+    specs: values.metrics ? parseMetricList(values.metrics) : undefined,
+    signal,
+    onProgress: (config, done, total) => progressReporter(io, config)(done, total),
+    log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
+    ...extra,
+  });
+  return { ...pool, failedEntries: choice.failed };
+}
+
+function positive(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InputError(`must be a positive integer, not "${v}"`, [], { key: flag });
+  return n;
+}
+
+export function poolTsv(pool: Pool): string {
+  const lines = ['qid\tdocid\tbest_rank\treason\tranks'];
+  for (const p of pool.pairs) {
+    lines.push([p.qid, p.docId, p.bestRank, p.reason, pool.configs.map((c) => `${c}:${p.ranks[c] ?? '-'}`).join(',')].join('\t'));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function poolSummary(pool: Pool): string {
+  const lines = [
+    `pool: ${pool.pairs.length} unjudged pairs from the top ${pool.depth} of ${pool.configs.join(', ')}` +
+      (pool.total > pool.pairs.length ? ` (first ${pool.pairs.length} of ${pool.total})` : '') +
+      ` — ${pool.byReason.deciding} deciding, ${pool.byReason.differing} differing, ${pool.byReason.shared} shared`,
+  ];
+  for (const [config, j] of Object.entries(pool.judged)) {
+    lines.push(`  judged@${j.k} ${config}: ${j.now.toFixed(3)} now, ${j.projected.toFixed(3)} if the pool is graded`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function poolJson(pool: Pool, failed: { config: string; error: string }[]) {
+  return {
+    depth: pool.depth,
+    configs: pool.configs,
+    total: pool.total,
+    byReason: pool.byReason,
+    judged: pool.judged,
+    pairs: pool.pairs.map((p) => ({ qid: p.qid, docid: p.docId, bestRank: p.bestRank, reason: p.reason, ranks: p.ranks })),
+    failed,
+  };
+}

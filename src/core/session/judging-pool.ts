@@ -1,0 +1,93 @@
+/**
+ * The pool of a workspace: each chosen config's run (a saved run reused when config, corpus and judgments are
+ * unchanged, else run now and saved, as `compare` does), then `buildPool`. A config that cannot run is reported
+ * and the others still pooled. The CLI (`ranklab pool`, `ranklab judge`) and the judging view share this.
+ */
+import type { RankConfig } from '../config';
+import { type EvaluateOptions, type MetricSpec, parseMetricList } from '../metrics';
+import { evaluateConfig } from './evaluate';
+import type { ConfigEntry, RanklabSession } from './session';
+import { InputError } from '../util/diagnostics';
+import { type Pool, type PoolSide, buildPool } from '../judging/pool';
+
+export interface WorkspacePoolOptions {
+  /** The configs to pool, the first one the baseline the deciding pairs are figured against (see poolEntries). */
+  configs: RankConfig[];
+  depth?: number;
+  /** Only these query ids. */
+  queries?: string[];
+  /** Only queries with this tag. */
+  slice?: string;
+  max?: number;
+  /** Metrics for the deciding pairs (default: the workspace's). */
+  specs?: MetricSpec[];
+  skip?: (qid: string, docId: string) => boolean;
+  /** Keep judged pairs too (see PoolOptions). */
+  includeJudged?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (config: string, done: number, total: number) => void;
+  /** A saved run was reused or a config was run (for --verbose style logs). */
+  log?: (message: string) => void;
+}
+
+export interface WorkspacePool {
+  pool: Pool;
+  /** The ranked lists the pool was drawn from, by config (the judging view recomputes judged@k from them). */
+  sides: PoolSide[];
+  failed: { config: string; error: string }[];
+  metricOptions: EvaluateOptions;
+}
+
+export async function workspacePool(session: RanklabSession, opts: WorkspacePoolOptions): Promise<WorkspacePool> {
+  const settings = session.workspace.settings;
+  const specs = opts.specs ?? parseMetricList(settings.metrics);
+  const metricOptions: EvaluateOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+  const judgments = session.judgments();
+  const qids = queryScope(judgments.qrels.keys(), judgments.queries, opts);
+  const sides: PoolSide[] = [];
+  const failed: WorkspacePool['failed'] = [];
+  for (const config of opts.configs) {
+    try {
+      const r = await evaluateConfig(session, config, {
+        specs, metricOptions, reuse: true, signal: opts.signal,
+        onProgress: opts.onProgress && ((done, total) => opts.onProgress!(config.name, done, total)),
+      });
+      opts.log?.(`${config.name}: ${r.reused ? `reusing ${r.path}` : 'ran'}`);
+      sides.push({ name: config.name, run: r.run });
+    } catch (e) {
+      if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
+      failed.push({ config: config.name, error: e.message });
+    }
+  }
+  if (sides.length === 0) throw new InputError(`no config could run: ${failed.map((f) => `${f.config}: ${f.error}`).join('; ')}`);
+  const pool = buildPool(sides, session.judgments(), { depth: opts.depth ?? settings.judging.depth, qids, max: opts.max, specs, metricOptions, skip: opts.skip, includeJudged: opts.includeJudged });
+  return { pool, sides, failed, metricOptions };
+}
+
+/**
+ * The configs a pool is drawn from: those named (by name or path), else the baseline first (the deciding pairs are
+ * figured against it), then every other config of the workspace. Entries, usable or not (the caller reports).
+ */
+export function poolEntries(session: RanklabSession, names: readonly string[]): ConfigEntry[] {
+  if (names.length) return names.map((n) => session.configEntry(n));
+  const entries = session.configEntries();
+  const base = session.workspace.baselineName;
+  return [...entries.filter((e) => e.name === base), ...entries.filter((e) => e.name !== base)];
+}
+
+function queryScope(judged: Iterable<string>, queries: Map<string, { tags: string[] }>, opts: WorkspacePoolOptions): Set<string> | undefined {
+  if (opts.queries?.length && opts.slice) throw new InputError('--queries and --slice cannot be combined');
+  const all = [...judged];
+  if (opts.queries?.length) {
+    const known = new Set(all);
+    const unknown = opts.queries.filter((q) => !known.has(q));
+    if (unknown.length) throw new InputError(`unknown or unjudged query id(s): ${unknown.slice(0, 10).join(', ')}`);
+    return new Set(opts.queries);
+  }
+  if (opts.slice) {
+    const ids = all.filter((q) => queries.get(q)?.tags.includes(opts.slice!));
+    if (ids.length === 0) throw new InputError(`no judged query has the tag "${opts.slice}"`);
+    return new Set(ids);
+  }
+  return undefined;
+}
