@@ -21,6 +21,8 @@ export interface MetricColumn {
   spec: string;
   /** e.g. "nDCG@10, gain 2^rel−1" */
   label: string;
+  /** What it measures, its formula, reference and tie rule (the metric registry's words), for hover and legend. */
+  definition?: string;
 }
 
 /** One saved run as the dashboard lists it (file `.ranklab/runs/<id>.json`). */

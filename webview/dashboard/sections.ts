@@ -107,7 +107,7 @@ export function matrixSection(model: DashboardModel, result: { matrix?: MatrixVi
   }
   const m = result.matrix;
   const table = h('table', { class: 'grid', id: 'matrix-table' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Candidate'), ...m.metrics.map((c) => h('th', { class: 'num', title: c.label }, c.spec)), h('th', { class: 'num', title: 'gates passed of gates declared' }, 'Gates'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Candidate'), ...m.metrics.map((c) => h('th', { class: 'num', title: c.definition ? `${c.label}: ${c.definition}` : c.label }, c.spec)), h('th', { class: 'num', title: 'gates passed of gates declared' }, 'Gates'))),
     h('tbody', {}, ...m.rows.map((r) => h('tr', { attrs: { 'data-run': r.runId } },
       h('td', { dir: 'auto', title: r.runId }, r.label),
       ...r.cells.map((cell) => h('td', {
@@ -210,7 +210,7 @@ export function metricsSection(model: DashboardModel, showAll: boolean, toggle: 
   const keep = new Set([...newest.values()].map((r) => r.id));
   for (const id of [model.baselineRunId, model.candidateRunId]) if (id) keep.add(id);
   const runs = showAll ? model.runs : model.runs.filter((r) => keep.has(r.id));
-  const head = h('tr', {}, h('th', {}, 'Run'), h('th', { class: 'num' }, 'Queries'), ...model.metricColumns.map((c) => h('th', { class: 'num', title: c.label }, c.spec)));
+  const head = h('tr', {}, h('th', {}, 'Run'), h('th', { class: 'num' }, 'Queries'), ...model.metricColumns.map((c) => h('th', { class: 'num', title: c.definition ? `${c.label}: ${c.definition}` : c.label }, c.spec)));
   const rows = runs.map((r) => {
     const role = r.id === model.baselineRunId ? 'baseline' : r.id === model.candidateRunId ? 'candidate' : '';
     return h('tr', { class: role, attrs: { 'data-run': r.id } },
@@ -232,7 +232,7 @@ export function metricsSection(model: DashboardModel, showAll: boolean, toggle: 
   return h('section', { id: 'metrics' }, h('h2', {}, 'Metrics per run'),
     h('div', { class: 'scroll-x' }, h('table', { class: 'grid', id: 'metrics-table' }, h('thead', {}, head), h('tbody', {}, ...rows))),
     hidden > 0 || showAll ? button(showAll ? 'Show the newest run of each config only' : `Show all ${model.runs.length} runs (${hidden} older hidden)`, toggle, { class: 'secondary' }) : null,
-    h('ul', { class: 'metric-legend' }, ...model.metricColumns.map((c) => h('li', {}, h('code', {}, c.spec), ': ', c.label))),
+    h('ul', { class: 'metric-legend' }, ...model.metricColumns.map((c) => h('li', {}, h('code', {}, c.spec), ': ', c.label, c.definition ? h('span', { class: 'muted' }, ` — ${c.definition}`) : null))),
     h('figure', {}, h('figcaption', {}, 'Metric by config (newest run of each)'), h('div', { class: 'chart-box' }, canvas)));
 }
 

@@ -71,4 +71,11 @@ export function describeMetric(spec: MetricSpec, options: MetricOptions): string
   return [head, words, condensed].filter(Boolean).join(', ');
 }
 
+/** The definition in words for a tooltip or a legend: what it measures, its formula, its source and its tie rule. */
+export function explainMetric(spec: MetricSpec): string {
+  const def = definitionOf(spec);
+  const said = def.description.charAt(0).toUpperCase() + def.description.slice(1);
+  return `${said}. Formula: ${def.formula}. Reference: ${def.reference}. Ties: ${def.ties}.`;
+}
+
 export const DEFAULT_METRICS = 'ndcg@10,mrr@10,p@5,recall@100';

@@ -14,7 +14,7 @@ import { verdictOf } from '../../core/experiment/verdict';
 import type { MetricSpec } from '../../core/metrics';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
-import { describeMetric, parseMetric, parseMetricList } from '../../core/metrics/spec';
+import { describeMetric, explainMetric, parseMetric, parseMetricList } from '../../core/metrics/spec';
 import type { SavedQueryResult } from '../../core/run/types';
 import { type Slicer, Work } from '../../core/util/cooperative';
 import type { StoredRun } from '../run-store';
@@ -54,7 +54,8 @@ export const ACL_UNAVAILABLE: AclView = {
 
 export function metricColumn(spec: string, options: MetricOptions): MetricColumn {
   try {
-    return { spec, label: describeMetric(parseMetric(spec), options) };
+    const parsed = parseMetric(spec);
+    return { spec, label: describeMetric(parsed, options), definition: explainMetric(parsed) };
   } catch {
     return { spec, label: spec };
   }

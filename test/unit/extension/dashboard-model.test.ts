@@ -128,3 +128,16 @@ test('dashboard comparison: runs made as different principals show the core\'s r
   assert.deepEqual(parts.map((p) => [p[0], p[1], p[3]]), [['baseline', 'as ayu', 'ndcg@10 0.633'], ['title-boost', 'unrestricted', 'ndcg@10 0.600']]);
   for (const p of parts) assert.match(p[2], /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
 });
+
+test('metric columns carry their definition for hover and legend: words, formula, reference and tie rule', async () => {
+  const { metricColumn } = await import('../../../src/extension/dashboard/model');
+  const ndcg = metricColumn('ndcg@10', { gain: 'exp', relevanceThreshold: 1 });
+  assert.equal(ndcg.spec, 'ndcg@10');
+  assert.match(ndcg.definition ?? '', /log2\(i\+1\)/, 'the discount');
+  assert.match(ndcg.definition ?? '', /Järvelin/, 'the reference');
+  assert.match(ndcg.definition ?? '', /Ties: .*docid desc/, 'the tie rule');
+  const bpref = metricColumn('bpref', { gain: 'exp', relevanceThreshold: 1 });
+  assert.match(bpref.definition ?? '', /Buckley & Voorhees 2004/);
+  // an unknown name keeps its column, without a definition to show
+  assert.equal(metricColumn('nosuch@3', { gain: 'exp', relevanceThreshold: 1 }).definition, undefined);
+});
