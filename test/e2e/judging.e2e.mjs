@@ -51,7 +51,7 @@ await withVSCode({ name: 'judging', runDir, workspace, extensionDevelopmentPath:
 
   // 1. The dashboard compares the two saved runs; judged@10 as it is.
   await vs.runCommand('Ranklab: Open Dashboard');
-  await textOf('#comparison', /Comparison: title-boost-3 vs baseline/);
+  await textOf('#comparison', /Comparison in full: title-boost-3 vs baseline/);
   const before = await judgedOnDashboard();
   log('judged@10 before:', before);
 
