@@ -36,7 +36,10 @@ export async function runEvaluation(controller: RanklabController, only?: string
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Ranklab: evaluating${principal ? ` as ${principal}` : ''}`, cancellable: true },
     async (progress, token) => {
-      const sub = token.onCancellationRequested(() => abort.abort());
+      const sub = token.onCancellationRequested(() => {
+        log.info('evaluation: cancel requested');
+        abort.abort();
+      });
       // The notification's bar only moves forward: `increment` is the difference to what it shows.
       let shown = 0;
       let last = { key: '', at: 0 };

@@ -145,7 +145,8 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       if (slicer.due()) await slicer.pause(done);
       work.throwIfAborted();
       await record(qid, text, await engine.search(text, searchOptions));
-      opts.onProgress?.(++done, qids.length);
+      done++; // not inside `onProgress?.(…)`: without a listener the argument is never evaluated
+      opts.onProgress?.(done, qids.length);
     }
   }
   slicer.end();
