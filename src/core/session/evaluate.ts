@@ -11,7 +11,7 @@ import type { SearchResult } from '../retrieval/pipeline';
 import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
-import type { Work } from '../util/cooperative';
+import type { Work, WorkProgress } from '../util/cooperative';
 import { InputError, errorAt } from '../util/diagnostics';
 import type { RanklabSession } from './session';
 
@@ -30,6 +30,8 @@ export interface EvaluateConfigOptions {
   annK?: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Every phase of this evaluation (corpus, index builds, the query loop), labelled with the config's name. */
+  onWork?: (progress: WorkProgress) => void;
 }
 
 export interface ConfigEvaluation {
@@ -68,7 +70,7 @@ const MANY_CHUNK = 100;
  * gets the queries in batches (Engine.searchMany), checked for cancellation between batches.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
-  const work = session.work(opts.signal).labelled(config.name);
+  const work = session.work(opts.signal, opts.onWork).labelled(config.name);
   const corpus = await session.loadCorpus(work);
   // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
   const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
@@ -143,7 +145,8 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       if (slicer.due()) await slicer.pause(done);
       work.throwIfAborted();
       await record(qid, text, await engine.search(text, searchOptions));
-      opts.onProgress?.(++done, qids.length);
+      done++; // not inside `onProgress?.(…)`: without a listener the argument is never evaluated
+      opts.onProgress?.(done, qids.length);
     }
   }
   slicer.end();

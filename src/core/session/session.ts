@@ -113,9 +113,11 @@ export class RanklabSession {
     return this.options.writeCache !== false;
   }
 
-  /** Cancellable work on this session: stops when `signal` aborts, reports to the session's onProgress. */
-  work(signal?: AbortSignal): Work {
-    return new Work({ signal, onProgress: this.options.onProgress });
+  /** Cancellable work on this session: stops when `signal` aborts, reports to the session's onProgress and to `onProgress`. */
+  work(signal?: AbortSignal, onProgress?: (progress: WorkProgress) => void): Work {
+    const own = this.options.onProgress;
+    const both = own && onProgress ? (p: WorkProgress) => (own(p), onProgress(p)) : own ?? onProgress;
+    return new Work({ signal, onProgress: both });
   }
 
   // ---- corpus -------------------------------------------------------------------------------

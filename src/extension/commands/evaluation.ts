@@ -16,7 +16,9 @@ export const runEvaluation = (ctx: RanklabContext) => async (only?: string[], pr
   const folder = needFolder(ctx);
   const as = principal === undefined ? await pickPrincipal(ctx, ctx.sessions.session(folder), 'Evaluate as… (a principal sees only the documents they may see)', 'unrestricted: every document (the default)') : principal;
   if (as === undefined) return undefined;
-  const saved = await evaluateAll(ctx.controller, Array.isArray(only) ? only : undefined, as ?? undefined);
+  const { saved, cancelled } = await evaluateAll(ctx.controller, Array.isArray(only) ? only : undefined, as ?? undefined);
+  // Cancelled: the user stopped it; the message says what was saved, no dashboard opens on top of it.
+  if (cancelled) return saved;
   const ids = saved.map((p) => runIdOf(p)!);
   const baselineConfig = ctx.sessions.session(folder).workspace.baselineName;
   // The baseline: its new run, else its newest run made as the same principal (comparable), else the default.

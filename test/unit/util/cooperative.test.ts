@@ -161,6 +161,25 @@ test('evaluateConfig stops at any phase when its signal aborts: rejects with the
   for (const phase of ['corpus', 'lexical-index', 'lsa', 'hnsw', 'queries']) assert.ok(phases.includes(phase), phase);
 });
 
+test("evaluateConfig's onWork gets every phase of that call, labelled with the config, besides the session's onProgress", async () => {
+  const dir = copyOfExample();
+  const ofSession: string[] = [];
+  const s = RanklabSession.open(dir, { writeCache: false, onProgress: (p) => ofSession.push(p.phase) });
+  const config = s.resolveConfig('hybrid-rrf');
+  const mine: WorkProgress[] = [];
+  const r = await evaluateConfig(s, config, { specs: parseMetricList(['ndcg@10']), metricOptions: { gain: 'exp', relevanceThreshold: 1 }, save: false, onWork: (p) => mine.push(p) });
+  assert.equal(r.evaluation.queries, 94);
+  for (const phase of ['corpus', 'lexical-index', 'lsa', 'hnsw', 'queries']) assert.ok(mine.some((p) => p.phase === phase), phase);
+  assert.deepEqual(mine.map((p) => p.phase), ofSession, 'the session hears the same reports');
+  assert.ok(mine.every((p) => p.label === 'hybrid-rrf'), 'labelled with the config');
+  const last = mine.filter((p) => p.phase === 'queries').at(-1)!;
+  assert.deepEqual([last.done, last.total], [94, 94], 'the query loop ends reported complete');
+  // Another call on the same session without onWork: only the session's reports, nothing more to the first listener.
+  const before = mine.length;
+  await evaluateConfig(s, config, { specs: parseMetricList(['ndcg@10']), metricOptions: { gain: 'exp', relevanceThreshold: 1 }, save: false });
+  assert.equal(mine.length, before);
+});
+
 test('a build cancelled by the caller that started it is built again for another caller waiting for it', async () => {
   const s = RanklabSession.open(copyOfExample(), { writeCache: false });
   const config = s.resolveConfig('baseline');
