@@ -97,6 +97,8 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
   }
   assert.ok(cliClasses.changed.length > 0, 'regressing changes some query\'s class');
   assert.deepEqual(await wv.locator('#classes-changed li').evaluateAll((els) => els.map((e) => e.dataset.qid)), cliClasses.changed.map((c) => c.qid));
+  await wv.locator('#classes').scrollIntoViewIfNeeded();
+  await vs.screenshot('verdict-classes-dark');
   const changedQid = cliClasses.changed[0].qid;
   await wv.locator(`#classes-changed li[data-qid="${changedQid}"] button`).click();
   await vs.webviewText('#query-detail h2', new RegExp(`\\b${changedQid}\\b`));

@@ -167,8 +167,9 @@ export function classesSection(c: ClassesView, openQuery: (qid: string) => void)
       'retrieval miss: no stage retrieved any — only retrieval can fix it; no relevant: the query has no relevant judgment. ',
       incomplete ? '* stage outputs not stored (TREC run or older saved run): classed from the final list only. ' : '',
       'The per-query filter offers these classes as slices (class:…, the baseline\'s class).'),
-    h('h3', {}, `Class changed (${c.changed.length})`),
+    h('h3', {}, `Class changed (${c.changedTotal})`),
     changed,
+    c.changedTotal > c.changed.length ? h('p', { class: 'muted' }, `The first ${c.changed.length} of ${c.changedTotal}; the per-query filter's class slices show every query of a class.`) : null,
     c.changed.length ? legend('Baseline class → candidate class; ', h('span', { class: 'better' }, 'green'), ' = closer to a hit, ', h('span', { class: 'worse' }, 'red'), ' = further. Click an id to see both result lists.') : null,
   );
 }

@@ -350,14 +350,15 @@ export function comparisonView(
   };
 }
 
-/** The core's query classes of both sides (stage recall), and every query whose class changed (in the judgments' order). */
-export function classesView(cmp: Comparison): ClassesView {
+/** The core's query classes of both sides (stage recall), and the first `maxChanged` queries whose class changed. */
+export function classesView(cmp: Comparison, maxChanged = 100): ClassesView {
   const { baseline, candidate, changed } = cmp.stageRecall;
   return {
     k: baseline.k,
     counts: { baseline: { ...baseline.counts }, candidate: { ...candidate.counts } },
     complete: { baseline: baseline.complete, candidate: candidate.complete },
-    changed: changed.map((c) => ({ ...c, text: cmp.queryInfo[c.qid]?.text ?? '' })),
+    changed: changed.slice(0, maxChanged).map((c) => ({ ...c, text: cmp.queryInfo[c.qid]?.text ?? '' })),
+    changedTotal: changed.length,
   };
 }
 

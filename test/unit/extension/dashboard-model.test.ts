@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/run-store';
-import { buildDashboardModel, buildQueryDetail, dashboardComparison, perQueryRows } from '../../../src/extension/dashboard/model';
+import { buildDashboardModel, buildQueryDetail, classesView, dashboardComparison, perQueryRows } from '../../../src/extension/dashboard/model';
 import { RanklabSession } from '../../../src/core/session/session';
 import { isWebviewToHost } from '../../../src/protocol/dashboard';
 import { parseMetricList } from '../../../src/core/metrics';
@@ -167,6 +167,10 @@ test('query classes: counts of both runs and the queries that changed class, fro
   assert.deepEqual(classes.counts.candidate, { hit: 1, 'ranking-miss': 0, 'retrieval-miss': 2, 'no-relevant': 1 });
   assert.deepEqual(classes.complete, { baseline: true, candidate: true });
   assert.deepEqual(classes.changed, [{ qid: 'qB', text: 'delta epsilon zeta', baseline: 'ranking-miss', candidate: 'retrieval-miss' }]);
+  assert.equal(classes.changedTotal, 1);
+  // A long list is cut for the page, its total kept.
+  const cut = classesView(cmp.core!, 0);
+  assert.deepEqual([cut.changed.length, cut.changedTotal], [0, 1]);
 
   const m = buildDashboardModel({
     workspaceName: 'ws', runsFolder: '.ranklab/runs', runs, problems, metricOptions,
