@@ -94,7 +94,7 @@ export interface ClassesView {
   counts: { baseline: Record<QueryClassName, number>; candidate: Record<QueryClassName, number> };
   /** False when a run did not store its stage outputs (TREC run, older saved run): classed from its final list only. */
   complete: { baseline: boolean; candidate: boolean };
-  /** Queries whose class changed, in the judgments' order (at most 100: `changedTotal` counts them all). */
+  /** Queries whose class changed, in the judgments' order (at most 20: `changedTotal` counts them all). */
   changed: { qid: string; text: string; baseline: QueryClassName; candidate: QueryClassName }[];
   changedTotal: number;
 }

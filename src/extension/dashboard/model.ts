@@ -351,7 +351,7 @@ export function comparisonView(
 }
 
 /** The core's query classes of both sides (stage recall), and the first `maxChanged` queries whose class changed. */
-export function classesView(cmp: Comparison, maxChanged = 100): ClassesView {
+export function classesView(cmp: Comparison, maxChanged = 20): ClassesView {
   const { baseline, candidate, changed } = cmp.stageRecall;
   return {
     k: baseline.k,
