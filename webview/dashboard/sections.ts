@@ -157,7 +157,7 @@ export function classesSection(c: ClassesView, openQuery: (qid: string) => void)
   const changed = c.changed.length
     ? h('ul', { id: 'classes-changed', class: 'class-changes' }, ...c.changed.map((q) => h('li', { attrs: { 'data-qid': q.qid } },
       linkButton(data(q.qid), 'Show this query\'s result lists', () => openQuery(q.qid)), ' ',
-      h('span', { class: `nowrap ${CLASS_RANK[q.candidate] < CLASS_RANK[q.baseline] ? 'better' : 'worse'}` }, `${classLabel(q.baseline, c.k)} → ${classLabel(q.candidate, c.k)}`), ' — ', h('span', { class: 'clip-inline', title: tip(q.text) }, data(q.text)))))
+      h('span', { class: `nowrap ${CLASS_RANK[q.candidate] < CLASS_RANK[q.baseline] ? 'better' : 'worse'}` }, `${classLabel(q.baseline, c.k)} → ${classLabel(q.candidate, c.k)}`), ' — ', h('span', { title: tip(q.text) }, data(q.text)))))
     : h('p', { class: 'muted', id: 'classes-changed' }, 'No query changed class.');
   const incomplete = !c.complete.baseline || !c.complete.candidate;
   return h('section', { id: 'classes' },
