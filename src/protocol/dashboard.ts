@@ -76,6 +76,27 @@ export interface QueryRow {
   tags: string[];
   /** `tune` or `holdout`, when the judgments say. */
   split?: string;
+  /** The query's class in each run (with a comparison): slice `class:<name>` is the baseline's class. */
+  classes?: { baseline?: QueryClassName; candidate?: QueryClassName };
+}
+
+/**
+ * Where a query's relevant documents were lost (core stage recall, `ranklab compare`): `hit` = one in the final
+ * top k; `ranking-miss` = none there but some stage retrieved one; `retrieval-miss` = no stage retrieved any;
+ * `no-relevant` = the query has no relevant judgment.
+ */
+export type QueryClassName = 'hit' | 'ranking-miss' | 'retrieval-miss' | 'no-relevant';
+
+/** Query classes of baseline and candidate, and the queries whose class changed. */
+export interface ClassesView {
+  /** The cut-off of a hit (the primary metric's k). */
+  k: number;
+  counts: { baseline: Record<QueryClassName, number>; candidate: Record<QueryClassName, number> };
+  /** False when a run did not store its stage outputs (TREC run, older saved run): classed from its final list only. */
+  complete: { baseline: boolean; candidate: boolean };
+  /** Queries whose class changed, in the judgments' order (at most 20: `changedTotal` counts them all). */
+  changed: { qid: string; text: string; baseline: QueryClassName; candidate: QueryClassName }[];
+  changedTotal: number;
 }
 
 /** Means, their difference with its paired bootstrap 95% CI, and the permutation p before and after the correction. */
@@ -142,6 +163,7 @@ export interface ComparisonView {
   /** Who each side was made as (null: no principal); `mixed`: compared anyway in the labelled mixed mode. */
   principals: { baseline: string | null; candidate: string | null; mixed: boolean };
   verdict: VerdictView;
+  classes: ClassesView;
 }
 
 /** One metric of a comparison: means, paired bootstrap 95% CI of the difference, permutation p (Holm-adjusted). */
@@ -240,7 +262,7 @@ export interface DashboardModel {
   primaryMetric?: MetricColumn;
   /** Every query of either run, worst change first (the app re-sorts and filters). */
   perQuery: QueryRow[];
-  /** The slices the per-query filter offers: query tags, then `split:tune` / `split:holdout` when both occur. */
+  /** The slices the per-query filter offers: query tags, then `split:tune` / `split:holdout` when both occur, then `class:<name>` (the baseline's class). */
   sliceNames: string[];
   /** Problems met while reading the runs (file: message). The readable runs are still shown. */
   problems: string[];
@@ -303,7 +325,7 @@ export type DashboardMessages = {
 
 export const dashboardProtocol = defineProtocol<DashboardMessages>({
   viewType: 'ranklab.dashboard',
-  version: 2,
+  version: 3,
   requests: { getDashboard: true, getQueryDetail: true, getMatrix: true },
   commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true, judge: true },
   notifications: { init: true, runsUpdated: true, focusRuns: true },

@@ -32,6 +32,10 @@ const cli = (args) => {
 };
 cli(['eval', '--config', 'baseline', '--config', 'title-boost-3', '--config', 'regressing', '--config', 'pre-filter']);
 cli(['eval', '--config', 'title-boost-3', '--as', 'ayu']);
+// The query classes of regressing vs baseline as the CLI reports them (the saved runs reused), for the dashboard's section.
+const compared = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), 'compare', '--baseline', 'baseline', '--candidate', 'regressing', '--split', 'all', '--format', 'json', '--workspace', workspace], { encoding: 'utf8', maxBuffer: 1 << 28 });
+assert.equal(compared.status, 0, `ranklab compare: ${compared.stderr}`);
+const cliClasses = JSON.parse(compared.stdout).stageRecall;
 log('runs:', fs.readdirSync(path.join(workspace, '.ranklab/runs')).join(', '));
 
 await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath: REPO }, async (vs) => {
@@ -83,6 +87,23 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
   log('verdict (drop):', drop);
   assert.match(drop, /^▼ regressing: significant drop on (\d+ metrics|ndcg@10) · \d+ of \d+ gates fail$/);
   assert.match(await vs.webviewText('#verdict-worst-slice', /\S/), /−0\.\d{4}/);
+  // Where relevant documents are lost: the same class counts and changed queries as `ranklab compare`; a changed
+  // query opens its detail.
+  await vs.webviewText('#classes', /Class changed/);
+  for (const side of ['baseline', 'candidate']) {
+    const cells = await wv.locator(`#classes-table tr[data-side="${side}"] td`).allTextContents();
+    log(`classes (${side}):`, cells.join(' '));
+    assert.deepEqual(cells.map(Number), ['hit', 'ranking-miss', 'retrieval-miss', 'no-relevant'].map((c) => cliClasses[side].counts[c]), `${side} class counts`);
+  }
+  assert.ok(cliClasses.changed.length > 0, 'regressing changes some query\'s class');
+  // The first 20 are listed, the heading counts them all.
+  assert.deepEqual(await wv.locator('#classes-changed li').evaluateAll((els) => els.map((e) => e.dataset.qid)), cliClasses.changed.slice(0, 20).map((c) => c.qid));
+  assert.match(await vs.webviewText('#classes h3', /Class changed/), new RegExp(`^Class changed \\(${cliClasses.changed.length}\\)$`));
+  await wv.locator('#classes').scrollIntoViewIfNeeded();
+  await vs.screenshot('verdict-classes-dark');
+  const changedQid = cliClasses.changed[0].qid;
+  await wv.locator(`#classes-changed li[data-qid="${changedQid}"] button`).click();
+  await vs.webviewText('#query-detail h2', new RegExp(`\\b${changedQid}\\b`));
 
   // 4. The N-way matrix: every other config's newest unrestricted run against the baseline, one Holm correction.
   const matrix = await vs.webviewText('#matrix-table', /regressing[\s\S]*|title-boost-3/, { timeoutMs: 60000 });

@@ -14,7 +14,7 @@ import { button, data, h } from '../dom';
 import { type PerQueryView, perQueryView } from './per-query';
 import { DEFAULT_QUERY_VIEW } from './query-view';
 import { runPicker } from './run-picker';
-import { aclSection, comparisonSection, latencySection, matrixSection, metricsSection, verdictSection } from './sections';
+import { aclSection, classesSection, comparisonSection, latencySection, matrixSection, metricsSection, verdictSection } from './sections';
 
 // ---------------------------------------------------------------- messaging and state
 
@@ -91,18 +91,16 @@ function render(model: DashboardModel): void {
   }
   app.append(pickers(model), verdictSection(model, { allowMixed: (allow) => { state.allowMixedPrincipals = allow; void refresh(); } }));
   perQuery = perQueryView(model, state.queryView ?? DEFAULT_QUERY_VIEW, state.selectedQid, {
-    select: (qid) => {
-      state.selectedQid = qid;
-      save();
-      void showQuery(qid);
-    },
+    select: selectQuery,
     openQuery: (qid) => client.command('openQuery', { qid }),
     viewChanged: (view: QueryViewState) => {
       state.queryView = view;
       save();
     },
   });
-  app.append(perQuery.element, matrixPlaceholder());
+  app.append(perQuery.element);
+  if (model.comparison) app.append(classesSection(model.comparison.classes, openClassQuery));
+  app.append(matrixPlaceholder());
   if (model.comparison) app.append(comparisonSection(model.comparison));
   app.append(
     metricsSection(model, showAllRuns, () => { showAllRuns = !showAllRuns; render(model); }),
@@ -112,6 +110,19 @@ function render(model: DashboardModel): void {
   if (state.selectedQid) void showQuery(state.selectedQid);
   void loadMatrix(model);
   window.scrollTo({ top: scrollY });
+}
+
+function selectQuery(qid: string): void {
+  state.selectedQid = qid;
+  save();
+  void showQuery(qid);
+}
+
+/** A query named in the classes section: select it in the per-query table and show its detail. */
+function openClassQuery(qid: string): void {
+  perQuery?.setSelected(qid, true);
+  perQuery?.detail.scrollIntoView({ block: 'nearest' });
+  selectQuery(qid);
 }
 
 function pickers(model: DashboardModel): HTMLElement {

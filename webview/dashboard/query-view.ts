@@ -6,10 +6,11 @@ import type { QueryRow, QueryViewState, RunSummary } from '../../src/protocol/da
 
 export const DEFAULT_QUERY_VIEW: QueryViewState = { sort: 'delta', descending: false, slice: '', outcome: '', text: '' };
 
-/** Does a row belong to a slice? A slice is a query tag, or `split:tune` / `split:holdout`. */
+/** Does a row belong to a slice? A slice is a query tag, `split:tune` / `split:holdout`, or `class:<name>` (the baseline's class). */
 export function inSlice(row: QueryRow, slice: string): boolean {
   if (!slice) return true;
   if (slice.startsWith('split:')) return row.split === slice.slice('split:'.length);
+  if (slice.startsWith('class:')) return row.classes?.baseline === slice.slice('class:'.length);
   return row.tags.includes(slice);
 }
 

@@ -3,9 +3,9 @@
  * comparison in full (every metric, gates, slices, splits, moved documents), metrics and latency per run, access
  * control. Every symbol is explained in a legend line under the element that uses it.
  */
-import type { AclView, ComparisonView, DashboardModel, MatrixView, RunSummary, SliceDelta } from '../../src/protocol/dashboard';
+import type { AclView, ClassesView, ComparisonView, DashboardModel, MatrixView, QueryClassName, RunSummary, SliceDelta } from '../../src/protocol/dashboard';
 import { Chart, axes, drawLater } from './charts';
-import { type Child, button, data, h, legend, tip } from '../dom';
+import { type Child, button, data, h, legend, linkButton, tip } from '../dom';
 import { fmt, fmtCI, fmtCount, fmtDelta, fmtMs, fmtP } from './format';
 import { gradeCell } from './detail';
 
@@ -137,6 +137,41 @@ export function matrixSection(model: DashboardModel, result: { matrix?: MatrixVi
     h('details', { class: 'matrix-choose' }, h('summary', {}, `Choose runs (${eligible.length} made ${principalText(base?.principal ?? null)})`), h('div', { class: 'checks' }, ...boxes), apply, ' ', reset),
   );
   return section;
+}
+
+// ---------------------------------------------------------------- query classes
+
+const CLASS_ORDER: QueryClassName[] = ['hit', 'ranking-miss', 'retrieval-miss', 'no-relevant'];
+/** Better classes first: a change towards `hit` is a gain. */
+const CLASS_RANK: Record<QueryClassName, number> = { hit: 0, 'ranking-miss': 1, 'retrieval-miss': 2, 'no-relevant': 3 };
+const classLabel = (c: QueryClassName, k: number) => ({ hit: `hit@${k}`, 'ranking-miss': 'ranking miss', 'retrieval-miss': 'retrieval miss', 'no-relevant': 'no relevant' })[c];
+
+/** Where each run loses the relevant documents (core stage recall), and the queries whose class changed (a click opens the query's detail). */
+export function classesSection(c: ClassesView, openQuery: (qid: string) => void): HTMLElement {
+  const side = (name: 'baseline' | 'candidate') => h('tr', { attrs: { 'data-side': name } },
+    h('th', { attrs: { scope: 'row' } }, name === 'baseline' ? 'Baseline' : 'Candidate', c.complete[name] ? '' : ' *'),
+    ...CLASS_ORDER.map((cls) => h('td', { class: 'num', attrs: { 'data-class': cls } }, String(c.counts[name][cls]))));
+  const table = h('table', { class: 'grid', id: 'classes-table' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Run'), ...CLASS_ORDER.map((cls) => h('th', { class: 'num' }, classLabel(cls, c.k))))),
+    h('tbody', {}, side('baseline'), side('candidate')));
+  const changed = c.changed.length
+    ? h('ul', { id: 'classes-changed', class: 'class-changes' }, ...c.changed.map((q) => h('li', { attrs: { 'data-qid': q.qid } },
+      linkButton(data(q.qid), 'Show this query\'s result lists', () => openQuery(q.qid)), ' ',
+      h('span', { class: `nowrap ${CLASS_RANK[q.candidate] < CLASS_RANK[q.baseline] ? 'better' : 'worse'}` }, `${classLabel(q.baseline, c.k)} → ${classLabel(q.candidate, c.k)}`), ' — ', h('span', { title: tip(q.text) }, data(q.text)))))
+    : h('p', { class: 'muted', id: 'classes-changed' }, 'No query changed class.');
+  const incomplete = !c.complete.baseline || !c.complete.candidate;
+  return h('section', { id: 'classes' },
+    h('h2', {}, 'Where relevant documents are lost'),
+    h('div', { class: 'scroll-x' }, table),
+    legend(`hit@${c.k}: a relevant document is in the top ${c.k}; ranking miss: none there, but some stage (or the list below ${c.k}) retrieved one — better ranking can fix it; `,
+      'retrieval miss: no stage retrieved any — only retrieval can fix it; no relevant: the query has no relevant judgment. ',
+      incomplete ? '* stage outputs not stored (TREC run or older saved run): classed from the final list only. ' : '',
+      'The per-query filter offers these classes as slices (class:…, the baseline\'s class).'),
+    h('h3', {}, `Class changed (${c.changedTotal})`),
+    changed,
+    c.changedTotal > c.changed.length ? h('p', { class: 'muted' }, `The first ${c.changed.length} of ${c.changedTotal}; the per-query filter's class slices show every query of a class.`) : null,
+    c.changed.length ? legend('Baseline class → candidate class; ', h('span', { class: 'better' }, 'green'), ' = closer to a hit, ', h('span', { class: 'worse' }, 'red'), ' = further. Click an id to see both result lists.') : null,
+  );
 }
 
 // ---------------------------------------------------------------- the comparison in full

@@ -5,11 +5,12 @@
  * with their change, and turns a core comparison into the verdict and the figures the page shows.
  */
 import type {
-  AclView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, MatrixView, MetricColumn, Outcome, QueryDetail, QueryRow, RunSummary, VerdictView,
+  AclView, ClassesView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, MatrixView, MetricColumn, Outcome, QueryDetail, QueryRow, RunSummary, VerdictView,
 } from '../../protocol/dashboard';
 import { type Comparison, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced } from '../../core/experiment/compare';
 import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf } from '../../core/experiment/run-store';
+import { QUERY_CLASSES } from '../../core/experiment/stage-recall';
 import { verdictOf } from '../../core/experiment/verdict';
 import type { MetricSpec } from '../../core/metrics';
 import type { JudgmentSet } from '../../core/judgments/types';
@@ -159,6 +160,8 @@ export function perQueryRows(
     const about = core?.queryInfo[qid] ?? info?.(qid);
     const row: QueryRow = { qid, text: (c ?? b)!.text ?? '', tags: about?.tags ?? [] };
     if (about?.split) row.split = about.split;
+    const classes = core && { baseline: core.stageRecall.baseline.perQuery[qid]?.class, candidate: core.stageRecall.candidate.perQuery[qid]?.class };
+    if (classes && (classes.baseline || classes.candidate)) row.classes = classes;
     if (typeof bv === 'number') row.baseline = bv;
     if (typeof cv === 'number') row.candidate = cv;
     if (typeof bv === 'number' && typeof cv === 'number' && b && c) {
@@ -176,15 +179,24 @@ export function perQueryRows(
   });
 }
 
-/** The per-query filter's slices: every tag in use (sorted), then the two splits when both occur. */
+/**
+ * The per-query filter's slices: every tag in use (sorted), then the two splits when both occur, then the
+ * baseline's query classes in use (`class:hit`, ..., as `ranklab compare --class-slices` slices by them).
+ */
 export function sliceNames(rows: QueryRow[]): string[] {
   const tags = new Set<string>();
   const splits = new Set<string>();
+  const classes = new Set<string>();
   for (const r of rows) {
     for (const t of r.tags) tags.add(t);
     if (r.split) splits.add(r.split);
+    if (r.classes?.baseline) classes.add(r.classes.baseline);
   }
-  return [...[...tags].sort(), ...(splits.size > 1 ? [...splits].sort().reverse().map((s) => `split:${s}`) : [])];
+  return [
+    ...[...tags].sort(),
+    ...(splits.size > 1 ? [...splits].sort().reverse().map((s) => `split:${s}`) : []),
+    ...QUERY_CLASSES.filter((c) => classes.has(c)).map((c) => `class:${c}`),
+  ];
 }
 
 export function buildDashboardModel(input: ModelInput): DashboardModel {
@@ -334,6 +346,19 @@ export function comparisonView(
     staleJudgments,
     principals: { baseline: cmp.principals.baseline ?? null, candidate: cmp.principals.candidate ?? null, mixed: cmp.principals.mixed },
     verdict: verdictView(cmp, gates, metricOptions),
+    classes: classesView(cmp),
+  };
+}
+
+/** The core's query classes of both sides (stage recall), and the first `maxChanged` queries whose class changed. */
+export function classesView(cmp: Comparison, maxChanged = 20): ClassesView {
+  const { baseline, candidate, changed } = cmp.stageRecall;
+  return {
+    k: baseline.k,
+    counts: { baseline: { ...baseline.counts }, candidate: { ...candidate.counts } },
+    complete: { baseline: baseline.complete, candidate: candidate.complete },
+    changed: changed.slice(0, maxChanged).map((c) => ({ ...c, text: cmp.queryInfo[c.qid]?.text ?? '' })),
+    changedTotal: changed.length,
   };
 }
 

@@ -4,9 +4,13 @@ import { mkdtempSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/run-store';
-import { buildDashboardModel, buildQueryDetail, dashboardComparison, perQueryRows } from '../../../src/extension/dashboard/model';
+import { buildDashboardModel, buildQueryDetail, classesView, dashboardComparison, perQueryRows } from '../../../src/extension/dashboard/model';
 import { RanklabSession } from '../../../src/core/session/session';
 import { isWebviewToHost } from '../../../src/protocol/dashboard';
+import { parseMetricList } from '../../../src/core/metrics';
+import { evaluateConfig } from '../../../src/core/session/evaluate';
+import { inSlice } from '../../../webview/dashboard/query-view';
+import { stagesWorkspace } from '../../helpers/stages-workspace';
 
 const FIXTURE = path.resolve(__dirname, '../../fixtures/vscode-workspace');
 
@@ -140,4 +144,48 @@ test('metric columns carry their definition for hover and legend: words, formula
   assert.match(bpref.definition ?? '', /Buckley & Voorhees 2004/);
   // an unknown name keeps its column, without a definition to show
   assert.equal(metricColumn('nosuch@3', { gain: 'exp', relevanceThreshold: 1 }).definition, undefined);
+});
+
+test('query classes: counts of both runs and the queries that changed class, from real saved runs; classes slice the per-query filter', async () => {
+  const dir = stagesWorkspace();
+  const session = RanklabSession.open(dir);
+  const metricOptions = { gain: 'exp' as const, relevanceThreshold: 1 };
+  const specs = parseMetricList('p@1');
+  await evaluateConfig(session, session.resolveConfig('rerank'), { specs, metricOptions });
+  await evaluateConfig(session, session.resolveConfig('shallow'), { specs, metricOptions });
+  const { runs, problems } = readSavedRuns(dir);
+  assert.deepEqual(problems, []);
+  const base = runs.find((r) => r.run.provenance.config === 'rerank')!;
+  const cand = runs.find((r) => r.run.provenance.config === 'shallow')!;
+  const cmp = await dashboardComparison(base, cand, session.judgmentsFor({}), { metrics: ['p@1'], ...metricOptions, gates: {} });
+  const classes = cmp.view!.classes;
+  assert.equal(classes.k, 1, 'the primary metric p@1 makes a hit "relevant at rank 1"');
+  // rerank (BM25 depth 3, reranked, top 1): qA a1 first → hit; qB b1 retrieved by BM25 but b2 reranked first →
+  // ranking miss; qC c1 shares no word → retrieval miss; qD has no relevant document.
+  assert.deepEqual(classes.counts.baseline, { hit: 1, 'ranking-miss': 1, 'retrieval-miss': 1, 'no-relevant': 1 });
+  // shallow (BM25 depth 1): qA a1 matches all three words → hit; qB only b2 (all three words) → b1 never retrieved.
+  assert.deepEqual(classes.counts.candidate, { hit: 1, 'ranking-miss': 0, 'retrieval-miss': 2, 'no-relevant': 1 });
+  assert.deepEqual(classes.complete, { baseline: true, candidate: true });
+  assert.deepEqual(classes.changed, [{ qid: 'qB', text: 'delta epsilon zeta', baseline: 'ranking-miss', candidate: 'retrieval-miss' }]);
+  assert.equal(classes.changedTotal, 1);
+  // A long list is cut for the page, its total kept.
+  const cut = classesView(cmp.core!, 0);
+  assert.deepEqual([cut.changed.length, cut.changedTotal], [0, 1]);
+
+  const m = buildDashboardModel({
+    workspaceName: 'ws', runsFolder: '.ranklab/runs', runs, problems, metricOptions,
+    baselineRunId: base.id, candidateRunId: cand.id, comparison: cmp.view, core: cmp.core,
+  });
+  assert.deepEqual(m.comparison?.classes, classes);
+  assert.deepEqual(m.sliceNames, ['greek', 'class:hit', 'class:ranking-miss', 'class:retrieval-miss', 'class:no-relevant']);
+  const qB = m.perQuery.find((r) => r.qid === 'qB')!;
+  assert.deepEqual(qB.classes, { baseline: 'ranking-miss', candidate: 'retrieval-miss' });
+  const slice = (name: string) => m.perQuery.filter((r) => inSlice(r, name)).map((r) => r.qid).sort();
+  assert.deepEqual(slice('class:ranking-miss'), ['qB'], "the baseline's class, as compare --class-slices");
+  assert.deepEqual(slice('class:retrieval-miss'), ['qC']);
+  assert.deepEqual(slice('class:hit'), ['qA']);
+  // Without a comparison (and no query info here) there are no classes, and no class slices.
+  const bare = buildDashboardModel({ workspaceName: 'ws', runsFolder: 'r', runs, problems, metricOptions });
+  assert.deepEqual(bare.sliceNames, []);
+  assert.equal(bare.perQuery.find((r) => r.qid === 'qB')!.classes, undefined);
 });
