@@ -5,7 +5,7 @@ export type { CorpusSnapshot, LoadCorpusResult, SnapshotFile } from './load';
 export { loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot, snapshotSettingsKey } from './load';
 export type { CorpusDiff } from './diff';
 export { diffCorpus } from './diff';
-export { listCorpusFiles } from './discover';
+export { globLeavesRoot, listCorpusFiles } from './discover';
 export { READERS, readCorpusFile } from './read-file';
 export type { FileReadResult } from './read-file';
 export { readMarkdown, firstHeading } from './readers/markdown';

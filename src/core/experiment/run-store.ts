@@ -99,6 +99,13 @@ export function refuseIncomplete(name: string, failed: readonly { qid: string; e
   throw new InputError(`${name}: ${failed.length} quer${failed.length === 1 ? 'y' : 'ies'} failed against the engine, so the run is incomplete and is not compared: ${shown}${failed.length > 3 ? ' …' : ''}. Run it again when the engine answers.`);
 }
 
+/** A document's title as the run stored it (`SavedRun.titles`); undefined when it has none (older runs, deeper ranks). */
+export function savedTitle(saved: Pick<SavedRun, 'titles'>, id: string): string | undefined {
+  const titles = saved.titles;
+  // Own string values only: an id such as "constructor" must not find Object.prototype's.
+  return titles && Object.prototype.hasOwnProperty.call(titles, id) && typeof titles[id] === 'string' ? titles[id] : undefined;
+}
+
 /** The ranked lists and per-query latencies of a saved run. */
 export function runOfSaved(saved: SavedRun): { run: Run; latencies: Map<string, Record<string, number>> } {
   const run: Run = new Map();

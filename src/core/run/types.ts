@@ -62,6 +62,9 @@ export interface SavedQueryResult {
 /** Per query, each stage's ranked ids (see `SavedQueryResult.stageIds`). */
 export type StageCandidates = Map<string, Partial<Record<StageName, string[]>>>;
 
+/** How deep each query's list is titled in a saved run (`SavedRun.titles`): what the per-query diff shows. */
+export const SAVED_TITLE_DEPTH = 10;
+
 /** The JSON file written for every evaluation of one config. */
 export interface SavedRun {
   format: 'ranklab-run@1';
@@ -74,6 +77,12 @@ export interface SavedRun {
   annRecall?: number;
   principal?: string;
   queries: SavedQueryResult[];
+  /**
+   * The title of every document in some query's top `SAVED_TITLE_DEPTH`, once per id (not per ranked entry, to keep
+   * run files small), as the corpus had it when the run was made. Untitled documents are left out. Absent in runs
+   * saved before it was stored and in runs of an engine config without a local corpus.
+   */
+  titles?: Record<string, string>;
   /**
    * Queries an engine could not answer (after its retries), with the error: not in `queries` and left out of
    * `metrics`. Such a run is incomplete: never reused, and refused as a side of a comparison.

@@ -8,7 +8,7 @@ import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, withoutQuerie
 import { engineReferenceAcl } from './engine-check';
 import { isRemoteEngine } from '../engines/remote-engine';
 import type { SearchResult } from '../retrieval/pipeline';
-import type { Run, RunAccess, SavedQueryResult, SavedRun, StageCandidates } from '../run/types';
+import { SAVED_TITLE_DEPTH, type Run, type RunAccess, type SavedQueryResult, type SavedRun, type StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
 import type { Work, WorkProgress } from '../util/cooperative';
@@ -178,6 +178,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     queries,
     ...(failed.length ? { failedQueries: failed } : {}),
   };
+  if (corpus.docs.length > 0) saved.titles = titlesOfTop(run, (id) => session.document(id)?.title);
   let path: string | undefined;
   if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved);
   return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed };
@@ -196,6 +197,19 @@ async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, 
   const principal = session.accessFor(opts.principal!).principal;
   const relevanceThreshold = opts.metricOptions.relevanceThreshold ?? session.workspace.settings.relevanceThreshold;
   return judgmentsVisibleTo(set, (id) => reference.visible(principal, id), { principal: principal.name, relevanceThreshold });
+}
+
+/** One title per distinct document of the runs' top SAVED_TITLE_DEPTH (see SavedRun.titles), in first-seen order. */
+export function titlesOfTop(run: Run, titleOf: (id: string) => string | undefined): Record<string, string> {
+  const titles = new Map<string, string>();
+  for (const docs of run.values()) {
+    for (const d of docs.slice(0, SAVED_TITLE_DEPTH)) {
+      if (titles.has(d.id)) continue;
+      const title = titleOf(d.id);
+      if (title) titles.set(d.id, title);
+    }
+  }
+  return Object.fromEntries(titles); // own data properties, even for an id like "__proto__"
 }
 
 /** A stage whose output is exactly the final list (the last stage, usually) is not stored twice. */

@@ -482,10 +482,19 @@ export class RanklabSession {
     return removed.sort();
   }
 
+  /**
+   * One page of results, each with its title: a remote engine's own copy of the title (as in searchView), else the
+   * workspace corpus's. A document without a title has none (the caller shows its id).
+   */
   async search(config: RankConfig, text: string, opts: { principal?: string; pageSize?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
     const engine = await this.engine(config);
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
-    return engine.search(text, { filter: access?.filter, principal: access?.principal, pageSize: opts.pageSize ?? config.pageSize, signal: opts.signal });
+    const r = await engine.search(text, { filter: access?.filter, principal: access?.principal, pageSize: opts.pageSize ?? config.pageSize, fetchText: true, signal: opts.signal });
+    const docs = r.docs.map((d) => {
+      const title = r.texts?.get(d.id)?.title ?? this.document(d.id)?.title;
+      return title ? { ...d, title } : d;
+    });
+    return { ...r, docs };
   }
 
   // ---- what a user sees: everything filtered by the principal's access (see search-view.ts) ---

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { globSync } from 'tinyglobby';
+import { globLeavesRoot } from '../corpus/discover';
 import { ALWAYS_EXCLUDED } from '../corpus/settings';
 import { gateDiagnostics, validateGates } from '../experiment/gates';
 import { parseMetric } from '../metrics/spec';
@@ -159,6 +160,8 @@ function assemble(
   const given = (key: string) => !!raw && typeof raw === 'object' && (raw as Record<string, unknown>)[key] !== undefined;
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
 
+  refuseOutsideIncludes(settings, raw, report);
+
   if (given('judgments') && settings.judgments.length === 0) report('/judgments', 'error', 'names no judgment file');
 
   const judgmentSpecs: JudgmentSpec[] = [];
@@ -223,6 +226,28 @@ function assemble(
   if (baselineName) ws.baselineName = baselineName;
   if (principalsFile) ws.principalsFile = principalsFile;
   return ws;
+}
+
+/**
+ * A checked-in ranklab.json must not pull files from elsewhere on the machine into the corpus (and so into
+ * indexes, snippets and runs) without saying so: `corpus.include` patterns that are absolute or climb out with
+ * ".." are dropped with an error at their line, unless `corpus.allowOutsideWorkspace` is true. The other
+ * patterns still apply. (A symlink inside the folder that points outside is not checked here.)
+ */
+function refuseOutsideIncludes(settings: RanklabSettings, raw: unknown, report: (pointer: string, severity: Diagnostic['severity'], message: string) => void): void {
+  const corpus = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).corpus : undefined;
+  const given = corpus && typeof corpus === 'object' ? (corpus as Record<string, unknown>) : {};
+  if (given.allowOutsideWorkspace === true) return;
+  const asArray = Array.isArray(given.include);
+  settings.corpus.include = settings.corpus.include.filter((pattern, i) => {
+    if (!globLeavesRoot(pattern)) return true;
+    report(
+      asArray ? `/corpus/include/${i}` : '/corpus/include',
+      'error',
+      `${JSON.stringify(pattern)} leaves the workspace folder; it includes nothing (set "corpus": { "allowOutsideWorkspace": true } to include files from outside)`,
+    );
+    return false;
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import type {
 } from '../../protocol/dashboard';
 import { type Comparison, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced } from '../../core/experiment/compare';
 import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
-import { comparisonSideOf } from '../../core/experiment/run-store';
+import { comparisonSideOf, savedTitle } from '../../core/experiment/run-store';
 import { QUERY_CLASSES } from '../../core/experiment/stage-recall';
 import { verdictOf } from '../../core/experiment/verdict';
 import type { MetricSpec } from '../../core/metrics';
@@ -234,11 +234,12 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
 /** Title and snippet of a document from the current corpus (runs saved without titles get them at display time). */
 export type DocLookup = (id: string) => { title?: string; snippet?: string } | undefined;
 
-function docRows(q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined, lookup?: DocLookup): DocRow[] {
+function docRows(r: StoredRun, q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined, lookup?: DocLookup): DocRow[] {
   const otherRanks = new Map(other?.docs.slice(0, limit).map((d, i) => [d.id, i + 1]) ?? []);
   return q.docs.slice(0, limit).map((d, i) => {
     const found = lookup?.(d.id);
-    const row: DocRow = { rank: i + 1, id: d.id, title: d.title ?? found?.title, score: d.score };
+    // The title the run stored (as at run time), else the current corpus's.
+    const row: DocRow = { rank: i + 1, id: d.id, title: d.title ?? savedTitle(r.run, d.id) ?? found?.title, score: d.score };
     if (found?.snippet) row.snippet = found.snippet;
     const g = qrels?.get(d.id);
     if (g !== undefined) row.grade = g;
@@ -306,7 +307,10 @@ export async function dashboardComparison(
 /** Document titles as the runs stored them. */
 function titlesOf(runs: StoredRun[]): Map<string, string> {
   const titles = new Map<string, string>();
-  for (const r of runs) for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
+  for (const r of runs) {
+    for (const [id, title] of Object.entries(r.run.titles ?? {})) if (typeof title === 'string' && title) titles.set(id, title);
+    for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
+  }
   return titles;
 }
 
@@ -465,7 +469,7 @@ export function buildQueryDetail(
   // The core's figures (current judgments) when the pair was compared, else the values saved with the run.
   const fromCore = metric ? core?.perQuery[qid]?.[metric] : undefined;
   const side = (r: StoredRun | undefined, q: SavedQueryResult | undefined, other: SavedQueryResult | undefined, which: 'baseline' | 'candidate') =>
-    r && q ? { runId: r.id, label: runLabel(r), docs: docRows(q, limit, qrels, other, lookup), metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined } : undefined;
+    r && q ? { runId: r.id, label: runLabel(r), docs: docRows(r, q, limit, qrels, other, lookup), metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined } : undefined;
   const b = side(baseline, qb, qc, 'baseline');
   const c = side(candidate, qc, qb, 'candidate');
   const moves = { entered: 0, left: 0, up: 0, down: 0 };

@@ -161,3 +161,42 @@ test('ensureRanklabDir creates cache/runs and a .gitignore with *, and never ove
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('corpus.include patterns that leave the workspace folder are refused at their line unless corpus.allowOutsideWorkspace', () => {
+  // parent/ws is the workspace; parent/elsewhere/secret.md is outside it.
+  const parent = mkdtempSync(join(tmpdir(), 'ranklab-outside-'));
+  const root = join(parent, 'ws');
+  try {
+    mkdirSync(join(root, 'corpus'), { recursive: true });
+    mkdirSync(join(parent, 'elsewhere'));
+    writeFileSync(join(root, 'corpus/inside.md'), '# Inside doc\n\nkept\n');
+    writeFileSync(join(parent, 'elsewhere/secret.md'), '# Outside secret\n\nmust not be indexed\n');
+    const absolute = join(parent, 'elsewhere/*.md').replace(/\\/g, '/');
+    const write = (extra: string) =>
+      writeFileSync(
+        join(root, 'ranklab.json'),
+        `{\n  "corpus": {\n    "include": [\n      "corpus/*.md",\n      "../elsewhere/*.md",\n      ${JSON.stringify(absolute)},\n      "corpus/../../elsewhere/*.md"\n    ]${extra}\n  }\n}\n`,
+      );
+    const titles = (ws: ReturnType<typeof loadWorkspace>) => loadCorpus(ws.root, ws.settings.corpus).corpus.docs.map((d) => d.title).sort();
+
+    write('');
+    const refused = loadWorkspace(root);
+    assert.deepEqual(
+      refused.diagnostics.map((d) => [d.file, d.line, d.severity, d.key]),
+      [
+        ['ranklab.json', 5, 'error', 'corpus.include[1]'],
+        ['ranklab.json', 6, 'error', 'corpus.include[2]'],
+        ['ranklab.json', 7, 'error', 'corpus.include[3]'],
+      ],
+    );
+    assert.match(refused.diagnostics[0].message, /"\.\.\/elsewhere\/\*\.md" leaves the workspace folder; it includes nothing.*"allowOutsideWorkspace": true/);
+    assert.deepEqual(titles(refused), ['Inside doc']); // the rest of the corpus still loads
+
+    write(',\n    "allowOutsideWorkspace": true');
+    const allowed = loadWorkspace(root);
+    assert.deepEqual(allowed.diagnostics, []);
+    assert.deepEqual(titles(allowed), ['Inside doc', 'Outside secret']);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
