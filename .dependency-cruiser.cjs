@@ -4,7 +4,6 @@
 /**
  * The floor order of src/core, from the ground up: a folder may import the folders below it, never one above.
  * A new folder of src/core gets its line here (and in docs/design.md); until then any import to or from it fails.
- * `engines` and `judging` are the places issues 13 (engine adapters) and 12 (judging) are building.
  */
 const FLOORS = [
   'util', // diagnostics, text files, JSON with locations, fingerprints, atomic writes, cooperative work
@@ -16,10 +15,10 @@ const FLOORS = [
   'metrics', // one file per metric, the registry, evaluate(run, judgments)
   'config', // *.rank.json: types, defaults, parsing
   'retrieval', // analyzer, indexes, providers, the steps, the pipeline, the built-in engine
-  'engines', // adapters for external engines (issue 13)
+  'engines', // external engines (OpenSearch/Elasticsearch, Solr) as an Engine
   'experiment', // statistics, comparison, gates, bounds, stage recall, saved runs
   'workspace', // ranklab.json, configs and judgments found in a folder
-  'judging', // pools, grades, agreement (issue 12)
+  'judging', // pools, the grade writer, rater agreement, the LLM judge
   'session', // a workspace opened for work: evaluation, search views, the access check
   'report', // tables, Markdown, JUnit
 ];
