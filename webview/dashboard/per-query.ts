@@ -73,8 +73,12 @@ export function perQueryView(model: DashboardModel, initial: QueryViewState, sel
   search.value = view.text;
   let typing = 0;
   search.addEventListener('input', () => {
+    // What was typed is state at once (a redraw meanwhile — runs or judgments changed — starts from it); only the
+    // filtering waits for a pause in typing.
+    view = { ...view, text: search.value };
+    cb.viewChanged(view);
     clearTimeout(typing);
-    typing = window.setTimeout(() => update({ text: search.value }), 120);
+    typing = window.setTimeout(apply, 120);
   });
   const count = h('span', { id: 'pq-count', class: 'muted nowrap' });
   const controls = h('div', { class: 'pq-controls' },
