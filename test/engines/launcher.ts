@@ -56,7 +56,7 @@ export function startEngine(kind: TestEngineKind): RunningEngine {
     stop() {
       if (stopped) return;
       stopped = true;
-      execFileSync('bash', [join(HERE, kind, 'stop.sh'), dataDir], { stdio: 'inherit' });
+      execFileSync('bash', [join(HERE, 'stop.sh'), dataDir], { stdio: 'inherit' });
       process.off('exit', kill);
       rmSync(dataDir, { recursive: true, force: true });
     },
