@@ -5,7 +5,7 @@ import { type StageRecallReport, stageRecall } from '../../core/experiment/stage
 import { stageRecallTable } from '../../core/report/stage-recall';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { STAGE_NAMES } from '../../core/run/types';
-import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
+import { type ConfigEvaluation, describeSharing, evaluateConfig } from '../../core/session/evaluate';
 import { markdownTable, textTable, type Cell } from '../../core/report/table';
 import { modeLabel } from '../../core/config';
 import type { Corpus } from '../../core/corpus';
@@ -120,6 +120,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       corpus: r.saved.provenance.corpus,
       judgments: r.saved.provenance.judgments,
       saved: r.path ?? null,
+      sharing: r.sharing ?? null,
     })), failed, variant: Object.fromEntries(specs.map((s) => [s.name, describeMetric(s, options)])) }, null, 2) + '\n');
     return code;
   }
@@ -132,6 +133,10 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   out.push('', ...specs.map((s) => `  ${s.name}: ${describeMetric(s, options)}`));
   for (const r of results) {
     for (const [name, mean] of Object.entries(r.evaluation.residuals.means)) out.push(`  ${r.config.name} ${name} residual +${mean.toFixed(4)} (the most it could rise if every unjudged document were relevant)`);
+  }
+  for (const r of results) {
+    const shared = r.sharing && describeSharing(r.sharing);
+    if (shared) out.push(`  ${r.config.name}: ${shared}`);
   }
   const st = stageRecallTable(stageReports);
   out.push('', `Where relevant documents are lost (hit = relevant in the top ${stageReports[0][1].k}; ranking miss = retrieved by a stage but not in the top ${stageReports[0][1].k}; retrieval miss = no stage retrieved one):`);

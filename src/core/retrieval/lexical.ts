@@ -126,9 +126,14 @@ export class LexicalIndex {
     for (let f = 0; f < sums.length; f++) ms._avgFieldLength[f] = ms._documentCount > 0 ? sums[f] / ms._documentCount : 0;
   }
 
+  /** Are the per-field scores of this query under these settings cached (fieldScores will not search)? */
+  hasFieldScores(query: string, settings: LexicalScoringSettings): boolean {
+    return this.cache.has(scoresKey(query, settings));
+  }
+
   /** Per-field scores for a query, computed once per (query, scoring settings) and then reused. */
   fieldScores(query: string, settings: LexicalScoringSettings): FieldScores {
-    const key = `${settings.bm25.k1},${settings.bm25.b},${settings.bm25.d},${settings.prefix},${settings.fuzzy}\u0000${query}`;
+    const key = scoresKey(query, settings);
     const hit = this.cache.get(key);
     if (hit) {
       // refresh LRU position
@@ -276,6 +281,10 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
   }
   // Long queries match most of the corpus: select the top `depth` instead of sorting every candidate.
   return { hits: topK(out, options.depth), total: out.length };
+}
+
+function scoresKey(query: string, settings: LexicalScoringSettings): string {
+  return `${settings.bm25.k1},${settings.bm25.b},${settings.bm25.d},${settings.prefix},${settings.fuzzy}\u0000${query}`;
 }
 
 function popcount(x: number): number {

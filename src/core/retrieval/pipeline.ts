@@ -34,6 +34,8 @@ export interface SearchResult {
   stageIds: Partial<Record<StageName, string[]>>;
   /** With `fetchText`, from a remote engine: the results' title and text as the engine stores them. */
   texts?: Map<string, { title: string; body: string }>;
+  /** Stages whose scores came from a cache filled by an earlier search (of this or a sharing engine): no new scoring. */
+  cached?: Partial<Record<StageName, boolean>>;
 }
 
 /** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
@@ -68,6 +70,12 @@ export interface BuildInfo {
   lexical?: { source: 'built' | 'cache'; ms: number };
   vector?: { source: 'built' | 'cache'; ms: number; embedMs: number; embedderId: string; exact: boolean; scan: 'simd' | 'js' };
   notes: string[];
+  /**
+   * Parts this engine did not build but shares with the engine of another config of the session (same
+   * index-shaping settings, retrieval/shared-parts.ts): that config's name per part. `lexical`/`vector` above then
+   * describe the shared part's own build.
+   */
+  sharedWith?: Partial<Record<'lexical' | 'vector' | 'rerank', string>>;
 }
 
 /**
@@ -106,6 +114,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
   const outputs = new Map<StepName, StepOutput>();
   const retrieved: StepOutput[] = [];
   const notes: string[] = [];
+  const cached: SearchResult['cached'] = {};
   let hits: readonly ScoredId[] = [];
   for (const step of STEPS) {
     const input = { text, options, filter, pre, hits, outputs };
@@ -115,6 +124,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
     if (step.stage) {
       record(step.stage, out.hits);
       latencyMs[step.stage] = performance.now() - t;
+      if (out.cached) cached[step.stage] = true;
     }
     outputs.set(step.name, out);
     if (step.retrieves) retrieved.push(out);
@@ -126,7 +136,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
   const docs: RankedDoc[] = hits.map((h) => ({ id: h.id, score: h.score, stages: provenance.get(h.id) }));
   const result: SearchResult = {
     docs, total: matchTotal(retrieved, filter), latencyMs, notes, vectorIds: outputs.get('vector')?.hits.map((h) => h.id),
-    matches: options.collectMatches ? [...matchIds(retrieved, filter)] : undefined, stageIds,
+    matches: options.collectMatches ? [...matchIds(retrieved, filter)] : undefined, stageIds, cached,
   };
   latencyMs.total = performance.now() - t0;
   return result;

@@ -14,6 +14,7 @@ import { configAnalyzer } from '../retrieval/analyzer';
 import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
+import { SharedParts } from '../retrieval/shared-parts';
 import { writeFileAtomic } from '../util/atomic-write';
 import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
@@ -70,6 +71,8 @@ export class RanklabSession {
   /** By config hash. `signal`: the cancellation of the caller whose build is still running. */
   private readonly engines = new Map<string, { pending: Promise<Engine>; signal?: AbortSignal }>();
   private readonly rerankCache = new RerankScoreCache();
+  /** One index (and its per-query caches) per index-shaping setting, shared by the engines of every config. */
+  private readonly sharedParts = new SharedParts();
   private readonly accessViews = new Map<string, AccessView>();
   private principalProblems: Diagnostic[] = [];
   /** The entry each config handed out came from (file and setting locations), for configCorpusDiagnostics. */
@@ -436,6 +439,7 @@ export class RanklabSession {
           config,
           cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
           rerankCache: this.rerankCache,
+          shared: this.sharedParts,
           providers,
           work,
         });
@@ -460,6 +464,7 @@ export class RanklabSession {
   /** Drops every engine (the next use rebuilds or reloads indexes from the cache). */
   dropEngines(): void {
     this.engines.clear();
+    this.sharedParts.clear();
   }
 
   /**
@@ -576,5 +581,6 @@ function describeBuild(e: Engine): string {
   const parts: string[] = [];
   if (e.build.lexical) parts.push(`lexical ${e.build.lexical.source} in ${e.build.lexical.ms.toFixed(0)} ms`);
   if (e.build.vector) parts.push(`vector ${e.build.vector.source} in ${e.build.vector.ms.toFixed(0)} ms (embedding ${e.build.vector.embedMs.toFixed(0)} ms, ${e.build.vector.embedderId}; exact scan: ${e.build.vector.scan === 'simd' ? 'WebAssembly SIMD' : 'JS'})`);
-  return parts.join('; ') + (e.build.notes.length ? `; ${e.build.notes.join('; ')}` : '');
+  const shared = Object.entries(e.build.sharedWith ?? {}).map(([part, owner]) => `${part} shared with ${owner}`);
+  return [...parts, ...shared].join('; ') + (e.build.notes.length ? `; ${e.build.notes.join('; ')}` : '');
 }

@@ -12,11 +12,12 @@ export const lexicalStep: Step = {
   run({ lexical, config }, { text, options, filter, pre }) {
     const index = lexical!;
     const lx = config.lexical!;
+    const cached = index.hasFieldScores(text, lx);
     // Unfiltered once (cached), then the predicate is applied while recombining: same set as MiniSearch's `filter`.
     const r = index.search(text, lexicalQuery(lx, options.stageDepth ?? lx.depth, pre));
     // Post-filter mode retrieves unfiltered; the matches the user may see are counted apart (from the cached scores).
     const matched = filter && !pre ? index.search(text, lexicalQuery(lx, 0, filter)).total : r.total;
-    return { hits: r.hits, matched, matches: () => index.search(text, lexicalQuery(lx, Infinity, filter)).hits.map((h) => h.id) };
+    return { hits: r.hits, matched, cached, matches: () => index.search(text, lexicalQuery(lx, Infinity, filter)).hits.map((h) => h.id) };
   },
 };
 

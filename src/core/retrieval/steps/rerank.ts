@@ -11,6 +11,6 @@ export const rerankStep: Step = {
     const out = await rerankCandidates(reranker!, text, hits, docsById, {
       topN: r.topN, topM: r.topM, maxPassageChars: r.maxPassageChars, cache: rerankCache, signal: options.signal,
     });
-    return { hits: out.hits };
+    return { hits: out.hits, cached: out.scored === 0 };
   },
 };

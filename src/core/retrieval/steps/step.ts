@@ -7,6 +7,7 @@ import type { ExactIndex } from '../exact';
 import type { LexicalIndex } from '../lexical';
 import type { Embedder, Reranker } from '../providers/types';
 import type { ScoredId } from '../ranking';
+import type { VectorQueryCache } from '../query-cache';
 import type { RerankScoreCache } from '../rerank';
 import type { HnswIndex } from '../vector-index';
 
@@ -36,6 +37,8 @@ export interface EngineParts {
   readonly exact?: ExactIndex;
   readonly hnsw?: HnswIndex;
   readonly embedder?: Embedder;
+  /** Query vectors and unfiltered neighbours, shared by every engine that shares the vector stage. */
+  readonly vectorCache?: VectorQueryCache;
   readonly reranker?: Reranker;
   readonly docsById: ReadonlyMap<string, Document>;
   /** Shared across engines, so several configs over one corpus do not re-score pairs. */
@@ -73,6 +76,8 @@ export interface StepOutput {
    * not timed as the step's work). Without it, the step's permitted hits are its matches.
    */
   matches?: () => Iterable<string>;
+  /** The step's scores all came from a shared cache (per-field BM25, neighbours, reranker scores): nothing was scored anew. */
+  cached?: boolean;
 }
 
 export type StepName = 'lexical' | 'vector' | 'fuse' | 'rerank' | 'post-filter';

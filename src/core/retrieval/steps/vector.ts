@@ -12,11 +12,15 @@ export const vectorStep: Step = {
   stage: 'vector',
   retrieves: true,
   runs: ({ exact, embedder, config }) => !!(exact && embedder && config.vector),
-  async run({ exact, hnsw, embedder, config }, { text, options, pre }) {
+  async run({ exact, hnsw, embedder, config, vectorCache }, { text, options, pre }) {
     const v = config.vector!;
     const depth = options.stageDepth ?? v.depth;
-    const [q] = await embedder!.embed([text], 'query', options.signal);
+    const embed = async () => (await embedder!.embed([text], 'query', options.signal))[0];
+    const q = vectorCache ? await vectorCache.vector(text, embed) : await embed();
+    // Unfiltered lists are cached under every setting that shapes them, so a cached list is what a search returns.
+    if (!hnsw && !pre && vectorCache) return vectorCache.hits(`exact\u0000${depth}\u0000${text}`, () => exact!.search(q, depth));
     if (!hnsw) return { hits: exact!.search(q, depth, pre) };
+    if (!pre && vectorCache) return vectorCache.hits(`hnsw\u0000${depth}\u0000${v.hnsw.efSearch}\u0000${text}`, () => hnsw.search(q, depth, v.hnsw.efSearch));
     if (!pre) return { hits: hnsw.search(q, depth, v.hnsw.efSearch) };
     const permitted = exact!.permittedCount(pre);
     const share = exact!.size ? permitted / exact!.size : 0;
