@@ -3,6 +3,7 @@
 // the boost-change recombination, for Ranklab and for plain MiniSearch / plain brute force in the same run.
 // Prints to stdout; a full run (no --docs) also saves bench/results/<size>.json and rewrites docs/benchmarks.md
 // (when results for both sizes exist). `--render` only re-renders docs/benchmarks.md from the saved results.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ANALYZER } from '../src/core/config/defaults.ts';
@@ -120,4 +121,11 @@ if (docsOverride === undefined) {
     writeBenchmarksDoc(benchmarksDoc(saved.map((x) => x.result), runInfo, NOTES));
     log('\nwrote docs/benchmarks.md');
   }
+}
+
+// The full run also measures the shared index and score cache (its own script: npm run bench:shared).
+if (size === 'all' && docsOverride === undefined) {
+  log('\nshared index and score cache (bench/shared-cache.ts):');
+  const r = spawnSync(process.execPath, ['--max-old-space-size=8192', '--import', 'tsx', join(ROOT, 'bench', 'shared-cache.ts')], { stdio: 'inherit' });
+  if (r.status !== 0) process.exitCode = r.status ?? 1;
 }
