@@ -7,7 +7,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli/main';
 import { parseMetricList } from '../../../src/core/metrics';
-import type { RankConfig } from '../../../src/core/config';
+import { type RankConfig, normaliseRankConfig } from '../../../src/core/config';
 import { type ConfigEvaluation, evaluateConfig } from '../../../src/core/session/evaluate';
 import { RanklabSession } from '../../../src/core/session/session';
 import { indexShareKeys } from '../../../src/core/retrieval/shared-parts';
@@ -38,8 +38,15 @@ function capture() {
 test('every example config evaluated through one session (shared indexes and caches, twice, both orders) gives the saved run of its own fresh engine', async () => {
   const ws = copyOfExample();
   const shared = RanklabSession.open(ws, { stateDir: tempDir(), allowModelLoading: false });
-  const configs = offlineConfigs(shared);
-  assert.ok(configs.length >= 6, configs.map((c) => c.name).join(', '));
+  const files = offlineConfigs(shared);
+  assert.ok(files.length >= 6, files.map((c) => c.name).join(', '));
+  // Variants as a sweep makes them: other depths, RRF k and weights over the same indexes.
+  const raw = JSON.parse(readFileSync(join(ws, 'configs', 'hybrid-rrf.rank.json'), 'utf8'));
+  const variant = normaliseRankConfig({
+    ...raw, lexical: { ...raw.lexical, depth: 40, fields: { title: 2, body: 1 } }, vector: { ...raw.vector, depth: 30 },
+    hybrid: { ...raw.hybrid, k: 10, depth: 50, weights: { lexical: 1, vector: 0.4 } },
+  }, 'hybrid-variant');
+  const configs = [...files, variant];
   const sharedRuns = new Map<string, ConfigEvaluation[]>();
   for (const config of [...configs, ...[...configs].reverse()]) {
     const r = await evaluateConfig(shared, config, { specs, metricOptions });
@@ -49,7 +56,7 @@ test('every example config evaluated through one session (shared indexes and cac
   for (const config of configs) {
     // Its own session, its own state folder: nothing shared, nothing loaded from another config's cache.
     const fresh = RanklabSession.open(ws, { stateDir: tempDir() });
-    const own = await evaluateConfig(fresh, fresh.resolveConfig(config.name), { specs, metricOptions });
+    const own = await evaluateConfig(fresh, config, { specs, metricOptions });
     assert.deepEqual(own.sharing?.sharedWith, {});
     for (const r of sharedRuns.get(config.name)!) {
       assert.deepEqual(savedWithoutTiming(r), savedWithoutTiming(own), config.name);
@@ -87,6 +94,20 @@ test('a config differing from the baseline only in boosts reuses its index and e
   const alone = capture();
   assert.equal(await main(['eval', '--workspace', ws, '--state-dir', tempDir(), '--config', 'title-boost-3', '--no-save'], alone), 0, alone.stderr);
   assert.doesNotMatch(alone.stdout, /index shared/);
+});
+
+test('a config that is no file (a sweep\'s variant) shares the same way and ranks as it would alone', async () => {
+  const ws = copyOfExample();
+  const session = RanklabSession.open(ws, { stateDir: tempDir() });
+  await evaluateConfig(session, session.resolveConfig('baseline'), { specs, metricOptions, save: false });
+  const raw = JSON.parse(readFileSync(join(ws, 'configs', 'title-boost-3.rank.json'), 'utf8'));
+  const variant = normaliseRankConfig({ ...raw, lexical: { ...raw.lexical, fields: { title: 2, body: 1.5 } } }, 'title-2');
+  const shared = await evaluateConfig(session, variant, { specs, metricOptions, save: false });
+  assert.deepEqual(shared.sharing, { sharedWith: { lexical: 'baseline' }, cachedQueries: { lexical: 94 }, queries: 94 });
+  const alone = RanklabSession.open(ws, { stateDir: tempDir() });
+  const own = await evaluateConfig(alone, variant, { specs, metricOptions, save: false });
+  assert.deepEqual([...shared.run], [...own.run]);
+  assert.deepEqual(shared.evaluation.means, own.evaluation.means);
 });
 
 test('settings that shape an index give another sharing key; settings applied per query do not', () => {
