@@ -46,6 +46,8 @@ export interface SweepResult extends SweepSummary {
   combinations: Combination[];
   /** Combinations that are no valid config (e.g. every boost 0), with the reason: not evaluated. */
   skipped: { values: Record<string, SettingValue>; reason: string }[];
+  /** The objective per query (all judged queries) of BASE and of each evaluated combination (by `Combination.index`). */
+  perQuery: { base: ReadonlyMap<string, number>; combinations: ReadonlyMap<number, ReadonlyMap<string, number>> };
   split?: Omit<TuneHoldout, 'tune' | 'holdout'> & { tune: number; holdout: number };
   folds?: number[];
   notes: string[];
@@ -164,7 +166,7 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   const summary = summarizeSweep(scored, base, plan, { top: opts.top, objective: opts.objective.name, seed: 42 });
   return {
     ...summary, base: { ...summary.base, config: opts.base }, variations: opts.variations, search: opts.search,
-    gridSize, combinations, skipped, split, folds, notes,
+    gridSize, combinations, skipped, split, folds, notes, perQuery: { base, combinations: new Map(scored.map((c) => [c.index, c.perQuery])) },
   };
 }
 
