@@ -170,11 +170,11 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   };
 }
 
-/** The best combination as a config file's text (BASE's settings with its values; a description saying where it came from). */
-export function bestConfigText(result: SweepResult): string {
-  const best = result.combinations.find((c) => c.index === result.rows[0].index)!;
-  const raw = { ...best.raw };
-  raw.description = `${result.base.config.name} with ${combinationLabel(best.values)} (ranklab sweep)`;
-  const ordered = { ...(raw.$schema !== undefined ? { $schema: raw.$schema } : {}), description: raw.description, ...raw };
-  return JSON.stringify(ordered, null, 2) + '\n';
+/** A combination (default: the best) as a config file's text: BASE's settings with its values, a description saying where it came from. */
+export function bestConfigText(result: SweepResult, index = result.rows[0].index): string {
+  const combination = result.combinations.find((c) => c.index === index);
+  if (!combination) throw new InputError(`no combination ${index} in this sweep`);
+  const { $schema, description: _, ...rest } = combination.raw;
+  const description = `${result.base.config.name} with ${combinationLabel(combination.values)} (ranklab sweep)`;
+  return JSON.stringify({ ...($schema !== undefined ? { $schema } : {}), description, ...rest }, null, 2) + '\n';
 }
