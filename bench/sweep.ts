@@ -44,12 +44,17 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   await session.loadCorpus();
   const corpusMs = performance.now() - t0;
-  const sweep = () => runSweep(session, { base, raw: structuredClone(BM25_CONFIG), variations, search: { kind: 'grid' }, objective, metricOptions });
+  const sweep = (pass: string) => runSweep(session, {
+    base, raw: structuredClone(BM25_CONFIG), variations, search: { kind: 'grid' }, objective, metricOptions,
+    onProgress: (done, total) => {
+      if (done % 10 === 0 || done === total) console.error(`  ${pass}: ${done}/${total} configs`);
+    },
+  });
   let t = performance.now();
-  const first = await sweep();
+  const first = await sweep('first pass');
   const firstMs = performance.now() - t;
   t = performance.now();
-  const second = await sweep();
+  const second = await sweep('second pass');
   const secondMs = performance.now() - t;
   t = performance.now();
   await evaluateConfig(session, base, { specs: [objective], metricOptions, split: 'all', save: false });
