@@ -20,6 +20,7 @@ const FLOORS = [
   'workspace', // ranklab.json, configs and judgments found in a folder
   'judging', // pools, the grade writer, rater agreement, the LLM judge
   'session', // a workspace opened for work: evaluation, search views, the access check
+  'tuning', // parameter sweeps over a session: combinations, tune/holdout splits and folds, the overfitting guard
   'report', // tables, Markdown, JUnit
 ];
 

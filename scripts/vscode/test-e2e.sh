@@ -5,6 +5,7 @@
 #   scale        test/e2e/scale.e2e.mjs: 5,000-query runs → windowed per-query table (rows alive, timings logged)
 #   judging      test/e2e/judging.e2e.mjs: palette → judging view → grades by keyboard → file on disk, judged@10 in the dashboard
 #   progress     test/e2e/progress.e2e.mjs: slow Run Evaluation → notification counts → Cancel → cancelled message, no run of the stopped config
+#   sweep        test/e2e/sweep.e2e.mjs: palette → Sweep Parameter on baseline.rank.json → curve → a point's per-query diff → Save as config
 #   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
 #   vsix         package a .vsix with vsce and check it installs into a fresh code-server extensions dir
 # The extension is loaded from this folder (extensionDevelopmentPath), as test-electron does: no packaging step.
@@ -12,7 +13,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food verdict scale judging progress integration}"
+STEPS="${*:-ui food verdict scale judging progress sweep integration}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -50,6 +51,9 @@ for step in $STEPS; do
     judging)
       echo "== judging: example workspace e2e (Judge Unjudged Documents, keyboard grades, file on disk, dashboard judged@10)"
       node test/e2e/judging.e2e.mjs ;;
+    sweep)
+      echo "== sweep: Sweep Parameter on the example (curve, a point's per-query diff, save as config)"
+      node test/e2e/sweep.e2e.mjs ;;
     progress)
       echo "== progress: Run Evaluation's progress notification and Cancel (no run of the stopped config)"
       node test/e2e/progress.e2e.mjs ;;

@@ -10,6 +10,7 @@ import { INDEX_USAGE, indexCommand } from './commands/engine-index';
 import { POOL_USAGE, poolCommand } from './commands/pool';
 import { AGREEMENT_USAGE, agreementCommand } from './commands/agreement';
 import { JUDGE_USAGE, judgeCommand } from './commands/judge';
+import { SWEEP_USAGE, sweepCommand } from './commands/sweep';
 import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, Command> = {
   pool: { run: poolCommand, usage: POOL_USAGE },
   agreement: { run: agreementCommand, usage: AGREEMENT_USAGE },
   judge: { run: judgeCommand, usage: JUDGE_USAGE },
+  sweep: { run: sweepCommand, usage: SWEEP_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments
@@ -45,6 +47,11 @@ Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message s
  */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
+  // `ranklab help sweep` = `ranklab sweep --help`
+  if (name === 'help' && rest.length === 1 && COMMANDS[rest[0]]) {
+    io.out(COMMANDS[rest[0]].usage + '\n');
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
     return name ? 0 : 2;

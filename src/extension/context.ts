@@ -9,6 +9,7 @@ import type { RanklabDiagnostics } from './diagnostics';
 import type { JudgingPanel } from './judging/panel';
 import type { LiveEvaluator } from './live';
 import type { SessionManager } from './sessions';
+import type { SweepPanel } from './sweep/panel';
 
 export interface RanklabContext {
   readonly extension: vscode.ExtensionContext;
@@ -20,4 +21,5 @@ export interface RanklabContext {
   readonly diagnostics: RanklabDiagnostics;
   readonly dashboard: DashboardPanel;
   readonly judging: JudgingPanel;
+  readonly sweep: SweepPanel;
 }

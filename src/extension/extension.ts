@@ -12,6 +12,7 @@ import { RanklabController } from './controller';
 import { DashboardPanel } from './dashboard/panel';
 import { RanklabDiagnostics } from './diagnostics';
 import { JudgingPanel } from './judging/panel';
+import { SweepPanel } from './sweep/panel';
 import { LiveEvaluator } from './live';
 import { SessionManager } from './sessions';
 import { createStatusBar } from './status-bar';
@@ -31,6 +32,8 @@ export interface RanklabApi {
   dashboard(): DashboardPanel | undefined;
   /** The open judging panel, if any. */
   judging(): JudgingPanel | undefined;
+  /** The open sweep panel, if any. */
+  sweep(): SweepPanel | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): RanklabApi {
@@ -50,7 +53,8 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   const codeLens = new ConfigCodeLensProvider(live, folderOf);
   const dashboard = new DashboardPanel(context.extensionUri, controller);
   const judging = new JudgingPanel(context.extensionUri, controller, sessions);
-  const ctx: RanklabContext = { extension: context, log, controller, sessions, live, diagnostics, dashboard, judging };
+  const sweep = new SweepPanel(context.extensionUri, controller, sessions);
+  const ctx: RanklabContext = { extension: context, log, controller, sessions, live, diagnostics, dashboard, judging, sweep };
 
   const refreshWorkspaceDiagnostics = () => {
     const session = controller.session();
@@ -66,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
     codeLens,
     dashboard,
     judging,
+    sweep,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/*.rank.json' }, codeLens),
     live.onDidChange((state) => {
       diagnostics.setConfig(state, state.status === 'done' ? controller.session() : undefined);
@@ -82,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
     ...registerCommands(ctx),
     dashboard.registerSerializer(),
     judging.registerSerializer(),
+    sweep.registerSerializer(),
     createStatusBar(controller, sessions),
   );
   // Judgment-file diagnostics show up without waiting for an evaluation (after activation, off its path).
@@ -90,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   log.info(`Ranklab ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`);
   console.log(`RANKLAB-ACTIVATED ${activationMs.toFixed(1)} ms`);
   const commands = COMMAND_LIST.map(({ id, internal }) => ({ id, internal }));
-  return { activationMs, controller, sessions, live, diagnostics, tests, commands, dashboard: () => (dashboard.isOpen ? dashboard : undefined), judging: () => (judging.isOpen ? judging : undefined) };
+  return { activationMs, controller, sessions, live, diagnostics, tests, commands, dashboard: () => (dashboard.isOpen ? dashboard : undefined), judging: () => (judging.isOpen ? judging : undefined), sweep: () => (sweep.isOpen ? sweep : undefined) };
 }
 
 export function deactivate(): void {}

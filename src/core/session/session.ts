@@ -461,6 +461,14 @@ export class RanklabSession {
     }
   }
 
+  /**
+   * Forgets the engine of one config (a sweep's combination, used once): the session keeps no engine per
+   * combination. Whatever the engine shares with others (cached indexes, reranker scores) stays.
+   */
+  releaseEngine(config: RankConfig): void {
+    this.engines.delete(config.configHash);
+  }
+
   /** Drops every engine (the next use rebuilds or reloads indexes from the cache). */
   dropEngines(): void {
     this.engines.clear();

@@ -15,6 +15,7 @@ import { evaluateConfig, rebuildIndex, runEvaluation } from './evaluation';
 import { judgeUnjudged } from './judging';
 import { openDocument, openQuery } from './navigate';
 import { exportRun, setBaseline } from './runs';
+import { sweepParameter } from './sweep';
 
 // Handlers take the arguments VS Code passes (untyped at the boundary); each declares the ones it reads.
 type Handler = (...args: any[]) => unknown;
@@ -36,6 +37,7 @@ export const COMMANDS = {
   'ranklab.checkAccessControl': { create: checkAccessControl },
   'ranklab.searchAsPrincipal': { create: searchAsPrincipal },
   'ranklab.judgeUnjudged': { create: judgeUnjudged },
+  'ranklab.sweepParameter': { create: sweepParameter },
   'ranklab.openDocument': { create: openDocument, internal: true },
   'ranklab.openQuery': { create: openQuery, internal: true },
 } satisfies Record<string, CommandSpec>;

@@ -1,0 +1,76 @@
+// `ranklab sweep` speed: 100 boost combinations (lexical.fields.title × lexical.fields.body, 10 × 10) × 1,000 labeled
+// queries over a generated workspace (test/helpers/synthetic-workspace: the generator bench/interrupt.ts uses; short
+// documents from a Zipf-like vocabulary, judged queries with a quarter in the holdout split), through the product:
+// the core's runSweep on a RanklabSession, as the CLI and the editor call it.
+// Printed beside it, measured in the same run: one evaluation of BASE (1,000 queries) — the unit a sweep is made of.
+// "first pass" = the first sweep of the session (it builds the index); "after the first pass" = the same sweep again.
+// Run: node --import tsx bench/sweep.ts [--docs 10000] [--queries 1000] [--grid 10] (npm run bench:sweep)
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, uptime } from 'node:os';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_METRIC_OPTIONS, parseMetric } from '../src/core/metrics';
+import { RanklabSession } from '../src/core/session/session';
+import { evaluateConfig } from '../src/core/session/evaluate';
+import { parseVary } from '../src/core/tuning/parameters';
+import { runSweep } from '../src/core/tuning/sweep';
+import { BM25_CONFIG, writeSyntheticWorkspace } from '../test/helpers/synthetic-workspace';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const DOCS = Number(arg('docs', '10000'));
+const QUERIES = Number(arg('queries', '1000'));
+const GRID = Number(arg('grid', '10'));
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+const root = mkdtempSync(join(tmpdir(), 'ranklab-bench-sweep-'));
+const dir = join(root, 'ws');
+mkdirSync(dir);
+writeSyntheticWorkspace(dir, { docs: DOCS, queries: QUERIES, layout: 'jsonl', configs: { baseline: BM25_CONFIG } });
+
+async function main(): Promise<void> {
+  const session = RanklabSession.open(dir);
+  const base = session.usable(session.configEntry('baseline'));
+  const objective = parseMetric('ndcg@10');
+  const metricOptions = { ...DEFAULT_METRIC_OPTIONS };
+  const top = (GRID * 0.5).toFixed(1);
+  const variations = [parseVary(`lexical.fields.title=0.5..${top}:0.5`), parseVary(`lexical.fields.body=0.5..${top}:0.5`)];
+  const combos = variations.reduce((n, v) => n * v.values.length, 1);
+  console.log(`sweep benchmark: ${DOCS.toLocaleString('en')} documents, ${QUERIES.toLocaleString('en')} queries, ${combos} combinations (${variations.map((v) => `${v.path} ×${v.values.length}`).join(', ')})`);
+  console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}; load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} (uptime ${Math.round(uptime() / 60)} min)`);
+
+  const t0 = performance.now();
+  await session.loadCorpus();
+  const corpusMs = performance.now() - t0;
+  const sweep = (pass: string) => runSweep(session, {
+    base, raw: structuredClone(BM25_CONFIG), variations, search: { kind: 'grid' }, objective, metricOptions,
+    onProgress: (done, total) => {
+      if (done % 10 === 0 || done === total) console.error(`  ${pass}: ${done}/${total} configs`);
+    },
+  });
+  let t = performance.now();
+  const first = await sweep('first pass');
+  const firstMs = performance.now() - t;
+  t = performance.now();
+  const second = await sweep('second pass');
+  const secondMs = performance.now() - t;
+  t = performance.now();
+  await evaluateConfig(session, base, { specs: [objective], metricOptions, split: 'all', save: false });
+  const oneEvalMs = performance.now() - t;
+  if (JSON.stringify(first.rows.map((r) => r.tune)) !== JSON.stringify(second.rows.map((r) => r.tune))) throw new Error('the two passes disagree');
+
+  console.log('');
+  console.log(`corpus load                        ${secs(corpusMs)}`);
+  console.log(`sweep, first pass                  ${secs(firstMs)}  (${(firstMs / (combos + 1)).toFixed(0)} ms per config: BASE + ${combos} combinations)`);
+  console.log(`sweep, after the first pass        ${secs(secondMs)}  (${(secondMs / (combos + 1)).toFixed(0)} ms per config)   target ≤ 5 s`);
+  console.log(`baseline: one evaluation of BASE   ${secs(oneEvalMs)}  (warm engine; the sweep costs ${(secondMs / oneEvalMs).toFixed(1)} of these)`);
+  console.log(`best: ${Object.entries(first.rows[0].values).map(([k, v]) => `${k}=${v}`).join(', ')}; tune ${first.rows[0].tune.toFixed(4)}, holdout gain ${first.estimate.gain.toFixed(4)}`);
+  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+}
+
+main().finally(() => rmSync(root, { recursive: true, force: true })).catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

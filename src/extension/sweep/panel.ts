@@ -1,0 +1,112 @@
+/**
+ * The sweep panel: runs the core's sweep (src/core/tuning/sweep.ts) on a config under a cancellable progress
+ * notification and answers its protocol (src/protocol/sweep.ts) through the generic WebviewPanelHost (CSP,
+ * handshake, serializer). What it shows comes from ./model.ts (no vscode); the app is webview/sweep/main.ts.
+ */
+import { readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { parseMetric } from '../../core/metrics';
+import type { Variation } from '../../core/tuning/parameters';
+import { type SweepResult, bestConfigText, runSweep } from '../../core/tuning/sweep';
+import { writeFileAtomic } from '../../core/util/atomic-write';
+import { InputError } from '../../core/util/diagnostics';
+import { parseJsonWithLocations } from '../../core/util/json-source';
+import { type SweepMessages, type SweepView, sweepProtocol } from '../../protocol/sweep';
+import type { RanklabController } from '../controller';
+import type { SessionManager } from '../sessions';
+import { type PanelView, WebviewPanelHost } from '../webviews/host';
+import { queryDiff, savePathFor, sweepView } from './model';
+
+const VIEW: PanelView<SweepMessages> = {
+  protocol: sweepProtocol,
+  title: 'Ranklab: Sweep',
+  app: 'sweep',
+  styles: ['base.css', 'sweep.css'],
+  icon: 'ranklab.svg',
+  loading: 'Sweeping…',
+};
+
+export class SweepPanel implements vscode.Disposable {
+  private readonly host: WebviewPanelHost<SweepMessages>;
+  private last?: { result: SweepResult; view: SweepView; baseFile: string };
+
+  constructor(extensionUri: vscode.Uri, private readonly controller: RanklabController, private readonly sessions: SessionManager) {
+    const last = () => {
+      if (!this.last) throw new InputError('no sweep yet: run "Ranklab: Sweep Parameter"');
+      return this.last;
+    };
+    this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
+      ready: () => {
+        if (this.last) this.host.notify('show', { view: this.last.view });
+      },
+      requests: {
+        getQueryDiff: (p) => queryDiff(last().result, p.index, this.sessions.session(this.controller.folder!).judgments()),
+        saveConfig: (p) => {
+          const { result, baseFile } = last();
+          const path = savePathFor(baseFile);
+          writeFileAtomic(path, bestConfigText(result, p.index));
+          controller.log.info(`sweep: saved ${path}`);
+          void vscode.window.showInformationMessage(`Ranklab: saved ${vscode.workspace.asRelativePath(path)}`);
+          return { path };
+        },
+      },
+      commands: {},
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.host.isOpen;
+  }
+
+  /** The view last shown (tests read it). */
+  currentView(): SweepView | undefined {
+    return this.last?.view;
+  }
+
+  /** Sweeps the config in `baseFile` over `variations` on its tune/holdout split, then shows the curve. Undefined when cancelled. */
+  async sweep(baseFile: string, variations: Variation[]): Promise<SweepView | undefined> {
+    const folder = this.controller.folder;
+    if (!folder || folder.uri.scheme !== 'file') throw new InputError('open a local folder containing ranklab.json');
+    const abort = new AbortController();
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Ranklab: sweeping', cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
+        return this.sessions.exclusive(folder, 'sweeping', async (session) => {
+          const base = session.usable(session.configEntry(baseFile));
+          const raw = parseJsonWithLocations(readFileSync(baseFile, 'utf8'), { comments: true }).value as Record<string, unknown>;
+          const settings = session.workspace.settings;
+          const objective = parseMetric(this.controller.settings.primaryMetric ?? 'ndcg@10');
+          const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+          await session.loadCorpus(session.work(abort.signal));
+          const count = variations.reduce((n, v) => n * v.values.length, 1);
+          return runSweep(session, {
+            base, raw, variations, search: { kind: 'grid' }, objective, metricOptions, top: count, signal: abort.signal,
+            onProgress: (done, total, label) => progress.report({ message: `${done}/${total}: ${label}`, increment: 100 / total }),
+          }).then((r) => ({ r, objective: objective.name }));
+        }).catch((e) => {
+          if (abort.signal.aborted) return undefined;
+          throw e;
+        });
+      },
+    );
+    if (!result) {
+      void vscode.window.showInformationMessage('Ranklab: sweep cancelled; nothing was saved.');
+      return undefined;
+    }
+    const view = sweepView(result.r, result.objective);
+    for (const w of view.warnings) this.controller.log.warn(`sweep: ${w}`);
+    this.last = { result: result.r, view, baseFile };
+    this.host.show();
+    if (this.host.isReady) this.host.notify('show', { view });
+    return view;
+  }
+
+  registerSerializer(): vscode.Disposable {
+    return this.host.registerSerializer();
+  }
+
+  dispose(): void {
+    this.host.dispose();
+  }
+}

@@ -1,0 +1,49 @@
+// The tuning split and K folds: deterministic, disjoint, covering.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { HASH_HOLDOUT_SHARE, kFolds, tuneHoldoutSplit } from '../../../src/core/tuning/splits';
+import type { JudgmentSet, Query } from '../../../src/core/judgments';
+
+function judgments(queries: Array<[string, Query['split']]>): JudgmentSet {
+  return {
+    queries: new Map(queries.map(([id, split]) => [id, { id, text: id, tags: [], ...(split ? { split } : {}) } as Query])),
+    qrels: new Map(queries.map(([id]) => [id, new Map([['d1', 1]])])),
+  } as unknown as JudgmentSet;
+}
+
+test('K folds are disjoint, cover every query once, differ in size by at most one, and do not depend on input order', () => {
+  fc.assert(fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 2, maxLength: 200 }), fc.integer({ min: 2, max: 10 }), (qids, k) => {
+    fc.pre(k <= qids.length);
+    const folds = kFolds(qids, k);
+    assert.equal(folds.length, k);
+    const all = folds.flat();
+    assert.equal(all.length, qids.length, 'disjoint: no query twice');
+    assert.deepEqual([...all].sort(), [...qids].sort(), 'covering');
+    const sizes = folds.map((f) => f.length);
+    assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `balanced ${sizes}`);
+    assert.deepEqual(kFolds([...qids].reverse(), k), folds, 'deterministic whatever the order');
+  }), { numRuns: 200 });
+});
+
+test('kFolds refuses fewer than 2 folds', () => {
+  assert.throws(() => kFolds(['a', 'b'], 1), RangeError);
+});
+
+test('the judgments\' own split is used when any query is marked holdout (no split = tune)', () => {
+  const s = tuneHoldoutSplit(judgments([['q1', 'tune'], ['q2', 'holdout'], ['q3', undefined], ['q4', 'holdout']]));
+  assert.deepEqual(s, { tune: ['q1', 'q3'], holdout: ['q2', 'q4'], source: 'judgments' });
+});
+
+test('without a holdout mark, a hash of the id holds out about a quarter, the same every time, disjoint and covering', () => {
+  const ids = Array.from({ length: 2000 }, (_, i) => `q${i}`);
+  const s = tuneHoldoutSplit(judgments(ids.map((id) => [id, undefined])));
+  assert.equal(s.source, 'hash');
+  assert.equal(s.tune.length + s.holdout.length, ids.length);
+  assert.equal(new Set([...s.tune, ...s.holdout]).size, ids.length);
+  const share = s.holdout.length / ids.length;
+  assert.ok(Math.abs(share - HASH_HOLDOUT_SHARE) < 0.04, `holdout share ${share}`);
+  // A query's side depends on its id alone: a subset splits the same way.
+  const sub = tuneHoldoutSplit(judgments(ids.slice(0, 100).map((id) => [id, undefined])));
+  assert.deepEqual(sub.holdout, s.holdout.filter((q) => ids.slice(0, 100).includes(q)));
+});
