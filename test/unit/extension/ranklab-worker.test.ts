@@ -1,0 +1,109 @@
+// The real Ranklab worker (src/extension/worker/main.ts) on a copy of examples/food-search, through the RPC the
+// extension uses: an evaluation in the worker saves the same figures as the core called in this thread, reports
+// its progress, and a cancel stops it with nothing of the stopped config written; the access check crosses the
+// thread whole. No timing is asserted.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { after, test } from 'node:test';
+import { threadId } from 'node:worker_threads';
+import { parseMetricList } from '../../../src/core/metrics/spec';
+import { checkAcl } from '../../../src/core/session/check-acl';
+import { evaluateConfig } from '../../../src/core/session/evaluate';
+import { RanklabSession } from '../../../src/core/session/session';
+import type { EvaluateProgress, RanklabMethods } from '../../../src/extension/worker/protocol';
+import { RpcClient } from '../../../src/extension/worker/rpc';
+
+const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
+const client = new RpcClient<RanklabMethods>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
+const dirs: string[] = [];
+after(async () => {
+  await client.terminate();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A copy of the example with only the two lexical configs (offline, no model). */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-worker-'));
+  dirs.push(dir);
+  cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
+  for (const f of readdirSync(join(dir, 'configs'))) if (!['baseline.rank.json', 'title-boost-3.rank.json'].includes(f)) rmSync(join(dir, 'configs', f));
+  return dir;
+}
+
+const runFiles = (dir: string) => (existsSync(join(dir, '.ranklab/runs')) ? readdirSync(join(dir, '.ranklab/runs')) : []);
+
+test('an evaluation in the worker saves the runs the core saves in this thread, with its progress on the way', async () => {
+  const dir = workspace();
+  const status = await client.request('status', {});
+  assert.notEqual(status.threadId, threadId);
+  const seen: EvaluateProgress[] = [];
+  const r = await client.request('evaluate', { root: dir, trusted: true }, { onProgress: (p) => seen.push(p) });
+  assert.equal(r.cancelled, false);
+  assert.deepEqual(r.failed, []);
+  assert.equal(r.total, 2);
+  assert.equal(r.saved.length, 2);
+  // Progress: each config's queries counted up to the number of queries, then its "saved" with the path.
+  const queryCounts = seen.filter((p) => p.type === 'work' && p.work.phase === 'queries').map((p) => (p as Extract<EvaluateProgress, { type: 'work' }>).work);
+  assert.ok(queryCounts.some((w) => w.label === 'baseline' && w.done === w.total && w.total > 0));
+  assert.deepEqual(seen.filter((p) => p.type === 'saved').map((p) => (p as { path: string }).path), r.saved);
+
+  // The same figures from the core called here, on a separate copy (an independent session and index).
+  const here = RanklabSession.open(workspace());
+  const settings = here.workspace.settings;
+  for (const path of r.saved) {
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    const mine = await evaluateConfig(here, here.resolveConfig(saved.provenance.config), {
+      specs: parseMetricList(settings.metrics), metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold }, save: false,
+    });
+    assert.deepEqual(saved.metrics, mine.saved.metrics, saved.provenance.config);
+    assert.deepEqual(saved.queries.map((q: { qid: string }) => q.qid), mine.saved.queries.map((q) => q.qid));
+  }
+});
+
+test('cancel stops an evaluation in the worker at its next pause: nothing of the stopped config is written, the worker lives on', async () => {
+  const dir = workspace();
+  // Slow enough to cancel mid-loop: many generated queries over many generated documents (fixed generator).
+  const golden = JSON.parse(readFileSync(join(dir, 'judgments/golden.json'), 'utf8'));
+  const words = [...new Set(golden.flatMap((q: { query: string }) => q.query.split(/\s+/)))].sort() as string[];
+  const queries = [...golden];
+  for (let i = 0; queries.length < 3000; i++) queries.push({ id: `gen${i}`, query: [i, i * 7 + 3].map((k) => words[k % words.length]).join(' '), judgments: golden[i % golden.length].judgments });
+  writeFileSync(join(dir, 'judgments/golden.json'), JSON.stringify(queries));
+  const docs = Array.from({ length: 3000 }, (_, d) => JSON.stringify({ id: `gen-${d}`, title: words[d % words.length], text: Array.from({ length: 30 }, (_, k) => words[(d * (k + 1) * 31 + k) % words.length]).join(' '), public: true }));
+  writeFileSync(join(dir, 'data/generated.jsonl'), docs.join('\n') + '\n');
+
+  const started = client.started;
+  const abort = new AbortController();
+  const after: EvaluateProgress[] = [];
+  const r = await client.request('evaluate', { root: dir, trusted: true }, {
+    signal: abort.signal,
+    onProgress: (p) => {
+      if (abort.signal.aborted) after.push(p);
+      else if (p.type === 'work' && p.work.phase === 'queries' && p.work.done > 0) abort.abort();
+    },
+  });
+  assert.equal(r.cancelled, true);
+  assert.equal(r.stopped, 'baseline');
+  assert.deepEqual(r.saved, []);
+  assert.deepEqual(runFiles(dir), [], 'no run (and no temporary file) written');
+  assert.equal(after.filter((p) => p.type === 'saved').length, 0);
+  // Stopped by its AbortSignal, not by terminating the thread: the same worker answers the next request.
+  assert.equal((await client.request('status', {})).threadId > 0, true);
+  assert.equal(client.started, started);
+});
+
+test('the access check runs in the worker and its report crosses the thread whole', async () => {
+  const dir = workspace();
+  const remote = await client.request('checkAcl', { root: dir, trusted: true });
+  const local = await checkAcl(RanklabSession.open(workspace()));
+  assert.equal(remote.checked, local.checked);
+  assert.ok(remote.checked > 0);
+  assert.deepEqual(remote.violations, local.violations);
+  assert.deepEqual(Object.keys(remote.byPrincipal).sort(), Object.keys(local.byPrincipal).sort());
+  assert.deepEqual(remote.failed, local.failed);
+});
+
+test('bad input in the worker comes back as the core\'s error with its message', async () => {
+  await assert.rejects(client.request('evaluate', { root: workspace(), trusted: true, only: ['nothing-here'] }), (e: Error) => e.name === 'InputError' && /no usable ranking config/.test(e.message));
+});
