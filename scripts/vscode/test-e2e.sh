@@ -30,7 +30,7 @@ fi
 echo "== build"; T=$(now)
 node scripts/build.mjs
 node scripts/vscode/build-tests.mjs
-for f in dist/extension.js dist/webviews/dashboard.js dist/webviews/judging.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
+for f in dist/extension.js dist/worker.js dist/webviews/dashboard.js dist/webviews/judging.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
 echo "   build: $(since "$T")"
 
 for step in $STEPS; do
