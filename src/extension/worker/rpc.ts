@@ -112,7 +112,9 @@ export class RpcClient<M extends MethodMap<M>, N = never> {
             if (!this.pending.has(id)) return;
             this.settle(id);
             reject(signal.reason);
-            this.terminate(new WorkerDiedError('the Ranklab worker was stopped because a cancelled task did not stop in time'));
+            const forced = new WorkerDiedError('the Ranklab worker was terminated: a cancelled task did not stop in time');
+            this.options.onLog?.('warn', forced.message);
+            void this.terminate(forced);
           }, this.options.graceMs ?? 2000);
         };
         signal.addEventListener('abort', p.onAbort, { once: true });
