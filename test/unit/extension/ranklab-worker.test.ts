@@ -11,12 +11,13 @@ import { threadId } from 'node:worker_threads';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import { checkAcl } from '../../../src/core/session/check-acl';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
+import { poolEntries, workspacePool } from '../../../src/core/session/judging-pool';
 import { RanklabSession } from '../../../src/core/session/session';
-import type { EvaluateProgress, RanklabMethods } from '../../../src/extension/worker/protocol';
+import type { EvaluateProgress, RanklabMethods, RanklabNotification } from '../../../src/extension/worker/protocol';
 import { RpcClient } from '../../../src/extension/worker/rpc';
 
 const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
-const client = new RpcClient<RanklabMethods>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
+const client = new RpcClient<RanklabMethods, RanklabNotification>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
 const dirs: string[] = [];
 after(async () => {
   await client.terminate();
@@ -106,4 +107,47 @@ test('the access check runs in the worker and its report crosses the thread whol
 
 test('bad input in the worker comes back as the core\'s error with its message', async () => {
   await assert.rejects(client.request('evaluate', { root: workspace(), trusted: true, only: ['nothing-here'] }), (e: Error) => e.name === 'InputError' && /no usable ranking config/.test(e.message));
+});
+
+test('Rebuild Index in the worker deletes the cached indexes and builds every config again from a fresh read', async () => {
+  const dir = workspace();
+  await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
+  const cache = join(dir, '.ranklab/cache');
+  const before = readdirSync(cache);
+  assert.ok(before.length > 0);
+  const steps: string[] = [];
+  const r = await client.request('rebuildIndex', { root: dir, trusted: true }, { onProgress: (p) => steps.push(`${p.step.index + 1}/${p.step.count} ${p.work.phase}`) });
+  assert.deepEqual(r.configs.sort(), ['baseline', 'title-boost-3']);
+  assert.deepEqual(r.failed, []);
+  assert.equal(r.docs, RanklabSession.open(workspace()).corpus().docs.length);
+  assert.ok(r.removed.length > 0, 'cached entries were deleted');
+  // The first config builds the lexical index anew (its cache was deleted); the second, sharing its index settings,
+  // may load what the first just wrote.
+  assert.ok(steps.includes('1/2 lexical-index') && steps.some((s) => s.startsWith('2/2 ')), steps.join(', '));
+});
+
+test('the judging pool drawn in the worker is the pool the core draws in this thread', async () => {
+  const dir = workspace();
+  const remote = await client.request('pool', { root: dir, trusted: true, configs: ['baseline', 'title-boost-3'] });
+  const here = RanklabSession.open(workspace());
+  const local = await workspacePool(here, { configs: poolEntries(here, ['baseline', 'title-boost-3']).map((e) => here.usable(e)) });
+  assert.ok(remote.pool.pairs.length > 0);
+  assert.deepEqual(remote.pool.pairs, local.pool.pairs);
+  assert.deepEqual(remote.pool.judged, local.pool.judged);
+  assert.deepEqual(remote.failed, []);
+});
+
+test('a judgments change the host saw reaches the worker\'s warm session before its next task', async () => {
+  const dir = workspace();
+  const first = await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
+  const ndcg = (path: string) => JSON.parse(readFileSync(path, 'utf8')).metrics['ndcg@10'];
+  // Every judgment of the golden set made 0: nothing is relevant any more, so nDCG@10 drops to 0.
+  const file = join(dir, 'judgments/golden.json');
+  const golden = JSON.parse(readFileSync(file, 'utf8'));
+  for (const q of golden) for (const d of Object.keys(q.judgments)) q.judgments[d] = 0;
+  writeFileSync(file, JSON.stringify(golden));
+  client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
+  const second = await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
+  assert.ok(ndcg(first.saved[0]) > 0);
+  assert.equal(ndcg(second.saved[0]), 0);
 });
