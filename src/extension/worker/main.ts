@@ -1,6 +1,6 @@
 /**
  * The Ranklab worker: a worker thread of the extension host that holds a warm core session per workspace folder
- * and does the heavy work there (evaluation, index builds, the access check, judging pools), so the editor's
+ * and does the heavy work there (evaluations, index builds, the access check, judging pools), so the editor's
  * thread stays free. Bundled to dist/worker.js (scripts/build.mjs). The core does not know it runs here: the
  * handlers are the same calls the CLI makes, with the request's AbortSignal and progress callbacks.
  * Tasks on one folder run one at a time (as on the host), and file changes the host saw are taken in first.
@@ -13,6 +13,7 @@ import { evaluateConfig } from '../../core/session/evaluate';
 import { poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
 import { InputError } from '../../core/util/diagnostics';
+import { evaluateAgainstBaseline } from '../logic/against-baseline';
 import type { EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
 
@@ -97,6 +98,12 @@ serveRpc<RanklabMethods, RanklabNotification>({
       }
       out.cancelled = ctx.signal.aborted;
       return out;
+    }),
+
+  evaluateAgainstBaseline: (params, ctx) =>
+    exclusive(params, ctx, async (session) => {
+      const fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(params.file));
+      return { result: await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal), fieldProblems };
     }),
 
   checkAcl: (params, ctx) => exclusive(params, ctx, (session) => checkAcl(session, { signal: ctx.signal, onProgress: ctx.progress })),

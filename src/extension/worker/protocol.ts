@@ -6,9 +6,12 @@
  * Why here and not in src/protocol/: the worker is the extension's own machinery, not a webview; its messages carry
  * core types (AclReport, WorkProgress), and src/protocol/ may import nothing but src/protocol/ (docs/design.md).
  */
+import type { RankConfig } from '../../core/config';
 import type { AclReport } from '../../core/session/check-acl';
 import type { WorkspacePool } from '../../core/session/judging-pool';
 import type { WorkProgress } from '../../core/util/cooperative';
+import type { Diagnostic } from '../../core/util/diagnostics';
+import type { ConfigResult } from '../logic/against-baseline';
 
 /** A method: what it takes, what it reports while it runs, what it returns. */
 export interface MethodSpec {
@@ -86,10 +89,12 @@ export interface ChangedNotification {
 
 export interface RanklabMethods {
   evaluate: { params: FolderParams & { only?: string[]; principal?: string }; progress: EvaluateProgress; result: EvaluateResult };
+  /** The background evaluation of one saved `*.rank.json` (live.ts), with the searched fields no document has. */
+  evaluateAgainstBaseline: { params: FolderParams & { file: string; config: RankConfig }; progress: never; result: { result: ConfigResult; fieldProblems: Diagnostic[] } };
   checkAcl: { params: FolderParams; progress: string; result: AclReport };
   rebuildIndex: { params: FolderParams; progress: StepProgress; result: RebuildResult };
   pool: { params: FolderParams & { configs: string[] }; progress: string; result: WorkspacePool };
-  /** Test aid: how many sessions the worker holds and which work phase ran last (e2e and unit tests). */
+  /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
   status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
 }
 

@@ -8,11 +8,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { after, test } from 'node:test';
 import { threadId } from 'node:worker_threads';
+import { parseRankConfig } from '../../../src/core/config';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import { checkAcl } from '../../../src/core/session/check-acl';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { poolEntries, workspacePool } from '../../../src/core/session/judging-pool';
 import { RanklabSession } from '../../../src/core/session/session';
+import { evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
 import type { EvaluateProgress, RanklabMethods, RanklabNotification } from '../../../src/extension/worker/protocol';
 import { RpcClient } from '../../../src/extension/worker/rpc';
 
@@ -150,4 +152,22 @@ test('a judgments change the host saw reaches the worker\'s warm session before 
   const second = await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
   assert.ok(ndcg(first.saved[0]) > 0);
   assert.equal(ndcg(second.saved[0]), 0);
+});
+
+test('the background evaluation of a saved config runs in the worker: compared with the baseline, gates checked, as in this thread', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  const config = parseRankConfig(file).config!;
+  const remote = await client.request('evaluateAgainstBaseline', { root: dir, trusted: true, file, config });
+  const here = RanklabSession.open(workspace());
+  const local = await evaluateAgainstBaseline(here, parseRankConfig(join(here.root, 'configs/title-boost-3.rank.json')).config!, join(here.root, 'configs/title-boost-3.rank.json'));
+  assert.equal(remote.result.name, 'title-boost-3');
+  assert.ok(remote.result.candidate.path && existsSync(remote.result.candidate.path));
+  assert.ok(remote.result.baseline?.path && existsSync(remote.result.baseline.path));
+  assert.ok(remote.result.evaluatedAt instanceof Date);
+  assert.ok(remote.result.judgments.qrels instanceof Map && remote.result.judgments.qrels.size > 0);
+  assert.deepEqual(remote.result.candidate.saved.metrics, local.candidate.saved.metrics);
+  assert.deepEqual(remote.result.gates.map((g) => [g.gate, g.passed]), local.gates.map((g) => [g.gate, g.passed]));
+  assert.ok(remote.result.gates.length > 0);
+  assert.deepEqual(remote.fieldProblems, here.configCorpusDiagnostics(here.resolveConfig(join(here.root, 'configs/title-boost-3.rank.json'))));
 });
