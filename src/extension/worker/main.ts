@@ -12,6 +12,7 @@ import { checkAcl } from '../../core/session/check-acl';
 import { evaluateConfig } from '../../core/session/evaluate';
 import { poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
+import { abortable } from '../../core/util/cooperative';
 import { InputError } from '../../core/util/diagnostics';
 import { evaluateAgainstBaseline } from '../logic/against-baseline';
 import type { EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
@@ -49,8 +50,10 @@ function exclusive<T>(params: FolderParams, ctx: HandlerContext<unknown>, fn: (s
     e.changed.clear();
     return fn(session);
   };
-  const result = e.queue.then(run, run);
-  e.queue = result.catch(() => undefined);
+  // A task cancelled while it waits for the one before it stops at once (not only when its turn comes).
+  const previous = e.queue;
+  const result = abortable(previous, ctx.signal).then(run);
+  e.queue = Promise.all([previous, result.catch(() => undefined)]);
   return result;
 }
 

@@ -35,6 +35,19 @@ function workspace(): string {
   return dir;
 }
 
+/** The example made slow enough to cancel mid-loop: many generated queries over many generated documents (fixed generator). */
+function slowWorkspace(): string {
+  const dir = workspace();
+  const golden = JSON.parse(readFileSync(join(dir, 'judgments/golden.json'), 'utf8'));
+  const words = [...new Set(golden.flatMap((q: { query: string }) => q.query.split(/\s+/)))].sort() as string[];
+  const queries = [...golden];
+  for (let i = 0; queries.length < 3000; i++) queries.push({ id: `gen${i}`, query: [i, i * 7 + 3].map((k) => words[k % words.length]).join(' '), judgments: golden[i % golden.length].judgments });
+  writeFileSync(join(dir, 'judgments/golden.json'), JSON.stringify(queries));
+  const docs = Array.from({ length: 3000 }, (_, d) => JSON.stringify({ id: `gen-${d}`, title: words[d % words.length], text: Array.from({ length: 30 }, (_, k) => words[(d * (k + 1) * 31 + k) % words.length]).join(' '), public: true }));
+  writeFileSync(join(dir, 'data/generated.jsonl'), docs.join('\n') + '\n');
+  return dir;
+}
+
 const runFiles = (dir: string) => (existsSync(join(dir, '.ranklab/runs')) ? readdirSync(join(dir, '.ranklab/runs')) : []);
 
 test('an evaluation in the worker saves the runs the core saves in this thread, with its progress on the way', async () => {
@@ -66,16 +79,8 @@ test('an evaluation in the worker saves the runs the core saves in this thread, 
 });
 
 test('cancel stops an evaluation in the worker at its next pause: nothing of the stopped config is written, the worker lives on', async () => {
-  const dir = workspace();
-  // Slow enough to cancel mid-loop: many generated queries over many generated documents (fixed generator).
-  const golden = JSON.parse(readFileSync(join(dir, 'judgments/golden.json'), 'utf8'));
-  const words = [...new Set(golden.flatMap((q: { query: string }) => q.query.split(/\s+/)))].sort() as string[];
-  const queries = [...golden];
-  for (let i = 0; queries.length < 3000; i++) queries.push({ id: `gen${i}`, query: [i, i * 7 + 3].map((k) => words[k % words.length]).join(' '), judgments: golden[i % golden.length].judgments });
-  writeFileSync(join(dir, 'judgments/golden.json'), JSON.stringify(queries));
-  const docs = Array.from({ length: 3000 }, (_, d) => JSON.stringify({ id: `gen-${d}`, title: words[d % words.length], text: Array.from({ length: 30 }, (_, k) => words[(d * (k + 1) * 31 + k) % words.length]).join(' '), public: true }));
-  writeFileSync(join(dir, 'data/generated.jsonl'), docs.join('\n') + '\n');
-
+  const dir = slowWorkspace();
+  await client.request('status', {}); // the worker is up (this test may run alone)
   const started = client.started;
   const abort = new AbortController();
   const after: EvaluateProgress[] = [];
@@ -170,4 +175,27 @@ test('the background evaluation of a saved config runs in the worker: compared w
   assert.deepEqual(remote.result.gates.map((g) => [g.gate, g.passed]), local.gates.map((g) => [g.gate, g.passed]));
   assert.ok(remote.result.gates.length > 0);
   assert.deepEqual(remote.fieldProblems, here.configCorpusDiagnostics(here.resolveConfig(join(here.root, 'configs/title-boost-3.rank.json'))));
+});
+
+test('a task cancelled while it waits behind another on the same folder stops at once, without stopping the worker', async () => {
+  const dir = slowWorkspace();
+  await client.request('status', {}); // the worker is up (this test may run alone)
+  const started = client.started;
+  const first = new AbortController();
+  let firstRunning = false;
+  let firstSettled = false;
+  const evaluation = client.request('evaluate', { root: dir, trusted: true }, {
+    signal: first.signal,
+    onProgress: (p) => void (p.type === 'work' && p.work.phase === 'queries' && (firstRunning = true)),
+  }).finally(() => (firstSettled = true));
+  while (!firstRunning) await new Promise((r) => setTimeout(r, 20));
+  const second = new AbortController();
+  const waiting = client.request('checkAcl', { root: dir, trusted: true }, { signal: second.signal });
+  second.abort(new Error('cancelled while queued'));
+  await assert.rejects(waiting, /cancelled while queued/);
+  assert.equal(firstSettled, false, 'the queued task stopped before the running one ended');
+  first.abort();
+  const r = await evaluation;
+  assert.equal(r.cancelled, true);
+  assert.equal(client.started, started, 'the worker was not terminated');
 });
