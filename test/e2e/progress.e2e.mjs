@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, log, makeRunDir, withVSCode } from './driver.mjs';
-import { runFiles as listRuns, slowWorkspace } from './slow-workspace.mjs';
+import { runFiles as listRuns, slowWorkspace, startEvaluation } from './slow-workspace.mjs';
 
 const runDir = makeRunDir('progress');
 const workspace = slowWorkspace(runDir);
@@ -18,20 +18,8 @@ const runFiles = () => listRuns(workspace);
 await withVSCode({ name: 'progress', runDir, workspace, extensionDevelopmentPath: REPO }, async (vs) => {
   fs.rmSync(path.join(workspace, '.ranklab'), { recursive: true, force: true });
   const page = vs.page;
-  await vs.runCommand('Ranklab: Run Evaluation');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No principal' }).first().waitFor({ timeout: 30000 });
-  await page.keyboard.press('Enter');
-
   // 1. The progress notification shows the config and the query count as the evaluation goes.
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Ranklab: evaluating' }).first();
-  await toast.waitFor({ timeout: 60000 });
-  let text = '';
-  const seen = new Set();
-  for (let i = 0; i < 600 && !/\d+\/2000 queries/.test(text); i++) {
-    text = ((await toast.locator('.notification-list-item-message').textContent({ timeout: 5000 }).catch(() => '')) ?? '').trim();
-    if (text && !seen.has(text)) { seen.add(text); if (seen.size <= 8) log('progress:', text); }
-    await page.waitForTimeout(300);
-  }
+  const { toast, text } = await startEvaluation(vs, /\d+\/2000 queries/);
   assert.match(text, /Ranklab: evaluating: (baseline|title-boost-3): \d+\/2000 queries \(config [12] of 2\)/);
   assert.equal(runFiles().length === 0 || text.includes('config 2 of 2'), true, `no run saved before the first config finished: ${runFiles().join(', ')}`);
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, log, makeRunDir, withVSCode } from './driver.mjs';
-import { runFiles, slowWorkspace } from './slow-workspace.mjs';
+import { runFiles, slowWorkspace, startEvaluation } from './slow-workspace.mjs';
 
 const QUERIES = 6000;
 const runDir = makeRunDir('responsive');
@@ -25,17 +25,9 @@ function outputLog() {
 await withVSCode({ name: 'responsive', runDir, workspace, extensionDevelopmentPath: REPO }, async (vs) => {
   fs.rmSync(path.join(workspace, '.ranklab'), { recursive: true, force: true });
   const page = vs.page;
-  await vs.runCommand('Ranklab: Run Evaluation');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No principal' }).first().waitFor({ timeout: 30000 });
-  await page.keyboard.press('Enter');
-
   // 1. The evaluation is under way: its notification counts queries.
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Ranklab: evaluating' }).first();
-  await toast.waitFor({ timeout: 60000 });
-  const toastText = async () => ((await toast.locator('.notification-list-item-message').textContent({ timeout: 5000 }).catch(() => '')) ?? '').trim();
   const counting = new RegExp(`(baseline|title-boost-3): (\\d+)/${QUERIES} queries \\(config ([12]) of 2\\)`);
-  let before = '';
-  for (let i = 0; i < 600 && !counting.test(before); i++) { before = await toastText(); await page.waitForTimeout(300); }
+  const { toast, text: before, textOf: toastText } = await startEvaluation(vs, counting);
   assert.match(before, counting);
   log('evaluation running:', before);
 

@@ -3,7 +3,7 @@
 // use the editor while it runs (steps `progress` and `responsive`).
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, copyWorkspace } from './driver.mjs';
+import { REPO, copyWorkspace, log } from './driver.mjs';
 
 export const SLOW_CONFIGS = ['baseline', 'title-boost-3'];
 export const SLOW_QUERIES = 2000;
@@ -35,4 +35,26 @@ export function slowWorkspace(runDir, { queries: count = SLOW_QUERIES } = {}) {
 export function runFiles(workspace) {
   const runsDir = path.join(workspace, '.ranklab/runs');
   return fs.existsSync(runsDir) ? fs.readdirSync(runsDir).filter((f) => f.endsWith('.json')) : [];
+}
+
+/**
+ * Palette → Run Evaluation → "No principal" → waits until the progress notification counts queries (`counting`,
+ * a RegExp on its text; the texts seen on the way are logged). Returns the notification and its last text.
+ */
+export async function startEvaluation(vs, counting) {
+  const page = vs.page;
+  await vs.runCommand('Ranklab: Run Evaluation');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No principal' }).first().waitFor({ timeout: 30000 });
+  await page.keyboard.press('Enter');
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Ranklab: evaluating' }).first();
+  await toast.waitFor({ timeout: 60000 });
+  const textOf = async () => ((await toast.locator('.notification-list-item-message').textContent({ timeout: 5000 }).catch(() => '')) ?? '').trim();
+  let text = '';
+  const seen = new Set();
+  for (let i = 0; i < 600 && !counting.test(text); i++) {
+    text = await textOf();
+    if (text && !seen.has(text)) { seen.add(text); if (seen.size <= 8) log('progress:', text); }
+    await page.waitForTimeout(300);
+  }
+  return { toast, text, textOf };
 }
