@@ -5,8 +5,8 @@
  * handlers are the same calls the CLI makes, with the request's AbortSignal and progress callbacks.
  * Tasks on one folder run one at a time (as on the host), and file changes the host saw are taken in first.
  */
-import type { RankConfig } from '../../core/config';
 import { threadId } from 'node:worker_threads';
+import type { RankConfig } from '../../core/config';
 import { parseMetricList } from '../../core/metrics/spec';
 import { checkAcl } from '../../core/session/check-acl';
 import { evaluateConfig } from '../../core/session/evaluate';
