@@ -17,6 +17,8 @@ const apps = readdirSync('webview', { withFileTypes: true })
 const entries = [
   { in: 'src/cli/main.ts', out: 'dist/cli.js', platform: 'node', banner: '#!/usr/bin/env node' },
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', platform: 'node' },
+  // The extension's worker thread (src/extension/worker/main.ts), started from dist/extension.js by file name.
+  { in: 'src/extension/worker/main.ts', out: 'dist/worker.js', platform: 'node' },
   ...apps.map((app) => ({ in: `webview/${app}/main.ts`, out: `dist/webviews/${app}.js`, platform: 'browser' })),
 ];
 

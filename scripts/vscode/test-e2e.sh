@@ -6,6 +6,7 @@
 #   judging      test/e2e/judging.e2e.mjs: palette → judging view → grades by keyboard → file on disk, judged@10 in the dashboard
 #   progress     test/e2e/progress.e2e.mjs: slow Run Evaluation → notification counts → Cancel → cancelled message, no run of the stopped config
 #   sweep        test/e2e/sweep.e2e.mjs: palette → Sweep Parameter on baseline.rank.json → curve → a point's per-query diff → Save as config
+#   responsive   test/e2e/responsive.e2e.mjs: Open Dashboard answers while a long evaluation runs in the worker
 #   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
 #   vsix         package a .vsix with vsce and check it installs into a fresh code-server extensions dir
 # The extension is loaded from this folder (extensionDevelopmentPath), as test-electron does: no packaging step.
@@ -13,7 +14,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food verdict scale judging progress sweep integration}"
+STEPS="${*:-ui food verdict scale judging progress responsive sweep integration}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -30,7 +31,7 @@ fi
 echo "== build"; T=$(now)
 node scripts/build.mjs
 node scripts/vscode/build-tests.mjs
-for f in dist/extension.js dist/webviews/dashboard.js dist/webviews/judging.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
+for f in dist/extension.js dist/worker.js dist/webviews/dashboard.js dist/webviews/judging.js; do [ -f "$f" ] || { echo "missing $f after build"; exit 1; }; done
 echo "   build: $(since "$T")"
 
 for step in $STEPS; do
@@ -57,6 +58,9 @@ for step in $STEPS; do
     progress)
       echo "== progress: Run Evaluation's progress notification and Cancel (no run of the stopped config)"
       node test/e2e/progress.e2e.mjs ;;
+    responsive)
+      echo "== responsive: Open Dashboard answers while a long evaluation runs in the worker"
+      node test/e2e/responsive.e2e.mjs ;;
     integration)
       echo "== integration: in-host mocha via @vscode/test-electron runTests()"
       node test/integration/runTest.mjs ;;
@@ -73,7 +77,7 @@ for step in $STEPS; do
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | integration | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | responsive | integration | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done

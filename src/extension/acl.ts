@@ -1,10 +1,10 @@
 /**
- * "Check Access Control": the core checker (src/core/session/check-acl.ts) over every config and principal,
- * under a cancellable progress notification. Results go to the dashboard's ACL section and, for each config
- * with a violation, an error on that config file (Problems).
+ * "Check Access Control": the core checker (src/core/session/check-acl.ts) over every config and principal, run in
+ * the Ranklab worker (worker/main.ts) under a cancellable progress notification. Results go to the dashboard's
+ * ACL section and, for each config with a violation, an error on that config file (Problems).
  */
 import * as vscode from 'vscode';
-import { type AclReport, aclFindings, checkAcl } from '../core/session/check-acl';
+import { type AclReport, aclFindings } from '../core/session/check-acl';
 import type { AclView } from '../protocol/dashboard';
 import type { RanklabController } from './controller';
 import type { RanklabDiagnostics } from './diagnostics';
@@ -33,34 +33,32 @@ export function aclView(report: AclReport, at = new Date()): AclView {
 export async function checkAccessControl(controller: RanklabController, diagnostics?: RanklabDiagnostics): Promise<AclReport | undefined> {
   const folder = controller.folder;
   if (!folder || folder.uri.scheme !== 'file' || !controller.sessions) throw new Error('open a local folder containing ranklab.json');
+  const sessions = controller.sessions;
   const report = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Ranklab: checking access control', cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
+      const sub = token.onCancellationRequested(() => abort.abort(new DOMException('cancelled', 'AbortError')));
       try {
-        return await controller.sessions!.exclusive(folder, 'checking access', (session) =>
-          checkAcl(session, { signal: abort.signal, onProgress: (message) => progress.report({ message }) }).then((r) => {
-            if (diagnostics) {
-              const files = new Map(session.configEntries().filter((e) => e.file).map((e) => [e.name, e.file!]));
-              const byConfig = new Map<string, typeof r.violations>();
-              for (const v of r.violations) byConfig.set(v.config, [...(byConfig.get(v.config) ?? []), v]);
-              for (const [name, file] of files) {
-                const vs = byConfig.get(name) ?? [];
-                diagnostics.setAcl(file, vs.length ? [{
-                  severity: 'error', line: 0, queries: [],
-                  message: `access control: ${vs.length} forbidden document(s) shown, e.g. ${vs.slice(0, 3).map((v) => `"${v.docId}" to ${v.principal} for "${v.query}" (${v.where})`).join('; ')}`,
-                }] : []);
-              }
-            }
-            return r;
-          }),
-        );
+        // The check runs in the worker; the diagnostics are set here from its report and the host's config list.
+        return await sessions.inWorker(folder, 'checking access', 'checkAcl', {}, { signal: abort.signal, onProgress: (message) => progress.report({ message }) });
       } finally {
         sub.dispose();
       }
     },
   );
+  if (diagnostics) {
+    const files = new Map(sessions.session(folder).configEntries().filter((e) => e.file).map((e) => [e.name, e.file!]));
+    const byConfig = new Map<string, typeof report.violations>();
+    for (const v of report.violations) byConfig.set(v.config, [...(byConfig.get(v.config) ?? []), v]);
+    for (const [name, file] of files) {
+      const vs = byConfig.get(name) ?? [];
+      diagnostics.setAcl(file, vs.length ? [{
+        severity: 'error', line: 0, queries: [],
+        message: `access control: ${vs.length} forbidden document(s) shown, e.g. ${vs.slice(0, 3).map((v) => `"${v.docId}" to ${v.principal} for "${v.query}" (${v.where})`).join('; ')}`,
+      }] : []);
+    }
+  }
   controller.setAcl(aclView(report));
   // The same failures as `ranklab check-acl`: leaks, a stale index filter, invalid access fields.
   const { failures } = aclFindings(report);

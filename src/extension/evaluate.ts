@@ -1,15 +1,14 @@
 /**
- * "Run Evaluation": every usable config of the workspace through the core session (kept warm per folder),
- * under a cancellable progress notification (Cancel aborts an AbortSignal; the core stops at its next pause,
- * at most ~50 ms away in every phase: corpus loading, index builds, LSA training, the query loop). The
- * notification shows the core's progress reports: "baseline: 40/94 queries (config 2 of 3)". A cancelled config
- * saves nothing (runs are written whole, atomically, after the last query); the configs before it stay saved.
- * Runs are saved under .ranklab/runs; a config that cannot run is reported and the others still run. With a
- * principal, every config runs as that principal (its runs are named `<config>@<principal>-<time>`).
+ * "Run Evaluation": every usable config of the workspace, evaluated in the Ranklab worker (a worker thread with its
+ * own warm core session; `worker/main.ts`) so the editor stays responsive, under a cancellable progress
+ * notification. Cancel aborts the request: the worker's AbortSignal stops the core at its next pause (at most
+ * ~50 ms away in every phase), and a worker that does not stop in time is terminated. The notification shows the
+ * core's progress reports: "baseline: 40/94 queries (config 2 of 3)". A cancelled config saves nothing (runs are
+ * written whole, atomically, after the last query); the configs before it stay saved. Runs are saved under
+ * .ranklab/runs; a config that cannot run is reported and the others still run. With a principal, every config
+ * runs as that principal (its runs are named `<config>@<principal>-<time>`).
  */
 import * as vscode from 'vscode';
-import { parseMetricList } from '../core/metrics/spec';
-import { evaluateConfig } from '../core/session/evaluate';
 import type { WorkProgress } from '../core/util/cooperative';
 import type { RanklabController } from './controller';
 import { type ConfigStep, cancelledText, progressPercent, progressText } from './logic/progress';
@@ -24,71 +23,64 @@ export interface EvaluationOutcome {
 /** Progress reports at most this often (plus every phase change): the notification needs no more. */
 const REPORT_EVERY_MS = 100;
 
+/** A `withProgress` reporter fed with the core's work reports: throttled, and its bar only moves forward. */
+export function workReporter(progress: vscode.Progress<{ message?: string; increment?: number }>): (step: ConfigStep, p: WorkProgress) => void {
+  let shown = 0;
+  let last = { key: '', at: 0 };
+  return (step, p) => {
+    const key = `${p.phase}\0${p.label}`;
+    const now = Date.now();
+    if (key === last.key && now - last.at < REPORT_EVERY_MS && p.done < p.total) return;
+    last = { key, at: now };
+    const pct = progressPercent(step, p);
+    progress.report({ message: progressText(p, step), increment: Math.max(0, pct - shown) });
+    shown = Math.max(shown, pct);
+  };
+}
+
 export async function runEvaluation(controller: RanklabController, only?: string[], principal?: string): Promise<EvaluationOutcome> {
   const folder = controller.folder;
   if (!folder || folder.uri.scheme !== 'file' || !controller.sessions) throw new Error('open a local folder containing ranklab.json');
+  const sessions = controller.sessions;
   const log = controller.log;
+  // What the worker reported as it went: kept here too, so a worker stopped by force still gets a true message.
   const saved: string[] = [];
   const failed: string[] = [];
   const abort = new AbortController();
-  let stopped: string | undefined;
+  let current: string | undefined;
   let total = 0;
+  let stopped: string | undefined;
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Ranklab: evaluating${principal ? ` as ${principal}` : ''}`, cancellable: true },
     async (progress, token) => {
       const sub = token.onCancellationRequested(() => {
         log.info('evaluation: cancel requested');
-        abort.abort();
+        abort.abort(new DOMException('cancelled', 'AbortError'));
       });
-      // The notification's bar only moves forward: `increment` is the difference to what it shows.
-      let shown = 0;
-      let last = { key: '', at: 0 };
-      const report = (step: ConfigStep, p: WorkProgress) => {
-        const key = `${p.phase}\0${p.label}`;
-        const now = Date.now();
-        if (key === last.key && now - last.at < REPORT_EVERY_MS && p.done < p.total) return;
-        last = { key, at: now };
-        const pct = progressPercent(step, p);
-        progress.report({ message: progressText(p, step), increment: Math.max(0, pct - shown) });
-        shown = Math.max(shown, pct);
-      };
+      const report = workReporter(progress);
       try {
-        await controller.sessions!.exclusive(folder, 'evaluating', async (session) => {
-          const settings = session.workspace.settings;
-          const specs = parseMetricList(settings.metrics);
-          const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
-          const entries = session.configEntries().filter((e) => !only || only.includes(e.name) || (e.file && only.includes(e.file)));
-          for (const e of entries) if (!e.config) log.warn(`skipping ${e.file ?? e.name}: not a usable config`);
-          const configs = entries.filter((e) => e.config).map((e) => e.config!);
-          if (configs.length === 0) throw new Error('no usable ranking config in the workspace');
-          total = configs.length;
-          for (const [index, config] of configs.entries()) {
-            if (abort.signal.aborted) {
-              stopped ??= config.name;
-              break;
-            }
-            const step = { index, count: configs.length };
-            const t0 = Date.now();
-            try {
-              // Every phase (corpus, index builds, the query loop) from the core's cooperative work reports.
-              const r = await evaluateConfig(session, config, {
-                specs, metricOptions, principal, save: true, signal: abort.signal,
-                onWork: (p) => report(step, p),
-                onProgress: (done, all) => report(step, { phase: 'queries', label: config.name, done, total: all }),
-              });
-              for (const note of r.notes) log.warn(`${config.name}: ${note}`);
-              log.info(`evaluated ${config.name} in ${Date.now() - t0} ms${r.path ? ` -> ${r.path}` : ''}`);
-              if (r.path) saved.push(r.path);
-            } catch (e) {
-              if (abort.signal.aborted) {
-                stopped = config.name;
-                break;
-              }
-              failed.push(`${config.name}: ${(e as Error).message}`);
-              log.error(`${config.name} could not run: ${(e as Error).message}`);
-            }
-          }
+        const r = await sessions.inWorker(folder, 'evaluating', 'evaluate', { only, principal }, {
+          signal: abort.signal,
+          onProgress: (p) => {
+            if (p.type === 'work') {
+              total = p.step.count;
+              current = p.work.label ?? current;
+              report(p.step, p.work);
+            } else if (p.type === 'saved') {
+              for (const note of p.notes) log.warn(`${p.config}: ${note}`);
+              log.info(`evaluated ${p.config} in ${p.ms} ms${p.path ? ` -> ${p.path}` : ''}`);
+              if (p.path) saved.push(p.path);
+            } else if (p.type === 'failed') {
+              failed.push(`${p.config}: ${p.message}`);
+              log.error(`${p.config} could not run: ${p.message}`);
+            } else log.warn(`skipping ${p.config}: not a usable config`);
+          },
         });
+        total = r.total;
+        stopped = r.stopped;
+      } catch (e) {
+        if (!abort.signal.aborted) throw e;
+        stopped = current; // stopped by force: the config it was on when the worker was terminated
       } finally {
         sub.dispose();
       }

@@ -39,7 +39,8 @@ export interface RanklabApi {
 export function activate(context: vscode.ExtensionContext): RanklabApi {
   const t0 = performance.now();
   const log = vscode.window.createOutputChannel('Ranklab', { log: true });
-  const sessions = new SessionManager(log);
+  // The worker's bundle sits beside this one (dist/worker.js; scripts/build.mjs), in the repository and in a .vsix.
+  const sessions = new SessionManager(log, path.join(__dirname, 'worker.js'));
   const controller = new RanklabController(context, log, sessions);
   /** The workspace folder a file belongs to, when that folder is the Ranklab workspace. */
   const folderOf = (uri: vscode.Uri): vscode.WorkspaceFolder | undefined => {

@@ -1,36 +1,18 @@
 /**
  * Background evaluation of ranking configs: on save of a `*.rank.json` (and when the corpus, the judgments
  * or ranklab.json change) the config is evaluated through the core, compared with the baseline and
- * checked against the gates. The results feed the CodeLens, the diagnostics and the Testing view.
- * Runs are saved under .ranklab/runs with `reuse`, so an unchanged config costs nothing the second time.
+ * checked against the gates (logic/against-baseline.ts), in the Ranklab worker so the editor stays responsive.
+ * The results feed the CodeLens, the diagnostics and the Testing view. Runs are saved under .ranklab/runs with
+ * `reuse`, so an unchanged config costs nothing the second time.
  */
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { parseRankConfig, type RankConfig } from '../core/config';
-import { type Comparison, compareRuns } from '../core/experiment/compare';
-import { type GateResult, checkGates, withGateMetrics } from '../core/experiment/gates';
-import type { JudgmentSet } from '../core/judgments/types';
-import { parseMetricList } from '../core/metrics/spec';
-import type { MetricOptions } from '../core/metrics/context';
-import { type ConfigEvaluation, evaluateConfig } from '../core/session/evaluate';
-import type { RanklabSession } from '../core/session/session';
+import { parseRankConfig } from '../core/config';
 import type { Diagnostic } from '../core/util/diagnostics';
+import type { ConfigResult } from './logic/against-baseline';
 import type { SessionManager } from './sessions';
 
-export interface ConfigResult {
-  file: string;
-  name: string;
-  config: RankConfig;
-  specs: string[];
-  metricOptions: MetricOptions;
-  candidate: ConfigEvaluation;
-  /** Absent when this config is the baseline. */
-  baseline?: ConfigEvaluation;
-  comparison?: Comparison;
-  gates: GateResult[];
-  judgments: JudgmentSet;
-  evaluatedAt: Date;
-}
+export type { ConfigResult } from './logic/against-baseline';
 
 export interface ConfigState {
   file: string;
@@ -39,37 +21,6 @@ export interface ConfigState {
   parseDiagnostics: Diagnostic[];
   result?: ConfigResult;
   error?: string;
-}
-
-/** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
-export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
-  const settings = session.workspace.settings;
-  const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
-  const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
-  const common = { specs, metricOptions, reuse: true, save: true, signal };
-  const candidate = await evaluateConfig(session, config, { ...common, onProgress });
-  const judgments = session.judgments();
-  let baseline: ConfigEvaluation | undefined;
-  let baseConfig: RankConfig | undefined;
-  try {
-    baseConfig = session.baselineConfig();
-  } catch {
-    baseConfig = undefined; // an unusable baseline: show the figures without a comparison
-  }
-  let comparison: Comparison | undefined;
-  let gates: GateResult[] = [];
-  if (baseConfig && !(baseConfig.name === config.name && baseConfig.configHash === config.configHash)) {
-    baseline = await evaluateConfig(session, baseConfig, common);
-    comparison = compareRuns(
-      { name: baseConfig.name, run: baseline.run, latencies: baseline.latencies },
-      { name: config.name, run: candidate.run, latencies: candidate.latencies },
-      judgments,
-      specs,
-      metricOptions,
-    );
-    gates = checkGates(settings.gates, comparison);
-  }
-  return { file, name: config.name, config, specs: specs.map((s) => s.name), metricOptions, candidate, baseline, comparison, gates, judgments, evaluatedAt: new Date() };
 }
 
 export class LiveEvaluator implements vscode.Disposable {
@@ -134,12 +85,10 @@ export class LiveEvaluator implements vscode.Disposable {
     let state: ConfigState;
     let fieldProblems: Diagnostic[] = [];
     try {
-      const result = await this.sessions.exclusive(folder, `evaluating ${config.name}`, async (session) => {
-        abort.signal.throwIfAborted();
-        // Searched fields no document has: shown on the config like its other problems (same check as the CLI).
-        fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(file));
-        return evaluateAgainstBaseline(session, config, file, abort.signal);
-      });
+      // Searched fields no document has come back too: shown on the config like its other problems (as the CLI).
+      const r = await this.sessions.inWorker(folder, `evaluating ${config.name}`, 'evaluateAgainstBaseline', { file, config }, { signal: abort.signal });
+      const result = r.result;
+      fieldProblems = r.fieldProblems;
       state = { file, folder, status: 'done', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], result };
       this.sessions.log.info(`live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`);
     } catch (e) {

@@ -3,10 +3,17 @@
  * watching that keeps it current: corpus edits go through `refreshCorpus()` (only changed documents are
  * re-indexed), judgment edits reload the judgments, a changed ranklab.json or principals file reopens the
  * session. Work on a session is serialised (`exclusive`) so two evaluations never race on one engine.
+ *
+ * The heavy work (evaluation, index builds, the access check, judging pools) runs in the Ranklab worker
+ * (`worker/main.ts`, a worker thread with its own warm session per folder) through `inWorker`; the session here
+ * serves what is quick and interactive (configs, judgments, principals, search, diagnostics, live evaluation).
+ * File changes reach both. A worker that dies is reported and replaced on the next task.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RanklabSession } from '../core/session/session';
+import type { RanklabMethods, RanklabNotification } from './worker/protocol';
+import { type RequestOptions, RpcClient } from './worker/rpc';
 
 /** What changed; 'corpus-problems': corpus files changed without changing a document (only their problems may have). */
 export type InputChange = 'corpus' | 'corpus-problems' | 'judgments' | 'settings' | 'config';
@@ -29,7 +36,43 @@ export class SessionManager implements vscode.Disposable {
   /** Corpus, judgments or settings changed on disk and the session took the change in. */
   readonly onDidChangeInputs = this.inputsChanged.event;
 
-  constructor(readonly log: vscode.LogOutputChannel) {}
+  /** The worker thread doing the heavy work (started on first use, again after it died). */
+  readonly worker: RpcClient<RanklabMethods, RanklabNotification>;
+
+  /** `workerEntry`: the worker's bundle (dist/worker.js beside dist/extension.js). */
+  constructor(readonly log: vscode.LogOutputChannel, workerEntry: string) {
+    this.worker = new RpcClient({
+      entry: workerEntry,
+      onLog: (level, message) => this.log[level](`worker: ${message}`),
+      onDeath: (e) => {
+        this.log.error(`${e.message}; a new worker starts with the next task`);
+        void vscode.window.showErrorMessage(`Ranklab: ${e.message}. It starts again with the next command.`);
+      },
+    });
+  }
+
+  /**
+   * Runs `method` in the worker on the folder's files; `label` shows in the status bar while it runs. The worker
+   * serialises tasks per folder itself; the host's session is not held, so quick commands still answer meanwhile.
+   */
+  async inWorker<K extends keyof RanklabMethods & string>(
+    folder: vscode.WorkspaceFolder,
+    label: string,
+    method: K,
+    params: Omit<RanklabMethods[K]['params'], 'root' | 'trusted'>,
+    opts: RequestOptions<RanklabMethods[K]['progress']> = {},
+  ): Promise<RanklabMethods[K]['result']> {
+    const key = `${folder.uri.toString()}#${Math.random()}`;
+    this.busyLabels.set(key, label);
+    this.stateChanged.fire();
+    try {
+      const full = { ...params, root: folder.uri.fsPath, trusted: vscode.workspace.isTrusted } as RanklabMethods[K]['params'];
+      return await this.worker.request(method, full, opts);
+    } finally {
+      this.busyLabels.delete(key);
+      this.stateChanged.fire();
+    }
+  }
 
   /** What the session is doing right now ("indexing", "evaluating title-boost-3"), if anything. */
   get busy(): string | undefined {
@@ -100,7 +143,12 @@ export class SessionManager implements vscode.Disposable {
   private async applyChanges(folder: vscode.WorkspaceFolder, e: Entry): Promise<void> {
     const files = [...e.pending];
     e.pending.clear();
-    if (!e.session) return; // nothing loaded yet: the next open reads everything fresh
+    if (!e.session) {
+      // Nothing loaded here: the next open reads everything fresh. The worker's session (if any) starts afresh too,
+      // as the change cannot be classified without the workspace's settings.
+      this.worker.notify({ type: 'changed', root: folder.uri.fsPath, kinds: ['settings'] });
+      return;
+    }
     const session = e.session;
     const judgmentFiles = new Set<string>();
     try {
@@ -136,6 +184,8 @@ export class SessionManager implements vscode.Disposable {
         }
       }
     }).catch((err) => this.log.warn(`could not take in file changes: ${(err as Error).message}`));
+    const forWorker = [...kinds].filter((k): k is RanklabNotification['kinds'][number] => k !== 'corpus-problems');
+    if (forWorker.length) this.worker.notify({ type: 'changed', root: folder.uri.fsPath, kinds: forWorker });
     if (kinds.size) this.inputsChanged.fire({ folder, kinds });
   }
 
@@ -145,6 +195,7 @@ export class SessionManager implements vscode.Disposable {
       e.watcher.dispose();
     }
     this.entries.clear();
+    void this.worker.terminate();
     this.stateChanged.dispose();
     this.inputsChanged.dispose();
   }

@@ -7,50 +7,19 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, copyWorkspace, log, makeRunDir, withVSCode } from './driver.mjs';
+import { REPO, log, makeRunDir, withVSCode } from './driver.mjs';
+import { runFiles as listRuns, slowWorkspace, startEvaluation } from './slow-workspace.mjs';
 
 const runDir = makeRunDir('progress');
-const workspace = copyWorkspace(path.join(REPO, 'examples/food-search'), runDir);
-const CONFIGS = ['baseline', 'title-boost-3'];
-for (const f of fs.readdirSync(path.join(workspace, 'configs'))) if (!CONFIGS.includes(f.replace(/\.rank\.json$/, ''))) fs.rmSync(path.join(workspace, 'configs', f));
-
-// Slow enough to cancel mid-loop on a fast machine: long documents over the judged queries' words, every
-// generated query three of those words (many documents match each one).
-const golden = JSON.parse(fs.readFileSync(path.join(workspace, 'judgments/golden.json'), 'utf8'));
-const words = [...new Set(golden.flatMap((q) => q.query.split(/\s+/)))].sort();
-const queries = [...golden];
-for (let i = 0; queries.length < 2000; i++) {
-  const like = golden[i % golden.length];
-  queries.push({ id: `gen${i}`, query: [i, i * 7 + 3, i * 13 + 5].map((k) => words[k % words.length]).join(' '), judgments: like.judgments, tags: ['generated'], split: like.split });
-}
-fs.writeFileSync(path.join(workspace, 'judgments/golden.json'), JSON.stringify(queries));
-const docs = [];
-for (let d = 0; d < 30000; d++) {
-  const text = Array.from({ length: 39 }, (_, k) => words[(d * (k + 1) * 31 + (k + 1) * 17) % words.length]).join(' ');
-  docs.push(JSON.stringify({ id: `gen-doc-${d}`, title: `${words[d % words.length]} ${words[(d * 3) % words.length]}`, text, public: true }));
-}
-fs.writeFileSync(path.join(workspace, 'data/generated.jsonl'), docs.join('\n') + '\n');
-
+const workspace = slowWorkspace(runDir);
 const runsDir = path.join(workspace, '.ranklab/runs');
-const runFiles = () => (fs.existsSync(runsDir) ? fs.readdirSync(runsDir).filter((f) => f.endsWith('.json')) : []);
+const runFiles = () => listRuns(workspace);
 
 await withVSCode({ name: 'progress', runDir, workspace, extensionDevelopmentPath: REPO }, async (vs) => {
   fs.rmSync(path.join(workspace, '.ranklab'), { recursive: true, force: true });
   const page = vs.page;
-  await vs.runCommand('Ranklab: Run Evaluation');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No principal' }).first().waitFor({ timeout: 30000 });
-  await page.keyboard.press('Enter');
-
   // 1. The progress notification shows the config and the query count as the evaluation goes.
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Ranklab: evaluating' }).first();
-  await toast.waitFor({ timeout: 60000 });
-  let text = '';
-  const seen = new Set();
-  for (let i = 0; i < 600 && !/\d+\/2000 queries/.test(text); i++) {
-    text = ((await toast.locator('.notification-list-item-message').textContent({ timeout: 5000 }).catch(() => '')) ?? '').trim();
-    if (text && !seen.has(text)) { seen.add(text); if (seen.size <= 8) log('progress:', text); }
-    await page.waitForTimeout(300);
-  }
+  const { toast, text } = await startEvaluation(vs, /\d+\/2000 queries/);
   assert.match(text, /Ranklab: evaluating: (baseline|title-boost-3): \d+\/2000 queries \(config [12] of 2\)/);
   assert.equal(runFiles().length === 0 || text.includes('config 2 of 2'), true, `no run saved before the first config finished: ${runFiles().join(', ')}`);
 

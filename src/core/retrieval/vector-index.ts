@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { HierarchicalNSW } from 'hnswlib-node';
 import type { HnswParams } from '../config/types';
-import { writeFileAtomic } from '../util/atomic-write';
+import { tempPathBeside, writeFileAtomic } from '../util/atomic-write';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { ScoredId } from './ranking';
 
@@ -90,7 +90,7 @@ export class HnswIndex {
   /** Writes `hnsw.bin` and `labels.json` into `dir` (both atomically). */
   save(dir: string): void {
     mkdirSync(dir, { recursive: true });
-    const tmp = join(dir, `hnsw.bin.${process.pid}.${Date.now()}.tmp`);
+    const tmp = tempPathBeside(join(dir, 'hnsw.bin'));
     this.hnsw.writeIndexSync(tmp);
     renameSync(tmp, join(dir, 'hnsw.bin'));
     writeFileAtomic(join(dir, 'labels.json'), JSON.stringify({ dimension: this.dimension, space: this.space, params: this.params, labels: this.labelToId }));

@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /**
  * Writes a file so that readers see either the old or the new content, never a half-written one: the data goes to
@@ -8,7 +9,7 @@ import { dirname } from 'node:path';
  */
 export function writeFileAtomic(path: string, data: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = tempPathBeside(path);
   let mode: number | undefined;
   try {
     mode = statSync(path).mode & 0o7777;
@@ -23,4 +24,12 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/**
+ * A temporary file name beside `path`, unique to this process AND thread: the extension host and its worker thread
+ * share one pid and may write the same cache file in the same millisecond.
+ */
+export function tempPathBeside(path: string): string {
+  return `${path}.${process.pid}-${threadId}.${Date.now()}.tmp`;
 }

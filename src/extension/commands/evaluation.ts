@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { InputError } from '../../core/util/diagnostics';
 import type { RanklabContext } from '../context';
 import { principalOf } from '../dashboard/model';
-import { runEvaluation as evaluateAll } from '../evaluate';
+import { runEvaluation as evaluateAll, workReporter } from '../evaluate';
 import { configUri, needFolder, pickPrincipal, runIdOf } from './common';
 
 /**
@@ -43,34 +43,31 @@ export const evaluateConfig = (ctx: RanklabContext) => async (uri?: vscode.Uri) 
   return { candidateRunId: runIdOf(state.result?.candidate.path), baselineRunId: runIdOf(state.result?.baseline?.path) };
 };
 
-/** Deletes the cached indexes (the core's clearIndexCaches), reopens the session and builds every config's index again. */
+/**
+ * Deletes the cached indexes and builds every config's index again from a fresh read of the corpus, in the worker
+ * (the core's clearIndexCaches, then each engine), under a cancellable progress notification; the host's session
+ * is reopened so it reads the new indexes.
+ */
 export const rebuildIndex = (ctx: RanklabContext) => async () => {
   const { log, sessions } = ctx;
   const folder = needFolder(ctx);
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Ranklab: rebuilding the index', cancellable: false },
-    (progress) =>
-      sessions.exclusive(folder, 'indexing', async (old) => {
-        const removed = old.clearIndexCaches();
-        log.info(`rebuild: deleted cached ${removed.join(', ') || 'nothing'}`);
+  const r = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Ranklab: rebuilding the index', cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort(new DOMException('cancelled', 'AbortError')));
+      const report = workReporter(progress);
+      try {
+        return await sessions.inWorker(folder, 'indexing', 'rebuildIndex', {}, { signal: abort.signal, onProgress: (p) => report(p.step, p.work) });
+      } finally {
+        sub.dispose();
         sessions.reset(folder);
-        const session = sessions.session(folder);
-        progress.report({ message: 'reading the corpus' });
-        const docs = session.corpus().docs.length;
-        const configs = session.configEntries().filter((e) => e.config);
-        const built: string[] = [];
-        for (const [i, e] of configs.entries()) {
-          progress.report({ message: `${e.name} (${i + 1}/${configs.length})`, increment: 100 / configs.length });
-          try {
-            await session.engine(e.config!);
-            built.push(e.name);
-          } catch (err) {
-            log.warn(`rebuild: ${e.name}: ${(err as Error).message}`);
-          }
-        }
-        log.info(`rebuilt indexes of ${built.length}/${configs.length} configs over ${docs} documents`);
-        void vscode.window.setStatusBarMessage(`Ranklab: index rebuilt (${docs} documents, ${built.length} configs)`, 5000);
-        return { docs, configs: built };
-      }),
+      }
+    },
   );
+  log.info(`rebuild: deleted cached ${r.removed.join(', ') || 'nothing'}`);
+  for (const f of r.failed) log.warn(`rebuild: ${f.config}: ${f.message}`);
+  log.info(`rebuilt indexes of ${r.configs.length}/${r.configs.length + r.failed.length} configs over ${r.docs} documents`);
+  void vscode.window.setStatusBarMessage(`Ranklab: index rebuilt (${r.docs} documents, ${r.configs.length} configs)`, 5000);
+  return { docs: r.docs, configs: r.configs };
 };

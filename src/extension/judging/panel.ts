@@ -7,12 +7,9 @@
  */
 import { userInfo } from 'node:os';
 import * as vscode from 'vscode';
-import type { RankConfig } from '../../core/config';
 import { DEFAULT_ANALYZER } from '../../core/config/defaults';
-import { poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { GradeWriter } from '../../core/judging/writer';
 import { createAnalyzer } from '../../core/retrieval/analyzer';
-import type { RanklabSession } from '../../core/session/session';
 import { InputError } from '../../core/util/diagnostics';
 import { type JudgingMessages, type JudgingView, judgingProtocol } from '../../protocol/judging';
 import type { RanklabController } from '../controller';
@@ -88,7 +85,7 @@ export class JudgingPanel implements vscode.Disposable {
         (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
-          return this.sessions.exclusive(folder, 'pooling', (session) => this.build(session, configs, abort.signal, (m) => progress.report({ message: m })));
+          return this.build(folder, configs, abort.signal, (m) => progress.report({ message: m }));
         },
       );
       this.configs = configs;
@@ -100,28 +97,15 @@ export class JudgingPanel implements vscode.Disposable {
     return view;
   }
 
-  private async build(session: RanklabSession, configs: string[], signal: AbortSignal, report: (m: string) => void): Promise<JudgingModel> {
+  /** The pool is drawn in the worker (every config's ranked lists); the model walks it here, over the host's session. */
+  private async build(folder: vscode.WorkspaceFolder, configs: string[], signal: AbortSignal, report: (m: string) => void): Promise<JudgingModel> {
+    const session = this.sessions.session(folder);
     const settings = session.workspace.settings;
     const rater = this.controller.settings.judgingRater ?? settings.judging.rater ?? userInfo().username;
     const writer = new GradeWriter({ root: session.root, specs: session.workspace.judgmentSpecs, mode: settings.judging.write, rater });
-    // Configs that cannot be used are reported with the others' pool, not instead of it.
-    const usable: RankConfig[] = [];
-    const unusable: { config: string; error: string }[] = [];
-    for (const entry of poolEntries(session, configs)) {
-      try {
-        usable.push(session.usable(entry));
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e;
-        unusable.push({ config: entry.name, error: e.message });
-      }
-    }
-    if (usable.length === 0) throw new InputError(`no config to pool: ${unusable.map((u) => `${u.config}: ${u.error}`).join('; ')}`);
-    const pooled = await workspacePool(session, { configs: usable, signal, onProgress: (config, done, total) => report(`${config} ${done}/${total}`) });
-    const { pool, sides, metricOptions } = pooled;
-    const failed = [...unusable, ...pooled.failed];
+    const { pool, sides, metricOptions, failed } = await this.sessions.inWorker(folder, 'pooling', 'pool', { configs }, { signal, onProgress: report });
     for (const f of failed) this.controller.log.warn(`judging: config ${f.config} not pooled: ${f.error}`);
     const first = session.resolveConfig(pool.configs[0]);
-    const folder = this.controller.folder!;
     const current = () => this.sessions.session(folder);
     return new JudgingModel({
       pool, sides, failed, metricOptions, writer,

@@ -1,0 +1,60 @@
+/**
+ * A config evaluated against the baseline, as the editor's background evaluation shows it (CodeLens, diagnostics,
+ * the Testing view): the config's run and the baseline's (saved runs reused when their inputs are unchanged),
+ * compared, and checked against the gates. No `vscode` import: it runs in the Ranklab worker (worker/main.ts), and
+ * its result is plain data that crosses the thread whole.
+ */
+import type { RankConfig } from '../../core/config';
+import { type Comparison, compareRuns } from '../../core/experiment/compare';
+import { type GateResult, checkGates, withGateMetrics } from '../../core/experiment/gates';
+import type { JudgmentSet } from '../../core/judgments/types';
+import type { MetricOptions } from '../../core/metrics/context';
+import { parseMetricList } from '../../core/metrics/spec';
+import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
+import type { RanklabSession } from '../../core/session/session';
+
+export interface ConfigResult {
+  file: string;
+  name: string;
+  config: RankConfig;
+  specs: string[];
+  metricOptions: MetricOptions;
+  candidate: ConfigEvaluation;
+  /** Absent when this config is the baseline. */
+  baseline?: ConfigEvaluation;
+  comparison?: Comparison;
+  gates: GateResult[];
+  judgments: JudgmentSet;
+  evaluatedAt: Date;
+}
+
+/** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
+export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
+  const settings = session.workspace.settings;
+  const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
+  const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+  const common = { specs, metricOptions, reuse: true, save: true, signal };
+  const candidate = await evaluateConfig(session, config, { ...common, onProgress });
+  const judgments = session.judgments();
+  let baseline: ConfigEvaluation | undefined;
+  let baseConfig: RankConfig | undefined;
+  try {
+    baseConfig = session.baselineConfig();
+  } catch {
+    baseConfig = undefined; // an unusable baseline: show the figures without a comparison
+  }
+  let comparison: Comparison | undefined;
+  let gates: GateResult[] = [];
+  if (baseConfig && !(baseConfig.name === config.name && baseConfig.configHash === config.configHash)) {
+    baseline = await evaluateConfig(session, baseConfig, common);
+    comparison = compareRuns(
+      { name: baseConfig.name, run: baseline.run, latencies: baseline.latencies },
+      { name: config.name, run: candidate.run, latencies: candidate.latencies },
+      judgments,
+      specs,
+      metricOptions,
+    );
+    gates = checkGates(settings.gates, comparison);
+  }
+  return { file, name: config.name, config, specs: specs.map((s) => s.name), metricOptions, candidate, baseline, comparison, gates, judgments, evaluatedAt: new Date() };
+}

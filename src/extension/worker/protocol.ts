@@ -1,0 +1,101 @@
+/**
+ * The one definition of the messages between the extension host and the Ranklab worker (`main.ts`): the
+ * envelope (request / progress / response by id, cancel, notification, log line) and Ranklab's methods with their
+ * parameters, progress and results. Everything crosses by structured clone, so it is plain data.
+ *
+ * Why here and not in src/protocol/: the worker is the extension's own machinery, not a webview; its messages carry
+ * core types (AclReport, WorkProgress), and src/protocol/ may import nothing but src/protocol/ (docs/design.md).
+ */
+import type { RankConfig } from '../../core/config';
+import type { AclReport } from '../../core/session/check-acl';
+import type { WorkspacePool } from '../../core/session/judging-pool';
+import type { WorkProgress } from '../../core/util/cooperative';
+import type { Diagnostic } from '../../core/util/diagnostics';
+import type { ConfigResult } from '../logic/against-baseline';
+
+/** A method: what it takes, what it reports while it runs, what it returns. */
+export interface MethodSpec {
+  params: unknown;
+  progress: unknown;
+  result: unknown;
+}
+/** A method map: every method's spec (an interface, so no index signature is needed). */
+export type MethodMap<M> = { [K in keyof M]: MethodSpec };
+
+export type ToWorker =
+  | { kind: 'request'; id: number; method: string; params: unknown }
+  | { kind: 'cancel'; id: number }
+  | { kind: 'notify'; notification: unknown };
+
+export type FromWorker =
+  | { kind: 'progress'; id: number; progress: unknown }
+  | { kind: 'response'; id: number; ok: true; result: unknown }
+  | { kind: 'response'; id: number; ok: false; error: RpcError }
+  | { kind: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+/** An error crossing the thread: its name and message, whether it came from a cancel, and an InputError's location. */
+export interface RpcError {
+  name: string;
+  message: string;
+  aborted: boolean;
+  file?: string;
+  line?: number;
+  key?: string;
+}
+
+/** Which workspace folder, and whether it is trusted (untrusted: no network, no model loading). */
+export interface FolderParams {
+  root: string;
+  trusted: boolean;
+}
+
+/** What Run Evaluation reports: the core's work reports with the config step, and each config's outcome as it ends. */
+/** The core's work report, with which config of how many it is for. */
+export interface StepProgress {
+  type: 'work';
+  step: { index: number; count: number };
+  work: WorkProgress;
+}
+
+export type EvaluateProgress =
+  | StepProgress
+  | { type: 'saved'; config: string; path: string; ms: number; notes: string[] }
+  | { type: 'failed'; config: string; message: string }
+  | { type: 'skipped'; config: string };
+
+export interface EvaluateResult {
+  saved: string[];
+  failed: string[];
+  /** Configs to evaluate (0 when none was usable). */
+  total: number;
+  cancelled: boolean;
+  /** The config the cancel stopped (nothing of it saved). */
+  stopped?: string;
+}
+
+export interface RebuildResult {
+  removed: string[];
+  docs: number;
+  configs: string[];
+  failed: { config: string; message: string }[];
+}
+
+/** What changed on disk (the host's file watcher), so the worker's warm session takes it in before its next task. */
+export interface ChangedNotification {
+  type: 'changed';
+  root: string;
+  kinds: ('corpus' | 'judgments' | 'settings' | 'config')[];
+}
+
+export interface RanklabMethods {
+  evaluate: { params: FolderParams & { only?: string[]; principal?: string }; progress: EvaluateProgress; result: EvaluateResult };
+  /** The background evaluation of one saved `*.rank.json` (live.ts), with the searched fields no document has. */
+  evaluateAgainstBaseline: { params: FolderParams & { file: string; config: RankConfig }; progress: never; result: { result: ConfigResult; fieldProblems: Diagnostic[] } };
+  checkAcl: { params: FolderParams; progress: string; result: AclReport };
+  rebuildIndex: { params: FolderParams; progress: StepProgress; result: RebuildResult };
+  pool: { params: FolderParams & { configs: string[] }; progress: string; result: WorkspacePool };
+  /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
+  status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
+}
+
+export type RanklabNotification = ChangedNotification;

@@ -1,0 +1,201 @@
+// The real Ranklab worker (src/extension/worker/main.ts) on a copy of examples/food-search, through the RPC the
+// extension uses: an evaluation in the worker saves the same figures as the core called in this thread, reports
+// its progress, and a cancel stops it with nothing of the stopped config written; the access check crosses the
+// thread whole. No timing is asserted.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { after, test } from 'node:test';
+import { threadId } from 'node:worker_threads';
+import { parseRankConfig } from '../../../src/core/config';
+import { parseMetricList } from '../../../src/core/metrics/spec';
+import { checkAcl } from '../../../src/core/session/check-acl';
+import { evaluateConfig } from '../../../src/core/session/evaluate';
+import { poolEntries, workspacePool } from '../../../src/core/session/judging-pool';
+import { RanklabSession } from '../../../src/core/session/session';
+import { evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
+import type { EvaluateProgress, RanklabMethods, RanklabNotification } from '../../../src/extension/worker/protocol';
+import { RpcClient } from '../../../src/extension/worker/rpc';
+
+const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
+const client = new RpcClient<RanklabMethods, RanklabNotification>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
+const dirs: string[] = [];
+after(async () => {
+  await client.terminate();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A copy of the example with only the two lexical configs (offline, no model). */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-worker-'));
+  dirs.push(dir);
+  cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
+  for (const f of readdirSync(join(dir, 'configs'))) if (!['baseline.rank.json', 'title-boost-3.rank.json'].includes(f)) rmSync(join(dir, 'configs', f));
+  return dir;
+}
+
+/** The example made slow enough to cancel mid-loop: many generated queries over many generated documents (fixed generator). */
+function slowWorkspace(): string {
+  const dir = workspace();
+  const golden = JSON.parse(readFileSync(join(dir, 'judgments/golden.json'), 'utf8'));
+  const words = [...new Set(golden.flatMap((q: { query: string }) => q.query.split(/\s+/)))].sort() as string[];
+  const queries = [...golden];
+  for (let i = 0; queries.length < 3000; i++) queries.push({ id: `gen${i}`, query: [i, i * 7 + 3].map((k) => words[k % words.length]).join(' '), judgments: golden[i % golden.length].judgments });
+  writeFileSync(join(dir, 'judgments/golden.json'), JSON.stringify(queries));
+  const docs = Array.from({ length: 3000 }, (_, d) => JSON.stringify({ id: `gen-${d}`, title: words[d % words.length], text: Array.from({ length: 30 }, (_, k) => words[(d * (k + 1) * 31 + k) % words.length]).join(' '), public: true }));
+  writeFileSync(join(dir, 'data/generated.jsonl'), docs.join('\n') + '\n');
+  return dir;
+}
+
+const runFiles = (dir: string) => (existsSync(join(dir, '.ranklab/runs')) ? readdirSync(join(dir, '.ranklab/runs')) : []);
+
+test('an evaluation in the worker saves the runs the core saves in this thread, with its progress on the way', async () => {
+  const dir = workspace();
+  const status = await client.request('status', {});
+  assert.notEqual(status.threadId, threadId);
+  const seen: EvaluateProgress[] = [];
+  const r = await client.request('evaluate', { root: dir, trusted: true }, { onProgress: (p) => seen.push(p) });
+  assert.equal(r.cancelled, false);
+  assert.deepEqual(r.failed, []);
+  assert.equal(r.total, 2);
+  assert.equal(r.saved.length, 2);
+  // Progress: each config's queries counted up to the number of queries, then its "saved" with the path.
+  const queryCounts = seen.filter((p) => p.type === 'work' && p.work.phase === 'queries').map((p) => (p as Extract<EvaluateProgress, { type: 'work' }>).work);
+  assert.ok(queryCounts.some((w) => w.label === 'baseline' && w.done === w.total && w.total > 0));
+  assert.deepEqual(seen.filter((p) => p.type === 'saved').map((p) => (p as { path: string }).path), r.saved);
+
+  // The same figures from the core called here, on a separate copy (an independent session and index).
+  const here = RanklabSession.open(workspace());
+  const settings = here.workspace.settings;
+  for (const path of r.saved) {
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    const mine = await evaluateConfig(here, here.resolveConfig(saved.provenance.config), {
+      specs: parseMetricList(settings.metrics), metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold }, save: false,
+    });
+    assert.deepEqual(saved.metrics, mine.saved.metrics, saved.provenance.config);
+    assert.deepEqual(saved.queries.map((q: { qid: string }) => q.qid), mine.saved.queries.map((q) => q.qid));
+  }
+});
+
+test('cancel stops an evaluation in the worker at its next pause: nothing of the stopped config is written, the worker lives on', async () => {
+  const dir = slowWorkspace();
+  await client.request('status', {}); // the worker is up (this test may run alone)
+  const started = client.started;
+  const abort = new AbortController();
+  const after: EvaluateProgress[] = [];
+  const r = await client.request('evaluate', { root: dir, trusted: true }, {
+    signal: abort.signal,
+    onProgress: (p) => {
+      if (abort.signal.aborted) after.push(p);
+      else if (p.type === 'work' && p.work.phase === 'queries' && p.work.done > 0) abort.abort();
+    },
+  });
+  assert.equal(r.cancelled, true);
+  assert.equal(r.stopped, 'baseline');
+  assert.deepEqual(r.saved, []);
+  assert.deepEqual(runFiles(dir), [], 'no run (and no temporary file) written');
+  assert.equal(after.filter((p) => p.type === 'saved').length, 0);
+  // Stopped by its AbortSignal, not by terminating the thread: the same worker answers the next request.
+  assert.equal((await client.request('status', {})).threadId > 0, true);
+  assert.equal(client.started, started);
+});
+
+test('the access check runs in the worker and its report crosses the thread whole', async () => {
+  const dir = workspace();
+  const remote = await client.request('checkAcl', { root: dir, trusted: true });
+  const local = await checkAcl(RanklabSession.open(workspace()));
+  assert.equal(remote.checked, local.checked);
+  assert.ok(remote.checked > 0);
+  assert.deepEqual(remote.violations, local.violations);
+  assert.deepEqual(Object.keys(remote.byPrincipal).sort(), Object.keys(local.byPrincipal).sort());
+  assert.deepEqual(remote.failed, local.failed);
+});
+
+test('bad input in the worker comes back as the core\'s error with its message', async () => {
+  await assert.rejects(client.request('evaluate', { root: workspace(), trusted: true, only: ['nothing-here'] }), (e: Error) => e.name === 'InputError' && /no usable ranking config/.test(e.message));
+});
+
+test('Rebuild Index in the worker deletes the cached indexes and builds every config again from a fresh read', async () => {
+  const dir = workspace();
+  await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
+  const cache = join(dir, '.ranklab/cache');
+  const before = readdirSync(cache);
+  assert.ok(before.length > 0);
+  const steps: string[] = [];
+  const r = await client.request('rebuildIndex', { root: dir, trusted: true }, { onProgress: (p) => steps.push(`${p.step.index + 1}/${p.step.count} ${p.work.phase}`) });
+  assert.deepEqual(r.configs.sort(), ['baseline', 'title-boost-3']);
+  assert.deepEqual(r.failed, []);
+  assert.equal(r.docs, RanklabSession.open(workspace()).corpus().docs.length);
+  assert.ok(r.removed.length > 0, 'cached entries were deleted');
+  // The first config builds the lexical index anew (its cache was deleted); the second, sharing its index settings,
+  // may load what the first just wrote.
+  assert.ok(steps.includes('1/2 lexical-index') && steps.some((s) => s.startsWith('2/2 ')), steps.join(', '));
+});
+
+test('the judging pool drawn in the worker is the pool the core draws in this thread', async () => {
+  const dir = workspace();
+  const remote = await client.request('pool', { root: dir, trusted: true, configs: ['baseline', 'title-boost-3'] });
+  const here = RanklabSession.open(workspace());
+  const local = await workspacePool(here, { configs: poolEntries(here, ['baseline', 'title-boost-3']).map((e) => here.usable(e)) });
+  assert.ok(remote.pool.pairs.length > 0);
+  assert.deepEqual(remote.pool.pairs, local.pool.pairs);
+  assert.deepEqual(remote.pool.judged, local.pool.judged);
+  assert.deepEqual(remote.failed, []);
+});
+
+test('a judgments change the host saw reaches the worker\'s warm session before its next task', async () => {
+  const dir = workspace();
+  const first = await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
+  const ndcg = (path: string) => JSON.parse(readFileSync(path, 'utf8')).metrics['ndcg@10'];
+  // Every judgment of the golden set made 0: nothing is relevant any more, so nDCG@10 drops to 0.
+  const file = join(dir, 'judgments/golden.json');
+  const golden = JSON.parse(readFileSync(file, 'utf8'));
+  for (const q of golden) for (const d of Object.keys(q.judgments)) q.judgments[d] = 0;
+  writeFileSync(file, JSON.stringify(golden));
+  client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
+  const second = await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
+  assert.ok(ndcg(first.saved[0]) > 0);
+  assert.equal(ndcg(second.saved[0]), 0);
+});
+
+test('the background evaluation of a saved config runs in the worker: compared with the baseline, gates checked, as in this thread', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  const config = parseRankConfig(file).config!;
+  const remote = await client.request('evaluateAgainstBaseline', { root: dir, trusted: true, file, config });
+  const here = RanklabSession.open(workspace());
+  const local = await evaluateAgainstBaseline(here, parseRankConfig(join(here.root, 'configs/title-boost-3.rank.json')).config!, join(here.root, 'configs/title-boost-3.rank.json'));
+  assert.equal(remote.result.name, 'title-boost-3');
+  assert.ok(remote.result.candidate.path && existsSync(remote.result.candidate.path));
+  assert.ok(remote.result.baseline?.path && existsSync(remote.result.baseline.path));
+  assert.ok(remote.result.evaluatedAt instanceof Date);
+  assert.ok(remote.result.judgments.qrels instanceof Map && remote.result.judgments.qrels.size > 0);
+  assert.deepEqual(remote.result.candidate.saved.metrics, local.candidate.saved.metrics);
+  assert.deepEqual(remote.result.gates.map((g) => [g.gate, g.passed]), local.gates.map((g) => [g.gate, g.passed]));
+  assert.ok(remote.result.gates.length > 0);
+  assert.deepEqual(remote.fieldProblems, here.configCorpusDiagnostics(here.resolveConfig(join(here.root, 'configs/title-boost-3.rank.json'))));
+});
+
+test('a task cancelled while it waits behind another on the same folder stops at once, without stopping the worker', async () => {
+  const dir = slowWorkspace();
+  await client.request('status', {}); // the worker is up (this test may run alone)
+  const started = client.started;
+  const first = new AbortController();
+  let firstRunning = false;
+  let firstSettled = false;
+  const evaluation = client.request('evaluate', { root: dir, trusted: true }, {
+    signal: first.signal,
+    onProgress: (p) => void (p.type === 'work' && p.work.phase === 'queries' && (firstRunning = true)),
+  }).finally(() => (firstSettled = true));
+  while (!firstRunning) await new Promise((r) => setTimeout(r, 20));
+  const second = new AbortController();
+  const waiting = client.request('checkAcl', { root: dir, trusted: true }, { signal: second.signal });
+  second.abort(new Error('cancelled while queued'));
+  await assert.rejects(waiting, /cancelled while queued/);
+  assert.equal(firstSettled, false, 'the queued task stopped before the running one ended');
+  first.abort();
+  const r = await evaluation;
+  assert.equal(r.cancelled, true);
+  assert.equal(client.started, started, 'the worker was not terminated');
+});
