@@ -101,16 +101,25 @@ test('pruned top-k follows in-place updates (postings rebuilt: new, replaced and
   }), { ...fcOptions, numRuns: 60 });
 });
 
-test('search: pruned when nothing is cached, a recombination once fieldScores cached the query; same answer', () => {
+test('search: pruned for a query\'s first two passes, then its field scores are cached and recombined; same answers', () => {
   const docs = [doc('a', 'cat', 'cat dog', ''), doc('b', 'dog', 'cat cat cat', ''), doc('c', 'bird', 'fish', 'cat')];
   const index = LexicalIndex.build(docs, FIELDS, createAnalyzer(DEFAULT_ANALYZER));
+  const cached = () => (index as unknown as { cache: Map<string, unknown> }).cache.size; // private: the policy under test
   const opts: LexicalQueryOptions = { bm25: { k1: 1.2, b: 0.75, d: 0 }, prefix: false, fuzzy: 0, boosts: { title: 2, body: 1 }, combineWith: 'OR', depth: 10 };
   const first = index.search('cat dog', opts);
-  // Hand-computed shape: c matches only in `tag`, which has boost 0 here.
-  assert.deepEqual(first.hits.map((h) => h.id), ['a', 'b']);
+  // c matches only in `tag`, whose boost is 0 here; a has both terms (title and body), b both in body and title.
+  assert.deepEqual(first.hits.map((h) => h.id).sort(), ['a', 'b']);
   assert.equal(first.total, 2);
-  index.fieldScores('cat dog', opts);
-  assert.deepEqual(index.search('cat dog', opts), first);
+  assert.equal(index.search('cat dog', { ...opts, depth: 0 }).total, 2, 'a count');
+  assert.equal(cached(), 0, 'first pass (and a count) leave nothing cached');
+  const boosted = { ...opts, boosts: { title: 1, body: 1, tag: 5 } };
+  const second = index.search('cat dog', boosted);
+  assert.equal(cached(), 0, 'second pass (other boosts, same scoring settings): still pruned');
+  assert.equal(second.hits[0].id, 'c', 'tag boost 5 puts c first');
+  const third = index.search('cat dog', opts);
+  assert.equal(cached(), 1, 'third pass fills the cache');
+  assert.deepEqual(third, first);
+  assert.deepEqual(index.search('cat dog', boosted), second, 'recombined from the cache: same answer as pruned');
 });
 
 const SHARED_COLLECTION = 'cisi';

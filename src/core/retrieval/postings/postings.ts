@@ -47,8 +47,12 @@ export class Postings {
   /** Document numbers are below this. */
   readonly docSpace: number;
   readonly vocabulary: Vocabulary;
-  /** Caches that live as long as these postings: k1·(1 - b + b·len/avg) per (field, k1, b); permitted-set bitmaps. */
+  /**
+   * Caches that live as long as these postings: k1·(1 - b + b·len/avg) per (field, k1, b); the largest BM25 of each
+   * list per (k1, b, d), computed on first use (NaN until then); permitted-set bitmaps.
+   */
   readonly normCache = new Map<string, Float64Array>();
+  readonly maxCache = new Map<string, Float64Array>();
   readonly bitmapCache = new WeakMap<ReadonlySet<string>, Uint8Array>();
 
   constructor(readonly fieldCount: number, ms: MiniSearchState, fields: readonly string[]) {
@@ -131,6 +135,29 @@ export class Postings {
       this.normCache.set(key, norm);
     }
     return norm;
+  }
+
+  /**
+   * The largest BM25 term score (before idf) in list `l`: max over its postings of d + tf·(k1+1)/(tf + norm), the
+   * scorer's own expression, so it bounds every score of the list exactly. Scanned once per list and settings;
+   * far tighter than the bound from the largest tf and the shortest field (which stays as a cheap fallback).
+   */
+  listMax(l: number, norm: Float64Array, k: number, b: number, d: number): number {
+    const key = `${k},${b},${d}`;
+    let maxima = this.maxCache.get(key);
+    if (!maxima) this.maxCache.set(key, maxima = new Float64Array(this.start.length).fill(NaN));
+    let m = maxima[l];
+    if (Number.isNaN(m)) {
+      m = 0;
+      const k1p1 = k + 1;
+      for (let i = this.start[l]; i < this.end[l]; i++) {
+        const tf = this.tfs[i];
+        const s = d + tf * k1p1 / (tf + norm[this.docs[i]]);
+        if (s > m) m = s;
+      }
+      maxima[l] = m;
+    }
+    return m;
   }
 
   /** Permitted documents of an id set as a bitmap over document numbers (built once per set). */

@@ -75,7 +75,6 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
   const fieldGroups: Array<{ boost: number; from: number; to: number }> = [];
   for (const [field, boost] of q.fields) {
     const norm = p.norms(field, k, b);
-    const avg = p.avgLength[field];
     const g0 = groups.length;
     for (const term of q.terms) {
       let exp = expansions.get(term);
@@ -88,8 +87,7 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
         if (end === start) continue;
         const df = end - start;
         const idf = Math.log(1 + (p.documentCount - df + 0.5) / (df + 0.5));
-        const maxTf = p.maxTf[l];
-        const bound = weight * (idf * (d + maxTf * k1p1 / (maxTf + k * (1 - b + b * p.minLength[l] / avg))));
+        const bound = weight * (idf * p.listMax(l, norm, k, b, d));
         lists.push({ field, norm, weight, idf, boost, source: sourceOf.get(term)!, start, end, ub: boost * bound });
       }
       if (lists.length > from) groups.push({ source: sourceOf.get(term)!, from, to: lists.length });
