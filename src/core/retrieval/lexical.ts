@@ -49,9 +49,10 @@ export interface FieldScores {
 const QUERY_CACHE_LIMIT = 4000;
 /**
  * `search` answers a query's first passes with pruned top-k and fills the field-score cache on the pass after
- * these: from then on (a boost sweep, a third config) every answer is a recombination. Measured at 10k
- * (bench/lexical-topk.mts): the exhaustive pass that fills the cache costs ~6 pruned searches and a
- * recombination ~0.4 of one, so caching on the first repeat would make a plain two-config compare slower.
+ * these: from then on (a boost sweep, a third config) every answer is a recombination. Measured
+ * (bench/lexical-topk.mts, docs/benchmarks.md): the exhaustive pass that fills the cache costs ~5 pruned searches
+ * at 10k and ~20 at 50k, a recombination a third (10k) to a tenth (50k) of one; caching on the first repeat would
+ * make a plain two-config compare slower, and only sweeps of more than ~10 (10k) to ~25 (50k) boost vectors win.
  */
 const PRUNED_PASSES_BEFORE_CACHING = 2;
 
