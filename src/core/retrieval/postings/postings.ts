@@ -23,6 +23,9 @@ export interface Vocabulary {
   fuzzyGet(term: string, maxDistance: number): Map<string, [unknown, number]>;
 }
 
+/** BM25 settings whose per-document norms and per-list maxima are kept at once (8 bytes a document or list each). */
+const SETTINGS_KEPT = 8;
+
 /**
  * Per field and term, the documents containing the term (ascending document numbers = MiniSearch's short ids)
  * and their term frequencies, all in two shared typed arrays (one pair of arrays per list would cost more in
@@ -128,6 +131,7 @@ export class Postings {
     const key = `${field},${k},${b}`;
     let norm = this.normCache.get(key);
     if (!norm) {
+      if (this.normCache.size >= SETTINGS_KEPT) this.normCache.clear(); // a k1/b sweep must not pile them up
       norm = new Float64Array(this.docSpace);
       const lengths = this.lengths[field];
       const avg = this.avgLength[field];
@@ -145,7 +149,10 @@ export class Postings {
   listMax(l: number, norm: Float64Array, k: number, b: number, d: number): number {
     const key = `${k},${b},${d}`;
     let maxima = this.maxCache.get(key);
-    if (!maxima) this.maxCache.set(key, maxima = new Float64Array(this.start.length).fill(NaN));
+    if (!maxima) {
+      if (this.maxCache.size >= SETTINGS_KEPT) this.maxCache.clear();
+      this.maxCache.set(key, maxima = new Float64Array(this.start.length).fill(NaN));
+    }
     let m = maxima[l];
     if (Number.isNaN(m)) {
       m = 0;
