@@ -3,6 +3,8 @@ import type { Document } from '../corpus/document';
 import type { Bm25Params } from '../config/types';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { Analyzer } from './analyzer';
+import { Postings } from './postings/postings';
+import { topKSearch } from './postings/top-k';
 import { fieldText, topK, type ScoredId } from './ranking';
 
 /** Settings that change per-field BM25 scores (boosts and combineWith do not). */
@@ -45,10 +47,22 @@ export interface FieldScores {
 }
 
 const QUERY_CACHE_LIMIT = 4000;
+/**
+ * `search` answers a query's first passes with pruned top-k and fills the field-score cache on the pass after
+ * these: from then on (a boost sweep, a third config) every answer is a recombination. Measured
+ * (bench/lexical-topk.mts, docs/benchmarks.md): the exhaustive pass that fills the cache costs ~5 pruned searches
+ * at 10k and ~20 at 50k, a recombination a third (10k) to a tenth (50k) of one; caching on the first repeat would
+ * make a plain two-config compare slower, and only sweeps of more than ~10 (10k) to ~25 (50k) boost vectors win.
+ */
+const PRUNED_PASSES_BEFORE_CACHING = 2;
 
 export class LexicalIndex {
   readonly miniSearch: MiniSearch<Document>;
   private readonly cache = new Map<string, FieldScores>();
+  /** Pruned passes so far per uncached (query, scoring settings) key (bounded like the cache). */
+  private readonly passes = new Map<string, number>();
+  /** Compact copy of MiniSearch's postings for pruned top-k (built on first use, dropped on every change). */
+  private compact?: Postings;
 
   constructor(readonly fields: string[], readonly analyzer: Analyzer, miniSearch?: MiniSearch<Document>) {
     this.miniSearch = miniSearch ?? new MiniSearch<Document>(LexicalIndex.miniSearchOptions(fields, analyzer));
@@ -108,6 +122,8 @@ export class LexicalIndex {
       this.miniSearch.add(doc);
     }
     this.cache.clear(); // document frequencies and lengths changed
+    this.passes.clear();
+    this.compact = undefined;
     if (this.miniSearch.dirtCount > 0) await this.miniSearch.vacuum({ batchSize: 100_000, batchWait: 0 });
     this.exactAverageLengths();
   }
@@ -129,6 +145,11 @@ export class LexicalIndex {
   /** Are the per-field scores of this query under these settings cached (fieldScores will not search)? */
   hasFieldScores(query: string, settings: LexicalScoringSettings): boolean {
     return this.cache.has(scoresKey(query, settings));
+  }
+
+  /** The compact postings (built from MiniSearch's index on first use after a build, load or update). */
+  postings(): Postings {
+    return this.compact ??= Postings.fromMiniSearch(this.miniSearch, this.fields);
   }
 
   /** Per-field scores for a query, computed once per (query, scoring settings) and then reused. */
@@ -246,10 +267,48 @@ export class LexicalIndex {
     return hits.length > 0;
   }
 
-  /** BM25 search with the given boosts: a recombination of cached per-field scores. */
+  /**
+   * BM25 search with the given boosts: a recombination of the query's per-field scores when they are cached, else
+   * pruned top-k over the compact postings; a query searched again and again (other boosts, other configs) gets its
+   * field scores cached (PRUNED_PASSES_BEFORE_CACHING). Same hits, scores and totals either way.
+   */
   search(query: string, options: LexicalQueryOptions): LexicalResult {
-    return recombine(this.fieldScores(query, options), options);
+    const key = scoresKey(query, options);
+    if (this.cache.has(key)) return recombine(this.fieldScores(query, options), options);
+    if (options.depth <= 0) return this.topK(query, options); // a count (the step's permitted total) is not a pass
+    const passes = this.passes.get(key) ?? 0;
+    if (passes >= PRUNED_PASSES_BEFORE_CACHING) {
+      this.passes.delete(key);
+      return recombine(this.fieldScores(query, options), options);
+    }
+    if (this.passes.size >= QUERY_CACHE_LIMIT) this.passes.delete(this.passes.keys().next().value as string);
+    this.passes.set(key, passes + 1);
+    return this.topK(query, options);
   }
+
+  /** Exact top-`depth` by MaxScore over the compact postings (postings/top-k.ts); the cache is not used. */
+  topK(query: string, options: LexicalQueryOptions): LexicalResult {
+    const fields: Array<[number, number]> = [];
+    this.fields.forEach((f, i) => {
+      const boost = options.boosts[f] ?? 0;
+      if (boost > 0) fields.push([i, boost]);
+    });
+    return topKSearch(this.postings(), {
+      terms: this.analyzer.analyze(query),
+      fields,
+      bm25: { k: options.bm25.k1, b: options.bm25.b, d: options.bm25.d },
+      prefix: options.prefix,
+      fuzzy: options.fuzzy,
+      combineWith: options.combineWith,
+      coordination: !!options.coordination,
+      depth: options.depth,
+      filter: options.filter,
+    });
+  }
+}
+
+function scoresKey(query: string, settings: LexicalScoringSettings): string {
+  return `${settings.bm25.k1},${settings.bm25.b},${settings.bm25.d},${settings.prefix},${settings.fuzzy}\u0000${query}`;
 }
 
 /**

@@ -64,6 +64,16 @@ export class TopK {
     }
   }
 
+  /** Holds k items: a newcomer must beat `worstScore` (or tie it with a higher id) to get in. */
+  get full(): boolean {
+    return this.k <= 0 || this.items.length >= this.k;
+  }
+
+  /** Score of the worst kept item (-Infinity while not full). */
+  get worstScore(): number {
+    return this.full && this.items.length > 0 ? this.items[0].score : -Infinity;
+  }
+
   sorted(): ScoredId[] {
     return [...this.items].sort(compareScored);
   }

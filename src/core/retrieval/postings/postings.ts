@@ -1,0 +1,193 @@
+import type MiniSearch from 'minisearch';
+
+/**
+ * The slice of MiniSearch 7's private state the postings are read from. MiniSearch stays the index of record
+ * (adds, removals, vacuum, serialisation, the radix-tree vocabulary for prefix / fuzzy / autocomplete); the
+ * postings are a read-only, compact copy of its term -> field -> (doc, tf) maps, rebuilt after any change.
+ * test/unit/retrieval/lexical-topk.test.ts fails should this state change shape.
+ */
+export interface MiniSearchState {
+  _index: Vocabulary & Iterable<[string, Map<number, Map<number, number>>]>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _documentIds: Map<number, string>;
+  _documentCount: number;
+  _nextId: number;
+}
+
+/** MiniSearch's radix tree, as used for query-term expansion (the same calls MiniSearch's own search makes). */
+export interface Vocabulary {
+  has(term: string): boolean;
+  atPrefix(prefix: string): Iterable<[string, unknown]>;
+  fuzzyGet(term: string, maxDistance: number): Map<string, [unknown, number]>;
+}
+
+/** BM25 settings whose per-document norms and per-list maxima are kept at once (8 bytes a document or list each). */
+const SETTINGS_KEPT = 8;
+
+/**
+ * Per field and term, the documents containing the term (ascending document numbers = MiniSearch's short ids)
+ * and their term frequencies, all in two shared typed arrays (one pair of arrays per list would cost more in
+ * object headers than the postings of rare terms weigh). Per list, the largest tf and the shortest field length
+ * bound every BM25 score in it (BM25 grows with tf and shrinks with length), whatever k1 and b are.
+ */
+export class Postings {
+  /** term -> term number; list of (term t, field f) is number t * fieldCount + f. */
+  readonly termNumbers = new Map<string, number>();
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  readonly maxTf: Int32Array;
+  readonly minLength: Int32Array;
+  readonly docs: Int32Array;
+  readonly tfs: Uint32Array;
+  /** Field lengths (tokens) per field, by document number. */
+  readonly lengths: Int32Array[];
+  readonly avgLength: number[];
+  /** External id by document number (undefined for removed numbers). */
+  readonly ids: Array<string | undefined>;
+  readonly documentCount: number;
+  /** Document numbers are below this. */
+  readonly docSpace: number;
+  readonly vocabulary: Vocabulary;
+  /**
+   * Caches that live as long as these postings: k1·(1 - b + b·len/avg) per (field, k1, b); the largest BM25 of each
+   * list per (k1, b, d), computed on first use (NaN until then); permitted-set bitmaps.
+   */
+  readonly normCache = new Map<string, Float64Array>();
+  readonly maxCache = new Map<string, Float64Array>();
+  readonly bitmapCache = new WeakMap<ReadonlySet<string>, Uint8Array>();
+
+  constructor(readonly fieldCount: number, ms: MiniSearchState, fields: readonly string[]) {
+    this.vocabulary = ms._index;
+    this.documentCount = ms._documentCount;
+    this.docSpace = ms._nextId;
+    this.ids = new Array(this.docSpace);
+    for (const [n, id] of ms._documentIds) this.ids[n] = id;
+    const fieldIds = fields.map((f) => ms._fieldIds[f]);
+    this.avgLength = fieldIds.map((id) => ms._avgFieldLength[id] ?? 0);
+    this.lengths = fields.map(() => new Int32Array(this.docSpace));
+    for (const [n, lengths] of ms._fieldLength) for (let f = 0; f < fields.length; f++) this.lengths[f][n] = lengths[fieldIds[f]] ?? 0;
+
+    const entries: Array<Map<number, Map<number, number>>> = [];
+    let total = 0;
+    for (const [term, data] of ms._index) {
+      this.termNumbers.set(term, entries.length);
+      entries.push(data);
+      for (const id of fieldIds) total += data.get(id)?.size ?? 0;
+    }
+    const lists = entries.length * fieldCount;
+    this.start = new Int32Array(lists);
+    this.end = new Int32Array(lists);
+    this.maxTf = new Int32Array(lists);
+    this.minLength = new Int32Array(lists);
+    this.docs = new Int32Array(total);
+    this.tfs = new Uint32Array(total);
+    let at = 0;
+    for (let t = 0; t < entries.length; t++) {
+      for (let f = 0; f < fieldCount; f++) {
+        const l = t * fieldCount + f;
+        this.start[l] = at;
+        const freqs = entries[t].get(fieldIds[f]);
+        let maxTf = 0;
+        let minLength = 0x7fffffff;
+        let sorted = true;
+        if (freqs) {
+          for (const [doc, tf] of freqs) {
+            if (this.ids[doc] === undefined) continue; // discarded, not yet vacuumed
+            if (at > this.start[l] && this.docs[at - 1] > doc) sorted = false;
+            this.docs[at] = doc;
+            this.tfs[at] = tf;
+            at++;
+            if (tf > maxTf) maxTf = tf;
+            const len = this.lengths[f][doc];
+            if (len < minLength) minLength = len;
+          }
+        }
+        this.end[l] = at;
+        this.maxTf[l] = maxTf;
+        this.minLength[l] = minLength;
+        if (!sorted) this.sortList(l);
+      }
+    }
+  }
+
+  static fromMiniSearch(miniSearch: MiniSearch<any>, fields: readonly string[]): Postings {
+    return new Postings(fields.length, miniSearch as unknown as MiniSearchState, fields);
+  }
+
+  /** Bytes held by the typed arrays (postings, bounds, lengths); the term map and ids are not counted. */
+  get byteLength(): number {
+    const arrays = [this.start, this.end, this.maxTf, this.minLength, this.docs, this.tfs, ...this.lengths];
+    return arrays.reduce((s, a) => s + a.byteLength, 0);
+  }
+
+  get postingCount(): number {
+    return this.docs.length;
+  }
+
+  /** k1·(1 - b + b·len/avg) per document of a field, as MiniSearch's BM25 computes it (same operations, same order). */
+  norms(field: number, k: number, b: number): Float64Array {
+    const key = `${field},${k},${b}`;
+    let norm = this.normCache.get(key);
+    if (!norm) {
+      if (this.normCache.size >= SETTINGS_KEPT) this.normCache.clear(); // a k1/b sweep must not pile them up
+      norm = new Float64Array(this.docSpace);
+      const lengths = this.lengths[field];
+      const avg = this.avgLength[field];
+      for (let n = 0; n < this.docSpace; n++) norm[n] = k * (1 - b + b * lengths[n] / avg);
+      this.normCache.set(key, norm);
+    }
+    return norm;
+  }
+
+  /**
+   * The largest BM25 term score (before idf) in list `l`: max over its postings of d + tf·(k1+1)/(tf + norm), the
+   * scorer's own expression, so it bounds every score of the list exactly. Scanned once per list and settings;
+   * far tighter than the bound from the largest tf and the shortest field (which stays as a cheap fallback).
+   */
+  listMax(l: number, norm: Float64Array, k: number, b: number, d: number): number {
+    const key = `${k},${b},${d}`;
+    let maxima = this.maxCache.get(key);
+    if (!maxima) {
+      if (this.maxCache.size >= SETTINGS_KEPT) this.maxCache.clear();
+      this.maxCache.set(key, maxima = new Float64Array(this.start.length).fill(NaN));
+    }
+    let m = maxima[l];
+    if (Number.isNaN(m)) {
+      m = 0;
+      const k1p1 = k + 1;
+      for (let i = this.start[l]; i < this.end[l]; i++) {
+        const tf = this.tfs[i];
+        const s = d + tf * k1p1 / (tf + norm[this.docs[i]]);
+        if (s > m) m = s;
+      }
+      maxima[l] = m;
+    }
+    return m;
+  }
+
+  /** Permitted documents of an id set as a bitmap over document numbers (built once per set). */
+  bitmap(permitted: ReadonlySet<string>): Uint8Array {
+    let bits = this.bitmapCache.get(permitted);
+    if (!bits) {
+      bits = new Uint8Array(this.docSpace);
+      for (let n = 0; n < this.docSpace; n++) {
+        const id = this.ids[n];
+        if (id !== undefined && permitted.has(id)) bits[n] = 1;
+      }
+      this.bitmapCache.set(permitted, bits);
+    }
+    return bits;
+  }
+
+  private sortList(l: number): void {
+    const s = this.start[l];
+    const e = this.end[l];
+    const order = Array.from({ length: e - s }, (_, i) => s + i).sort((a, b) => this.docs[a] - this.docs[b]);
+    const docs = order.map((i) => this.docs[i]);
+    const tfs = order.map((i) => this.tfs[i]);
+    this.docs.set(docs, s);
+    this.tfs.set(tfs, s);
+  }
+}
