@@ -342,10 +342,6 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
   return { hits: topK(out, options.depth), total: out.length };
 }
 
-function scoresKey(query: string, settings: LexicalScoringSettings): string {
-  return `${settings.bm25.k1},${settings.bm25.b},${settings.bm25.d},${settings.prefix},${settings.fuzzy}\u0000${query}`;
-}
-
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
