@@ -2,7 +2,7 @@ import { type RankConfig, parseRankConfigText } from '../config';
 import type { EvaluateOptions, MetricSpec } from '../metrics';
 import { createRng } from '../util/random';
 import { InputError } from '../util/diagnostics';
-import type { WorkProgress } from '../util/cooperative';
+import { type WorkProgress, yieldToEventLoop } from '../util/cooperative';
 import { evaluateConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
 import { MAX_COMBINATIONS, type SettingValue, type Variation, withSetting } from './parameters';
@@ -151,6 +151,10 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   const base = await evaluate(opts.base, opts.base.name);
   const scored: ScoredCombination[] = [];
   for (const c of combinations) {
+    // A warm combination can finish within one time slice of the evaluation (no pause there): give Ctrl-C and
+    // Cancel a turn between combinations.
+    await yieldToEventLoop();
+    opts.signal?.throwIfAborted();
     try {
       scored.push({ index: c.index, values: c.values, perQuery: await evaluate(c.config, combinationLabel(c.values)) });
     } catch (e) {
