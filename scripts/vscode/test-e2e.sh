@@ -5,6 +5,7 @@
 #   scale        test/e2e/scale.e2e.mjs: 5,000-query runs → windowed per-query table (rows alive, timings logged)
 #   judging      test/e2e/judging.e2e.mjs: palette → judging view → grades by keyboard → file on disk, judged@10 in the dashboard
 #   progress     test/e2e/progress.e2e.mjs: slow Run Evaluation → notification counts → Cancel → cancelled message, no run of the stopped config
+#   beir         test/e2e/testing-beir.e2e.mjs: a BEIR folder (no ranklab.json) → Run All Tests → queries pass under the built-in config, access control skipped with its reason
 #   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
 #   vsix         package a .vsix with vsce and check it installs into a fresh code-server extensions dir
 # The extension is loaded from this folder (extensionDevelopmentPath), as test-electron does: no packaging step.
@@ -12,7 +13,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food verdict scale judging progress integration}"
+STEPS="${*:-ui food verdict scale judging progress beir integration}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -53,6 +54,9 @@ for step in $STEPS; do
     progress)
       echo "== progress: Run Evaluation's progress notification and Cancel (no run of the stopped config)"
       node test/e2e/progress.e2e.mjs ;;
+    beir)
+      echo "== beir: Testing view on a BEIR folder (built-in config, access control skipped with its reason)"
+      node test/e2e/testing-beir.e2e.mjs ;;
     integration)
       echo "== integration: in-host mocha via @vscode/test-electron runTests()"
       node test/integration/runTest.mjs ;;
@@ -69,7 +73,7 @@ for step in $STEPS; do
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | integration | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | beir | integration | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done
