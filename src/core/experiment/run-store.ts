@@ -6,35 +6,68 @@ import { stableStringify } from '../config/defaults';
 import type { ComparisonSide } from './compare';
 import type { Run, RunAccess, SavedRun } from '../run/types';
 import { stageCandidatesOfSaved } from './stage-recall';
+import { RUN_FORMATS, decodeRun, encodeRun } from '../run/run-format';
 
-/** Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json`; the newest matching one can be reused. */
-export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_CONFIG): string {
+/**
+ * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json` (compact format, see run-format.ts); the
+ * newest matching one can be reused. Then the retention rule runs (`keep`, ranklab.json `runs.keep`); every run it
+ * removes is told to `log`.
+ */
+export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_CONFIG, log?: (message: string) => void): string {
   const stamp = saved.provenance.createdAt.replace(/[:.]/g, '-');
   const stem = `${safeName(saved.provenance.config)}${saved.principal ? `@${safeName(saved.principal)}` : ''}`;
   const path = join(runsDir, `${stem}-${stamp}.json`);
-  writeFileAtomic(path, JSON.stringify(saved, null, 1) + '\n');
-  pruneRuns(runsDir, stem, keep);
+  writeFileAtomic(path, JSON.stringify(encodeRun(saved)) + '\n');
+  for (const f of pruneRuns(runsDir, stem, keep)) log?.(`removed the older run ${f} (keeping the newest ${keep} of ${stem}: ranklab.json "runs.keep")`);
   return path;
 }
 
-/** Saved runs kept per config (and principal); older ones are removed when a new one is saved. */
+/** Saved runs kept per config (and principal) unless ranklab.json `runs.keep` says otherwise; 0 keeps every run. */
 export const RUNS_KEPT_PER_CONFIG = 20;
 
+/** Pinned runs (file names): never removed by retention. The editor pins the run chosen as baseline. */
+export const PINS_FILE = '.pins';
+
+export function pinnedRuns(runsDir: string): Set<string> {
+  try {
+    const v = JSON.parse(readFileSync(join(runsDir, PINS_FILE), 'utf8')) as unknown;
+    return new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Pins (or unpins) the run `<id>.json` so that retention never removes it. */
+export function setPinned(runsDir: string, id: string, pinned: boolean): void {
+  const pins = pinnedRuns(runsDir);
+  const name = `${id}.json`;
+  if (pins.has(name) === pinned) return;
+  if (pinned) pins.add(name);
+  else pins.delete(name);
+  writeFileAtomic(join(runsDir, PINS_FILE), JSON.stringify([...pins].sort()) + '\n');
+}
+
 /**
- * Every save of a config in the editor writes a run, so without a limit `.ranklab/runs` only grows. Runs are
- * Ranklab's own files (the folder is git-ignored); only files this module named, `<stem>-<ISO time>.json`, are
- * ever removed.
+ * Retention: keeps the newest `keep` runs of one config and principal (0: all). Runs are Ranklab's own files (the
+ * folder is git-ignored); only files this module named, `<stem>-<ISO time>.json`, are ever removed, and never a
+ * pinned one. Returns the names removed.
  */
-function pruneRuns(runsDir: string, stem: string, keep: number): void {
+function pruneRuns(runsDir: string, stem: string, keep: number): string[] {
+  if (keep <= 0) return [];
   const pattern = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z\\.json$`);
   const mine = readdirSync(runsDir).filter((f) => pattern.test(f)).sort(); // ISO times sort by name
+  const pins = pinnedRuns(runsDir);
+  const removed: string[] = [];
   for (const f of mine.slice(0, Math.max(0, mine.length - keep))) {
+    if (pins.has(f)) continue;
     try {
       unlinkSync(join(runsDir, f));
+      removed.push(f);
     } catch {
       // already gone (another process pruned it)
     }
   }
+  return removed;
 }
 
 function safeName(name: string): string {
@@ -45,7 +78,7 @@ export function isSavedRunFile(path: string): boolean {
   if (!path.endsWith('.json') || !existsSync(path)) return false;
   try {
     const head = readFileSync(path, 'utf8').slice(0, 200);
-    return head.includes('"ranklab-run@1"');
+    return RUN_FORMATS.some((f) => head.includes(`"${f}"`));
   } catch {
     return false;
   }
@@ -54,7 +87,7 @@ export function isSavedRunFile(path: string): boolean {
 export function loadSavedRun(path: string): SavedRun {
   let data: SavedRun;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = decodeRun(JSON.parse(readFileSync(path, 'utf8'))) as SavedRun;
   } catch (e) {
     throw new InputError(`${path}: not a readable saved run (${(e as Error).message})`);
   }
@@ -67,7 +100,7 @@ export function loadSavedRun(path: string): SavedRun {
 export function checkSavedRun(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return 'not a JSON object';
   const r = v as Record<string, unknown>;
-  if (r.format !== 'ranklab-run@1') return `format is ${JSON.stringify(r.format)}, expected "ranklab-run@1"`;
+  if (!RUN_FORMATS.includes(r.format as never)) return `format is ${JSON.stringify(r.format)}, expected ${RUN_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
   const prov = r.provenance as Record<string, unknown> | undefined;
   if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string') return 'provenance.config and provenance.createdAt are required';
   if (!Array.isArray(r.metricSpecs)) return 'metricSpecs must be a list';

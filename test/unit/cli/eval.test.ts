@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
+import { loadSavedRun } from '../../../src/core/experiment/run-store';
 import { COLLECTIONS_DIR, SHARED_DIR } from '../../helpers/shared';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 
@@ -24,12 +25,12 @@ test('every offline mode runs on the example workspace, and runs are saved with 
   const vector = out.runs.find((x: { config: string }) => x.config === 'vector');
   assert.ok(vector.annRecall > 0.5 && vector.annRecall <= 1, 'HNSW runs report ANN recall against exact search');
   assert.equal(out.runs[0].annRecall, null);
-  const saved = JSON.parse(readFileSync(out.runs[3].saved, 'utf8'));
-  assert.equal(saved.format, 'ranklab-run@1');
+  assert.equal(JSON.parse(readFileSync(out.runs[3].saved, 'utf8')).format, 'ranklab-run@2');
+  const saved = loadSavedRun(out.runs[3].saved);
   assert.equal(saved.provenance.corpus, out.runs[3].corpus);
-  assert.match(saved.provenance.configHash, /^sha256:/);
+  assert.match(saved.provenance.configHash ?? '', /^sha256:/);
   const first = saved.queries[0].docs[0];
-  assert.ok(first.stages.fused && (first.stages.lexical || first.stages.vector), 'per-stage ranks are saved');
+  assert.ok(first.stages?.fused && (first.stages.lexical || first.stages.vector), 'per-stage ranks are saved');
 });
 
 test('the hybrid + rerank mode runs with a local cross-encoder (the tiny generated test model)', () => {
