@@ -149,8 +149,14 @@ function readIndex(path: string): Map<string, IndexEntry> {
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; runs?: Record<string, IndexEntry> };
     if (v.format !== INDEX_FORMAT || typeof v.runs !== 'object' || v.runs === null) return new Map();
-    return new Map(Object.entries(v.runs).filter(([name, e]) => name.endsWith('.json') && typeof e?.size === 'number' && typeof e.mtimeMs === 'number' && (e.summary?.id !== undefined || typeof e.problem === 'string')));
+    return new Map(Object.entries(v.runs).filter(([name, e]) => name.endsWith('.json') && typeof e?.size === 'number' && typeof e.mtimeMs === 'number' && (usableSummary(name, e.summary) || (!e.summary && typeof e.problem === 'string'))));
   } catch {
     return new Map();
   }
+}
+
+/** An entry's summary as the editor needs it; anything else (a hand-edited index) makes the file be read again. */
+function usableSummary(name: string, s: RunSummary | undefined): boolean {
+  return !!s && s.id === name.slice(0, -'.json'.length) && typeof s.provenance?.config === 'string' && typeof s.provenance.createdAt === 'string'
+    && typeof s.metrics === 'object' && s.metrics !== null && Array.isArray(s.metricSpecs) && typeof s.queryCount === 'number';
 }

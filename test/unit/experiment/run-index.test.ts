@@ -66,6 +66,14 @@ test('a stale or broken index is never trusted over the files: changed files are
   assert.equal(rebuilt.filesRead, 2);
   rmSync(a);
   assert.deepEqual(new RunIndex(dir).open().summaries.map((s) => s.provenance.config), ['boost']);
+  // A hand-edited entry (size and time still matching) whose summary is not one is not believed: the file is read.
+  const index = JSON.parse(readFileSync(join(dir, RUN_INDEX_FILE), 'utf8'));
+  const [name] = Object.keys(index.runs);
+  index.runs[name].summary = { id: 'something else' };
+  writeFileSync(join(dir, RUN_INDEX_FILE), JSON.stringify(index));
+  const distrust = new RunIndex(dir);
+  assert.deepEqual(distrust.open().summaries.map((s) => s.provenance.config), ['boost']);
+  assert.equal(distrust.filesRead, 1);
 });
 
 test('a broken run file is listed as a problem (by name) and not read again while unchanged; the others still load', () => {
