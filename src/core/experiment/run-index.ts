@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write';
 import type { SavedRun } from '../run/types';
-import { loadSavedRun } from './run-store';
+import { loadSavedRun } from '../run/run-format';
 
 /** Hidden and not `*.json`: never taken for a run by anything that lists the folder. */
 export const RUN_INDEX_FILE = '.index';

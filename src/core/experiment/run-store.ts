@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../util/diagnostics';
 import { writeFileAtomic } from '../util/atomic-write';
@@ -6,7 +6,10 @@ import { stableStringify } from '../config/defaults';
 import type { ComparisonSide } from './compare';
 import type { Run, RunAccess, SavedRun } from '../run/types';
 import { stageCandidatesOfSaved } from './stage-recall';
-import { RUN_FORMATS, decodeRun, encodeRun } from '../run/run-format';
+import { RUN_FORMATS, encodeRun } from '../run/run-format';
+import { RunIndex } from './run-index';
+
+export { checkSavedRun, loadSavedRun } from '../run/run-format';
 
 /**
  * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json` (compact format, see run-format.ts); the
@@ -84,36 +87,6 @@ export function isSavedRunFile(path: string): boolean {
   }
 }
 
-export function loadSavedRun(path: string): SavedRun {
-  let data: SavedRun;
-  try {
-    data = decodeRun(JSON.parse(readFileSync(path, 'utf8'))) as SavedRun;
-  } catch (e) {
-    throw new InputError(`${path}: not a readable saved run (${(e as Error).message})`);
-  }
-  const problem = checkSavedRun(data);
-  if (problem) throw new InputError(`${path}: not a usable Ranklab saved run: ${problem}`);
-  return data;
-}
-
-/** Minimal structural check of a saved run; returns what is wrong, or undefined. */
-export function checkSavedRun(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null) return 'not a JSON object';
-  const r = v as Record<string, unknown>;
-  if (!RUN_FORMATS.includes(r.format as never)) return `format is ${JSON.stringify(r.format)}, expected ${RUN_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
-  const prov = r.provenance as Record<string, unknown> | undefined;
-  if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string') return 'provenance.config and provenance.createdAt are required';
-  if (!Array.isArray(r.metricSpecs)) return 'metricSpecs must be a list';
-  if (typeof r.metrics !== 'object' || r.metrics === null) return 'metrics must be an object';
-  if (!Array.isArray(r.queries)) return 'queries must be a list';
-  for (const [i, q] of (r.queries as unknown[]).entries()) {
-    const qr = q as Record<string, unknown>;
-    if (!qr || typeof qr.qid !== 'string' || !Array.isArray(qr.docs) || typeof qr.metrics !== 'object') {
-      return `queries[${i}] needs qid, docs and metrics`;
-    }
-  }
-  return undefined;
-}
 
 
 /** A saved run as one side of a comparison: its config name, ranked lists, latencies and principal (null: none). */
@@ -150,18 +123,6 @@ export function runOfSaved(saved: SavedRun): { run: Run; latencies: Map<string, 
   return { run, latencies };
 }
 
-/** Saved run files, newest first. */
-export function listSavedRuns(runsDir: string): string[] {
-  if (!existsSync(runsDir)) return [];
-  return readdirSync(runsDir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => join(runsDir, f))
-    .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
-    // newest first; names end in their ISO time, which breaks ties of equal modification times
-    .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0))
-    .map((x) => x.path);
-}
-
 /** Everything that shapes a run's results; a saved run is reused only when all of it is equal. */
 export interface RunKey {
   /** Config name (for messages; the config itself is compared by its hash). */
@@ -176,7 +137,7 @@ export interface RunKey {
 }
 
 /** Why `saved` cannot stand in for a run with `key` (empty: it can). */
-export function reuseMismatches(saved: SavedRun, key: RunKey): string[] {
+export function reuseMismatches(saved: Pick<SavedRun, 'provenance' | 'principal'>, key: RunKey): string[] {
   const p = saved.provenance;
   const out: string[] = [];
   if (p.configHash !== key.configHash) out.push('config differs');
@@ -200,20 +161,23 @@ export function reuseMismatches(saved: SavedRun, key: RunKey): string[] {
  * principal was or was not reused (`--verbose`).
  */
 export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: string) => void): { path: string; saved: SavedRun } | undefined {
+  // The run index has every run's provenance: only the run that matches is read in full.
+  const index = new RunIndex(runsDir);
   let nearest: string | undefined;
-  for (const path of listSavedRuns(runsDir)) {
-    let saved: SavedRun;
-    try {
-      saved = loadSavedRun(path);
-    } catch {
-      continue;
-    }
-    const mismatches = reuseMismatches(saved, key);
+  for (const summary of index.open().summaries.reverse()) {
+    const path = join(runsDir, `${summary.id}.json`);
+    const mismatches = reuseMismatches(summary, key);
     if (mismatches.length === 0) {
+      let saved: SavedRun;
+      try {
+        saved = index.load(summary.id);
+      } catch {
+        continue; // gone or rewritten since it was listed
+      }
       explain?.(`${key.config}: reusing ${path} (same config, corpus, judgments, principal and access rule, tool version and learned models)`);
       return { path, saved };
     }
-    if (!nearest && saved.provenance.config === key.config && (saved.principal ?? undefined) === key.principal) nearest = `${path}: ${mismatches.join(', ')}`;
+    if (!nearest && summary.provenance.config === key.config && (summary.principal ?? undefined) === key.principal) nearest = `${path}: ${mismatches.join(', ')}`;
   }
   explain?.(nearest ? `${key.config}: not reusing ${nearest}` : `${key.config}: no saved run${key.principal ? ` as ${key.principal}` : ''} to reuse`);
   return undefined;

@@ -8,6 +8,8 @@
  *   distinct from the others (so order and ties are exactly those of the run), latencies to the microsecond.
  * The ranked order itself is stored, never recomputed from the rounded scores.
  */
+import { readFileSync } from 'node:fs';
+import { InputError } from '../util/diagnostics';
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
 
 export const RUN_FORMAT = 'ranklab-run@2';
@@ -125,4 +127,36 @@ export function decodeRun(value: unknown): unknown {
   });
   const { ids: _ids, queries: _q, ...header } = v;
   return { ...header, queries };
+}
+
+/** A saved run file of either format, expanded; an InputError naming the file when it is not a usable run. */
+export function loadSavedRun(path: string): SavedRun {
+  let data: SavedRun;
+  try {
+    data = decodeRun(JSON.parse(readFileSync(path, 'utf8'))) as SavedRun;
+  } catch (e) {
+    throw new InputError(`${path}: not a readable saved run (${(e as Error).message})`);
+  }
+  const problem = checkSavedRun(data);
+  if (problem) throw new InputError(`${path}: not a usable Ranklab saved run: ${problem}`);
+  return data;
+}
+
+/** Minimal structural check of a saved run; returns what is wrong, or undefined. */
+export function checkSavedRun(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return 'not a JSON object';
+  const r = v as Record<string, unknown>;
+  if (!RUN_FORMATS.includes(r.format as never)) return `format is ${JSON.stringify(r.format)}, expected ${RUN_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
+  const prov = r.provenance as Record<string, unknown> | undefined;
+  if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string') return 'provenance.config and provenance.createdAt are required';
+  if (!Array.isArray(r.metricSpecs)) return 'metricSpecs must be a list';
+  if (typeof r.metrics !== 'object' || r.metrics === null) return 'metrics must be an object';
+  if (!Array.isArray(r.queries)) return 'queries must be a list';
+  for (const [i, q] of (r.queries as unknown[]).entries()) {
+    const qr = q as Record<string, unknown>;
+    if (!qr || typeof qr.qid !== 'string' || !Array.isArray(qr.docs) || typeof qr.metrics !== 'object') {
+      return `queries[${i}] needs qid, docs and metrics`;
+    }
+  }
+  return undefined;
 }
