@@ -1,6 +1,7 @@
 /**
  * Editor-side state: which workspace folder, which runs, which comparison the user picked.
- * Reads are cached and invalidated by a file watcher on the runs folder; listeners hear about changes.
+ * Runs are listed from the core's run index (summaries only; a run's details are read when a comparison needs them);
+ * a file watcher event on the runs folder re-reads only the file it names; listeners hear about changes.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -14,13 +15,16 @@ import {
   matrixCandidates, principalOf, principalText,
 } from './dashboard/model';
 import type { SessionManager } from './sessions';
-import { readSavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
+import { setPinned } from '../core/experiment/run-store';
+import { SavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
 import { type RanklabSettings, SETTINGS_SECTION, affectsSettings, readSettings } from './settings';
 
 const BASELINE_KEY = 'ranklab.baselineRunId';
 
 export class RanklabController implements vscode.Disposable {
   private cache: RunStoreResult | undefined;
+  /** The run store of the folder and runs folder in use (recreated when the runs folder setting changes). */
+  private store: SavedRuns | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Runs, baseline, settings or ACL results changed. */
   readonly onDidChange = this.changed.event;
@@ -49,7 +53,14 @@ export class RanklabController implements vscode.Disposable {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${this.runsFolder}/*.json`));
       const invalidate = (uri: vscode.Uri) => {
         this.log.debug(`runs changed: ${uri.fsPath}`);
-        this.invalidate();
+        if (this.store && path.dirname(uri.fsPath) === this.store.dir) {
+          const t0 = Date.now();
+          this.cache = this.store.refresh(uri.fsPath);
+          this.log.debug(`run index updated for ${path.basename(uri.fsPath)} in ${Date.now() - t0} ms`);
+          this.changed.fire();
+        } else {
+          this.invalidate();
+        }
       };
       watcher.onDidCreate(invalidate);
       watcher.onDidChange(invalidate);
@@ -136,7 +147,7 @@ export class RanklabController implements vscode.Disposable {
       let hit = this.comparisons.get(key);
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
-        const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
+        const stale = [b, c].some((r) => r.summary.provenance.judgments !== undefined && r.summary.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
         hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, '') });
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
@@ -200,8 +211,11 @@ export class RanklabController implements vscode.Disposable {
     if (!folder || folder.uri.scheme !== 'file') return { runs: [], problems: folder ? ['Ranklab needs a local folder'] : [] };
     if (!this.cache) {
       const t0 = Date.now();
-      this.cache = readSavedRuns(folder.uri.fsPath, this.runsFolder);
-      this.log.info(`read ${this.cache.runs.length} saved run(s) from ${this.runsFolder} in ${Date.now() - t0} ms`);
+      const dir = path.resolve(folder.uri.fsPath, this.runsFolder);
+      if (this.store?.dir !== dir) this.store = new SavedRuns(dir, folder.uri.fsPath, (m) => this.log.warn(m));
+      const before = this.store.filesRead;
+      this.cache = this.store.list();
+      this.log.info(`listed ${this.cache.runs.length} saved run(s) from ${this.runsFolder} in ${Date.now() - t0} ms (${this.store.filesRead - before} run file(s) read, the rest from the run index)`);
       for (const p of this.cache.problems) this.log.warn(p);
     }
     return this.cache;
@@ -216,7 +230,18 @@ export class RanklabController implements vscode.Disposable {
   }
 
   async setBaseline(runId: string): Promise<void> {
+    const previous = this.baselineRunId;
     await this.context.workspaceState.update(BASELINE_KEY, runId);
+    // The chosen baseline is pinned: retention (ranklab.json "runs.keep") never removes it.
+    const dir = this.store?.dir ?? (this.folder && path.resolve(this.folder.uri.fsPath, this.runsFolder));
+    if (dir) {
+      try {
+        if (previous && previous !== runId) setPinned(dir, previous, false);
+        setPinned(dir, runId, true);
+      } catch (e) {
+        this.log.warn(`baseline run not pinned: ${(e as Error).message}`);
+      }
+    }
     this.log.info(`baseline set to run ${runId}`);
     this.picked = { ...this.picked, baselineRunId: runId, candidateRunId: this.picked.candidateRunId === runId ? undefined : this.picked.candidateRunId };
     this.changed.fire();

@@ -1,15 +1,15 @@
 /**
- * Reads saved runs (`<workspace>/.ranklab/runs/*.json`, format `ranklab-run@1`) and the few
- * `ranklab.json` settings the editor needs (baseline, gain, relevance threshold).
- * No `vscode` import (unit-testable). The checks and settings come from the core; this adds the listing with
- * problems per file that the dashboard shows.
+ * Saved runs (`<workspace>/.ranklab/runs/*.json`) for the editor, and the few `ranklab.json` settings it needs
+ * (baseline, gain, relevance threshold). No `vscode` import (unit-testable).
+ * The listing comes from the core's run index (src/core/experiment/run-index.ts): summaries read once and kept up
+ * to date one file at a time; a run's per-query details are read from its file only when first used (`run`).
  * A broken file is reported (file: message) and skipped; the other runs still load.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { SavedRun } from '../core/run/types';
 import type { MetricOptions } from '../core/metrics/context';
-import { checkSavedRun } from '../core/experiment/run-store';
+import { RunIndex, type RunSummary, summaryOf } from '../core/experiment/run-index';
 import { formatDiagnostic } from '../core/util/diagnostics';
 import { SETTINGS_FILE, loadWorkspace } from '../core/workspace';
 
@@ -19,7 +19,10 @@ export interface StoredRun {
   /** File name without `.json`: stable id used by the dashboard and commands. */
   id: string;
   file: string;
-  run: SavedRun;
+  /** What pickers, labels and the status bar need, without the per-query details. */
+  summary: RunSummary;
+  /** The whole run, per-query details included: read from the file on first use, then kept. */
+  readonly run: SavedRun;
 }
 
 export interface RunStoreResult {
@@ -27,29 +30,64 @@ export interface RunStoreResult {
   problems: string[];
 }
 
-export function readSavedRuns(workspaceRoot: string, runsFolder = DEFAULT_RUNS_FOLDER): RunStoreResult {
-  const dir = path.resolve(workspaceRoot, runsFolder);
-  const result: RunStoreResult = { runs: [], problems: [] };
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return result;
-  const names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
-  for (const name of names) {
-    const file = path.join(dir, name);
-    const rel = path.relative(workspaceRoot, file);
-    try {
-      const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-      const problem = checkSavedRun(value);
-      if (problem) {
-        result.problems.push(`${rel}: ${problem}; file skipped`);
-        continue;
-      }
-      result.runs.push({ id: name.slice(0, -'.json'.length), file, run: value as SavedRun });
-    } catch (e) {
-      result.problems.push(`${rel}: ${(e as Error).message}; file skipped`);
-    }
+/** A stored run whose details are already in memory (a run just made, a test fixture). */
+export function storedRunOf(id: string, file: string, saved: SavedRun): StoredRun {
+  return { id, file, summary: summaryOf(id, saved), run: saved };
+}
+
+function lazyRun(file: string, summary: RunSummary, load: () => SavedRun): StoredRun {
+  let details: SavedRun | undefined;
+  return {
+    id: summary.id, file, summary,
+    get run() {
+      return (details ??= load());
+    },
+  };
+}
+
+/** The saved runs of one folder, listed from the run index and refreshed one file at a time. */
+export class SavedRuns {
+  private readonly index: RunIndex;
+  /** Kept while a run's summary is unchanged, so details read once are not read again. */
+  private readonly known = new Map<string, StoredRun>();
+
+  constructor(readonly dir: string, readonly workspaceRoot: string, log?: (message: string) => void) {
+    this.index = new RunIndex(dir, log);
   }
-  // Oldest first, so "latest run" is the last one.
-  result.runs.sort((a, b) => a.run.provenance.createdAt.localeCompare(b.run.provenance.createdAt) || a.id.localeCompare(b.id));
-  return result;
+
+  /** Files parsed in full so far (index rebuilds, changed files, details on demand). */
+  get filesRead(): number {
+    return this.index.filesRead;
+  }
+
+  /** Every run (oldest first) and the problems of unusable files; the first call opens the index. */
+  list(): RunStoreResult {
+    if (!existsSync(this.dir)) return { runs: [], problems: [] };
+    return this.result(this.index.open());
+  }
+
+  /** A watcher event for one file: only that file is read again. */
+  refresh(file: string): RunStoreResult {
+    return this.result(this.index.refresh(file));
+  }
+
+  private result(listing: ReturnType<RunIndex['listing']>): RunStoreResult {
+    const runs = listing.summaries.map((summary) => {
+      const old = this.known.get(summary.id);
+      if (old && old.summary === summary) return old;
+      const run = lazyRun(path.join(this.dir, `${summary.id}.json`), summary, () => this.index.load(summary.id));
+      this.known.set(summary.id, run);
+      return run;
+    });
+    const ids = new Set(runs.map((r) => r.id));
+    for (const id of this.known.keys()) if (!ids.has(id)) this.known.delete(id);
+    const rel = path.relative(this.workspaceRoot, this.dir);
+    return { runs, problems: listing.problems.map((p) => (rel ? `${rel}${path.sep}${p}` : p)) };
+  }
+}
+
+export function readSavedRuns(workspaceRoot: string, runsFolder = DEFAULT_RUNS_FOLDER): RunStoreResult {
+  return new SavedRuns(path.resolve(workspaceRoot, runsFolder), workspaceRoot).list();
 }
 
 export interface WorkspaceSettings {

@@ -28,7 +28,7 @@ export function createStatusBar(controller: RanklabController, sessions?: Sessio
     }
     const { baseline, candidate, allowMixed } = controller.resolve();
     const cand = candidate ?? baseline;
-    const metric = controller.settings.primaryMetric ?? cand?.run.metricSpecs[0];
+    const metric = controller.settings.primaryMetric ?? cand?.summary.metricSpecs[0];
     if (!cand || !metric) {
       item.text = '$(beaker) Ranklab';
       item.tooltip = `Ranklab: no saved runs in ${controller.runsFolder}. Click to open the dashboard.`;
@@ -36,8 +36,8 @@ export function createStatusBar(controller: RanklabController, sessions?: Sessio
       return;
     }
     const base = baseline && baseline !== cand ? baseline : undefined;
-    const v = cand.run.metrics[metric];
-    const name = `${cand.run.provenance.config}${principalOf(cand) === null ? '' : ` ${principalText(principalOf(cand))}`}`;
+    const v = cand.summary.metrics[metric];
+    const name = `${cand.summary.provenance.config}${principalOf(cand) === null ? '' : ` ${principalText(principalOf(cand))}`}`;
     const value = `${metric} ${typeof v === 'number' ? v.toFixed(3) : '–'}`;
     const md = new vscode.MarkdownString();
     md.appendText(`Ranklab — candidate ${runLabel(cand, metric)}\n`);
@@ -47,7 +47,7 @@ export function createStatusBar(controller: RanklabController, sessions?: Sessio
       item.text = `$(warning) ${name}: ${value} · not compared`;
       md.appendText(`\nNot compared: the runs were made as different principals (${principalText(principalOf(base))} vs ${principalText(principalOf(cand))}), so their difference would mix access with ranking.`);
     } else {
-      const b = base?.run.metrics[metric];
+      const b = base?.summary.metrics[metric];
       const delta = typeof v === 'number' && typeof b === 'number' ? v - b : undefined;
       const deltaText = delta === undefined ? '' : ` (${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(3)})`;
       item.text = `$(beaker) ${name}: ${value}${deltaText}${mixed ? ' · MIXED PRINCIPALS' : ''}`;

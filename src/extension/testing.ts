@@ -6,17 +6,28 @@
  * A query fails when its primary metric (the workspace's first metric) is below `gates.min` for that metric,
  * or when it drops against the baseline by more than `gates.maxRegression` (or 1e-6 without a gate); the
  * message is a diff of the two result lists (expected = baseline, actual = candidate).
+ *   A workspace without config files (a BEIR folder) runs its built-in config, as Run Evaluation does.
  * The continuous profile reports again every time a config is re-evaluated on save.
  * "Access control" → one test per principal: running it checks every labeled query and its typing
- * prefixes as that principal under the same config (core `checkAcl`), and fails on any leak.
+ * prefixes as that principal under the same config (core `checkAcl`), and fails on any leak. Without principals
+ * the item is still listed, and running it reports it skipped with the reason (never silently absent).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { aclFindings, checkAcl } from '../core/session/check-acl';
 import type { JudgmentSet } from '../core/judgments/types';
-import type { ConfigResult, LiveEvaluator } from './live';
+import { type ConfigResult, type ConfigState, type LiveEvaluator, evaluateAgainstBaseline } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';
 import type { SessionManager } from './sessions';
+
+/** The access-control item of a workspace without principals: listed, and skipped with the reason when run. */
+const ACL_NONE = 'acl:(none)';
+
+/** What a test run evaluates: a config file, or a built-in config (a workspace with no config files). */
+type TestTarget = { file: string; name: string } | { file?: undefined; name: string };
+
+/** Why access-control tests cannot run in a workspace with no principals (shown on the item and in the run). */
+export const NO_PRINCIPALS_REASON = 'no principals declared (ranklab.json "acl.principals" or principals.json), so there is no one to check access for';
 
 export class RanklabTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('ranklab', 'Ranklab');
@@ -99,9 +110,14 @@ export class RanklabTests implements vscode.Disposable {
       this.sessions.log.warn(`testing: no principals (${(e as Error).message})`);
       return [];
     }
-    if (!file || names.length === 0) return [];
-    const uri = vscode.Uri.file(file);
+    const uri = file ? vscode.Uri.file(file) : undefined;
     const root = this.controller.createTestItem('acl', 'Access control', uri);
+    if (!file || names.length === 0) {
+      const item = this.controller.createTestItem(ACL_NONE, 'no principals', uri);
+      item.description = `not run: ${NO_PRINCIPALS_REASON}`;
+      root.children.add(item);
+      return [root];
+    }
     for (const name of names) {
       const item = this.controller.createTestItem(`acl:${name}`, name, uri);
       item.description = 'nothing restricted is shown: results, counts, facets, snippets, suggestions';
@@ -111,13 +127,30 @@ export class RanklabTests implements vscode.Disposable {
   }
 
   /** The config a test run evaluates (see the module comment). */
-  private pickConfig(folder: vscode.WorkspaceFolder): string | undefined {
+  private pickConfig(folder: vscode.WorkspaceFolder): TestTarget | undefined {
     const active = vscode.window.activeTextEditor?.document.uri;
-    if (active?.scheme === 'file' && active.fsPath.endsWith('.rank.json') && active.fsPath.startsWith(folder.uri.fsPath + path.sep)) return active.fsPath;
+    if (active?.scheme === 'file' && active.fsPath.endsWith('.rank.json') && active.fsPath.startsWith(folder.uri.fsPath + path.sep)) return { file: active.fsPath, name: path.basename(active.fsPath) };
     const recent = [...this.live.states.values()].filter((s) => s.result).sort((a, b) => b.result!.evaluatedAt.getTime() - a.result!.evaluatedAt.getTime())[0];
-    if (recent) return recent.file;
+    if (recent) return { file: recent.file, name: path.basename(recent.file) };
     const session = this.sessions.session(folder);
-    return session.configEntries().find((e) => e.name === session.workspace.baselineName)?.file ?? session.configEntries()[0]?.file;
+    const entries = session.configEntries();
+    const entry = entries.find((e) => e.name === session.workspace.baselineName) ?? entries[0];
+    if (!entry) return undefined;
+    return entry.file ? { file: entry.file, name: path.basename(entry.file) } : { name: entry.name };
+  }
+
+  /** Evaluates a built-in config against the baseline (a config file goes through the live evaluator instead). */
+  private async evaluateBuiltin(folder: vscode.WorkspaceFolder, name: string, token: vscode.CancellationToken): Promise<ConfigState> {
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      const result = await this.sessions.exclusive(folder, `evaluating ${name}`, (session) => evaluateAgainstBaseline(session, session.resolveConfig(name), name, abort.signal));
+      return { file: name, folder, status: 'done', parseDiagnostics: [], result };
+    } catch (e) {
+      return { file: name, folder, status: 'error', parseDiagnostics: [], error: (e as Error).message };
+    } finally {
+      sub.dispose();
+    }
   }
 
   private queryItems(request: vscode.TestRunRequest): vscode.TestItem[] {
@@ -144,40 +177,48 @@ export class RanklabTests implements vscode.Disposable {
       token.onCancellationRequested(() => sub.dispose());
       return;
     }
-    const file = this.pickConfig(folder);
+    const target = this.pickConfig(folder);
     const all = this.queryItems(request);
     const aclItems = all.filter((i) => i.id.startsWith('acl:'));
     const items = all.filter((i) => i.id.startsWith('query:'));
-    if (aclItems.length && file) await this.runAcl(request, aclItems, folder, file, token);
+    if (aclItems.length) await this.runAcl(request, aclItems, folder, target, token);
     if (items.length === 0) return;
-    if (!file) {
+    if (!target) {
       const run = this.controller.createTestRun(request);
       for (const i of items) run.errored(i, new vscode.TestMessage('no ranking config in the workspace'));
       run.end();
       return;
     }
-    const pending = this.controller.createTestRun(request, `Ranklab: ${path.basename(file)}`, false);
+    const pending = this.controller.createTestRun(request, `Ranklab: ${target.name}`, false);
     for (const i of items) pending.enqueued(i);
     const sub = token.onCancellationRequested(() => pending.end());
-    const state = await this.live.evaluate(file, folder);
+    const state = target.file ? await this.live.evaluate(target.file, folder) : await this.evaluateBuiltin(folder, target.name, token);
     sub.dispose();
     if (token.isCancellationRequested) return;
     if (!state.result || state.status !== 'done') {
-      for (const i of items) pending.errored(i, new vscode.TestMessage(`${path.basename(file)}: ${state.error ?? 'evaluation failed'}`));
+      for (const i of items) pending.errored(i, new vscode.TestMessage(`${target.name}: ${state.error ?? 'evaluation failed'}`));
       pending.end();
       return;
     }
     this.report(request, state.result, pending);
   }
 
-  private async runAcl(request: vscode.TestRunRequest, items: vscode.TestItem[], folder: vscode.WorkspaceFolder, file: string, token: vscode.CancellationToken): Promise<void> {
-    const run = this.controller.createTestRun(request, `Ranklab access control: ${path.basename(file)}`, false);
+  private async runAcl(request: vscode.TestRunRequest, items: vscode.TestItem[], folder: vscode.WorkspaceFolder, target: TestTarget | undefined, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request, `Ranklab access control${target ? `: ${target.name}` : ''}`, false);
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
+      for (const item of items.filter((i) => i.id === ACL_NONE)) {
+        run.skipped(item);
+        run.appendOutput(`Access control not checked: ${NO_PRINCIPALS_REASON}.\r\n`, undefined, item);
+        this.lastResults.set(item.id, { passed: false, message: `skipped: ${NO_PRINCIPALS_REASON}`, config: target?.name ?? '' });
+      }
+      const checks = items.filter((i) => i.id !== ACL_NONE);
+      if (checks.length === 0) return;
+      if (!target) throw new Error('no ranking config in the workspace');
       const session = this.sessions.session(folder);
-      const config = session.resolveConfig(file);
-      for (const item of items) {
+      const config = session.resolveConfig(target.file ?? target.name);
+      for (const item of checks) {
         if (abort.signal.aborted) break;
         const principal = item.id.slice('acl:'.length);
         run.started(item);
@@ -199,7 +240,7 @@ export class RanklabTests implements vscode.Disposable {
         }
       }
     } catch (e) {
-      for (const item of items) run.errored(item, new vscode.TestMessage((e as Error).message));
+      for (const item of items.filter((i) => i.id !== ACL_NONE)) run.errored(item, new vscode.TestMessage((e as Error).message));
     } finally {
       sub.dispose();
       run.end();

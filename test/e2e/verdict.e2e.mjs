@@ -50,6 +50,12 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
     await wv.locator(`#pick-${which}-list li[data-run]`).first().waitFor({ timeout: 10000 });
     await input.press('Enter');
   };
+  /** The Ranklab status bar item once its text matches `re` (it follows the comparison picked). */
+  const statusBar = async (re) => {
+    const item = vs.page.locator('.part.statusbar .statusbar-item', { hasText: re }).first();
+    await item.waitFor({ timeout: 30000 });
+    return ((await item.textContent()) ?? '').trim();
+  };
 
   // 1. No change: title-boost-3 vs baseline, both unrestricted.
   await pick('baseline', 'baseline unrestricted');
@@ -61,6 +67,7 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
   assert.match(mde, /With 95 queries, changes smaller than ±0\.\d{4} in ndcg@10 cannot be told from noise .*about [\d,]+ queries would be needed to detect ±0\.01/);
   assert.match(await vs.webviewText('#verdict', /Δ = candidate − baseline/), /p \(Holm\)/, 'the symbols are explained in the verdict');
   await vs.screenshot('verdict-dark');
+  log('status bar (title-boost-3 picked):', await statusBar(/title-boost-3: ndcg@10 \d\.\d{3} \([+−]\d\.\d{3}\)/));
 
   // 2. Hostile text in the real run: the 20,000-character query does not widen the page; the title is literal,
   //    bidi-isolated, and no element is created from it.
@@ -85,6 +92,9 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
   await pick('candidate', 'regressing');
   const drop = await vs.webviewText('#verdict-headline', /regressing:/);
   log('verdict (drop):', drop);
+  // The status bar follows the comparison picked in the dashboard (issue 19 item 5).
+  log('status bar (regressing picked):', await statusBar(/regressing: ndcg@10 \d\.\d{3} \(−\d\.\d{3}\)/));
+  assert.equal(await vs.page.locator('.part.statusbar .statusbar-item', { hasText: /title-boost-3: ndcg@10/ }).count(), 0, 'the status bar no longer shows the previous candidate');
   assert.match(drop, /^▼ regressing: significant drop on (\d+ metrics|ndcg@10) · \d+ of \d+ gates fail$/);
   assert.match(await vs.webviewText('#verdict-worst-slice', /\S/), /−0\.\d{4}/);
   // Where relevant documents are lost: the same class counts and changed queries as `ranklab compare`; a changed

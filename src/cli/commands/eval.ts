@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { type ExcludedQuery, type JudgmentSet, withoutQueries } from '../../core/judgments';
 import { describeMetric } from '../../core/metrics';
-import { type StageRecallReport, stageRecall } from '../../core/experiment/stage-recall';
+import { type StageRecallReport, classSliceMeans, stageRecall } from '../../core/experiment/stage-recall';
 import { stageRecallTable } from '../../core/report/stage-recall';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { STAGE_NAMES } from '../../core/run/types';
@@ -20,9 +20,10 @@ import {
 
 export const EVAL_USAGE = `ranklab eval [--workspace DIR] [--config NAME|FILE]... [--split tune|holdout|all] [--as PRINCIPAL]
              [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--format table|json|markdown]
-             [--trec-run OUT [--force]] [--per-query] [--no-save] [--strict]
+             [--trec-run OUT [--force]] [--per-query] [--class-slices] [--no-save] [--strict]
   Runs every labeled query under each config (default: every config of the workspace) and prints the
   metrics, latency p50/p99 per stage and ANN recall; each run is saved under .ranklab/runs/.
+  --class-slices: the metrics per query class as slices (class:hit, class:ranking-miss, class:retrieval-miss, …).
   --trec-run OUT writes the TREC run (OUT.<config>.ext for several configs; an existing derived file is
   replaced only with --force). --strict: any error in the inputs stops before anything runs.
 ${METRICS_HELP}`;
@@ -38,6 +39,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     as: { type: 'string' },
     'trec-run': { type: 'string' },
     'per-query': { type: 'boolean' },
+    'class-slices': { type: 'boolean' },
     'no-save': { type: 'boolean' },
     force: { type: 'boolean' },
   });
@@ -98,6 +100,8 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   }
 
   const stageReports = results.map((r) => [r.config.name, stageRecall(r.run, r.stageIds, withoutQueries(session.judgmentsFor({ split, principal: values.as }), r.failed.map((f) => f.qid)), options, specs[0].k ?? 10)] as [string, StageRecallReport]);
+  const metricNames = specs.map((s) => s.name);
+  const classSlices = values['class-slices'] ? results.map((r, i) => classSliceMeans(stageReports[i][1], r.evaluation.perQuery, metricNames)) : undefined;
   // A run with queries the engine could not answer is incomplete: exit 2, as for a config that could not run.
   const incomplete = results.filter((r) => r.failed.length);
   const code = failed.length || incomplete.length ? 2 : 0;
@@ -112,6 +116,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       residuals: r.evaluation.residuals.means,
       perQuery: Object.fromEntries(r.evaluation.perQuery),
       stageRecall: stageReports[i][1],
+      ...(classSlices && { slices: classSlices[i] }),
       queries: r.evaluation.queries,
       excludedQueries: r.excluded,
       failedQueries: r.failed,
@@ -150,6 +155,10 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     r.saved.annRecall === undefined ? '-' : r.saved.annRecall.toFixed(3),
     r.reused ? `reused ${r.path}` : (r.path ?? 'not saved'),
   ])));
+  if (classSlices) {
+    out.push('', 'Metrics per query class (class slices):');
+    out.push(table(['config', 'slice', 'queries', ...metricNames], results.flatMap((r, i) => Object.entries(classSlices[i]).map(([tag, sl]) => [r.config.name, tag, String(sl.queries), ...metricNames.map((m) => sl.metrics[m])] as Cell[]))));
+  }
   if (values['per-query']) {
     for (const r of results) {
       out.push('', `${r.config.name}, per query:`);

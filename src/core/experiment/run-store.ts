@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../util/diagnostics';
 import { writeFileAtomic } from '../util/atomic-write';
@@ -6,35 +6,71 @@ import { stableStringify } from '../config/defaults';
 import type { ComparisonSide } from './compare';
 import type { Run, RunAccess, SavedRun } from '../run/types';
 import { stageCandidatesOfSaved } from './stage-recall';
+import { RUN_FORMATS, encodeRun } from '../run/run-format';
+import { RunIndex } from './run-index';
 
-/** Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json`; the newest matching one can be reused. */
-export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_CONFIG): string {
+export { checkSavedRun, loadSavedRun } from '../run/run-format';
+
+/**
+ * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json` (compact format, see run-format.ts); the
+ * newest matching one can be reused. Then the retention rule runs (`keep`, ranklab.json `runs.keep`); every run it
+ * removes is told to `log`.
+ */
+export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_CONFIG, log?: (message: string) => void): string {
   const stamp = saved.provenance.createdAt.replace(/[:.]/g, '-');
   const stem = `${safeName(saved.provenance.config)}${saved.principal ? `@${safeName(saved.principal)}` : ''}`;
   const path = join(runsDir, `${stem}-${stamp}.json`);
-  writeFileAtomic(path, JSON.stringify(saved, null, 1) + '\n');
-  pruneRuns(runsDir, stem, keep);
+  writeFileAtomic(path, JSON.stringify(encodeRun(saved)) + '\n');
+  for (const f of pruneRuns(runsDir, stem, keep)) log?.(`removed the older run ${f} (keeping the newest ${keep} of ${stem}: ranklab.json "runs.keep")`);
   return path;
 }
 
-/** Saved runs kept per config (and principal); older ones are removed when a new one is saved. */
+/** Saved runs kept per config (and principal) unless ranklab.json `runs.keep` says otherwise; 0 keeps every run. */
 export const RUNS_KEPT_PER_CONFIG = 20;
 
+/** Pinned runs (file names): never removed by retention. The editor pins the run chosen as baseline. */
+export const PINS_FILE = '.pins';
+
+export function pinnedRuns(runsDir: string): Set<string> {
+  try {
+    const v = JSON.parse(readFileSync(join(runsDir, PINS_FILE), 'utf8')) as unknown;
+    return new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Pins (or unpins) the run `<id>.json` so that retention never removes it. */
+export function setPinned(runsDir: string, id: string, pinned: boolean): void {
+  const pins = pinnedRuns(runsDir);
+  const name = `${id}.json`;
+  if (pins.has(name) === pinned) return;
+  if (pinned) pins.add(name);
+  else pins.delete(name);
+  writeFileAtomic(join(runsDir, PINS_FILE), JSON.stringify([...pins].sort()) + '\n');
+}
+
 /**
- * Every save of a config in the editor writes a run, so without a limit `.ranklab/runs` only grows. Runs are
- * Ranklab's own files (the folder is git-ignored); only files this module named, `<stem>-<ISO time>.json`, are
- * ever removed.
+ * Retention: keeps the newest `keep` runs of one config and principal (0: all). Runs are Ranklab's own files (the
+ * folder is git-ignored); only files this module named, `<stem>-<ISO time>.json`, are ever removed, and never a
+ * pinned one. Returns the names removed.
  */
-function pruneRuns(runsDir: string, stem: string, keep: number): void {
+function pruneRuns(runsDir: string, stem: string, keep: number): string[] {
+  if (keep <= 0) return [];
   const pattern = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z\\.json$`);
   const mine = readdirSync(runsDir).filter((f) => pattern.test(f)).sort(); // ISO times sort by name
+  const pins = pinnedRuns(runsDir);
+  const removed: string[] = [];
   for (const f of mine.slice(0, Math.max(0, mine.length - keep))) {
+    if (pins.has(f)) continue;
     try {
       unlinkSync(join(runsDir, f));
+      removed.push(f);
     } catch {
       // already gone (another process pruned it)
     }
   }
+  return removed;
 }
 
 function safeName(name: string): string {
@@ -45,42 +81,12 @@ export function isSavedRunFile(path: string): boolean {
   if (!path.endsWith('.json') || !existsSync(path)) return false;
   try {
     const head = readFileSync(path, 'utf8').slice(0, 200);
-    return head.includes('"ranklab-run@1"');
+    return RUN_FORMATS.some((f) => head.includes(`"${f}"`));
   } catch {
     return false;
   }
 }
 
-export function loadSavedRun(path: string): SavedRun {
-  let data: SavedRun;
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new InputError(`${path}: not a readable saved run (${(e as Error).message})`);
-  }
-  const problem = checkSavedRun(data);
-  if (problem) throw new InputError(`${path}: not a usable Ranklab saved run: ${problem}`);
-  return data;
-}
-
-/** Minimal structural check of a saved run; returns what is wrong, or undefined. */
-export function checkSavedRun(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null) return 'not a JSON object';
-  const r = v as Record<string, unknown>;
-  if (r.format !== 'ranklab-run@1') return `format is ${JSON.stringify(r.format)}, expected "ranklab-run@1"`;
-  const prov = r.provenance as Record<string, unknown> | undefined;
-  if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string') return 'provenance.config and provenance.createdAt are required';
-  if (!Array.isArray(r.metricSpecs)) return 'metricSpecs must be a list';
-  if (typeof r.metrics !== 'object' || r.metrics === null) return 'metrics must be an object';
-  if (!Array.isArray(r.queries)) return 'queries must be a list';
-  for (const [i, q] of (r.queries as unknown[]).entries()) {
-    const qr = q as Record<string, unknown>;
-    if (!qr || typeof qr.qid !== 'string' || !Array.isArray(qr.docs) || typeof qr.metrics !== 'object') {
-      return `queries[${i}] needs qid, docs and metrics`;
-    }
-  }
-  return undefined;
-}
 
 
 /** A saved run as one side of a comparison: its config name, ranked lists, latencies and principal (null: none). */
@@ -117,18 +123,6 @@ export function runOfSaved(saved: SavedRun): { run: Run; latencies: Map<string, 
   return { run, latencies };
 }
 
-/** Saved run files, newest first. */
-export function listSavedRuns(runsDir: string): string[] {
-  if (!existsSync(runsDir)) return [];
-  return readdirSync(runsDir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => join(runsDir, f))
-    .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
-    // newest first; names end in their ISO time, which breaks ties of equal modification times
-    .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0))
-    .map((x) => x.path);
-}
-
 /** Everything that shapes a run's results; a saved run is reused only when all of it is equal. */
 export interface RunKey {
   /** Config name (for messages; the config itself is compared by its hash). */
@@ -143,7 +137,7 @@ export interface RunKey {
 }
 
 /** Why `saved` cannot stand in for a run with `key` (empty: it can). */
-export function reuseMismatches(saved: SavedRun, key: RunKey): string[] {
+export function reuseMismatches(saved: Pick<SavedRun, 'provenance' | 'principal'>, key: RunKey): string[] {
   const p = saved.provenance;
   const out: string[] = [];
   if (p.configHash !== key.configHash) out.push('config differs');
@@ -167,20 +161,23 @@ export function reuseMismatches(saved: SavedRun, key: RunKey): string[] {
  * principal was or was not reused (`--verbose`).
  */
 export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: string) => void): { path: string; saved: SavedRun } | undefined {
+  // The run index has every run's provenance: only the run that matches is read in full.
+  const index = new RunIndex(runsDir);
   let nearest: string | undefined;
-  for (const path of listSavedRuns(runsDir)) {
-    let saved: SavedRun;
-    try {
-      saved = loadSavedRun(path);
-    } catch {
-      continue;
-    }
-    const mismatches = reuseMismatches(saved, key);
+  for (const summary of index.open().summaries.reverse()) {
+    const path = join(runsDir, `${summary.id}.json`);
+    const mismatches = reuseMismatches(summary, key);
     if (mismatches.length === 0) {
+      let saved: SavedRun;
+      try {
+        saved = index.load(summary.id);
+      } catch {
+        continue; // gone or rewritten since it was listed
+      }
       explain?.(`${key.config}: reusing ${path} (same config, corpus, judgments, principal and access rule, tool version and learned models)`);
       return { path, saved };
     }
-    if (!nearest && saved.provenance.config === key.config && (saved.principal ?? undefined) === key.principal) nearest = `${path}: ${mismatches.join(', ')}`;
+    if (!nearest && summary.provenance.config === key.config && (summary.principal ?? undefined) === key.principal) nearest = `${path}: ${mismatches.join(', ')}`;
   }
   explain?.(nearest ? `${key.config}: not reusing ${nearest}` : `${key.config}: no saved run${key.principal ? ` as ${key.principal}` : ''} to reuse`);
   return undefined;

@@ -94,3 +94,26 @@ export function classChanges(baseline: StageRecallReport, candidate: StageRecall
     .filter((q) => candidate.perQuery[q] && candidate.perQuery[q].class !== baseline.perQuery[q].class)
     .map((qid) => ({ qid, baseline: baseline.perQuery[qid].class, candidate: candidate.perQuery[qid].class }));
 }
+
+/** Per-class metric means over one run (`eval --class-slices`): the classes as slices `class:<class>`. */
+export interface ClassSlice {
+  queries: number;
+  metrics: Record<string, number>;
+}
+
+/**
+ * The mean of each metric over the queries of each class (`class:hit`, …), like compare's class slices. Only queries
+ * scored (in `perQuery`) count; classes with no scored query are left out.
+ */
+export function classSliceMeans(report: StageRecallReport, perQuery: ReadonlyMap<string, Record<string, number>>, metrics: readonly string[]): Record<string, ClassSlice> {
+  const out: Record<string, ClassSlice> = {};
+  for (const cls of QUERY_CLASSES) {
+    const ids = Object.keys(report.perQuery).filter((q) => report.perQuery[q].class === cls && perQuery.has(q));
+    if (!ids.length) continue;
+    out[`class:${cls}`] = {
+      queries: ids.length,
+      metrics: Object.fromEntries(metrics.map((m) => [m, ids.reduce((s, q) => s + perQuery.get(q)![m], 0) / ids.length])),
+    };
+  }
+  return out;
+}

@@ -10,6 +10,7 @@ import { isRemoteEngine } from '../engines/remote-engine';
 import type { SearchResult } from '../retrieval/pipeline';
 import { SAVED_TITLE_DEPTH, type StageName, type Run, type RunAccess, type SavedQueryResult, type SavedRun, type StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
+import { RUN_FORMAT } from '../run/run-format';
 import { sortTrecOrder } from '../run/trec-order';
 import type { Work, WorkProgress } from '../util/cooperative';
 import { InputError, errorAt } from '../util/diagnostics';
@@ -181,7 +182,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     stageIds: storedStageIds(stageIds.get(qid)!, run.get(qid)!),
   }));
   const saved: SavedRun = {
-    format: 'ranklab-run@1',
+    format: RUN_FORMAT,
     provenance: {
       config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION,
       access: key.access, models: await engine.learnedModels(opts.signal),
@@ -197,7 +198,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   };
   if (corpus.docs.length > 0) saved.titles = titlesOfTop(run, (id) => session.document(id)?.title);
   let path: string | undefined;
-  if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved);
+  if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved, session.workspace.settings.runs.keep, (m) => notes.push(m));
   return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed, sharing };
 }
 

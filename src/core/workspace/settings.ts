@@ -4,6 +4,7 @@ import type { JudgmentSpec } from '../judgments/load';
 import type { MergePolicy } from '../judgments/merge';
 import { type AclRule, ruleDocFields, validateRule } from '../acl/policy';
 import { parseMetric } from '../metrics/spec';
+import { RUNS_KEPT_PER_CONFIG } from '../experiment/run-store';
 
 /** What the judgments loader gets; in a Workspace every path is absolute. */
 export type { JudgmentSpec };
@@ -49,6 +50,8 @@ export interface RanklabSettings {
   gates: Required<GateSettings>;
   acl: AclSettings;
   judging: JudgingSettings;
+  /** `runs.keep`: retention, the newest saved runs kept per config and principal (0: every run; default 20). */
+  runs: { keep: number };
 }
 
 export const DEFAULT_CONFIGS = ['configs/*.rank.json'];
@@ -99,6 +102,7 @@ export function applyDefaults(raw: unknown): RanklabSettings {
     gates: gatesWithDefaults(r.gates),
     acl: { fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: acl.missingAcl === 'private' ? 'private' : 'public' },
     judging: judgingSettings(obj(r.judging)),
+    runs: { keep: nonNegativeInt(obj(r.runs).keep) ?? RUNS_KEPT_PER_CONFIG },
   };
   settings.acl.fields = { ...settings.corpus.aclFields };
   const principals = str(acl.principals);

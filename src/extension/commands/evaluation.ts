@@ -22,8 +22,8 @@ export const runEvaluation = (ctx: RanklabContext) => async (only?: string[], pr
   const ids = saved.map((p) => runIdOf(p)!);
   const baselineConfig = ctx.sessions.session(folder).workspace.baselineName;
   // The baseline: its new run, else its newest run made as the same principal (comparable), else the default.
-  const ofBaseline = ctx.controller.runs().runs.filter((r) => r.run.provenance.config === baselineConfig && principalOf(r) === as);
-  const baselineRunId = ids.find((id) => ctx.controller.findRun(id)?.run.provenance.config === baselineConfig) ?? ofBaseline[ofBaseline.length - 1]?.id;
+  const ofBaseline = ctx.controller.runs().runs.filter((r) => r.summary.provenance.config === baselineConfig && principalOf(r) === as);
+  const baselineRunId = ids.find((id) => ctx.controller.findRun(id)?.summary.provenance.config === baselineConfig) ?? ofBaseline[ofBaseline.length - 1]?.id;
   const candidateRunId = [...ids].reverse().find((id) => id !== baselineRunId);
   if (ids.length) ctx.controller.select({ baselineRunId, candidateRunId });
   ctx.dashboard.show(ids.length ? { baselineRunId, candidateRunId } : undefined);

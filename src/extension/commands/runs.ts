@@ -12,7 +12,7 @@ export const setBaseline = (ctx: RanklabContext) => async (runId?: string) => {
   const r = await pickRun(ctx, 'Run to use as the baseline', runId);
   if (!r) return undefined;
   await ctx.controller.setBaseline(r.id);
-  void vscode.window.setStatusBarMessage(`Ranklab: baseline is now ${r.run.provenance.config} (${r.id})`, 4000);
+  void vscode.window.setStatusBarMessage(`Ranklab: baseline is now ${r.summary.provenance.config} (${r.id})`, 4000);
   return r.id;
 };
 
@@ -26,7 +26,7 @@ export const exportRun = (ctx: RanklabContext) => async (runId?: string, format?
       await vscode.window.showQuickPick(
         [
           { label: 'TREC run', description: 'qid Q0 docid rank score tag', fmt: 'trec' as const },
-          { label: 'JSON', description: 'the saved run as is (ranklab-run@1)', fmt: 'json' as const },
+          { label: 'JSON', description: 'the whole run, expanded (ranklab-run@1: one object per ranked document)', fmt: 'json' as const },
         ],
         { placeHolder: 'Export format' },
       )
@@ -40,7 +40,7 @@ export const exportRun = (ctx: RanklabContext) => async (runId?: string, format?
       filters: fmt === 'trec' ? { 'TREC run': ['trec', 'txt', 'run'] } : { JSON: ['json'] },
     }));
   if (!dest) return undefined;
-  const text = fmt === 'trec' ? formatTrecRun(toRun(r), r.run.provenance.config) : JSON.stringify(r.run, null, 2) + '\n';
+  const text = fmt === 'trec' ? formatTrecRun(toRun(r), r.summary.provenance.config) : JSON.stringify({ ...r.run, format: 'ranklab-run@1' }, null, 2) + '\n'; // the expanded shape is format @1
   await vscode.workspace.fs.writeFile(dest, Buffer.from(text, 'utf8'));
   ctx.log.info(`exported run ${r.id} as ${fmt} to ${dest.fsPath}`);
   return dest.toString();

@@ -64,7 +64,7 @@ export function metricColumn(spec: string, options: MetricOptions): MetricColumn
 
 /** Who a run was made as: a principal's name, or null (no principal: every document). */
 export function principalOf(r: StoredRun): string | null {
-  return r.run.principal ?? null;
+  return r.summary.principal ?? null;
 }
 
 /** How a principal is named next to a run or a comparison. */
@@ -79,7 +79,7 @@ export function principalText(p: string | null): string {
 export function chooseBaseline(runs: StoredRun[], explicit?: string, baselineConfig?: string): StoredRun | undefined {
   const picked = explicit ? runs.find((r) => r.id === explicit) : undefined;
   if (picked) return picked;
-  const ofConfig = baselineConfig ? runs.filter((r) => r.run.provenance.config === baselineConfig) : [];
+  const ofConfig = baselineConfig ? runs.filter((r) => r.summary.provenance.config === baselineConfig) : [];
   const unrestricted = ofConfig.filter((r) => principalOf(r) === null);
   return unrestricted[unrestricted.length - 1] ?? ofConfig[ofConfig.length - 1] ?? runs[0];
 }
@@ -106,8 +106,8 @@ export function runTime(iso: string): string {
 
 /** "config · principal · time · headline metric", e.g. "title-boost-3 · unrestricted · 2026-12-03 14:13 · ndcg@10 0.787". */
 export function runLabel(r: StoredRun, headline?: string): string {
-  const v = headline ? r.run.metrics[headline] : undefined;
-  const parts = [r.run.provenance.config, principalText(principalOf(r)), runTime(r.run.provenance.createdAt)];
+  const v = headline ? r.summary.metrics[headline] : undefined;
+  const parts = [r.summary.provenance.config, principalText(principalOf(r)), runTime(r.summary.provenance.createdAt)];
   if (headline && typeof v === 'number') parts.push(`${headline} ${v.toFixed(3)}`);
   return parts.join(' · ');
 }
@@ -204,11 +204,11 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
   const baseline = chooseBaseline(runs, input.baselineRunId, input.baselineConfig);
   const candidate = chooseCandidate(runs, baseline, input.candidateRunId);
   const specs: string[] = [];
-  for (const r of runs) for (const s of r.run.metricSpecs) if (!specs.includes(s)) specs.push(s);
+  for (const r of runs) for (const s of r.summary.metricSpecs) if (!specs.includes(s)) specs.push(s);
   const metricColumns = specs.map((s) => metricColumn(s, input.metricOptions));
   const primarySpec =
     (input.primaryMetric && specs.includes(input.primaryMetric) ? input.primaryMetric : undefined) ??
-    candidate?.run.metricSpecs[0] ??
+    candidate?.summary.metricSpecs[0] ??
     specs[0];
   const primaryMetric = metricColumns.find((c) => c.spec === primarySpec);
   const perQuery = primarySpec ? perQueryRows(baseline, candidate, primarySpec, input.queryInfo, input.core) : [];
@@ -266,7 +266,7 @@ export interface DashboardComparison {
 
 /** The metrics two runs are compared on (those both computed, plus every gate's) and how they are scored. */
 function comparisonSpecs(runs: StoredRun[], settings: ComparisonSettings): { specs: MetricSpec[]; options: MetricOptions } {
-  const common = runs[0].run.metricSpecs.filter((s) => runs.every((r) => r.run.metricSpecs.includes(s)));
+  const common = runs[0].summary.metricSpecs.filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
   return {
     specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
     options: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) },
@@ -408,8 +408,8 @@ export function verdictView(cmp: Comparison, gates: GateResult[], metricOptions:
 export function matrixCandidates(runs: StoredRun[], baseline: StoredRun): StoredRun[] {
   const newest = new Map<string, StoredRun>();
   for (const r of runs) {
-    if (r === baseline || principalOf(r) !== principalOf(baseline) || r.run.provenance.config === baseline.run.provenance.config) continue;
-    newest.set(r.run.provenance.config, r); // runs are oldest first: the last one wins
+    if (r === baseline || principalOf(r) !== principalOf(baseline) || r.summary.provenance.config === baseline.summary.provenance.config) continue;
+    newest.set(r.summary.provenance.config, r); // runs are oldest first: the last one wins
   }
   return [...newest.values()];
 }

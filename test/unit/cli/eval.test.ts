@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
+import { loadSavedRun } from '../../../src/core/experiment/run-store';
 import { COLLECTIONS_DIR, SHARED_DIR } from '../../helpers/shared';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 
@@ -24,12 +25,12 @@ test('every offline mode runs on the example workspace, and runs are saved with 
   const vector = out.runs.find((x: { config: string }) => x.config === 'vector');
   assert.ok(vector.annRecall > 0.5 && vector.annRecall <= 1, 'HNSW runs report ANN recall against exact search');
   assert.equal(out.runs[0].annRecall, null);
-  const saved = JSON.parse(readFileSync(out.runs[3].saved, 'utf8'));
-  assert.equal(saved.format, 'ranklab-run@1');
+  assert.equal(JSON.parse(readFileSync(out.runs[3].saved, 'utf8')).format, 'ranklab-run@2');
+  const saved = loadSavedRun(out.runs[3].saved);
   assert.equal(saved.provenance.corpus, out.runs[3].corpus);
-  assert.match(saved.provenance.configHash, /^sha256:/);
+  assert.match(saved.provenance.configHash ?? '', /^sha256:/);
   const first = saved.queries[0].docs[0];
-  assert.ok(first.stages.fused && (first.stages.lexical || first.stages.vector), 'per-stage ranks are saved');
+  assert.ok(first.stages?.fused && (first.stages.lexical || first.stages.vector), 'per-stage ranks are saved');
 });
 
 test('the hybrid + rerank mode runs with a local cross-encoder (the tiny generated test model)', () => {
@@ -117,4 +118,35 @@ test('every mode runs on a real collection (adi): lexical, vector (HNSW and exac
   }
   assert.equal(runs[2].annRecall, null, 'exact search has no ANN recall to report');
   assert.ok(runs[1].annRecall! > 0.8);
+});
+
+test('--class-slices: the metrics per query class, each the mean over exactly the queries of that class', () => {
+  const r = ranklab(['eval', '--workspace', example, '--config', 'title-boost-3', '--metrics', 'ndcg@10,hit@10,recall@100', '--class-slices', '--format', 'json', '--no-save']);
+  assert.equal(r.code, 0, r.stderr);
+  const run = JSON.parse(r.stdout).runs[0];
+  const classes: Record<string, { class: string }> = run.stageRecall.perQuery;
+  const slices: Record<string, { queries: number; metrics: Record<string, number> }> = run.slices;
+  assert.ok(slices['class:hit'] && (slices['class:retrieval-miss'] || slices['class:ranking-miss']), JSON.stringify(Object.keys(slices)));
+  let counted = 0;
+  for (const [tag, slice] of Object.entries(slices)) {
+    const ids = Object.keys(classes).filter((q) => `class:${classes[q].class}` === tag && run.perQuery[q]);
+    assert.equal(slice.queries, ids.length, tag);
+    counted += ids.length;
+    for (const m of ['ndcg@10', 'hit@10', 'recall@100']) {
+      const mean = ids.reduce((s, q) => s + run.perQuery[q][m], 0) / ids.length;
+      assert.ok(Math.abs(slice.metrics[m] - mean) < 1e-12, `${tag} ${m}: ${slice.metrics[m]} vs ${mean}`);
+    }
+  }
+  assert.equal(counted, Object.keys(run.perQuery).length, 'every scored query is in one class slice');
+  // What the classes mean: a hit has a relevant document in the top 10, a miss of either kind has none.
+  assert.equal(slices['class:hit'].metrics['hit@10'], 1);
+  for (const miss of ['class:ranking-miss', 'class:retrieval-miss']) if (slices[miss]) assert.equal(slices[miss].metrics['ndcg@10'], 0, miss);
+  if (slices['class:retrieval-miss']) assert.equal(slices['class:retrieval-miss'].metrics['recall@100'], 0);
+  // The table names the slices too.
+  const t = ranklab(['eval', '--workspace', example, '--config', 'title-boost-3', '--class-slices', '--no-save']);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout, /Metrics per query class[\s\S]*title-boost-3\s+class:hit\s+\d+/);
+  // Without the flag, no slices.
+  const plain = ranklab(['eval', '--workspace', example, '--config', 'title-boost-3', '--format', 'json', '--no-save']);
+  assert.equal(JSON.parse(plain.stdout).runs[0].slices, undefined);
 });

@@ -3,8 +3,8 @@
 // and queries, one per class; stage recall from the saved run's stored stage outputs, recomputed independently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { classChanges, stageRecall } from '../../../src/core/experiment/stage-recall';
+import { loadSavedRun } from '../../../src/core/experiment/run-store';
 import { parseMetricList } from '../../../src/core/metrics';
 import type { SavedRun } from '../../../src/core/run/types';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
@@ -30,7 +30,7 @@ test('a reranked pipeline shows each class; stage recalls equal recall recompute
 
   // Independently from the saved file: each stored stage list, and stages left out because they equal the final
   // list, rebuilt from the per-document stage ranks of the final list.
-  const saved: SavedRun = JSON.parse(readFileSync(r.path!, 'utf8'));
+  const saved: SavedRun = loadSavedRun(r.path!);
   const relevant: Record<string, string[]> = { qA: ['a1'], qB: ['b1'], qC: ['c1'] };
   for (const q of saved.queries) {
     if (!relevant[q.qid]) continue;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { readSavedRuns, readWorkspaceSettings } from '../../../src/extension/run-store';
+import { readSavedRuns, readWorkspaceSettings, storedRunOf } from '../../../src/extension/run-store';
 import { buildDashboardModel, buildQueryDetail, classesView, dashboardComparison, perQueryRows } from '../../../src/extension/dashboard/model';
 import { RanklabSession } from '../../../src/core/session/session';
 import { isWebviewToHost } from '../../../src/protocol/dashboard';
@@ -21,7 +21,7 @@ function copyFixture(): string {
 }
 
 test('reads the fixture runs oldest first and the ranklab.json settings', () => {
-  const { runs, problems } = readSavedRuns(FIXTURE);
+  const { runs, problems } = readSavedRuns(copyFixture());
   assert.deepEqual(problems, []);
   assert.deepEqual(runs.map((r) => r.id), ['2025-11-01-baseline', '2025-11-02-title-boost']);
   const s = readWorkspaceSettings(FIXTURE);
@@ -37,7 +37,7 @@ test('a broken run file is reported by name and the others still load', () => {
   assert.equal(runs.length, 2);
   assert.equal(problems.length, 2);
   assert.match(problems[0], /^\.ranklab\/runs\/zz-broken\.json: .*file skipped$/);
-  assert.match(problems[1], /^\.ranklab\/runs\/zz-other\.json: format is "something-else"/);
+  assert.match(problems[1], /^\.ranklab\/runs\/zz-other\.json: .*format is "something-else"/);
 });
 
 test('no runs folder: empty list, no problem', () => {
@@ -47,7 +47,7 @@ test('no runs folder: empty list, no problem', () => {
 });
 
 test('model: baseline from ranklab.json, candidate = newest other run, per-query sorted by delta ascending', () => {
-  const { runs, problems } = readSavedRuns(FIXTURE);
+  const { runs, problems } = readSavedRuns(copyFixture());
   const m = buildDashboardModel({ workspaceName: 'ws', runsFolder: '.ranklab/runs', runs, problems, metricOptions: { gain: 'exp', relevanceThreshold: 1 }, baselineConfig: 'baseline' });
   assert.equal(m.baselineRunId, '2025-11-01-baseline');
   assert.equal(m.candidateRunId, '2025-11-02-title-boost');
@@ -60,7 +60,7 @@ test('model: baseline from ranklab.json, candidate = newest other run, per-query
 });
 
 test('model: explicit baseline wins; a vanished explicit id falls back to the configured one', () => {
-  const { runs } = readSavedRuns(FIXTURE);
+  const { runs } = readSavedRuns(copyFixture());
   const base = { workspaceName: 'ws', runsFolder: 'r', runs, problems: [], metricOptions: { gain: 'linear' as const, relevanceThreshold: 2 }, baselineConfig: 'baseline' };
   const m = buildDashboardModel({ ...base, baselineRunId: '2025-11-02-title-boost' });
   assert.equal(m.baselineRunId, '2025-11-02-title-boost');
@@ -72,10 +72,8 @@ test('model: explicit baseline wins; a vanished explicit id falls back to the co
 });
 
 test('per-query rows: queries missing on one side have no delta and sort last', () => {
-  const mk = (id: string, q: Record<string, number>) => ({
-    id, file: id, run: { format: 'ranklab-run@1' as const, provenance: { config: id, createdAt: id, tool: 't' }, config: {}, metricSpecs: ['m'], metrics: {}, latency: {},
-      queries: Object.entries(q).map(([qid, v]) => ({ qid, text: qid, docs: [], latencyMs: {}, metrics: { m: v } })) },
-  });
+  const mk = (id: string, q: Record<string, number>) => storedRunOf(id, id, { format: 'ranklab-run@1' as const, provenance: { config: id, createdAt: id, tool: 't' }, config: {}, metricSpecs: ['m'], metrics: {}, latency: {},
+    queries: Object.entries(q).map(([qid, v]) => ({ qid, text: qid, docs: [], latencyMs: {}, metrics: { m: v } })) });
   const rows = perQueryRows(mk('a', { x: 0.5, y: 0.2, only_a: 1 }), mk('b', { x: 0.7, y: 0.1, only_b: 0 }), 'm');
   assert.deepEqual(rows.map((r) => r.qid), ['y', 'x', 'only_a', 'only_b']);
   assert.equal(rows[2].delta, undefined);
@@ -83,7 +81,7 @@ test('per-query rows: queries missing on one side have no delta and sort last', 
 });
 
 test('query detail keeps titles verbatim (escaping is the view\'s job) and ranks from 1', () => {
-  const { runs } = readSavedRuns(FIXTURE);
+  const { runs } = readSavedRuns(copyFixture());
   const d = buildQueryDetail('q2', runs[0], runs[1], 'ndcg@10');
   assert.equal(d.candidate!.docs[0].title, 'Bread <script>alert(1)</script> and <img src=x onerror=alert(2)>');
   assert.deepEqual(d.candidate!.docs.map((x) => x.rank), [1, 2, 3]);
@@ -91,8 +89,8 @@ test('query detail keeps titles verbatim (escaping is the view\'s job) and ranks
 });
 
 test('query detail: runs saved without titles get them (and a snippet) from the corpus lookup; stored titles win', () => {
-  const { runs } = readSavedRuns(FIXTURE);
-  const strip = (r: (typeof runs)[number]) => ({ ...r, run: { ...r.run, queries: r.run.queries.map((q) => ({ ...q, docs: q.docs.map(({ title: _t, ...d }) => d) })) } });
+  const { runs } = readSavedRuns(copyFixture());
+  const strip = (r: (typeof runs)[number]) => storedRunOf(r.id, r.file, { ...r.run, titles: undefined, queries: r.run.queries.map((q) => ({ ...q, docs: q.docs.map(({ title: _t, ...d }) => d) })) });
   const lookup = (id: string) => (id === 'corpus/quick-bread.md' ? { title: 'From corpus', snippet: 'Flour, water…' } : undefined);
   const bare = buildQueryDetail('q2', strip(runs[0]), strip(runs[1]), 'ndcg@10', 10, undefined, undefined, undefined, lookup);
   const row = bare.baseline!.docs.find((d) => d.id === 'corpus/quick-bread.md')!;
@@ -114,12 +112,12 @@ test('protocol guard rejects malformed webview messages', () => {
 });
 
 test('dashboard comparison: runs made as different principals show the core\'s refusal instead of figures; labels name the principal', async () => {
-  const { runs } = readSavedRuns(FIXTURE);
+  const { runs } = readSavedRuns(copyFixture());
   const judgments = RanklabSession.open(copyFixture(), { stateDir: mkdtempSync(path.join(tmpdir(), 'ranklab-state-')) }).judgments();
   const settings = { metrics: ['ndcg@10'], gain: 'exp' as const, relevanceThreshold: 1, gates: {} };
   const same = await dashboardComparison(runs[0], runs[1], judgments, settings);
   assert.ok(same.view && !same.refusal, same.refusal?.message);
-  const asAyu = { ...runs[0], run: { ...runs[0].run, principal: 'ayu' } };
+  const asAyu = storedRunOf(runs[0].id, runs[0].file, { ...runs[0].run, principal: 'ayu' });
   const refused = await dashboardComparison(asAyu, runs[1], judgments, settings);
   assert.equal(refused.view, undefined);
   assert.equal(refused.refusal?.baselinePrincipal, 'ayu');
