@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { aclFindings, checkAcl } from '../core/session/check-acl';
 import type { JudgmentSet } from '../core/judgments/types';
-import { type ConfigResult, type ConfigState, type LiveEvaluator, evaluateAgainstBaseline } from './live';
+import type { ConfigResult, ConfigState, LiveEvaluator } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';
 import type { SessionManager } from './sessions';
 
@@ -144,7 +144,8 @@ export class RanklabTests implements vscode.Disposable {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      const result = await this.sessions.exclusive(folder, `evaluating ${name}`, (session) => evaluateAgainstBaseline(session, session.resolveConfig(name), name, abort.signal));
+      const config = this.sessions.session(folder).resolveConfig(name);
+      const { result } = await this.sessions.inWorker(folder, `evaluating ${name}`, 'evaluateAgainstBaseline', { file: name, config }, { signal: abort.signal });
       return { file: name, folder, status: 'done', parseDiagnostics: [], result };
     } catch (e) {
       return { file: name, folder, status: 'error', parseDiagnostics: [], error: (e as Error).message };
