@@ -8,7 +8,7 @@ import type { Document } from '../corpus/document';
 import type { RankConfig } from '../config/types';
 import type { RankedDoc, StageName } from '../run/types';
 import type { DocFilter } from './doc-filter';
-import { type EngineParts, type SearchOptions, STEPS, type StepName, type StepOutput } from './steps';
+import { type EngineParts, type SearchOptions, STEPS, type StepExplanation, type StepName, type StepOutput } from './steps';
 import type { ScoredId } from './ranking';
 
 export type { SearchOptions };
@@ -34,6 +34,8 @@ export interface SearchResult {
   stageIds: Partial<Record<StageName, string[]>>;
   /** With `fetchText`, from a remote engine: the results' title and text as the engine stores them. */
   texts?: Map<string, { title: string; body: string }>;
+  /** With `explain` (the built-in pipeline only): each step's account of that document, in step order. */
+  explanation?: StepExplanation[];
 }
 
 /** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
@@ -106,6 +108,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
   const outputs = new Map<StepName, StepOutput>();
   const retrieved: StepOutput[] = [];
   const notes: string[] = [];
+  const explanation: StepExplanation[] = [];
   let hits: readonly ScoredId[] = [];
   for (const step of STEPS) {
     const input = { text, options, filter, pre, hits, outputs };
@@ -116,6 +119,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
       record(step.stage, out.hits);
       latencyMs[step.stage] = performance.now() - t;
     }
+    if (options.explain !== undefined && step.explain) explanation.push(await step.explain(parts, input, out, options.explain));
     outputs.set(step.name, out);
     if (step.retrieves) retrieved.push(out);
     if (out.notes) notes.push(...out.notes);
@@ -127,6 +131,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
   const result: SearchResult = {
     docs, total: matchTotal(retrieved, filter), latencyMs, notes, vectorIds: outputs.get('vector')?.hits.map((h) => h.id),
     matches: options.collectMatches ? [...matchIds(retrieved, filter)] : undefined, stageIds,
+    explanation: options.explain !== undefined ? explanation : undefined,
   };
   latencyMs.total = performance.now() - t0;
   return result;
