@@ -15,6 +15,7 @@ import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { writeFileAtomic } from '../util/atomic-write';
+import { closest } from '../util/closest';
 import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import { type Diagnostic, InputError } from '../util/diagnostics';
@@ -287,7 +288,8 @@ export class RanklabSession {
     for (const p of [cwdPath, asPath]) {
       if (existsSync(p)) return this.entry(p);
     }
-    throw new InputError(`unknown config "${nameOrPath}"`, [], { file: nameOrPath, hint: `workspace configs: ${entries.map((e) => e.name).join(', ') || 'none'}` });
+    const near = closest(nameOrPath, entries.map((e) => e.name));
+    throw new InputError(`unknown config "${nameOrPath}"`, [], { file: nameOrPath, hint: `${near ? `did you mean "${near}"? ` : ''}workspace configs: ${entries.map((e) => e.name).join(', ') || 'none'}` });
   }
 
   /**

@@ -54,7 +54,7 @@ async function checkSums(name: string, raw: Record<string, unknown>, reranker?: 
         const s = step(ex, 'fuse');
         assert.equal(s.fusion!.sum, d.stages.fused.score, `${name}: fused parts sum exactly`);
         for (const l of s.fusion!.lists) {
-          const stage = d.stages[l.name as 'lexical' | 'vector'];
+          const stage: { rank: number } | undefined = d.stages[l.name as 'lexical' | 'vector'];
           assert.equal(l.rank, stage && stage.rank <= config.hybrid!.depth ? stage.rank : null, `${name}: ${l.name} rank`);
         }
       }
