@@ -168,7 +168,7 @@ function scoreChanges(base: ConfigExplanation, cand: ConfigExplanation): string[
     if (Math.abs(delta) > 1e-12) {
       const [term, field] = key.split('\u0000');
       out.push(`${signed(delta, 2)} from '${term}' in ${field}`);
-    }
+    } else if (lexA?.matched && lexB?.matched) out.push('its own lexical score unchanged');
   }
   const fuseA = base.steps.find((s) => s.step === 'fuse')?.fusion;
   const fuseB = cand.steps.find((s) => s.step === 'fuse')?.fusion;
