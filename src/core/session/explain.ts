@@ -224,3 +224,18 @@ export async function addMoveReasons(session: RanklabSession, baseConfig: RankCo
     }
   }
 }
+
+/**
+ * The workspace configs that made these runs, when each run is still exactly reproducible (a config of the workspace
+ * with its hash, on the current corpus, built-in pipeline): only then can their moved documents be explained.
+ */
+export function configsOfRuns(session: RanklabSession, runs: ReadonlyArray<{ configHash?: string; corpus?: string }>): RankConfig[] | undefined {
+  const corpus = session.corpus().fingerprint;
+  const configs: RankConfig[] = [];
+  for (const run of runs) {
+    const entry = session.configEntries().find((e) => e.config?.configHash === run.configHash);
+    if (!entry?.config || entry.config.engine || run.corpus !== corpus) return undefined;
+    configs.push(session.usable(entry));
+  }
+  return configs;
+}
