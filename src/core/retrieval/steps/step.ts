@@ -61,8 +61,8 @@ export interface StepInput {
 
 /**
  * What a step hands on. The pipeline passes outputs on untouched, so what a step can say about its own work is a field
- * here, filled by that step alone: the place for per-document score contributions (`explain`) and for a shared score
- * cache's hits, when they come (issue 11), without a change to any other step.
+ * here, filled by that step alone (e.g. a shared score cache's hits), without a change to any other step. Why one
+ * document is where it is is asked separately (`Step.explain`), so searches that do not ask pay nothing for it.
  */
 export interface StepOutput {
   /** The ranking after this step, best first. */
