@@ -209,12 +209,15 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Queries (worst first) whose moved documents get a reason: each costs two searches per document. */
+export const REASON_QUERIES = 20;
+
 /**
- * Gives every moved document of a comparison of two workspace configs its one-line reason (`MovedDocument.reason`),
- * explaining each under both configs as `principal` sees them.
+ * Gives the moved documents of a comparison of two workspace configs their one-line reason (`MovedDocument.reason`),
+ * explaining each under both configs as `principal` sees them, for the first `maxQueries` queries that changed.
  */
-export async function addMoveReasons(session: RanklabSession, baseConfig: RankConfig, candConfig: RankConfig, cmp: Comparison, opts: { principal?: string; signal?: AbortSignal } = {}): Promise<void> {
-  for (const q of cmp.queryDeltas) {
+export async function addMoveReasons(session: RanklabSession, baseConfig: RankConfig, candConfig: RankConfig, cmp: Comparison, opts: { principal?: string; signal?: AbortSignal; maxQueries?: number } = {}): Promise<void> {
+  for (const q of cmp.queryDeltas.slice(0, opts.maxQueries ?? REASON_QUERIES)) {
     const text = q.text || session.judgments().queries.get(q.qid)?.text;
     if (!text) continue;
     for (const m of q.moved) {
