@@ -299,7 +299,8 @@ export async function dashboardComparison(
     throw e;
   }
   // The moved documents' one-line reasons (core session/explain.ts), when the caller can still reproduce both runs.
-  if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp);
+  // They are an extra: a config that no longer builds (a model gone) leaves the comparison without them, not without figures.
+  if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp).catch(() => undefined);
   const gates = checkGates(settings.gates, cmp);
   const stored = titlesOf([b, c]);
   const titleOf = (id: string) => stored.get(id) ?? opts.lookup?.(id)?.title;
