@@ -36,7 +36,7 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
   const entries = [session.configEntry(values.config), ...(values.baseline ? [session.configEntry(values.baseline)] : [])];
   const choice = usableConfigs(session, report, entries);
   if (values.as) principalsOf(session, report, [values.as]);
-  session.judgments();
+  // Query ids come from the judgments; their problems are reported, but a workspace without any still explains text.
   report.add('judgments', session.judgmentDiagnostics());
   report.stopIfStrict();
   if (choice.failed.length) throw new InputError(`config ${choice.failed[0].name} cannot run (its problems are listed above)`, [], { key: choice.failed[0].name === entries[0].name ? '--config' : '--baseline' });

@@ -233,7 +233,13 @@ export async function addMoveReasons(session: RanklabSession, baseConfig: RankCo
  * with its hash, on the current corpus, built-in pipeline): only then can their moved documents be explained.
  */
 export function configsOfRuns(session: RanklabSession, runs: ReadonlyArray<{ configHash?: string; corpus?: string }>): RankConfig[] | undefined {
-  const corpus = session.corpus().fingerprint;
+  if (runs.some((r) => !r.configHash || !r.corpus)) return undefined;
+  let corpus: string;
+  try {
+    corpus = session.corpus().fingerprint;
+  } catch {
+    return undefined; // no readable corpus: nothing to explain against (the comparison itself does not need one)
+  }
   const configs: RankConfig[] = [];
   for (const run of runs) {
     const entry = session.configEntries().find((e) => e.config?.configHash === run.configHash);
