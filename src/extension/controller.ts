@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { JudgmentSet } from '../core/judgments/types';
 import { configAnalyzer } from '../core/retrieval/analyzer';
 import { makeSnippet } from '../core/session/search-view';
+import { addMoveReasons, configsOfRuns } from '../core/session/explain';
+import type { Comparison } from '../core/experiment/compare';
 import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonParams, DashboardModel, MatrixView, QueryDetail } from '../protocol/dashboard';
 import {
@@ -137,7 +139,9 @@ export class RanklabController implements vscode.Disposable {
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
         const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
-        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, '') });
+        const configs = configsOfRuns(session, [b.run.provenance, c.run.provenance]);
+        const reasons = configs && ((cmp: Comparison) => addMoveReasons(session, configs[0], configs[1], cmp, { principal: principalOf(b) ?? undefined }));
+        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, ''), reasons });
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
         hit.catch(() => this.comparisons.delete(key));

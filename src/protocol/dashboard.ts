@@ -193,6 +193,8 @@ export interface MovedDoc {
   baselineRank: number | null;
   candidateRank: number | null;
   change: 'in' | 'out' | 'up' | 'down';
+  /** Why it moved, in one line (the core's `ranklab explain` reason); absent when the runs cannot be reproduced. */
+  reason?: string;
 }
 
 export interface GateRow {

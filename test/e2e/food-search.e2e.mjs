@@ -43,6 +43,8 @@ await withVSCode({ name: 'food', runDir, workspace, extensionDevelopmentPath: RE
   assert.match(comparison, /Holm–Bonferroni/);
   assert.equal(await wv.locator('#slices-table tbody tr').count() > 3, true, 'slices listed');
   assert.match(await vs.webviewText('#splits-table', /holdout/), /tune[\s\S]*holdout/);
+  // Moved documents carry the core's one-line reason (both runs' configs are the workspace's, unchanged).
+  assert.match(await vs.webviewText('#moved', /Why/), /rank \d+→\d+|entered at rank|fell out at/);
   assert.equal(await wv.locator('canvas#chart-slices').count(), 1);
   assert.equal(await wv.locator('canvas#chart-latency').count(), 1);
   assert.equal(await wv.locator('canvas#chart-query-delta').count(), 1);
