@@ -5,7 +5,6 @@
  */
 import type { RankConfig } from '../config/types';
 import { modeLabel } from '../config';
-import type { Comparison } from '../experiment/compare';
 import type { StepExplanation, StepName } from '../retrieval/steps';
 import { closest } from '../util/closest';
 import { InputError } from '../util/diagnostics';
@@ -209,6 +208,11 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** What `addMoveReasons` reads and fills of a comparison (a plain copy of it will do, e.g. across a thread). */
+export interface MovesToExplain {
+  queryDeltas: ReadonlyArray<{ qid: string; text?: string; moved: ReadonlyArray<{ id: string; reason?: string }> }>;
+}
+
 /** Queries (worst first) whose moved documents get a reason: each costs two searches per document. */
 export const REASON_QUERIES = 20;
 
@@ -216,7 +220,7 @@ export const REASON_QUERIES = 20;
  * Gives the moved documents of a comparison of two workspace configs their one-line reason (`MovedDocument.reason`),
  * explaining each under both configs as `principal` sees them, for the first `maxQueries` queries that changed.
  */
-export async function addMoveReasons(session: RanklabSession, baseConfig: RankConfig, candConfig: RankConfig, cmp: Comparison, opts: { principal?: string; signal?: AbortSignal; maxQueries?: number } = {}): Promise<void> {
+export async function addMoveReasons(session: RanklabSession, baseConfig: RankConfig, candConfig: RankConfig, cmp: MovesToExplain, opts: { principal?: string; signal?: AbortSignal; maxQueries?: number } = {}): Promise<void> {
   for (const q of cmp.queryDeltas.slice(0, opts.maxQueries ?? REASON_QUERIES)) {
     const text = q.text || session.judgments().queries.get(q.qid)?.text;
     if (!text) continue;
