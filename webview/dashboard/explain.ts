@@ -38,16 +38,19 @@ function stepBlock(s: ExplainStepView): HTMLElement {
   const parts: Child[] = [h('p', { class: `explain-step outcome-${s.outcome}` }, h('b', {}, s.step), ': ', data(s.note))];
   if (s.lexical && s.lexical.parts.length) {
     const lx = s.lexical;
-    parts.push(table(['field', 'term', 'tf', 'idf', 'norm', 'boost', 'contribution'], lx.parts.map((p) => [
-      data(p.field), p.term === p.queryTerm ? data(p.term) : h('span', { title: `${p.match} expansion of the query term` }, data(p.queryTerm), ` → ${p.match} `, data(p.term)),
-      String(p.tf), fmt(p.idf), fmt(p.lengthNorm), String(p.boost), fmt(p.contribution, 6),
-    ]), ['sum', '', '', '', '', '', fmt(lx.sum, 6)], 'lexical-parts'));
+    // The field's boost rides on its name (×3) when it is not 1, to keep the table narrow enough for one list's width.
+    parts.push(table(['field', 'term', 'tf', 'idf', 'norm', 'contribution'], lx.parts.map((p) => [
+      h('span', { title: `boost ${p.boost}` }, data(p.field), p.boost !== 1 ? ` ×${p.boost}` : ''),
+      p.term === p.queryTerm ? data(p.term) : h('span', { title: `${p.match} expansion of the query term` }, data(p.queryTerm), ` → ${p.match} `, data(p.term)),
+      String(p.tf), fmt(p.idf, 3), fmt(p.lengthNorm, 3), fmt(p.contribution, 4),
+    ]), ['sum', '', '', '', '', fmt(lx.sum, 4)], 'lexical-parts'));
     if (lx.missingTerms.length) parts.push(h('p', { class: 'muted' }, `not in a searched field (${lx.combineWith}): `, ...lx.missingTerms.flatMap((t, i) => [i ? ', ' : '', data(t)])));
   }
   if (s.vector) {
     const v = s.vector;
+    const where = s.rank !== null ? `rank ${s.rank} of the vector list` : `not in the vector list`;
     parts.push(h('p', { class: 'explain-vector' },
-      `similarity ${fmt(v.similarity)}, rank ${s.rank ?? '–'} of the vector list (depth ${v.depth}) by ${v.producedBy === 'hnsw' ? 'HNSW' : 'exact search'}`,
+      `similarity ${fmt(v.similarity)}, ${where} (depth ${v.depth}) by ${v.producedBy === 'hnsw' ? 'HNSW' : 'exact search'}`,
       v.producedBy === 'hnsw' ? `; exact search: rank ${v.exactRank ?? '–'}, similarity ${fmt(v.exactSimilarity)}${v.differsFromExact ? ' (differs)' : ' (same)'}` : ''));
   }
   if (s.fusion) {
@@ -63,7 +66,9 @@ function stepBlock(s: ExplainStepView): HTMLElement {
 }
 
 function table(head: string[], rows: Child[][], foot: Child[], cls: string): HTMLElement {
-  const num = (i: number) => (i >= 2 || (head.length === 4 && i >= 1) ? 'num' : '');
+  // Numbers right-aligned: every column after the name columns (field and term; list).
+  const names = head[0] === 'field' ? 2 : 1;
+  const num = (i: number) => (i >= names ? 'num' : '');
   return h('div', { class: 'explain-scroll' }, h('table', { class: `grid explain-table ${cls}` },
     h('thead', {}, h('tr', {}, ...head.map((t, i) => h('th', { class: num(i) }, t)))),
     h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c, i) => h('td', { class: num(i) }, c))))),
