@@ -39,6 +39,8 @@ export class RanklabController implements vscode.Disposable {
   /** Latest access-control result shown by the dashboard. */
   acl: AclView = ACL_UNAVAILABLE;
   private readonly comparisons = new Map<string, Promise<DashboardComparison>>();
+  /** Set while a comparison waits for the worker to be idle to get its moved documents' reasons. */
+  private whenIdle: vscode.Disposable | undefined;
   /** The N-way comparison being computed (a newer request aborts it). */
   private matrixWork: AbortController | undefined;
 
@@ -140,11 +142,13 @@ export class RanklabController implements vscode.Disposable {
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
         const stale = [b, c].some((r) => r.run.provenance.judgments !== undefined && r.run.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
-        const reasons = (cmp: Comparison) => this.moveReasons(b, c, cmp);
+        let skipped = false;
+        const reasons = async (cmp: Comparison) => { skipped = !(await this.moveReasons(b, c, cmp)); };
         hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, ''), reasons });
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
-        hit.catch(() => this.comparisons.delete(key));
+        // Without its reasons (the worker was busy) it is not kept: asked again once the worker is idle.
+        hit.then(() => { if (skipped) this.comparisons.delete(key); }, () => this.comparisons.delete(key));
       }
       return await hit;
     } catch (e) {
@@ -154,12 +158,24 @@ export class RanklabController implements vscode.Disposable {
 
   /**
    * The moved documents' one-line reasons, from the Ranklab worker (each costs two searches there, on engines the
-   * editor's thread need not build); none when a run can no longer be reproduced.
+   * editor's thread need not build); none when a run can no longer be reproduced. False: skipped for now (busy).
    */
-  private async moveReasons(b: StoredRun, c: StoredRun, cmp: Comparison): Promise<void> {
+  private async moveReasons(b: StoredRun, c: StoredRun, cmp: Comparison): Promise<boolean> {
     const folder = this.folder;
+    const sessions = this.sessions;
     const queries = cmp.queryDeltas.slice(0, REASON_QUERIES).filter((q) => q.moved.length).map((q) => ({ qid: q.qid, text: q.text ?? '', moved: q.moved.map((m) => m.id) }));
-    if (!folder || !this.sessions || queries.length === 0) return;
+    if (!folder || !sessions || queries.length === 0) return true;
+    // The worker runs one task per folder at a time: the figures do not wait behind an evaluation for their reasons.
+    // The dashboard is told to ask again once the work is done (the comparison is then recomputed with them).
+    if (sessions.busy) {
+      this.whenIdle ??= sessions.onDidChangeState(() => {
+        if (sessions.busy) return;
+        this.whenIdle?.dispose();
+        this.whenIdle = undefined;
+        this.changed.fire();
+      });
+      return false;
+    }
     const r = await this.sessions.inWorker(folder, 'explaining moved documents', 'moveReasons', {
       baseline: runRef(b), candidate: runRef(c), principal: principalOf(b) ?? undefined, queries,
     });
@@ -170,6 +186,7 @@ export class RanklabController implements vscode.Disposable {
         if (reason !== undefined) m.reason = reason;
       }
     }
+    return true;
   }
 
   /**
@@ -359,6 +376,7 @@ export class RanklabController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.whenIdle?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

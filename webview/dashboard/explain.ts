@@ -20,7 +20,7 @@ export function renderExplanation(e: DocExplanation): HTMLElement {
   if (e.error) return explainError(e.error);
   if (!e.visible) return h('div', { class: 'explain' }, h('p', { class: 'muted' }, 'Not visible to ', data(e.principal ?? ''), ': nothing is said about it.'));
   return h('div', { class: 'explain', attrs: { 'aria-label': `Explanation of ${e.docId}` } },
-    e.reason !== undefined ? h('p', { class: 'explain-reason', dir: 'auto' }, h('b', {}, 'Why it moved: '), e.reason) : null,
+    e.reason !== undefined ? h('p', { class: 'explain-reason', dir: 'auto' }, h('strong', {}, 'Why it moved: '), e.reason) : null,
     ...e.sides.map(sideBlock));
 }
 
@@ -35,7 +35,7 @@ function sideBlock(s: ExplainSideView): HTMLElement {
 }
 
 function stepBlock(s: ExplainStepView): HTMLElement {
-  const parts: Child[] = [h('p', { class: `explain-step outcome-${s.outcome}` }, h('b', {}, s.step), ': ', data(s.note))];
+  const parts: Child[] = [h('p', { class: `explain-step outcome-${s.outcome}` }, h('strong', {}, s.step), ': ', data(s.note))];
   if (s.lexical && s.lexical.parts.length) {
     const lx = s.lexical;
     // The field's boost rides on its name (×3) when it is not 1, to keep the table narrow enough for one list's width.
@@ -50,7 +50,7 @@ function stepBlock(s: ExplainStepView): HTMLElement {
     const v = s.vector;
     const where = s.rank !== null ? `rank ${s.rank} of the vector list` : `not in the vector list`;
     parts.push(h('p', { class: 'explain-vector' },
-      `similarity ${fmt(v.similarity)}, ${where} (depth ${v.depth}) by ${v.producedBy === 'hnsw' ? 'HNSW' : 'exact search'}`,
+      `similarity ${fmt(v.similarity)}, ${where} (depth ${v.depth}, ${v.producedBy === 'hnsw' ? 'HNSW' : 'exact search'})`,
       v.producedBy === 'hnsw' ? `; exact search: rank ${v.exactRank ?? '–'}, similarity ${fmt(v.exactSimilarity)}${v.differsFromExact ? ' (differs)' : ' (same)'}` : ''));
   }
   if (s.fusion) {
