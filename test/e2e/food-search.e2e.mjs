@@ -76,7 +76,7 @@ await withVSCode({ name: 'food', runDir, workspace, extensionDevelopmentPath: RE
   await explained.locator('.explain-side').first().waitFor({ timeout: 60000 });
   const text = (await explained.textContent()) ?? '';
   log('explanation:', text.replace(/\s+/g, ' ').slice(0, 300));
-  assert.match(text, /Why it moved: .*(rank \d+→\d+|rank \d+ unchanged|entered at rank|fell out at|not ranked by either)/);
+  assert.match(text, /Reason: .*(rank \d+→\d+|rank \d+ unchanged|entered at rank|fell out at|not ranked by either)/);
   assert.equal(await explained.locator('.explain-side[data-side="baseline"]').count(), 1);
   assert.equal(await explained.locator('.explain-side[data-side="candidate"]').count(), 1);
   const head = await explained.locator('.explain-side[data-side="baseline"] table.lexical-parts thead').first().textContent();

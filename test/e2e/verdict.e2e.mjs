@@ -85,7 +85,7 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
   const explanation = wv.locator('#query-detail tr.explain-row[data-explains="hostile-rlo"]').first();
   await explanation.locator('.explain-side').first().waitFor({ timeout: 60000 });
   log('hostile explanation:', ((await explanation.textContent()) ?? '').replace(/\s+/g, ' ').slice(0, 300));
-  assert.match(await explanation.textContent(), /Why it moved: /);
+  assert.match(await explanation.textContent(), /Reason: /);
   assert.equal(await wv.locator('#query-detail img, #query-detail script, #query-detail b').count(), 0, 'no element created from the explanation');
   const after = await (await vs.webviewFrame()).evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
   assert.ok(after.page <= after.view + 1, `the page stays as wide as the window with the explanation open (${after.page} > ${after.view})`);

@@ -20,7 +20,7 @@ export function renderExplanation(e: DocExplanation): HTMLElement {
   if (e.error) return explainError(e.error);
   if (!e.visible) return h('div', { class: 'explain' }, h('p', { class: 'muted' }, 'Not visible to ', data(e.principal ?? ''), ': nothing is said about it.'));
   return h('div', { class: 'explain', attrs: { 'aria-label': `Explanation of ${e.docId}` } },
-    e.reason !== undefined ? h('p', { class: 'explain-reason', dir: 'auto' }, h('strong', {}, 'Why it moved: '), e.reason) : null,
+    e.reason !== undefined ? h('p', { class: 'explain-reason', dir: 'auto' }, h('strong', {}, 'Reason: '), e.reason) : null,
     ...e.sides.map(sideBlock));
 }
 
