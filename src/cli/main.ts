@@ -4,6 +4,7 @@ import { SCORE_USAGE, scoreCommand } from './commands/score';
 import { EVAL_USAGE, evalCommand } from './commands/eval';
 import { COMPARE_USAGE, GATE_USAGE, compareCommand, gateCommand } from './commands/compare';
 import { SEARCH_USAGE, searchCommand } from './commands/search';
+import { EXPLAIN_USAGE, explainCommand } from './commands/explain';
 import { SUGGEST_USAGE, suggestCommand } from './commands/suggest';
 import { CHECK_ACL_USAGE, checkAclCommand } from './commands/check-acl';
 import { INDEX_USAGE, indexCommand } from './commands/engine-index';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   compare: { run: compareCommand, usage: COMPARE_USAGE },
   gate: { run: gateCommand, usage: GATE_USAGE },
   search: { run: searchCommand, usage: SEARCH_USAGE },
+  explain: { run: explainCommand, usage: EXPLAIN_USAGE },
   suggest: { run: suggestCommand, usage: SUGGEST_USAGE },
   'check-acl': { run: checkAclCommand, usage: CHECK_ACL_USAGE },
   index: { run: indexCommand, usage: INDEX_USAGE },
@@ -47,8 +49,7 @@ Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message s
  */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
-  // `ranklab help sweep` = `ranklab sweep --help`
-  if (name === 'help' && rest.length === 1 && COMMANDS[rest[0]]) {
+  if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
     io.out(COMMANDS[rest[0]].usage + '\n');
     return 0;
   }

@@ -8,8 +8,11 @@ import * as vscode from 'vscode';
 import type { JudgmentSet } from '../core/judgments/types';
 import { configAnalyzer } from '../core/retrieval/analyzer';
 import { makeSnippet } from '../core/session/search-view';
+import { REASON_QUERIES } from '../core/session/explain';
+import type { Comparison } from '../core/experiment/compare';
 import type { RanklabSession } from '../core/session/session';
-import type { AclView, ComparisonParams, DashboardModel, MatrixView, QueryDetail } from '../protocol/dashboard';
+import type { AclView, ComparisonParams, DashboardModel, DocExplanation, MatrixView, QueryDetail } from '../protocol/dashboard';
+import { explanationView } from './dashboard/explanation';
 import {
   ACL_UNAVAILABLE, type DashboardComparison, type DocLookup, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
   matrixCandidates, principalOf, principalText,
@@ -40,6 +43,8 @@ export class RanklabController implements vscode.Disposable {
   /** Latest access-control result shown by the dashboard. */
   acl: AclView = ACL_UNAVAILABLE;
   private readonly comparisons = new Map<string, Promise<DashboardComparison>>();
+  /** Set while a comparison waits for the worker to be idle to get its moved documents' reasons. */
+  private whenIdle: vscode.Disposable | undefined;
   /** The N-way comparison being computed (a newer request aborts it). */
   private matrixWork: AbortController | undefined;
 
@@ -148,14 +153,73 @@ export class RanklabController implements vscode.Disposable {
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
         const stale = [b, c].some((r) => r.summary.provenance.judgments !== undefined && r.summary.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
-        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, '') });
+        let skipped = false;
+        const reasons = async (cmp: Comparison) => { skipped = !(await this.moveReasons(b, c, cmp)); };
+        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, ''), reasons });
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
-        hit.catch(() => this.comparisons.delete(key));
+        // Without its reasons (the worker was busy) it is not kept: asked again once the worker is idle.
+        hit.then(() => { if (skipped) this.comparisons.delete(key); }, () => this.comparisons.delete(key));
       }
       return await hit;
     } catch (e) {
       return { note: `No comparison: ${(e as Error).message}` };
+    }
+  }
+
+  /**
+   * The moved documents' one-line reasons, from the Ranklab worker (each costs two searches there, on engines the
+   * editor's thread need not build); none when a run can no longer be reproduced. False: skipped for now (busy).
+   */
+  private async moveReasons(b: StoredRun, c: StoredRun, cmp: Comparison): Promise<boolean> {
+    const folder = this.folder;
+    const sessions = this.sessions;
+    const queries = cmp.queryDeltas.slice(0, REASON_QUERIES).filter((q) => q.moved.length).map((q) => ({ qid: q.qid, text: q.text ?? '', moved: q.moved.map((m) => m.id) }));
+    if (!folder || !sessions || queries.length === 0) return true;
+    // The worker runs one task per folder at a time: the figures do not wait behind an evaluation for their reasons.
+    // The dashboard is told to ask again once the work is done (the comparison is then recomputed with them).
+    if (sessions.busy) {
+      this.whenIdle ??= sessions.onDidChangeState(() => {
+        if (sessions.busy) return;
+        this.whenIdle?.dispose();
+        this.whenIdle = undefined;
+        this.changed.fire();
+      });
+      return false;
+    }
+    const r = await this.sessions.inWorker(folder, 'explaining moved documents', 'moveReasons', {
+      baseline: runRef(b), candidate: runRef(c), principal: principalOf(b) ?? undefined, queries,
+    });
+    const reasons = new Map(r.reasons.map((x) => [`${x.qid}\u0000${x.id}`, x.reason]));
+    for (const q of cmp.queryDeltas) {
+      for (const m of q.moved) {
+        const reason = reasons.get(`${q.qid}\u0000${m.id}`);
+        if (reason !== undefined) m.reason = reason;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Why a document of a query's lists is where it is, under the candidate's and the baseline's configs (the
+   * dashboard's expanded row), computed in the Ranklab worker; an error message instead when it cannot be said.
+   */
+  async explainDocument(qid: string, docId: string, ids: ComparisonParams): Promise<DocExplanation> {
+    const failed = (error: string): DocExplanation => ({ qid, docId, visible: true, principal: null, sides: [], error });
+    const { baseline, candidate } = this.resolve(ids);
+    const folder = this.folder;
+    if (!folder || !this.sessions) return failed('No Ranklab workspace: explaining needs its corpus and configs.');
+    const cand = candidate ?? baseline;
+    if (!cand) return failed('No run to explain.');
+    const base = candidate && baseline !== candidate ? baseline : undefined;
+    if (base && principalOf(base) !== principalOf(cand)) return failed('The runs were made as different principals: explain each with `ranklab explain --as`.');
+    try {
+      const report = await this.sessions.inWorker(folder, `explaining ${docId}`, 'explain', {
+        candidate: runRef(cand), baseline: base && runRef(base), query: qid, doc: docId, principal: principalOf(cand) ?? undefined,
+      });
+      return explanationView(qid, report, { candidate: cand.id, baseline: base?.id });
+    } catch (e) {
+      return failed((e as Error).message);
     }
   }
 
@@ -337,6 +401,12 @@ export class RanklabController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.whenIdle?.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** What the worker needs of a run to rebuild its config: the config's hash and the corpus it ran on. */
+function runRef(r: StoredRun): { configHash?: string; corpus?: string } {
+  return { configHash: r.summary.provenance.configHash, corpus: r.summary.provenance.corpus };
 }

@@ -5,7 +5,8 @@
  * - after `ready` the host sends `init` with the full model; `runsUpdated` whenever runs, baseline or ACL results change;
  *   `focusRuns` when a command asks the dashboard to show a comparison (sent again after the next `ready`).
  * - the app asks for the model of another comparison (`getDashboard`: the user picked runs), for one query's result
- *   lists (`getQueryDetail`) and for the N-way matrix (`getMatrix`: several candidates against one baseline).
+ *   lists (`getQueryDetail`), for the N-way matrix (`getMatrix`: several candidates against one baseline) and for why
+ *   a document of those lists is where it is (`explainDocument`: both configs' explanation and the one-line reason).
  * - commands act in the editor: open a document or a query, set the baseline, run an evaluation or the ACL check,
  *   judge an unjudged document of a query's lists (opens the judging view at that pair).
  *
@@ -193,6 +194,8 @@ export interface MovedDoc {
   baselineRank: number | null;
   candidateRank: number | null;
   change: 'in' | 'out' | 'up' | 'down';
+  /** Why it moved, in one line (the core's `ranklab explain` reason); absent when the runs cannot be reproduced. */
+  reason?: string;
 }
 
 export interface GateRow {
@@ -288,6 +291,59 @@ export interface QueryDetail {
   moves: { entered: number; left: number; up: number; down: number };
 }
 
+/**
+ * One step of a document's explanation (the core's `ranklab explain`): where the step holds the document (or why
+ * not) and the parts of its score. Field names, terms and notes are corpus/config text: render as text only.
+ */
+export interface ExplainStepView {
+  step: string;
+  rank: number | null;
+  score: number | null;
+  /** kept, not-matched, below-depth, filtered, not-reached. */
+  outcome: string;
+  note: string;
+  /** The BM25 sum term by term: contribution = idf · tf-part · boost · expansion weight · coordination. */
+  lexical?: {
+    parts: { field: string; queryTerm: string; term: string; match: string; tf: number; idf: number; lengthNorm: number; boost: number; contribution: number }[];
+    sum: number;
+    matched: boolean;
+    missingTerms: string[];
+    combineWith: string;
+  };
+  vector?: { similarity: number | null; producedBy: 'hnsw' | 'exact'; exactRank: number | null; exactSimilarity: number | null; differsFromExact: boolean; depth: number };
+  fusion?: { k: number; depth: number; lists: { name: string; rank: number | null; weight: number; contribution: number }[]; sum: number };
+  rerank?: { modelScore: number | null; rankBefore: number | null; rankAfter: number | null; topN: number; topM: number };
+}
+
+/** One config's account of the document (a run's config, rebuilt as it was). */
+export interface ExplainSideView {
+  side: 'baseline' | 'candidate';
+  runId: string;
+  config: string;
+  mode: string;
+  rank: number | null;
+  score: number | null;
+  /** Where it left the pipeline (null: it is ranked). */
+  fellOut: { step: string; note: string } | null;
+  steps: ExplainStepView[];
+  notes: string[];
+}
+
+/** Why a document of a query's lists is where it is, under both runs' configs; `error` instead when it cannot be said. */
+export interface DocExplanation {
+  qid: string;
+  docId: string;
+  /** False when the runs' principal may not see the document: nothing more is said. */
+  visible: boolean;
+  principal: string | null;
+  /** Why its rank changed between baseline and candidate, in one line. */
+  reason?: string;
+  /** Baseline first, then candidate (one side when the query has one run). */
+  sides: ExplainSideView[];
+  /** E.g. "run no longer reproducible: config or corpus changed since it was made". */
+  error?: string;
+}
+
 export interface ComparisonParams {
   baselineRunId?: string;
   candidateRunId?: string;
@@ -303,6 +359,8 @@ export type DashboardMessages = {
     getQueryDetail: { params: { qid: string; baselineRunId?: string; candidateRunId?: string }; result: QueryDetail };
     /** Candidates default to the newest run of every other config made as the baseline's principal. */
     getMatrix: { params: { baselineRunId: string; candidateRunIds?: string[] }; result: { matrix?: MatrixView; note?: string } };
+    /** Why a document of a query's side-by-side lists is where it is (computed in the Ranklab worker). */
+    explainDocument: { params: { qid: string; docId: string; baselineRunId?: string; candidateRunId?: string }; result: DocExplanation };
   };
   commands: {
     openDocument: { docId: string; runId?: string };
@@ -326,7 +384,7 @@ export type DashboardMessages = {
 export const dashboardProtocol = defineProtocol<DashboardMessages>({
   viewType: 'ranklab.dashboard',
   version: 3,
-  requests: { getDashboard: true, getQueryDetail: true, getMatrix: true },
+  requests: { getDashboard: true, getQueryDetail: true, getMatrix: true, explainDocument: true },
   commands: { openDocument: true, openQuery: true, setBaseline: true, runEvaluation: true, checkAccessControl: true, judge: true },
   notifications: { init: true, runsUpdated: true, focusRuns: true },
 });

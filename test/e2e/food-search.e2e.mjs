@@ -1,6 +1,7 @@
 // End to end on the example workspace (examples/food-search, copied to the run dir first; the repo copy is
 // never touched): "Ranklab: Run Evaluation" from the palette → the dashboard webview (metrics table, the
-// core comparison with CIs, per-query side-by-side lists with grades, charts) → edit
+// core comparison with CIs, per-query side-by-side lists with grades, charts; a listed document expanded with
+// Enter into its explanation under both configs, folded with Space) → edit
 // configs/title-boost-3.rank.json in the editor so that it regresses, save → the gate warning appears in
 // the Problems panel → screenshots of the dashboard in dark and light themes to test-results/.
 import assert from 'node:assert/strict';
@@ -43,6 +44,8 @@ await withVSCode({ name: 'food', runDir, workspace, extensionDevelopmentPath: RE
   assert.match(comparison, /Holm–Bonferroni/);
   assert.equal(await wv.locator('#slices-table tbody tr').count() > 3, true, 'slices listed');
   assert.match(await vs.webviewText('#splits-table', /holdout/), /tune[\s\S]*holdout/);
+  // Moved documents carry the core's one-line reason (both runs' configs are the workspace's, unchanged).
+  assert.match(await vs.webviewText('#moved', /Why/), /rank \d+→\d+|entered at rank|fell out at/);
   assert.equal(await wv.locator('canvas#chart-slices').count(), 1);
   assert.equal(await wv.locator('canvas#chart-latency').count(), 1);
   assert.equal(await wv.locator('canvas#chart-query-delta').count(), 1);
@@ -61,6 +64,30 @@ await withVSCode({ name: 'food', runDir, workspace, extensionDevelopmentPath: RE
   log('titles:', titles.slice(0, 3).join(' | '));
   assert.ok(docRows >= 10 && titles.length === docRows && titles.every((t) => t.trim().length > 0), `${titles.length} titles for ${docRows} listed documents`);
   log('query detail head:', detail.replace(/\s+/g, ' ').slice(0, 200));
+
+  // 3b. Expanding a document (keyboard: Enter on its row) shows its explanation under both configs, computed in the
+  // worker: the baseline's BM25 parts table (field, term, tf, idf, norm, contribution) and the one-line reason.
+  const row = wv.locator('#query-detail .docs[data-side="baseline"] tr.doc-row').first();
+  const docId = await row.getAttribute('data-doc');
+  await row.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await row.getAttribute('aria-expanded'), 'true');
+  const explained = wv.locator(`#query-detail tr.explain-row[data-explains="${docId}"]`).first();
+  await explained.locator('.explain-side').first().waitFor({ timeout: 60000 });
+  const text = (await explained.textContent()) ?? '';
+  log('explanation:', text.replace(/\s+/g, ' ').slice(0, 300));
+  assert.match(text, /Reason: .*(rank \d+→\d+|rank \d+ unchanged|entered at rank|fell out at|not ranked by either)/);
+  assert.equal(await explained.locator('.explain-side[data-side="baseline"]').count(), 1);
+  assert.equal(await explained.locator('.explain-side[data-side="candidate"]').count(), 1);
+  const head = await explained.locator('.explain-side[data-side="baseline"] table.lexical-parts thead').first().textContent();
+  assert.match(head, /field.*term.*tf.*idf.*norm.*contribution/);
+  assert.ok(await explained.locator('.explain-side[data-side="baseline"] table.lexical-parts tbody tr').count() > 0);
+  await vs.screenshot('food-explain-dark');
+  // Space on the row folds it again.
+  await row.focus();
+  await page.keyboard.press(' ');
+  assert.equal(await wv.locator('#query-detail tr.explain-row').count(), 0);
+  assert.equal(await row.getAttribute('aria-expanded'), 'false');
 
   await vs.screenshot('food-dashboard-dark');
 

@@ -86,6 +86,18 @@ await withVSCode({ name: 'verdict', runDir, workspace, extensionDevelopmentPath:
   const detail = await wv.locator('#query-detail').boundingBox();
   assert.ok(delta && detail && delta.width > 0 && delta.x + delta.width <= detail.x + 1, `Δ header ${JSON.stringify(delta)} left of the detail ${JSON.stringify(detail)}`);
   await vs.screenshot('verdict-hostile-dark');
+  // Its explanation (expanded by a click on the row) is text too: the query's terms and the steps' notes create no
+  // element, and the 20,000-character query's parts table scrolls inside its box instead of widening the page.
+  await title.click();
+  const explanation = wv.locator('#query-detail tr.explain-row[data-explains="hostile-rlo"]').first();
+  await explanation.locator('.explain-side').first().waitFor({ timeout: 60000 });
+  log('hostile explanation:', ((await explanation.textContent()) ?? '').replace(/\s+/g, ' ').slice(0, 300));
+  assert.match(await explanation.textContent(), /Reason: /);
+  assert.equal(await wv.locator('#query-detail img, #query-detail script, #query-detail b').count(), 0, 'no element created from the explanation');
+  const after = await (await vs.webviewFrame()).evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+  assert.ok(after.page <= after.view + 1, `the page stays as wide as the window with the explanation open (${after.page} > ${after.view})`);
+  await vs.screenshot('verdict-hostile-explain-dark');
+  await title.click();
   await wv.locator('#pq-text').fill('');
 
   // 3. Significant drop: regressing vs baseline.

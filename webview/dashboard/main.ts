@@ -155,6 +155,7 @@ async function showQuery(qid: string): Promise<void> {
       openDocument: (docId, runId) => client.command('openDocument', { docId, runId }),
       openQuery: (q) => client.command('openQuery', { qid: q }),
       judge: (q, docId) => client.command('judge', { qid: q, docId, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }),
+      explain: (docId) => client.request('explainDocument', { qid, docId, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }),
     });
   } catch (e) {
     box.replaceChildren(h('p', { class: 'error' }, (e as Error).message));

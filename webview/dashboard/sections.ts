@@ -230,10 +230,11 @@ function movedSection(c: ComparisonView): HTMLElement | null {
     ...c.moved.map((q) => h('details', { class: 'moved-query' },
       h('summary', {}, data(q.qid), ' ', h('span', { class: `nowrap ${deltaClass(q.delta)}` }, fmtDelta(q.delta)), ' — ', h('span', { class: 'clip-inline', title: tip(q.text) }, data(q.text))),
       h('div', { class: 'scroll-x' }, h('table', { class: 'grid' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Document'), h('th', {}, 'Title'), h('th', { class: 'num' }, 'Grade'), h('th', { class: 'num' }, 'Baseline #'), h('th', { class: 'num' }, 'Candidate #'), h('th', {}, 'Move'))),
+        h('thead', {}, h('tr', {}, h('th', {}, 'Document'), h('th', {}, 'Title'), h('th', { class: 'num' }, 'Grade'), h('th', { class: 'num' }, 'Baseline #'), h('th', { class: 'num' }, 'Candidate #'), h('th', {}, 'Move'), h('th', {}, 'Why'))),
         h('tbody', {}, ...q.docs.map((d) => h('tr', {}, h('td', { dir: 'auto', class: 'clip-cell' }, d.id), h('td', { class: 'doc-title', dir: 'auto' }, d.title ?? ''), gradeCell(d.grade),
           h('td', { class: 'num' }, d.baselineRank === null ? '–' : String(d.baselineRank)), h('td', { class: 'num' }, d.candidateRank === null ? '–' : String(d.candidateRank)),
-          h('td', { class: (d.grade ?? 0) > 0 ? (d.change === 'out' || d.change === 'down' ? 'worse' : 'better') : 'muted' }, arrow[d.change])))))))));
+          h('td', { class: (d.grade ?? 0) > 0 ? (d.change === 'out' || d.change === 'down' ? 'worse' : 'better') : 'muted' }, arrow[d.change]),
+          h('td', { class: 'moved-reason', dir: 'auto', title: tip(d.reason ?? '') }, d.reason ? data(d.reason) : '–')))))))));
 }
 
 // ---------------------------------------------------------------- runs

@@ -9,6 +9,7 @@ import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/
 import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
+import { REASON_QUERIES, addMoveReasons } from '../../core/session/explain';
 import type { ConfigEntry, RanklabSession } from '../../core/session/session';
 import { Work } from '../../core/util/cooperative';
 import { InputError, errorAt } from '../../core/util/diagnostics';
@@ -159,6 +160,13 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
     many = await compareManySliced(sides[0], sides.slice(1), judgments, specs, choice.options, work.phase('statistics', 0), {
       classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'],
     });
+    // Moved documents get their one-line reason when both sides are configs of the built-in pipeline.
+    if (session && baseline.kind === 'config' && !baseline.entry.config?.engine) {
+      for (const [i, c] of candidates.entries()) {
+        if (c.kind !== 'config' || c.entry.config?.engine) continue;
+        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), many.comparisons[i], { principal: values.as, signal, maxQueries: Math.max(maxQueries ?? 0, REASON_QUERIES) });
+      }
+    }
   } catch (e) {
     if (signal.aborted) return reportInterrupted(io, 'steps', finished, steps.slice(finished.length));
     if (e instanceof MixedPrincipalsError) throw mixedError(e);

@@ -82,6 +82,8 @@ export interface MovedDocument {
   baselineRank: number | null;
   candidateRank: number | null;
   change: 'in' | 'out' | 'up' | 'down';
+  /** Why it moved, in one line (session/explain.ts addMoveReasons; only when both sides are workspace configs). */
+  reason?: string;
 }
 
 export interface QueryDelta {

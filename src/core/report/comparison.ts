@@ -85,7 +85,7 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
       for (const d of q.moved.slice(0, 6)) {
         const grade = d.grade === null ? 'unjudged' : `grade ${d.grade}`;
         const move = d.change === 'in' ? `in at ${d.candidateRank}` : d.change === 'out' ? `out (was ${d.baselineRank})` : `${d.baselineRank} → ${d.candidateRank}`;
-        out.push(`${md ? '    - ' : '      '}${d.id}: ${move}, ${grade}`);
+        out.push(`${md ? '    - ' : '      '}${d.id}: ${move}, ${grade}${d.reason ? ` — ${d.reason}` : ''}`);
       }
     }
   }

@@ -8,7 +8,7 @@ import type { Document } from '../corpus/document';
 import type { RankConfig } from '../config/types';
 import type { RankedDoc, StageName } from '../run/types';
 import type { DocFilter } from './doc-filter';
-import { type EngineParts, type SearchOptions, STEPS, type StepName, type StepOutput } from './steps';
+import { type EngineParts, type SearchOptions, STEPS, type StepExplanation, type StepName, type StepOutput } from './steps';
 import type { ScoredId } from './ranking';
 
 export type { SearchOptions };
@@ -36,6 +36,8 @@ export interface SearchResult {
   texts?: Map<string, { title: string; body: string }>;
   /** Stages whose scores came from a cache filled by an earlier search (of this or a sharing engine): no new scoring. */
   cached?: Partial<Record<StageName, boolean>>;
+  /** With `explain` (the built-in pipeline only): each step's account of that document, in step order. */
+  explanation?: StepExplanation[];
 }
 
 /** An autocomplete suggestion: a whole query string built from terms of one or more permitted documents. */
@@ -115,6 +117,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
   const retrieved: StepOutput[] = [];
   const notes: string[] = [];
   const cached: SearchResult['cached'] = {};
+  const explanation: StepExplanation[] = [];
   let hits: readonly ScoredId[] = [];
   for (const step of STEPS) {
     const input = { text, options, filter, pre, hits, outputs };
@@ -126,6 +129,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
       latencyMs[step.stage] = performance.now() - t;
       if (out.cached) cached[step.stage] = true;
     }
+    if (options.explain !== undefined && step.explain) explanation.push(await step.explain(parts, input, out, options.explain));
     outputs.set(step.name, out);
     if (step.retrieves) retrieved.push(out);
     if (out.notes) notes.push(...out.notes);
@@ -137,6 +141,7 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
   const result: SearchResult = {
     docs, total: matchTotal(retrieved, filter), latencyMs, notes, vectorIds: outputs.get('vector')?.hits.map((h) => h.id),
     matches: options.collectMatches ? [...matchIds(retrieved, filter)] : undefined, stageIds, cached,
+    explanation: options.explain !== undefined ? explanation : undefined,
   };
   latencyMs.total = performance.now() - t0;
   return result;

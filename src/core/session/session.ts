@@ -16,6 +16,7 @@ import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { SharedParts } from '../retrieval/shared-parts';
 import { writeFileAtomic } from '../util/atomic-write';
+import { closest } from '../util/closest';
 import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import { type Diagnostic, InputError } from '../util/diagnostics';
@@ -290,7 +291,8 @@ export class RanklabSession {
     for (const p of [cwdPath, asPath]) {
       if (existsSync(p)) return this.entry(p);
     }
-    throw new InputError(`unknown config "${nameOrPath}"`, [], { file: nameOrPath, hint: `workspace configs: ${entries.map((e) => e.name).join(', ') || 'none'}` });
+    const near = closest(nameOrPath, entries.map((e) => e.name));
+    throw new InputError(`unknown config "${nameOrPath}"`, [], { file: nameOrPath, hint: `${near ? `did you mean "${near}"? ` : ''}workspace configs: ${entries.map((e) => e.name).join(', ') || 'none'}` });
   }
 
   /**

@@ -288,7 +288,7 @@ export async function dashboardComparison(
   c: StoredRun,
   judgments: JudgmentSet,
   settings: ComparisonSettings,
-  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal; lookup?: DocLookup } = {},
+  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal; lookup?: DocLookup; reasons?: (cmp: Comparison) => Promise<void> } = {},
 ): Promise<DashboardComparison> {
   const { specs, options } = comparisonSpecs([b, c], settings);
   let cmp: Comparison;
@@ -298,6 +298,9 @@ export async function dashboardComparison(
     if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
     throw e;
   }
+  // The moved documents' one-line reasons (core session/explain.ts), when the caller can still reproduce both runs.
+  // They are an extra: a config that no longer builds (a model gone) leaves the comparison without them, not without figures.
+  if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp).catch(() => undefined);
   const gates = checkGates(settings.gates, cmp);
   const stored = titlesOf([b, c]);
   const titleOf = (id: string) => stored.get(id) ?? opts.lookup?.(id)?.title;

@@ -48,6 +48,7 @@ export class DashboardPanel implements vscode.Disposable {
         },
         getQueryDetail: (params) => controller.queryDetail(params.qid, params),
         getMatrix: (params) => controller.matrix(params.baselineRunId, params.candidateRunIds),
+        explainDocument: (params) => controller.explainDocument(params.qid, params.docId, params),
       },
       commands: {
         openDocument: (p) => vscode.commands.executeCommand('ranklab.openDocument', p.docId, p.runId),

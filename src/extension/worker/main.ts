@@ -10,6 +10,7 @@ import type { RankConfig } from '../../core/config';
 import { parseMetricList } from '../../core/metrics/spec';
 import { checkAcl } from '../../core/session/check-acl';
 import { evaluateConfig } from '../../core/session/evaluate';
+import { addMoveReasons, configsOfRuns, explainDocument } from '../../core/session/explain';
 import { poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
 import { abortable } from '../../core/util/cooperative';
@@ -151,6 +152,24 @@ serveRpc<RanklabMethods, RanklabNotification>({
       if (usable.length === 0) throw new InputError(`no config to pool: ${unusable.map((u) => `${u.config}: ${u.error}`).join('; ')}`);
       const pooled = await workspacePool(session, { configs: usable, signal: ctx.signal, onProgress: (config, done, total) => ctx.progress(`${config} ${done}/${total}`) });
       return { ...pooled, failed: [...unusable, ...pooled.failed] };
+    }),
+
+  explain: (params, ctx) =>
+    exclusive(params, ctx, async (session) => {
+      const runs = params.baseline ? [params.candidate, params.baseline] : [params.candidate];
+      const configs = configsOfRuns(session, runs);
+      if (!configs) throw new InputError('run no longer reproducible: config or corpus changed since it was made (evaluate again to explain it)');
+      return explainDocument(session, { config: configs[0], baseline: configs[1], query: params.query, doc: params.doc, principal: params.principal, signal: ctx.signal });
+    }),
+
+  moveReasons: (params, ctx) =>
+    exclusive(params, ctx, async (session) => {
+      const configs = configsOfRuns(session, [params.baseline, params.candidate]);
+      if (!configs) return { reproducible: false, reasons: [] };
+      const queryDeltas = params.queries.map((q) => ({ qid: q.qid, text: q.text, moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })) }));
+      await addMoveReasons(session, configs[0], configs[1], { queryDeltas }, { principal: params.principal, signal: ctx.signal, maxQueries: queryDeltas.length });
+      const reasons = queryDeltas.flatMap((q) => q.moved.filter((m) => m.reason !== undefined).map((m) => ({ qid: q.qid, id: m.id, reason: m.reason! })));
+      return { reproducible: true, reasons };
     }),
 
   status: () => {

@@ -8,6 +8,7 @@
  */
 import type { RankConfig } from '../../core/config';
 import type { AclReport } from '../../core/session/check-acl';
+import type { ExplainReport } from '../../core/session/explain';
 import type { WorkspacePool } from '../../core/session/judging-pool';
 import type { WorkProgress } from '../../core/util/cooperative';
 import type { Diagnostic } from '../../core/util/diagnostics';
@@ -94,8 +95,45 @@ export interface RanklabMethods {
   checkAcl: { params: FolderParams; progress: string; result: AclReport };
   rebuildIndex: { params: FolderParams; progress: StepProgress; result: RebuildResult };
   pool: { params: FolderParams & { configs: string[] }; progress: string; result: WorkspacePool };
+  /** `ranklab explain` for two saved runs' configs (the dashboard's expanded document). */
+  explain: { params: ExplainParams; progress: never; result: ExplainReport };
+  /** The one-line reasons of a comparison's moved documents (core addMoveReasons). */
+  moveReasons: { params: MoveReasonsParams; progress: never; result: MoveReasonsResult };
   /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
   status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
+}
+
+/** A saved run as far as explaining it goes: the config and corpus it was made with (its provenance). */
+export interface RunRef {
+  configHash?: string;
+  corpus?: string;
+}
+
+/**
+ * Explain a document: the configs are those that made the runs (candidate, and the baseline beside it), refused when
+ * a run can no longer be reproduced (its config or the corpus changed since).
+ */
+export interface ExplainParams extends FolderParams {
+  candidate: RunRef;
+  baseline?: RunRef;
+  /** A query id of the judgments, or a query's text. */
+  query: string;
+  doc: string;
+  principal?: string;
+}
+
+/** The moved documents of a comparison of two runs, per query (worst first): each gets its one-line reason. */
+export interface MoveReasonsParams extends FolderParams {
+  baseline: RunRef;
+  candidate: RunRef;
+  principal?: string;
+  queries: { qid: string; text: string; moved: string[] }[];
+}
+
+/** `reproducible: false`: a run's config or the corpus changed since it was made, so no reason is given. */
+export interface MoveReasonsResult {
+  reproducible: boolean;
+  reasons: { qid: string; id: string; reason: string }[];
 }
 
 export type RanklabNotification = ChangedNotification;

@@ -187,3 +187,28 @@ test('query classes: counts of both runs and the queries that changed class, fro
   assert.deepEqual(bare.sliceNames, []);
   assert.equal(bare.perQuery.find((r) => r.qid === 'qB')!.classes, undefined);
 });
+
+test('moved documents carry the core\'s one-line reason when both runs are still reproducible, and none otherwise', async () => {
+  const { addMoveReasons, configsOfRuns } = await import('../../../src/core/session/explain');
+  const { copyOfExample } = await import('../../helpers/workspace');
+  const ws = copyOfExample();
+  const session = RanklabSession.open(ws);
+  const metricOptions = { gain: 'exp' as const, relevanceThreshold: 1 };
+  const specs = parseMetricList('ndcg@10');
+  await evaluateConfig(session, session.resolveConfig('baseline'), { specs, metricOptions });
+  await evaluateConfig(session, session.resolveConfig('title-boost-3'), { specs, metricOptions });
+  const { runs } = readSavedRuns(ws);
+  const base = runs.find((r) => r.run.provenance.config === 'baseline')!;
+  const cand = runs.find((r) => r.run.provenance.config === 'title-boost-3')!;
+  const configs = configsOfRuns(session, [base.run.provenance, cand.run.provenance])!;
+  assert.deepEqual(configs.map((c) => c.name), ['baseline', 'title-boost-3']);
+  const cmp = await dashboardComparison(base, cand, session.judgmentsFor({}), { metrics: ['ndcg@10'], ...metricOptions, gates: {} }, {
+    reasons: (c) => addMoveReasons(session, configs[0], configs[1], c),
+  });
+  const docs = cmp.view!.moved.flatMap((q) => q.docs);
+  assert.ok(docs.length > 0);
+  for (const d of docs) assert.match(d.reason ?? '', /^title boost 1→3[:;] .*rank \d+→\d+/);
+  // The config changed since the run: its moved documents cannot be explained any more.
+  writeFileSync(path.join(ws, 'configs', 'title-boost-3.rank.json'), JSON.stringify({ lexical: { fields: { title: 4, body: 1 } } }));
+  assert.equal(configsOfRuns(RanklabSession.open(ws), [base.run.provenance, cand.run.provenance]), undefined);
+});

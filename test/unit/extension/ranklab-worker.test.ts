@@ -11,6 +11,7 @@ import { threadId } from 'node:worker_threads';
 import { parseRankConfig } from '../../../src/core/config';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import { checkAcl } from '../../../src/core/session/check-acl';
+import { addMoveReasons, explainDocument } from '../../../src/core/session/explain';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { poolEntries, workspacePool } from '../../../src/core/session/judging-pool';
 import { RanklabSession } from '../../../src/core/session/session';
@@ -199,4 +200,44 @@ test('a task cancelled while it waits behind another on the same folder stops at
   const r = await evaluation;
   assert.equal(r.cancelled, true);
   assert.equal(client.started, started, 'the worker was not terminated');
+});
+
+/** A saved run's reference to its config and corpus, as the dashboard sends it (here: straight from the workspace). */
+function runRef(session: RanklabSession, config: string): { configHash?: string; corpus?: string } {
+  return { configHash: session.configEntries().find((e) => e.name === config)?.config?.configHash, corpus: session.corpus().fingerprint };
+}
+
+test('a document explained in the worker is the core\'s explanation in this thread; a run whose config changed is refused', async () => {
+  const dir = workspace();
+  const here = RanklabSession.open(workspace());
+  const [base, cand] = ['baseline', 'title-boost-3'].map((n) => here.usable(here.configEntries().find((e) => e.name === n)!));
+  const qid = [...here.judgments().queries.keys()][0];
+  const doc = (await (await here.engine(cand)).search(here.judgments().queries.get(qid)!.text)).docs[2].id;
+  const remote = await client.request('explain', { root: dir, trusted: true, candidate: runRef(here, 'title-boost-3'), baseline: runRef(here, 'baseline'), query: qid, doc });
+  const local = await explainDocument(here, { config: cand, baseline: base, query: qid, doc });
+  assert.deepEqual(remote, local);
+  assert.equal(remote.candidate?.rank, 3);
+  assert.ok(remote.reason && remote.candidate?.steps.some((s) => s.lexical?.parts.length));
+
+  // The run was made with another version of the config: nothing is explained, and the message says why.
+  await assert.rejects(client.request('explain', { root: dir, trusted: true, candidate: { ...runRef(here, 'title-boost-3'), configHash: 'changed' }, query: qid, doc }),
+    (e: Error) => /no longer reproducible: config or corpus changed/.test(e.message));
+});
+
+test('the moved documents\' reasons computed in the worker are those the core gives in this thread', async () => {
+  const dir = workspace();
+  const here = RanklabSession.open(workspace());
+  const [base, cand] = ['baseline', 'title-boost-3'].map((n) => here.usable(here.configEntries().find((e) => e.name === n)!));
+  const engine = await here.engine(cand);
+  const queries = [];
+  for (const [qid, q] of [...here.judgments().queries].slice(0, 3)) queries.push({ qid, text: q.text, moved: (await engine.search(q.text)).docs.slice(0, 3).map((d) => d.id) });
+  const remote = await client.request('moveReasons', { root: dir, trusted: true, baseline: runRef(here, 'baseline'), candidate: runRef(here, 'title-boost-3'), queries });
+  const local = { queryDeltas: queries.map((q) => ({ qid: q.qid, text: q.text, moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })) })) };
+  await addMoveReasons(here, base, cand, local);
+  assert.equal(remote.reproducible, true);
+  assert.deepEqual(remote.reasons, local.queryDeltas.flatMap((q) => q.moved.map((m) => ({ qid: q.qid, id: m.id, reason: m.reason }))));
+  assert.equal(remote.reasons.length, 9);
+
+  const stale = await client.request('moveReasons', { root: dir, trusted: true, baseline: runRef(here, 'baseline'), candidate: { ...runRef(here, 'title-boost-3'), corpus: 'other' }, queries });
+  assert.deepEqual(stale, { reproducible: false, reasons: [] });
 });

@@ -1,7 +1,8 @@
 import type { LexicalConfig } from '../../config/types';
 import type { DocFilter } from '../doc-filter';
 import type { LexicalQueryOptions } from '../lexical';
-import type { Step } from './step';
+import { explainLexical } from '../lexical-explain';
+import { rankOf, type Step } from './step';
 
 /** BM25 over the config's fields, boosted (scores per field cached by the index, then recombined: see lexical.ts). */
 export const lexicalStep: Step = {
@@ -18,6 +19,22 @@ export const lexicalStep: Step = {
     // Post-filter mode retrieves unfiltered; the matches the user may see are counted apart (from the cached scores).
     const matched = filter && !pre ? index.search(text, lexicalQuery(lx, 0, filter)).total : r.total;
     return { hits: r.hits, matched, cached, matches: () => index.search(text, lexicalQuery(lx, Infinity, filter)).hits.map((h) => h.id) };
+  },
+  explain({ lexical, config }, { text, options, pre }, out, docId) {
+    const lx = config.lexical!;
+    const depth = options.stageDepth ?? lx.depth;
+    const detail = explainLexical(lexical!, text, docId, lexicalQuery(lx, depth, pre));
+    const base = { step: 'lexical' as const, lexical: detail };
+    const rank = rankOf(out.hits, docId);
+    if (rank !== null) return { ...base, rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `rank ${rank} of ${out.matched ?? out.hits.length} matches` };
+    if (!detail.matched) {
+      const why = detail.matchedTerms.length === 0 ? 'no query term in a searched field' : `AND: missing ${detail.missingTerms.map((t) => `'${t}'`).join(', ')}`;
+      return { ...base, rank: null, score: null, outcome: 'not-matched', note: `not matched (${why})` };
+    }
+    if (pre && !pre(docId)) return { ...base, rank: null, score: null, outcome: 'filtered', note: 'matched, but filtered by access' };
+    const all = lexical!.search(text, lexicalQuery(lx, Infinity, pre)).hits;
+    const at = rankOf(all, docId);
+    return { ...base, rank: null, score: at === null ? null : all[at - 1].score, outcome: 'below-depth', note: `below depth ${depth} (rank ${at} of ${all.length} matches)` };
   },
 };
 

@@ -5,6 +5,7 @@ import type { StageName } from '../../run/types';
 import type { DocFilter } from '../doc-filter';
 import type { ExactIndex } from '../exact';
 import type { LexicalIndex } from '../lexical';
+import type { LexicalExplanation } from '../lexical-explain';
 import type { Embedder, Reranker } from '../providers/types';
 import type { ScoredId } from '../ranking';
 import type { VectorQueryCache } from '../query-cache';
@@ -28,6 +29,8 @@ export interface SearchOptions {
   principal?: Principal;
   /** A remote engine also returns each result's title and text (`texts`), for snippets and judging. */
   fetchText?: boolean;
+  /** Also explain this document: each step that can says why it holds it where it does (`SearchResult.explanation`). */
+  explain?: string;
 }
 
 /** What the engine built for its config. Steps read it and never change it. */
@@ -61,8 +64,8 @@ export interface StepInput {
 
 /**
  * What a step hands on. The pipeline passes outputs on untouched, so what a step can say about its own work is a field
- * here, filled by that step alone: the place for per-document score contributions (`explain`) and for a shared score
- * cache's hits, when they come (issue 11), without a change to any other step.
+ * here, filled by that step alone (e.g. a shared score cache's hits), without a change to any other step. Why one
+ * document is where it is is asked separately (`Step.explain`), so searches that do not ask pay nothing for it.
  */
 export interface StepOutput {
   /** The ranking after this step, best first. */
@@ -82,6 +85,41 @@ export interface StepOutput {
 
 export type StepName = 'lexical' | 'vector' | 'fuse' | 'rerank' | 'post-filter';
 
+/**
+ * One step's account of one document: where its output holds it (or why not), and the parts of its score.
+ * `kept`: in the output; `not-matched`: the step could not retrieve it (no query term, AND unmet, no vector);
+ * `below-depth`: it scored, but under the step's depth or candidate cut; `filtered`: the principal may not see it;
+ * `not-reached`: it was not among the hits the step was given.
+ */
+export interface StepExplanation {
+  step: StepName;
+  rank: number | null;
+  score: number | null;
+  outcome: 'kept' | 'not-matched' | 'below-depth' | 'filtered' | 'not-reached';
+  /** One line for people: "rank 3 of 41 matches", "below depth 100 (rank 143 of 200 matches)". */
+  note: string;
+  lexical?: LexicalExplanation;
+  vector?: {
+    /** The similarity the step ranked by (HNSW's or exact search's), or exact search's when the step did not return it. */
+    similarity: number | null;
+    producedBy: 'hnsw' | 'exact';
+    /** Its rank under exact search (over what the principal may see), and whether that differs from the step's rank. */
+    exactRank: number | null;
+    exactSimilarity: number | null;
+    differsFromExact: boolean;
+    depth: number;
+  };
+  fusion?: {
+    k: number;
+    depth: number;
+    /** Each fused list: the document's rank in it (null: not in its first `depth`), the list's weight, weight/(k+rank). */
+    lists: Array<{ name: string; rank: number | null; weight: number; contribution: number }>;
+    /** Σ contributions: the fused score. */
+    sum: number;
+  };
+  rerank?: { modelScore: number | null; rankBefore: number | null; rankAfter: number | null; topN: number; topM: number };
+}
+
 /** One stage of the built-in pipeline: hits (or the query) in, hits out. The pipeline times it and records it. */
 export interface Step {
   readonly name: StepName;
@@ -92,4 +130,12 @@ export interface Step {
   /** Does it take part for this engine and query? */
   runs(parts: EngineParts, input: StepInput): boolean;
   run(parts: EngineParts, input: StepInput): StepOutput | Promise<StepOutput>;
+  /** Why `docId` is where `output` (this step's own, for `input`) holds it. Asked only with `SearchOptions.explain`. */
+  explain?(parts: EngineParts, input: StepInput, output: StepOutput, docId: string): StepExplanation | Promise<StepExplanation>;
+}
+
+/** 1-based rank of `id` in `hits`, or null. */
+export function rankOf(hits: readonly ScoredId[], id: string): number | null {
+  const i = hits.findIndex((h) => h.id === id);
+  return i < 0 ? null : i + 1;
 }

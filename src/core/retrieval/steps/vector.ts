@@ -1,4 +1,4 @@
-import type { Step } from './step';
+import { rankOf, type Step } from './step';
 
 /** When the permitted share of the corpus is below this, vector pre-filtering uses exact search. */
 export const EXACT_FALLBACK_SHARE = 0.05;
@@ -27,5 +27,27 @@ export const vectorStep: Step = {
     const hits = share < EXACT_FALLBACK_SHARE ? undefined : hnsw.search(q, depth, v.hnsw.efSearch, pre);
     if (hits && hits.length >= Math.min(depth, permitted)) return { hits };
     return { hits: exact!.search(q, depth, pre), notes: [`vector: exact filtered fallback (${(share * 100).toFixed(1)}% permitted)`] };
+  },
+  async explain({ exact, hnsw, embedder, config }, { text, options, pre }, out, docId) {
+    const depth = options.stageDepth ?? config.vector!.depth;
+    const [q] = await embedder!.embed([text], 'query', options.signal);
+    const producedBy = !hnsw || out.notes?.some((n) => n.startsWith('vector: exact')) ? 'exact' as const : 'hnsw' as const;
+    const all = exact!.search(q, exact!.size, pre);
+    const exactRank = rankOf(all, docId);
+    const exactSimilarity = exactRank === null ? null : all[exactRank - 1].score;
+    const rank = rankOf(out.hits, docId);
+    const similarity = rank === null ? exactSimilarity : out.hits[rank - 1].score;
+    const vector = { similarity, producedBy, exactRank, exactSimilarity, differsFromExact: rank !== exactRank && (rank !== null || exactRank! <= depth), depth };
+    const base = { step: 'vector' as const, vector };
+    if (rank !== null) {
+      const vsExact = producedBy === 'hnsw' && rank !== exactRank ? `; exact search ranks it ${exactRank ?? 'nowhere'}` : '';
+      return { ...base, rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `rank ${rank} by ${producedBy} (similarity ${similarity!.toFixed(4)})${vsExact}` };
+    }
+    if (!exact!.vectorOf(docId)) return { ...base, rank: null, score: null, outcome: 'not-matched', note: 'not matched (no vector for this document)' };
+    if (pre && !pre(docId)) return { ...base, rank: null, score: null, outcome: 'filtered', note: 'filtered by access' };
+    if (exactRank !== null && exactRank <= depth) {
+      return { ...base, rank: null, score: null, outcome: 'not-matched', note: `not found by HNSW (exact search ranks it ${exactRank}, within depth ${depth})` };
+    }
+    return { ...base, rank: null, score: null, outcome: 'below-depth', note: `below depth ${depth} (exact rank ${exactRank})` };
   },
 };

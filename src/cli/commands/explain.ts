@@ -1,0 +1,56 @@
+import { formatExplanation } from '../../core/report/explain';
+import { explainDocument } from '../../core/session/explain';
+import { formatChoice, parse, required } from '../args';
+import type { Io } from '../io';
+import { InputError } from '../../core/util/diagnostics';
+import { WORKSPACE_OPTIONS, interruptSignal, openWorkspace, principalsOf, reportInterrupted, usableConfigs } from '../workspace-options';
+
+export const EXPLAIN_USAGE = `ranklab explain [--workspace DIR] --config NAME [--baseline NAME] --query QID_OR_TEXT --doc ID [--as PRINCIPAL]
+                [--format table|json] [--strict]
+  Why a document is where it is for one query: each step of the pipeline in turn. Lexical: per field, query term
+  and prefix/fuzzy expansion the term frequency, field length and average, length norm, idf, BM25, expansion
+  weight, field boost and coordination factor, adding up to the lexical score; vector: similarity, rank, HNSW or
+  exact (and exact search's rank); fusion: each list's rank, weight and weight/(k+rank); rerank: the model's score
+  and the rank before and after. A document not ranked: the step it fell out at (not matched, below depth,
+  filtered by access). --baseline: both configs side by side and the one-line reason the rank changed. --as: a
+  document the principal may not see is only reported as not visible. --query is a query id of the judgments, or
+  the query text.`;
+
+export async function explainCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(argv, {
+    ...WORKSPACE_OPTIONS,
+    config: { type: 'string', short: 'c' },
+    baseline: { type: 'string', short: 'b' },
+    query: { type: 'string', short: 'q' },
+    doc: { type: 'string', short: 'd' },
+    as: { type: 'string' },
+    format: { type: 'string', short: 'f' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return io.out(EXPLAIN_USAGE + '\n'), 0;
+  const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
+  required(values.config, '--config');
+  const query = required(values.query, '--query');
+  const doc = required(values.doc, '--doc');
+  const { session, report } = openWorkspace(values, io);
+  const entries = [session.configEntry(values.config), ...(values.baseline ? [session.configEntry(values.baseline)] : [])];
+  const choice = usableConfigs(session, report, entries);
+  if (values.as) principalsOf(session, report, [values.as]);
+  // Query ids come from the judgments; their problems are reported, but a workspace without any still explains text.
+  report.add('judgments', session.judgmentDiagnostics());
+  report.stopIfStrict();
+  if (choice.failed.length) throw new InputError(`config ${choice.failed[0].name} cannot run (its problems are listed above)`, [], { key: choice.failed[0].name === entries[0].name ? '--config' : '--baseline' });
+  const [config, baseline] = choice.configs;
+  const { signal, dispose } = interruptSignal(io);
+  try {
+    const r = await explainDocument(session, { config, baseline, query, doc, principal: values.as, signal });
+    if (format === 'json') io.out(JSON.stringify(r, null, 2) + '\n');
+    else io.out(formatExplanation(r));
+  } catch (e) {
+    if (signal.aborted) return reportInterrupted(io, 'steps', [], ['explain']);
+    throw e;
+  } finally {
+    dispose();
+  }
+  return 0;
+}

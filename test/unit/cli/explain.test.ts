@@ -1,0 +1,72 @@
+// `ranklab explain` (and the reasons on moved documents of `ranklab compare`) through the built binary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ranklab } from '../../helpers/cli';
+import { copyOfExample } from '../../helpers/workspace';
+
+const example = copyOfExample();
+
+test('explain --format json: per-term parts add up to the score of the run, beside the baseline, with the reason', () => {
+  const r = ranklab(['explain', '--workspace', example, '--config', 'title-boost-3', '--baseline', 'baseline', '--query', 'q02', '--doc', 'visit-toraja', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.query, { qid: 'q02', text: 'toraja coffee' });
+  const lexical = out.candidate.steps.find((s: { step: string }) => s.step === 'lexical');
+  const sum = lexical.lexical.parts.reduce((s: number, p: { contribution: number }) => s + p.contribution, 0);
+  assert.ok(Math.abs(sum - out.candidate.score) < 1e-9, `${sum} vs ${out.candidate.score}`);
+  // The search command shows the same score for the document (an independent path through the CLI).
+  const search = JSON.parse(ranklab(['search', '--workspace', example, '--config', 'title-boost-3', '--page-size', '100', '--format', 'json', 'toraja coffee']).stdout);
+  const shown = search.results.find((x: { id: string }) => x.id === 'visit-toraja');
+  assert.equal(shown.score, out.candidate.score);
+  assert.equal(search.results.indexOf(shown) + 1, out.candidate.rank);
+  assert.match(out.reason, /^title boost 1→3: \+\d+\.\d\d from 'toraja' in title; rank \d+→\d+, overtook \d+ documents?$/);
+});
+
+test('explain as table; unknown config, query id and document exit 2 with "did you mean"; help explain', () => {
+  const t = ranklab(['explain', '--workspace', example, '--config', 'baseline', '--query', 'kopi gayo', '--doc', 'origin-gayo']);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout, /baseline \(lexical\): rank \d+ of \d+, score/);
+  assert.match(t.stdout, /field\s+term\s+match\s+weight\s+tf\s+len\s+avg len\s+df\/N\s+idf\s+norm\s+bm25\s+boost\s+coord\s+contribution/);
+  const cases: Array<[string[], RegExp]> = [
+    [['--config', 'baselin', '--query', 'q02', '--doc', 'visit-toraja'], /unknown config "baselin".*did you mean "baseline"/],
+    [['--config', 'baseline', '--query', 'q2', '--doc', 'visit-toraja'], /--query.*unknown query id "q2".*did you mean/],
+    [['--config', 'baseline', '--query', 'q02', '--doc', 'visit-torja'], /--doc.*unknown document "visit-torja".*did you mean "visit-toraja"/],
+    [['--query', 'q02', '--doc', 'visit-toraja'], /--config/],
+  ];
+  for (const [args, message] of cases) {
+    const r = ranklab(['explain', '--workspace', example, ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.match(r.stderr.replace(/\n/g, ' '), message);
+  }
+  const help = ranklab(['help', 'explain']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^ranklab explain \[--workspace DIR\] --config NAME \[--baseline NAME\] --query QID_OR_TEXT --doc ID/);
+});
+
+test('explain --as: a document the principal may not see is only "not visible"; one they may see is explained', () => {
+  const args = ['explain', '--workspace', example, '--config', 'baseline', '--query', 'guest feedback'];
+  const hidden = ranklab([...args, '--doc', 'feedback-02', '--as', 'guest', '--format', 'json']);
+  assert.equal(hidden.code, 0, hidden.stderr);
+  const out = JSON.parse(hidden.stdout);
+  assert.equal(out.visible, false);
+  assert.equal(out.candidate, undefined);
+  assert.match(ranklab([...args, '--doc', 'feedback-02', '--as', 'guest']).stdout, /not visible to guest\n$/);
+  const seen = JSON.parse(ranklab([...args, '--doc', 'feedback-02', '--as', 'dimas', '--format', 'json']).stdout);
+  assert.equal(seen.visible, true);
+  assert.ok(seen.candidate.steps.length > 0);
+});
+
+test('compare: the moved documents of the first 20 changed queries carry their one-line reason (json and table)', () => {
+  const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const cmp = JSON.parse(r.stdout);
+  type Delta = { moved: Array<{ reason?: string }> };
+  const moved = cmp.queryDeltas.slice(0, 20).flatMap((q: Delta) => q.moved);
+  assert.ok(moved.length > 0);
+  for (const m of moved) assert.match(m.reason!, /^title boost 1→3[:;]/);
+  // Beyond the first 20 changed queries (--max-queries raises it) no document is explained: each costs two searches.
+  assert.ok(cmp.queryDeltas.length > 20);
+  for (const q of cmp.queryDeltas.slice(20) as Delta[]) for (const m of q.moved) assert.equal(m.reason, undefined);
+  const t = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3']);
+  assert.match(t.stdout, /grade \d — title boost 1→3/);
+});
