@@ -3,7 +3,7 @@ import type { Document } from '../corpus/document';
 import type { Bm25Params } from '../config/types';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { Analyzer } from './analyzer';
-import { fieldText, topK, type ScoredId } from './ranking';
+import { compareScored, fieldText, type ScoredId } from './ranking';
 
 /** Settings that change per-field BM25 scores (boosts and combineWith do not). */
 export interface LexicalScoringSettings {
@@ -255,32 +255,131 @@ export class LexicalIndex {
 /**
  * Σ_f boost_f · S_f(doc), AND/OR, filtered, top depth; with `coordination`, × the distinct query terms matched in
  * the boosted fields, which reproduces MiniSearch's own boosted search exactly.
+ * A sweep recombines the same scores hundreds of times, so this allocates nothing per candidate: the number of query
+ * terms each candidate matches depends only on which fields are searched and is counted once per field set, and the
+ * top `depth` is a heap of candidate slots (objects are made only for the hits returned).
  */
 export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>): LexicalResult {
-  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0)
-    .map(([field, data]) => ({ boost: options.boosts[field], ...data }));
-  const { docIds, maskWords, termCount } = scores;
-  const out: ScoredId[] = [];
-  const union = new Uint32Array(maskWords);
-  const and = options.combineWith === 'AND';
-  for (let i = 0; i < docIds.length; i++) {
+  const { docIds, termCount } = scores;
+  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0);
+  const fields = active.map(([field]) => field);
+  const raws = active.map(([, data]) => data.raw);
+  const boosts = active.map(([field]) => options.boosts[field]);
+  const quality = matchedTerms(scores, fields);
+  const minQuality = options.combineWith === 'AND' ? Math.max(1, termCount) : 1;
+  const { filter, coordination } = options;
+  const depth = Math.ceil(Math.max(0, options.depth));
+  const n = docIds.length;
+  // Candidate slots and scores kept: all of them when `depth` allows, else a heap of the `depth` best.
+  const all = depth >= n;
+  const heap: Heap = { slots: new Int32Array(all ? n : depth), scores: new Float64Array(all ? n : depth), size: 0, ids: docIds };
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const q = quality[i];
+    if (q < minQuality) continue; // no query term in any searched field (or not all of them, under AND)
+    if (filter && !filter(docIds[i])) continue;
+    total++;
+    // Summed in field order, skipping fields without the candidate (MiniSearch's order of float operations).
     let score = 0;
-    union.fill(0);
-    for (const f of active) {
-      const r = f.raw[i];
-      if (r === 0) continue;
-      score += f.boost * r;
-      for (let w = 0; w < maskWords; w++) union[w] |= f.mask[i * maskWords + w];
+    for (let f = 0; f < raws.length; f++) {
+      const r = raws[f][i];
+      if (r !== 0) score += boosts[f] * r;
     }
-    let quality = 0;
-    for (let w = 0; w < maskWords; w++) quality += popcount(union[w]);
-    if (quality === 0) continue; // no query term in any searched field
-    if (and && quality < termCount) continue;
-    if (options.filter && !options.filter(docIds[i])) continue;
-    out.push({ id: docIds[i], score: options.coordination ? score * quality : score });
+    if (coordination) score *= q;
+    if (all) {
+      heap.slots[heap.size] = i;
+      heap.scores[heap.size++] = score;
+    } else offer(heap, depth, i, score);
   }
-  // Long queries match most of the corpus: select the top `depth` instead of sorting every candidate.
-  return { hits: topK(out, options.depth), total: out.length };
+  const hits: ScoredId[] = new Array(heap.size);
+  for (let j = 0; j < heap.size; j++) hits[j] = { id: docIds[heap.slots[j]], score: heap.scores[j] };
+  return { hits: hits.sort(compareScored), total };
+}
+
+/** Per query's scores (kept as long as they are), per field set searched (JSON of the fields in order). */
+const matchedTermsCache = new WeakMap<FieldScores, Map<string, Uint16Array>>();
+
+/** Per candidate: how many distinct query terms it matches in the searched fields. */
+function matchedTerms(scores: FieldScores, fields: readonly string[]): Uint16Array {
+  const key = JSON.stringify(fields);
+  let byFields = matchedTermsCache.get(scores);
+  if (!byFields) matchedTermsCache.set(scores, (byFields = new Map()));
+  const hit = byFields.get(key);
+  if (hit) return hit;
+  const { docIds, maskWords } = scores;
+  const masks = fields.map((field) => scores.perField.get(field)!);
+  const quality = new Uint16Array(docIds.length);
+  const union = new Uint32Array(maskWords);
+  for (let i = 0; i < docIds.length; i++) {
+    union.fill(0);
+    for (const { raw, mask } of masks) {
+      if (raw[i] === 0) continue;
+      for (let w = 0; w < maskWords; w++) union[w] |= mask[i * maskWords + w];
+    }
+    let q = 0;
+    for (let w = 0; w < maskWords; w++) q += popcount(union[w]);
+    quality[i] = q;
+  }
+  byFields.set(key, quality);
+  return quality;
+}
+
+interface Heap {
+  slots: Int32Array;
+  scores: Float64Array;
+  size: number;
+  ids: readonly string[];
+}
+
+/** Keeps candidate `i` if it ranks above the lowest of the `depth` kept (the heap's root). */
+function offer(heap: Heap, depth: number, i: number, score: number): void {
+  if (heap.size < depth) {
+    heap.slots[heap.size] = i;
+    heap.scores[heap.size] = score;
+    siftUp(heap.slots, heap.scores, heap.ids, heap.size++);
+  } else if (depth > 0 && ranksBelow(heap.scores[0], heap.ids[heap.slots[0]], score, heap.ids[i])) {
+    heap.slots[0] = i;
+    heap.scores[0] = score;
+    siftDown(heap.slots, heap.scores, heap.ids, heap.size);
+  }
+}
+
+/** Does (scoreA, idA) rank below (scoreB, idB) in compareScored order (score descending, ties by id descending)? */
+function ranksBelow(scoreA: number, idA: string, scoreB: number, idB: string): boolean {
+  return scoreA !== scoreB ? scoreB - scoreA > 0 : idA < idB;
+}
+
+// A heap of candidate slots whose root ranks lowest.
+function siftUp(slots: Int32Array, keys: Float64Array, ids: readonly string[], i: number): void {
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (!ranksBelow(keys[i], ids[slots[i]], keys[p], ids[slots[p]])) break;
+    swap(slots, keys, i, p);
+    i = p;
+  }
+}
+
+function siftDown(slots: Int32Array, keys: Float64Array, ids: readonly string[], size: number): void {
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let w = i;
+    if (l < size && ranksBelow(keys[l], ids[slots[l]], keys[w], ids[slots[w]])) w = l;
+    if (r < size && ranksBelow(keys[r], ids[slots[r]], keys[w], ids[slots[w]])) w = r;
+    if (w === i) return;
+    swap(slots, keys, i, w);
+    i = w;
+  }
+}
+
+function swap(slots: Int32Array, keys: Float64Array, i: number, j: number): void {
+  const s = slots[i];
+  slots[i] = slots[j];
+  slots[j] = s;
+  const k = keys[i];
+  keys[i] = keys[j];
+  keys[j] = k;
 }
 
 function scoresKey(query: string, settings: LexicalScoringSettings): string {
