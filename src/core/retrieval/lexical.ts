@@ -256,8 +256,8 @@ export class LexicalIndex {
  * Σ_f boost_f · S_f(doc), AND/OR, filtered, top depth; with `coordination`, × the distinct query terms matched in
  * the boosted fields, which reproduces MiniSearch's own boosted search exactly.
  * A sweep recombines the same scores hundreds of times, so this allocates nothing per candidate: the number of query
- * terms each candidate matches depends only on which fields are searched and is counted once per field set, and the
- * top `depth` is a heap of candidate slots (objects are made only for the hits returned).
+ * terms each candidate matches depends only on which fields are searched and is counted once per field set, and only
+ * the candidates that can be in the top `depth` become objects and are sorted.
  */
 export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>): LexicalResult {
   const { docIds, termCount } = scores;
@@ -270,30 +270,62 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
   const { filter, coordination } = options;
   const depth = Math.ceil(Math.max(0, options.depth));
   const n = docIds.length;
-  // Candidate slots and scores kept: all of them when `depth` allows, else a heap of the `depth` best.
-  const all = depth >= n;
-  const heap: Heap = { slots: new Int32Array(all ? n : depth), scores: new Float64Array(all ? n : depth), size: 0, ids: docIds };
+  if (scratch.slots.length < n) scratch = { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n) };
+  const { slots, scores: kept } = scratch;
   let total = 0;
   for (let i = 0; i < n; i++) {
     const q = quality[i];
     if (q < minQuality) continue; // no query term in any searched field (or not all of them, under AND)
     if (filter && !filter(docIds[i])) continue;
-    total++;
     // Summed in field order, skipping fields without the candidate (MiniSearch's order of float operations).
     let score = 0;
     for (let f = 0; f < raws.length; f++) {
       const r = raws[f][i];
       if (r !== 0) score += boosts[f] * r;
     }
-    if (coordination) score *= q;
-    if (all) {
-      heap.slots[heap.size] = i;
-      heap.scores[heap.size++] = score;
-    } else offer(heap, depth, i, score);
+    slots[total] = i;
+    kept[total++] = coordination ? score * q : score;
   }
-  const hits: ScoredId[] = new Array(heap.size);
-  for (let j = 0; j < heap.size; j++) hits[j] = { id: docIds[heap.slots[j]], score: heap.scores[j] };
-  return { hits: hits.sort(compareScored), total };
+  // Long queries match most of the corpus: only the candidates scoring at least the depth-th best score are sorted
+  // (those above it, and the ties at it, which compareScored orders by id).
+  let floor = -Infinity;
+  if (total > depth && depth > 0) {
+    scratch.select.set(kept.subarray(0, total));
+    floor = nthLargest(scratch.select, total, depth - 1);
+  }
+  const hits: ScoredId[] = [];
+  if (depth > 0) for (let j = 0; j < total; j++) if (kept[j] >= floor) hits.push({ id: docIds[slots[j]], score: kept[j] });
+  hits.sort(compareScored);
+  if (hits.length > depth) hits.length = depth;
+  return { hits, total };
+}
+
+/** Buffers of recombine (grown as needed, reused: recombination is synchronous and allocates nothing per candidate). */
+let scratch = { slots: new Int32Array(0), scores: new Float64Array(0), select: new Float64Array(0) };
+
+/** The value at position `t` (0-based) of the first `length` values of `a` in descending order (reorders `a`). */
+function nthLargest(a: Float64Array, length: number, t: number): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] > pivot) i++;
+      while (a[j] < pivot) j--;
+      if (i <= j) {
+        const x = a[i];
+        a[i++] = a[j];
+        a[j--] = x;
+      }
+    }
+    // a[lo..j] >= pivot >= a[i..hi], and everything between equals the pivot.
+    if (t <= j) hi = j;
+    else if (t >= i) lo = i;
+    else return a[t];
+  }
+  return a[lo];
 }
 
 /** Per query's scores (kept as long as they are), per field set searched (JSON of the fields in order). */
@@ -322,64 +354,6 @@ function matchedTerms(scores: FieldScores, fields: readonly string[]): Uint16Arr
   }
   byFields.set(key, quality);
   return quality;
-}
-
-interface Heap {
-  slots: Int32Array;
-  scores: Float64Array;
-  size: number;
-  ids: readonly string[];
-}
-
-/** Keeps candidate `i` if it ranks above the lowest of the `depth` kept (the heap's root). */
-function offer(heap: Heap, depth: number, i: number, score: number): void {
-  if (heap.size < depth) {
-    heap.slots[heap.size] = i;
-    heap.scores[heap.size] = score;
-    siftUp(heap.slots, heap.scores, heap.ids, heap.size++);
-  } else if (depth > 0 && ranksBelow(heap.scores[0], heap.ids[heap.slots[0]], score, heap.ids[i])) {
-    heap.slots[0] = i;
-    heap.scores[0] = score;
-    siftDown(heap.slots, heap.scores, heap.ids, heap.size);
-  }
-}
-
-/** Does (scoreA, idA) rank below (scoreB, idB) in compareScored order (score descending, ties by id descending)? */
-function ranksBelow(scoreA: number, idA: string, scoreB: number, idB: string): boolean {
-  return scoreA !== scoreB ? scoreB - scoreA > 0 : idA < idB;
-}
-
-// A heap of candidate slots whose root ranks lowest.
-function siftUp(slots: Int32Array, keys: Float64Array, ids: readonly string[], i: number): void {
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (!ranksBelow(keys[i], ids[slots[i]], keys[p], ids[slots[p]])) break;
-    swap(slots, keys, i, p);
-    i = p;
-  }
-}
-
-function siftDown(slots: Int32Array, keys: Float64Array, ids: readonly string[], size: number): void {
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let w = i;
-    if (l < size && ranksBelow(keys[l], ids[slots[l]], keys[w], ids[slots[w]])) w = l;
-    if (r < size && ranksBelow(keys[r], ids[slots[r]], keys[w], ids[slots[w]])) w = r;
-    if (w === i) return;
-    swap(slots, keys, i, w);
-    i = w;
-  }
-}
-
-function swap(slots: Int32Array, keys: Float64Array, i: number, j: number): void {
-  const s = slots[i];
-  slots[i] = slots[j];
-  slots[j] = s;
-  const k = keys[i];
-  keys[i] = keys[j];
-  keys[j] = k;
 }
 
 function scoresKey(query: string, settings: LexicalScoringSettings): string {
