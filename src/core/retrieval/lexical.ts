@@ -270,8 +270,10 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
   const { filter, coordination } = options;
   const depth = Math.ceil(Math.max(0, options.depth));
   const n = docIds.length;
-  if (scratch.slots.length < n) scratch = { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n) };
-  const { slots, scores: kept } = scratch;
+  // Taken, not shared, while in use: a filter that itself recombined would get buffers of its own.
+  const buffers = spare && spare.slots.length >= n ? spare : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n) };
+  spare = undefined;
+  const { slots, scores: kept } = buffers;
   let total = 0;
   for (let i = 0; i < n; i++) {
     const q = quality[i];
@@ -290,18 +292,19 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
   // (those above it, and the ties at it, which compareScored orders by id).
   let floor = -Infinity;
   if (total > depth && depth > 0) {
-    scratch.select.set(kept.subarray(0, total));
-    floor = nthLargest(scratch.select, total, depth - 1);
+    buffers.select.set(kept.subarray(0, total));
+    floor = nthLargest(buffers.select, total, depth - 1);
   }
   const hits: ScoredId[] = [];
   if (depth > 0) for (let j = 0; j < total; j++) if (kept[j] >= floor) hits.push({ id: docIds[slots[j]], score: kept[j] });
+  spare = buffers;
   hits.sort(compareScored);
   if (hits.length > depth) hits.length = depth;
   return { hits, total };
 }
 
-/** Buffers of recombine (grown as needed, reused: recombination is synchronous and allocates nothing per candidate). */
-let scratch = { slots: new Int32Array(0), scores: new Float64Array(0), select: new Float64Array(0) };
+/** recombine's buffers between calls (the largest needed so far), so that it allocates nothing per candidate. */
+let spare: { slots: Int32Array; scores: Float64Array; select: Float64Array } | undefined;
 
 /** The value at position `t` (0-based) of the first `length` values of `a` in descending order (reorders `a`). */
 function nthLargest(a: Float64Array, length: number, t: number): number {
