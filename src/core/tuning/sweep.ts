@@ -2,7 +2,7 @@ import { type RankConfig, parseRankConfigText } from '../config';
 import type { EvaluateOptions, MetricSpec } from '../metrics';
 import { createRng } from '../util/random';
 import { InputError } from '../util/diagnostics';
-import type { WorkProgress } from '../util/cooperative';
+import { DEFAULT_SLICE_MS, type WorkProgress, yieldToEventLoop } from '../util/cooperative';
 import { scoreConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
 import { MAX_COMBINATIONS, type SettingValue, type Variation, withSetting } from './parameters';
@@ -150,7 +150,15 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   };
   const base = await evaluate(opts.base, opts.base.name);
   const scored: ScoredCombination[] = [];
+  let turn = performance.now();
   for (const c of combinations) {
+    // A combination can take less than a slice, so its query loop never pauses: the event loop gets its turn here
+    // too, or a cancel (Ctrl-C, the editor's Cancel reaching the worker) would wait for the whole sweep.
+    if (performance.now() - turn >= DEFAULT_SLICE_MS) {
+      await yieldToEventLoop();
+      turn = performance.now();
+    }
+    opts.signal?.throwIfAborted();
     try {
       scored.push({ index: c.index, values: c.values, perQuery: await evaluate(c.config, combinationLabel(c.values)) });
     } catch (e) {
