@@ -5,7 +5,7 @@ import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative
 import type { Analyzer } from './analyzer';
 import { Postings } from './postings/postings';
 import { topKSearch } from './postings/top-k';
-import { fieldText, topK, type ScoredId } from './ranking';
+import { compareScored, fieldText, topK, type ScoredId } from './ranking';
 
 /** Settings that change per-field BM25 scores (boosts and combineWith do not). */
 export interface LexicalScoringSettings {
@@ -314,32 +314,108 @@ function scoresKey(query: string, settings: LexicalScoringSettings): string {
 /**
  * Σ_f boost_f · S_f(doc), AND/OR, filtered, top depth; with `coordination`, × the distinct query terms matched in
  * the boosted fields, which reproduces MiniSearch's own boosted search exactly.
+ * A sweep recombines the same scores hundreds of times, so this allocates nothing per candidate: the number of query
+ * terms each candidate matches depends only on which fields are searched and is counted once per field set, and only
+ * the candidates that can be in the top `depth` become objects and are sorted.
  */
 export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>): LexicalResult {
-  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0)
-    .map(([field, data]) => ({ boost: options.boosts[field], ...data }));
-  const { docIds, maskWords, termCount } = scores;
-  const out: ScoredId[] = [];
-  const union = new Uint32Array(maskWords);
-  const and = options.combineWith === 'AND';
-  for (let i = 0; i < docIds.length; i++) {
+  const { docIds, termCount } = scores;
+  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0);
+  const fields = active.map(([field]) => field);
+  const raws = active.map(([, data]) => data.raw);
+  const boosts = active.map(([field]) => options.boosts[field]);
+  const quality = matchedTerms(scores, fields);
+  const minQuality = options.combineWith === 'AND' ? Math.max(1, termCount) : 1;
+  const { filter, coordination } = options;
+  const depth = Math.ceil(Math.max(0, options.depth));
+  const n = docIds.length;
+  // Taken, not shared, while in use: a filter that itself recombined would get buffers of its own.
+  const buffers = spare && spare.slots.length >= n ? spare : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n) };
+  spare = undefined;
+  const { slots, scores: kept } = buffers;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const q = quality[i];
+    if (q < minQuality) continue; // no query term in any searched field (or not all of them, under AND)
+    if (filter && !filter(docIds[i])) continue;
+    // Summed in field order, skipping fields without the candidate (MiniSearch's order of float operations).
     let score = 0;
-    union.fill(0);
-    for (const f of active) {
-      const r = f.raw[i];
-      if (r === 0) continue;
-      score += f.boost * r;
-      for (let w = 0; w < maskWords; w++) union[w] |= f.mask[i * maskWords + w];
+    for (let f = 0; f < raws.length; f++) {
+      const r = raws[f][i];
+      if (r !== 0) score += boosts[f] * r;
     }
-    let quality = 0;
-    for (let w = 0; w < maskWords; w++) quality += popcount(union[w]);
-    if (quality === 0) continue; // no query term in any searched field
-    if (and && quality < termCount) continue;
-    if (options.filter && !options.filter(docIds[i])) continue;
-    out.push({ id: docIds[i], score: options.coordination ? score * quality : score });
+    slots[total] = i;
+    kept[total++] = coordination ? score * q : score;
   }
-  // Long queries match most of the corpus: select the top `depth` instead of sorting every candidate.
-  return { hits: topK(out, options.depth), total: out.length };
+  // Long queries match most of the corpus: only the candidates scoring at least the depth-th best score are sorted
+  // (those above it, and the ties at it, which compareScored orders by id).
+  let floor = -Infinity;
+  if (total > depth && depth > 0) {
+    buffers.select.set(kept.subarray(0, total));
+    floor = nthLargest(buffers.select, total, depth - 1);
+  }
+  const hits: ScoredId[] = [];
+  if (depth > 0) for (let j = 0; j < total; j++) if (kept[j] >= floor) hits.push({ id: docIds[slots[j]], score: kept[j] });
+  spare = buffers;
+  hits.sort(compareScored);
+  if (hits.length > depth) hits.length = depth;
+  return { hits, total };
+}
+
+/** recombine's buffers between calls (the largest needed so far), so that it allocates nothing per candidate. */
+let spare: { slots: Int32Array; scores: Float64Array; select: Float64Array } | undefined;
+
+/** The value at position `t` (0-based) of the first `length` values of `a` in descending order (reorders `a`). */
+function nthLargest(a: Float64Array, length: number, t: number): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] > pivot) i++;
+      while (a[j] < pivot) j--;
+      if (i <= j) {
+        const x = a[i];
+        a[i++] = a[j];
+        a[j--] = x;
+      }
+    }
+    // a[lo..j] >= pivot >= a[i..hi], and everything between equals the pivot.
+    if (t <= j) hi = j;
+    else if (t >= i) lo = i;
+    else return a[t];
+  }
+  return a[lo];
+}
+
+/** Per query's scores (kept as long as they are), per field set searched (JSON of the fields in order). */
+const matchedTermsCache = new WeakMap<FieldScores, Map<string, Uint16Array>>();
+
+/** Per candidate: how many distinct query terms it matches in the searched fields. */
+function matchedTerms(scores: FieldScores, fields: readonly string[]): Uint16Array {
+  const key = JSON.stringify(fields);
+  let byFields = matchedTermsCache.get(scores);
+  if (!byFields) matchedTermsCache.set(scores, (byFields = new Map()));
+  const hit = byFields.get(key);
+  if (hit) return hit;
+  const { docIds, maskWords } = scores;
+  const masks = fields.map((field) => scores.perField.get(field)!);
+  const quality = new Uint16Array(docIds.length);
+  const union = new Uint32Array(maskWords);
+  for (let i = 0; i < docIds.length; i++) {
+    union.fill(0);
+    for (const { raw, mask } of masks) {
+      if (raw[i] === 0) continue;
+      for (let w = 0; w < maskWords; w++) union[w] |= mask[i * maskWords + w];
+    }
+    let q = 0;
+    for (let w = 0; w < maskWords; w++) q += popcount(union[w]);
+    quality[i] = q;
+  }
+  byFields.set(key, quality);
+  return quality;
 }
 
 function popcount(x: number): number {

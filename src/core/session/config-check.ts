@@ -21,9 +21,10 @@ export function configFieldProblems(config: RankConfig, docs: readonly Document[
   const boosts = config.lexical?.fields;
   if (!boosts || docs.length === 0) return [];
   const searched = Object.entries(boosts).filter(([, b]) => b > 0).map(([f]) => f);
-  const known = new Set(['title', 'body', ALL_FIELDS, ...docs.flatMap((d) => Object.keys(d.fields))]);
   const empty = searched.filter((f) => !docs.some((d) => fieldText(d, f).trim() !== ''));
   if (empty.length === 0) return [];
+  // Only now: listing every document's fields costs more than the check itself (a sweep checks hundreds of configs).
+  const known = new Set(['title', 'body', ALL_FIELDS, ...docs.flatMap((d) => Object.keys(d.fields))]);
   const severity = empty.length === searched.length ? 'error' : 'warning';
   return empty.map((f) => {
     const guess = closest(f, [...known]);

@@ -10,11 +10,11 @@ import { isRemoteEngine } from '../engines/remote-engine';
 import type { SearchResult } from '../retrieval/pipeline';
 import { SAVED_TITLE_DEPTH, type StageName, type Run, type RunAccess, type SavedQueryResult, type SavedRun, type StageCandidates } from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
-import { RUN_FORMAT } from '../run/run-format';
 import { sortTrecOrder } from '../run/trec-order';
 import type { Work, WorkProgress } from '../util/cooperative';
 import { InputError, errorAt } from '../util/diagnostics';
 import type { RanklabSession } from './session';
+import { RUN_FORMAT } from '../run/run-format';
 
 export const TOOL_VERSION = 'ranklab 0.1.0';
 
@@ -82,14 +82,7 @@ const MANY_CHUNK = 100;
  * gets the queries in batches (Engine.searchMany), checked for cancellation between batches.
  */
 export async function evaluateConfig(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions): Promise<ConfigEvaluation> {
-  const work = session.work(opts.signal, opts.onWork).labelled(config.name);
-  const corpus = await session.loadCorpus(work);
-  // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
-  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
-  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
-  let { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
-    ? await judgmentsAsOnEngine(session, config, opts, work)
-    : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
+  const { work, corpus, judgments, excluded } = await prepare(session, config, opts);
   const key = await runKey(session, config, corpus.fingerprint, judgments.fingerprint, opts.principal, work);
   // An engine's index can change without Ranklab knowing: its runs are always made afresh.
   if (opts.reuse && !config.engine) {
@@ -101,6 +94,74 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded, failed: [] };
     }
   }
+  const { engine, run, latencies, results, stageIds, notes, failed, sharing, annRecall, evaluation, judgments: scored } = await runQueries(session, config, opts, work, judgments, false);
+  const qids = [...judgments.qrels.keys()];
+  const queries: SavedQueryResult[] = qids.filter((q) => run.has(q)).map((qid) => ({
+    qid,
+    text: judgments.queries.get(qid)?.text ?? '',
+    docs: run.get(qid)!,
+    total: results.get(qid)!.total,
+    latencyMs: latencies.get(qid)!,
+    metrics: evaluation.perQuery.get(qid) ?? {},
+    notes: results.get(qid)!.notes.length ? results.get(qid)!.notes : undefined,
+    stageIds: storedStageIds(stageIds.get(qid)!, run.get(qid)!),
+  }));
+  const saved: SavedRun = {
+    format: RUN_FORMAT,
+    provenance: {
+      config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: scored.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION,
+      access: key.access, models: await engine.learnedModels(opts.signal),
+    },
+    config,
+    metricSpecs: opts.specs.map((s) => s.name),
+    metrics: evaluation.means,
+    latency: latencySummary(latencies),
+    annRecall,
+    principal: opts.principal,
+    queries,
+    ...(failed.length ? { failedQueries: failed } : {}),
+  };
+  if (corpus.docs.length > 0) saved.titles = titlesOfTop(run, (id) => session.document(id)?.title);
+  let path: string | undefined;
+  if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved, session.workspace.settings.runs.keep, (m) => notes.push(m));
+  return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed, sharing };
+}
+
+/** What evaluating and scoring share: the corpus loaded, the config checked against it, the judgments to run. */
+async function prepare(session: RanklabSession, config: RankConfig, opts: ScoreConfigOptions) {
+  const work = session.work(opts.signal, opts.onWork).labelled(config.name);
+  const corpus = await session.loadCorpus(work);
+  // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
+  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
+  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
+  const { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
+    ? await judgmentsAsOnEngine(session, config, opts, work)
+    : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
+  return { work, corpus, judgments, excluded };
+}
+
+/** The options of scoreConfig: evaluateConfig's, without what only concerns a saved run. */
+export type ScoreConfigOptions = Omit<EvaluateConfigOptions, 'save' | 'reuse' | 'annK'>;
+
+/** What scoreConfig gives: the run and its metrics (see ConfigEvaluation). */
+export type ConfigScores = Pick<ConfigEvaluation, 'config' | 'evaluation' | 'run' | 'notes' | 'excluded' | 'failed' | 'sharing'>;
+
+/**
+ * Runs and scores every labeled query under one config as evaluateConfig does (same run, same metrics), keeping only
+ * the scores: nothing is saved, and what only a saved run holds (latencies, stage lists, titles, ANN recall, learned
+ * models) is not collected. For a sweep, which evaluates hundreds of configs and keeps none.
+ */
+export async function scoreConfig(session: RanklabSession, config: RankConfig, opts: ScoreConfigOptions): Promise<ConfigScores> {
+  const { work, judgments, excluded } = await prepare(session, config, opts);
+  const { run, notes, failed, sharing, evaluation } = await runQueries(session, config, opts, work, judgments, true);
+  return { config, evaluation, run, notes, excluded, failed, sharing };
+}
+
+/**
+ * The query loop of evaluateConfig and scoreConfig, and the metrics of its run. `lean`: only the run (no latencies,
+ * totals, notes per query, stage lists or ANN recall).
+ */
+async function runQueries(session: RanklabSession, config: RankConfig, opts: ScoreConfigOptions & { annK?: number }, work: Work, judgments: JudgmentSet, lean: boolean) {
   const engine = await session.engine(config, work);
   const access = opts.principal ? session.accessFor(opts.principal) : undefined;
   const qids = [...judgments.qrels.keys()];
@@ -111,7 +172,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   const notes: string[] = [];
   const annK = opts.annK ?? 10;
   const annPairs: { ann: string[]; exact: string[] }[] = [];
-  const measureAnn = !!config.vector && !config.vector.exact;
+  const measureAnn = !lean && !!config.vector && !config.vector.exact;
   // One untimed query first: the first search pays for JIT compilation and lazy loading, not for ranking.
   const searchOptions = { filter: access?.filter, principal: access?.principal, signal: opts.signal };
   const warmup = qids.map((q) => judgments.queries.get(q)?.text ?? '').find((t) => t.trim());
@@ -132,6 +193,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       if (yes) sharing.cachedQueries[stage] = (sharing.cachedQueries[stage] ?? 0) + 1;
     }
     run.set(qid, docs);
+    if (lean) return;
     latencies.set(qid, { ...r.latencyMs });
     results.set(qid, { total: r.total, notes: r.notes });
     stageIds.set(qid, r.stageIds);
@@ -168,38 +230,10 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     }
   }
   slicer.end();
-  if (failed.length) judgments = withoutQueries(judgments, failed.map((f) => f.qid));
-  const evaluation = evaluateRun(run, judgments, opts.specs, opts.metricOptions);
+  const scored = failed.length ? withoutQueries(judgments, failed.map((f) => f.qid)) : judgments;
+  const evaluation = evaluateRun(run, scored, opts.specs, opts.metricOptions);
   const annRecall = annPairs.length ? annRecallAtK(annPairs.map((p) => p.ann), annPairs.map((p) => p.exact), annK) : undefined;
-  const queries: SavedQueryResult[] = qids.filter((q) => run.has(q)).map((qid) => ({
-    qid,
-    text: judgments.queries.get(qid)?.text ?? '',
-    docs: run.get(qid)!,
-    total: results.get(qid)!.total,
-    latencyMs: latencies.get(qid)!,
-    metrics: evaluation.perQuery.get(qid) ?? {},
-    notes: results.get(qid)!.notes.length ? results.get(qid)!.notes : undefined,
-    stageIds: storedStageIds(stageIds.get(qid)!, run.get(qid)!),
-  }));
-  const saved: SavedRun = {
-    format: RUN_FORMAT,
-    provenance: {
-      config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: judgments.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION,
-      access: key.access, models: await engine.learnedModels(opts.signal),
-    },
-    config,
-    metricSpecs: opts.specs.map((s) => s.name),
-    metrics: evaluation.means,
-    latency: latencySummary(latencies),
-    annRecall,
-    principal: opts.principal,
-    queries,
-    ...(failed.length ? { failedQueries: failed } : {}),
-  };
-  if (corpus.docs.length > 0) saved.titles = titlesOfTop(run, (id) => session.document(id)?.title);
-  let path: string | undefined;
-  if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved, session.workspace.settings.runs.keep, (m) => notes.push(m));
-  return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed, sharing };
+  return { engine, run, latencies, results, stageIds, notes, failed, sharing, annRecall, evaluation, judgments: scored };
 }
 
 /** "index shared with baseline (lexical); cached scores reused for 94 of 94 queries (lexical)"; '' when nothing was. */
@@ -216,7 +250,7 @@ export function describeSharing(s: Sharing): string {
  * An engine config run as a principal in a workspace without a copy of the corpus: which judged documents the
  * principal may see is decided by the workspace's rule over the access fields the engine stores for them.
  */
-async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, opts: EvaluateConfigOptions, work: Work): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
+async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, opts: ScoreConfigOptions, work: Work): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
   const set = session.judgmentsFor({ split: opts.split });
   const engine = await session.engine(config, work);
   if (!isRemoteEngine(engine)) throw new Error('internal: an engine config without a remote engine');

@@ -2,8 +2,8 @@ import { type RankConfig, parseRankConfigText } from '../config';
 import type { EvaluateOptions, MetricSpec } from '../metrics';
 import { createRng } from '../util/random';
 import { InputError } from '../util/diagnostics';
-import { type WorkProgress, yieldToEventLoop } from '../util/cooperative';
-import { evaluateConfig } from '../session/evaluate';
+import { DEFAULT_SLICE_MS, type WorkProgress, yieldToEventLoop } from '../util/cooperative';
+import { scoreConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
 import { MAX_COMBINATIONS, type SettingValue, type Variation, withSetting } from './parameters';
 import { type ScoredCombination, type SweepSummary, type TuningPlan, summarizeSweep } from './scoring';
@@ -112,7 +112,7 @@ export function sweepCombinations(base: RankConfig, raw: Record<string, unknown>
 }
 
 /**
- * Evaluates BASE and every combination on all judged queries through the session (as `eval` would, not saved), then
+ * Evaluates BASE and every combination on all judged queries through the session (as `eval` would: scoreConfig, not saved), then
  * ranks the combinations on the tuning queries and scores the choice on held-out ones (`summarizeSweep`). Stops
  * with the abort reason when `signal` aborts; nothing is written.
  */
@@ -141,8 +141,8 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   const total = combinations.length + 1;
   let done = 0;
   const evaluate = async (config: RankConfig, label: string): Promise<Map<string, number>> => {
-    const r = await evaluateConfig(session, config, {
-      specs: [opts.objective], metricOptions: opts.metricOptions, split: 'all', save: false, signal: opts.signal, onWork: opts.onWork,
+    const r = await scoreConfig(session, config, {
+      specs: [opts.objective], metricOptions: opts.metricOptions, split: 'all', signal: opts.signal, onWork: opts.onWork,
     });
     if (r.failed.length) notes.push(`${label}: ${r.failed.length} queries failed and are left out (${r.failed[0].error})`);
     opts.onProgress?.(++done, total, label);
@@ -150,10 +150,14 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   };
   const base = await evaluate(opts.base, opts.base.name);
   const scored: ScoredCombination[] = [];
+  let turn = performance.now();
   for (const c of combinations) {
-    // A warm combination can finish within one time slice of the evaluation (no pause there): give Ctrl-C and
-    // Cancel a turn between combinations.
-    await yieldToEventLoop();
+    // A combination can take less than a slice, so its query loop never pauses: the event loop gets its turn here
+    // too, or a cancel (Ctrl-C, the editor's Cancel reaching the worker) would wait for the whole sweep.
+    if (performance.now() - turn >= DEFAULT_SLICE_MS) {
+      await yieldToEventLoop();
+      turn = performance.now();
+    }
     opts.signal?.throwIfAborted();
     try {
       scored.push({ index: c.index, values: c.values, perQuery: await evaluate(c.config, combinationLabel(c.values)) });

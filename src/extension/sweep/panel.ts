@@ -1,16 +1,15 @@
 /**
- * The sweep panel: runs the core's sweep (src/core/tuning/sweep.ts) on a config under a cancellable progress
- * notification and answers its protocol (src/protocol/sweep.ts) through the generic WebviewPanelHost (CSP,
- * handshake, serializer). What it shows comes from ./model.ts (no vscode); the app is webview/sweep/main.ts.
+ * The sweep panel: runs the core's sweep (src/core/tuning/sweep.ts) on a config in the Ranklab worker (method
+ * `sweep`, worker/main.ts) under a cancellable progress notification, and answers its protocol (src/protocol/sweep.ts)
+ * through the generic WebviewPanelHost (CSP, handshake, serializer). What it shows comes from ./model.ts (no vscode);
+ * the app is webview/sweep/main.ts.
  */
-import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { parseMetric } from '../../core/metrics';
 import type { Variation } from '../../core/tuning/parameters';
-import { type SweepResult, bestConfigText, runSweep } from '../../core/tuning/sweep';
+import { type SweepResult, bestConfigText } from '../../core/tuning/sweep';
 import { writeFileAtomic } from '../../core/util/atomic-write';
 import { InputError } from '../../core/util/diagnostics';
-import { parseJsonWithLocations } from '../../core/util/json-source';
 import { type SweepMessages, type SweepView, sweepProtocol } from '../../protocol/sweep';
 import type { RanklabController } from '../controller';
 import type { SessionManager } from '../sessions';
@@ -68,23 +67,16 @@ export class SweepPanel implements vscode.Disposable {
     const folder = this.controller.folder;
     if (!folder || folder.uri.scheme !== 'file') throw new InputError('open a local folder containing ranklab.json');
     const abort = new AbortController();
+    const objective = parseMetric(this.controller.settings.primaryMetric ?? 'ndcg@10').name;
+    // The sweep (hundreds of evaluations, a bootstrap per point) runs in the worker; the editor's thread stays free.
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Ranklab: sweeping', cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
-        return this.sessions.exclusive(folder, 'sweeping', async (session) => {
-          const base = session.usable(session.configEntry(baseFile));
-          const raw = parseJsonWithLocations(readFileSync(baseFile, 'utf8'), { comments: true }).value as Record<string, unknown>;
-          const settings = session.workspace.settings;
-          const objective = parseMetric(this.controller.settings.primaryMetric ?? 'ndcg@10');
-          const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
-          await session.loadCorpus(session.work(abort.signal));
-          const count = variations.reduce((n, v) => n * v.values.length, 1);
-          return runSweep(session, {
-            base, raw, variations, search: { kind: 'grid' }, objective, metricOptions, top: count, signal: abort.signal,
-            onProgress: (done, total, label) => progress.report({ message: `${done}/${total}: ${label}`, increment: 100 / total }),
-          }).then((r) => ({ r, objective: objective.name }));
-        }).catch((e) => {
+        return this.sessions.inWorker(folder, 'sweeping', 'sweep', { baseFile, variations, objective }, {
+          signal: abort.signal,
+          onProgress: ({ done, total, label }) => progress.report({ message: `${done}/${total}: ${label}`, increment: 100 / total }),
+        }).then((r) => ({ r, objective })).catch((e) => {
           if (abort.signal.aborted) return undefined;
           throw e;
         });

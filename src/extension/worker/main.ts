@@ -5,16 +5,20 @@
  * handlers are the same calls the CLI makes, with the request's AbortSignal and progress callbacks.
  * Tasks on one folder run one at a time (as on the host), and file changes the host saw are taken in first.
  */
+import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import type { RankConfig } from '../../core/config';
+import { parseMetric } from '../../core/metrics';
 import { parseMetricList } from '../../core/metrics/spec';
 import { checkAcl } from '../../core/session/check-acl';
 import { evaluateConfig } from '../../core/session/evaluate';
 import { addMoveReasons, configsOfRuns, explainDocument } from '../../core/session/explain';
 import { poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
+import { runSweep } from '../../core/tuning/sweep';
 import { abortable } from '../../core/util/cooperative';
 import { InputError } from '../../core/util/diagnostics';
+import { parseJsonWithLocations } from '../../core/util/json-source';
 import { evaluateAgainstBaseline } from '../logic/against-baseline';
 import type { EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
@@ -170,6 +174,22 @@ serveRpc<RanklabMethods, RanklabNotification>({
       await addMoveReasons(session, configs[0], configs[1], { queryDeltas }, { principal: params.principal, signal: ctx.signal, maxQueries: queryDeltas.length });
       const reasons = queryDeltas.flatMap((q) => q.moved.filter((m) => m.reason !== undefined).map((m) => ({ qid: q.qid, id: m.id, reason: m.reason! })));
       return { reproducible: true, reasons };
+    }),
+
+  sweep: (params, ctx) =>
+    exclusive(params, ctx, async (session) => {
+      const base = session.usable(session.configEntry(params.baseFile));
+      // Each combination is BASE's JSON as written with its values set (comments allowed, as in any *.rank.json).
+      const raw = parseJsonWithLocations(readFileSync(params.baseFile, 'utf8'), { comments: true }).value as Record<string, unknown>;
+      const settings = session.workspace.settings;
+      const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+      await session.loadCorpus(session.work(ctx.signal));
+      // Every point of the curve gets its holdout comparison (bootstrap CI, permutation p), not only the best few.
+      const top = params.variations.reduce((n, v) => n * v.values.length, 1);
+      return runSweep(session, {
+        base, raw, variations: params.variations, search: { kind: 'grid' }, objective: parseMetric(params.objective), metricOptions, top, signal: ctx.signal,
+        onProgress: (done, total, label) => ctx.progress({ done, total, label }),
+      });
     }),
 
   status: () => {

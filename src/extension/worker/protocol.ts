@@ -9,6 +9,8 @@
 import type { RankConfig } from '../../core/config';
 import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
+import type { Variation } from '../../core/tuning/parameters';
+import type { SweepResult } from '../../core/tuning/sweep';
 import type { WorkspacePool } from '../../core/session/judging-pool';
 import type { WorkProgress } from '../../core/util/cooperative';
 import type { Diagnostic } from '../../core/util/diagnostics';
@@ -88,6 +90,13 @@ export interface ChangedNotification {
   kinds: ('corpus' | 'judgments' | 'settings' | 'config')[];
 }
 
+/** After each evaluated config of a sweep: how many of `total` (BASE and the combinations) are done. */
+export interface SweepProgress {
+  done: number;
+  total: number;
+  label: string;
+}
+
 export interface RanklabMethods {
   evaluate: { params: FolderParams & { only?: string[]; principal?: string }; progress: EvaluateProgress; result: EvaluateResult };
   /** The background evaluation of one saved `*.rank.json` (live.ts), with the searched fields no document has. */
@@ -99,6 +108,8 @@ export interface RanklabMethods {
   explain: { params: ExplainParams; progress: never; result: ExplainReport };
   /** The one-line reasons of a comparison's moved documents (core addMoveReasons). */
   moveReasons: { params: MoveReasonsParams; progress: never; result: MoveReasonsResult };
+  /** Sweep Parameter: the config in `baseFile` over `variations` (grid, every point with its holdout comparison). */
+  sweep: { params: FolderParams & { baseFile: string; variations: Variation[]; objective: string }; progress: SweepProgress; result: SweepResult };
   /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
   status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
 }

@@ -1,7 +1,7 @@
 // The real Ranklab worker (src/extension/worker/main.ts) on a copy of examples/food-search, through the RPC the
 // extension uses: an evaluation in the worker saves the same figures as the core called in this thread, reports
 // its progress, and a cancel stops it with nothing of the stopped config written; the access check crosses the
-// thread whole. No timing is asserted.
+// thread whole; a sweep in the worker equals the core's sweep here and stops on cancel. No timing is asserted.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,14 +9,17 @@ import { join, resolve, sep } from 'node:path';
 import { after, test } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import { parseRankConfig } from '../../../src/core/config';
+import { parseMetric } from '../../../src/core/metrics';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import { checkAcl } from '../../../src/core/session/check-acl';
 import { addMoveReasons, explainDocument } from '../../../src/core/session/explain';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { poolEntries, workspacePool } from '../../../src/core/session/judging-pool';
 import { RanklabSession } from '../../../src/core/session/session';
+import { parseVary } from '../../../src/core/tuning/parameters';
+import { runSweep } from '../../../src/core/tuning/sweep';
 import { evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
-import type { EvaluateProgress, RanklabMethods, RanklabNotification } from '../../../src/extension/worker/protocol';
+import type { EvaluateProgress, RanklabMethods, RanklabNotification, SweepProgress } from '../../../src/extension/worker/protocol';
 import { RpcClient } from '../../../src/extension/worker/rpc';
 
 const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
@@ -129,8 +132,8 @@ test('Rebuild Index in the worker deletes the cached indexes and builds every co
   assert.deepEqual(r.failed, []);
   assert.equal(r.docs, RanklabSession.open(workspace()).corpus().docs.length);
   assert.ok(r.removed.length > 0, 'cached entries were deleted');
-  // The first config builds the lexical index anew (its cache was deleted); the second shares that index (same
-  // index-shaping settings): nothing is built or loaded for it.
+  // The first config builds the lexical index anew (its cache was deleted); the second has the same index settings,
+  // so it shares that index in the session (docs/design.md "Shared indexes") and builds nothing: no step of its own.
   assert.ok(steps.includes('1/2 lexical-index'), steps.join(', '));
   assert.ok(!steps.some((s) => s.startsWith('2/2 lexical-index')), steps.join(', '));
 });
@@ -240,4 +243,40 @@ test('the moved documents\' reasons computed in the worker are those the core gi
 
   const stale = await client.request('moveReasons', { root: dir, trusted: true, baseline: runRef(here, 'baseline'), candidate: { ...runRef(here, 'title-boost-3'), corpus: 'other' }, queries });
   assert.deepEqual(stale, { reproducible: false, reasons: [] });
+});
+
+test('a sweep in the worker gives the sweep the core gives in this thread, every point with its holdout comparison', async () => {
+  const dir = workspace();
+  const baseFile = join(dir, 'configs/baseline.rank.json');
+  const variations = [parseVary('lexical.fields.title=1..3:1'), parseVary('lexical.fields.body=0.5,1')];
+  const steps: SweepProgress[] = [];
+  const remote = await client.request('sweep', { root: dir, trusted: true, baseFile, variations, objective: 'ndcg@10' }, { onProgress: (p) => steps.push(p) });
+  assert.deepEqual(steps.map((p) => `${p.done}/${p.total}`), ['1/7', '2/7', '3/7', '4/7', '5/7', '6/7', '7/7']);
+
+  const here = RanklabSession.open(workspace());
+  const settings = here.workspace.settings;
+  const local = await runSweep(here, {
+    base: here.usable(here.configEntry('baseline')), raw: JSON.parse(readFileSync(baseFile, 'utf8')), variations, search: { kind: 'grid' },
+    objective: parseMetric('ndcg@10'), metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold }, top: 6,
+  });
+  assert.equal(remote.rows.length, 6);
+  assert.ok(remote.rows.every((r) => r.holdoutStats), 'every point has its holdout comparison');
+  assert.deepEqual(remote.rows, local.rows);
+  assert.deepEqual(remote.estimate, local.estimate);
+  assert.deepEqual(remote.perQuery, local.perQuery);
+  assert.deepEqual(remote.combinations.map((c) => c.config.configHash), local.combinations.map((c) => c.config.configHash));
+});
+
+test('cancel stops a sweep in the worker at its next pause, and the worker lives on', async () => {
+  const dir = slowWorkspace();
+  await client.request('status', {});
+  const started = client.started;
+  const abort = new AbortController();
+  const sweeping = client.request('sweep', {
+    root: dir, trusted: true, baseFile: join(dir, 'configs/baseline.rank.json'), variations: [parseVary('lexical.fields.title=1..5:0.5')], objective: 'ndcg@10',
+  }, { signal: abort.signal, onProgress: (p) => void (p.done >= 1 && abort.abort(new Error('sweep cancelled'))) });
+  await assert.rejects(sweeping, /sweep cancelled|abort/i);
+  assert.deepEqual(runFiles(dir), [], 'a sweep writes no run');
+  assert.equal((await client.request('status', {})).threadId > 0, true);
+  assert.equal(client.started, started, 'the worker was not terminated');
 });
