@@ -5,7 +5,7 @@ import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative
 import type { Analyzer } from './analyzer';
 import { Postings } from './postings/postings';
 import { topKSearch } from './postings/top-k';
-import { compareScored, fieldText, topK, type ScoredId } from './ranking';
+import { compareScored, fieldText, type ScoredId } from './ranking';
 
 /** Settings that change per-field BM25 scores (boosts and combineWith do not). */
 export interface LexicalScoringSettings {
