@@ -12,6 +12,7 @@ import type { MetricOptions } from '../core/metrics/context';
 import { RunIndex, type RunSummary, summaryOf } from '../core/experiment/run-index';
 import { formatDiagnostic } from '../core/util/diagnostics';
 import { SETTINGS_FILE, loadWorkspace } from '../core/workspace';
+import { metricOptionsOf } from '../core/workspace/settings';
 
 export const DEFAULT_RUNS_FOLDER = '.ranklab/runs';
 
@@ -106,7 +107,7 @@ export function readWorkspaceSettings(workspaceRoot: string): WorkspaceSettings 
     const { settings } = ws;
     out.baselineConfig = settings.baseline;
     out.metrics = settings.metrics;
-    out.metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+    out.metricOptions = metricOptionsOf(settings);
     out.problems = ws.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
   } catch (e) {
     out.problems.push(`${SETTINGS_FILE}: ${(e as Error).message}`);

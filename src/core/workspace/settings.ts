@@ -3,6 +3,7 @@ import { type GateSettings, validateGates } from '../experiment/gates';
 import type { JudgmentSpec } from '../judgments/load';
 import type { MergePolicy } from '../judgments/merge';
 import { type AclRule, ruleDocFields, validateRule } from '../acl/policy';
+import type { MetricOptions } from '../metrics/context';
 import { parseMetric } from '../metrics/spec';
 import { RUNS_KEPT_PER_CONFIG } from '../experiment/run-store';
 
@@ -163,4 +164,9 @@ function judgmentEntries(v: unknown): JudgmentEntry[] {
     }
   }
   return out;
+}
+
+/** The metric options a workspace's ranklab.json asks for (gain, relevance threshold, condensed lists). */
+export function metricOptionsOf(settings: Pick<RanklabSettings, 'gain' | 'relevanceThreshold'> & { judgedOnly?: boolean }): MetricOptions {
+  return { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
 }

@@ -19,6 +19,7 @@ import { describeMetric, explainMetric, parseMetric, parseMetricList } from '../
 import type { SavedQueryResult } from '../../core/run/types';
 import { type Slicer, Work } from '../../core/util/cooperative';
 import type { StoredRun } from '../run-store';
+import { metricOptionsOf } from '../../core/workspace/settings';
 
 /** Significance level of the verdict (after the correction). */
 export const ALPHA = 0.05;
@@ -269,7 +270,7 @@ function comparisonSpecs(runs: StoredRun[], settings: ComparisonSettings): { spe
   const common = runs[0].summary.metricSpecs.filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
   return {
     specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
-    options: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) },
+    options: metricOptionsOf(settings),
   };
 }
 

@@ -12,6 +12,7 @@ import type { MetricOptions } from '../../core/metrics/context';
 import { parseMetricList } from '../../core/metrics/spec';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import type { RanklabSession } from '../../core/session/session';
+import { metricOptionsOf } from '../../core/workspace/settings';
 
 export interface ConfigResult {
   file: string;
@@ -32,7 +33,7 @@ export interface ConfigResult {
 export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
   const settings = session.workspace.settings;
   const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
-  const metricOptions: MetricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+  const metricOptions: MetricOptions = metricOptionsOf(settings);
   const common = { specs, metricOptions, reuse: true, save: true, signal };
   const candidate = await evaluateConfig(session, config, { ...common, onProgress });
   const judgments = session.judgments();

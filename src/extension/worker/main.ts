@@ -22,6 +22,7 @@ import { parseJsonWithLocations } from '../../core/util/json-source';
 import { evaluateAgainstBaseline } from '../logic/against-baseline';
 import type { EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
+import { metricOptionsOf } from '../../core/workspace/settings';
 
 interface Entry {
   session?: RanklabSession;
@@ -72,7 +73,7 @@ serveRpc<RanklabMethods, RanklabNotification>({
     exclusive(params, ctx, async (session) => {
       const settings = session.workspace.settings;
       const specs = parseMetricList(settings.metrics);
-      const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+      const metricOptions = metricOptionsOf(settings);
       const only = params.only;
       const listed = session.configEntries().filter((e) => !only || only.includes(e.name) || (e.file && only.includes(e.file)));
       for (const e of listed) if (!e.config) ctx.progress({ type: 'skipped', config: e.file ?? e.name });
@@ -182,7 +183,7 @@ serveRpc<RanklabMethods, RanklabNotification>({
       // Each combination is BASE's JSON as written with its values set (comments allowed, as in any *.rank.json).
       const raw = parseJsonWithLocations(readFileSync(params.baseFile, 'utf8'), { comments: true }).value as Record<string, unknown>;
       const settings = session.workspace.settings;
-      const metricOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+      const metricOptions = metricOptionsOf(settings);
       await session.loadCorpus(session.work(ctx.signal));
       // Every point of the curve gets its holdout comparison (bootstrap CI, permutation p), not only the best few.
       const top = params.variations.reduce((n, v) => n * v.values.length, 1);
