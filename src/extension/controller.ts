@@ -234,7 +234,9 @@ export class RanklabController implements vscode.Disposable {
   async dashboardModel(overrides: ComparisonParams = {}): Promise<DashboardModel> {
     const ids = this.resolve(overrides);
     const cmp = await this.comparison(ids.baseline?.id, ids.candidate?.id, ids.allowMixed);
-    return this.model(overrides, cmp);
+    // The runs resolved before the comparison, not again after it: the user may have picked another pair meanwhile,
+    // and a model must never label one pair's figures with another pair's runs.
+    return this.model({ baselineRunId: ids.baseline?.id, candidateRunId: ids.candidate?.id, allowMixedPrincipals: ids.allowMixed }, cmp);
   }
 
   /**

@@ -146,6 +146,8 @@ export interface VerdictView {
 }
 
 export interface ComparisonView {
+  /** The saved runs these figures were computed on (the model's picked ids always equal them). */
+  runIds: { baseline: string; candidate: string };
   baseline: string;
   candidate: string;
   primaryMetric: string;

@@ -49,9 +49,14 @@ function showModel(model: DashboardModel): void {
   }
 }
 
+/** Bumped by every refresh: an answer to an earlier one (a slower comparison) is dropped, never shown over a newer pick. */
+let refreshes = 0;
+
 async function refresh(): Promise<void> {
+  const mine = ++refreshes;
   try {
-    setModel(await client.request('getDashboard', { baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId, allowMixedPrincipals: state.allowMixedPrincipals }));
+    const model = await client.request('getDashboard', { baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId, allowMixedPrincipals: state.allowMixedPrincipals });
+    if (mine === refreshes) setModel(model);
   } catch (e) {
     showError(e);
   }

@@ -23,10 +23,11 @@ export const compareWithBaseline = (ctx: RanklabContext) => async (arg?: string 
       () => live.evaluate(target.fsPath, needFolder(ctx)),
     );
     if (state.status !== 'done' || !state.result) throw new InputError(`${path.basename(target.fsPath)}: ${state.error ?? state.status}`);
-    controller.invalidate();
     const candidateRunId = runIdOf(state.result.candidate.path);
     const baselineRunId = runIdOf(state.result.baseline?.path) ?? controller.baselineRunId;
+    // The pick first: the dashboard's refresh on invalidate() then computes this pair, not the previous one.
     controller.select({ candidateRunId, baselineRunId });
+    controller.invalidate();
     dashboard.show({ candidateRunId, baselineRunId });
     return candidateRunId;
   }

@@ -305,7 +305,7 @@ export async function dashboardComparison(
   const gates = checkGates(settings.gates, cmp);
   const stored = titlesOf([b, c]);
   const titleOf = (id: string) => stored.get(id) ?? opts.lookup?.(id)?.title;
-  return { view: comparisonView(cmp, gates, titleOf, opts.stale ?? false, options), core: cmp };
+  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...comparisonView(cmp, gates, titleOf, opts.stale ?? false, options) }, core: cmp };
 }
 
 /** Document titles as the runs stored them. */
@@ -326,7 +326,7 @@ export function comparisonView(
   staleJudgments: boolean,
   metricOptions: MetricOptions,
   maxMoved = 20,
-): ComparisonView {
+): Omit<ComparisonView, 'runIds'> {
   const primary = cmp.primaryMetric;
   const slice = (name: string, sc: SliceComparison) => {
     const m = sc.metrics[primary];

@@ -90,6 +90,24 @@ suite('Ranklab extension', () => {
     }
   });
 
+  test('a dashboard model names the runs its comparison was computed on, even when another pair is picked meanwhile', async () => {
+    const { controller } = await api();
+    const first = { baselineRunId: '2025-11-01-baseline', candidateRunId: '2025-11-02-title-boost' };
+    try {
+      controller.select(first);
+      const pending = controller.dashboardModel();
+      // Picked while the first comparison is being computed (as Compare with Baseline and the run pickers do).
+      controller.select({ baselineRunId: first.candidateRunId, candidateRunId: first.baselineRunId });
+      const model = await pending;
+      assert.equal(model.candidateRunId, first.candidateRunId);
+      assert.equal(model.baselineRunId, first.baselineRunId);
+      assert.deepEqual(model.comparison?.runIds, { baseline: first.baselineRunId, candidate: first.candidateRunId });
+      assert.equal(model.comparison?.candidate, 'title-boost');
+    } finally {
+      controller.select({});
+    }
+  });
+
   test('Export Run writes a TREC run (qid Q0 docid rank score tag) and the JSON as saved', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ranklab-export-'));
     const trec = vscode.Uri.file(path.join(dir, 'run.trec'));

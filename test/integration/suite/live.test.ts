@@ -136,6 +136,7 @@ suite('Ranklab live evaluation', () => {
       // The fresh baseline run (evaluated with the config), not the fixture's 2025 run picked earlier.
       return m?.comparison && m.candidateRunId === cand && !m.baselineRunId?.startsWith('2025-') ? m : undefined;
     });
+    assert.deepEqual(model.comparison!.runIds, { baseline: model.baselineRunId, candidate: model.candidateRunId }, 'figures of the runs named');
     assert.equal(model.comparison!.candidate, 'title-boost');
     assert.equal(model.comparison!.baseline, 'baseline');
     const ndcg = model.comparison!.metrics.find((m) => m.spec === 'ndcg@10')!;
