@@ -9,7 +9,7 @@ import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/
 import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
-import { REASON_QUERIES, addMoveReasons } from '../../core/session/explain';
+import { addMoveReasons } from '../../core/session/explain';
 import type { ConfigEntry, RanklabSession } from '../../core/session/session';
 import { Work } from '../../core/util/cooperative';
 import { InputError, errorAt } from '../../core/util/diagnostics';
@@ -164,7 +164,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
     if (session && baseline.kind === 'config' && !baseline.entry.config?.engine) {
       for (const [i, c] of candidates.entries()) {
         if (c.kind !== 'config' || c.entry.config?.engine) continue;
-        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), many.comparisons[i], { principal: values.as, signal, maxQueries: Math.max(maxQueries ?? 0, REASON_QUERIES) });
+        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), many.comparisons[i], { principal: values.as, signal, maxQueries });
       }
     }
   } catch (e) {
