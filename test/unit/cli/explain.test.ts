@@ -72,6 +72,10 @@ test('compare: every moved document of every changed query carries its one-line 
   assert.equal(late.moved[0].reason, one.reason);
   const t = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3']);
   assert.match(t.stdout, /grade \d — title boost 1→3/);
+  // A table printing 30 queries shows the reasons of the queries beyond the 20th too.
+  const t30 = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--max-queries', '30']).stdout;
+  const lateInTable = deltas.slice(20, 30).find((q) => q.moved.length)!;
+  assert.ok(t30.includes(`${lateInTable.moved[0].id}: `) && t30.includes(`— ${lateInTable.moved[0].reason}`), `${lateInTable.qid} ${lateInTable.moved[0].id} in the table with its reason`);
 
   // --max-queries N: reasons for the first N changed queries only (each costs two searches per moved document).
   const capped = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json', '--max-queries', '5']).stdout);
