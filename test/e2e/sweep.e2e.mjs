@@ -134,4 +134,8 @@ await withVSCode({ name: 'sweep', runDir, workspace, extensionDevelopmentPath: R
   const pair = JSON.parse(fs.readFileSync(path.join(workspace, 'configs/baseline-sweep-2.rank.json'), 'utf8'));
   assert.deepEqual(pair.lexical.fields, { title: 3, body: 0.5 });
   await vs.screenshot('sweep-heatmap-saved-dark');
+  // The cells are reachable by keyboard too: focus one (title=1, body=2), Enter.
+  await wv().locator('#heatmap tbody tr:nth-child(1) td:nth-child(4)').focus();
+  await page.keyboard.press('Enter');
+  await textOf('#detail-title', /lexical\.fields\.title=1, lexical\.fields\.body=2$/);
 });
