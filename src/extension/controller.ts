@@ -13,6 +13,7 @@ import type { Comparison } from '../core/experiment/compare';
 import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonParams, DashboardModel, DocExplanation, MatrixView, QueryDetail } from '../protocol/dashboard';
 import { explanationView } from './dashboard/explanation';
+import { applyMoveReasons, movesWithoutReason } from './dashboard/move-reasons';
 import {
   ACL_UNAVAILABLE, type DashboardComparison, type DocLookup, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
   matrixCandidates, principalOf, principalText,
@@ -170,11 +171,12 @@ export class RanklabController implements vscode.Disposable {
   /**
    * The moved documents' one-line reasons, from the Ranklab worker (each costs two searches there, on engines the
    * editor's thread need not build); none when a run can no longer be reproduced. False: skipped for now (busy).
+   * `qids`: only these queries (an opened query's detail); by default the first screenful (REASON_QUERIES).
    */
-  private async moveReasons(b: StoredRun, c: StoredRun, cmp: Comparison): Promise<boolean> {
+  private async moveReasons(b: StoredRun, c: StoredRun, cmp: Comparison, qids?: string[]): Promise<boolean> {
     const folder = this.folder;
     const sessions = this.sessions;
-    const queries = cmp.queryDeltas.slice(0, REASON_QUERIES).filter((q) => q.moved.length).map((q) => ({ qid: q.qid, text: q.text ?? '', moved: q.moved.map((m) => m.id) }));
+    const queries = movesWithoutReason(cmp, qids ?? cmp.queryDeltas.slice(0, REASON_QUERIES).map((q) => q.qid));
     if (!folder || !sessions || queries.length === 0) return true;
     // The worker runs one task per folder at a time: the figures do not wait behind an evaluation for their reasons.
     // The dashboard is told to ask again once the work is done (the comparison is then recomputed with them).
@@ -187,16 +189,10 @@ export class RanklabController implements vscode.Disposable {
       });
       return false;
     }
-    const r = await this.sessions.inWorker(folder, 'explaining moved documents', 'moveReasons', {
+    const r = await sessions.inWorker(folder, 'explaining moved documents', 'moveReasons', {
       baseline: runRef(b), candidate: runRef(c), principal: principalOf(b) ?? undefined, queries,
     });
-    const reasons = new Map(r.reasons.map((x) => [`${x.qid}\u0000${x.id}`, x.reason]));
-    for (const q of cmp.queryDeltas) {
-      for (const m of q.moved) {
-        const reason = reasons.get(`${q.qid}\u0000${m.id}`);
-        if (reason !== undefined) m.reason = reason;
-      }
-    }
+    applyMoveReasons(cmp, r.reasons);
     return true;
   }
 
@@ -365,6 +361,9 @@ export class RanklabController implements vscode.Disposable {
     const { baseline, candidate, allowMixed } = this.resolve(ids);
     const m = this.model(ids).primaryMetric?.spec;
     const core = (await this.comparison(baseline?.id, candidate?.id, allowMixed)).core;
+    // A changed query beyond the first screenful gets its moved documents' reasons now (one query: a short worker task,
+    // kept on the cached comparison for the next time it is opened).
+    if (core && baseline && candidate && !core.principals.mixed) await this.moveReasons(baseline, candidate, core, [qid]).catch((e) => this.log.warn(`no reasons for ${qid}: ${(e as Error).message}`));
     let qrels: ReadonlyMap<string, number> | undefined;
     try {
       qrels = this.session()?.judgments().qrels.get(qid);

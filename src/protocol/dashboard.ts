@@ -59,6 +59,8 @@ export interface DocRow {
   grade?: number;
   /** Rank of the same document in the other list of the comparison (undefined = not in its top k). */
   otherRank?: number;
+  /** Why it moved between baseline and candidate, in one line (the core's `ranklab explain` reason); absent when it did not move or the runs cannot be reproduced. */
+  reason?: string;
 }
 
 /** Candidate against baseline on one query, as the core counts it (a difference within 1e-9 is a tie). */

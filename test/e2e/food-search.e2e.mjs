@@ -1,10 +1,12 @@
 // End to end on the example workspace (examples/food-search, copied to the run dir first; the repo copy is
 // never touched): "Ranklab: Run Evaluation" from the palette → the dashboard webview (metrics table, the
 // core comparison with CIs, per-query side-by-side lists with grades, charts; a listed document expanded with
-// Enter into its explanation under both configs, folded with Space) → edit
+// Enter into its explanation under both configs, folded with Space; a changed query beyond the 20th opened: a
+// reason on each of its moved documents, as `ranklab compare` gives it) → edit
 // configs/title-boost-3.rank.json in the editor so that it regresses, save → the gate warning appears in
 // the Problems panel → screenshots of the dashboard in dark and light themes to test-results/.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, copyWorkspace, log, makeRunDir, withVSCode } from './driver.mjs';
@@ -90,6 +92,28 @@ await withVSCode({ name: 'food', runDir, workspace, extensionDevelopmentPath: RE
   assert.equal(await row.getAttribute('aria-expanded'), 'false');
 
   await vs.screenshot('food-dashboard-dark');
+
+  // 3c. A changed query beyond the first screenful (the comparison explains its first 20 changed queries' moved
+  // documents; "Documents that moved" lists those): opening it in the per-query table asks the worker for its own
+  // reasons, and each of its moved documents shows the reason `ranklab compare` gives for it.
+  const candidateName = (await vs.webviewText('#comparison', /Comparison in full: .+ vs baseline/)).match(/Comparison in full: (.+?) vs baseline/)[1];
+  const compared = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), 'compare', '--baseline', 'baseline', '--candidate', candidateName, '--format', 'json', '--workspace', workspace], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(compared.status, 0, compared.stderr);
+  const listed = new Set(await wv.locator('#moved details.moved-query summary').evaluateAll((els) => els.map((e) => e.textContent.split(' ')[0])));
+  const late = JSON.parse(compared.stdout).queryDeltas.slice(20).find((q) => q.moved.length > 0 && !listed.has(q.qid));
+  assert.ok(late, `${candidateName} vs baseline has a changed query with moved documents beyond the first 20`);
+  log(`query beyond the first screenful: ${late.qid} (${late.moved.length} moved)`);
+  await wv.locator('#pq-text').fill(late.qid);
+  await wv.locator(`#per-query-table .vt-row[data-qid="${late.qid}"]`).click();
+  await vs.webviewText('#query-detail h2', new RegExp(`Query ${late.qid}\\b`));
+  await wv.locator('#query-detail .doc-reason').first().waitFor({ timeout: 60000 });
+  for (const m of late.moved) {
+    const shown = await wv.locator(`#query-detail tr[data-doc="${m.id}"] .doc-reason`).allTextContents();
+    assert.ok(shown.length > 0, `${m.id}: a reason on its row`);
+    for (const t of shown) assert.equal(t, `Why it moved: ${m.reason}`);
+  }
+  await vs.screenshot('food-late-query-reasons-dark');
+  await wv.locator('#pq-text').fill('');
 
   // 4. Edit title-boost-3 in the editor so that it regresses, save: the gate warning appears in Problems.
   await page.keyboard.press('Control+P');

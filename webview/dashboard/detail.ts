@@ -80,7 +80,8 @@ function docList(label: string, side: QueryDetail['baseline'], which: 'baseline'
         titleLine,
         h('div', { class: 'doc-id' }, linkButton(data(d.id), `Open ${tip(d.id, 80)}`, () => cb.openDocument(d.id, side.runId)),
           h('span', { class: 'muted nowrap', title: 'ranking score' }, ` · ${fmt(d.score, 3)}`)),
-        d.snippet ? h('div', { class: 'doc-snippet muted', dir: 'auto' }, d.snippet) : null),
+        d.snippet ? h('div', { class: 'doc-snippet muted', dir: 'auto' }, d.snippet) : null,
+        d.reason ? h('div', { class: 'doc-reason', dir: 'auto', title: tip(d.reason) }, h('span', { class: 'muted' }, 'Why it moved: '), d.reason) : null),
       gradeOf(d, qid, cb),
       h('td', { class: `num move ${mark.cls}`, title: mark.title }, mark.text));
     // Buttons inside the row (open, judge) keep their own action; the row's own keys and clicks toggle.
@@ -130,6 +131,7 @@ export function renderDetail(box: HTMLElement, d: QueryDetail, metric: string | 
     legend(`Lists as ranked, top ${d.candidate?.docs.length ?? d.baseline?.docs.length ?? 0}${metric ? `; the figure next to each is the query's ${metric}` : ''}; under each title: the document id (click to open it) and its ranking score. `,
       'Grade: 0 (not relevant) to 3 (best) from the judgments; ', h('i', {}, 'unjudged'), ': no judgment, counted as not relevant (its "judge" button grades it in the judging view). ',
       'Move: ▲n / ▼n = n places higher / lower in the candidate than in the baseline; new = not in the baseline\'s list; out = not in the candidate\'s list; = unchanged. ',
+      '"Why it moved": the one-line reason of a document that entered, left or moved. ',
       'Click a document (or Enter / Space on it) for why it is there: each config\'s steps, the BM25 sum term by term, and why it moved.'),
   ]);
 }

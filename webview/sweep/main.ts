@@ -92,9 +92,15 @@ function heatmap(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement 
     h('tbody', {}, ...a.values.map((va) => h('tr', {}, h('th', {}, String(va)), ...b.values.map((vb) => {
       const p = byKey.get(`${va}\0${vb}`);
       if (!p) return h('td', { class: 'missing' }, '-');
-      const cell = h('td', { class: p.index === view.best ? 'best' : '', title: `${label(p)}: tune ${fmt(p.tune)}, holdout ${fmt(p.holdout)}`, attrs: { 'data-index': String(p.index) } }, fmt(p.tune));
+      const cell = h('td', { class: p.index === view.best ? 'best' : '', title: `${label(p)}: tune ${fmt(p.tune)}, holdout ${fmt(p.holdout)}`, attrs: { 'data-index': String(p.index), tabindex: '0', role: 'button' } }, fmt(p.tune));
       cell.style.setProperty('--heat', String(hi > lo ? (p.tune - lo) / (hi - lo) : 1));
       cell.addEventListener('click', () => onPick(p));
+      // Reachable by keyboard as the curve's value buttons are: Tab to a cell, Enter or Space.
+      cell.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        onPick(p);
+      });
       return cell;
     })))));
   return h('section', { id: 'heatmap-section' }, h('p', { class: 'muted' }, 'Tune score per combination (darker = higher); hover for the holdout score.'), table);

@@ -5,11 +5,11 @@ import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, compare
 import { type GateSettings, checkGates, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf, isSavedRunFile, loadSavedRun, refuseIncomplete } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
-import { comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
+import { PRINTED_QUERIES, comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
-import { REASON_QUERIES, addMoveReasons } from '../../core/session/explain';
+import { addMoveReasons } from '../../core/session/explain';
 import type { ConfigEntry, RanklabSession } from '../../core/session/session';
 import { Work } from '../../core/util/cooperative';
 import { InputError, errorAt } from '../../core/util/diagnostics';
@@ -31,7 +31,8 @@ export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFI
                 [--class-slices] [--allow-mixed-principals] [--max-queries N] [--strict]
   Paired comparison, opening with the verdict (per metric: change, CI, significance after the correction, gates,
   worst slice, minimum detectable effect): means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
-  the documents that moved, slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
+  the documents that moved (each with why it moved, when both sides are workspace configs: every changed query
+  in JSON; in a table or markdown the queries printed, --max-queries N, default 10), slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
   documents were graded; score ties; stage recall and query classes (--class-slices: classes as slices). Sides are configs (run, or reused from
   .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).
   Several --candidate: one comparison per candidate against the baseline, one Holm correction over all of them, and a
@@ -160,11 +161,13 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
     many = await compareManySliced(sides[0], sides.slice(1), judgments, specs, choice.options, work.phase('statistics', 0), {
       classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'],
     });
-    // Moved documents get their one-line reason when both sides are configs of the built-in pipeline.
+    // Moved documents get their one-line reason when both sides are configs of the built-in pipeline: for every
+    // changed query in JSON, for those printed in a table or markdown (each moved document costs two searches).
+    const explained = maxQueries ?? (format === 'json' ? undefined : PRINTED_QUERIES);
     if (session && baseline.kind === 'config' && !baseline.entry.config?.engine) {
       for (const [i, c] of candidates.entries()) {
         if (c.kind !== 'config' || c.entry.config?.engine) continue;
-        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), many.comparisons[i], { principal: values.as, signal, maxQueries: Math.max(maxQueries ?? 0, REASON_QUERIES) });
+        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), many.comparisons[i], { principal: values.as, signal, maxQueries: explained });
       }
     }
   } catch (e) {

@@ -29,6 +29,9 @@ export function verdictLines(v: Verdict, md: boolean): string[] {
   return out;
 }
 
+/** Changed queries a table or markdown comparison prints unless told (`--max-queries`). */
+export const PRINTED_QUERIES = 10;
+
 /** The comparison for people: terminal table or Markdown (CI job summaries). */
 export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', opts: { maxQueries?: number; gates?: GateResult[] } = {}): string {
   const md = format === 'markdown';
@@ -77,7 +80,7 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   }
   out.push('', `judged@${cmp.judged.k}: baseline ${cmp.judged.baseline.toFixed(3)}, candidate ${cmp.judged.candidate.toFixed(3)}`);
 
-  const max = opts.maxQueries ?? 10;
+  const max = opts.maxQueries ?? PRINTED_QUERIES;
   if (cmp.queryDeltas.length) {
     out.push('', h(`Queries that changed (${cmp.primaryMetric}, worst first; ${Math.min(max, cmp.queryDeltas.length)} of ${cmp.queryDeltas.length})`));
     for (const q of cmp.queryDeltas.slice(0, max)) {

@@ -7,6 +7,7 @@ import type { RankConfig } from '../config/types';
 import { modeLabel } from '../config';
 import type { StepExplanation, StepName } from '../retrieval/steps';
 import { closest } from '../util/closest';
+import { yieldToEventLoop } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
 import type { RanklabSession } from './session';
 
@@ -213,15 +214,19 @@ export interface MovesToExplain {
   queryDeltas: ReadonlyArray<{ qid: string; text?: string; moved: ReadonlyArray<{ id: string; reason?: string }> }>;
 }
 
-/** Queries (worst first) whose moved documents get a reason: each costs two searches per document. */
+/**
+ * The dashboard's first screenful: queries (worst first) whose moved documents get their reason with the comparison
+ * itself; the others get theirs when their row is opened (each costs two searches per moved document).
+ */
 export const REASON_QUERIES = 20;
 
 /**
  * Gives the moved documents of a comparison of two workspace configs their one-line reason (`MovedDocument.reason`),
- * explaining each under both configs as `principal` sees them, for the first `maxQueries` queries that changed.
+ * explaining each under both configs as `principal` sees them: every query that changed, or the first `maxQueries`.
+ * Yields to the event loop between queries, so a worker or the CLI's Ctrl+C is heard between them.
  */
 export async function addMoveReasons(session: RanklabSession, baseConfig: RankConfig, candConfig: RankConfig, cmp: MovesToExplain, opts: { principal?: string; signal?: AbortSignal; maxQueries?: number } = {}): Promise<void> {
-  for (const q of cmp.queryDeltas.slice(0, opts.maxQueries ?? REASON_QUERIES)) {
+  for (const q of cmp.queryDeltas.slice(0, opts.maxQueries ?? cmp.queryDeltas.length)) {
     const text = q.text || session.judgments().queries.get(q.qid)?.text;
     if (!text) continue;
     for (const m of q.moved) {
@@ -229,6 +234,8 @@ export async function addMoveReasons(session: RanklabSession, baseConfig: RankCo
       const cand = await explainFor(session, candConfig, text, m.id, opts);
       m.reason = rankChangeReason(baseConfig, base, candConfig, cand, m.id);
     }
+    await yieldToEventLoop();
+    opts.signal?.throwIfAborted();
   }
 }
 

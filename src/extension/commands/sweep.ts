@@ -16,6 +16,9 @@ export interface SweepRequest {
   vary?: string[];
 }
 
+const ONE_SETTING = 'Sweep this one setting';
+const TWO_SETTINGS = 'Add a second setting (heatmap)…';
+
 export const sweepParameter = (ctx: RanklabContext) => async (arg?: SweepRequest | vscode.Uri) => {
   const request: SweepRequest = arg && !(arg instanceof vscode.Uri) && typeof arg === 'object' ? arg : {};
   const file = request.config ?? configUri(arg instanceof vscode.Uri ? arg : undefined)?.fsPath;
@@ -31,23 +34,46 @@ export const sweepParameter = (ctx: RanklabContext) => async (arg?: SweepRequest
     if (settings.length === 0) throw new InputError('this config writes no numeric setting a sweep can vary (e.g. lexical.fields.title)', [], { file });
     const editor = vscode.window.activeTextEditor;
     const underCursor = editor?.document.uri.fsPath === file ? settingAt(editor.document.getText(), editor.document.offsetAt(editor.selection.active), raw) : undefined;
-    const path = underCursor ?? (await vscode.window.showQuickPick(settings.map((s) => ({ label: s.path, description: `now ${s.value}` })), { placeHolder: 'Setting to sweep' }))?.label;
-    if (!path) return undefined;
-    const value = settings.find((s) => s.path === path)!.value;
-    const range = await vscode.window.showInputBox({
-      prompt: `Values of ${path}: FROM..TO:STEP or V1,V2,...`,
-      value: defaultRange(path, value),
-      validateInput: (v) => {
-        try {
-          parseVary(`${path}=${v}`, fields);
-          return undefined;
-        } catch (e) {
-          return (e as Error).message;
-        }
-      },
-    });
-    if (range === undefined) return undefined;
-    variations = [parseVary(`${path}=${range}`, fields)];
+    const pickSetting = async (placeHolder: string, except?: string) =>
+      (await vscode.window.showQuickPick(settings.filter((s) => s.path !== except).map((s) => ({ label: s.path, description: `now ${s.value}` })), { placeHolder }))?.label;
+    const first = underCursor ?? (await pickSetting('Setting to sweep'));
+    if (!first) return undefined;
+    const firstVary = await askRange(first, settings, fields);
+    if (!firstVary) return undefined;
+    variations = [firstVary];
+    // A second setting turns the curve into a heatmap (every pair of values).
+    if (settings.length > 1) {
+      const more = await vscode.window.showQuickPick([
+        { label: ONE_SETTING, description: `a curve over ${first}` },
+        { label: TWO_SETTINGS, description: 'every pair of values of two settings' },
+      ], { placeHolder: `Sweep ${first} alone, or against a second setting?` });
+      if (!more) return undefined;
+      if (more.label === TWO_SETTINGS) {
+        const second = await pickSetting(`Second setting (the heatmap's columns; rows are ${first})`, first);
+        if (!second) return undefined;
+        const secondVary = await askRange(second, settings, fields);
+        if (!secondVary) return undefined;
+        variations.push(secondVary);
+      }
+    }
   }
   return ctx.sweep.sweep(file, variations);
 };
+
+/** The values of one setting, typed as FROM..TO:STEP or a list (checked as the CLI's --vary checks them); undefined when dismissed. */
+async function askRange(path: string, settings: { path: string; value: number }[], fields: string[]): Promise<Variation | undefined> {
+  const value = settings.find((s) => s.path === path)!.value;
+  const range = await vscode.window.showInputBox({
+    prompt: `Values of ${path}: FROM..TO:STEP or V1,V2,...`,
+    value: defaultRange(path, value),
+    validateInput: (v) => {
+      try {
+        parseVary(`${path}=${v}`, fields);
+        return undefined;
+      } catch (e) {
+        return (e as Error).message;
+      }
+    },
+  });
+  return range === undefined ? undefined : parseVary(`${path}=${range}`, fields);
+}

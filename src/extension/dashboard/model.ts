@@ -19,6 +19,7 @@ import { describeMetric, explainMetric, parseMetric, parseMetricList } from '../
 import type { SavedQueryResult } from '../../core/run/types';
 import { type Slicer, Work } from '../../core/util/cooperative';
 import type { StoredRun } from '../run-store';
+import { reasonsOf } from './move-reasons';
 import { metricOptionsOf } from '../../core/workspace/settings';
 
 /** Significance level of the verdict (after the correction). */
@@ -476,6 +477,12 @@ export function buildQueryDetail(
     r && q ? { runId: r.id, label: runLabel(r), docs: docRows(r, q, limit, qrels, other, lookup), metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined } : undefined;
   const b = side(baseline, qb, qc, 'baseline');
   const c = side(candidate, qc, qb, 'candidate');
+  // Why each moved document moved (the comparison's one-line reasons), on its rows in both lists.
+  const reasons = reasonsOf(core, qid);
+  for (const d of [...(b?.docs ?? []), ...(c?.docs ?? [])]) {
+    const reason = reasons.get(d.id);
+    if (reason !== undefined) d.reason = reason;
+  }
   const moves = { entered: 0, left: 0, up: 0, down: 0 };
   for (const d of c?.docs ?? []) {
     if (d.otherRank === undefined) moves.entered++;

@@ -56,17 +56,29 @@ test('explain --as: a document the principal may not see is only "not visible"; 
   assert.ok(seen.candidate.steps.length > 0);
 });
 
-test('compare: the moved documents of the first 20 changed queries carry their one-line reason (json and table)', () => {
+test('compare: every moved document of every changed query carries its one-line reason (json and table); --max-queries caps it', () => {
   const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const cmp = JSON.parse(r.stdout);
-  type Delta = { moved: Array<{ reason?: string }> };
-  const moved = cmp.queryDeltas.slice(0, 20).flatMap((q: Delta) => q.moved);
+  type Delta = { qid: string; moved: Array<{ id: string; reason?: string }> };
+  const deltas = cmp.queryDeltas as Delta[];
+  assert.ok(deltas.length > 20, 'more changed queries than the dashboard\'s first screenful');
+  const moved = deltas.flatMap((q) => q.moved);
   assert.ok(moved.length > 0);
   for (const m of moved) assert.match(m.reason!, /^title boost 1→3[:;]/);
-  // Beyond the first 20 changed queries (--max-queries raises it) no document is explained: each costs two searches.
-  assert.ok(cmp.queryDeltas.length > 20);
-  for (const q of cmp.queryDeltas.slice(20) as Delta[]) for (const m of q.moved) assert.equal(m.reason, undefined);
+  // A document of a query beyond the 20th: its reason is the one `ranklab explain --baseline` gives (its own path).
+  const late = deltas.slice(20).find((q) => q.moved.length)!;
+  const one = JSON.parse(ranklab(['explain', '--workspace', example, '--config', 'title-boost-3', '--baseline', 'baseline', '--query', late.qid, '--doc', late.moved[0].id, '--format', 'json']).stdout);
+  assert.equal(late.moved[0].reason, one.reason);
   const t = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3']);
   assert.match(t.stdout, /grade \d — title boost 1→3/);
+  // A table printing 30 queries shows the reasons of the queries beyond the 20th too.
+  const t30 = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--max-queries', '30']).stdout;
+  const lateInTable = deltas.slice(20, 30).find((q) => q.moved.length)!;
+  assert.ok(t30.includes(`${lateInTable.moved[0].id}: `) && t30.includes(`— ${lateInTable.moved[0].reason}`), `${lateInTable.qid} ${lateInTable.moved[0].id} in the table with its reason`);
+
+  // --max-queries N: reasons for the first N changed queries only (each costs two searches per moved document).
+  const capped = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json', '--max-queries', '5']).stdout);
+  for (const q of capped.queryDeltas.slice(0, 5) as Delta[]) for (const m of q.moved) assert.match(m.reason!, /^title boost 1→3[:;]/);
+  for (const q of capped.queryDeltas.slice(5) as Delta[]) for (const m of q.moved) assert.equal(m.reason, undefined);
 });
