@@ -37,7 +37,8 @@ export function shortestDistinct(values: readonly number[]): number[] {
   const distinct = new Set(values).size;
   for (let p = MIN_DIGITS; p < 17; p++) {
     const rounded = values.map((v) => round(v, p));
-    if (new Set(rounded).size === distinct) return rounded;
+    // Near ±Number.MAX_VALUE rounding up can overflow to ±Infinity (written as null): take more digits then.
+    if (new Set(rounded).size === distinct && rounded.every((r, i) => Number.isFinite(r) || !Number.isFinite(values[i]))) return rounded;
   }
   return [...values];
 }

@@ -25,6 +25,9 @@ test('shortestDistinct: 6 significant digits unless more are needed to keep two 
   // 1.0000001 and 1.0000002 differ only in the 8th digit: 8 digits are kept for the whole list.
   assert.deepEqual(shortestDistinct([1.0000002, 1.0000001, 0.5]), [1.0000002, 1.0000001, 0.5]);
   assert.deepEqual(shortestDistinct([]), []);
+  // Near -MAX_VALUE, 10 digits keep these apart but round -1.7976931345e308 to -1.797693135e308, beyond the largest
+  // double (-Infinity, written as null): more digits are taken instead.
+  assert.deepEqual(shortestDistinct([-1.7976931250000001e308, -1.7976931345e308]), [-1.797693125e308, -1.7976931345e308]);
 });
 
 test('a hybrid run survives the round trip: ids, order, stage ranks and scores, stage outputs, titles moved to the run', () => {
