@@ -27,6 +27,11 @@ function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** A run as plain, readable JSON: the expanded shape, which is format `@1` (`ranklab show-run`, Export Run → JSON). */
+export function expandedRunJson(saved: SavedRun): string {
+  return JSON.stringify({ ...saved, format: 'ranklab-run@1' }, null, 2) + '\n';
+}
+
 /** The JSON text of a run file's bytes (gunzipped when it is a gzip member). */
 export function runFileText(bytes: Buffer): string {
   return (isGzip(bytes) ? gunzipSync(bytes) : bytes).toString('utf8');
