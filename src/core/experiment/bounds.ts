@@ -262,7 +262,7 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
         const hyp = x >= 1 ? x : 0;
         const next = j < judged.length && judged[j] >= hyp ? judged[j++] : hyp > 0 ? (remaining--, hyp) : 0;
         if (next === 0) break;
-        idcg += gainOf(next, options.gain) / Math.log2(r + 2);
+        idcg += (gain[next] ?? gainOf(next, options.gain)) / Math.log2(r + 2);
       }
       hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
       lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
