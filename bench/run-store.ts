@@ -1,16 +1,24 @@
 // npm run bench:run-store [-- --runs N --queries N --depth N]   (also the first part of `npm run bench`)
 // The run store at dashboard scale: 20 saved runs x 1,000 queries at depth 100 (synthetic, fixed generator: half
-// lexical-only, half hybrid with per-stage ranks and stage outputs; titles of the top 10). Prints, before (format
-// ranklab-run@1 read the way the editor read it until now: every file parsed in full) and after (ranklab-run@2 with
-// the run index) in the same run: the size of a run file, the time to open the store (what the dashboard's pickers
-// and the status bar need) and the time to load one comparison's details (two runs). Medians of 3 rounds.
+// lexical-only, half hybrid as a real pipeline records them: a lexical and a vector output of 100 ids each, fused by
+// RRF, per-stage ranks and scores of every final document, both outputs as stage ids; titles of the top 10). Prints,
+// in the same run: the size of a run file in each format (ranklab-run@1, @2, @3), the time to open the store (@1 read
+// the way the editor read it before the run index: every file parsed in full; @3 with the run index), and what the
+// dashboard does when it opens on a comparison: the index, the two runs' details and the comparison it computes
+// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor). Medians of 3 rounds.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { RunIndex } from '../src/core/experiment/run-index';
-import { checkSavedRun, saveRun } from '../src/core/experiment/run-store';
-import type { RankedDoc, SavedRun } from '../src/core/run/types';
+import { checkSavedRun, comparisonSideOf, saveRun } from '../src/core/experiment/run-store';
+import { compareRunsSliced } from '../src/core/experiment/compare';
+import { checkGates } from '../src/core/experiment/gates';
+import { verdictOf } from '../src/core/experiment/verdict';
+import { loadJudgments } from '../src/core/judgments';
+import { DEFAULT_METRIC_OPTIONS, parseMetricList } from '../src/core/metrics';
+import { encodeRunV2 } from '../src/core/run/run-format-v2';
+import type { RankedDoc, SavedQueryResult, SavedRun } from '../src/core/run/types';
+import { Work } from '../src/core/util/cooperative';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -22,106 +30,171 @@ const QUERIES = opt('queries', 1000);
 const DEPTH = opt('depth', 100);
 const ROUNDS = 3;
 const CORPUS = 100_000;
+const SPECS = ['ndcg@10', 'mrr@10', 'p@5', 'recall@100'];
 
-let seed = 42; // LCG: the same runs every time
-const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+let seed = 42; // mulberry32: the same runs every time (a period far beyond what is drawn, unlike a float LCG)
+const rnd = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const randomId = () => `doc-${Math.floor(rnd() * CORPUS)}`;
+
+/** `n` distinct random ids with descending scores from `top`, as one retriever's output. */
+function output(n: number, top: number, step: number): { ids: string[]; scores: number[] } {
+  const ids = new Set<string>();
+  while (ids.size < n) ids.add(randomId());
+  let score = top;
+  return { ids: [...ids], scores: [...ids].map(() => (score -= rnd() * step)) };
+}
+
+function hybridQuery(): Pick<SavedQueryResult, 'docs' | 'stageIds'> {
+  const lexical = output(DEPTH, 20 + rnd() * 10, 0.3);
+  // The vector output shares about half of its ids with the lexical one, in another order.
+  const shared = new Set(lexical.ids.filter(() => rnd() < 0.5));
+  while (shared.size < DEPTH) shared.add(randomId());
+  const vids = [...shared];
+  for (let i = vids.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [vids[i], vids[j]] = [vids[j], vids[i]];
+  }
+  const vector = { ids: vids, scores: output(DEPTH, 0.9, 0.004).scores };
+  const fused = new Map<string, number>();
+  for (const o of [lexical, vector]) o.ids.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (61 + i)));
+  const ranked = [...fused].sort((a, b) => b[1] - a[1]).slice(0, DEPTH);
+  const stage = (o: typeof lexical, id: string) => {
+    const i = o.ids.indexOf(id);
+    return i < 0 ? undefined : { rank: i + 1, score: o.scores[i] };
+  };
+  const docs = ranked.map(([id, score], i): RankedDoc => {
+    const stages: RankedDoc['stages'] = { fused: { rank: i + 1, score } };
+    const l = stage(lexical, id);
+    const v = stage(vector, id);
+    if (l) stages.lexical = l;
+    if (v) stages.vector = v;
+    return { id, score, stages };
+  });
+  return { docs, stageIds: { lexical: lexical.ids, vector: vector.ids } };
+}
+
+function lexicalQuery(): Pick<SavedQueryResult, 'docs'> {
+  const o = output(DEPTH, 20 + rnd() * 10, 0.3);
+  return { docs: o.ids.map((id, i) => ({ id, score: o.scores[i], stages: { lexical: { rank: i + 1, score: o.scores[i] } } })) };
+}
 
 function makeRun(r: number): SavedRun {
   const hybrid = r % 2 === 1;
   const config = ['baseline', 'hybrid-rrf', 'title-boost', 'hybrid-rerank'][r % 4];
   const titles: Record<string, string> = {};
-  const queries = Array.from({ length: QUERIES }, (_, q) => {
-    let score = 20 + rnd() * 10;
-    const docs: RankedDoc[] = Array.from({ length: DEPTH }, (_, i) => {
-      score -= rnd() * 0.3;
-      const id = `doc-${Math.floor(rnd() * CORPUS)}`;
-      if (i < 10) titles[id] = `A document title of about forty characters ${id}`;
-      const stages: RankedDoc['stages'] = hybrid
-        ? { lexical: { rank: 1 + Math.floor(rnd() * 200), score: rnd() * 25 }, vector: { rank: 1 + Math.floor(rnd() * 200), score: rnd() }, fused: { rank: i + 1, score: 1 / (61 + i) } }
-        : { lexical: { rank: i + 1, score } };
-      return { id, score: hybrid ? 1 / (61 + i) : score, stages }; // a hybrid's final list is its fused list
-    });
-    const stageIds = hybrid ? { lexical: Array.from({ length: DEPTH }, () => `doc-${Math.floor(rnd() * CORPUS)}`), vector: Array.from({ length: DEPTH }, () => `doc-${Math.floor(rnd() * CORPUS)}`) } : {};
+  const queries = Array.from({ length: QUERIES }, (_, q): SavedQueryResult => {
+    const ranked = hybrid ? hybridQuery() : lexicalQuery();
+    for (const d of ranked.docs.slice(0, 10)) titles[d.id] = `A document title of about forty characters ${d.id}`;
     return {
-      qid: `q${q}`, text: `synthetic query number ${q}`, docs, total: 1000 + q,
-      latencyMs: (hybrid ? { lexical: rnd(), vector: rnd(), fused: rnd() * 0.01, total: rnd() * 2 } : { lexical: rnd(), total: rnd() }) as Record<string, number>,
-      metrics: { 'ndcg@10': rnd(), 'mrr@10': rnd(), 'p@5': rnd(), 'recall@100': rnd() },
-      stageIds,
+      qid: `q${q}`, text: `synthetic query number ${q}`, ...ranked, total: 1000 + q,
+      latencyMs: hybrid ? { lexical: rnd(), vector: rnd(), fused: rnd() * 0.01, total: rnd() * 2 } : { lexical: rnd(), total: rnd() },
+      metrics: Object.fromEntries(SPECS.map((s) => [s, rnd()])),
     };
   });
   return {
-    format: 'ranklab-run@2',
+    format: 'ranklab-run@3',
     provenance: { config, configHash: `sha256:${'a'.repeat(64)}`, corpus: `sha256:${'b'.repeat(64)}`, judgments: `sha256:${'c'.repeat(64)}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, r)).toISOString(), tool: 'ranklab bench', access: { principal: null, rule: { doc: 'public', is: true }, missingAcl: 'public' }, models: {} },
-    config: { name: config }, metricSpecs: ['ndcg@10', 'mrr@10', 'p@5', 'recall@100'], metrics: { 'ndcg@10': rnd(), 'mrr@10': rnd(), 'p@5': rnd(), 'recall@100': rnd() },
+    config: { name: config }, metricSpecs: SPECS, metrics: Object.fromEntries(SPECS.map((s) => [s, rnd()])),
     latency: { total: { p50: 1, p99: 2 } }, queries, titles,
   };
 }
 
-/** What the editor did until now on every open and every watcher event: read and parse every run file. */
+/** Judgments for the comparison: per query 20 documents of the first run's list graded 0-3, and 5 it did not find. */
+function writeQrels(dir: string, first: SavedRun): string {
+  const lines: string[] = [];
+  for (const q of first.queries) {
+    for (const d of q.docs.filter(() => rnd() < 0.2)) lines.push(`${q.qid} 0 ${d.id} ${Math.floor(rnd() * 4)}`);
+    for (let i = 0; i < 5; i++) lines.push(`${q.qid} 0 ${randomId()} ${1 + Math.floor(rnd() * 3)}`);
+  }
+  const path = join(dir, 'qrels.txt');
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+/** What the editor did before the run index, on every open and every watcher event: read and parse every run file. */
 function openBefore(dir: string): number {
   let n = 0;
   for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const v = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-    if (!checkSavedRun(v)) n++;
+    if (!checkSavedRun(JSON.parse(readFileSync(join(dir, name), 'utf8')))) n++;
   }
   return n;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function time(fn: () => unknown): number {
+async function time(fn: () => unknown): Promise<number> {
   const t = performance.now();
-  fn();
+  await fn();
   return performance.now() - t;
 }
 
 const MB = 2 ** 20;
-const before = mkdtempSync(join(tmpdir(), 'rl-bench-runs-v1-'));
-const after = mkdtempSync(join(tmpdir(), 'rl-bench-runs-v2-'));
-try {
+const dirs = { v1: mkdtempSync(join(tmpdir(), 'rl-bench-runs-v1-')), v2: mkdtempSync(join(tmpdir(), 'rl-bench-runs-v2-')), v3: mkdtempSync(join(tmpdir(), 'rl-bench-runs-v3-')) };
+const work = mkdtempSync(join(tmpdir(), 'rl-bench-qrels-'));
+void main().finally(() => {
+  for (const d of [...Object.values(dirs), work]) rmSync(d, { recursive: true, force: true });
+});
+
+async function main(): Promise<void> {
   console.log(`run store: ${RUNS} runs x ${QUERIES} queries at depth ${DEPTH} (synthetic); ${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
   const ids: string[] = [];
+  let first: SavedRun | undefined;
   for (let r = 0; r < RUNS; r++) {
     const run = makeRun(r);
-    writeFileSync(join(before, `${run.provenance.config}-${r}.json`), JSON.stringify({ ...run, format: 'ranklab-run@1' }, null, 1) + '\n'); // as saved until now
-    const path = saveRun(after, run, 0);
-    ids.push(path.slice(after.length + 1, -'.json'.length));
+    first ??= run;
+    const name = `${run.provenance.config}-${r}.json`;
+    writeFileSync(join(dirs.v1, name), JSON.stringify({ ...run, format: 'ranklab-run@1' }, null, 1) + '\n'); // as @1 was written
+    writeFileSync(join(dirs.v2, name), JSON.stringify(encodeRunV2(run)) + '\n'); // as @2 was written
+    const path = saveRun(dirs.v3, run, 0);
+    ids.push(path.slice(dirs.v3.length + 1, -'.json'.length));
   }
-  const size = (dir: string, hybrid?: boolean) => readdirSync(dir).filter((f) => f.endsWith('.json') && (hybrid === undefined || f.startsWith('hybrid') === hybrid)).map((f) => statSync(join(dir, f)).size);
-  const perThousand = (bytes: number[]) => bytes.reduce((a, b) => a + b, 0) / bytes.length / MB / (QUERIES / 1000);
-  const [v1, v2] = [perThousand(size(before)), perThousand(size(after))];
-  // For reference only (not what is written): the same compact files gzipped.
-  const gz = readdirSync(after).filter((f) => f.endsWith('.json')).map((f) => gzipSync(readFileSync(join(after, f))).length);
-  const kind = (dir: string, hybrid: boolean) => perThousand(size(dir, hybrid)); // the hybrid configs' names start with "hybrid"
+  const judgments = loadJudgments(writeQrels(work, first!));
+  const sizes = (dir: string, hybrid?: boolean) => readdirSync(dir).filter((f) => f.endsWith('.json') && (hybrid === undefined || f.startsWith('hybrid') === hybrid)).map((f) => statSync(join(dir, f)).size);
+  const perThousand = (bytes: number[]) => (bytes.reduce((a, b) => a + b, 0) / bytes.length / MB / (QUERIES / 1000)).toFixed(2);
 
-  const beforeOpen: number[] = [];
-  const afterFirst: number[] = [];
-  const afterOpen: number[] = [];
-  const afterDetails: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    beforeOpen.push(time(() => openBefore(before)));
-    rmSync(join(after, '.index'), { force: true });
-    afterFirst.push(time(() => new RunIndex(after).open())); // no index yet: built from every file once
-    const idx = new RunIndex(after);
-    afterOpen.push(time(() => idx.open()));
-    afterDetails.push(time(() => [idx.load(ids[0]), idx.load(ids[1])]));
+  // A lexical-only run (ids[0]) against a hybrid one (ids[1]), as the dashboard opens on them.
+  const specs = parseMetricList(SPECS);
+  const gates = { maxRegression: { 'ndcg@10': 0.01 }, min: { 'recall@100': 0.1 } };
+  async function dashboardOpen(index: RunIndex) {
+    index.open();
+    const [b, c] = [index.load(ids[0]), index.load(ids[1])];
+    const cmp = await compareRunsSliced(comparisonSideOf(b), comparisonSideOf(c), judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
+    verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
   }
-  const indexKb = statSync(join(after, '.index')).size / 1024;
-  const row = (label: string, b: string, a: string) => console.log(`  ${label.padEnd(44)} ${b.padStart(14)} ${a.padStart(14)}`);
-  row('', 'before (@1)', 'after (@2)');
-  row('run file, MB per 1,000 queries at depth 100', v1.toFixed(2), v2.toFixed(2));
-  row('  lexical-only runs', kind(before, false).toFixed(2), kind(after, false).toFixed(2));
-  row('  hybrid runs (3 stages, stage outputs)', kind(before, true).toFixed(2), kind(after, true).toFixed(2));
-  row('  (for reference: the @2 files gzipped)', '', perThousand(gz).toFixed(2));
-  row('open the store (pickers, status bar), ms', median(beforeOpen).toFixed(0), median(afterOpen).toFixed(1));
-  row('  first open, no index yet (built), ms', '-', median(afterFirst).toFixed(0));
-  row('load one comparison\'s details (2 runs), ms', '(in the open)', median(afterDetails).toFixed(0));
-  row('dashboard open: store + one comparison, ms', median(beforeOpen).toFixed(0), (median(afterOpen) + median(afterDetails)).toFixed(0));
-  console.log(`  index file ${indexKb.toFixed(1)} KB; medians of ${ROUNDS} rounds; load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
-} finally {
-  rmSync(before, { recursive: true, force: true });
-  rmSync(after, { recursive: true, force: true });
+  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v2: [] as number[], v3: [] as number[] }, compare: [] as number[], dashboard: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round === 0) t.beforeOpen.push(await time(() => openBefore(dirs.v1))); // minutes under load: one round
+    rmSync(join(dirs.v3, '.index'), { force: true });
+    t.first.push(await time(() => new RunIndex(dirs.v3).open())); // no index yet: built from every file once
+    const idx = new RunIndex(dirs.v3);
+    t.open.push(await time(() => idx.open()));
+    const v2 = new RunIndex(dirs.v2);
+    v2.open();
+    t.load.v2.push(await time(() => [v2.load('baseline-0'), v2.load('hybrid-rrf-1')]));
+    t.load.v3.push(await time(() => [idx.load(ids[0]), idx.load(ids[1])]));
+    const [b, c] = [comparisonSideOf(idx.load(ids[0])), comparisonSideOf(idx.load(ids[1]))];
+    t.compare.push(await time(async () => {
+      const cmp = await compareRunsSliced(b, c, judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
+      verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
+    }));
+    t.dashboard.push(await time(() => dashboardOpen(new RunIndex(dirs.v3))));
+  }
+  const ms = (xs: number[], digits = 0) => `${median(xs).toFixed(digits)} ms`;
+  const row = (label: string, ...cells: string[]) => console.log(`  ${label.padEnd(52)} ${cells.map((c) => c.padStart(11)).join(' ')}`);
+  row('', '@1', '@2', '@3');
+  row('run file, MB per 1,000 queries at depth 100', perThousand(sizes(dirs.v1)), perThousand(sizes(dirs.v2)), perThousand(sizes(dirs.v3)));
+  row('  lexical-only runs', perThousand(sizes(dirs.v1, false)), perThousand(sizes(dirs.v2, false)), perThousand(sizes(dirs.v3, false)));
+  row('  hybrid runs (3 stages, 2 stage outputs)', perThousand(sizes(dirs.v1, true)), perThousand(sizes(dirs.v2, true)), perThousand(sizes(dirs.v3, true)));
+  row('open the store: every file parsed (before the index)', ms(t.beforeOpen), '', '');
+  row('open the store: run index (pickers, status bar)', '', '', ms(t.open, 1));
+  row('  first open, no index yet (built from the files)', '', '', ms(t.first));
+  row('read one comparison\'s two runs (details)', '', ms(t.load.v2), ms(t.load.v3));
+  row('compute the comparison (compare + gates + verdict)', '', '', ms(t.compare));
+  row('dashboard open: index + two runs + comparison', '', '', ms(t.dashboard));
+  console.log(`  index file ${(statSync(join(dirs.v3, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
 }

@@ -12,6 +12,7 @@ import { POOL_USAGE, poolCommand } from './commands/pool';
 import { AGREEMENT_USAGE, agreementCommand } from './commands/agreement';
 import { JUDGE_USAGE, judgeCommand } from './commands/judge';
 import { SWEEP_USAGE, sweepCommand } from './commands/sweep';
+import { SHOW_RUN_USAGE, showRunCommand } from './commands/show-run';
 import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   agreement: { run: agreementCommand, usage: AGREEMENT_USAGE },
   judge: { run: judgeCommand, usage: JUDGE_USAGE },
   sweep: { run: sweepCommand, usage: SWEEP_USAGE },
+  'show-run': { run: showRunCommand, usage: SHOW_RUN_USAGE },
 };
 
 const USAGE = `ranklab — measured search-ranking experiments

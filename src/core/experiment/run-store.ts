@@ -6,13 +6,13 @@ import { stableStringify } from '../config/defaults';
 import type { ComparisonSide } from './compare';
 import type { Run, RunAccess, SavedRun } from '../run/types';
 import { stageCandidatesOfSaved } from './stage-recall';
-import { RUN_FORMATS, encodeRun } from '../run/run-format';
+import { RUN_FORMATS, encodeRunFile, runFileText } from '../run/run-format';
 import { RunIndex } from './run-index';
 
 export { checkSavedRun, loadSavedRun } from '../run/run-format';
 
 /**
- * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json` (compact format, see run-format.ts); the
+ * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json` (gzipped compact format, see run-format.ts); the
  * newest matching one can be reused. Then the retention rule runs (`keep`, ranklab.json `runs.keep`); every run it
  * removes is told to `log`.
  */
@@ -20,7 +20,7 @@ export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_C
   const stamp = saved.provenance.createdAt.replace(/[:.]/g, '-');
   const stem = `${safeName(saved.provenance.config)}${saved.principal ? `@${safeName(saved.principal)}` : ''}`;
   const path = join(runsDir, `${stem}-${stamp}.json`);
-  writeFileAtomic(path, JSON.stringify(encodeRun(saved)) + '\n');
+  writeFileAtomic(path, encodeRunFile(saved));
   for (const f of pruneRuns(runsDir, stem, keep)) log?.(`removed the older run ${f} (keeping the newest ${keep} of ${stem}: ranklab.json "runs.keep")`);
   return path;
 }
@@ -80,7 +80,7 @@ function safeName(name: string): string {
 export function isSavedRunFile(path: string): boolean {
   if (!path.endsWith('.json') || !existsSync(path)) return false;
   try {
-    const head = readFileSync(path, 'utf8').slice(0, 200);
+    const head = runFileText(readFileSync(path)).slice(0, 200);
     return RUN_FORMATS.some((f) => head.includes(`"${f}"`));
   } catch {
     return false;

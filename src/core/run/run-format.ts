@@ -1,139 +1,53 @@
 /**
- * The saved-run file formats. In memory a run is always the expanded `SavedRun`; on disk it is written as
- * `ranklab-run@2` (compact) and read from either version:
+ * Saved-run files. In memory a run is always the expanded `SavedRun`; files are written as `ranklab-run@3` and read
+ * in every version, one module per version:
  * - `ranklab-run@1`: the expanded object as JSON (one object per ranked document, every key repeated).
- * - `ranklab-run@2`: every document id once in `ids`; per query the ranked list as parallel arrays of id indexes and
- *   scores; per-stage ranks and scores as arrays (or `1`: "the same as the final list", the common case of a one-stage
- *   pipeline); titles only in the run-wide `titles`; scores with no more digits than keep every score of a list
- *   distinct from the others (so order and ties are exactly those of the run), latencies to the microsecond.
- * The ranked order itself is stored, never recomputed from the rounded scores.
+ * - `ranklab-run@2`: compact JSON (ids once, ranks as indexes, titles once, short scores): run-format-v2.ts.
+ * - `ranklab-run@3`: the `@2` layout without the id table and derivable stage ranks (run-format-v3.ts), gzipped:
+ *   one gzip member, recognised by its first two bytes (1f 8b), so the file keeps its `.json` name.
+ *   `ranklab show-run FILE` prints any of them as plain JSON or TREC.
  */
 import { readFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from '../util/diagnostics';
-import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
+import type { SavedRun } from './types';
+import { RUN_FORMAT_V2, decodeRunV2 } from './run-format-v2';
+import { RUN_FORMAT_V3, decodeRunV3, encodeRunV3 } from './run-format-v3';
 
-export const RUN_FORMAT = 'ranklab-run@2';
-export const RUN_FORMATS = ['ranklab-run@1', RUN_FORMAT] as const;
+export const RUN_FORMAT = RUN_FORMAT_V3;
+export const RUN_FORMATS = ['ranklab-run@1', RUN_FORMAT_V2, RUN_FORMAT_V3] as const;
 export type RunFormat = (typeof RUN_FORMATS)[number];
 
-/** One stage's per-document ranks and scores in final order (null: the stage did not see that document), or 1 (= final). */
-type CompactStage = 1 | { ranks: (number | null)[]; scores: (number | null)[] };
-
-interface CompactQuery extends Omit<SavedQueryResult, 'docs' | 'stageIds'> {
-  docs: number[];
-  scores: number[];
-  stages?: Partial<Record<StageName, CompactStage>>;
-  stageIds?: Partial<Record<StageName, number[]>>;
+/** The bytes of a saved-run file in the current format. */
+export function encodeRunFile(saved: SavedRun): Buffer {
+  return gzipSync(JSON.stringify(encodeRunV3(saved)) + '\n');
 }
 
-export interface CompactRun extends Omit<SavedRun, 'format' | 'queries'> {
-  format: typeof RUN_FORMAT;
-  ids: string[];
-  queries: CompactQuery[];
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-const MIN_DIGITS = 6;
-
-/**
- * The values rounded to the fewest significant digits (at least 6) that keep distinct values distinct. Rounding is
- * monotone, so equal values stay equal and the order of distinct ones is unchanged: ties are exactly the run's.
- */
-export function shortestDistinct(values: readonly number[]): number[] {
-  const distinct = new Set(values).size;
-  for (let p = MIN_DIGITS; p < 17; p++) {
-    const rounded = values.map((v) => round(v, p));
-    if (new Set(rounded).size === distinct) return rounded;
-  }
-  return [...values];
+/** A run as plain, readable JSON: the expanded shape, which is format `@1` (`ranklab show-run`, Export Run → JSON). */
+export function expandedRunJson(saved: SavedRun): string {
+  return JSON.stringify({ ...saved, format: 'ranklab-run@1' }, null, 2) + '\n';
 }
 
-function round(v: number, digits: number): number {
-  return Number.isFinite(v) ? Number(v.toPrecision(digits)) : v;
+/** The JSON text of a run file's bytes (gunzipped when it is a gzip member). */
+export function runFileText(bytes: Buffer): string {
+  return (isGzip(bytes) ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
-/** Latencies to the microsecond (the timers do not resolve finer). */
-function roundLatency(l: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(l).map(([k, v]) => [k, Number.isFinite(v) ? Math.round(v * 1000) / 1000 : v]));
-}
-
-export function encodeRun(saved: SavedRun): CompactRun {
-  const ids: string[] = [];
-  const index = new Map<string, number>();
-  const ix = (id: string) => {
-    let i = index.get(id);
-    if (i === undefined) index.set(id, (i = ids.push(id) - 1));
-    return i;
-  };
-  // Titles stored per ranked document (runs read from @1) move to the run-wide map, once per id.
-  const titles: Record<string, string> = { ...saved.titles };
-  const queries = saved.queries.map((q): CompactQuery => {
-    const { docs, stageIds, latencyMs, ...rest } = q;
-    const scores = shortestDistinct(docs.map((d) => d.score));
-    const out: CompactQuery = { ...rest, latencyMs: roundLatency(latencyMs), docs: docs.map((d) => ix(d.id)), scores };
-    for (const d of docs) if (d.title && !Object.prototype.hasOwnProperty.call(titles, d.id)) titles[d.id] = d.title;
-    const stages = encodeStages(docs);
-    if (stages) out.stages = stages;
-    if (stageIds) out.stageIds = Object.fromEntries(Object.entries(stageIds).map(([s, list]) => [s, list!.map(ix)]));
-    return out;
-  });
-  const { format: _format, queries: _queries, titles: _titles, ...header } = saved;
-  return { format: RUN_FORMAT, ...header, ...(Object.keys(titles).length || saved.titles ? { titles } : {}), ids, queries };
-}
-
-function encodeStages(docs: readonly RankedDoc[]): CompactQuery['stages'] {
-  const names = new Set<StageName>();
-  for (const d of docs) for (const s of Object.keys(d.stages ?? {}) as StageName[]) names.add(s);
-  if (names.size === 0) return undefined;
-  const out: NonNullable<CompactQuery['stages']> = {};
-  for (const s of names) {
-    const same = docs.every((d, i) => d.stages?.[s]?.rank === i + 1 && d.stages[s]!.score === d.score);
-    if (same) {
-      out[s] = 1;
-      continue;
-    }
-    const seen = docs.map((d) => d.stages?.[s]);
-    const rounded = shortestDistinct(seen.filter((x) => x !== undefined).map((x) => x!.score));
-    let k = 0;
-    out[s] = { ranks: seen.map((x) => x?.rank ?? null), scores: seen.map((x) => (x === undefined ? null : rounded[k++])) };
-  }
-  return out;
-}
-
-/** The expanded run of a file's parsed JSON (either version); other values are returned unchanged for the checks to name. */
+/** The expanded run of a file's parsed JSON (any version); other values are returned unchanged for the checks to name. */
 export function decodeRun(value: unknown): unknown {
-  const v = value as Partial<CompactRun> | null;
-  if (typeof v !== 'object' || v === null || v.format !== RUN_FORMAT || !Array.isArray(v.ids) || !Array.isArray(v.queries)) return value;
-  const ids = v.ids;
-  const idAt = (i: number) => {
-    const id = ids[i];
-    if (typeof id !== 'string') throw new Error(`document index ${i} is not in "ids"`);
-    return id;
-  };
-  const queries = v.queries.map((q, qi): SavedQueryResult => {
-    if (!q || !Array.isArray(q.docs) || !Array.isArray(q.scores) || q.docs.length !== q.scores.length) throw new Error(`queries[${qi}] needs "docs" and "scores" of equal length`);
-    const { docs, scores, stages, stageIds, ...rest } = q;
-    const list: RankedDoc[] = docs.map((i, j) => ({ id: idAt(i), score: scores[j] }));
-    for (const [s, st] of Object.entries(stages ?? {}) as [StageName, CompactStage][]) {
-      list.forEach((d, j) => {
-        const rank = st === 1 ? j + 1 : st.ranks[j];
-        const score = st === 1 ? d.score : st.scores[j];
-        if (rank === null || rank === undefined || score === null || score === undefined) return;
-        (d.stages ??= {})[s] = { rank, score };
-      });
-    }
-    const out: SavedQueryResult = { ...rest, docs: list };
-    if (stageIds) out.stageIds = Object.fromEntries(Object.entries(stageIds).map(([s, l]) => [s, l!.map(idAt)]));
-    return out;
-  });
-  const { ids: _ids, queries: _q, ...header } = v;
-  return { ...header, queries };
+  const format = (value as { format?: unknown } | null)?.format;
+  return format === RUN_FORMAT_V3 ? decodeRunV3(value) : format === RUN_FORMAT_V2 ? decodeRunV2(value) : value;
 }
 
-/** A saved run file of either format, expanded; an InputError naming the file when it is not a usable run. */
+/** A saved run file of any format, expanded; an InputError naming the file when it is not a usable run. */
 export function loadSavedRun(path: string): SavedRun {
   let data: SavedRun;
   try {
-    data = decodeRun(JSON.parse(readFileSync(path, 'utf8'))) as SavedRun;
+    data = decodeRun(JSON.parse(runFileText(readFileSync(path)))) as SavedRun;
   } catch (e) {
     throw new InputError(`${path}: not a readable saved run (${(e as Error).message})`);
   }

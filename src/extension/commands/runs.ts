@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Run } from '../../core/run/types';
 import { formatTrecRun } from '../../core/run/trec-run';
+import { expandedRunJson } from '../../core/run/run-format';
 import type { RanklabContext } from '../context';
 import type { StoredRun } from '../run-store';
 import { pickRun } from './common';
@@ -40,7 +41,7 @@ export const exportRun = (ctx: RanklabContext) => async (runId?: string, format?
       filters: fmt === 'trec' ? { 'TREC run': ['trec', 'txt', 'run'] } : { JSON: ['json'] },
     }));
   if (!dest) return undefined;
-  const text = fmt === 'trec' ? formatTrecRun(toRun(r), r.summary.provenance.config) : JSON.stringify({ ...r.run, format: 'ranklab-run@1' }, null, 2) + '\n'; // the expanded shape is format @1
+  const text = fmt === 'trec' ? formatTrecRun(toRun(r), r.summary.provenance.config) : expandedRunJson(r.run);
   await vscode.workspace.fs.writeFile(dest, Buffer.from(text, 'utf8'));
   ctx.log.info(`exported run ${r.id} as ${fmt} to ${dest.fsPath}`);
   return dest.toString();

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import * as vscode from 'vscode';
 import type { RanklabApi } from '../../../src/extension/extension';
 
@@ -156,7 +157,7 @@ suite('Ranklab extension', () => {
     // As a principal: the run records it and its label says so.
     const asChef = await vscode.commands.executeCommand<string[]>('ranklab.runEvaluation', ['baseline'], 'chef');
     assert.equal(asChef.length, 1);
-    assert.equal(JSON.parse(fs.readFileSync(asChef[0], 'utf8')).principal, 'chef');
+    assert.equal(JSON.parse(zlib.gunzipSync(fs.readFileSync(asChef[0])).toString('utf8')).principal, 'chef'); // saved runs are gzipped JSON
     const chefRun = controller.model().runs.find((r) => asChef[0].endsWith(`${r.id}.json`));
     assert.equal(chefRun?.principal, 'chef');
     assert.match(chefRun!.label, /^baseline · as chef · /);

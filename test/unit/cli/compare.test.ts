@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
 import { COLLECTIONS_DIR } from '../../helpers/shared';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
+import { readRunJson } from '../../helpers/runs';
 
 const example = copyOfExample();
 
@@ -160,7 +161,7 @@ test('saved runs made as different principals are refused, named, unless --allow
   const alsoAyu = saved(['--config', 'title-boost-3', '--as', 'ayu']);
   const same = JSON.parse(ranklab(['compare', '--workspace', ws, '--baseline', asAyu, '--candidate', alsoAyu, '--format', 'json']).stdout);
   assert.deepEqual(same.principals, { baseline: 'ayu', candidate: 'ayu', mixed: false });
-  assert.equal(same.judgments, JSON.parse(readFileSync(alsoAyu, 'utf8')).provenance.judgments, 'scored on the judgments as ayu sees them');
+  assert.equal(same.judgments, readRunJson(alsoAyu).provenance.judgments, 'scored on the judgments as ayu sees them');
 });
 
 test('two BM25 configs on a real collection (BEIR folder, read-only) compare in well under a minute', () => {

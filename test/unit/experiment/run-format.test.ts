@@ -1,11 +1,12 @@
-// The compact run format (ranklab-run@2): what goes in comes out (ids, order, ties, stages, titles), scores keep only
-// the digits that keep them apart, and a file in the previous format (ranklab-run@1) still loads.
+// The compact run layout (ranklab-run@2, which @3 builds on): what goes in comes out (ids, order, ties, stages, titles),
+// scores keep only the digits that keep them apart, and a file in the first format (ranklab-run@1) still loads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { decodeRun, encodeRun, shortestDistinct } from '../../../src/core/run/run-format';
+import { decodeRunV2 as decodeRun, encodeRunV2 as encodeRun, shortestDistinct } from '../../../src/core/run/run-format-v2';
+import { runFileText } from '../../../src/core/run/run-format';
 import { loadSavedRun, saveRun } from '../../../src/core/experiment/run-store';
 import type { RankedDoc, SavedRun } from '../../../src/core/run/types';
 import { tempDir } from '../../helpers/workspace';
@@ -24,6 +25,9 @@ test('shortestDistinct: 6 significant digits unless more are needed to keep two 
   // 1.0000001 and 1.0000002 differ only in the 8th digit: 8 digits are kept for the whole list.
   assert.deepEqual(shortestDistinct([1.0000002, 1.0000001, 0.5]), [1.0000002, 1.0000001, 0.5]);
   assert.deepEqual(shortestDistinct([]), []);
+  // Near -MAX_VALUE, 10 digits keep these apart but round -1.7976931345e308 to -1.797693135e308, beyond the largest
+  // double (-Infinity, written as null): more digits are taken instead.
+  assert.deepEqual(shortestDistinct([-1.7976931250000001e308, -1.7976931345e308]), [-1.797693125e308, -1.7976931345e308]);
 });
 
 test('a hybrid run survives the round trip: ids, order, stage ranks and scores, stage outputs, titles moved to the run', () => {
@@ -78,12 +82,12 @@ test('property: order, ties and the ids of every list survive the round trip; ea
   }), { numRuns: 200 });
 });
 
-test('saving writes the compact format; a ranklab-run@1 file (the previous format) still loads unchanged', () => {
+test('saving writes the current format (@3, gzipped); a ranklab-run@1 file (the first format) still loads unchanged', () => {
   const dir = tempDir();
   const docs = Array.from({ length: 100 }, (_, i) => ({ id: `doc-${i}`, score: 20 - i * 0.123456789, stages: { lexical: { rank: i + 1, score: 20 - i * 0.123456789 } } }));
   const saved = run([{ qid: 'q1', text: 'x', docs, latencyMs: { total: 1 }, metrics: { 'ndcg@10': 1 } }]);
   const path = saveRun(dir, saved);
-  assert.equal(JSON.parse(readFileSync(path, 'utf8')).format, 'ranklab-run@2');
+  assert.equal(JSON.parse(runFileText(readFileSync(path))).format, 'ranklab-run@3');
   const v1 = join(dir, 'old.json');
   const old = { ...saved, format: 'ranklab-run@1' };
   writeFileSync(v1, JSON.stringify(old, null, 1));
@@ -95,7 +99,7 @@ test('saving writes the compact format; a ranklab-run@1 file (the previous forma
 test('a compact file with a list pointing outside "ids" is refused with the file and the query named', () => {
   const dir = tempDir();
   const enc = encodeRun(run([{ qid: 'q1', text: 'x', docs: [{ id: 'a', score: 1 }], latencyMs: {}, metrics: {} }]));
-  enc.queries[0].docs = [7];
+  enc.queries[0].docs = [7]; // a @2 file
   writeFileSync(join(dir, 'bad.json'), JSON.stringify(enc));
   assert.throws(() => loadSavedRun(join(dir, 'bad.json')), /bad\.json: not a readable saved run \(document index 7 is not in "ids"\)/);
 });

@@ -8,6 +8,7 @@ import { RUN_INDEX_FILE, RunIndex } from '../../../src/core/experiment/run-index
 import { pinnedRuns, saveRun, setPinned } from '../../../src/core/experiment/run-store';
 import type { SavedRun } from '../../../src/core/run/types';
 import { tempDir } from '../../helpers/workspace';
+import { readRunText, writeRunText } from '../../helpers/runs';
 
 function run(config: string, minute: number, ndcg = 0.5, principal?: string): SavedRun {
   return {
@@ -34,7 +35,7 @@ test('the index lists summaries, is read once, and a change to one file reads on
   assert.equal(second.filesRead, 0);
 
   // One file rewritten: a refresh for it reads that file only.
-  writeFileSync(a, readFileSync(a, 'utf8').replace('"ndcg@10":0.4', '"ndcg@10":0.45'));
+  writeRunText(a, readRunText(a).replace('"ndcg@10":0.4', '"ndcg@10":0.45'));
   const l2 = second.refresh('baseline-2026-12-03T10-01-00-000Z.json');
   assert.equal(second.filesRead, 1);
   assert.equal(l2.summaries[0].metrics['ndcg@10'], 0.45);
@@ -53,7 +54,7 @@ test('a stale or broken index is never trusted over the files: changed files are
   const a = saveRun(dir, run('baseline', 1, 0.4));
   new RunIndex(dir).open();
   // Changed behind the index's back (no watcher): the size or time differs, so it is read again on open.
-  writeFileSync(a, readFileSync(a, 'utf8').replace('"ndcg@10":0.4', '"ndcg@10":0.9'));
+  writeRunText(a, readRunText(a).replace('"ndcg@10":0.4', '"ndcg@10":0.9'));
   utimesSync(a, new Date(), new Date(Date.now() + 5000));
   const again = new RunIndex(dir);
   assert.equal(again.open().summaries[0].metrics['ndcg@10'], 0.9);

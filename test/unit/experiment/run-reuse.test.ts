@@ -9,6 +9,7 @@ import { parseMetricList } from '../../../src/core/metrics/spec';
 import { TOOL_VERSION, evaluateConfig } from '../../../src/core/session/evaluate';
 import { RanklabSession } from '../../../src/core/session/session';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
+import { readRunJson, writeRunJson } from '../../helpers/runs';
 
 const specs = parseMetricList(['ndcg@10']);
 const metricOptions = { gain: 'exp' as const, relevanceThreshold: 1 };
@@ -75,9 +76,9 @@ test('the tool version and the learned model are part of the key; a run of an ea
 
   const path = again.path!;
   const rewrite = (edit: (saved: any) => void) => {
-    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    const saved = readRunJson(path);
     edit(saved);
-    writeFileSync(path, JSON.stringify(saved));
+    writeRunJson(path, saved);
   };
   rewrite((s) => (s.provenance.models.lsa = 'sha256:0000000000000000'));
   const otherModel = await evaluate('vector');
@@ -86,18 +87,18 @@ test('the tool version and the learned model are part of the key; a run of an ea
   assert.equal(otherModel.saved.provenance.models?.lsa, first.saved.provenance.models?.lsa, 'the same inputs give the same model');
 
   const latest = otherModel.path!;
-  const saved = JSON.parse(readFileSync(latest, 'utf8'));
+  const saved = readRunJson(latest);
   saved.provenance.tool = 'ranklab 0.0.9';
-  writeFileSync(latest, JSON.stringify(saved));
+  writeRunJson(latest, saved);
   assert.equal((await evaluate('vector')).reused, false, 'an older tool version');
   assert.ok(log.some((m) => /not reusing .*: tool version differs \(ranklab 0\.0\.9\)/.test(m)), log.join('\n'));
 
   // A run saved before these fields existed (format ranklab-run@1 all the same) is readable but never reused.
   const newest = (await evaluate('vector')).path!;
-  const older = JSON.parse(readFileSync(newest, 'utf8'));
+  const older = readRunJson(newest);
   delete older.provenance.access;
   delete older.provenance.models;
-  writeFileSync(newest, JSON.stringify(older));
+  writeRunJson(newest, older);
   assert.equal((await evaluate('vector')).reused, false, 'a run without access and models');
   assert.ok(log.some((m) => /not reusing .*: no record of its access rule and learned models \(saved by an earlier version\)$/.test(m)), log.join('\n'));
 });

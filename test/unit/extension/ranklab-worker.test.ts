@@ -21,6 +21,7 @@ import { runSweep } from '../../../src/core/tuning/sweep';
 import { evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
 import type { EvaluateProgress, RanklabMethods, RanklabNotification, SweepProgress } from '../../../src/extension/worker/protocol';
 import { RpcClient } from '../../../src/extension/worker/rpc';
+import { readRunJson } from '../../helpers/runs';
 
 const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
 const client = new RpcClient<RanklabMethods, RanklabNotification>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
@@ -73,7 +74,7 @@ test('an evaluation in the worker saves the runs the core saves in this thread, 
   const here = RanklabSession.open(workspace());
   const settings = here.workspace.settings;
   for (const path of r.saved) {
-    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    const saved = readRunJson(path);
     const mine = await evaluateConfig(here, here.resolveConfig(saved.provenance.config), {
       specs: parseMetricList(settings.metrics), metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold }, save: false,
     });
@@ -152,7 +153,7 @@ test('the judging pool drawn in the worker is the pool the core draws in this th
 test('a judgments change the host saw reaches the worker\'s warm session before its next task', async () => {
   const dir = workspace();
   const first = await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
-  const ndcg = (path: string) => JSON.parse(readFileSync(path, 'utf8')).metrics['ndcg@10'];
+  const ndcg = (path: string) => readRunJson(path).metrics['ndcg@10'];
   // Every judgment of the golden set made 0: nothing is relevant any more, so nDCG@10 drops to 0.
   const file = join(dir, 'judgments/golden.json');
   const golden = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readRunJson } from '../../helpers/runs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
@@ -39,10 +40,10 @@ test('a saved run stores one title per distinct top-10 document, and the per-que
     assert.ok(checkedMarkdown > 10, `${checkedMarkdown} Markdown titles checked`);
 
     // On disk: the run-level map, not a title on each ranked entry.
-    const onDisk = JSON.parse(readFileSync(r.path, 'utf8'));
+    const onDisk = readRunJson(r.path);
     assert.deepEqual(onDisk.titles, titles);
-    // (the compact format stores a ranked entry as the index of its id in "ids": no room for a title there)
-    assert.ok(onDisk.queries.every((q: { docs: unknown[] }) => q.docs.every((d) => typeof d === 'number')));
+    // (the compact format stores a ranked entry as its id or the number of the id's first mention: no room for a title)
+    assert.ok(onDisk.queries.every((q: { docs: unknown[] }) => q.docs.every((d) => typeof d === 'number' || typeof d === 'string')));
 
     // The dashboard's per-query diff of that run, with no corpus lookup: titles come from the run.
     const { runs } = readSavedRuns(dir);

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readRunJson } from '../../helpers/runs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli/main';
 import { parseMetricList } from '../../../src/core/metrics';
@@ -23,7 +24,7 @@ function offlineConfigs(session: RanklabSession): RankConfig[] {
 
 /** The saved run file without what depends on timing (or the clock). */
 function savedWithoutTiming(r: ConfigEvaluation): unknown {
-  const saved = JSON.parse(readFileSync(r.path!, 'utf8'));
+  const saved = readRunJson(r.path!);
   delete saved.provenance.createdAt;
   delete saved.latency;
   for (const q of saved.queries) delete q.latencyMs;
