@@ -4,7 +4,10 @@
 // the core's runSweep on a RanklabSession, as the CLI and the editor call it.
 // Printed beside it, measured in the same run: one evaluation of BASE (1,000 queries) — the unit a sweep is made of.
 // "first pass" = the first sweep of the session (it builds the index); "after the first pass" = the same sweep again.
-// Run: node --import tsx bench/sweep.ts [--docs 10000] [--queries 1000] [--grid 10] (npm run bench:sweep)
+// Also in the same run (skip it with --no-general): the same sweep through the general path (recombine: false: each
+// combination evaluated as a config of its own through scoreConfig, as before the fast path), after the first pass;
+// its results must equal the fast path's.
+// Run: node --import tsx bench/sweep.ts [--docs 10000] [--queries 1000] [--grid 10] [--no-general] (npm run bench:sweep)
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, uptime } from 'node:os';
 import { tmpdir } from 'node:os';
@@ -44,8 +47,8 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   await session.loadCorpus();
   const corpusMs = performance.now() - t0;
-  const sweep = (pass: string) => runSweep(session, {
-    base, raw: structuredClone(BM25_CONFIG), variations, search: { kind: 'grid' }, objective, metricOptions,
+  const sweep = (pass: string, recombine = true) => runSweep(session, {
+    base, raw: structuredClone(BM25_CONFIG), variations, search: { kind: 'grid' }, objective, metricOptions, recombine,
     onProgress: (done, total) => {
       if (done % 10 === 0 || done === total) console.error(`  ${pass}: ${done}/${total} configs`);
     },
@@ -56,6 +59,14 @@ async function main(): Promise<void> {
   t = performance.now();
   const second = await sweep('second pass');
   const secondMs = performance.now() - t;
+  let generalMs: number | undefined;
+  if (!process.argv.includes('--no-general')) {
+    t = performance.now();
+    const general = await sweep('general path', false);
+    generalMs = performance.now() - t;
+    const same = (r: typeof first) => JSON.stringify({ rows: r.rows, base: r.base, perQuery: [...r.perQuery.combinations].map(([i, m]) => [i, [...m]]) });
+    if (same(general) !== same(first)) throw new Error('the fast path and the general path disagree');
+  }
   t = performance.now();
   await evaluateConfig(session, base, { specs: [objective], metricOptions, split: 'all', save: false });
   const oneEvalMs = performance.now() - t;
@@ -65,6 +76,7 @@ async function main(): Promise<void> {
   console.log(`corpus load                        ${secs(corpusMs)}`);
   console.log(`sweep, first pass                  ${secs(firstMs)}  (${(firstMs / (combos + 1)).toFixed(0)} ms per config: BASE + ${combos} combinations)`);
   console.log(`sweep, after the first pass        ${secs(secondMs)}  (${(secondMs / (combos + 1)).toFixed(0)} ms per config)   target ≤ 5 s`);
+  if (generalMs !== undefined) console.log(`general path, after the first pass   ${secs(generalMs)}  (every combination through scoreConfig, as before; same results)`);
   console.log(`baseline: one evaluation of BASE   ${secs(oneEvalMs)}  (warm engine; the sweep costs ${(secondMs / oneEvalMs).toFixed(1)} of these)`);
   console.log(`best: ${Object.entries(first.rows[0].values).map(([k, v]) => `${k}=${v}`).join(', ')}; tune ${first.rows[0].tune.toFixed(4)}, holdout gain ${first.estimate.gain.toFixed(4)}`);
   console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);

@@ -318,7 +318,73 @@ function scoresKey(query: string, settings: LexicalScoringSettings): string {
  * terms each candidate matches depends only on which fields are searched and is counted once per field set, and only
  * the candidates that can be in the top `depth` become objects and are sorted.
  */
-export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>): LexicalResult {
+export function recombine(scores: FieldScores, options: RecombineOptions): LexicalResult {
+  const { docIds } = scores;
+  const depth = Math.ceil(Math.max(0, options.depth));
+  // Taken, not shared, while in use: a filter that itself recombined would get buffers of its own.
+  const buffers = takeBuffers(docIds.length);
+  const { slots, scores: kept } = buffers;
+  const total = scoreCandidates(scores, options, slots, kept);
+  // Long queries match most of the corpus: only the candidates scoring at least the depth-th best score are sorted
+  // (those above it, and the ties at it, which compareScored orders by id).
+  const floor = depthFloor(buffers, total, depth);
+  const hits: ScoredId[] = [];
+  if (depth > 0) for (let j = 0; j < total; j++) if (kept[j] >= floor) hits.push({ id: docIds[slots[j]], score: kept[j] });
+  spare = buffers;
+  hits.sort(compareScored);
+  if (hits.length > depth) hits.length = depth;
+  return { hits, total };
+}
+
+export type RecombineOptions = Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>;
+
+/**
+ * One query's cached field scores ranked again and again under other boosts (a sweep), as `recombine` ranks them
+ * (same scores, same order, ties by id descending) but as candidate positions, not objects: the tie order by id is
+ * computed once per query as an integer rank, so a recombination allocates nothing and compares no strings.
+ */
+export class CandidateRanker {
+  /** Per candidate: its position among the query's candidates in descending id order (compareScored's tie order). */
+  private readonly idRank: Int32Array;
+
+  constructor(readonly scores: FieldScores) {
+    const { docIds } = scores;
+    const byId = Array.from({ length: docIds.length }, (_, i) => i).sort((a, b) => (docIds[a] < docIds[b] ? 1 : docIds[a] > docIds[b] ? -1 : 0));
+    this.idRank = new Int32Array(docIds.length);
+    byId.forEach((slot, r) => (this.idRank[slot] = r));
+  }
+
+  /**
+   * The top `options.depth` candidates (positions in `scores.docIds`), best first, written to `out` (at least as long
+   * as the candidates); returns how many. `scoreOut` receives their scores.
+   */
+  rank(options: RecombineOptions, out: Int32Array, scoreOut?: Float64Array): number {
+    const depth = Math.ceil(Math.max(0, options.depth));
+    if (depth === 0) return 0;
+    const buffers = takeBuffers(this.scores.docIds.length);
+    const { slots, scores: kept } = buffers;
+    const total = scoreCandidates(this.scores, options, slots, kept);
+    const floor = depthFloor(buffers, total, depth);
+    let m = 0;
+    for (let j = 0; j < total; j++) if (kept[j] >= floor) out[m++] = j;
+    const idRank = this.idRank;
+    out.subarray(0, m).sort((a, b) => kept[b] - kept[a] || idRank[slots[a]] - idRank[slots[b]]);
+    const n = Math.min(m, depth);
+    for (let i = 0; i < n; i++) {
+      const j = out[i];
+      if (scoreOut) scoreOut[i] = kept[j];
+      out[i] = slots[j];
+    }
+    spare = buffers;
+    return n;
+  }
+}
+
+/**
+ * Σ_f boost_f · S_f(doc) of every candidate that passes AND/OR and the filter (× the matched query terms with
+ * `coordination`): their positions into `slots`, their scores into `kept`; returns how many.
+ */
+function scoreCandidates(scores: FieldScores, options: RecombineOptions, slots: Int32Array, kept: Float64Array): number {
   const { docIds, termCount } = scores;
   const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0);
   const fields = active.map(([field]) => field);
@@ -327,12 +393,7 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
   const quality = matchedTerms(scores, fields);
   const minQuality = options.combineWith === 'AND' ? Math.max(1, termCount) : 1;
   const { filter, coordination } = options;
-  const depth = Math.ceil(Math.max(0, options.depth));
   const n = docIds.length;
-  // Taken, not shared, while in use: a filter that itself recombined would get buffers of its own.
-  const buffers = spare && spare.slots.length >= n ? spare : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n) };
-  spare = undefined;
-  const { slots, scores: kept } = buffers;
   let total = 0;
   for (let i = 0; i < n; i++) {
     const q = quality[i];
@@ -347,23 +408,30 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
     slots[total] = i;
     kept[total++] = coordination ? score * q : score;
   }
-  // Long queries match most of the corpus: only the candidates scoring at least the depth-th best score are sorted
-  // (those above it, and the ties at it, which compareScored orders by id).
-  let floor = -Infinity;
-  if (total > depth && depth > 0) {
-    buffers.select.set(kept.subarray(0, total));
-    floor = nthLargest(buffers.select, total, depth - 1);
-  }
-  const hits: ScoredId[] = [];
-  if (depth > 0) for (let j = 0; j < total; j++) if (kept[j] >= floor) hits.push({ id: docIds[slots[j]], score: kept[j] });
-  spare = buffers;
-  hits.sort(compareScored);
-  if (hits.length > depth) hits.length = depth;
-  return { hits, total };
+  return total;
+}
+
+/** The depth-th best of the first `total` scores (-Infinity when all of them make the cut). */
+function depthFloor(buffers: Buffers, total: number, depth: number): number {
+  if (total <= depth || depth <= 0) return -Infinity;
+  buffers.select.set(buffers.scores.subarray(0, total));
+  return nthLargest(buffers.select, total, depth - 1);
+}
+
+interface Buffers {
+  slots: Int32Array;
+  scores: Float64Array;
+  select: Float64Array;
+}
+
+function takeBuffers(n: number): Buffers {
+  const buffers = spare && spare.slots.length >= n ? spare : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n) };
+  spare = undefined;
+  return buffers;
 }
 
 /** recombine's buffers between calls (the largest needed so far), so that it allocates nothing per candidate. */
-let spare: { slots: Int32Array; scores: Float64Array; select: Float64Array } | undefined;
+let spare: Buffers | undefined;
 
 /** The value at position `t` (0-based) of the first `length` values of `a` in descending order (reorders `a`). */
 function nthLargest(a: Float64Array, length: number, t: number): number {

@@ -3,11 +3,12 @@ import type { EvaluateOptions, MetricSpec } from '../metrics';
 import { createRng } from '../util/random';
 import { InputError } from '../util/diagnostics';
 import { DEFAULT_SLICE_MS, type WorkProgress, yieldToEventLoop } from '../util/cooperative';
-import { scoreConfig } from '../session/evaluate';
+import { assertFindsSomething, scoreConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
 import { MAX_COMBINATIONS, type SettingValue, type Variation, withSetting } from './parameters';
 import { type ScoredCombination, type SweepSummary, type TuningPlan, summarizeSweep } from './scoring';
 import { type TuneHoldout, kFolds, tuneHoldoutSplit } from './splits';
+import { prepareRecombination, recombinable } from './recombination';
 
 export type SweepSearch = { kind: 'grid' } | { kind: 'random'; n: number; seed: number };
 
@@ -27,6 +28,11 @@ export interface SweepOptions {
   /** After each evaluated config: how many of `total` (BASE and the combinations) are done. */
   onProgress?: (done: number, total: number, label: string) => void;
   onWork?: (progress: WorkProgress) => void;
+  /**
+   * false: evaluate every combination through scoreConfig even when it is a pure recombination (recombination.ts
+   * gives the same values faster); for the benchmark's baseline and the parity tests. Default true.
+   */
+  recombine?: boolean;
 }
 
 export interface Combination {
@@ -149,6 +155,10 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
     return new Map([...r.evaluation.perQuery].map(([q, v]) => [q, v[opts.objective.name]]));
   };
   const base = await evaluate(opts.base, opts.base.name);
+  // Boost-only sweeps of a lexical config: the cached field scores re-ranked per combination, no engine per config.
+  const fast = opts.recombine !== false && recombinable(opts.base, opts.variations)
+    ? await prepareRecombination(session, opts.base, opts.objective, opts.metricOptions, opts.signal)
+    : undefined;
   const scored: ScoredCombination[] = [];
   let turn = performance.now();
   for (const c of combinations) {
@@ -160,14 +170,22 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
     }
     opts.signal?.throwIfAborted();
     try {
-      scored.push({ index: c.index, values: c.values, perQuery: await evaluate(c.config, combinationLabel(c.values)) });
+      let perQuery: Map<string, number>;
+      if (fast) {
+        assertFindsSomething(session, c.config);
+        perQuery = fast.score(c.config);
+        opts.onProgress?.(++done, total, combinationLabel(c.values));
+      } else {
+        perQuery = await evaluate(c.config, combinationLabel(c.values));
+      }
+      scored.push({ index: c.index, values: c.values, perQuery });
     } catch (e) {
       // A combination the corpus cannot serve (e.g. only fields no document has) is skipped, not fatal.
       if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
       skipped.push({ values: c.values, reason: e.message });
     } finally {
       // The session keeps no engine per combination; BASE's (and what engines share) stays warm.
-      if (c.config.configHash !== opts.base.configHash) session.releaseEngine(c.config);
+      if (!fast && c.config.configHash !== opts.base.configHash) session.releaseEngine(c.config);
     }
   }
   if (scored.length === 0) throw new InputError(`no combination could be evaluated: ${skipped[0].reason}`, [], { key: '--vary' });
