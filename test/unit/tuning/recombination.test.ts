@@ -96,12 +96,12 @@ test('not recombinable: another section, a field BASE does not have, a re-search
 // included), AND/OR, coordination and depth, CandidateRanker's list is the engine's: pruned top-k and recombine.
 test('property: CandidateRanker ranks exactly as the engine (ids, scores, order, ties) for any boosts', () => {
   const vocabulary = ['kopi', 'teh', 'gula', 'susu', 'roti', 'keju', 'nasi', 'mie'];
-  const words = fc.array(fc.constantFrom(...vocabulary), { minLength: 0, maxLength: 6 }).map((w) => w.join(' '));
-  const corpus = fc.array(fc.record({ title: words, body: words, summary: words }), { minLength: 1, maxLength: 40 });
+  const words = fc.array(fc.constantFrom(...vocabulary), { minLength: 0, maxLength: 3 }).map((w) => w.join(' '));
+  const corpus = fc.array(fc.record({ title: words, body: words, summary: words }), { minLength: 1, maxLength: 80 });
   const boost = fc.constantFrom(0, 0.5, 1, 1, 2, 3);
   fc.assert(
     fc.property(
-      corpus, fc.array(words, { minLength: 1, maxLength: 4 }), fc.tuple(boost, boost, boost), fc.constantFrom<'AND' | 'OR'>('AND', 'OR'), fc.boolean(), fc.integer({ min: 1, max: 12 }),
+      corpus, fc.array(words, { minLength: 1, maxLength: 4 }), fc.tuple(boost, boost, boost), fc.constantFrom<'AND' | 'OR'>('AND', 'OR'), fc.boolean(), fc.integer({ min: 1, max: 8 }),
       (texts, queries, [title, body, summary], combineWith, coordination, depth) => {
         const docs: Document[] = texts.map((t, i) => ({ id: `d${(i * 7) % 41}-${i}`, title: t.title, body: t.body, fields: { summary: t.summary }, meta: {}, source: { path: 'x' }, hash: String(i) }));
         const index = LexicalIndex.build(docs, ['title', 'body', 'summary'], createAnalyzer({ ...DEFAULT_ANALYZER, stopwords: 'none' }));
@@ -120,4 +120,18 @@ test('property: CandidateRanker ranks exactly as the engine (ids, scores, order,
     ),
     { numRuns: 60 },
   );
+});
+
+test('ties at the depth cut: the highest ids of the tied documents, in descending id order (the engine\'s tie rule)', () => {
+  // Seven documents with the same text score the same; one scores higher. Depth 4: the best, then the three highest ids.
+  const ids = ['d3', 'd10', 'd7', 'd1', 'd9', 'd22', 'd5'];
+  const docs: Document[] = [...ids.map((id) => ({ id, title: 'kopi', body: 'teh susu' })), { id: 'top', title: 'kopi kopi', body: 'teh' }]
+    .map((d, i) => ({ ...d, fields: {}, meta: {}, source: { path: 'x' }, hash: String(i) }));
+  const index = LexicalIndex.build(docs, ['title', 'body'], createAnalyzer({ ...DEFAULT_ANALYZER, stopwords: 'none' }));
+  const options = { bm25: { k1: 1.2, b: 0.75, d: 0 }, prefix: false, fuzzy: 0, boosts: { title: 2, body: 1 }, combineWith: 'OR' as const, depth: 4 };
+  const scores = index.fieldScores('kopi teh', options);
+  const top = new Int32Array(scores.docIds.length);
+  const n = new CandidateRanker(scores).rank(options, top);
+  assert.deepEqual([...top.subarray(0, n)].map((slot) => scores.docIds[slot]), ['top', 'd9', 'd7', 'd5']);
+  assert.deepEqual(index.topK('kopi teh', options).hits.map((h) => h.id), ['top', 'd9', 'd7', 'd5']);
 });
