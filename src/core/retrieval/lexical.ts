@@ -353,11 +353,26 @@ export class CandidateRanker {
   /** matchedTerms per set of searched fields (a bit per field of `fields`; up to 30 fields, else matchedTerms' own cache). */
   private readonly quality = new Map<number, Uint16Array>();
 
-  constructor(readonly scores: FieldScores) {
+  /**
+   * `idOrder`: every candidate's position in descending id order among any set of ids that holds them (idOrderOf),
+   * so that many queries' candidates are put in id order by numbers, not by comparing strings again per query.
+   */
+  constructor(readonly scores: FieldScores, idOrder?: ReadonlyMap<string, number>) {
     const { docIds } = scores;
-    const byId = Array.from({ length: docIds.length }, (_, i) => i).sort((a, b) => (docIds[a] < docIds[b] ? 1 : docIds[a] > docIds[b] ? -1 : 0));
-    this.slotOfIdRank = Int32Array.from(byId);
-    this.idRank = new Int32Array(docIds.length);
+    const n = docIds.length;
+    let byId: Int32Array;
+    if (n < 2 ** 21) {
+      // (order · 2^21 + slot) stays below 2^53 (orders below 2^31): a plain numeric sort, the slot in the low bits.
+      const order = idOrder ?? idOrderOf(docIds);
+      const keys = new Float64Array(n);
+      for (let i = 0; i < n; i++) keys[i] = order.get(docIds[i])! * 2 ** 21 + i;
+      keys.sort();
+      byId = Int32Array.from(keys, (k) => k % 2 ** 21);
+    } else {
+      byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => (docIds[a] < docIds[b] ? 1 : docIds[a] > docIds[b] ? -1 : 0));
+    }
+    this.slotOfIdRank = byId;
+    this.idRank = new Int32Array(n);
     byId.forEach((slot, r) => (this.idRank[slot] = r));
     this.fields = [...scores.perField.keys()];
     this.raws = this.fields.map((f) => scores.perField.get(f)!.raw);
@@ -421,6 +436,12 @@ export class CandidateRanker {
     spare = buffers;
     return n;
   }
+}
+
+/** Each id's position in descending id order (compareScored's tie order), for CandidateRanker. */
+export function idOrderOf(ids: Iterable<string>): Map<string, number> {
+  const sorted = [...new Set(ids)].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return new Map(sorted.map((id, r) => [id, r]));
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { RankConfig } from '../config';
 import { type EvaluateOptions, type JudgedContext, type MetricSpec, compareQids, computeMetric, contextOfGrades, judgedContext } from '../metrics';
-import { CandidateRanker } from '../retrieval/lexical';
+import { CandidateRanker, type FieldScores, idOrderOf } from '../retrieval/lexical';
 import { lexicalIndexOf } from '../retrieval/engine';
 import { lexicalQuery } from '../retrieval/steps/lexical';
 import { DEFAULT_SLICE_MS, yieldToEventLoop } from '../util/cooperative';
@@ -32,6 +32,7 @@ export function recombinable(base: RankConfig, variations: readonly Variation[])
 interface PreparedQuery {
   qid: string;
   judged: JudgedContext;
+  scores?: FieldScores;
   ranker?: CandidateRanker;
   /** Per candidate position: its grade, NaN when unjudged. */
   grades?: Float64Array;
@@ -76,8 +77,11 @@ export async function prepareRecombination(session: RanklabSession, base: RankCo
     const grades = new Float64Array(scores.docIds.length);
     scores.docIds.forEach((id, i) => (grades[i] = qrels.get(id) ?? NaN));
     largest = Math.max(largest, scores.docIds.length);
-    queries.push({ qid, judged, ranker: new CandidateRanker(scores), grades, empty });
+    queries.push({ qid, judged, scores, grades, empty });
   }
+  // Every candidate's id order, sorted once for all queries (CandidateRanker then sorts numbers).
+  const idOrder = idOrderOf(queries.flatMap((q) => q.scores?.docIds ?? []));
+  for (const q of queries) if (q.scores) q.ranker = new CandidateRanker(q.scores, idOrder);
   const top = new Int32Array(largest);
   return {
     score(config) {
