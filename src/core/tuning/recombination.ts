@@ -41,8 +41,12 @@ interface PreparedQuery {
 }
 
 export interface RecombinationScorer {
-  /** The objective per judged query (metric order of queries) of BASE with this combination's settings. */
-  score(config: RankConfig): Map<string, number>;
+  /**
+   * The objective per judged query (metric order of queries) of BASE with each config's settings: query by query,
+   * every config in turn, so a query's scores are read from memory once for all of them. Pauses every slice; stops
+   * with the abort reason when `signal` aborts.
+   */
+  score(configs: readonly RankConfig[], signal?: AbortSignal): Promise<Map<string, number>[]>;
 }
 
 /**
@@ -84,21 +88,28 @@ export async function prepareRecombination(session: RanklabSession, base: RankCo
   for (const q of queries) if (q.scores) q.ranker = new CandidateRanker(q.scores, idOrder);
   const top = new Int32Array(largest);
   return {
-    score(config) {
-      const options = lexicalQuery(config.lexical!, config.lexical!.depth);
-      const values = new Map<string, number>();
+    async score(configs, signal) {
+      const options = configs.map((c) => lexicalQuery(c.lexical!, c.lexical!.depth));
+      const values = configs.map(() => new Map<string, number>());
       for (const q of queries) {
-        if (!q.ranker) {
-          values.set(q.qid, q.empty);
-          continue;
+        if (performance.now() - turn >= DEFAULT_SLICE_MS) {
+          await yieldToEventLoop();
+          turn = performance.now();
         }
-        const n = q.ranker.rank(options, top);
-        const grades: (number | undefined)[] = new Array(n);
-        for (let i = 0; i < n; i++) {
-          const g = q.grades![top[i]];
-          grades[i] = Number.isNaN(g) ? undefined : g;
+        signal?.throwIfAborted();
+        for (let c = 0; c < configs.length; c++) {
+          if (!q.ranker) {
+            values[c].set(q.qid, q.empty);
+            continue;
+          }
+          const n = q.ranker.rank(options[c], top);
+          const grades: (number | undefined)[] = new Array(n);
+          for (let i = 0; i < n; i++) {
+            const g = q.grades![top[i]];
+            grades[i] = Number.isNaN(g) ? undefined : g;
+          }
+          values[c].set(q.qid, computeMetric(objective, contextOfGrades(grades, q.judged)));
         }
-        values.set(q.qid, computeMetric(objective, contextOfGrades(grades, q.judged)));
       }
       return values;
     },

@@ -59,6 +59,9 @@ export interface SweepResult extends SweepSummary {
   notes: string[];
 }
 
+/** Combinations recombined together, query by query (progress is reported after each block). */
+const RECOMBINATION_BLOCK = 10;
+
 /** Sections a setting may live in only when BASE has them (a new section would change the retrieval mode). */
 const SECTIONS = ['lexical', 'vector', 'hybrid', 'rerank', 'engine'] as const;
 
@@ -118,7 +121,8 @@ export function sweepCombinations(base: RankConfig, raw: Record<string, unknown>
 }
 
 /**
- * Evaluates BASE and every combination on all judged queries through the session (as `eval` would: scoreConfig, not saved), then
+ * Evaluates BASE and every combination on all judged queries through the session (as `eval` would: scoreConfig, not
+ * saved; combinations that only re-weight BASE's lexical scores by recombination.ts, with the same values), then
  * ranks the combinations on the tuning queries and scores the choice on held-out ones (`summarizeSweep`). Stops
  * with the abort reason when `signal` aborts; nothing is written.
  */
@@ -160,32 +164,47 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
     ? await prepareRecombination(session, opts.base, opts.objective, opts.metricOptions, opts.signal)
     : undefined;
   const scored: ScoredCombination[] = [];
-  let turn = performance.now();
-  for (const c of combinations) {
-    // A combination can take less than a slice, so its query loop never pauses: the event loop gets its turn here
-    // too, or a cancel (Ctrl-C, the editor's Cancel reaching the worker) would wait for the whole sweep.
-    if (performance.now() - turn >= DEFAULT_SLICE_MS) {
-      await yieldToEventLoop();
-      turn = performance.now();
-    }
-    opts.signal?.throwIfAborted();
-    try {
-      let perQuery: Map<string, number>;
-      if (fast) {
+  if (fast) {
+    // Blocks of combinations, each scored query by query (a query's cached scores stay in the processor's cache for
+    // the whole block); progress after each block.
+    const usable = combinations.filter((c) => {
+      try {
         assertFindsSomething(session, c.config);
-        perQuery = fast.score(c.config);
-        opts.onProgress?.(++done, total, combinationLabel(c.values));
-      } else {
-        perQuery = await evaluate(c.config, combinationLabel(c.values));
+        return true;
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        skipped.push({ values: c.values, reason: e.message });
+        return false;
       }
-      scored.push({ index: c.index, values: c.values, perQuery });
-    } catch (e) {
-      // A combination the corpus cannot serve (e.g. only fields no document has) is skipped, not fatal.
-      if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
-      skipped.push({ values: c.values, reason: e.message });
-    } finally {
-      // The session keeps no engine per combination; BASE's (and what engines share) stays warm.
-      if (!fast && c.config.configHash !== opts.base.configHash) session.releaseEngine(c.config);
+    });
+    for (let i = 0; i < usable.length; i += RECOMBINATION_BLOCK) {
+      const block = usable.slice(i, i + RECOMBINATION_BLOCK);
+      const values = await fast.score(block.map((c) => c.config), opts.signal);
+      block.forEach((c, j) => {
+        scored.push({ index: c.index, values: c.values, perQuery: values[j] });
+        opts.onProgress?.(++done, total, combinationLabel(c.values));
+      });
+    }
+  } else {
+    let turn = performance.now();
+    for (const c of combinations) {
+      // A combination can take less than a slice, so its query loop never pauses: the event loop gets its turn here
+      // too, or a cancel (Ctrl-C, the editor's Cancel reaching the worker) would wait for the whole sweep.
+      if (performance.now() - turn >= DEFAULT_SLICE_MS) {
+        await yieldToEventLoop();
+        turn = performance.now();
+      }
+      opts.signal?.throwIfAborted();
+      try {
+        scored.push({ index: c.index, values: c.values, perQuery: await evaluate(c.config, combinationLabel(c.values)) });
+      } catch (e) {
+        // A combination the corpus cannot serve (e.g. only fields no document has) is skipped, not fatal.
+        if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
+        skipped.push({ values: c.values, reason: e.message });
+      } finally {
+        // The session keeps no engine per combination; BASE's (and what engines share) stays warm.
+        if (c.config.configHash !== opts.base.configHash) session.releaseEngine(c.config);
+      }
     }
   }
   if (scored.length === 0) throw new InputError(`no combination could be evaluated: ${skipped[0].reason}`, [], { key: '--vary' });
