@@ -10,7 +10,7 @@ import { type EvaluateOptions, type JudgedContext, type MetricSpec, compareQids,
 import { CandidateRanker, type FieldScores, idOrderOf } from '../retrieval/lexical';
 import { lexicalIndexOf } from '../retrieval/engine';
 import { lexicalQuery } from '../retrieval/steps/lexical';
-import { DEFAULT_SLICE_MS, yieldToEventLoop } from '../util/cooperative';
+import { DEFAULT_SLICE_MS, type Work, yieldToEventLoop } from '../util/cooperative';
 import type { RanklabSession } from '../session/session';
 import type { Variation } from './parameters';
 
@@ -43,10 +43,10 @@ interface PreparedQuery {
 export interface RecombinationScorer {
   /**
    * The objective per judged query (metric order of queries) of BASE with each config's settings: query by query,
-   * every config in turn, so a query's scores are read from memory once for all of them. Pauses every slice; stops
-   * with the abort reason when `signal` aborts.
+   * every config in turn, so a query's scores are read from memory once for all of them. A `queries` phase of `work`
+   * (progress, a pause every slice, and its abort reason when it aborts), as scoreConfig's query loop.
    */
-  score(configs: readonly RankConfig[], signal?: AbortSignal): Promise<Map<string, number>[]>;
+  score(configs: readonly RankConfig[], work: Work): Promise<Map<string, number>[]>;
 }
 
 /**
@@ -88,15 +88,13 @@ export async function prepareRecombination(session: RanklabSession, base: RankCo
   for (const q of queries) if (q.scores) q.ranker = new CandidateRanker(q.scores, idOrder);
   const top = new Int32Array(largest);
   return {
-    async score(configs, signal) {
+    async score(configs, work) {
       const options = configs.map((c) => lexicalQuery(c.lexical!, c.lexical!.depth));
       const values = configs.map(() => new Map<string, number>());
-      for (const q of queries) {
-        if (performance.now() - turn >= DEFAULT_SLICE_MS) {
-          await yieldToEventLoop();
-          turn = performance.now();
-        }
-        signal?.throwIfAborted();
+      const slicer = work.phase('queries', queries.length);
+      for (const [done, q] of queries.entries()) {
+        if (slicer.due()) await slicer.pause(done);
+        work.throwIfAborted();
         for (let c = 0; c < configs.length; c++) {
           if (!q.ranker) {
             values[c].set(q.qid, q.empty);
@@ -111,6 +109,7 @@ export async function prepareRecombination(session: RanklabSession, base: RankCo
           values[c].set(q.qid, computeMetric(objective, contextOfGrades(grades, q.judged)));
         }
       }
+      slicer.end();
       return values;
     },
   };

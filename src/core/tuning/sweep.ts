@@ -179,7 +179,8 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
     });
     for (let i = 0; i < usable.length; i += RECOMBINATION_BLOCK) {
       const block = usable.slice(i, i + RECOMBINATION_BLOCK);
-      const values = await fast.score(block.map((c) => c.config), opts.signal);
+      const label = block.length > 1 ? `${block[0].config.name} and ${block.length - 1} more` : block[0].config.name;
+      const values = await fast.score(block.map((c) => c.config), session.work(opts.signal, opts.onWork).labelled(label));
       block.forEach((c, j) => {
         scored.push({ index: c.index, values: c.values, perQuery: values[j] });
         opts.onProgress?.(++done, total, combinationLabel(c.values));

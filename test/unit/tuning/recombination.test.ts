@@ -135,3 +135,29 @@ test('ties at the depth cut: the highest ids of the tied documents, in descendin
   assert.deepEqual([...top.subarray(0, n)].map((slot) => scores.docIds[slot]), ['top', 'd9', 'd7', 'd5']);
   assert.deepEqual(index.topK('kopi teh', options).hits.map((h) => h.id), ['top', 'd9', 'd7', 'd5']);
 });
+
+test('cancel during the recombined combinations: the sweep stops with the abort reason (a queries phase per block, as scoreConfig)', async () => {
+  const dir = copyOfExample();
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const base = session.usable(session.configEntry('baseline'));
+  const raw = JSON.parse(readFileSync(join(dir, 'configs', 'baseline.rank.json'), 'utf8'));
+  const controller = new AbortController();
+  const reason = new Error('cancelled by the test');
+  const phases: string[] = [];
+  const done: number[] = [];
+  await assert.rejects(
+    runSweep(session, {
+      base, raw, variations: [parseVary('lexical.fields.title=0.1..5:0.1')], search: { kind: 'grid' }, objective: parseMetric('ndcg@10'), metricOptions: DEFAULT_METRIC_OPTIONS,
+      signal: controller.signal,
+      onProgress: (d) => done.push(d),
+      onWork: (p) => {
+        phases.push(`${p.phase} ${p.label}`);
+        // The third block of combinations starts: cancel.
+        if (p.phase === 'queries' && p.label?.includes(' more') && done.length === 21) controller.abort(reason);
+      },
+    }),
+    (e) => e === reason,
+  );
+  assert.deepEqual(done, Array.from({ length: 21 }, (_, i) => i + 1), 'BASE and two blocks of 10 were done');
+  assert.ok(phases.includes('queries baseline[lexical.fields.title=0.1] and 9 more'));
+});
