@@ -341,7 +341,7 @@ export type RecombineOptions = Pick<LexicalQueryOptions, 'boosts' | 'combineWith
 /**
  * One query's cached field scores ranked again and again under other boosts (a sweep), as `recombine` ranks them
  * (same scores, same order, ties by id descending) but as candidate positions, not objects: the tie order by id is
- * computed once per query as an integer rank, so a recombination allocates nothing and compares no strings.
+ * computed once per query as an integer rank, so a recombination allocates nothing per candidate and compares no strings.
  */
 export class CandidateRanker {
   /** Per candidate: its position among the query's candidates in descending id order (compareScored's tie order). */
