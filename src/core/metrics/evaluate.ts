@@ -35,8 +35,13 @@ export interface Evaluation {
  * dropped here, before any metric, so the list is condensed (trec_eval -J).
  */
 export function queryContext(docs: readonly RankedDoc[], qrels: Map<string, number>, options: MetricOptions): QueryContext {
-  let grades = docs.map((d) => qrels.get(d.id));
-  if (options.judgedOnly) grades = grades.filter((g) => g !== undefined);
+  return contextOfGrades(docs.map((d) => qrels.get(d.id)), judgedContext(qrels, options));
+}
+
+/** What a query's context holds besides its ranked list: computed once per query, however many lists are scored. */
+export type JudgedContext = Omit<QueryContext, 'grades'>;
+
+export function judgedContext(qrels: Map<string, number>, options: MetricOptions): JudgedContext {
   let numRelevant = 0;
   let numNonRelevant = 0;
   const idealGrades: number[] = [];
@@ -46,7 +51,12 @@ export function queryContext(docs: readonly RankedDoc[], qrels: Map<string, numb
     if (g > 0) idealGrades.push(g);
   }
   idealGrades.sort((a, b) => b - a);
-  return { grades, numRelevant, numNonRelevant, idealGrades, options };
+  return { numRelevant, numNonRelevant, idealGrades, options };
+}
+
+/** The context of a ranked list given as its grades (`undefined` = unjudged), in rank order. */
+export function contextOfGrades(grades: (number | undefined)[], judged: JudgedContext): QueryContext {
+  return { ...judged, grades: judged.options.judgedOnly ? grades.filter((g) => g !== undefined) : grades };
 }
 
 /**

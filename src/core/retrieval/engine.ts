@@ -60,6 +60,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   return engine;
 }
 
+/**
+ * The lexical index behind a built-in engine (shared with every engine of the same index-shaping settings), for
+ * callers that recombine its cached field scores themselves (a boost sweep); undefined for another engine.
+ */
+export function lexicalIndexOf(engine: Engine): LexicalIndex | undefined {
+  return engine instanceof RetrievalEngine ? engine.lexicalIndex : undefined;
+}
+
 /** The lexical index with what it was built from; a corpus change is applied once, whoever shares it. */
 class LexicalPart {
   private updating: Promise<void> = Promise.resolve();
@@ -88,6 +96,10 @@ class RetrievalEngine implements Engine {
     this.config = options.config;
     for (const d of options.docs) this.docsById.set(d.id, d);
     this.rerankCache = options.rerankCache ?? new RerankScoreCache();
+  }
+
+  get lexicalIndex(): LexicalIndex | undefined {
+    return this.lexical?.index;
   }
 
   get build(): BuildInfo {

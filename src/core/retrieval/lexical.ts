@@ -318,42 +318,16 @@ function scoresKey(query: string, settings: LexicalScoringSettings): string {
  * terms each candidate matches depends only on which fields are searched and is counted once per field set, and only
  * the candidates that can be in the top `depth` become objects and are sorted.
  */
-export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>): LexicalResult {
-  const { docIds, termCount } = scores;
-  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0);
-  const fields = active.map(([field]) => field);
-  const raws = active.map(([, data]) => data.raw);
-  const boosts = active.map(([field]) => options.boosts[field]);
-  const quality = matchedTerms(scores, fields);
-  const minQuality = options.combineWith === 'AND' ? Math.max(1, termCount) : 1;
-  const { filter, coordination } = options;
+export function recombine(scores: FieldScores, options: RecombineOptions): LexicalResult {
+  const { docIds } = scores;
   const depth = Math.ceil(Math.max(0, options.depth));
-  const n = docIds.length;
   // Taken, not shared, while in use: a filter that itself recombined would get buffers of its own.
-  const buffers = spare && spare.slots.length >= n ? spare : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n) };
-  spare = undefined;
+  const buffers = takeBuffers(docIds.length);
   const { slots, scores: kept } = buffers;
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const q = quality[i];
-    if (q < minQuality) continue; // no query term in any searched field (or not all of them, under AND)
-    if (filter && !filter(docIds[i])) continue;
-    // Summed in field order, skipping fields without the candidate (MiniSearch's order of float operations).
-    let score = 0;
-    for (let f = 0; f < raws.length; f++) {
-      const r = raws[f][i];
-      if (r !== 0) score += boosts[f] * r;
-    }
-    slots[total] = i;
-    kept[total++] = coordination ? score * q : score;
-  }
+  const total = scoreCandidates(scores, options, slots, kept);
   // Long queries match most of the corpus: only the candidates scoring at least the depth-th best score are sorted
   // (those above it, and the ties at it, which compareScored orders by id).
-  let floor = -Infinity;
-  if (total > depth && depth > 0) {
-    buffers.select.set(kept.subarray(0, total));
-    floor = nthLargest(buffers.select, total, depth - 1);
-  }
+  const floor = depthFloor(buffers, total, depth);
   const hits: ScoredId[] = [];
   if (depth > 0) for (let j = 0; j < total; j++) if (kept[j] >= floor) hits.push({ id: docIds[slots[j]], score: kept[j] });
   spare = buffers;
@@ -362,8 +336,233 @@ export function recombine(scores: FieldScores, options: Pick<LexicalQueryOptions
   return { hits, total };
 }
 
+export type RecombineOptions = Pick<LexicalQueryOptions, 'boosts' | 'combineWith' | 'depth' | 'filter' | 'coordination'>;
+
+/**
+ * One query's cached field scores ranked again and again under other boosts (a sweep), as `recombine` ranks them
+ * (same scores, same order, ties by id descending) but as candidate positions, not objects: the tie order by id is
+ * computed once per query as an integer rank, so a recombination allocates nothing per candidate and compares no strings.
+ */
+export class CandidateRanker {
+  /** Per candidate: its position among the query's candidates in descending id order (compareScored's tie order). */
+  private readonly idRank: Int32Array;
+  /** Its inverse: the candidate at each id rank. */
+  private readonly slotOfIdRank: Int32Array;
+  private readonly fields: string[];
+  private readonly raws: Float64Array[];
+  /** matchedTerms per set of searched fields (a bit per field of `fields`; up to 30 fields, else matchedTerms' own cache). */
+  private readonly quality = new Map<number, Uint16Array>();
+
+  /**
+   * `idOrder`: every candidate's position in descending id order among any set of ids that holds them (idOrderOf),
+   * so that many queries' candidates are put in id order by numbers, not by comparing strings again per query.
+   */
+  constructor(readonly scores: FieldScores, idOrder?: ReadonlyMap<string, number>) {
+    const { docIds } = scores;
+    const n = docIds.length;
+    let byId: Int32Array;
+    if (n < 2 ** 21) {
+      // (order · 2^21 + slot) stays below 2^53 (orders below 2^31): a plain numeric sort, the slot in the low bits.
+      const order = idOrder ?? idOrderOf(docIds);
+      const keys = new Float64Array(n);
+      for (let i = 0; i < n; i++) keys[i] = order.get(docIds[i])! * 2 ** 21 + i;
+      keys.sort();
+      byId = Int32Array.from(keys, (k) => k % 2 ** 21);
+    } else {
+      byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => (docIds[a] < docIds[b] ? 1 : docIds[a] > docIds[b] ? -1 : 0));
+    }
+    this.slotOfIdRank = byId;
+    this.idRank = new Int32Array(n);
+    byId.forEach((slot, r) => (this.idRank[slot] = r));
+    this.fields = [...scores.perField.keys()];
+    this.raws = this.fields.map((f) => scores.perField.get(f)!.raw);
+  }
+
+  /**
+   * The top `options.depth` candidates (positions in `scores.docIds`), best first, written to `out` (at least as long
+   * as the candidates); returns how many. `scoreOut` receives their scores.
+   */
+  rank(options: RecombineOptions, out: Int32Array, scoreOut?: Float64Array): number {
+    const depth = Math.ceil(Math.max(0, options.depth));
+    if (depth === 0) return 0;
+    const raws: Float64Array[] = [];
+    const boosts: number[] = [];
+    let set = 0;
+    this.fields.forEach((field, f) => {
+      const boost = options.boosts[field] ?? 0;
+      if (boost > 0) {
+        raws.push(this.raws[f]);
+        boosts.push(boost);
+        set |= 1 << f;
+      }
+    });
+    let quality = this.fields.length <= 30 ? this.quality.get(set) : undefined;
+    if (!quality) this.quality.set(set, (quality = matchedTerms(this.scores, this.fields.filter((field) => (options.boosts[field] ?? 0) > 0))));
+    const buffers = takeBuffers(this.scores.docIds.length);
+    const { slots, scores: kept, mark } = buffers;
+    const total = scoreResolved(this.scores, { raws, boosts, quality, minQuality: minQualityOf(this.scores, options), filter: options.filter, coordination: options.coordination }, slots, kept);
+    const floor = depthFloor(buffers, total, depth);
+    // Fewer than `depth` candidates score above the floor: those are sorted. Of the (often many) ties at the floor,
+    // only the ones with the lowest id ranks fill the rest: marked by id rank, then read in id-rank order.
+    let m = 0;
+    let ties = 0;
+    const idRank = this.idRank;
+    for (let j = 0; j < total; j++) {
+      if (kept[j] > floor) out[m++] = j;
+      else if (kept[j] === floor) {
+        mark[idRank[slots[j]]] = 1;
+        ties++;
+      }
+    }
+    sortByScoreThenId(out, m, kept, slots, idRank);
+    for (let i = 0; i < m; i++) {
+      const j = out[i];
+      if (scoreOut) scoreOut[i] = kept[j];
+      out[i] = slots[j];
+    }
+    let n = m;
+    if (ties > 0) {
+      const bySlot = this.slotOfIdRank;
+      for (let r = 0; ties > 0; r++) {
+        if (mark[r] === 0) continue;
+        mark[r] = 0;
+        ties--;
+        if (n < depth) {
+          if (scoreOut) scoreOut[n] = floor;
+          out[n++] = bySlot[r];
+        }
+      }
+    }
+    spare = buffers;
+    return n;
+  }
+}
+
+/** Each id's position in descending id order (compareScored's tie order), for CandidateRanker. */
+export function idOrderOf(ids: Iterable<string>): Map<string, number> {
+  const sorted = [...new Set(ids)].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return new Map(sorted.map((id, r) => [id, r]));
+}
+
+/**
+ * Sorts the first `m` entries of `order` (positions into `kept`/`slots`) by score descending, then by `idRank` of
+ * their candidate ascending (compareScored's order): by hand, as a typed array's sort with a comparator is slow.
+ */
+function sortByScoreThenId(order: Int32Array, m: number, kept: Float64Array, slots: Int32Array, idRank: Int32Array): void {
+  const quick = (lo: number, hi: number): void => {
+    while (hi - lo > 16) {
+      const p = order[(lo + hi) >>> 1];
+      const ps = kept[p];
+      const pr = idRank[slots[p]];
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        for (let x = order[i]; kept[x] > ps || (kept[x] === ps && idRank[slots[x]] < pr); x = order[i]) i++;
+        for (let x = order[j]; ps > kept[x] || (ps === kept[x] && pr < idRank[slots[x]]); x = order[j]) j--;
+        if (i <= j) {
+          const x = order[i];
+          order[i++] = order[j];
+          order[j--] = x;
+        }
+      }
+      // Recurse into the smaller part, loop on the larger.
+      if (j - lo < hi - i) {
+        quick(lo, j);
+        lo = i;
+      } else {
+        quick(i, hi);
+        hi = j;
+      }
+    }
+    for (let i = lo + 1; i <= hi; i++) {
+      const x = order[i];
+      const xs = kept[x];
+      const xr = idRank[slots[x]];
+      let j = i - 1;
+      while (j >= lo && (xs > kept[order[j]] || (xs === kept[order[j]] && xr < idRank[slots[order[j]]]))) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = x;
+    }
+  };
+  quick(0, m - 1);
+}
+
+/** What scoring needs of a boost vector, resolved against one query's field scores. */
+interface ResolvedBoosts {
+  /** The searched fields' raw scores (fields with boost > 0, in index field order) and their boosts. */
+  raws: Float64Array[];
+  boosts: number[];
+  /** Per candidate: distinct query terms matched in the searched fields. */
+  quality: Uint16Array;
+  minQuality: number;
+  filter?: (docId: string) => boolean;
+  coordination?: boolean;
+}
+
+function minQualityOf(scores: FieldScores, options: RecombineOptions): number {
+  return options.combineWith === 'AND' ? Math.max(1, scores.termCount) : 1;
+}
+
+/**
+ * Σ_f boost_f · S_f(doc) of every candidate that passes AND/OR and the filter (× the matched query terms with
+ * `coordination`): their positions into `slots`, their scores into `kept`; returns how many.
+ */
+function scoreCandidates(scores: FieldScores, options: RecombineOptions, slots: Int32Array, kept: Float64Array): number {
+  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0);
+  const resolved: ResolvedBoosts = {
+    raws: active.map(([, data]) => data.raw),
+    boosts: active.map(([field]) => options.boosts[field]),
+    quality: matchedTerms(scores, active.map(([field]) => field)),
+    minQuality: minQualityOf(scores, options),
+    filter: options.filter,
+    coordination: options.coordination,
+  };
+  return scoreResolved(scores, resolved, slots, kept);
+}
+
+function scoreResolved(scores: FieldScores, { raws, boosts, quality, minQuality, filter, coordination }: ResolvedBoosts, slots: Int32Array, kept: Float64Array): number {
+  const { docIds } = scores;
+  const n = docIds.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const q = quality[i];
+    if (q < minQuality) continue; // no query term in any searched field (or not all of them, under AND)
+    if (filter && !filter(docIds[i])) continue;
+    // Summed in field order (MiniSearch's order of float operations). A field without the candidate adds +0, which
+    // leaves the sum exactly as skipping it would (the sum starts at +0, so it is never -0).
+    let score = 0;
+    for (let f = 0; f < raws.length; f++) score += boosts[f] * raws[f][i];
+    slots[total] = i;
+    kept[total++] = coordination ? score * q : score;
+  }
+  return total;
+}
+
+/** The depth-th best of the first `total` scores (-Infinity when all of them make the cut). */
+function depthFloor(buffers: Buffers, total: number, depth: number): number {
+  if (total <= depth || depth <= 0) return -Infinity;
+  buffers.select.set(buffers.scores.subarray(0, total));
+  return nthLargest(buffers.select, total, depth - 1);
+}
+
+interface Buffers {
+  slots: Int32Array;
+  scores: Float64Array;
+  select: Float64Array;
+  /** All 0 between uses (CandidateRanker marks ties in it and clears each mark it reads). */
+  mark: Uint8Array;
+}
+
+function takeBuffers(n: number): Buffers {
+  const buffers = spare && spare.slots.length >= n ? spare : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n), mark: new Uint8Array(n) };
+  spare = undefined;
+  return buffers;
+}
+
 /** recombine's buffers between calls (the largest needed so far), so that it allocates nothing per candidate. */
-let spare: { slots: Int32Array; scores: Float64Array; select: Float64Array } | undefined;
+let spare: Buffers | undefined;
 
 /** The value at position `t` (0-based) of the first `length` values of `a` in descending order (reorders `a`). */
 function nthLargest(a: Float64Array, length: number, t: number): number {

@@ -131,13 +131,17 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
 async function prepare(session: RanklabSession, config: RankConfig, opts: ScoreConfigOptions) {
   const work = session.work(opts.signal, opts.onWork).labelled(config.name);
   const corpus = await session.loadCorpus(work);
-  // A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI and editor alike).
-  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
-  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
+  assertFindsSomething(session, config);
   const { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
     ? await judgmentsAsOnEngine(session, config, opts, work)
     : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   return { work, corpus, judgments, excluded };
+}
+
+/** A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI, editor and sweep alike). */
+export function assertFindsSomething(session: RanklabSession, config: RankConfig): void {
+  const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
+  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
 }
 
 /** The options of scoreConfig: evaluateConfig's, without what only concerns a saved run. */

@@ -3,11 +3,12 @@ import type { EvaluateOptions, MetricSpec } from '../metrics';
 import { createRng } from '../util/random';
 import { InputError } from '../util/diagnostics';
 import { DEFAULT_SLICE_MS, type WorkProgress, yieldToEventLoop } from '../util/cooperative';
-import { scoreConfig } from '../session/evaluate';
+import { assertFindsSomething, scoreConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
 import { MAX_COMBINATIONS, type SettingValue, type Variation, withSetting } from './parameters';
 import { type ScoredCombination, type SweepSummary, type TuningPlan, summarizeSweep } from './scoring';
 import { type TuneHoldout, kFolds, tuneHoldoutSplit } from './splits';
+import { prepareRecombination, recombinable } from './recombination';
 
 export type SweepSearch = { kind: 'grid' } | { kind: 'random'; n: number; seed: number };
 
@@ -27,6 +28,11 @@ export interface SweepOptions {
   /** After each evaluated config: how many of `total` (BASE and the combinations) are done. */
   onProgress?: (done: number, total: number, label: string) => void;
   onWork?: (progress: WorkProgress) => void;
+  /**
+   * false: evaluate every combination through scoreConfig even when it is a pure recombination (recombination.ts
+   * gives the same values faster); for the benchmark's baseline and the parity tests. Default true.
+   */
+  recombine?: boolean;
 }
 
 export interface Combination {
@@ -52,6 +58,9 @@ export interface SweepResult extends SweepSummary {
   folds?: number[];
   notes: string[];
 }
+
+/** Combinations recombined together, query by query (progress is reported after each block). */
+const RECOMBINATION_BLOCK = 10;
 
 /** Sections a setting may live in only when BASE has them (a new section would change the retrieval mode). */
 const SECTIONS = ['lexical', 'vector', 'hybrid', 'rerank', 'engine'] as const;
@@ -112,7 +121,8 @@ export function sweepCombinations(base: RankConfig, raw: Record<string, unknown>
 }
 
 /**
- * Evaluates BASE and every combination on all judged queries through the session (as `eval` would: scoreConfig, not saved), then
+ * Evaluates BASE and every combination on all judged queries through the session (as `eval` would: scoreConfig, not
+ * saved; combinations that only re-weight BASE's lexical scores by recombination.ts, with the same values), then
  * ranks the combinations on the tuning queries and scores the choice on held-out ones (`summarizeSweep`). Stops
  * with the abort reason when `signal` aborts; nothing is written.
  */
@@ -149,25 +159,53 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
     return new Map([...r.evaluation.perQuery].map(([q, v]) => [q, v[opts.objective.name]]));
   };
   const base = await evaluate(opts.base, opts.base.name);
+  // Boost-only sweeps of a lexical config: the cached field scores re-ranked per combination, no engine per config.
+  const fast = opts.recombine !== false && recombinable(opts.base, opts.variations)
+    ? await prepareRecombination(session, opts.base, opts.objective, opts.metricOptions, opts.signal)
+    : undefined;
   const scored: ScoredCombination[] = [];
-  let turn = performance.now();
-  for (const c of combinations) {
-    // A combination can take less than a slice, so its query loop never pauses: the event loop gets its turn here
-    // too, or a cancel (Ctrl-C, the editor's Cancel reaching the worker) would wait for the whole sweep.
-    if (performance.now() - turn >= DEFAULT_SLICE_MS) {
-      await yieldToEventLoop();
-      turn = performance.now();
+  if (fast) {
+    // Blocks of combinations, each scored query by query (a query's cached scores stay in the processor's cache for
+    // the whole block); progress after each block.
+    const usable = combinations.filter((c) => {
+      try {
+        assertFindsSomething(session, c.config);
+        return true;
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        skipped.push({ values: c.values, reason: e.message });
+        return false;
+      }
+    });
+    for (let i = 0; i < usable.length; i += RECOMBINATION_BLOCK) {
+      const block = usable.slice(i, i + RECOMBINATION_BLOCK);
+      const label = block.length > 1 ? `${block[0].config.name} and ${block.length - 1} more` : block[0].config.name;
+      const values = await fast.score(block.map((c) => c.config), session.work(opts.signal, opts.onWork).labelled(label));
+      block.forEach((c, j) => {
+        scored.push({ index: c.index, values: c.values, perQuery: values[j] });
+        opts.onProgress?.(++done, total, combinationLabel(c.values));
+      });
     }
-    opts.signal?.throwIfAborted();
-    try {
-      scored.push({ index: c.index, values: c.values, perQuery: await evaluate(c.config, combinationLabel(c.values)) });
-    } catch (e) {
-      // A combination the corpus cannot serve (e.g. only fields no document has) is skipped, not fatal.
-      if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
-      skipped.push({ values: c.values, reason: e.message });
-    } finally {
-      // The session keeps no engine per combination; BASE's (and what engines share) stays warm.
-      if (c.config.configHash !== opts.base.configHash) session.releaseEngine(c.config);
+  } else {
+    let turn = performance.now();
+    for (const c of combinations) {
+      // A combination can take less than a slice, so its query loop never pauses: the event loop gets its turn here
+      // too, or a cancel (Ctrl-C, the editor's Cancel reaching the worker) would wait for the whole sweep.
+      if (performance.now() - turn >= DEFAULT_SLICE_MS) {
+        await yieldToEventLoop();
+        turn = performance.now();
+      }
+      opts.signal?.throwIfAborted();
+      try {
+        scored.push({ index: c.index, values: c.values, perQuery: await evaluate(c.config, combinationLabel(c.values)) });
+      } catch (e) {
+        // A combination the corpus cannot serve (e.g. only fields no document has) is skipped, not fatal.
+        if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
+        skipped.push({ values: c.values, reason: e.message });
+      } finally {
+        // The session keeps no engine per combination; BASE's (and what engines share) stays warm.
+        if (c.config.configHash !== opts.base.configHash) session.releaseEngine(c.config);
+      }
     }
   }
   if (scored.length === 0) throw new InputError(`no combination could be evaluated: ${skipped[0].reason}`, [], { key: '--vary' });
