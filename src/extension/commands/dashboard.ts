@@ -6,6 +6,9 @@ import type { RanklabContext } from '../context';
 import { configUri, needFolder, pickRun, runIdOf } from './common';
 
 export const openDashboard = (ctx: RanklabContext) => () => {
+  // Listed afresh (the folder stat'ed, only new files read): a run written while VS Code's file watcher was still
+  // starting (a CLI eval in the terminal as the editor opened) sends no event and would otherwise stay unlisted.
+  ctx.controller.invalidate();
   ctx.dashboard.show();
   return true;
 };
