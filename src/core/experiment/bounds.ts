@@ -1,5 +1,5 @@
 import type { JudgmentSet } from '../judgments/types';
-import { type EvaluateOptions, type MetricSpec, computeMetric, gainOf, queryContext } from '../metrics';
+import { type EvaluateOptions, type JudgedContext, type MetricSpec, type QueryContext, computeMetric, contextOfGrades, gainOf, judgedContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
 
 /**
@@ -90,37 +90,35 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
   if (options.judgedOnly) return undefined;
   let maxGrade = options.relevanceThreshold;
   for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
+  const bounded = specs.filter((spec) => spec.kind !== 'judged');
+  const sums = bounded.map(() => ({ lo: 0, hi: 0, delta: 0, inexact: 0, pairs: [] as DecidingDocument[] }));
+  // Query by query, every metric: each query's lists are graded once (QueryLists), not once per metric. Each
+  // metric's sums still add the queries in the order of `qids`, so the figures are the same to the last bit.
+  for (const qid of qids) {
+    const lists = new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], judgments.qrels.get(qid)!, options);
+    bounded.forEach((spec, m) => {
+      const sum = sums[m];
+      const r = boundsOf(spec, lists, options, maxGrade);
+      sum.delta += lists.delta(spec);
+      sum.lo += r.lo;
+      sum.hi += r.hi;
+      if (!r.exact) sum.inexact++;
+      if (r.hi - r.lo > 1e-12) {
+        const [ra, rb] = lists.fullRanks();
+        for (const doc of r.unjudged) sum.pairs.push({ qid, doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) });
+      }
+    });
+  }
   const metrics: Record<string, MetricBounds> = {};
   const deciding = new Map<string, DecidingDocument>();
-  for (const spec of specs) {
-    if (spec.kind === 'judged') continue;
-    let lo = 0;
-    let hi = 0;
-    let delta = 0;
-    let inexact = 0;
-    const pairs: DecidingDocument[] = [];
-    for (const qid of qids) {
-      const qrels = judgments.qrels.get(qid)!;
-      const a = baseline.get(qid) ?? [];
-      const b = candidate.get(qid) ?? [];
-      const today = computeMetric(spec, queryContext(b, qrels, options)) - computeMetric(spec, queryContext(a, qrels, options));
-      const r = queryBounds(spec, a, b, qrels, options, maxGrade);
-      delta += today;
-      lo += r.lo;
-      hi += r.hi;
-      if (!r.exact) inexact++;
-      if (r.hi - r.lo > 1e-12) {
-        const ra = rankWithin(a, Infinity);
-        const rb = rankWithin(b, Infinity);
-        for (const doc of r.unjudged) pairs.push({ qid, doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) });
-      }
-    }
+  bounded.forEach((spec, i) => {
+    const { lo, hi, delta, inexact, pairs } = sums[i];
     const n = qids.length || 1;
     const m = { delta: delta / n, low: lo / n, high: hi / n };
     const holds = (m.delta > 0 && m.low > 0) || (m.delta < 0 && m.high < 0) || (m.low === 0 && m.high === 0);
     if (!holds) for (const p of pairs) deciding.set(`${p.qid}\t${p.doc}`, p);
     metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs.length, verdict: verdictOf(m.delta, holds, pairs.length, inexact) };
-  }
+  });
   // Grouped in one pass over the sorted pairs (not one filter per query: quadratic at 1,000 queries).
   const grouped = new Map<string, string[]>();
   for (const d of [...deciding.values()].sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1))) {
@@ -146,33 +144,95 @@ function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, numb
   return m;
 }
 
+/**
+ * One query's two lists, graded once. Every metric's bound asks for the delta under some hypothetical grades of
+ * unjudged documents (hit/mrr: one per document, enumeration: thousands); looking each listed document up in the
+ * judgments for every one of them was most of a comparison's time at 1,000 queries. Here the grades are looked up
+ * once and a hypothesis only overwrites the positions of its documents, which gives the very arrays a fresh lookup
+ * in the merged judgments would. Nothing outlives the comparison, so no judgments edit can make it stale.
+ */
+class QueryLists {
+  private readonly judged: JudgedContext;
+  private readonly grades: [(number | undefined)[], (number | undefined)[]];
+  private readonly contexts: [QueryContext, QueryContext];
+  private positions?: [Map<string, number[]>, Map<string, number[]>];
+  private ranks?: [Map<string, number>, Map<string, number>];
+  private readonly sides = new Map<number, { A: Side; B: Side; unjudged: string[] }>();
+
+  constructor(readonly a: readonly RankedDoc[], readonly b: readonly RankedDoc[], readonly qrels: Map<string, number>, private readonly options: EvaluateOptions) {
+    this.judged = judgedContext(qrels, options);
+    this.grades = [a.map((d) => qrels.get(d.id)), b.map((d) => qrels.get(d.id))];
+    this.contexts = [contextOfGrades(this.grades[0], this.judged), contextOfGrades(this.grades[1], this.judged)];
+  }
+
+  /** candidate − baseline of one metric, the unjudged documents graded as `extra` says (absent: not relevant). */
+  delta(spec: MetricSpec, extra?: Map<string, number>): number {
+    if (!extra?.size) return computeMetric(spec, this.contexts[1]) - computeMetric(spec, this.contexts[0]);
+    const judged = judgedContext(new Map([...this.qrels, ...extra]), this.options);
+    this.positions ??= [positionsOf(this.a), positionsOf(this.b)];
+    const [pa, pb] = this.positions;
+    const graded = (grades: (number | undefined)[], at: Map<string, number[]>) => {
+      const out = grades.slice();
+      for (const [d, g] of extra) for (const i of at.get(d) ?? []) out[i] = g;
+      return contextOfGrades(out, judged);
+    };
+    return computeMetric(spec, graded(this.grades[1], pb)) - computeMetric(spec, graded(this.grades[0], pa));
+  }
+
+  /** Both lists' ranks within `depth`, and the unjudged documents among them (the same for every metric of that depth). */
+  within(depth: number): { A: Side; B: Side; unjudged: string[] } {
+    let s = this.sides.get(depth);
+    if (!s) {
+      const A: Side = { docs: this.a, rank: rankWithin(this.a, depth) };
+      const B: Side = { docs: this.b, rank: rankWithin(this.b, depth) };
+      s = { A, B, unjudged: [...new Set([...A.rank.keys(), ...B.rank.keys()])].filter((d) => !this.qrels.has(d)) };
+      this.sides.set(depth, s);
+    }
+    return s;
+  }
+
+  /** Ranks in the whole lists (the judging pool's order). */
+  fullRanks(): [Map<string, number>, Map<string, number>] {
+    return (this.ranks ??= [rankWithin(this.a, Infinity), rankWithin(this.b, Infinity)]);
+  }
+}
+
+function positionsOf(docs: readonly RankedDoc[]): Map<string, number[]> {
+  const at = new Map<string, number[]>();
+  docs.forEach((d, i) => {
+    const list = at.get(d.id);
+    if (list) list.push(i);
+    else at.set(d.id, [i]);
+  });
+  return at;
+}
+
 /** Extremes of (candidate − baseline) for one query and metric over every grading of its unjudged documents. */
 export function queryBounds(spec: MetricSpec, a: readonly RankedDoc[], b: readonly RankedDoc[], qrels: Map<string, number>, options: EvaluateOptions, maxGrade: number): QueryBound {
-  const depth = spec.k ?? Infinity;
-  const A: Side = { docs: a, rank: rankWithin(a, depth) };
-  const B: Side = { docs: b, rank: rankWithin(b, depth) };
-  const unjudged = [...new Set([...A.rank.keys(), ...B.rank.keys()])].filter((d) => !qrels.has(d));
-  const delta = (extra: Map<string, number>) => {
-    const q = extra.size ? new Map([...qrels, ...extra]) : qrels;
-    return computeMetric(spec, queryContext(b, q, options)) - computeMetric(spec, queryContext(a, q, options));
-  };
+  return boundsOf(spec, new QueryLists(a, b, qrels, options), options, maxGrade);
+}
+
+function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions, maxGrade: number): QueryBound {
+  const { A, B, unjudged } = lists.within(spec.k ?? Infinity);
+  const delta = (extra?: Map<string, number>) => lists.delta(spec, extra);
   if (unjudged.length === 0) {
-    const d = delta(new Map());
+    const d = delta();
     return { lo: d, hi: d, exact: true, unjudged };
   }
+  const qrels = lists.qrels;
   const T = options.relevanceThreshold;
   const weightOf = (contribution: (rank: number) => number) => (d: string) =>
     (B.rank.has(d) ? contribution(B.rank.get(d)!) : 0) - (A.rank.has(d) ? contribution(A.rank.get(d)!) : 0);
   switch (spec.kind) {
     case 'p':
-      return linear(delta(new Map()), unjudged, weightOf(() => 1 / spec.k!));
+      return linear(delta(), unjudged, weightOf(() => 1 / spec.k!));
     case 'rbp': {
       const p = spec.param!;
-      return linear(delta(new Map()), unjudged, weightOf((r) => (1 - p) * p ** (r - 1)));
+      return linear(delta(), unjudged, weightOf((r) => (1 - p) * p ** (r - 1)));
     }
     case 'hit':
     case 'mrr': {
-      let lo = delta(new Map());
+      let lo = delta();
       let hi = lo;
       for (const d of unjudged) {
         const v = delta(new Map([[d, maxGrade]]));
@@ -212,10 +272,15 @@ function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, u
   const w = unjudged.map((d) => (B.rank.has(d) ? 1 : 0) - (A.rank.has(d) ? 1 : 0)).sort((x, y) => y - x);
   let lo = Infinity;
   let hi = -Infinity;
+  // Running sums of the best and the worst m weights (integers: exact in any order), not a slice per m.
+  let top = 0;
+  let bottom = 0;
   for (let m = 0; m <= w.length; m++) {
     const R = R0 + m;
-    const top = w.slice(0, m).reduce((s, x) => s + x, 0);
-    const bottom = w.slice(w.length - m).reduce((s, x) => s + x, 0);
+    if (m > 0) {
+      top += w[m - 1];
+      bottom += w[w.length - m];
+    }
     hi = Math.max(hi, R === 0 ? 0 : (c + top) / R);
     lo = Math.min(lo, R === 0 ? 0 : (c + bottom) / R);
   }
@@ -238,6 +303,8 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
   const gain = Array.from({ length: G + 1 }, (_, x) => gainOf(x, options.gain));
   const judged = [...qrels.values()].filter((g) => g > 0).sort((p, q) => q - p);
   const depth = k ?? Infinity;
+  // The ideal ranking never reaches past its judged.length + U graded documents: their discounts' logs, once.
+  const log2 = Float64Array.from({ length: Math.min(depth, judged.length + U) }, (_, r) => Math.log2(r + 2));
   let lo = Infinity;
   let hi = -Infinity;
   const counts = new Array<number>(G + 1).fill(0); // counts[g] documents get grade g (g ≥ 1)
@@ -262,7 +329,7 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
         const hyp = x >= 1 ? x : 0;
         const next = j < judged.length && judged[j] >= hyp ? judged[j++] : hyp > 0 ? (remaining--, hyp) : 0;
         if (next === 0) break;
-        idcg += (gain[next] ?? gainOf(next, options.gain)) / Math.log2(r + 2);
+        idcg += (gain[next] ?? gainOf(next, options.gain)) / log2[r];
       }
       hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
       lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
