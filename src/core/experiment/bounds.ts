@@ -52,11 +52,11 @@ export interface MetricBounds {
   verdict: string;
 }
 
-interface DecidingDocument {
+/** A query whose delta of some metric can move, and the unjudged documents that move it. */
+interface Moving {
   qid: string;
-  doc: string;
-  /** Best rank the document has in either list: the judging pool takes the top of the lists first. */
-  rank: number;
+  docs: readonly string[];
+  lists: QueryLists;
 }
 
 export interface ComparisonBounds {
@@ -91,7 +91,8 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
   let maxGrade = options.relevanceThreshold;
   for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
   const bounded = specs.filter((spec) => spec.kind !== 'judged');
-  const sums = bounded.map(() => ({ lo: 0, hi: 0, delta: 0, inexact: 0, pairs: [] as DecidingDocument[] }));
+  // Per metric, the queries whose delta can move and their unjudged documents (shared arrays, not one object per pair).
+  const sums = bounded.map(() => ({ lo: 0, hi: 0, delta: 0, inexact: 0, pairs: 0, moving: [] as Moving[] }));
   // Query by query, every metric: each query's lists are graded once (QueryLists), not once per metric. Each
   // metric's sums still add the queries in the order of `qids`, so the figures are the same to the last bit.
   for (const qid of qids) {
@@ -104,31 +105,39 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
       sum.hi += r.hi;
       if (!r.exact) sum.inexact++;
       if (r.hi - r.lo > 1e-12) {
-        const [ra, rb] = lists.fullRanks();
-        for (const doc of r.unjudged) sum.pairs.push({ qid, doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) });
+        sum.pairs += r.unjudged.length;
+        sum.moving.push({ qid, docs: r.unjudged, lists });
       }
     });
   }
   const metrics: Record<string, MetricBounds> = {};
-  const deciding = new Map<string, DecidingDocument>();
+  // Every document that could flip some metric's verdict, per query: one set however many metrics it could flip.
+  const deciding = new Map<string, { docs: Set<string>; lists: QueryLists }>();
   bounded.forEach((spec, i) => {
-    const { lo, hi, delta, inexact, pairs } = sums[i];
+    const { lo, hi, delta, inexact, pairs, moving } = sums[i];
     const n = qids.length || 1;
     const m = { delta: delta / n, low: lo / n, high: hi / n };
     const holds = (m.delta > 0 && m.low > 0) || (m.delta < 0 && m.high < 0) || (m.low === 0 && m.high === 0);
-    if (!holds) for (const p of pairs) deciding.set(`${p.qid}\t${p.doc}`, p);
-    metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs.length, verdict: verdictOf(m.delta, holds, pairs.length, inexact) };
+    if (!holds) {
+      for (const { qid, docs, lists } of moving) {
+        const q = deciding.get(qid) ?? deciding.set(qid, { docs: new Set(), lists }).get(qid)!;
+        for (const doc of docs) q.docs.add(doc);
+      }
+    }
+    metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs, verdict: verdictOf(m.delta, holds, pairs, inexact) };
   });
-  // Grouped in one pass over the sorted pairs (not one filter per query: quadratic at 1,000 queries).
-  const grouped = new Map<string, string[]>();
-  for (const d of [...deciding.values()].sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1))) {
-    const docs = grouped.get(d.qid);
-    if (docs) docs.push(d.doc);
-    else grouped.set(d.qid, [d.doc]);
-  }
+  // Per query, the documents by their best rank in either whole list (the judging pool takes the top first).
   const byQuery: Record<string, string[]> = {};
-  for (const qid of qids) if (grouped.has(qid)) byQuery[qid] = grouped.get(qid)!;
-  return { maxGrade, metrics, deciding: byQuery, decidingCount: deciding.size };
+  let decidingCount = 0;
+  for (const qid of qids) {
+    const q = deciding.get(qid);
+    if (!q) continue;
+    const [ra, rb] = q.lists.fullRanks();
+    const ranked = [...q.docs].map((doc) => ({ doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) }));
+    byQuery[qid] = ranked.sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1)).map((d) => d.doc);
+    decidingCount += ranked.length;
+  }
+  return { maxGrade, metrics, deciding: byQuery, decidingCount };
 }
 
 function verdictOf(delta: number, holds: boolean, deciding: number, inexact: number): string {
