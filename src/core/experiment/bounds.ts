@@ -177,15 +177,31 @@ class QueryLists {
   /** candidate − baseline of one metric, the unjudged documents graded as `extra` says (absent: not relevant). */
   delta(spec: MetricSpec, extra?: Map<string, number>): number {
     if (!extra?.size) return computeMetric(spec, this.contexts[1]) - computeMetric(spec, this.contexts[0]);
-    const judged = judgedContext(new Map([...this.qrels, ...extra]), this.options);
+    const judged = this.judgedWith(extra);
     this.positions ??= [positionsOf(this.a), positionsOf(this.b)];
     const [pa, pb] = this.positions;
     const graded = (grades: (number | undefined)[], at: Map<string, number[]>) => {
-      const out = grades.slice();
-      for (const [d, g] of extra) for (const i of at.get(d) ?? []) out[i] = g;
-      return contextOfGrades(out, judged);
+      let out: (number | undefined)[] | undefined; // copied only when a hypothesis lands in this list
+      for (const [d, g] of extra) {
+        for (const i of at.get(d) ?? []) (out ??= grades.slice())[i] = g;
+      }
+      return contextOfGrades(out ?? grades, judged);
     };
     return computeMetric(spec, graded(this.grades[1], pb)) - computeMetric(spec, graded(this.grades[0], pa));
+  }
+
+  /** judgedContext of the judgments plus `extra`, from the judgments' own (the same numbers, without a merged map). */
+  private judgedWith(extra: Map<string, number>): JudgedContext {
+    let { numRelevant, numNonRelevant } = this.judged;
+    const idealGrades = this.judged.idealGrades.slice();
+    for (const [d, g] of extra) {
+      if (this.qrels.has(d)) return judgedContext(new Map([...this.qrels, ...extra]), this.options); // overrides a judgment
+      if (g >= this.options.relevanceThreshold) numRelevant++;
+      else numNonRelevant++;
+      if (g > 0) idealGrades.push(g);
+    }
+    idealGrades.sort((x, y) => y - x);
+    return { ...this.judged, numRelevant, numNonRelevant, idealGrades };
   }
 
   /** Both lists' ranks within `depth`, and the unjudged documents among them (the same for every metric of that depth). */
