@@ -360,11 +360,45 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
       lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
       return;
     }
+    if (g === 1) return visitOnes(left);
     for (let n = 0; n <= left; n++) {
       counts[g] = n;
       visit(g - 1, left - n);
     }
     counts[g] = 0;
+  };
+  // The last level, every count n of grade-1 documents at once: the ideal ranking with n of them is the one with
+  // none followed by n ones (each judged grade ≥ 1 goes first on ties), so one running sum serves the whole row,
+  // and each total adds exactly the terms, in exactly the order, that visit's leaf adds for it.
+  const visitOnes = (left: number) => {
+    let upRest = C;
+    let downRest = C;
+    let i = 0;
+    for (let x = G; x >= 2; x--) {
+      const n = counts[x];
+      upRest += gain[x] * (prefix[i + n] - prefix[i]);
+      downRest += gain[x] * (prefix[U - i] - prefix[U - i - n]);
+      i += n;
+    }
+    let idcg = 0;
+    let j = 0;
+    let x = G;
+    let remaining = counts[G];
+    let r = 0;
+    for (; r < depth; r++) {
+      while (x >= 2 && remaining === 0) remaining = counts[--x];
+      const hyp = x >= 2 ? x : 0;
+      const next = j < judged.length && judged[j] >= hyp ? judged[j++] : hyp > 0 ? (remaining--, hyp) : 0;
+      if (next === 0) break;
+      idcg += (gain[next] ?? gainOf(next, options.gain)) / log2[r];
+    }
+    for (let n = 0; n <= left; n++) {
+      if (n > 0 && r < depth) idcg += gain[1] / log2[r++];
+      const up = upRest + gain[1] * (prefix[i + n] - prefix[i]);
+      const down = downRest + gain[1] * (prefix[U - i] - prefix[U - i - n]);
+      hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
+      lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
+    }
   };
   visit(G, U);
   return { lo, hi, exact: true, unjudged };
