@@ -321,8 +321,7 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
     for (const [d, r] of s.rank) C += (s === B ? 1 : -1) * gainOf(qrels.get(d), options.gain) / Math.log2(r + 1);
   }
   const w = unjudged.map((d) => disc(B, d) - disc(A, d)).sort((x, y) => y - x);
-  // Per count vector only O(G + k) work (a query can have thousands of vectors): the hypothetical gains, best
-  // first, pair with runs of w, summed from prefix sums (down pairs them with w reversed, i.e. from the end).
+  // Little work per count vector (a query can have thousands of them): see visitOnes.
   const prefix = [0];
   for (let i = 0; i < U; i++) prefix.push(prefix[i] + w[i]);
   const gain = Array.from({ length: G + 1 }, (_, x) => gainOf(x, options.gain));
@@ -334,42 +333,17 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
   let hi = -Infinity;
   const counts = new Array<number>(G + 1).fill(0); // counts[g] documents get grade g (g ≥ 1)
   const visit = (g: number, left: number) => {
-    if (g === 0) {
-      let up = C;
-      let down = C;
-      let i = 0;
-      for (let x = G; x >= 1; x--) {
-        const n = counts[x];
-        up += gain[x] * (prefix[i + n] - prefix[i]);
-        down += gain[x] * (prefix[U - i] - prefix[U - i - n]);
-        i += n;
-      }
-      // The ideal ranking: the judged grades and the hypothetical ones merged, best first, cut at k.
-      let idcg = 0;
-      let j = 0;
-      let x = G;
-      let remaining = counts[G];
-      for (let r = 0; r < depth; r++) {
-        while (x >= 1 && remaining === 0) remaining = counts[--x];
-        const hyp = x >= 1 ? x : 0;
-        const next = j < judged.length && judged[j] >= hyp ? judged[j++] : hyp > 0 ? (remaining--, hyp) : 0;
-        if (next === 0) break;
-        idcg += (gain[next] ?? gainOf(next, options.gain)) / log2[r];
-      }
-      hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
-      lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
-      return;
-    }
-    if (g === 1) return visitOnes(left);
+    if (g <= 1) return visitOnes(g === 1 ? left : 0); // g = 0: G = 0, only the count vector of no hypothetical grade
     for (let n = 0; n <= left; n++) {
       counts[g] = n;
       visit(g - 1, left - n);
     }
     counts[g] = 0;
   };
-  // The last level, every count n of grade-1 documents at once: the ideal ranking with n of them is the one with
-  // none followed by n ones (each judged grade ≥ 1 goes first on ties), so one running sum serves the whole row,
-  // and each total adds exactly the terms, in exactly the order, that visit's leaf adds for it.
+  // The last level, every count n of grade-1 documents at once. The numerators pair the hypothetical gains, best
+  // first, with runs of w, summed from prefix sums (down pairs them with w reversed, i.e. from the end). The ideal
+  // ranking (the judged grades and the hypothetical ones merged, best first, cut at k) with n ones is the one with
+  // none followed by n ones (a judged grade goes first on ties), so one running sum serves the whole row.
   const visitOnes = (left: number) => {
     let upRest = C;
     let downRest = C;
@@ -394,8 +368,9 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
     }
     for (let n = 0; n <= left; n++) {
       if (n > 0 && r < depth) idcg += gain[1] / log2[r++];
-      const up = upRest + gain[1] * (prefix[i + n] - prefix[i]);
-      const down = downRest + gain[1] * (prefix[U - i] - prefix[U - i - n]);
+      // n = 0 adds nothing (+ 0 leaves a sum as it is; gain[1] does not exist when G = 0).
+      const up = n === 0 ? upRest : upRest + gain[1] * (prefix[i + n] - prefix[i]);
+      const down = n === 0 ? downRest : downRest + gain[1] * (prefix[U - i] - prefix[U - i - n]);
       hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
       lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
     }
