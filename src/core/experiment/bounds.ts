@@ -1,5 +1,5 @@
 import type { JudgmentSet } from '../judgments/types';
-import { type EvaluateOptions, type MetricSpec, computeMetric, gainOf, queryContext } from '../metrics';
+import { type EvaluateOptions, type JudgedContext, type MetricSpec, type QueryContext, computeMetric, contextOfGrades, gainOf, judgedContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
 
 /**
@@ -52,11 +52,11 @@ export interface MetricBounds {
   verdict: string;
 }
 
-interface DecidingDocument {
+/** A query whose delta of some metric can move, and the unjudged documents that move it. */
+interface Moving {
   qid: string;
-  doc: string;
-  /** Best rank the document has in either list: the judging pool takes the top of the lists first. */
-  rank: number;
+  docs: readonly string[];
+  lists: QueryLists;
 }
 
 export interface ComparisonBounds {
@@ -90,47 +90,54 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
   if (options.judgedOnly) return undefined;
   let maxGrade = options.relevanceThreshold;
   for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
-  const metrics: Record<string, MetricBounds> = {};
-  const deciding = new Map<string, DecidingDocument>();
-  for (const spec of specs) {
-    if (spec.kind === 'judged') continue;
-    let lo = 0;
-    let hi = 0;
-    let delta = 0;
-    let inexact = 0;
-    const pairs: DecidingDocument[] = [];
-    for (const qid of qids) {
-      const qrels = judgments.qrels.get(qid)!;
-      const a = baseline.get(qid) ?? [];
-      const b = candidate.get(qid) ?? [];
-      const today = computeMetric(spec, queryContext(b, qrels, options)) - computeMetric(spec, queryContext(a, qrels, options));
-      const r = queryBounds(spec, a, b, qrels, options, maxGrade);
-      delta += today;
-      lo += r.lo;
-      hi += r.hi;
-      if (!r.exact) inexact++;
+  const bounded = specs.filter((spec) => spec.kind !== 'judged');
+  // Per metric, the queries whose delta can move and their unjudged documents (shared arrays, not one object per pair).
+  const sums = bounded.map(() => ({ lo: 0, hi: 0, delta: 0, inexact: 0, pairs: 0, moving: [] as Moving[] }));
+  // Query by query, every metric: each query's lists are graded once (QueryLists), not once per metric. Each
+  // metric's sums still add the queries in the order of `qids`, so the figures are the same to the last bit.
+  for (const qid of qids) {
+    const lists = new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], judgments.qrels.get(qid)!, options);
+    bounded.forEach((spec, m) => {
+      const sum = sums[m];
+      const r = boundsOf(spec, lists, options, maxGrade);
+      sum.delta += lists.delta(spec);
+      sum.lo += r.lo;
+      sum.hi += r.hi;
+      if (!r.exact) sum.inexact++;
       if (r.hi - r.lo > 1e-12) {
-        const ra = rankWithin(a, Infinity);
-        const rb = rankWithin(b, Infinity);
-        for (const doc of r.unjudged) pairs.push({ qid, doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) });
+        sum.pairs += r.unjudged.length;
+        sum.moving.push({ qid, docs: r.unjudged, lists });
       }
-    }
+    });
+  }
+  const metrics: Record<string, MetricBounds> = {};
+  // Every document that could flip some metric's verdict, per query: one set however many metrics it could flip.
+  const deciding = new Map<string, { docs: Set<string>; lists: QueryLists }>();
+  bounded.forEach((spec, i) => {
+    const { lo, hi, delta, inexact, pairs, moving } = sums[i];
     const n = qids.length || 1;
     const m = { delta: delta / n, low: lo / n, high: hi / n };
     const holds = (m.delta > 0 && m.low > 0) || (m.delta < 0 && m.high < 0) || (m.low === 0 && m.high === 0);
-    if (!holds) for (const p of pairs) deciding.set(`${p.qid}\t${p.doc}`, p);
-    metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs.length, verdict: verdictOf(m.delta, holds, pairs.length, inexact) };
-  }
-  // Grouped in one pass over the sorted pairs (not one filter per query: quadratic at 1,000 queries).
-  const grouped = new Map<string, string[]>();
-  for (const d of [...deciding.values()].sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1))) {
-    const docs = grouped.get(d.qid);
-    if (docs) docs.push(d.doc);
-    else grouped.set(d.qid, [d.doc]);
-  }
+    if (!holds) {
+      for (const { qid, docs, lists } of moving) {
+        const q = deciding.get(qid) ?? deciding.set(qid, { docs: new Set(), lists }).get(qid)!;
+        for (const doc of docs) q.docs.add(doc);
+      }
+    }
+    metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs, verdict: verdictOf(m.delta, holds, pairs, inexact) };
+  });
+  // Per query, the documents by their best rank in either whole list (the judging pool takes the top first).
   const byQuery: Record<string, string[]> = {};
-  for (const qid of qids) if (grouped.has(qid)) byQuery[qid] = grouped.get(qid)!;
-  return { maxGrade, metrics, deciding: byQuery, decidingCount: deciding.size };
+  let decidingCount = 0;
+  for (const qid of qids) {
+    const q = deciding.get(qid);
+    if (!q) continue;
+    const [ra, rb] = q.lists.fullRanks();
+    const ranked = [...q.docs].map((doc) => ({ doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) }));
+    byQuery[qid] = ranked.sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1)).map((d) => d.doc);
+    decidingCount += ranked.length;
+  }
+  return { maxGrade, metrics, deciding: byQuery, decidingCount };
 }
 
 function verdictOf(delta: number, holds: boolean, deciding: number, inexact: number): string {
@@ -146,33 +153,111 @@ function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, numb
   return m;
 }
 
+/**
+ * One query's two lists, graded once. Every metric's bound asks for the delta under some hypothetical grades of
+ * unjudged documents (hit/mrr: one per document, enumeration: thousands); looking each listed document up in the
+ * judgments for every one of them was most of a comparison's time at 1,000 queries. Here the grades are looked up
+ * once and a hypothesis only overwrites the positions of its documents, which gives the very arrays a fresh lookup
+ * in the merged judgments would. Nothing outlives the comparison, so no judgments edit can make it stale.
+ */
+class QueryLists {
+  private readonly judged: JudgedContext;
+  private readonly grades: [(number | undefined)[], (number | undefined)[]];
+  private readonly contexts: [QueryContext, QueryContext];
+  private positions?: [Map<string, number[]>, Map<string, number[]>];
+  private ranks?: [Map<string, number>, Map<string, number>];
+  private readonly sides = new Map<number, { A: Side; B: Side; unjudged: string[] }>();
+
+  constructor(readonly a: readonly RankedDoc[], readonly b: readonly RankedDoc[], readonly qrels: Map<string, number>, private readonly options: EvaluateOptions) {
+    this.judged = judgedContext(qrels, options);
+    this.grades = [a.map((d) => qrels.get(d.id)), b.map((d) => qrels.get(d.id))];
+    this.contexts = [contextOfGrades(this.grades[0], this.judged), contextOfGrades(this.grades[1], this.judged)];
+  }
+
+  /** candidate − baseline of one metric, the unjudged documents graded as `extra` says (absent: not relevant). */
+  delta(spec: MetricSpec, extra?: Map<string, number>): number {
+    if (!extra?.size) return computeMetric(spec, this.contexts[1]) - computeMetric(spec, this.contexts[0]);
+    const judged = this.judgedWith(extra);
+    this.positions ??= [positionsOf(this.a), positionsOf(this.b)];
+    const [pa, pb] = this.positions;
+    const graded = (grades: (number | undefined)[], at: Map<string, number[]>) => {
+      let out: (number | undefined)[] | undefined; // copied only when a hypothesis lands in this list
+      for (const [d, g] of extra) {
+        for (const i of at.get(d) ?? []) (out ??= grades.slice())[i] = g;
+      }
+      return contextOfGrades(out ?? grades, judged);
+    };
+    return computeMetric(spec, graded(this.grades[1], pb)) - computeMetric(spec, graded(this.grades[0], pa));
+  }
+
+  /** judgedContext of the judgments plus `extra`, from the judgments' own (the same numbers, without a merged map). */
+  private judgedWith(extra: Map<string, number>): JudgedContext {
+    let { numRelevant, numNonRelevant } = this.judged;
+    const idealGrades = this.judged.idealGrades.slice();
+    for (const [d, g] of extra) {
+      if (this.qrels.has(d)) return judgedContext(new Map([...this.qrels, ...extra]), this.options); // overrides a judgment
+      if (g >= this.options.relevanceThreshold) numRelevant++;
+      else numNonRelevant++;
+      if (g > 0) idealGrades.push(g);
+    }
+    idealGrades.sort((x, y) => y - x);
+    return { ...this.judged, numRelevant, numNonRelevant, idealGrades };
+  }
+
+  /** Both lists' ranks within `depth`, and the unjudged documents among them (the same for every metric of that depth). */
+  within(depth: number): { A: Side; B: Side; unjudged: string[] } {
+    let s = this.sides.get(depth);
+    if (!s) {
+      const A: Side = { docs: this.a, rank: rankWithin(this.a, depth) };
+      const B: Side = { docs: this.b, rank: rankWithin(this.b, depth) };
+      s = { A, B, unjudged: [...new Set([...A.rank.keys(), ...B.rank.keys()])].filter((d) => !this.qrels.has(d)) };
+      this.sides.set(depth, s);
+    }
+    return s;
+  }
+
+  /** Ranks in the whole lists (the judging pool's order). */
+  fullRanks(): [Map<string, number>, Map<string, number>] {
+    return (this.ranks ??= [rankWithin(this.a, Infinity), rankWithin(this.b, Infinity)]);
+  }
+}
+
+function positionsOf(docs: readonly RankedDoc[]): Map<string, number[]> {
+  const at = new Map<string, number[]>();
+  docs.forEach((d, i) => {
+    const list = at.get(d.id);
+    if (list) list.push(i);
+    else at.set(d.id, [i]);
+  });
+  return at;
+}
+
 /** Extremes of (candidate − baseline) for one query and metric over every grading of its unjudged documents. */
 export function queryBounds(spec: MetricSpec, a: readonly RankedDoc[], b: readonly RankedDoc[], qrels: Map<string, number>, options: EvaluateOptions, maxGrade: number): QueryBound {
-  const depth = spec.k ?? Infinity;
-  const A: Side = { docs: a, rank: rankWithin(a, depth) };
-  const B: Side = { docs: b, rank: rankWithin(b, depth) };
-  const unjudged = [...new Set([...A.rank.keys(), ...B.rank.keys()])].filter((d) => !qrels.has(d));
-  const delta = (extra: Map<string, number>) => {
-    const q = extra.size ? new Map([...qrels, ...extra]) : qrels;
-    return computeMetric(spec, queryContext(b, q, options)) - computeMetric(spec, queryContext(a, q, options));
-  };
+  return boundsOf(spec, new QueryLists(a, b, qrels, options), options, maxGrade);
+}
+
+function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions, maxGrade: number): QueryBound {
+  const { A, B, unjudged } = lists.within(spec.k ?? Infinity);
+  const delta = (extra?: Map<string, number>) => lists.delta(spec, extra);
   if (unjudged.length === 0) {
-    const d = delta(new Map());
+    const d = delta();
     return { lo: d, hi: d, exact: true, unjudged };
   }
+  const qrels = lists.qrels;
   const T = options.relevanceThreshold;
   const weightOf = (contribution: (rank: number) => number) => (d: string) =>
     (B.rank.has(d) ? contribution(B.rank.get(d)!) : 0) - (A.rank.has(d) ? contribution(A.rank.get(d)!) : 0);
   switch (spec.kind) {
     case 'p':
-      return linear(delta(new Map()), unjudged, weightOf(() => 1 / spec.k!));
+      return linear(delta(), unjudged, weightOf(() => 1 / spec.k!));
     case 'rbp': {
       const p = spec.param!;
-      return linear(delta(new Map()), unjudged, weightOf((r) => (1 - p) * p ** (r - 1)));
+      return linear(delta(), unjudged, weightOf((r) => (1 - p) * p ** (r - 1)));
     }
     case 'hit':
     case 'mrr': {
-      let lo = delta(new Map());
+      let lo = delta();
       let hi = lo;
       for (const d of unjudged) {
         const v = delta(new Map([[d, maxGrade]]));
@@ -212,10 +297,15 @@ function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, u
   const w = unjudged.map((d) => (B.rank.has(d) ? 1 : 0) - (A.rank.has(d) ? 1 : 0)).sort((x, y) => y - x);
   let lo = Infinity;
   let hi = -Infinity;
+  // Running sums of the best and the worst m weights (integers: exact in any order), not a slice per m.
+  let top = 0;
+  let bottom = 0;
   for (let m = 0; m <= w.length; m++) {
     const R = R0 + m;
-    const top = w.slice(0, m).reduce((s, x) => s + x, 0);
-    const bottom = w.slice(w.length - m).reduce((s, x) => s + x, 0);
+    if (m > 0) {
+      top += w[m - 1];
+      bottom += w[w.length - m];
+    }
     hi = Math.max(hi, R === 0 ? 0 : (c + top) / R);
     lo = Math.min(lo, R === 0 ? 0 : (c + bottom) / R);
   }
@@ -231,48 +321,59 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
     for (const [d, r] of s.rank) C += (s === B ? 1 : -1) * gainOf(qrels.get(d), options.gain) / Math.log2(r + 1);
   }
   const w = unjudged.map((d) => disc(B, d) - disc(A, d)).sort((x, y) => y - x);
-  // Per count vector only O(G + k) work (a query can have thousands of vectors): the hypothetical gains, best
-  // first, pair with runs of w, summed from prefix sums (down pairs them with w reversed, i.e. from the end).
+  // Little work per count vector (a query can have thousands of them): see visitOnes.
   const prefix = [0];
   for (let i = 0; i < U; i++) prefix.push(prefix[i] + w[i]);
   const gain = Array.from({ length: G + 1 }, (_, x) => gainOf(x, options.gain));
   const judged = [...qrels.values()].filter((g) => g > 0).sort((p, q) => q - p);
   const depth = k ?? Infinity;
+  // The ideal ranking never reaches past its judged.length + U graded documents: their discounts' logs, once.
+  const log2 = Float64Array.from({ length: Math.min(depth, judged.length + U) }, (_, r) => Math.log2(r + 2));
   let lo = Infinity;
   let hi = -Infinity;
   const counts = new Array<number>(G + 1).fill(0); // counts[g] documents get grade g (g ≥ 1)
   const visit = (g: number, left: number) => {
-    if (g === 0) {
-      let up = C;
-      let down = C;
-      let i = 0;
-      for (let x = G; x >= 1; x--) {
-        const n = counts[x];
-        up += gain[x] * (prefix[i + n] - prefix[i]);
-        down += gain[x] * (prefix[U - i] - prefix[U - i - n]);
-        i += n;
-      }
-      // The ideal ranking: the judged grades and the hypothetical ones merged, best first, cut at k.
-      let idcg = 0;
-      let j = 0;
-      let x = G;
-      let remaining = counts[G];
-      for (let r = 0; r < depth; r++) {
-        while (x >= 1 && remaining === 0) remaining = counts[--x];
-        const hyp = x >= 1 ? x : 0;
-        const next = j < judged.length && judged[j] >= hyp ? judged[j++] : hyp > 0 ? (remaining--, hyp) : 0;
-        if (next === 0) break;
-        idcg += (gain[next] ?? gainOf(next, options.gain)) / Math.log2(r + 2);
-      }
-      hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
-      lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
-      return;
-    }
+    if (g <= 1) return visitOnes(g === 1 ? left : 0); // g = 0: G = 0, only the count vector of no hypothetical grade
     for (let n = 0; n <= left; n++) {
       counts[g] = n;
       visit(g - 1, left - n);
     }
     counts[g] = 0;
+  };
+  // The last level, every count n of grade-1 documents at once. The numerators pair the hypothetical gains, best
+  // first, with runs of w, summed from prefix sums (down pairs them with w reversed, i.e. from the end). The ideal
+  // ranking (the judged grades and the hypothetical ones merged, best first, cut at k) with n ones is the one with
+  // none followed by n ones (a judged grade goes first on ties), so one running sum serves the whole row.
+  const visitOnes = (left: number) => {
+    let upRest = C;
+    let downRest = C;
+    let i = 0;
+    for (let x = G; x >= 2; x--) {
+      const n = counts[x];
+      upRest += gain[x] * (prefix[i + n] - prefix[i]);
+      downRest += gain[x] * (prefix[U - i] - prefix[U - i - n]);
+      i += n;
+    }
+    let idcg = 0;
+    let j = 0;
+    let x = G;
+    let remaining = counts[G];
+    let r = 0;
+    for (; r < depth; r++) {
+      while (x >= 2 && remaining === 0) remaining = counts[--x];
+      const hyp = x >= 2 ? x : 0;
+      const next = j < judged.length && judged[j] >= hyp ? judged[j++] : hyp > 0 ? (remaining--, hyp) : 0;
+      if (next === 0) break;
+      idcg += (gain[next] ?? gainOf(next, options.gain)) / log2[r];
+    }
+    for (let n = 0; n <= left; n++) {
+      if (n > 0 && r < depth) idcg += gain[1] / log2[r++];
+      // n = 0 adds nothing (+ 0 leaves a sum as it is; gain[1] does not exist when G = 0).
+      const up = n === 0 ? upRest : upRest + gain[1] * (prefix[i + n] - prefix[i]);
+      const down = n === 0 ? downRest : downRest + gain[1] * (prefix[U - i] - prefix[U - i - n]);
+      hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
+      lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
+    }
   };
   visit(G, U);
   return { lo, hi, exact: true, unjudged };

@@ -6,7 +6,7 @@ import { type ComparisonBounds, comparisonBounds } from './bounds';
 import { type TieReport, tieReport } from './ties';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
-import { holmBonferroni, mean, pairedBootstrapCISteps, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
+import { holmBonferroni, mean, pairedBootstrapCIsSteps, pairedPermutationTest, pairedTTest, percentile, winsLossesTies } from './stats';
 
 /** One side of a comparison: a ranked run and, when it was produced by Ranklab, per-query stage latencies. */
 export interface ComparisonSide {
@@ -282,13 +282,15 @@ function* compareSteps(
   // Every test goes into `tests`, so that one Holm–Bonferroni correction (correctedSteps) covers them all.
   const compareOn = function* (ids: string[]): Steps<Record<string, MetricComparison>> {
     const out: Record<string, MetricComparison> = {};
-    for (const spec of specs) {
-      const a = ids.map((q) => evA.perQuery.get(q)![spec.name]);
-      const b = ids.map((q) => evB.perQuery.get(q)![spec.name]);
+    const values = specs.map((spec) => [ids.map((q) => evA.perQuery.get(q)![spec.name]), ids.map((q) => evB.perQuery.get(q)![spec.name])] as const);
+    // Every metric's interval from one set of resamples (the same seed draws the same queries for each).
+    const cis = yield* pairedBootstrapCIsSteps(values, { samples: s.bootstrapSamples, seed: s.seed });
+    for (const [i, spec] of specs.entries()) {
+      const [a, b] = values[i];
       const ma = mean(a);
       const mb = mean(b);
       const t = pairedTTest(a, b);
-      const ci95 = yield* pairedBootstrapCISteps(a, b, { samples: s.bootstrapSamples, seed: s.seed });
+      const ci95 = cis[i];
       const m: MetricComparison = {
         baseline: ma,
         candidate: mb,

@@ -7,7 +7,7 @@ export { createRng, createUint32Rng } from '../util/random';
 export { mean, sampleStdDev, percentile } from './stats/descriptive';
 export { logGamma, regularizedIncompleteBeta, studentTCdf, studentTTwoSidedP } from './stats/student-t';
 export { pairedDifferences, winsLossesTies, type WinsLossesTies } from './stats/differences';
-export { pairedBootstrapCI, pairedBootstrapCISteps, type BootstrapOptions } from './stats/bootstrap';
+export { pairedBootstrapCI, pairedBootstrapCISteps, pairedBootstrapCIsSteps, type BootstrapOptions } from './stats/bootstrap';
 export { pairedPermutationTest, EXACT_PERMUTATION_MAX, type PermutationOptions } from './stats/permutation';
 export { pairedTTest, type TTestResult } from './stats/t-test';
 export { holmBonferroni } from './stats/multiple-testing';

@@ -45,6 +45,12 @@ export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[],
     const docs = options.judgedOnly ? given.filter((d) => qrels.has(d.id)) : given;
     const groups = tieGroups(docs);
     if (groups.some((g) => g.length > 1 && (depth === null || g.start < depth))) queriesWithTies.push(qid);
+    if (groups.length === docs.length) {
+      // No two scores equal: both orders are the list itself (not two sorted copies of it).
+      best.set(qid, docs);
+      worst.set(qid, docs);
+      continue;
+    }
     const grade = (d: RankedDoc) => qrels.get(d.id) ?? 0;
     best.set(qid, groups.flatMap((g) => [...g.docs].sort((a, b) => grade(b) - grade(a))));
     worst.set(qid, groups.flatMap((g) => [...g.docs].sort((a, b) => grade(a) - grade(b))));

@@ -37,25 +37,47 @@ export function* pairedBootstrapCISteps(
   b: ArrayLike<number>,
   options: BootstrapOptions = {},
 ): Steps<[number, number]> {
+  return (yield* pairedBootstrapCIsSteps([[a, b]], options))[0];
+}
+
+/**
+ * pairedBootstrapCI of several metrics over the same queries, as one set of steps. With one seed every metric's
+ * resamples draw the same queries, so the draws are made once and shared: each interval is exactly the one
+ * pairedBootstrapCI gives for its pair alone, at a fraction of the work (a comparison's metrics share queries).
+ */
+export function* pairedBootstrapCIsSteps(
+  pairs: readonly (readonly [ArrayLike<number>, ArrayLike<number>])[],
+  options: BootstrapOptions = {},
+): Steps<[number, number][]> {
   const { samples = 10_000, seed = 42, confidence = 0.95 } = options;
   if (!(Number.isInteger(samples) && samples > 0)) throw new RangeError(`pairedBootstrapCI: samples must be a positive integer, got ${samples}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`pairedBootstrapCI: confidence must be in (0, 1), got ${confidence}`);
-  const d = pairedDifferences(a, b);
-  const n = d.length;
-  if (n === 0) return [NaN, NaN];
+  const ds = pairs.map(([a, b]) => pairedDifferences(a, b));
+  if (ds.length === 0) return [];
+  const n = ds[0].length;
+  for (const d of ds) if (d.length !== n) throw new RangeError(`pairedBootstrapCIs: every pair needs the same queries, got ${n} and ${d.length}`);
+  if (n === 0) return ds.map((): [number, number] => [NaN, NaN]);
 
   const generator = new Mulberry32(seed);
   const draws = new Uint32Array(n); // reused: no allocation per resample
   const toIndex = n / 4294967296; // uint32 → [0, n)
-  const means = new Float64Array(samples);
+  const means = ds.map(() => new Float64Array(samples));
   for (let s = 0; s < samples; s++) {
     generator.fill(draws);
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += d[Math.floor(draws[i] * toIndex)];
-    means[s] = sum / n;
+    for (let i = 0; i < n; i++) draws[i] = Math.floor(draws[i] * toIndex); // the drawn query, for every metric
+    for (let m = 0; m < ds.length; m++) {
+      const d = ds[m];
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += d[draws[i]];
+      means[m][s] = sum / n;
+    }
     if ((s & 255) === 255) yield;
   }
-  means.sort();
   const alphaPercent = 100 - confidence * 100; // 100 - 95 = 5 exactly, unlike (1 - 0.95) * 100
-  return [means[nearestRank(alphaPercent / 2, samples) - 1], means[nearestRank(100 - alphaPercent / 2, samples) - 1]];
+  const lo = nearestRank(alphaPercent / 2, samples) - 1;
+  const hi = nearestRank(100 - alphaPercent / 2, samples) - 1;
+  return means.map((ms): [number, number] => {
+    ms.sort();
+    return [ms[lo], ms[hi]];
+  });
 }

@@ -1,0 +1,64 @@
+// The comparison computes every metric's bootstrap interval from one shared set of resamples
+// (pairedBootstrapCIsSteps). These tests hold it to the per-metric loop it replaced, kept here as a reference:
+// for any data, seed, sample count and confidence, the intervals are identical to the last bit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { pairedBootstrapCI, pairedBootstrapCIsSteps } from '../../../src/core/experiment/stats';
+import { Mulberry32 } from '../../../src/core/util/random';
+import { runSync } from '../../../src/core/util/cooperative';
+
+/** The pre-sharing implementation: one metric, its own generator, resample means sorted, nearest ranks. */
+function referenceCI(a: number[], b: number[], samples: number, seed: number, confidence: number): [number, number] {
+  const d = a.map((x, i) => b[i] - x);
+  const n = d.length;
+  if (n === 0) return [NaN, NaN];
+  const generator = new Mulberry32(seed);
+  const means: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += d[Math.floor(generator.nextUint32() * (n / 4294967296))];
+    means.push(sum / n);
+  }
+  means.sort((x, y) => x - y);
+  const alpha = 100 - confidence * 100;
+  const rank = (p: number) => Math.min(samples, Math.max(1, Math.ceil((p * samples) / 100 - 1e-9)));
+  return [means[rank(alpha / 2) - 1], means[rank(100 - alpha / 2) - 1]];
+}
+
+const value = fc.double({ min: -1, max: 1, noNaN: true });
+
+test('shared resamples give every metric the interval it gets alone, and the reference one', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 60 }).chain((n) => fc.array(fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n })), { minLength: 1, maxLength: 5 })),
+      fc.integer(),
+      fc.integer({ min: 1, max: 400 }),
+      fc.constantFrom(0.8, 0.9, 0.95, 0.99),
+      (pairs, seed, samples, confidence) => {
+        const shared = runSync(pairedBootstrapCIsSteps(pairs, { samples, seed, confidence }));
+        assert.equal(shared.length, pairs.length);
+        pairs.forEach(([a, b], m) => {
+          assert.deepEqual(shared[m], pairedBootstrapCI(a, b, { samples, seed, confidence }), `metric ${m}: shared vs alone`);
+          assert.deepEqual(shared[m], referenceCI(a, b, samples, seed, confidence), `metric ${m}: shared vs reference`);
+        });
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test('metric values on a grid (ties, as nDCG and P give) at the comparison\'s 10,000 resamples', () => {
+  for (const seed of [1, 42, 7, 2026]) {
+    const rnd = new Mulberry32(seed);
+    const grid = () => Math.round((rnd.nextUint32() / 4294967296) * 10) / 10;
+    const n = 150;
+    const pairs = Array.from({ length: 3 }, () => [Array.from({ length: n }, grid), Array.from({ length: n }, grid)] as const);
+    const shared = runSync(pairedBootstrapCIsSteps(pairs, { samples: 10_000, seed }));
+    pairs.forEach(([a, b], m) => assert.deepEqual(shared[m], referenceCI(a, b, 10_000, seed, 0.95), `seed ${seed}, metric ${m}`));
+  }
+});
+
+test('pairs over different query counts are refused', () => {
+  assert.throws(() => runSync(pairedBootstrapCIsSteps([[[0.1, 0.2], [0.2, 0.3]], [[0.1], [0.2]]])), /same queries/);
+});
