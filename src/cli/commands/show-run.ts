@@ -1,4 +1,4 @@
-import { loadSavedRun } from '../../core/experiment/run-store';
+import { loadSavedRun, runOfSaved } from '../../core/experiment/run-store';
 import { expandedRunJson } from '../../core/run/run-format';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { InputError } from '../../core/util/diagnostics';
@@ -16,7 +16,7 @@ export async function showRunCommand(argv: string[], io: Io): Promise<number> {
   const format = formatChoice(values.format, ['json', 'trec'] as const, 'json');
   if (positionals.length !== 1) throw new InputError(`needs exactly one saved run file, got ${positionals.length}`, [], { hint: 'ranklab show-run .ranklab/runs/NAME.json' });
   const saved = loadSavedRun(positionals[0]);
-  if (format === 'trec') io.out(formatTrecRun(new Map(saved.queries.map((q) => [q.qid, q.docs])), saved.provenance.config));
+  if (format === 'trec') io.out(formatTrecRun(runOfSaved(saved).run, saved.provenance.config));
   else io.out(expandedRunJson(saved));
   return 0;
 }
