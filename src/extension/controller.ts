@@ -20,6 +20,7 @@ import {
 } from './dashboard/model';
 import type { SessionManager } from './sessions';
 import { setPinned } from '../core/experiment/run-store';
+import { RUN_FILE_GLOB } from '../core/run/run-files';
 import { SavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
 import { type RanklabSettings, SETTINGS_SECTION, affectsSettings, readSettings } from './settings';
 
@@ -56,7 +57,7 @@ export class RanklabController implements vscode.Disposable {
   ) {
     const folder = this.folder;
     if (folder) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${this.runsFolder}/*.json`));
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${this.runsFolder}/${RUN_FILE_GLOB}`));
       const invalidate = (uri: vscode.Uri) => {
         this.log.debug(`runs changed: ${uri.fsPath}`);
         if (this.store && path.dirname(uri.fsPath) === this.store.dir) {

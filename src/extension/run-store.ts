@@ -1,5 +1,5 @@
 /**
- * Saved runs (`<workspace>/.ranklab/runs/*.json`) for the editor, and the few `ranklab.json` settings it needs
+ * Saved runs (`<workspace>/.ranklab/runs/*.json.gz`, older `*.json`: src/core/run/run-files.ts) for the editor, and the few `ranklab.json` settings it needs
  * (baseline, gain, relevance threshold). No `vscode` import (unit-testable).
  * The listing comes from the core's run index (src/core/experiment/run-index.ts): summaries read once and kept up
  * to date one file at a time; a run's per-query details are read from its file only when first used (`run`).
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { SavedRun } from '../core/run/types';
 import type { MetricOptions } from '../core/metrics/context';
 import { RunIndex, type RunSummary, summaryOf } from '../core/experiment/run-index';
+import { runFilePath } from '../core/run/run-files';
 import { formatDiagnostic } from '../core/util/diagnostics';
 import { SETTINGS_FILE, loadWorkspace } from '../core/workspace';
 import { metricOptionsOf } from '../core/workspace/settings';
@@ -17,7 +18,7 @@ import { metricOptionsOf } from '../core/workspace/settings';
 export const DEFAULT_RUNS_FOLDER = '.ranklab/runs';
 
 export interface StoredRun {
-  /** File name without `.json`: stable id used by the dashboard and commands. */
+  /** File name without its extension (`.json.gz`, `.json`): stable id used by the dashboard and commands. */
   id: string;
   file: string;
   /** What pickers, labels and the status bar need, without the per-query details. */
@@ -76,7 +77,7 @@ export class SavedRuns {
     const runs = listing.summaries.map((summary) => {
       const old = this.known.get(summary.id);
       if (old && old.summary === summary) return old;
-      const run = lazyRun(path.join(this.dir, `${summary.id}.json`), summary, () => this.index.load(summary.id));
+      const run = lazyRun(runFilePath(this.dir, summary.id), summary, () => this.index.load(summary.id));
       this.known.set(summary.id, run);
       return run;
     });

@@ -1,4 +1,4 @@
-// Saved run files as tests read and tamper with them: the current format (ranklab-run@3) is gzipped JSON.
+// Saved run files as tests read and tamper with them: the current formats (ranklab-run@3 and @4) are gzipped JSON.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { runFileText } from '../../src/core/run/run-format';

@@ -13,14 +13,15 @@ import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write';
 import type { SavedRun } from '../run/types';
 import { loadSavedRun } from '../run/run-format';
+import { isRunFile, runFilePath, runIdOfFile } from '../run/run-files';
 
-/** Hidden and not `*.json`: never taken for a run by anything that lists the folder. */
+/** Hidden: never taken for a run by anything that lists the folder (run-files.ts). */
 export const RUN_INDEX_FILE = '.index';
 const INDEX_FORMAT = 'ranklab-run-index@1';
 
 /** A saved run without its per-query details. */
 export interface RunSummary extends Pick<SavedRun, 'format' | 'provenance' | 'metricSpecs' | 'metrics' | 'latency' | 'annRecall' | 'principal'> {
-  /** File name without `.json`: the run's id for the editor. */
+  /** File name without `.json.gz` (or `.json`): the run's id for the editor. */
   id: string;
   queryCount: number;
   failedQueries: number;
@@ -71,7 +72,7 @@ export class RunIndex {
 
   /** Brings the index up to date with the folder: stats every run file, reads only new or changed ones. */
   reconcile(): RunListing {
-    const names = existsSync(this.dir) ? readdirSync(this.dir).filter((n) => n.endsWith('.json')) : [];
+    const names = existsSync(this.dir) ? readdirSync(this.dir).filter(isRunFile) : [];
     let changed = false;
     for (const name of this.entries.keys()) {
       if (!names.includes(name)) {
@@ -88,7 +89,7 @@ export class RunIndex {
   refresh(file: string): RunListing {
     if (!this.opened) return this.open();
     const name = basename(file);
-    if (name.endsWith('.json') && this.update(name)) this.write();
+    if (isRunFile(name) && this.update(name)) this.write();
     return this.listing();
   }
 
@@ -106,7 +107,7 @@ export class RunIndex {
   /** A run's full details, read from its file now. */
   load(id: string): SavedRun {
     this.filesRead++;
-    return loadSavedRun(join(this.dir, `${id}.json`));
+    return loadSavedRun(runFilePath(this.dir, id));
   }
 
   /** Updates one entry from the file's stat (reading the file only when it is new or changed); true when it changed. */
@@ -123,7 +124,7 @@ export class RunIndex {
     }
     const old = this.entries.get(name);
     if (old && old.size === size && old.mtimeMs === mtimeMs) return false;
-    const id = name.slice(0, -'.json'.length);
+    const id = runIdOfFile(name)!;
     try {
       this.filesRead++;
       this.entries.set(name, { size, mtimeMs, summary: summaryOf(id, loadSavedRun(path)) });
@@ -149,7 +150,7 @@ function readIndex(path: string): Map<string, IndexEntry> {
   try {
     const v = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; runs?: Record<string, IndexEntry> };
     if (v.format !== INDEX_FORMAT || typeof v.runs !== 'object' || v.runs === null) return new Map();
-    return new Map(Object.entries(v.runs).filter(([name, e]) => name.endsWith('.json') && typeof e?.size === 'number' && typeof e.mtimeMs === 'number' && (usableSummary(name, e.summary) || (!e.summary && typeof e.problem === 'string'))));
+    return new Map(Object.entries(v.runs).filter(([name, e]) => isRunFile(name) && typeof e?.size === 'number' && typeof e.mtimeMs === 'number' && (usableSummary(name, e.summary) || (!e.summary && typeof e.problem === 'string'))));
   } catch {
     return new Map();
   }
@@ -157,6 +158,6 @@ function readIndex(path: string): Map<string, IndexEntry> {
 
 /** An entry's summary as the editor needs it; anything else (a hand-edited index) makes the file be read again. */
 function usableSummary(name: string, s: RunSummary | undefined): boolean {
-  return !!s && s.id === name.slice(0, -'.json'.length) && typeof s.provenance?.config === 'string' && typeof s.provenance.createdAt === 'string'
+  return !!s && s.id === runIdOfFile(name) && typeof s.provenance?.config === 'string' && typeof s.provenance.createdAt === 'string'
     && typeof s.metrics === 'object' && s.metrics !== null && Array.isArray(s.metricSpecs) && typeof s.queryCount === 'number';
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { InputError } from '../util/diagnostics';
 import { writeFileAtomic } from '../util/atomic-write';
 import { stableStringify } from '../config/defaults';
@@ -8,18 +8,20 @@ import type { Run, RunAccess, SavedRun } from '../run/types';
 import { stageCandidatesOfSaved } from './stage-recall';
 import { RUN_FORMATS, encodeRunFile, runFileText } from '../run/run-format';
 import { RunIndex } from './run-index';
+import { isRunFile, runFileName, runFilePath, runIdOfFile } from '../run/run-files';
 
 export { checkSavedRun, loadSavedRun } from '../run/run-format';
 
 /**
- * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json` (gzipped compact format, see run-format.ts); the
+ * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json.gz` (gzipped compact format, see run-format.ts;
+ * older runs end in `.json`, see run-files.ts); the
  * newest matching one can be reused. Then the retention rule runs (`keep`, ranklab.json `runs.keep`); every run it
  * removes is told to `log`.
  */
 export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_CONFIG, log?: (message: string) => void): string {
   const stamp = saved.provenance.createdAt.replace(/[:.]/g, '-');
   const stem = `${safeName(saved.provenance.config)}${saved.principal ? `@${safeName(saved.principal)}` : ''}`;
-  const path = join(runsDir, `${stem}-${stamp}.json`);
+  const path = join(runsDir, runFileName(`${stem}-${stamp}`));
   writeFileAtomic(path, encodeRunFile(saved));
   for (const f of pruneRuns(runsDir, stem, keep)) log?.(`removed the older run ${f} (keeping the newest ${keep} of ${stem}: ranklab.json "runs.keep")`);
   return path;
@@ -28,7 +30,7 @@ export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_C
 /** Saved runs kept per config (and principal) unless ranklab.json `runs.keep` says otherwise; 0 keeps every run. */
 export const RUNS_KEPT_PER_CONFIG = 20;
 
-/** Pinned runs (file names): never removed by retention. The editor pins the run chosen as baseline. */
+/** Pinned runs (file names; a pin holds the run whichever its extension): never removed by retention. The editor pins the run chosen as baseline. */
 export const PINS_FILE = '.pins';
 
 export function pinnedRuns(runsDir: string): Set<string> {
@@ -40,29 +42,31 @@ export function pinnedRuns(runsDir: string): Set<string> {
   }
 }
 
-/** Pins (or unpins) the run `<id>.json` so that retention never removes it. */
+/** Pins (or unpins) the run `id` (its file, `.json.gz` or older `.json`) so that retention never removes it. */
 export function setPinned(runsDir: string, id: string, pinned: boolean): void {
   const pins = pinnedRuns(runsDir);
-  const name = `${id}.json`;
-  if (pins.has(name) === pinned) return;
-  if (pinned) pins.add(name);
-  else pins.delete(name);
+  const mine = [...pins].filter((f) => runIdOfFile(f) === id);
+  if ((mine.length > 0) === pinned) return;
+  if (pinned) pins.add(basename(runFilePath(runsDir, id)));
+  else for (const f of mine) pins.delete(f);
   writeFileAtomic(join(runsDir, PINS_FILE), JSON.stringify([...pins].sort()) + '\n');
 }
 
 /**
  * Retention: keeps the newest `keep` runs of one config and principal (0: all). Runs are Ranklab's own files (the
- * folder is git-ignored); only files this module named, `<stem>-<ISO time>.json`, are ever removed, and never a
- * pinned one. Returns the names removed.
+ * folder is git-ignored); only files this module named, `<stem>-<ISO time>` with a run file's extension (`.json.gz`,
+ * or `.json` before), are ever removed, and never a pinned one. Returns the names removed.
  */
 function pruneRuns(runsDir: string, stem: string, keep: number): string[] {
   if (keep <= 0) return [];
-  const pattern = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z\\.json$`);
-  const mine = readdirSync(runsDir).filter((f) => pattern.test(f)).sort(); // ISO times sort by name
-  const pins = pinnedRuns(runsDir);
+  const pattern = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z$`);
+  const idOf = (f: string) => runIdOfFile(f) ?? '';
+  // ISO times sort by id, whichever the extension.
+  const mine = readdirSync(runsDir).filter((f) => pattern.test(idOf(f))).sort((a, b) => idOf(a).localeCompare(idOf(b)) || a.localeCompare(b));
+  const pins = new Set([...pinnedRuns(runsDir)].map(idOf));
   const removed: string[] = [];
   for (const f of mine.slice(0, Math.max(0, mine.length - keep))) {
-    if (pins.has(f)) continue;
+    if (pins.has(idOf(f))) continue;
     try {
       unlinkSync(join(runsDir, f));
       removed.push(f);
@@ -78,7 +82,7 @@ function safeName(name: string): string {
 }
 
 export function isSavedRunFile(path: string): boolean {
-  if (!path.endsWith('.json') || !existsSync(path)) return false;
+  if (!isRunFile(basename(path)) || !existsSync(path)) return false;
   try {
     const head = runFileText(readFileSync(path)).slice(0, 200);
     return RUN_FORMATS.some((f) => head.includes(`"${f}"`));
@@ -165,7 +169,7 @@ export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: 
   const index = new RunIndex(runsDir);
   let nearest: string | undefined;
   for (const summary of index.open().summaries.reverse()) {
-    const path = join(runsDir, `${summary.id}.json`);
+    const path = runFilePath(runsDir, summary.id);
     const mismatches = reuseMismatches(summary, key);
     if (mismatches.length === 0) {
       let saved: SavedRun;

@@ -1,10 +1,11 @@
 /**
- * Saved-run files. In memory a run is always the expanded `SavedRun`; files are written as `ranklab-run@3` and read
- * in every version, one module per version:
+ * Saved-run files. In memory a run is always the expanded `SavedRun`; files are written as `ranklab-run@4` and read
+ * in every version, one module per version (file names: run-files.ts):
  * - `ranklab-run@1`: the expanded object as JSON (one object per ranked document, every key repeated).
  * - `ranklab-run@2`: compact JSON (ids once, ranks as indexes, titles once, short scores): run-format-v2.ts.
  * - `ranklab-run@3`: the `@2` layout without the id table and derivable stage ranks (run-format-v3.ts), gzipped:
- *   one gzip member, recognised by its first two bytes (1f 8b), so the file keeps its `.json` name.
+ *   one gzip member, recognised by its first two bytes (1f 8b); such files are named `.json`.
+ * - `ranklab-run@4`: the `@3` values in columns (run-format-v4.ts), gzipped, named `.json.gz`.
  *   `ranklab show-run FILE` prints any of them as plain JSON or TREC.
  */
 import { readFileSync } from 'node:fs';
@@ -12,15 +13,16 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from '../util/diagnostics';
 import type { SavedRun } from './types';
 import { RUN_FORMAT_V2, decodeRunV2 } from './run-format-v2';
-import { RUN_FORMAT_V3, decodeRunV3, encodeRunV3 } from './run-format-v3';
+import { RUN_FORMAT_V3, decodeRunV3 } from './run-format-v3';
+import { RUN_FORMAT_V4, decodeRunV4, encodeRunV4 } from './run-format-v4';
 
-export const RUN_FORMAT = RUN_FORMAT_V3;
-export const RUN_FORMATS = ['ranklab-run@1', RUN_FORMAT_V2, RUN_FORMAT_V3] as const;
+export const RUN_FORMAT = RUN_FORMAT_V4;
+export const RUN_FORMATS = ['ranklab-run@1', RUN_FORMAT_V2, RUN_FORMAT_V3, RUN_FORMAT_V4] as const;
 export type RunFormat = (typeof RUN_FORMATS)[number];
 
 /** The bytes of a saved-run file in the current format. */
 export function encodeRunFile(saved: SavedRun): Buffer {
-  return gzipSync(JSON.stringify(encodeRunV3(saved)) + '\n');
+  return gzipSync(JSON.stringify(encodeRunV4(saved)) + '\n');
 }
 
 function isGzip(bytes: Uint8Array): boolean {
@@ -40,7 +42,7 @@ export function runFileText(bytes: Buffer): string {
 /** The expanded run of a file's parsed JSON (any version); other values are returned unchanged for the checks to name. */
 export function decodeRun(value: unknown): unknown {
   const format = (value as { format?: unknown } | null)?.format;
-  return format === RUN_FORMAT_V3 ? decodeRunV3(value) : format === RUN_FORMAT_V2 ? decodeRunV2(value) : value;
+  return format === RUN_FORMAT_V4 ? decodeRunV4(value) : format === RUN_FORMAT_V3 ? decodeRunV3(value) : format === RUN_FORMAT_V2 ? decodeRunV2(value) : value;
 }
 
 /** A saved run file of any format, expanded; an InputError naming the file when it is not a usable run. */

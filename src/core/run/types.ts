@@ -68,7 +68,7 @@ export const SAVED_TITLE_DEPTH = 10;
 /** The JSON file written for every evaluation of one config. */
 export interface SavedRun {
   /** The file format it was read from or will be written in (in memory every version is this expanded shape; see run-format.ts). */
-  format: 'ranklab-run@1' | 'ranklab-run@2' | 'ranklab-run@3';
+  format: 'ranklab-run@1' | 'ranklab-run@2' | 'ranklab-run@3' | 'ranklab-run@4';
   provenance: RunProvenance;
   /** The ranking config as run (parsed JSON). */
   config: unknown;

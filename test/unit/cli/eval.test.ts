@@ -26,7 +26,7 @@ test('every offline mode runs on the example workspace, and runs are saved with 
   const vector = out.runs.find((x: { config: string }) => x.config === 'vector');
   assert.ok(vector.annRecall > 0.5 && vector.annRecall <= 1, 'HNSW runs report ANN recall against exact search');
   assert.equal(out.runs[0].annRecall, null);
-  assert.equal(JSON.parse(runFileText(readFileSync(out.runs[3].saved))).format, 'ranklab-run@3');
+  assert.equal(JSON.parse(runFileText(readFileSync(out.runs[3].saved))).format, 'ranklab-run@4');
   const saved = loadSavedRun(out.runs[3].saved);
   assert.equal(saved.provenance.corpus, out.runs[3].corpus);
   assert.match(saved.provenance.configHash ?? '', /^sha256:/);

@@ -10,7 +10,7 @@ import { tempDir } from '../../helpers/workspace';
 
 const FIXTURES = join(__dirname, '../../fixtures/runs');
 
-test('a @3 run file (gzipped) prints as the expanded JSON and as TREC lines; @1 and @2 files print too', () => {
+test('a @4 run file (gzipped) prints as the expanded JSON and as TREC lines; @1, @2 and @3 files print too', () => {
   const dir = tempDir();
   const path = saveRun(dir, loadSavedRun(join(FIXTURES, 'hybrid-rrf.v2.json')));
   assert.equal(readFileSync(path)[0], 0x1f, 'the saved file is gzipped');
@@ -26,7 +26,7 @@ test('a @3 run file (gzipped) prints as the expanded JSON and as TREC lines; @1 
   assert.equal(lines.length, saved.queries.reduce((n, q) => n + q.docs.length, 0));
   const d = saved.queries[0].docs[0];
   assert.equal(lines[0], `${saved.queries[0].qid} Q0 ${d.id} 1 ${d.score} hybrid-rrf`);
-  for (const old of ['hybrid-rrf.v1.json', 'hybrid-rrf.v2.json']) {
+  for (const old of ['hybrid-rrf.v1.json', 'hybrid-rrf.v2.json', 'hybrid-rrf.v3.json']) {
     const r = ranklab(['show-run', join(FIXTURES, old)]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).queries, loadSavedRun(join(FIXTURES, old)).queries);

@@ -82,12 +82,12 @@ test('property: order, ties and the ids of every list survive the round trip; ea
   }), { numRuns: 200 });
 });
 
-test('saving writes the current format (@3, gzipped); a ranklab-run@1 file (the first format) still loads unchanged', () => {
+test('saving writes the current format (@4, gzipped); a ranklab-run@1 file (the first format) still loads unchanged', () => {
   const dir = tempDir();
   const docs = Array.from({ length: 100 }, (_, i) => ({ id: `doc-${i}`, score: 20 - i * 0.123456789, stages: { lexical: { rank: i + 1, score: 20 - i * 0.123456789 } } }));
   const saved = run([{ qid: 'q1', text: 'x', docs, latencyMs: { total: 1 }, metrics: { 'ndcg@10': 1 } }]);
   const path = saveRun(dir, saved);
-  assert.equal(JSON.parse(runFileText(readFileSync(path))).format, 'ranklab-run@3');
+  assert.equal(JSON.parse(runFileText(readFileSync(path))).format, 'ranklab-run@4');
   const v1 = join(dir, 'old.json');
   const old = { ...saved, format: 'ranklab-run@1' };
   writeFileSync(v1, JSON.stringify(old, null, 1));

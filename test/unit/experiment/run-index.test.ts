@@ -36,7 +36,7 @@ test('the index lists summaries, is read once, and a change to one file reads on
 
   // One file rewritten: a refresh for it reads that file only.
   writeRunText(a, readRunText(a).replace('"ndcg@10":0.4', '"ndcg@10":0.45'));
-  const l2 = second.refresh('baseline-2026-12-03T10-01-00-000Z.json');
+  const l2 = second.refresh('baseline-2026-12-03T10-01-00-000Z.json.gz');
   assert.equal(second.filesRead, 1);
   assert.equal(l2.summaries[0].metrics['ndcg@10'], 0.45);
   // A new file and a deleted one.
@@ -95,21 +95,21 @@ test('retention keeps the newest N runs per config and principal, never a pinned
   const dir = tempDir();
   const log: string[] = [];
   const first = saveRun(dir, run('baseline', 0), 2, (m) => log.push(m));
-  const pinnedId = first.slice(dir.length + 1, -'.json'.length);
+  const pinnedId = first.slice(dir.length + 1, -'.json.gz'.length);
   setPinned(dir, pinnedId, true);
-  assert.deepEqual([...pinnedRuns(dir)], [`${pinnedId}.json`]);
+  assert.deepEqual([...pinnedRuns(dir)], [`${pinnedId}.json.gz`]);
   for (let m = 1; m <= 4; m++) saveRun(dir, run('baseline', m), 2, (x) => log.push(x));
   saveRun(dir, run('baseline', 5, 0.5, 'ana'), 2, (x) => log.push(x));
-  const runs = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const runs = readdirSync(dir).filter((f) => f.endsWith('.json.gz')).sort();
   assert.deepEqual(runs, [
-    'baseline-2026-12-03T10-00-00-000Z.json', // pinned: kept although older than the newest two
-    'baseline-2026-12-03T10-03-00-000Z.json',
-    'baseline-2026-12-03T10-04-00-000Z.json',
-    'baseline@ana-2026-12-03T10-05-00-000Z.json',
+    'baseline-2026-12-03T10-00-00-000Z.json.gz', // pinned: kept although older than the newest two
+    'baseline-2026-12-03T10-03-00-000Z.json.gz',
+    'baseline-2026-12-03T10-04-00-000Z.json.gz',
+    'baseline@ana-2026-12-03T10-05-00-000Z.json.gz',
   ]);
   assert.deepEqual(log, [
-    'removed the older run baseline-2026-12-03T10-01-00-000Z.json (keeping the newest 2 of baseline: ranklab.json "runs.keep")',
-    'removed the older run baseline-2026-12-03T10-02-00-000Z.json (keeping the newest 2 of baseline: ranklab.json "runs.keep")',
+    'removed the older run baseline-2026-12-03T10-01-00-000Z.json.gz (keeping the newest 2 of baseline: ranklab.json "runs.keep")',
+    'removed the older run baseline-2026-12-03T10-02-00-000Z.json.gz (keeping the newest 2 of baseline: ranklab.json "runs.keep")',
   ]);
   // Unpinned, it goes with the next save; keep 0 never removes anything.
   setPinned(dir, pinnedId, false);

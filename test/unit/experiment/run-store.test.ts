@@ -31,11 +31,11 @@ test('saving keeps the newest runs per config and principal and never touches ot
   const files = readdirSync(dir).sort();
   assert.deepEqual(files, [
     '2025-11-01-baseline.json',
-    'baseline-2-2026-12-02T10-09-00-000Z.json',
-    'baseline-2026-12-02T10-02-00-000Z.json',
-    'baseline-2026-12-02T10-03-00-000Z.json',
-    'baseline-2026-12-02T10-04-00-000Z.json',
-    'baseline@ana-2026-12-02T10-10-00-000Z.json',
+    'baseline-2-2026-12-02T10-09-00-000Z.json.gz',
+    'baseline-2026-12-02T10-02-00-000Z.json.gz',
+    'baseline-2026-12-02T10-03-00-000Z.json.gz',
+    'baseline-2026-12-02T10-04-00-000Z.json.gz',
+    'baseline@ana-2026-12-02T10-10-00-000Z.json.gz',
     'notes.json',
   ]);
   assert.equal(findCachedRun(dir, key())?.saved.provenance.createdAt, '2026-12-02T10:04:00.000Z');
@@ -68,7 +68,7 @@ test('reuse: every part of the key is compared, and the reason is named', () => 
   saveRun(dir, run('baseline', 1));
   const log: string[] = [];
   assert.equal(findCachedRun(dir, key({ models: { lsa: 'n' } }), (m) => log.push(m)), undefined);
-  assert.match(log.join('\n'), /^baseline: not reusing .*baseline-2026-12-02T10-01-00-000Z\.json: learned models differ$/);
+  assert.match(log.join('\n'), /^baseline: not reusing .*baseline-2026-12-02T10-01-00-000Z\.json\.gz: learned models differ$/);
   log.length = 0;
   findCachedRun(dir, key({ principal: 'ana' }), (m) => log.push(m));
   assert.deepEqual(log, ['baseline: no saved run as ana to reuse']);

@@ -1,0 +1,235 @@
+/**
+ * The saved-run format `ranklab-run@4`: the values of `@3` (run-format-v3.ts; the same shortest-distinct scores, so a
+ * run reads back exactly as from `@2`/`@3`) in a columnar layout that gzip compresses better; the file is this JSON
+ * gzipped and named `<id>.json.gz` (run-format.ts, run-files.ts). Per query:
+ * - `docs`: ids as in `@3` (in full at the first mention in the file, then the number of that mention). Mention order:
+ *   queries in order, per query its `docs`, then each stage's `rest` (stage key order), then its `stageIds` lists.
+ * - `scores`: the final scores as a number column (below); left out when they are the run's `rrf` fusion of the
+ *   lexical and vector stage ranks (recomputed on read, checked bit for bit on write).
+ * - `stages[stage]`: `1` (the final list: ranks 1..n, the final scores), or `{ranks?, scores, rest?}`: `ranks` per
+ *   final document (null: the stage did not see it; left out when they are 1..n), `scores` the stage scores of the
+ *   ranked documents in stage-rank order (a number column), `rest` the stage output's ids that are not in the final
+ *   list, filling in order the positions its final documents do not take (its `stageIds` entry is then left out).
+ * - `stageIds`: present when the run has it, with the stage outputs that `rest` cannot express, as `@3` writes them.
+ * A number column is a plain list, or `{"exp": e, "steps": [...]}`: value i is (steps[0] + … + steps[i]) × 10^e,
+ * integers small enough to add exactly, used only when every value reads back identical.
+ */
+import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
+import { type CompactQuery, type CompactStage, encodeRunV2, shortestDistinct } from './run-format-v2';
+
+export const RUN_FORMAT_V4 = 'ranklab-run@4';
+
+type IdRef = string | number;
+export type NumberColumn = (number | null)[] | { exp: number; steps: number[] };
+interface StageV4 { ranks?: (number | null)[]; scores: NumberColumn; rest?: IdRef[] }
+interface QueryV4 extends Omit<CompactQuery, 'docs' | 'scores' | 'stages' | 'stageIds'> {
+  docs: IdRef[];
+  scores?: NumberColumn;
+  stages?: Record<string, 1 | StageV4>;
+  stageIds?: Record<string, IdRef[]>;
+}
+/** Reciprocal rank fusion as retrieval computes it (fusion.ts): Σ weight / (k + rank), lexical first. */
+interface Rrf { k: number; weights: { lexical: number; vector: number } }
+
+export interface CompactRunV4 extends Omit<SavedRun, 'format' | 'queries'> {
+  format: typeof RUN_FORMAT_V4;
+  rrf?: Rrf;
+  queries: QueryV4[];
+}
+
+/** The run in the `@4` layout (before gzip). */
+export function encodeRunV4(saved: SavedRun): CompactRunV4 {
+  const v2 = encodeRunV2(saved);
+  const mentioned = new Map<number, number>(); // @2 index -> number of its first mention
+  const ref = (i: number): IdRef => {
+    const n = mentioned.get(i);
+    if (n !== undefined) return n;
+    mentioned.set(i, mentioned.size);
+    return v2.ids[i];
+  };
+  const rrf = rrfOf(saved.config);
+  let fusedDropped = false;
+  const queries = v2.queries.map((q): QueryV4 => {
+    const { docs, scores, stages, stageIds, ...rest } = q;
+    const out: QueryV4 = { ...rest, docs: docs.map(ref) };
+    const ranks: Partial<Record<string, (number | null)[]>> = {};
+    const explicit: Record<string, IdRef[]> = {};
+    if (stages) {
+      out.stages = {};
+      for (const [s, st] of Object.entries(stages) as [string, CompactStage][]) {
+        if (st === 1) {
+          out.stages[s] = 1;
+          ranks[s] = docs.map((_, j) => j + 1);
+          continue;
+        }
+        ranks[s] = st.ranks;
+        const order = rankOrder(st.ranks);
+        const v4: StageV4 = { scores: column(order.map((j) => st.scores[j])) };
+        if (!st.ranks.every((r, j) => r === j + 1)) v4.ranks = st.ranks;
+        const output = stageIds?.[s as StageName];
+        const gaps = output && restOf(output, docs, st.ranks);
+        if (gaps) v4.rest = gaps.map(ref);
+        out.stages[s] = v4;
+      }
+    }
+    // After every `rest`, in key order: the order the reader meets the mentions in.
+    for (const [s, list] of Object.entries(stageIds ?? {})) {
+      if (!(out.stages?.[s] as StageV4 | undefined)?.rest) explicit[s] = list!.map(ref);
+    }
+    if (stageIds) out.stageIds = explicit; // kept when empty: the run had the field
+    if (rrf && ranks.lexical && ranks.vector && sameNumbers(shortestDistinct(fusedScores(rrf, ranks.lexical, ranks.vector)), scores)) fusedDropped = true;
+    else out.scores = column(scores);
+    return out;
+  });
+  const { ids: _ids, queries: _queries, format: _format, ...header } = v2;
+  return { format: RUN_FORMAT_V4, ...header, ...(fusedDropped && rrf ? { rrf } : {}), queries };
+}
+
+/** The expanded run of a parsed `@4` object; throws naming the query when it is inconsistent. */
+export function decodeRunV4(value: unknown): SavedRun {
+  const v = value as CompactRunV4;
+  if (!Array.isArray(v.queries)) throw new Error('"queries" must be a list');
+  const ids: string[] = [];
+  const idOf = (r: IdRef, qi: number): string => {
+    if (typeof r === 'string') {
+      ids.push(r);
+      return r;
+    }
+    const id = ids[r];
+    if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
+    return id;
+  };
+  const queries = v.queries.map((q, qi): SavedQueryResult => {
+    if (!q || !Array.isArray(q.docs)) throw new Error(`queries[${qi}] needs "docs"`);
+    const { docs: refs, scores: scoreColumn, stages, stageIds: explicit, ...rest } = q;
+    const list: RankedDoc[] = refs.map((r) => ({ id: idOf(r, qi), score: 0 }));
+    const ranks: Record<string, (number | null)[]> = {};
+    const outputs: Partial<Record<StageName, string[]>> = {};
+    const same: string[] = [];
+    for (const [s, st] of Object.entries(stages ?? {})) {
+      if (st === 1) {
+        same.push(s);
+        ranks[s] = list.map((_, j) => j + 1);
+        continue;
+      }
+      const r = (ranks[s] = st.ranks ?? list.map((_, j) => j + 1));
+      if (r.length !== list.length) throw new Error(`queries[${qi}].stages.${s}: "ranks" and "docs" differ in length`);
+      const order = rankOrder(r);
+      const values = columnValues(st.scores);
+      if (values.length !== order.length) throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
+      order.forEach((j, k) => {
+        if (values[k] !== null) (list[j].stages ??= {})[s as StageName] = { rank: r[j]!, score: values[k]! };
+      });
+      if (st.rest) outputs[s as StageName] = withRest(list, r, st.rest.map((x) => idOf(x, qi)), `queries[${qi}].stages.${s}`);
+    }
+    for (const [s, l] of Object.entries(explicit ?? {})) outputs[s as StageName] = l.map((x) => idOf(x, qi));
+    const finals = scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(v.rrf, ranks, qi);
+    if (finals.length !== list.length) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
+    list.forEach((d, j) => {
+      d.score = finals[j] as number;
+      for (const s of same) (d.stages ??= {})[s as StageName] = { rank: j + 1, score: d.score };
+    });
+    const out: SavedQueryResult = { ...rest, docs: list };
+    if (explicit) out.stageIds = outputs;
+    return out;
+  });
+  const { rrf: _rrf, queries: _q, ...header } = v;
+  return { ...header, queries };
+}
+
+function rrfOf(config: unknown): Rrf | undefined {
+  const h = (config as { hybrid?: { k?: unknown; weights?: { lexical?: unknown; vector?: unknown } } } | null)?.hybrid;
+  const [k, lexical, vector] = [h?.k, h?.weights?.lexical, h?.weights?.vector];
+  return typeof k === 'number' && typeof lexical === 'number' && typeof vector === 'number' ? { k, weights: { lexical, vector } } : undefined;
+}
+
+/** The fused score of every final document from its lexical and vector ranks, in fusion.ts's order of addition. */
+function fusedScores(rrf: Rrf, lexical: readonly (number | null)[], vector: readonly (number | null)[]): number[] {
+  return lexical.map((l, j) => {
+    let score = 0;
+    if (l !== null) score += rrf.weights.lexical / (rrf.k + l);
+    const v = vector[j];
+    if (v !== null && v !== undefined) score += rrf.weights.vector / (rrf.k + v);
+    return score;
+  });
+}
+
+function rrfScores(rrf: Rrf | undefined, ranks: Record<string, (number | null)[]>, qi: number): number[] {
+  if (!rrf || !ranks.lexical || !ranks.vector) throw new Error(`queries[${qi}] has no "scores" and no lexical and vector ranks with a run "rrf" to compute them`);
+  return shortestDistinct(fusedScores(rrf, ranks.lexical, ranks.vector));
+}
+
+/** The positions (in the final list) of the documents a stage ranked, in order of their stage rank (stable). */
+function rankOrder(ranks: readonly (number | null)[]): number[] {
+  const order: number[] = [];
+  ranks.forEach((r, j) => r !== null && order.push(j));
+  return order.sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+}
+
+/**
+ * The ids of a stage output that are not in the final list, in order, when the output is exactly the final documents
+ * at their stage ranks with those ids filling the other positions; undefined otherwise.
+ */
+function restOf(output: readonly number[], docs: readonly number[], ranks: readonly (number | null)[]): number[] | undefined {
+  const at = new Map<number, number>();
+  ranks.forEach((r, j) => r !== null && at.set(r - 1, docs[j]));
+  const inFinal = new Set(docs);
+  const gaps: number[] = [];
+  for (const [p, id] of output.entries()) {
+    if (at.has(p)) {
+      if (at.get(p) !== id) return undefined;
+    } else if (inFinal.has(id)) return undefined;
+    else gaps.push(id);
+  }
+  return at.size === ranks.filter((r) => r !== null).length && [...at.keys()].every((p) => p < output.length) ? gaps : undefined;
+}
+
+function withRest(list: readonly RankedDoc[], ranks: readonly (number | null)[], rest: readonly string[], where: string): string[] {
+  const ranked = ranks.filter((r) => r !== null).length;
+  const output = new Array<string | undefined>(ranked + rest.length);
+  ranks.forEach((r, j) => {
+    if (r === null) return;
+    if (!Number.isInteger(r) || r < 1 || r > output.length || output[r - 1] !== undefined) throw new Error(`${where}: rank ${r} does not fit the stage output`);
+    output[r - 1] = list[j].id;
+  });
+  let k = 0;
+  for (let p = 0; p < output.length; p++) output[p] ??= rest[k++];
+  return output as string[];
+}
+
+/** Same values, bit for bit (-0 and NaN included). */
+function sameNumbers(a: readonly (number | null)[], b: readonly (number | null)[]): boolean {
+  return a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+}
+
+/** `v` as digits × 10^exp from its shortest round-trip decimal; undefined when it is not finite. */
+function decimal(v: number): { digits: number; exp: number } | undefined {
+  if (!Number.isFinite(v)) return undefined;
+  const [mantissa, e = '0'] = String(v).split('e');
+  const [int, frac = ''] = mantissa.split('.');
+  return { digits: Number(int + frac), exp: Number(e) - frac.length };
+}
+
+/** A list of numbers as a number column: integer steps of a common scale when that reads back exactly, else as is. */
+export function column(values: readonly (number | null)[]): NumberColumn {
+  const parts = values.map((v) => (v === null ? undefined : decimal(v)));
+  if (values.length < 2 || parts.some((p) => p === undefined)) return [...values];
+  const exp = Math.min(...parts.map((p) => p!.exp));
+  const steps: number[] = [];
+  let previous = 0;
+  for (const p of parts) {
+    const n = p!.digits * 10 ** (p!.exp - exp);
+    if (!Number.isSafeInteger(n) || !Number.isSafeInteger(n - previous)) return [...values];
+    steps.push(n - previous);
+    previous = n;
+  }
+  const out = { exp, steps };
+  return sameNumbers(columnValues(out), values) ? out : [...values];
+}
+
+export function columnValues(c: NumberColumn): (number | null)[] {
+  if (Array.isArray(c)) return c;
+  if (!c || !Array.isArray(c.steps) || !Number.isInteger(c.exp)) throw new Error('a number column needs "exp" and "steps"');
+  let n = 0;
+  return c.steps.map((s) => Number(`${(n += s)}e${c.exp}`));
+}
