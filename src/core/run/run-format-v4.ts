@@ -77,7 +77,7 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
       if (!(out.stages?.[s] as StageV4 | undefined)?.rest) explicit[s] = list!.map(ref);
     }
     if (stageIds) out.stageIds = explicit; // kept when empty: the run had the field
-    if (rrf && ranks.lexical && ranks.vector && sameNumbers(shortestDistinct(fusedScores(rrf, ranks.lexical, ranks.vector)), scores)) fusedDropped = true;
+    if (rrf && docs.length > 0 && sameNumbers(shortestDistinct(fusedScores(rrf, docs.length, ranks)), scores)) fusedDropped = true;
     else out.scores = column(scores);
     return out;
   });
@@ -123,7 +123,7 @@ export function decodeRunV4(value: unknown): SavedRun {
       if (st.rest) outputs[s as StageName] = withRest(list, r, st.rest.map((x) => idOf(x, qi)), `queries[${qi}].stages.${s}`);
     }
     for (const [s, l] of Object.entries(explicit ?? {})) outputs[s as StageName] = l.map((x) => idOf(x, qi));
-    const finals = scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(v.rrf, ranks, qi);
+    const finals = scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(v.rrf, list.length, ranks, qi);
     if (finals.length !== list.length) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
     list.forEach((d, j) => {
       d.score = finals[j] as number;
@@ -143,20 +143,24 @@ function rrfOf(config: unknown): Rrf | undefined {
   return typeof k === 'number' && typeof lexical === 'number' && typeof vector === 'number' ? { k, weights: { lexical, vector } } : undefined;
 }
 
-/** The fused score of every final document from its lexical and vector ranks, in fusion.ts's order of addition. */
-function fusedScores(rrf: Rrf, lexical: readonly (number | null)[], vector: readonly (number | null)[]): number[] {
-  return lexical.map((l, j) => {
+/**
+ * The fused score of each of `n` final documents from its lexical and vector ranks (a stage with no ranks saw none of
+ * them), in fusion.ts's order of addition, so that it is the same double.
+ */
+function fusedScores(rrf: Rrf, n: number, ranks: Partial<Record<string, readonly (number | null)[]>>): number[] {
+  return Array.from({ length: n }, (_, j) => {
     let score = 0;
-    if (l !== null) score += rrf.weights.lexical / (rrf.k + l);
-    const v = vector[j];
-    if (v !== null && v !== undefined) score += rrf.weights.vector / (rrf.k + v);
+    for (const s of ['lexical', 'vector'] as const) {
+      const r = ranks[s]?.[j];
+      if (r !== null && r !== undefined) score += rrf.weights[s] / (rrf.k + r);
+    }
     return score;
   });
 }
 
-function rrfScores(rrf: Rrf | undefined, ranks: Record<string, (number | null)[]>, qi: number): number[] {
-  if (!rrf || !ranks.lexical || !ranks.vector) throw new Error(`queries[${qi}] has no "scores" and no lexical and vector ranks with a run "rrf" to compute them`);
-  return shortestDistinct(fusedScores(rrf, ranks.lexical, ranks.vector));
+function rrfScores(rrf: Rrf | undefined, n: number, ranks: Record<string, (number | null)[]>, qi: number): number[] {
+  if (!rrf) throw new Error(`queries[${qi}] has no "scores" and the run no "rrf" to compute them`);
+  return shortestDistinct(fusedScores(rrf, n, ranks));
 }
 
 /** The positions (in the final list) of the documents a stage ranked, in order of their stage rank (stable). */
