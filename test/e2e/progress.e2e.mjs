@@ -43,8 +43,8 @@ await withVSCode({ name: 'progress', runDir, workspace, extensionDevelopmentPath
   log('runs after cancel:', files.join(', ') || '(none)');
   assert.equal(files.filter((f) => f.startsWith(`${stopped}-`)).length, 0, `a run of ${stopped} was written`);
   assert.equal(files.length, Number(savedCount));
-  for (const f of files) assert.equal(JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(runsDir, f))).toString('utf8')).format, 'ranklab-run@3'); // gzipped JSON
-  if (fs.existsSync(runsDir)) assert.deepEqual(fs.readdirSync(runsDir).filter((f) => !f.endsWith('.json')), [], 'no temporary file left');
+  for (const f of files) assert.equal(JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(runsDir, f))).toString('utf8')).format, 'ranklab-run@4'); // gzipped JSON
+  if (fs.existsSync(runsDir)) assert.deepEqual(fs.readdirSync(runsDir).filter((f) => !f.endsWith('.json.gz') && !f.endsWith('.json')), [], 'no temporary file left');
   // The evaluation really stopped: a later look still finds only those runs (the stopped config would have saved by now
   // only if it had kept running; this is not a timing assertion on the cancel itself).
   await page.waitForTimeout(5000);

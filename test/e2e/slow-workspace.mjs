@@ -34,7 +34,7 @@ export function slowWorkspace(runDir, { queries: count = SLOW_QUERIES } = {}) {
 /** The saved run files of a workspace. */
 export function runFiles(workspace) {
   const runsDir = path.join(workspace, '.ranklab/runs');
-  return fs.existsSync(runsDir) ? fs.readdirSync(runsDir).filter((f) => f.endsWith('.json')) : [];
+  return fs.existsSync(runsDir) ? fs.readdirSync(runsDir).filter((f) => f.endsWith('.json.gz') || f.endsWith('.json')) : [];
 }
 
 /**
