@@ -2,11 +2,13 @@
 // The run store at dashboard scale: 20 saved runs x 1,000 queries at depth 100 (synthetic, fixed generator: half
 // lexical-only, half hybrid as a real pipeline records them: a lexical and a vector output of 100 ids each, fused by
 // RRF, per-stage ranks and scores of every final document, both outputs as stage ids; titles of the top 10). Prints,
-// in the same run: the size of a run file in each format (ranklab-run@1, @2, @3), the time to open the store (@1 read
-// the way the editor read it before the run index: every file parsed in full; @3 with the run index), and what the
+// in the same run: the size of a run file in each format (ranklab-run@1, @2, @3, @4) by run kind, the time to read one
+// comparison's two runs in each, the time to open the store (@1 read the way the editor read it before the run index:
+// every file parsed in full; @4 with the run index), and what the
 // dashboard does when it opens on a comparison: the index, the two runs' details and the comparison it computes
 // (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor). Medians of 3 rounds.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunIndex } from '../src/core/experiment/run-index';
@@ -17,6 +19,8 @@ import { verdictOf } from '../src/core/experiment/verdict';
 import { loadJudgments } from '../src/core/judgments';
 import { DEFAULT_METRIC_OPTIONS, parseMetricList } from '../src/core/metrics';
 import { encodeRunV2 } from '../src/core/run/run-format-v2';
+import { encodeRunV3 } from '../src/core/run/run-format-v3';
+import { isRunFile, runIdOfFile } from '../src/core/run/run-files';
 import type { RankedDoc, SavedQueryResult, SavedRun } from '../src/core/run/types';
 import { Work } from '../src/core/util/cooperative';
 
@@ -62,7 +66,8 @@ function hybridQuery(): Pick<SavedQueryResult, 'docs' | 'stageIds'> {
   const vector = { ids: vids, scores: output(DEPTH, 0.9, 0.004).scores };
   const fused = new Map<string, number>();
   for (const o of [lexical, vector]) o.ids.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + 1 / (61 + i)));
-  const ranked = [...fused].sort((a, b) => b[1] - a[1]).slice(0, DEPTH);
+  // Ties in retrieval's order (src/core/retrieval/ranking.ts compareScored: id descending).
+  const ranked = [...fused].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0)).slice(0, DEPTH);
   const stage = (o: typeof lexical, id: string) => {
     const i = o.ids.indexOf(id);
     return i < 0 ? undefined : { rank: i + 1, score: o.scores[i] };
@@ -97,9 +102,9 @@ function makeRun(r: number): SavedRun {
     };
   });
   return {
-    format: 'ranklab-run@3',
+    format: 'ranklab-run@4',
     provenance: { config, configHash: `sha256:${'a'.repeat(64)}`, corpus: `sha256:${'b'.repeat(64)}`, judgments: `sha256:${'c'.repeat(64)}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, r)).toISOString(), tool: 'ranklab bench', access: { principal: null, rule: { doc: 'public', is: true }, missingAcl: 'public' }, models: {} },
-    config: { name: config }, metricSpecs: SPECS, metrics: Object.fromEntries(SPECS.map((s) => [s, rnd()])),
+    config: { name: config, ...(hybrid && { hybrid: { k: 60, depth: DEPTH, weights: { lexical: 1, vector: 1 } } }) }, metricSpecs: SPECS, metrics: Object.fromEntries(SPECS.map((s) => [s, rnd()])),
     latency: { total: { p50: 1, p99: 2 } }, queries, titles,
   };
 }
@@ -134,7 +139,8 @@ async function time(fn: () => unknown): Promise<number> {
 }
 
 const MB = 2 ** 20;
-const dirs = { v1: mkdtempSync(join(tmpdir(), 'rl-bench-runs-v1-')), v2: mkdtempSync(join(tmpdir(), 'rl-bench-runs-v2-')), v3: mkdtempSync(join(tmpdir(), 'rl-bench-runs-v3-')) };
+const FORMATS = ['v1', 'v2', 'v3', 'v4'] as const;
+const dirs = Object.fromEntries(FORMATS.map((f) => [f, mkdtempSync(join(tmpdir(), `rl-bench-runs-${f}-`))])) as Record<(typeof FORMATS)[number], string>;
 const work = mkdtempSync(join(tmpdir(), 'rl-bench-qrels-'));
 void main().finally(() => {
   for (const d of [...Object.values(dirs), work]) rmSync(d, { recursive: true, force: true });
@@ -150,11 +156,12 @@ async function main(): Promise<void> {
     const name = `${run.provenance.config}-${r}.json`;
     writeFileSync(join(dirs.v1, name), JSON.stringify({ ...run, format: 'ranklab-run@1' }, null, 1) + '\n'); // as @1 was written
     writeFileSync(join(dirs.v2, name), JSON.stringify(encodeRunV2(run)) + '\n'); // as @2 was written
-    const path = saveRun(dirs.v3, run, 0);
-    ids.push(path.slice(dirs.v3.length + 1, -'.json'.length));
+    writeFileSync(join(dirs.v3, name), gzipSync(JSON.stringify(encodeRunV3(run)) + '\n')); // as @3 was written
+    const path = saveRun(dirs.v4, run, 0);
+    ids.push(runIdOfFile(path.slice(dirs.v4.length + 1))!);
   }
   const judgments = loadJudgments(writeQrels(work, first!));
-  const sizes = (dir: string, hybrid?: boolean) => readdirSync(dir).filter((f) => f.endsWith('.json') && (hybrid === undefined || f.startsWith('hybrid') === hybrid)).map((f) => statSync(join(dir, f)).size);
+  const sizes = (dir: string, hybrid?: boolean) => readdirSync(dir).filter((f) => isRunFile(f) && (hybrid === undefined || f.startsWith('hybrid') === hybrid)).map((f) => statSync(join(dir, f)).size);
   const perThousand = (bytes: number[]) => (bytes.reduce((a, b) => a + b, 0) / bytes.length / MB / (QUERIES / 1000)).toFixed(2);
 
   // A lexical-only run (ids[0]) against a hybrid one (ids[1]), as the dashboard opens on them.
@@ -166,35 +173,37 @@ async function main(): Promise<void> {
     const cmp = await compareRunsSliced(comparisonSideOf(b), comparisonSideOf(c), judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
     verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
   }
-  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v2: [] as number[], v3: [] as number[] }, compare: [] as number[], dashboard: [] as number[] };
+  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], dashboard: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     if (round === 0) t.beforeOpen.push(await time(() => openBefore(dirs.v1))); // minutes under load: one round
-    rmSync(join(dirs.v3, '.index'), { force: true });
-    t.first.push(await time(() => new RunIndex(dirs.v3).open())); // no index yet: built from every file once
-    const idx = new RunIndex(dirs.v3);
+    rmSync(join(dirs.v4, '.index'), { force: true });
+    t.first.push(await time(() => new RunIndex(dirs.v4).open())); // no index yet: built from every file once
+    const idx = new RunIndex(dirs.v4);
     t.open.push(await time(() => idx.open()));
-    const v2 = new RunIndex(dirs.v2);
-    v2.open();
-    t.load.v2.push(await time(() => [v2.load('baseline-0'), v2.load('hybrid-rrf-1')]));
-    t.load.v3.push(await time(() => [idx.load(ids[0]), idx.load(ids[1])]));
+    for (const f of ['v1', 'v2', 'v3'] as const) {
+      const old = new RunIndex(dirs[f]);
+      old.open();
+      t.load[f].push(await time(() => [old.load('baseline-0'), old.load('hybrid-rrf-1')]));
+    }
+    t.load.v4.push(await time(() => [idx.load(ids[0]), idx.load(ids[1])]));
     const [b, c] = [comparisonSideOf(idx.load(ids[0])), comparisonSideOf(idx.load(ids[1]))];
     t.compare.push(await time(async () => {
       const cmp = await compareRunsSliced(b, c, judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
       verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
     }));
-    t.dashboard.push(await time(() => dashboardOpen(new RunIndex(dirs.v3))));
+    t.dashboard.push(await time(() => dashboardOpen(new RunIndex(dirs.v4))));
   }
   const ms = (xs: number[], digits = 0) => `${median(xs).toFixed(digits)} ms`;
   const row = (label: string, ...cells: string[]) => console.log(`  ${label.padEnd(52)} ${cells.map((c) => c.padStart(11)).join(' ')}`);
-  row('', '@1', '@2', '@3');
-  row('run file, MB per 1,000 queries at depth 100', perThousand(sizes(dirs.v1)), perThousand(sizes(dirs.v2)), perThousand(sizes(dirs.v3)));
-  row('  lexical-only runs', perThousand(sizes(dirs.v1, false)), perThousand(sizes(dirs.v2, false)), perThousand(sizes(dirs.v3, false)));
-  row('  hybrid runs (3 stages, 2 stage outputs)', perThousand(sizes(dirs.v1, true)), perThousand(sizes(dirs.v2, true)), perThousand(sizes(dirs.v3, true)));
-  row('open the store: every file parsed (before the index)', ms(t.beforeOpen), '', '');
-  row('open the store: run index (pickers, status bar)', '', '', ms(t.open, 1));
-  row('  first open, no index yet (built from the files)', '', '', ms(t.first));
-  row('read one comparison\'s two runs (details)', '', ms(t.load.v2), ms(t.load.v3));
-  row('compute the comparison (compare + gates + verdict)', '', '', ms(t.compare));
-  row('dashboard open: index + two runs + comparison', '', '', ms(t.dashboard));
-  console.log(`  index file ${(statSync(join(dirs.v3, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+  row('', '@1', '@2', '@3', '@4');
+  row('run file, MB per 1,000 queries at depth 100', ...FORMATS.map((f) => perThousand(sizes(dirs[f]))));
+  row('  lexical-only runs', ...FORMATS.map((f) => perThousand(sizes(dirs[f], false))));
+  row('  hybrid runs (3 stages, 2 stage outputs)', ...FORMATS.map((f) => perThousand(sizes(dirs[f], true))));
+  row('read one comparison\'s two runs (details)', ...FORMATS.map((f) => ms(t.load[f])));
+  row('open the store: every file parsed (before the index)', ms(t.beforeOpen), '', '', '');
+  row('open the store: run index (pickers, status bar)', '', '', '', ms(t.open, 1));
+  row('  first open, no index yet (built from the files)', '', '', '', ms(t.first));
+  row('compute the comparison (compare + gates + verdict)', '', '', '', ms(t.compare));
+  row('dashboard open: index + two runs + comparison', '', '', '', ms(t.dashboard));
+  console.log(`  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
 }

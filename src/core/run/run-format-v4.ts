@@ -15,7 +15,7 @@
  * integers small enough to add exactly, used only when every value reads back identical.
  */
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
-import { type CompactQuery, type CompactStage, encodeRunV2, shortestDistinct } from './run-format-v2';
+import { type CompactQuery, type CompactStage, RUN_FORMAT_V2, decodeRunV2, encodeRunV2, shortestDistinct } from './run-format-v2';
 
 export const RUN_FORMAT_V4 = 'ranklab-run@4';
 
@@ -23,13 +23,14 @@ type IdRef = string | number;
 export type NumberColumn = (number | null)[] | { exp: number; steps: number[] };
 interface StageV4 { ranks?: (number | null)[]; scores: NumberColumn; rest?: IdRef[] }
 interface QueryV4 extends Omit<CompactQuery, 'docs' | 'scores' | 'stages' | 'stageIds'> {
-  docs: IdRef[];
+  docs?: IdRef[];
+  fuse?: { lexical: IdRef[]; vector: IdRef[] };
   scores?: NumberColumn;
   stages?: Record<string, 1 | StageV4>;
   stageIds?: Record<string, IdRef[]>;
 }
 /** Reciprocal rank fusion as retrieval computes it (fusion.ts): Σ weight / (k + rank), lexical first. */
-interface Rrf { k: number; weights: { lexical: number; vector: number } }
+interface Rrf { k: number; depth: number; weights: { lexical: number; vector: number } }
 
 export interface CompactRunV4 extends Omit<SavedRun, 'format' | 'queries'> {
   format: typeof RUN_FORMAT_V4;
@@ -48,8 +49,13 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     return v2.ids[i];
   };
   const rrf = rrfOf(saved.config);
-  let fusedDropped = false;
-  const queries = v2.queries.map((q): QueryV4 => {
+  let rrfUsed = false;
+  const queries = v2.queries.map((q, qi): QueryV4 => {
+    const fused = rrf && fusedForm(q, rrf, v2.ids, qi);
+    if (fused) {
+      rrfUsed = true;
+      return { ...fused, fuse: { lexical: fused.fuse!.lexical.map((i) => ref(i as number)), vector: fused.fuse!.vector.map((i) => ref(i as number)) } };
+    }
     const { docs, scores, stages, stageIds, ...rest } = q;
     const out: QueryV4 = { ...rest, docs: docs.map(ref) };
     const ranks: Partial<Record<string, (number | null)[]>> = {};
@@ -63,8 +69,7 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
           continue;
         }
         ranks[s] = st.ranks;
-        const order = rankOrder(st.ranks);
-        const v4: StageV4 = { scores: column(order.map((j) => st.scores[j])) };
+        const v4: StageV4 = { scores: stageColumn(st) };
         if (!st.ranks.every((r, j) => r === j + 1)) v4.ranks = st.ranks;
         const output = stageIds?.[s as StageName];
         const gaps = output && restOf(output, docs, st.ranks);
@@ -77,12 +82,45 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
       if (!(out.stages?.[s] as StageV4 | undefined)?.rest) explicit[s] = list!.map(ref);
     }
     if (stageIds) out.stageIds = explicit; // kept when empty: the run had the field
-    if (rrf && docs.length > 0 && sameNumbers(shortestDistinct(fusedScores(rrf, docs.length, ranks)), scores)) fusedDropped = true;
+    if (rrf && docs.length > 0 && sameNumbers(shortestDistinct(fusedScores(rrf, docs.length, ranks)), scores)) rrfUsed = true;
     else out.scores = column(scores);
     return out;
   });
   const { ids: _ids, queries: _queries, format: _format, ...header } = v2;
-  return { format: RUN_FORMAT_V4, ...header, ...(fusedDropped && rrf ? { rrf } : {}), queries };
+  return { format: RUN_FORMAT_V4, ...header, ...(rrfUsed && rrf ? { rrf } : {}), queries };
+}
+
+/** A stage's scores of the documents it ranked, in stage-rank order. */
+function stageColumn(st: Exclude<CompactStage, 1>): NumberColumn {
+  return column(rankOrder(st.ranks).map((j) => st.scores[j]));
+}
+
+/**
+ * The query in the fused form (ids as @2 indexes), when fusing its lexical and vector outputs gives back exactly its
+ * list, scores, stages and outputs; undefined otherwise.
+ */
+function fusedForm(q: CompactQuery, rrf: Rrf, ids: readonly string[], qi: number): QueryV4 | undefined {
+  const { docs, scores: _scores, stages, stageIds, ...rest } = q;
+  const names = Object.keys(stageIds ?? {});
+  if (!stageIds?.lexical || !stageIds.vector || names.length !== 2) return undefined;
+  const out: QueryV4 = { ...rest, fuse: { lexical: stageIds.lexical, vector: stageIds.vector } };
+  if (stages) out.stages = {};
+  for (const [s, st] of Object.entries(stages ?? {}) as [string, CompactStage][]) {
+    if (st === 1 ? s === 'lexical' || s === 'vector' : s !== 'lexical' && s !== 'vector') return undefined;
+    out.stages![s] = st === 1 ? 1 : { scores: stageColumn(st) };
+  }
+  try {
+    const back = decodeQuery(out, (i) => ids[i as number], rrf, qi);
+    const original = (decodeRunV2({ format: RUN_FORMAT_V2, ids, queries: [q] }) as SavedRun).queries[0];
+    return canonical([back.docs, back.stageIds]) === canonical([original.docs, original.stageIds]) ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON with object keys sorted: equal for values that read back the same. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }
 
 /** The expanded run of a parsed `@4` object; throws naming the query when it is inconsistent. */
@@ -90,7 +128,7 @@ export function decodeRunV4(value: unknown): SavedRun {
   const v = value as CompactRunV4;
   if (!Array.isArray(v.queries)) throw new Error('"queries" must be a list');
   const ids: string[] = [];
-  const idOf = (r: IdRef, qi: number): string => {
+  const queries = v.queries.map((q, qi): SavedQueryResult => decodeQuery(q, (r) => {
     if (typeof r === 'string') {
       ids.push(r);
       return r;
@@ -98,49 +136,84 @@ export function decodeRunV4(value: unknown): SavedRun {
     const id = ids[r];
     if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
     return id;
-  };
-  const queries = v.queries.map((q, qi): SavedQueryResult => {
-    if (!q || !Array.isArray(q.docs)) throw new Error(`queries[${qi}] needs "docs"`);
-    const { docs: refs, scores: scoreColumn, stages, stageIds: explicit, ...rest } = q;
-    const list: RankedDoc[] = refs.map((r) => ({ id: idOf(r, qi), score: 0 }));
-    const ranks: Record<string, (number | null)[]> = {};
-    const outputs: Partial<Record<StageName, string[]>> = {};
-    const same: string[] = [];
-    for (const [s, st] of Object.entries(stages ?? {})) {
-      if (st === 1) {
-        same.push(s);
-        ranks[s] = list.map((_, j) => j + 1);
-        continue;
-      }
-      const r = (ranks[s] = st.ranks ?? list.map((_, j) => j + 1));
-      if (r.length !== list.length) throw new Error(`queries[${qi}].stages.${s}: "ranks" and "docs" differ in length`);
-      const order = rankOrder(r);
-      const values = columnValues(st.scores);
-      if (values.length !== order.length) throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
-      order.forEach((j, k) => {
-        if (values[k] !== null) (list[j].stages ??= {})[s as StageName] = { rank: r[j]!, score: values[k]! };
-      });
-      if (st.rest) outputs[s as StageName] = withRest(list, r, st.rest.map((x) => idOf(x, qi)), `queries[${qi}].stages.${s}`);
-    }
-    for (const [s, l] of Object.entries(explicit ?? {})) outputs[s as StageName] = l.map((x) => idOf(x, qi));
-    const finals = scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(v.rrf, list.length, ranks, qi);
-    if (finals.length !== list.length) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
-    list.forEach((d, j) => {
-      d.score = finals[j] as number;
-      for (const s of same) (d.stages ??= {})[s as StageName] = { rank: j + 1, score: d.score };
-    });
-    const out: SavedQueryResult = { ...rest, docs: list };
-    if (explicit) out.stageIds = outputs;
-    return out;
-  });
+  }, v.rrf, qi));
   const { rrf: _rrf, queries: _q, ...header } = v;
   return { ...header, queries };
 }
 
+/** One query of a `@4` file, its ids read through `idOf` in the order of their mentions. */
+function decodeQuery(q: QueryV4, idOf: (r: IdRef) => string, rrf: Rrf | undefined, qi: number): SavedQueryResult {
+  if (!q || (!Array.isArray(q.docs) && !q.fuse)) throw new Error(`queries[${qi}] needs "docs"`);
+  const { docs: refs, fuse, scores: scoreColumn, stages, stageIds: explicit, ...rest } = q;
+  const ranks: Record<string, (number | null)[]> = {};
+  const outputs: Partial<Record<StageName, string[]>> = {};
+  let list: RankedDoc[];
+  let finals: (number | null)[] | undefined;
+  if (fuse) {
+    if (!rrf) throw new Error(`queries[${qi}] is fused and the run has no "rrf"`);
+    outputs.lexical = fuse.lexical.map(idOf);
+    outputs.vector = fuse.vector.map(idOf);
+    const fused = fuseOutputs(rrf, outputs.lexical, outputs.vector);
+    list = fused.map((e) => ({ id: e.id, score: 0 }));
+    ranks.lexical = fused.map((e) => e.lexical);
+    ranks.vector = fused.map((e) => e.vector);
+    finals = shortestDistinct(fused.map((e) => e.score));
+  } else list = refs!.map((r) => ({ id: idOf(r), score: 0 }));
+  const same: string[] = [];
+  for (const [s, st] of Object.entries(stages ?? {})) {
+    if (st === 1) {
+      same.push(s);
+      ranks[s] = list.map((_, j) => j + 1);
+      continue;
+    }
+    const r = (ranks[s] ??= st.ranks ?? list.map((_, j) => j + 1));
+    if (r.length !== list.length) throw new Error(`queries[${qi}].stages.${s}: "ranks" and "docs" differ in length`);
+    const order = rankOrder(r);
+    const values = columnValues(st.scores);
+    if (values.length !== order.length) throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
+    order.forEach((j, k) => {
+      if (values[k] !== null) (list[j].stages ??= {})[s as StageName] = { rank: r[j]!, score: values[k]! };
+    });
+    if (st.rest) outputs[s as StageName] = withRest(list, r, st.rest.map(idOf), `queries[${qi}].stages.${s}`);
+  }
+  for (const [s, l] of Object.entries(explicit ?? {})) outputs[s as StageName] = l.map(idOf);
+  finals ??= scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(rrf, list.length, ranks, qi);
+  if (finals.length !== list.length) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
+  list.forEach((d, j) => {
+    d.score = finals![j] as number;
+    for (const s of same) (d.stages ??= {})[s as StageName] = { rank: j + 1, score: d.score };
+  });
+  const out: SavedQueryResult = { ...rest, docs: list };
+  if (explicit || fuse) out.stageIds = outputs;
+  return out;
+}
+
+/**
+ * Reciprocal rank fusion of the two outputs as retrieval computes it (src/core/retrieval/fusion.ts and steps/fuse.ts,
+ * which this floor cannot import; the writer checks every query it leaves to this): the first `depth` of each list,
+ * Σ weight / (k + rank) added lexical first, a duplicate counted once, best first with ties by id descending, cut
+ * at `depth`.
+ */
+function fuseOutputs(rrf: Rrf, lexical: readonly string[], vector: readonly string[]): { id: string; score: number; lexical: number | null; vector: number | null }[] {
+  type Entry = { id: string; score: number; lexical: number | null; vector: number | null };
+  const entries = new Map<string, Entry>();
+  for (const [name, list] of [['lexical', lexical], ['vector', vector]] as const) {
+    const depth = Math.min(rrf.depth, list.length);
+    for (let i = 0; i < depth; i++) {
+      let e = entries.get(list[i]);
+      if (!e) entries.set(list[i], (e = { id: list[i], score: 0, lexical: null, vector: null }));
+      if (e[name] !== null) continue;
+      e[name] = i + 1;
+      e.score += rrf.weights[name] / (rrf.k + i + 1);
+    }
+  }
+  return [...entries.values()].sort((a, b) => (a.score !== b.score ? b.score - a.score : a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).slice(0, rrf.depth);
+}
+
 function rrfOf(config: unknown): Rrf | undefined {
-  const h = (config as { hybrid?: { k?: unknown; weights?: { lexical?: unknown; vector?: unknown } } } | null)?.hybrid;
-  const [k, lexical, vector] = [h?.k, h?.weights?.lexical, h?.weights?.vector];
-  return typeof k === 'number' && typeof lexical === 'number' && typeof vector === 'number' ? { k, weights: { lexical, vector } } : undefined;
+  const h = (config as { hybrid?: { k?: unknown; depth?: unknown; weights?: { lexical?: unknown; vector?: unknown } } } | null)?.hybrid;
+  const [k, depth, lexical, vector] = [h?.k, h?.depth, h?.weights?.lexical, h?.weights?.vector];
+  return typeof k === 'number' && typeof depth === 'number' && typeof lexical === 'number' && typeof vector === 'number' ? { k, depth, weights: { lexical, vector } } : undefined;
 }
 
 /**

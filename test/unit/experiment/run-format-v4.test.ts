@@ -50,28 +50,35 @@ test('real @1, @2 and @3 files load, and saved as @4 (.json.gz) load exactly as 
   }
 });
 
-test('the real hybrid-rrf run: fused scores recomputed from the stage ranks and k, stage outputs as the ids the final list lacks', () => {
+test('the real hybrid-rrf run is stored as its two stage outputs (the fused list recomputed); an edited one keeps its list', () => {
   const old = loadSavedRun(join(FIXTURES, 'hybrid-rrf.v3.json'));
   const enc = encodeRunV4(old);
-  assert.deepEqual(enc.rrf, { k: 60, weights: { lexical: 1, vector: 1 } });
-  for (const q of enc.queries) {
-    assert.equal(q.scores, undefined, `${q.qid}: the RRF scores are not stored`);
-    assert.deepEqual(q.stageIds, {}, `${q.qid}: both outputs expressed by "rest"`);
-    for (const s of ['lexical', 'vector']) assert.ok(Array.isArray((q.stages![s] as { rest: unknown[] }).rest), `${q.qid} ${s}`);
+  assert.deepEqual(enc.rrf, { k: 60, depth: 100, weights: { lexical: 1, vector: 1 } });
+  for (const [i, q] of enc.queries.entries()) {
+    assert.ok(q.fuse && !q.docs && !q.scores && !q.stageIds, `${q.qid}: the fused form`);
+    assert.equal(q.fuse.lexical.length, old.queries[i].stageIds!.lexical!.length);
+    assert.deepEqual(Object.keys(q.stages!).sort(), ['fused', 'lexical', 'vector']);
   }
   // Hand-checked against the expanded run: the first document's fused score is 1/(60+lexical rank) + 1/(60+vector rank).
   const d = old.queries[0].docs[0];
   assert.equal(Number((1 / (60 + d.stages!.lexical!.rank) + 1 / (60 + d.stages!.vector!.rank)).toPrecision(6)), d.score);
-  // A fused score that is not the RRF sum (edited) keeps the query's scores, and still loads exactly.
+  // A fused score that is not the RRF sum (edited) keeps the query's list and scores, and still loads exactly.
   const edited = structuredClone(old);
   edited.queries[1].docs[0].score += 1e-3;
   edited.queries[1].docs[0].stages!.fused!.score = edited.queries[1].docs[0].score;
   const enc2 = encodeRunV4(edited);
-  assert.ok(enc2.queries[1].scores && !enc2.queries[0].scores);
+  assert.ok(enc2.queries[1].docs && enc2.queries[1].scores && enc2.queries[0].fuse);
+  // Two documents swapped (not the fused order): the list is kept, the RRF scores are still left out.
+  const swapped = structuredClone(old);
+  const d0 = swapped.queries[2].docs;
+  [d0[3], d0[4]] = [d0[4], d0[3]];
+  const enc3 = encodeRunV4(swapped);
+  assert.ok(enc3.queries[2].docs && !enc3.queries[2].fuse);
+  assert.deepEqual(withoutFormat(loadSavedRun(saveRun(tempDir(), swapped))), withoutFormat(viaV2(swapped)));
   const dir = tempDir();
   assert.deepEqual(withoutFormat(loadSavedRun(saveRun(dir, edited))), withoutFormat(viaV2(edited)));
   // Without the config's hybrid section nothing is recomputed.
-  assert.ok(encodeRunV4({ ...old, config: {} }).queries.every((q) => q.scores));
+  assert.ok(encodeRunV4({ ...old, config: {} }).queries.every((q) => q.docs && q.scores));
 });
 
 test('number columns: integer steps of a common decimal scale, exact; anything else stays a plain list', () => {
@@ -102,14 +109,14 @@ const STAGES: StageName[] = ['lexical', 'vector', 'fused'];
 const id = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '文', '😀', '"', '\\', ' ', '\u202e', '0'), minLength: 1, maxLength: 3 });
 const score = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1, 1.5, 2.5, 1e-9, 0.1, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE), fc.integer({ min: -3, max: 3 }));
 
-/** The ranked lists made by `hybridQuery` (their fused scores must not be stored when the config says RRF). */
-const fusedLists = new WeakSet<RankedDoc[]>();
+/** The ranked lists made by `hybridQuery`, with the depth they were cut at (the config's, 100, or another). */
+const fusedLists = new WeakMap<RankedDoc[], number>();
 
 /** A query as a hybrid pipeline records it: lexical and vector outputs fused by the real RRF, stages and outputs kept. */
 const hybridQuery = fc.record({
   lexical: fc.uniqueArray(fc.record({ id, score }), { selector: (e) => e.id, maxLength: 25 }),
   vector: fc.uniqueArray(fc.record({ id, score }), { selector: (e) => e.id, maxLength: 25 }),
-  depth: fc.integer({ min: 1, max: 30 }),
+  depth: fc.oneof(fc.constant(100), fc.integer({ min: 1, max: 30 })),
 }).map(({ lexical, vector, depth }): Omit<SavedQueryResult, 'qid' | 'text' | 'latencyMs' | 'metrics'> => {
   const [l, v] = [lexical, vector].map((o) => [...o].sort((a, b) => b.score - a.score));
   const fused = reciprocalRankFusion([{ name: 'lexical', docs: l }, { name: 'vector', docs: v }], 60).slice(0, depth);
@@ -119,7 +126,7 @@ const hybridQuery = fc.record({
     for (const [name, o] of [['lexical', l], ['vector', v]] as const) if (at(o, f.id) >= 0) stages[name] = { rank: at(o, f.id) + 1, score: o[at(o, f.id)].score };
     return { id: f.id, score: f.score, stages };
   });
-  fusedLists.add(docs);
+  fusedLists.set(docs, depth);
   return { docs, stageIds: { lexical: l.map((e) => e.id), vector: v.map((e) => e.id) } };
 });
 
@@ -156,7 +163,12 @@ test('property: saved as @4 and loaded, a run is exactly its @2/@3 reading; ids,
     const path = saveRun(tempDir(), saved, 0);
     const file = fileJson(path);
     assert.equal(file.format, 'ranklab-run@4');
-    saved.queries.forEach((q, i) => assert.equal(file.queries[i].scores === undefined, hybridConfig && fusedLists.has(q.docs) && q.docs.length > 0, `${q.qid}: scores left out exactly when they are RRF's`));
+    saved.queries.forEach((q, i) => {
+      if (!hybridConfig || !fusedLists.has(q.docs)) return;
+      // Cut at the config's depth: the whole query is its two outputs; at another depth, the fused scores are still not stored.
+      if (fusedLists.get(q.docs) === 100) assert.ok(file.queries[i].fuse && !file.queries[i].docs, `${q.qid}: stored as its outputs`);
+      else if (q.docs.length > 0) assert.equal(file.queries[i].scores, undefined, `${q.qid}: RRF scores not stored`);
+    });
     const back = loadSavedRun(path);
     assert.deepEqual(withoutFormat(back), withoutFormat(viaV2(saved)));
     for (const [i, q] of saved.queries.entries()) {
