@@ -2,8 +2,12 @@
  * The saved-run format `ranklab-run@4`: the values of `@3` (run-format-v3.ts; the same shortest-distinct scores, so a
  * run reads back exactly as from `@2`/`@3`) in a columnar layout that gzip compresses better; the file is this JSON
  * gzipped and named `<id>.json.gz` (run-format.ts, run-files.ts). Per query:
- * - `docs`: ids as in `@3` (in full at the first mention in the file, then the number of that mention). Mention order:
- *   queries in order, per query its `docs`, then each stage's `rest` (stage key order), then its `stageIds` lists.
+ * - `docs`: ids as in `@3`: in full at the first mention in the file, then the number n of that first mention (0-based),
+ *   or, when that is shorter, n - m (negative) where m is the number of first mentions so far. Mention order: queries
+ *   in order, per query its `fuse` lists or its `docs`, then each stage's `rest` (stage key order), then `stageIds`.
+ * - `fuse`: `{lexical, vector}`, the two stage outputs, in place of `docs`, `scores`, `stageIds` and the lexical and
+ *   vector `ranks`, when the query is exactly their reciprocal rank fusion under the run's `rrf` (`{k, depth, weights}`,
+ *   the config's `hybrid`): checked on write by reading the query back.
  * - `scores`: the final scores as a number column (below); left out when they are the run's `rrf` fusion of the
  *   lexical and vector stage ranks (recomputed on read, checked bit for bit on write).
  * - `stages[stage]`: `1` (the final list: ranks 1..n, the final scores), or `{ranks?, scores, rest?}`: `ranks` per
@@ -44,9 +48,12 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
   const mentioned = new Map<number, number>(); // @2 index -> number of its first mention
   const ref = (i: number): IdRef => {
     const n = mentioned.get(i);
-    if (n !== undefined) return n;
-    mentioned.set(i, mentioned.size);
-    return v2.ids[i];
+    if (n === undefined) {
+      mentioned.set(i, mentioned.size);
+      return v2.ids[i];
+    }
+    const back = n - mentioned.size; // negative: counted back from the latest first mention (-1)
+    return String(back).length < String(n).length ? back : n;
   };
   const rrf = rrfOf(saved.config);
   let rrfUsed = false;
@@ -133,7 +140,7 @@ export function decodeRunV4(value: unknown): SavedRun {
       ids.push(r);
       return r;
     }
-    const id = ids[r];
+    const id = Number.isInteger(r) ? ids[r < 0 ? ids.length + r : r] : undefined;
     if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
     return id;
   }, v.rrf, qi));

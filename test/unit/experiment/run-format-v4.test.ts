@@ -187,3 +187,15 @@ test('property: saved as @4 and loaded, a run is exactly its @2/@3 reading; ids,
     }
   }), { numRuns: 60 });
 });
+
+test('a repeated id is written as the number of its first mention, or counted back from the latest when that is shorter', () => {
+  const docs = (ids: string[]) => ids.map((x, i) => ({ id: x, score: 100 - i }));
+  const many = Array.from({ length: 120 }, (_, i) => `d${i}`);
+  const saved = run([
+    { qid: 'q1', text: '', docs: docs(many), latencyMs: {}, metrics: {} },
+    { qid: 'q2', text: '', docs: docs(['d118', 'd3', 'new']), latencyMs: {}, metrics: {} },
+  ]);
+  // d118 is first mention 118 of 120 so far: -2 is shorter; d3 is 3.
+  assert.deepEqual(encodeRunV4(saved).queries[1].docs, [-2, 3, 'new']);
+  assert.deepEqual(loadSavedRun(saveRun(tempDir(), saved)).queries.map((q) => q.docs.map((d) => d.id)), [many, ['d118', 'd3', 'new']]);
+});
