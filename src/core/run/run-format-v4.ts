@@ -15,8 +15,11 @@
  *   ranked documents in stage-rank order (a number column), `rest` the stage output's ids that are not in the final
  *   list, filling in order the positions its final documents do not take (its `stageIds` entry is then left out).
  * - `stageIds`: present when the run has it, with the stage outputs that `rest` cannot express, as `@3` writes them.
- * A number column is a plain list, or `{"exp": e, "steps": [...]}`: value i is (steps[0] + … + steps[i]) × 10^e,
- * integers small enough to add exactly, used only when every value reads back identical.
+ * - `titles`: by position in the final list, the titles of its documents that no earlier query gave (null: none);
+ *   the run-wide `titles` holds only the others.
+ * A number column is a plain list, or `{"exp": e, "steps": [...]}`: value i is (steps[0] − steps[1] − … − steps[i]) ×
+ * 10^e (each step after the first a decrease), integers small enough to add exactly, used only when every value
+ * reads back identical.
  */
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
 import { type CompactQuery, type CompactStage, RUN_FORMAT_V2, decodeRunV2, encodeRunV2, shortestDistinct } from './run-format-v2';
@@ -28,6 +31,7 @@ export type NumberColumn = (number | null)[] | { exp: number; steps: number[] };
 interface StageV4 { ranks?: (number | null)[]; scores: NumberColumn; rest?: IdRef[] }
 interface QueryV4 extends Omit<CompactQuery, 'docs' | 'scores' | 'stages' | 'stageIds'> {
   docs?: IdRef[];
+  titles?: (string | null)[];
   fuse?: { lexical: IdRef[]; vector: IdRef[] };
   scores?: NumberColumn;
   stages?: Record<string, 1 | StageV4>;
@@ -57,11 +61,25 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
   };
   const rrf = rrfOf(saved.config);
   let rrfUsed = false;
+  // Titles go with the first query whose list has the document, by position (no id repeated); the rest stay run-wide.
+  const left = v2.titles && { ...v2.titles };
+  const withTitles = (q: CompactQuery, out: QueryV4): QueryV4 => {
+    if (!left) return out;
+    const titles = q.docs.map((i) => {
+      const id = v2.ids[i];
+      if (!Object.prototype.hasOwnProperty.call(left, id)) return null;
+      const t = left[id];
+      delete left[id];
+      return t;
+    });
+    while (titles.length && titles[titles.length - 1] === null) titles.pop();
+    return titles.length ? { ...out, titles } : out;
+  };
   const queries = v2.queries.map((q, qi): QueryV4 => {
     const fused = rrf && fusedForm(q, rrf, v2.ids, qi);
     if (fused) {
       rrfUsed = true;
-      return { ...fused, fuse: { lexical: fused.fuse!.lexical.map((i) => ref(i as number)), vector: fused.fuse!.vector.map((i) => ref(i as number)) } };
+      return withTitles(q, { ...fused, fuse: { lexical: fused.fuse!.lexical.map((i) => ref(i as number)), vector: fused.fuse!.vector.map((i) => ref(i as number)) } });
     }
     const { docs, scores, stages, stageIds, ...rest } = q;
     const out: QueryV4 = { ...rest, docs: docs.map(ref) };
@@ -91,10 +109,10 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     if (stageIds) out.stageIds = explicit; // kept when empty: the run had the field
     if (rrf && docs.length > 0 && sameNumbers(shortestDistinct(fusedScores(rrf, docs.length, ranks)), scores)) rrfUsed = true;
     else out.scores = column(scores);
-    return out;
+    return withTitles(q, out);
   });
-  const { ids: _ids, queries: _queries, format: _format, ...header } = v2;
-  return { format: RUN_FORMAT_V4, ...header, ...(rrfUsed && rrf ? { rrf } : {}), queries };
+  const { ids: _ids, queries: _queries, format: _format, titles: _titles, ...header } = v2;
+  return { format: RUN_FORMAT_V4, ...header, ...(left && { titles: left }), ...(rrfUsed && rrf ? { rrf } : {}), queries };
 }
 
 /** A stage's scores of the documents it ranked, in stage-rank order. */
@@ -135,17 +153,28 @@ export function decodeRunV4(value: unknown): SavedRun {
   const v = value as CompactRunV4;
   if (!Array.isArray(v.queries)) throw new Error('"queries" must be a list');
   const ids: string[] = [];
-  const queries = v.queries.map((q, qi): SavedQueryResult => decodeQuery(q, (r) => {
-    if (typeof r === 'string') {
-      ids.push(r);
-      return r;
-    }
-    const id = Number.isInteger(r) ? ids[r < 0 ? ids.length + r : r] : undefined;
-    if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
-    return id;
-  }, v.rrf, qi));
-  const { rrf: _rrf, queries: _q, ...header } = v;
-  return { ...header, queries };
+  const titled: [string, string][] = [];
+  const queries = v.queries.map((query, qi): SavedQueryResult => {
+    const { titles, ...q } = query ?? {};
+    const back = decodeQuery(q as QueryV4, (r) => {
+      if (typeof r === 'string') {
+        ids.push(r);
+        return r;
+      }
+      const id = Number.isInteger(r) ? ids[r < 0 ? ids.length + r : r] : undefined;
+      if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
+      return id;
+    }, v.rrf, qi);
+    titles?.forEach((t, j) => {
+      if (t === null) return;
+      if (j >= back.docs.length || typeof t !== 'string') throw new Error(`queries[${qi}].titles[${j}] is not the title of a ranked document`);
+      titled.push([back.docs[j].id, t]);
+    });
+    return back;
+  });
+  const { rrf: _rrf, queries: _q, titles, ...header } = v;
+  // fromEntries: an id such as "__proto__" is a plain key.
+  return { ...header, ...(titles || titled.length ? { titles: Object.fromEntries([...titled, ...Object.entries(titles ?? {})]) } : {}), queries };
 }
 
 /** One query of a `@4` file, its ids read through `idOf` in the order of their mentions. */
@@ -303,8 +332,9 @@ export function column(values: readonly (number | null)[]): NumberColumn {
   let previous = 0;
   for (const p of parts) {
     const n = p!.digits * 10 ** (p!.exp - exp);
-    if (!Number.isSafeInteger(n) || !Number.isSafeInteger(n - previous)) return [...values];
-    steps.push(n - previous);
+    const step = steps.length === 0 ? n : previous - n; // a decrease: ranked lists go down, so no minus signs
+    if (!Number.isSafeInteger(n) || !Number.isSafeInteger(step)) return [...values];
+    steps.push(step);
     previous = n;
   }
   const out = { exp, steps };
@@ -315,5 +345,5 @@ export function columnValues(c: NumberColumn): (number | null)[] {
   if (Array.isArray(c)) return c;
   if (!c || !Array.isArray(c.steps) || !Number.isInteger(c.exp)) throw new Error('a number column needs "exp" and "steps"');
   let n = 0;
-  return c.steps.map((s) => Number(`${(n += s)}e${c.exp}`));
+  return c.steps.map((s, i) => Number(`${(n = i === 0 ? s : n - s)}e${c.exp}`));
 }

@@ -22,7 +22,7 @@ export type RunFormat = (typeof RUN_FORMATS)[number];
 
 /** The bytes of a saved-run file in the current format. */
 export function encodeRunFile(saved: SavedRun): Buffer {
-  return gzipSync(JSON.stringify(encodeRunV4(saved)) + '\n');
+  return gzipSync(JSON.stringify(encodeRunV4(saved)) + '\n', { level: 9 });
 }
 
 function isGzip(bytes: Uint8Array): boolean {

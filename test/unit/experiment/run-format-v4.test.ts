@@ -81,10 +81,10 @@ test('the real hybrid-rrf run is stored as its two stage outputs (the fused list
   assert.ok(encodeRunV4({ ...old, config: {} }).queries.every((q) => q.docs && q.scores));
 });
 
-test('number columns: integer steps of a common decimal scale, exact; anything else stays a plain list', () => {
-  assert.deepEqual(column([25.1234, 24.5, 0.001]), { exp: -4, steps: [251234, -6234, -244990] });
-  assert.deepEqual(columnValues({ exp: -4, steps: [251234, -6234, -244990] }), [25.1234, 24.5, 0.001]);
-  assert.deepEqual(column([1e21, 3e21]), { exp: 21, steps: [1, 2] });
+test('number columns: integer decreases at a common decimal scale, exact; anything else stays a plain list', () => {
+  assert.deepEqual(column([25.1234, 24.5, 0.001]), { exp: -4, steps: [251234, 6234, 244990] });
+  assert.deepEqual(columnValues({ exp: -4, steps: [251234, 6234, 244990] }), [25.1234, 24.5, 0.001]);
+  assert.deepEqual(column([1e21, 3e21]), { exp: 21, steps: [1, -2] });
   for (const plain of [[-0, 1], [Number.MAX_VALUE, 1], [Infinity, 1], [0.1, 0.12345678901234567], [5]]) assert.deepEqual(column(plain), plain, String(plain));
 });
 
@@ -92,7 +92,7 @@ test('a @4 file that is not consistent is refused, naming the file and the query
   const dir = tempDir();
   const docs: RankedDoc[] = [{ id: 'a', score: 2, stages: { lexical: { rank: 1, score: 9 } } }, { id: 'b', score: 1, stages: { lexical: { rank: 3, score: 7 } } }];
   const enc = encodeRunV4(run([{ qid: 'q1', text: 'x', docs, latencyMs: {}, metrics: {}, stageIds: { lexical: ['a', 'z', 'b'] } }]));
-  assert.deepEqual(enc.queries[0].stages!.lexical, { ranks: [1, 3], scores: { exp: 0, steps: [9, -2] }, rest: ['z'] });
+  assert.deepEqual(enc.queries[0].stages!.lexical, { ranks: [1, 3], scores: { exp: 0, steps: [9, 2] }, rest: ['z'] });
   const write = (name: string, v: unknown) => (writeFileSync(join(dir, name), gzipSync(JSON.stringify(v))), join(dir, name));
   assert.deepEqual(loadSavedRun(write('ok.json.gz', enc)).queries[0].stageIds, { lexical: ['a', 'z', 'b'] });
   const early = structuredClone(enc);
