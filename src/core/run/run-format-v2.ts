@@ -27,7 +27,7 @@ export interface CompactRun extends Omit<SavedRun, 'format' | 'queries'> {
   queries: CompactQuery[];
 }
 
-const MIN_DIGITS = 6;
+export const MIN_DIGITS = 6;
 
 /**
  * The values rounded to the fewest significant digits (at least 6) that keep distinct values distinct. Rounding is

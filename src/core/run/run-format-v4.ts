@@ -22,7 +22,7 @@
  * reads back identical.
  */
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
-import { type CompactQuery, type CompactStage, RUN_FORMAT_V2, decodeRunV2, encodeRunV2, shortestDistinct } from './run-format-v2';
+import { type CompactQuery, type CompactStage, MIN_DIGITS, RUN_FORMAT_V2, decodeRunV2, encodeRunV2, shortestDistinct } from './run-format-v2';
 
 export const RUN_FORMAT_V4 = 'ranklab-run@4';
 
@@ -154,9 +154,10 @@ export function decodeRunV4(value: unknown): SavedRun {
   if (!Array.isArray(v.queries)) throw new Error('"queries" must be a list');
   const ids: string[] = [];
   const titled: [string, string][] = [];
+  const rounding = new Map<number, number>(); // fused scores repeat across queries: each rounded once
   const queries = v.queries.map((query, qi): SavedQueryResult => {
-    const { titles, ...q } = query ?? {};
-    const back = decodeQuery(q as QueryV4, (r) => {
+    const titles = query?.titles;
+    const back = decodeQuery(query, (r) => {
       if (typeof r === 'string') {
         ids.push(r);
         return r;
@@ -164,7 +165,7 @@ export function decodeRunV4(value: unknown): SavedRun {
       const id = Number.isInteger(r) ? ids[r < 0 ? ids.length + r : r] : undefined;
       if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
       return id;
-    }, v.rrf, qi);
+    }, v.rrf, qi, rounding);
     titles?.forEach((t, j) => {
       if (t === null) return;
       if (j >= back.docs.length || typeof t !== 'string') throw new Error(`queries[${qi}].titles[${j}] is not the title of a ranked document`);
@@ -178,9 +179,9 @@ export function decodeRunV4(value: unknown): SavedRun {
 }
 
 /** One query of a `@4` file, its ids read through `idOf` in the order of their mentions. */
-function decodeQuery(q: QueryV4, idOf: (r: IdRef) => string, rrf: Rrf | undefined, qi: number): SavedQueryResult {
+function decodeQuery(q: QueryV4, idOf: (r: IdRef) => string, rrf: Rrf | undefined, qi: number, rounding = new Map<number, number>()): SavedQueryResult {
   if (!q || (!Array.isArray(q.docs) && !q.fuse)) throw new Error(`queries[${qi}] needs "docs"`);
-  const { docs: refs, fuse, scores: scoreColumn, stages, stageIds: explicit, ...rest } = q;
+  const { docs: refs, fuse, scores: scoreColumn, stages, stageIds: explicit, titles: _titles, ...rest } = q;
   const ranks: Record<string, (number | null)[]> = {};
   const outputs: Partial<Record<StageName, string[]>> = {};
   let list: RankedDoc[];
@@ -190,10 +191,10 @@ function decodeQuery(q: QueryV4, idOf: (r: IdRef) => string, rrf: Rrf | undefine
     outputs.lexical = fuse.lexical.map(idOf);
     outputs.vector = fuse.vector.map(idOf);
     const fused = fuseOutputs(rrf, outputs.lexical, outputs.vector);
-    list = fused.map((e) => ({ id: e.id, score: 0 }));
-    ranks.lexical = fused.map((e) => e.lexical);
-    ranks.vector = fused.map((e) => e.vector);
-    finals = shortestDistinct(fused.map((e) => e.score));
+    list = fused.ids.map((id) => ({ id, score: 0 }));
+    ranks.lexical = fused.lexical;
+    ranks.vector = fused.vector;
+    finals = shortestFused(fused.scores, rounding);
   } else list = refs!.map((r) => ({ id: idOf(r), score: 0 }));
   const same: string[] = [];
   for (const [s, st] of Object.entries(stages ?? {})) {
@@ -207,9 +208,10 @@ function decodeQuery(q: QueryV4, idOf: (r: IdRef) => string, rrf: Rrf | undefine
     const order = rankOrder(r);
     const values = columnValues(st.scores);
     if (values.length !== order.length) throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
-    order.forEach((j, k) => {
+    for (let k = 0; k < order.length; k++) {
+      const j = order[k];
       if (values[k] !== null) (list[j].stages ??= {})[s as StageName] = { rank: r[j]!, score: values[k]! };
-    });
+    }
     if (st.rest) outputs[s as StageName] = withRest(list, r, st.rest.map(idOf), `queries[${qi}].stages.${s}`);
   }
   for (const [s, l] of Object.entries(explicit ?? {})) outputs[s as StageName] = l.map(idOf);
@@ -225,25 +227,50 @@ function decodeQuery(q: QueryV4, idOf: (r: IdRef) => string, rrf: Rrf | undefine
 }
 
 /**
+ * shortestDistinct(scores) (run-format-v2.ts), with its first try (the fewest digits) remembered per score: fused
+ * scores are sums over a few hundred rank pairs, so most were rounded for an earlier query already.
+ */
+function shortestFused(scores: readonly number[], rounding: Map<number, number>): number[] {
+  const rounded = scores.map((v) => {
+    let r = rounding.get(v);
+    if (r === undefined) rounding.set(v, (r = Number.isFinite(v) ? Number(v.toPrecision(MIN_DIGITS)) : v));
+    return r;
+  });
+  const finite = rounded.every((r, i) => Number.isFinite(r) || !Number.isFinite(scores[i]));
+  return finite && new Set(rounded).size === new Set(scores).size ? rounded : shortestDistinct(scores);
+}
+
+/**
  * Reciprocal rank fusion of the two outputs as retrieval computes it (src/core/retrieval/fusion.ts and steps/fuse.ts,
  * which this floor cannot import; the writer checks every query it leaves to this): the first `depth` of each list,
  * Σ weight / (k + rank) added lexical first, a duplicate counted once, best first with ties by id descending, cut
  * at `depth`.
  */
-function fuseOutputs(rrf: Rrf, lexical: readonly string[], vector: readonly string[]): { id: string; score: number; lexical: number | null; vector: number | null }[] {
-  type Entry = { id: string; score: number; lexical: number | null; vector: number | null };
-  const entries = new Map<string, Entry>();
+function fuseOutputs(rrf: Rrf, lexical: readonly string[], vector: readonly string[]): { ids: string[]; scores: number[]; lexical: (number | null)[]; vector: (number | null)[] } {
+  const at = new Map<string, number>();
+  const ids: string[] = [];
+  const scores: number[] = [];
+  const ranks = { lexical: [] as (number | null)[], vector: [] as (number | null)[] };
   for (const [name, list] of [['lexical', lexical], ['vector', vector]] as const) {
     const depth = Math.min(rrf.depth, list.length);
+    const weight = rrf.weights[name];
+    const mine = ranks[name];
     for (let i = 0; i < depth; i++) {
-      let e = entries.get(list[i]);
-      if (!e) entries.set(list[i], (e = { id: list[i], score: 0, lexical: null, vector: null }));
-      if (e[name] !== null) continue;
-      e[name] = i + 1;
-      e.score += rrf.weights[name] / (rrf.k + i + 1);
+      let e = at.get(list[i]);
+      if (e === undefined) {
+        at.set(list[i], (e = ids.push(list[i]) - 1));
+        scores.push(0);
+        ranks.lexical.push(null);
+        ranks.vector.push(null);
+      }
+      if (mine[e] !== null) continue; // a duplicate further down a list counts once
+      mine[e] = i + 1;
+      scores[e] += weight / (rrf.k + i + 1);
     }
   }
-  return [...entries.values()].sort((a, b) => (a.score !== b.score ? b.score - a.score : a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).slice(0, rrf.depth);
+  const order = ids.map((_, e) => e).sort((a, b) => (scores[a] !== scores[b] ? scores[b] - scores[a] : ids[a] < ids[b] ? 1 : ids[a] > ids[b] ? -1 : 0));
+  if (order.length > rrf.depth) order.length = rrf.depth;
+  return { ids: order.map((e) => ids[e]), scores: order.map((e) => scores[e]), lexical: order.map((e) => ranks.lexical[e]), vector: order.map((e) => ranks.vector[e]) };
 }
 
 function rrfOf(config: unknown): Rrf | undefined {
@@ -274,6 +301,16 @@ function rrfScores(rrf: Rrf | undefined, n: number, ranks: Record<string, (numbe
 
 /** The positions (in the final list) of the documents a stage ranked, in order of their stage rank (stable). */
 function rankOrder(ranks: readonly (number | null)[]): number[] {
+  // Distinct small integer ranks (every real list): placed by rank, no sort.
+  const byRank: number[] = [];
+  let placed = true;
+  for (let j = 0; j < ranks.length && placed; j++) {
+    const r = ranks[j];
+    if (r === null) continue;
+    if (Number.isInteger(r) && r > 0 && r <= 4 * ranks.length + 1000 && byRank[r] === undefined) byRank[r] = j;
+    else placed = false;
+  }
+  if (placed) return byRank.filter(() => true); // the holes left out
   const order: number[] = [];
   ranks.forEach((r, j) => r !== null && order.push(j));
   return order.sort((a, b) => ranks[a]! - ranks[b]! || a - b);
@@ -344,6 +381,14 @@ export function column(values: readonly (number | null)[]): NumberColumn {
 export function columnValues(c: NumberColumn): (number | null)[] {
   if (Array.isArray(c)) return c;
   if (!c || !Array.isArray(c.steps) || !Number.isInteger(c.exp)) throw new Error('a number column needs "exp" and "steps"');
+  // n × 10^e of two exact doubles is rounded once, as the decimal itself is: the same double as parsing "ne<e>".
+  const exact = Math.abs(c.exp) <= 22;
+  const scale = 10 ** Math.abs(c.exp);
+  const out = new Array<number>(c.steps.length);
   let n = 0;
-  return c.steps.map((s, i) => Number(`${(n = i === 0 ? s : n - s)}e${c.exp}`));
+  for (let i = 0; i < c.steps.length; i++) {
+    n = i === 0 ? c.steps[0] : n - c.steps[i];
+    out[i] = !exact ? Number(`${n}e${c.exp}`) : c.exp < 0 ? n / scale : n * scale;
+  }
+  return out;
 }
