@@ -261,9 +261,9 @@ function filesUnder(root: string, rel = ''): string[] {
   return out;
 }
 
-/** What saved run files are of: `<config>[@principal]` of `<config>[@principal]-<time>.json`. */
+/** What saved run files are of: `<config>[@principal]` of `<config>[@principal]-<time>.json.gz` (or older `.json`). */
 function configsOfRuns(files: string[]): string[] {
-  return files.filter((n) => n.endsWith('.json')).map((n) => n.replace(/-\d{4}-\d\d-\d\dT[\d-]+Z\.json$/, '')).sort();
+  return files.filter((n) => n.endsWith('.json.gz') || n.endsWith('.json')).map((n) => n.replace(/-\d{4}-\d\d-\d\dT[\d-]+Z\.json(\.gz)?$/, '')).sort();
 }
 
 function savedRuns(root: string): string[] {

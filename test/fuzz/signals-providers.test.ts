@@ -61,7 +61,7 @@ const SIGNAL_CASES: FuzzCase[] = [
     interruptWhen: at('queries', 'title'),
     expect: {
       code: 130,
-      stderr: [INTERRUPTED(1, 2), /baseline \(ndcg@10 0\.\d{4}, saved .*\.ranklab\/runs\/baseline-.*\.json\)/, 'not completed: title'],
+      stderr: [INTERRUPTED(1, 2), /baseline \(ndcg@10 0\.\d{4}, saved .*\.ranklab\/runs\/baseline-.*\.json\.gz\)/, 'not completed: title'],
       runs: ['baseline'],
     },
   },
@@ -98,7 +98,7 @@ const SIGNAL_CASES: FuzzCase[] = [
     workspace: { docs: 5_000, queries: 3_000, configs: { baseline: BM25_CONFIG, title: TITLE_BOOST } },
     argv: ['compare', '--baseline', 'baseline', '--candidate', 'title'],
     interruptWhen: at('queries', 'title'),
-    expect: { code: 130, stderr: [/interrupted: 1 of 3 steps completed: baseline baseline \(run in .*baseline-.*\.json\)/, 'not completed: candidate title, statistics'], runs: ['baseline'] },
+    expect: { code: 130, stderr: [/interrupted: 1 of 3 steps completed: baseline baseline \(run in .*baseline-.*\.json\.gz\)/, 'not completed: candidate title, statistics'], runs: ['baseline'] },
   },
   {
     name: 'eval: Ctrl-C while an HTTP embedder does not answer stops the request',

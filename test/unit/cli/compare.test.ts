@@ -115,7 +115,7 @@ test('a candidate given twice, or also as the baseline, is refused', () => {
 test('the second compare of unchanged configs reuses the saved runs', () => {
   const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'markdown']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /baseline: reusing .*\.json \(same config, corpus, judgments, access, tool version and learned models\)/);
+  assert.match(r.stderr, /baseline: reusing .*\.json\.gz \(same config, corpus, judgments, access, tool version and learned models\)/);
   assert.match(r.stdout, /^## Ranklab: title-boost-3 vs baseline/);
 });
 
@@ -127,7 +127,7 @@ test('--verbose says why a saved run was not reused (here: acl.missingAcl change
   writeFileSync(join(ws, 'ranklab.json'), JSON.stringify(settings));
   const r = ranklab(['compare', '--workspace', ws, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--as', 'ayu', '--verbose']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /\[ranklab\] baseline: not reusing .*baseline@ayu-[^ ]*\.json: (judgments differ, )?access rule or missingAcl differ\n/);
+  assert.match(r.stderr, /\[ranklab\] baseline: not reusing .*baseline@ayu-[^ ]*\.json\.gz: (judgments differ, )?access rule or missingAcl differ\n/);
   assert.doesNotMatch(r.stderr, /reusing .* \(same config/);
 });
 

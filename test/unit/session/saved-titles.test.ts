@@ -5,6 +5,7 @@ import { readRunJson } from '../../helpers/runs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
+import { loadSavedRun } from '../../../src/core/experiment/run-store';
 import { RanklabSession } from '../../../src/core/session/session';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import { readSavedRuns } from '../../../src/extension/run-store';
@@ -39,11 +40,14 @@ test('a saved run stores one title per distinct top-10 document, and the per-que
     }
     assert.ok(checkedMarkdown > 10, `${checkedMarkdown} Markdown titles checked`);
 
-    // On disk: the run-level map, not a title on each ranked entry.
+    // On disk: each title once (by position in the first query's list that has the document, or in the run-wide
+    // map), never on each ranked entry; read back, the same map.
     const onDisk = readRunJson(r.path);
-    assert.deepEqual(onDisk.titles, titles);
+    const stored = [...Object.values(onDisk.titles ?? {}), ...onDisk.queries.flatMap((q: { titles?: (string | null)[] }) => (q.titles ?? []).filter((t) => t !== null))];
+    assert.equal(stored.length, Object.keys(titles).length);
+    assert.deepEqual(loadSavedRun(r.path).titles, titles);
     // (the compact format stores a ranked entry as its id or the number of the id's first mention: no room for a title)
-    assert.ok(onDisk.queries.every((q: { docs: unknown[] }) => q.docs.every((d) => typeof d === 'number' || typeof d === 'string')));
+    assert.ok(onDisk.queries.every((q: { docs?: unknown[] }) => (q.docs ?? []).every((d) => typeof d === 'number' || typeof d === 'string')));
 
     // The dashboard's per-query diff of that run, with no corpus lookup: titles come from the run.
     const { runs } = readSavedRuns(dir);
