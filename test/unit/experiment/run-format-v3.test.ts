@@ -7,28 +7,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { decodeRunV2, encodeRunV2 } from '../../../src/core/run/run-format-v2';
 import { encodeRunV3 } from '../../../src/core/run/run-format-v3';
 import { loadSavedRun } from '../../../src/core/experiment/run-store';
 import { computeMetric, parseMetricList, queryContext, DEFAULT_METRIC_OPTIONS } from '../../../src/core/metrics';
 import { sortTrecOrder } from '../../../src/core/run/trec-order';
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from '../../../src/core/run/types';
 import { tempDir } from '../../helpers/workspace';
+import { savedRun, viaV2, withoutFormat } from '../../helpers/runs';
 
 const FIXTURES = join(__dirname, '../../fixtures/runs');
 
-function run(queries: SavedQueryResult[], extra: Partial<SavedRun> = {}): SavedRun {
-  return {
-    format: 'ranklab-run@3',
-    provenance: { config: 'c', createdAt: '2026-12-03T10:00:00.000Z', tool: 't' },
-    config: { name: 'c' }, metricSpecs: ['ndcg@10'], metrics: { 'ndcg@10': 0.5 }, latency: { total: { p50: 1, p99: 2 } },
-    queries, ...extra,
-  };
-}
-
-/** What the @2 layout gives back for `saved` (the reference @3 must equal). */
-const viaV2 = (saved: SavedRun) => decodeRunV2(JSON.parse(JSON.stringify(encodeRunV2(saved)))) as SavedRun;
-const withoutFormat = (r: SavedRun) => ({ ...r, format: undefined });
+const run = savedRun;
 
 /** A run written as the @3 writer wrote it (gzipped, named .json); the current writer writes @4 (run-format-v4.test.ts). */
 function saveV3(dir: string, saved: SavedRun, name = 'run.json'): string {

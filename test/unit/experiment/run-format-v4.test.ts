@@ -7,31 +7,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { decodeRunV2, encodeRunV2 } from '../../../src/core/run/run-format-v2';
 import { column, columnValues, encodeRunV4 } from '../../../src/core/run/run-format-v4';
 import { runFileText } from '../../../src/core/run/run-format';
 import { loadSavedRun, saveRun } from '../../../src/core/experiment/run-store';
 import { reciprocalRankFusion } from '../../../src/core/retrieval/fusion';
 import { computeMetric, parseMetricList, queryContext, DEFAULT_METRIC_OPTIONS } from '../../../src/core/metrics';
 import { sortTrecOrder } from '../../../src/core/run/trec-order';
-import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from '../../../src/core/run/types';
+import type { RankedDoc, SavedQueryResult, StageName } from '../../../src/core/run/types';
 import { tempDir } from '../../helpers/workspace';
+import { savedRun, viaV2, withoutFormat } from '../../helpers/runs';
 
 const FIXTURES = join(__dirname, '../../fixtures/runs');
 const HYBRID = { hybrid: { k: 60, depth: 100, weights: { lexical: 1, vector: 1 } } };
 
-function run(queries: SavedQueryResult[], extra: Partial<SavedRun> = {}): SavedRun {
-  return {
-    format: 'ranklab-run@4',
-    provenance: { config: 'c', createdAt: '2026-12-04T10:00:00.000Z', tool: 't' },
-    config: { name: 'c' }, metricSpecs: ['ndcg@10'], metrics: { 'ndcg@10': 0.5 }, latency: { total: { p50: 1, p99: 2 } },
-    queries, ...extra,
-  };
-}
-
-/** What the @2 layout gives back for `saved` (@3 gives back the same; @4 must too). */
-const viaV2 = (saved: SavedRun) => decodeRunV2(JSON.parse(JSON.stringify(encodeRunV2(saved)))) as SavedRun;
-const withoutFormat = (r: SavedRun) => ({ ...r, format: undefined });
+const run = savedRun;
 const fileJson = (path: string) => JSON.parse(runFileText(readFileSync(path)));
 
 test('real @1, @2 and @3 files load, and saved as @4 (.json.gz) load exactly as before', () => {
