@@ -6,7 +6,7 @@
 // comparison's two runs in each, the time to open the store (@1 read the way the editor read it before the run index:
 // every file parsed in full; @4 with the run index), and what the
 // dashboard does when it opens on a comparison: the index, the two runs' details and the comparison it computes
-// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor). Medians of 3 rounds.
+// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor). Medians of 4 rounds (one per format, each round reading the formats from another one).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg, tmpdir } from 'node:os';
