@@ -388,7 +388,7 @@ function* compareSteps(
     principals: { baseline: baseline.principal, candidate: candidate.principal, mixed },
     warnings,
     bounds: comparisonBounds(baseline.run, candidate.run, judgments, specs, options, qids),
-    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options), candidate: tieReport(candidate.run, judgments, specs, options) },
+    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options, evA), candidate: tieReport(candidate.run, judgments, specs, options, evB) },
     stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
   };
 }
