@@ -37,21 +37,26 @@ export interface TieReport {
  */
 export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, evaluation?: Evaluation): TieReport {
   const depth = specs.some((s) => s.param === undefined || s.k === undefined) ? null : Math.max(...specs.map((s) => s.k!));
-  // Only the queries with equal scores are re-ordered; every other query keeps its list (and its values) in both orders.
-  const reordered = new Map<string, { best: RankedDoc[]; worst: RankedDoc[] }>();
+  // Only the queries with equal scores are re-ordered, and an order is kept only when it moves a grade: the metrics
+  // see a list's grades alone, so an order that leaves every position its grade scores as the list given.
+  const reordered = new Map<string, Reordered>();
   const queriesWithTies: string[] = [];
   for (const [qid, qrels] of judgments.qrels) {
     const given = run.get(qid);
     if (!given) continue;
     const docs = options.judgedOnly ? given.filter((d) => qrels.has(d.id)) : given;
+    const first = firstTie(docs);
+    if (first < 0) continue; // no two scores equal: both orders are the list itself
+    if (depth === null || first < depth) queriesWithTies.push(qid); // the first group of equal scores starts first
     const groups = tieGroups(docs);
-    if (groups.some((g) => g.length > 1 && (depth === null || g.start < depth))) queriesWithTies.push(qid);
-    if (groups.length === docs.length) continue; // no two scores equal: both orders are the list itself
     const grade = (d: RankedDoc) => qrels.get(d.id) ?? 0;
-    reordered.set(qid, {
-      best: groups.flatMap((g) => [...g.docs].sort((a, b) => grade(b) - grade(a))),
-      worst: groups.flatMap((g) => [...g.docs].sort((a, b) => grade(a) - grade(b))),
-    });
+    const order = (compare: (a: RankedDoc, b: RankedDoc) => number) => {
+      const list = groups.flatMap((g) => [...g.docs].sort(compare));
+      return list.every((d, i) => qrels.get(d.id) === qrels.get(docs[i].id)) ? undefined : list;
+    };
+    const best = order((a, b) => grade(b) - grade(a));
+    const worst = order((a, b) => grade(a) - grade(b));
+    if (best || worst) reordered.set(qid, { best, worst });
   }
   const ranged = specs.filter((s) => TIE_RANGE_KINDS.has(s.kind));
   const ranges: Record<string, TieRange> = {};
@@ -75,7 +80,7 @@ export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[],
  */
 function reorderedValues(
   given: Evaluation,
-  reordered: Map<string, { best: RankedDoc[]; worst: RankedDoc[] }>,
+  reordered: Map<string, Reordered>,
   order: 'best' | 'worst',
   judgments: JudgmentSet,
   specs: MetricSpec[],
@@ -83,12 +88,12 @@ function reorderedValues(
 ): Map<string, Record<string, number>> {
   const out = new Map<string, Record<string, number>>();
   for (const [qid, values] of given.perQuery) {
-    const lists = reordered.get(qid);
-    if (!lists) {
+    const list = reordered.get(qid)?.[order];
+    if (!list) {
       out.set(qid, values);
       continue;
     }
-    const ctx = queryContext(lists[order], judgments.qrels.get(qid)!, options);
+    const ctx = queryContext(list, judgments.qrels.get(qid)!, options);
     out.set(qid, Object.fromEntries(specs.map((s) => [s.name, computeMetric(s, ctx)])));
   }
   return out;
@@ -99,6 +104,15 @@ function meanOf(perQuery: Map<string, Record<string, number>>, name: string): nu
   let sum = 0;
   for (const v of perQuery.values()) sum += v[name];
   return perQuery.size === 0 ? 0 : sum / perQuery.size;
+}
+
+/** A query's list in the best and the worst tie order, each only when it gives some position another grade. */
+type Reordered = { best?: RankedDoc[]; worst?: RankedDoc[] };
+
+/** Where the first two consecutive documents with exactly equal scores start (0-based); -1 when there are none. */
+function firstTie(docs: readonly RankedDoc[]): number {
+  for (let i = 1; i < docs.length; i++) if (docs[i].score === docs[i - 1].score) return i - 1;
+  return -1;
 }
 
 /** Maximal runs of consecutive documents with exactly equal scores (0-based start). */
