@@ -48,15 +48,22 @@ export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[],
     const first = firstTie(docs);
     if (first < 0) continue; // no two scores equal: both orders are the list itself
     if (depth === null || first < depth) queriesWithTies.push(qid); // the first group of equal scores starts first
-    const groups = tieGroups(docs);
+    // A group already in an order's grade order stays as it is (the sort is stable), so that order moves a grade
+    // exactly when two equal-score neighbours are out of it.
     const grade = (d: RankedDoc) => qrels.get(d.id) ?? 0;
-    const order = (compare: (a: RankedDoc, b: RankedDoc) => number) => {
-      const list = groups.flatMap((g) => [...g.docs].sort(compare));
-      return list.every((d, i) => qrels.get(d.id) === qrels.get(docs[i].id)) ? undefined : list;
-    };
-    const best = order((a, b) => grade(b) - grade(a));
-    const worst = order((a, b) => grade(a) - grade(b));
-    if (best || worst) reordered.set(qid, { best, worst });
+    let bestMoves = false;
+    let worstMoves = false;
+    for (let i = first + 1; i < docs.length; i++) {
+      if (docs[i].score !== docs[i - 1].score) continue;
+      const g = grade(docs[i]);
+      const above = grade(docs[i - 1]);
+      if (g > above) bestMoves = true;
+      else if (g < above) worstMoves = true;
+    }
+    if (!bestMoves && !worstMoves) continue;
+    const groups = tieGroups(docs);
+    const order = (moves: boolean, compare: (a: RankedDoc, b: RankedDoc) => number) => (moves ? groups.flatMap((g) => [...g.docs].sort(compare)) : undefined);
+    reordered.set(qid, { best: order(bestMoves, (a, b) => grade(b) - grade(a)), worst: order(worstMoves, (a, b) => grade(a) - grade(b)) });
   }
   const ranged = specs.filter((s) => TIE_RANGE_KINDS.has(s.kind));
   const ranges: Record<string, TieRange> = {};
