@@ -167,6 +167,7 @@ class QueryLists {
   private positions?: [Map<string, number[]>, Map<string, number[]>];
   private ranks?: [Map<string, number>, Map<string, number>];
   private readonly sides = new Map<number, { A: Side; B: Side; unjudged: string[] }>();
+  private readonly leading = new Map<number, Set<string>>();
 
   constructor(readonly a: readonly RankedDoc[], readonly b: readonly RankedDoc[], readonly qrels: Map<string, number>, private readonly options: EvaluateOptions) {
     this.judged = judgedContext(qrels, options);
@@ -216,6 +217,26 @@ class QueryLists {
     return s;
   }
 
+  /**
+   * The documents above the first relevant one of either list, within `depth`: the only ones whose becoming
+   * relevant changes a first-relevant metric (hit, mrr) of that depth.
+   */
+  leaders(depth: number): Set<string> {
+    let s = this.leading.get(depth);
+    if (!s) {
+      s = new Set();
+      for (const [list, grades] of [[this.a, this.grades[0]], [this.b, this.grades[1]]] as const) {
+        for (let i = 0; i < Math.min(depth, list.length); i++) {
+          const g = grades[i];
+          if (g !== undefined && g >= this.options.relevanceThreshold) break;
+          s.add(list[i].id);
+        }
+      }
+      this.leading.set(depth, s);
+    }
+    return s;
+  }
+
   /** Ranks in the whole lists (the judging pool's order). */
   fullRanks(): [Map<string, number>, Map<string, number>] {
     return (this.ranks ??= [rankWithin(this.a, Infinity), rankWithin(this.b, Infinity)]);
@@ -257,9 +278,13 @@ function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions,
     }
     case 'hit':
     case 'mrr': {
+      // A hypothesis on a document below the first relevant one (or past the cut-off) in both lists leaves both
+      // values as they are: only the documents above it are tried (the others would give today's delta again).
+      const leaders = lists.leaders(spec.k ?? Infinity);
       let lo = delta();
       let hi = lo;
       for (const d of unjudged) {
+        if (!leaders.has(d)) continue;
         const v = delta(new Map([[d, maxGrade]]));
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
