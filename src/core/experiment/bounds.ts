@@ -149,7 +149,8 @@ function verdictOf(delta: number, holds: boolean, deciding: number, inexact: num
 
 function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, number> {
   const m = new Map<string, number>();
-  docs.slice(0, Math.min(depth, docs.length)).forEach((d, i) => m.set(d.id, i + 1));
+  const n = Math.min(depth, docs.length);
+  for (let i = 0; i < n; i++) m.set(docs[i].id, i + 1);
   return m;
 }
 
@@ -211,7 +212,11 @@ class QueryLists {
     if (!s) {
       const A: Side = { docs: this.a, rank: rankWithin(this.a, depth) };
       const B: Side = { docs: this.b, rank: rankWithin(this.b, depth) };
-      s = { A, B, unjudged: [...new Set([...A.rank.keys(), ...B.rank.keys()])].filter((d) => !this.qrels.has(d)) };
+      // The baseline's documents in its order, then the candidate's not listed by the baseline.
+      const unjudged: string[] = [];
+      for (const d of A.rank.keys()) if (!this.qrels.has(d)) unjudged.push(d);
+      for (const d of B.rank.keys()) if (!A.rank.has(d) && !this.qrels.has(d)) unjudged.push(d);
+      s = { A, B, unjudged };
       this.sides.set(depth, s);
     }
     return s;
@@ -317,7 +322,11 @@ function linear(today: number, unjudged: string[], weight: (d: string) => number
 function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, unjudged: string[]): QueryBound {
   let R0 = 0;
   for (const g of qrels.values()) if (g >= T) R0++;
-  const relIn = (s: Side) => [...s.rank.keys()].filter((d) => (qrels.get(d) ?? -1) >= T).length;
+  const relIn = (s: Side) => {
+    let n = 0;
+    for (const d of s.rank.keys()) if ((qrels.get(d) ?? -1) >= T) n++;
+    return n;
+  };
   const c = relIn(B) - relIn(A);
   const w = unjudged.map((d) => (B.rank.has(d) ? 1 : 0) - (A.rank.has(d) ? 1 : 0)).sort((x, y) => y - x);
   let lo = Infinity;
