@@ -192,6 +192,30 @@ class QueryLists {
     return computeMetric(spec, graded(this.grades[1], pb)) - computeMetric(spec, graded(this.grades[0], pa));
   }
 
+  /**
+   * delta(spec, {doc: grade}) for a first-relevant metric (hit, mrr) and a grade at least the threshold, without
+   * re-grading both lists: a side whose first relevant document within the cut-off becomes `doc` scores as its
+   * list up to `doc`, made relevant (the metric's own code on that prefix); the other side as it is.
+   */
+  leaderDelta(spec: MetricSpec, doc: string, grade: number): number {
+    const value = (side: 0 | 1) => {
+      const list = side === 0 ? this.a : this.b;
+      const grades = this.grades[side];
+      const depth = Math.min(spec.k ?? Infinity, list.length);
+      for (let i = 0; i < depth; i++) {
+        if (list[i].id === doc) {
+          const prefix = grades.slice(0, i);
+          prefix.push(grade);
+          return computeMetric(spec, contextOfGrades(prefix, this.judged));
+        }
+        const g = grades[i];
+        if (g !== undefined && g >= this.options.relevanceThreshold) break;
+      }
+      return computeMetric(spec, this.contexts[side]);
+    };
+    return value(1) - value(0);
+  }
+
   /** judgedContext of the judgments plus `extra`, from the judgments' own (the same numbers, without a merged map). */
   private judgedWith(extra: Map<string, number>): JudgedContext {
     let { numRelevant, numNonRelevant } = this.judged;
@@ -290,7 +314,7 @@ function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions,
       let hi = lo;
       for (const d of unjudged) {
         if (!leaders.has(d)) continue;
-        const v = delta(new Map([[d, maxGrade]]));
+        const v = lists.leaderDelta(spec, d, maxGrade);
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }

@@ -3,6 +3,7 @@
 // every unjudged document as the independent check of each metric's exact method.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { comparisonBounds, queryBounds } from '../../../src/core/experiment/bounds';
 import { compareRuns } from '../../../src/core/experiment/compare';
 import { DEFAULT_METRIC_OPTIONS, computeMetric, parseMetric, parseMetricList, queryContext } from '../../../src/core/metrics';
@@ -112,4 +113,37 @@ test('brute force over every grade 0..G of every unjudged document equals each e
       }
     }
   }
+});
+
+test('hit and mrr: the same bounds, to the bit, as re-grading both lists for every one-document hypothesis (lists with repeated ids)', () => {
+  fc.assert(
+    fc.property(fc.integer(), fc.constantFrom('hit@1', 'hit@3', 'mrr@2', 'mrr@4', 'mrr'), fc.integer({ min: 1, max: 3 }), (seed, name, T) => {
+      const rnd = createRng(seed);
+      const pool = Array.from({ length: 9 }, (_, i) => `d${i}`);
+      const pick = () => Array.from({ length: Math.floor(rnd() * 8) }, () => pool[Math.floor(rnd() * pool.length)]); // repeats allowed
+      const a = list(...pick());
+      const b = list(...pick());
+      const qrels = new Map<string, number>();
+      for (const d of pool) if (rnd() < 0.4) qrels.set(d, Math.floor(rnd() * 4));
+      const options = { ...O, relevanceThreshold: T };
+      const spec = parseMetric(name);
+      const G = 3;
+      // The reference: every unjudged document in either top k made relevant alone, both lists graded afresh.
+      const depth = spec.k ?? Infinity;
+      const value = (docs: RankedDoc[], q: Map<string, number>) => computeMetric(spec, queryContext(docs, q, options));
+      let lo = value(b, qrels) - value(a, qrels);
+      let hi = lo;
+      for (const d of new Set([...a.slice(0, depth), ...b.slice(0, depth)].map((x) => x.id))) {
+        if (qrels.has(d)) continue;
+        const q = new Map([...qrels, [d, G]]);
+        const v = value(b, q) - value(a, q);
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+      const r = queryBounds(spec, a, b, qrels, options, G);
+      assert.equal(r.lo, lo);
+      assert.equal(r.hi, hi);
+    }),
+    { numRuns: 2000 },
+  );
 });
