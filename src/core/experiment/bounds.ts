@@ -86,7 +86,15 @@ interface Side {
 }
 
 /** Bounds for every metric of a comparison over the queries `qids`; undefined under judgedOnly. */
-export function comparisonBounds(baseline: Run, candidate: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[]): ComparisonBounds | undefined {
+export function comparisonBounds(
+  baseline: Run,
+  candidate: Run,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  qids: string[],
+  graded: ReadonlyMap<string, QueryLists> = gradeQueries(baseline, candidate, judgments, options),
+): ComparisonBounds | undefined {
   if (options.judgedOnly) return undefined;
   let maxGrade = options.relevanceThreshold;
   for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
@@ -96,7 +104,7 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
   // Query by query, every metric: each query's lists are graded once (QueryLists), not once per metric. Each
   // metric's sums still add the queries in the order of `qids`, so the figures are the same to the last bit.
   for (const qid of qids) {
-    const lists = new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], judgments.qrels.get(qid)!, options);
+    const lists = graded.get(qid)!;
     bounded.forEach((spec, m) => {
       const sum = sums[m];
       const r = boundsOf(spec, lists, options, maxGrade);
@@ -154,6 +162,13 @@ function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, numb
   return m;
 }
 
+/** Every judged query's two lists, graded once (QueryLists), for every part of a comparison that scores them. */
+export function gradeQueries(baseline: Run, candidate: Run, judgments: JudgmentSet, options: EvaluateOptions): Map<string, QueryLists> {
+  const out = new Map<string, QueryLists>();
+  for (const [qid, qrels] of judgments.qrels) out.set(qid, new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], qrels, options));
+  return out;
+}
+
 /**
  * One query's two lists, graded once. Every metric's bound asks for the delta under some hypothetical grades of
  * unjudged documents (hit/mrr: one per document, enumeration: thousands); looking each listed document up in the
@@ -161,10 +176,11 @@ function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, numb
  * once and a hypothesis only overwrites the positions of its documents, which gives the very arrays a fresh lookup
  * in the merged judgments would. Nothing outlives the comparison, so no judgments edit can make it stale.
  */
-class QueryLists {
+export class QueryLists {
   private readonly judged: JudgedContext;
   private readonly grades: [(number | undefined)[], (number | undefined)[]];
-  private readonly contexts: [QueryContext, QueryContext];
+  /** Each list's queryContext (baseline, candidate): what evaluateRun scores. */
+  readonly contexts: [QueryContext, QueryContext];
   private positions?: [Map<string, number[]>, Map<string, number[]>];
   private ranks?: [Map<string, number>, Map<string, number>];
   private readonly sides = new Map<number, { A: Side; B: Side; unjudged: string[] }>();
