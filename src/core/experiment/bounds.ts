@@ -182,7 +182,6 @@ export class QueryLists {
   /** Each list's queryContext (baseline, candidate): what evaluateRun scores. */
   readonly contexts: [QueryContext, QueryContext];
   private positions?: [Map<string, number[]>, Map<string, number[]>];
-  private ranks?: [Map<string, number>, Map<string, number>];
   private readonly sides = new Map<number, { A: Side; B: Side; unjudged: string[] }>();
   private readonly leading = new Map<number, Set<string>>();
 
@@ -248,6 +247,7 @@ export class QueryLists {
 
   /** Both lists' ranks within `depth`, and the unjudged documents among them (the same for every metric of that depth). */
   within(depth: number): { A: Side; B: Side; unjudged: string[] } {
+    if (depth >= Math.max(this.a.length, this.b.length)) depth = Infinity; // the whole lists: one entry for @100, @1000 and none
     let s = this.sides.get(depth);
     if (!s) {
       const A: Side = { docs: this.a, rank: rankWithin(this.a, depth) };
@@ -284,7 +284,8 @@ export class QueryLists {
 
   /** Ranks in the whole lists (the judging pool's order). */
   fullRanks(): [Map<string, number>, Map<string, number>] {
-    return (this.ranks ??= [rankWithin(this.a, Infinity), rankWithin(this.b, Infinity)]);
+    const { A, B } = this.within(Infinity);
+    return [A.rank, B.rank];
   }
 }
 
