@@ -184,6 +184,8 @@ export class QueryLists {
   private positions?: [Map<string, number[]>, Map<string, number[]>];
   private readonly sides = new Map<number, { A: Side; B: Side; unjudged: string[] }>();
   private readonly leading = new Map<number, Set<string>>();
+  /** Today's delta (no hypothesis) per metric name. */
+  private readonly today = new Map<string, number>();
 
   constructor(readonly a: readonly RankedDoc[], readonly b: readonly RankedDoc[], readonly qrels: Map<string, number>, private readonly options: EvaluateOptions) {
     this.judged = judgedContext(qrels, options);
@@ -193,7 +195,11 @@ export class QueryLists {
 
   /** candidate − baseline of one metric, the unjudged documents graded as `extra` says (absent: not relevant). */
   delta(spec: MetricSpec, extra?: Map<string, number>): number {
-    if (!extra?.size) return computeMetric(spec, this.contexts[1]) - computeMetric(spec, this.contexts[0]);
+    if (!extra?.size) {
+      let d = this.today.get(spec.name); // asked by the metric's bound and by the sums
+      if (d === undefined) this.today.set(spec.name, (d = computeMetric(spec, this.contexts[1]) - computeMetric(spec, this.contexts[0])));
+      return d;
+    }
     const judged = this.judgedWith(extra);
     this.positions ??= [positionsOf(this.a), positionsOf(this.b)];
     const [pa, pb] = this.positions;
