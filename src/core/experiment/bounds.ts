@@ -1,6 +1,7 @@
 import type { JudgmentSet } from '../judgments/types';
 import { type EvaluateOptions, type JudgedContext, type MetricSpec, type QueryContext, computeMetric, contextOfGrades, gainOf, judgedContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
+import { type Steps, runSync } from '../util/cooperative';
 
 /**
  * Bounds on a comparison when judgments are incomplete: "would this win survive the documents nobody graded?"
@@ -86,15 +87,12 @@ interface Side {
 }
 
 /** Bounds for every metric of a comparison over the queries `qids`; undefined under judgedOnly. */
-export function comparisonBounds(
-  baseline: Run,
-  candidate: Run,
-  judgments: JudgmentSet,
-  specs: MetricSpec[],
-  options: EvaluateOptions,
-  qids: string[],
-  graded: ReadonlyMap<string, QueryLists> = gradeQueries(baseline, candidate, judgments, options),
-): ComparisonBounds | undefined {
+export function comparisonBounds(baseline: Run, candidate: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[]): ComparisonBounds | undefined {
+  return runSync(comparisonBoundsSteps(judgments, specs, options, qids, gradeQueries(baseline, candidate, judgments, options)));
+}
+
+/** comparisonBounds over lists already graded (gradeQueries), as steps: it yields after every query (see util/cooperative). */
+export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[], graded: ReadonlyMap<string, QueryLists>): Steps<ComparisonBounds | undefined> {
   if (options.judgedOnly) return undefined;
   let maxGrade = options.relevanceThreshold;
   for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
@@ -117,6 +115,7 @@ export function comparisonBounds(
         sum.moving.push({ qid, docs: r.unjudged, lists });
       }
     });
+    yield;
   }
   const metrics: Record<string, MetricBounds> = {};
   // Every document that could flip some metric's verdict, per query: one set however many metrics it could flip.

@@ -2,7 +2,7 @@ import type { JudgmentSet, Query } from '../judgments/types';
 import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt } from '../metrics';
 import type { RankedDoc, Run, StageCandidates } from '../run/types';
 import { type QueryClass, type StageRecallReport, classChanges, stageRecall } from './stage-recall';
-import { type ComparisonBounds, comparisonBounds, gradeQueries } from './bounds';
+import { type ComparisonBounds, comparisonBoundsSteps, gradeQueries } from './bounds';
 import { type TieReport, tieReport } from './ties';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
@@ -366,6 +366,7 @@ function* compareSteps(
   const warnings = collectWarnings(metrics, slices, splits, judged, s, qids.length);
   if (mixed) warnings.unshift({ kind: 'mixed-principals', message: `MIXED PRINCIPALS: ${mixedPrincipalsText(baseline, candidate)}; compared anyway as asked, but the difference mixes access with ranking` });
 
+  const bounds = yield* comparisonBoundsSteps(judgments, specs, options, qids, graded);
   return {
     baseline: baseline.name,
     candidate: candidate.name,
@@ -391,7 +392,7 @@ function* compareSteps(
     judged,
     principals: { baseline: baseline.principal, candidate: candidate.principal, mixed },
     warnings,
-    bounds: comparisonBounds(baseline.run, candidate.run, judgments, specs, options, qids, graded),
+    bounds,
     tieReports: { baseline: tieReport(baseline.run, judgments, specs, options, evA), candidate: tieReport(candidate.run, judgments, specs, options, evB) },
     stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
   };
