@@ -176,7 +176,8 @@ export function gradeQueries(baseline: Run, candidate: Run, judgments: JudgmentS
  * in the merged judgments would. Nothing outlives the comparison, so no judgments edit can make it stale.
  */
 export class QueryLists {
-  private readonly judged: JudgedContext;
+  /** The judgments' context of this query (numbers of relevant documents, the ideal ranking's grades). */
+  readonly judged: JudgedContext;
   private readonly grades: [(number | undefined)[], (number | undefined)[]];
   /** Each list's queryContext (baseline, candidate): what evaluateRun scores. */
   readonly contexts: [QueryContext, QueryContext];
@@ -345,7 +346,7 @@ function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions,
     case 'recall':
       return recallBounds(A, B, qrels, T, unjudged);
     case 'ndcg':
-      return ndcgBounds(spec.k, A, B, qrels, options, maxGrade, unjudged) ?? enumerate(spec, delta, unjudged, maxGrade);
+      return ndcgBounds(spec.k, A, B, qrels, lists.judged.idealGrades, options, maxGrade, unjudged) ?? enumerate(spec, delta, unjudged, maxGrade);
     default:
       return enumerate(spec, delta, unjudged, maxGrade);
   }
@@ -392,7 +393,8 @@ function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, u
   return { lo, hi, exact: true, unjudged };
 }
 
-function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, number>, options: EvaluateOptions, G: number, unjudged: string[]): QueryBound | undefined {
+/** `judged`: the grades > 0 of the judged documents, highest first (the query's idealGrades). */
+function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, number>, judged: readonly number[], options: EvaluateOptions, G: number, unjudged: string[]): QueryBound | undefined {
   const U = unjudged.length;
   if (countVectors(U, G) > COUNT_VECTOR_BUDGET) return undefined;
   const disc = (s: Side, d: string) => (s.rank.has(d) ? 1 / Math.log2(s.rank.get(d)! + 1) : 0);
@@ -405,7 +407,6 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
   const prefix = [0];
   for (let i = 0; i < U; i++) prefix.push(prefix[i] + w[i]);
   const gain = Array.from({ length: G + 1 }, (_, x) => gainOf(x, options.gain));
-  const judged = [...qrels.values()].filter((g) => g > 0).sort((p, q) => q - p);
   const depth = k ?? Infinity;
   // The ideal ranking never reaches past its judged.length + U graded documents: their discounts' logs, once.
   const log2 = Float64Array.from({ length: Math.min(depth, judged.length + U) }, (_, r) => Math.log2(r + 2));
