@@ -140,9 +140,14 @@ export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec
     const q = deciding.get(qid);
     if (!q) continue;
     const [ra, rb] = q.lists.fullRanks();
-    const ranked = [...q.docs].map((doc) => ({ doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) }));
-    byQuery[qid] = ranked.sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1)).map((d) => d.doc);
-    decidingCount += ranked.length;
+    // By best rank, then id: ranks are small integers (every deciding document is in a list: the unjudged of some
+    // depth), so one bucket per rank, sorted by id when it holds several.
+    const buckets: string[][] = [];
+    for (const doc of q.docs) (buckets[Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity)] ??= []).push(doc);
+    const ordered: string[] = [];
+    for (const bucket of buckets) if (bucket) ordered.push(...(bucket.length > 1 ? bucket.sort((x, y) => (x < y ? -1 : 1)) : bucket));
+    byQuery[qid] = ordered;
+    decidingCount += ordered.length;
   }
   return { maxGrade, metrics, deciding: byQuery, decidingCount };
 }
