@@ -147,3 +147,12 @@ test('hit and mrr: the same bounds, to the bit, as re-grading both lists for eve
     { numRuns: 2000 },
   );
 });
+
+test('the deciding documents of a query come by their best rank in either list, equal ranks by id', () => {
+  // p@3, j1 relevant in both lists: today's delta 0, and every unjudged document could move it (weights ±1/3).
+  const baseline: Run = new Map([['q', list('ub', 'j1', 'ud')]]);
+  const candidate: Run = new Map([['q', list('ua', 'uc', 'j1')]]);
+  const b = comparisonBounds(baseline, candidate, judgmentsOf({ q: { j1: 1 } }), parseMetricList('p@3'), O, ['q'])!;
+  assert.deepEqual(b.deciding, { q: ['ua', 'ub', 'uc', 'ud'] }); // ua and ub both first somewhere: by id
+  assert.equal(b.decidingCount, 4);
+});
