@@ -4,8 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { comparisonBounds, queryBounds } from '../../../src/core/experiment/bounds';
-import { compareRuns } from '../../../src/core/experiment/compare';
+import { comparisonBounds, comparisonBoundsSteps, gradeQueries, queryBounds } from '../../../src/core/experiment/bounds';
+import { compareRuns, compareRunsSliced } from '../../../src/core/experiment/compare';
+import { Work } from '../../../src/core/util/cooperative';
 import { DEFAULT_METRIC_OPTIONS, computeMetric, parseMetric, parseMetricList, queryContext } from '../../../src/core/metrics';
 import type { RankedDoc, Run } from '../../../src/core/run/types';
 import { createRng } from '../../../src/core/util/random';
@@ -155,4 +156,25 @@ test('the deciding documents of a query come by their best rank in either list, 
   const b = comparisonBounds(baseline, candidate, judgmentsOf({ q: { j1: 1 } }), parseMetricList('p@3'), O, ['q'])!;
   assert.deepEqual(b.deciding, { q: ['ua', 'ub', 'uc', 'ud'] }); // ua and ub both first somewhere: by id
   assert.equal(b.decidingCount, 4);
+});
+
+test('the bounds pause after every query: a comparison can be cancelled while they run', async () => {
+  const qids = Array.from({ length: 5 }, (_, i) => `q${i}`);
+  const baseline: Run = new Map(qids.map((q) => [q, list('a', 'u1', 'u2')]));
+  const candidate: Run = new Map(qids.map((q) => [q, list('u2', 'a', 'u3')]));
+  const judgments = judgmentsOf(Object.fromEntries(qids.map((q) => [q, { a: 1 }])));
+  const specs = parseMetricList('p@2,mrr');
+  const steps = comparisonBoundsSteps(judgments, specs, O, qids, gradeQueries(baseline, candidate, judgments, O));
+  let pauses = 0;
+  for (let r = steps.next(); !r.done; r = steps.next()) pauses++;
+  assert.equal(pauses, qids.length);
+  // In a comparison: every pause reports the tests done so far; the statistics' last report is followed by the
+  // bounds' pauses (before, the comparison ended there). Cancel at the first of those.
+  const controller = new AbortController();
+  const reports: number[] = [];
+  const work = new Work({ signal: controller.signal, sliceMs: 0, onProgress: (p) => {
+    if (p.done > 0 && reports.at(-1) === p.done) controller.abort(new Error('cancelled in the bounds'));
+    reports.push(p.done);
+  } });
+  await assert.rejects(compareRunsSliced({ name: 'b', run: baseline }, { name: 'c', run: candidate }, judgments, specs, O, work.phase('statistics', 0), { bootstrapSamples: 10, permutationSamples: 10 }), /cancelled in the bounds/);
 });
