@@ -1,4 +1,4 @@
-// npm run bench:run-store [-- --runs N --queries N --depth N]   (also the first part of `npm run bench`)
+// npm run bench:run-store [-- --runs N --queries N --depth N --rounds N]   (also the first part of `npm run bench`)
 // The run store at dashboard scale: 20 saved runs x 1,000 queries at depth 100 (synthetic, fixed generator: half
 // lexical-only, half hybrid as a real pipeline records them: a lexical and a vector output of 100 ids each, fused by
 // RRF, per-stage ranks and scores of every final document, both outputs as stage ids; titles of the top 10). Prints,
@@ -6,7 +6,8 @@
 // comparison's two runs in each, the time to open the store (@1 read the way the editor read it before the run index:
 // every file parsed in full; @4 with the run index), and what the
 // dashboard does when it opens on a comparison: the index, the two runs' details and the comparison it computes
-// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor). Medians of 4 rounds (one per format, each round reading the formats from another one).
+// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor), its wall and CPU time. Medians of 4 rounds
+// by default (one per format, each round reading the formats from another one).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ const opt = (name: string, fallback: number) => {
 const RUNS = opt('runs', 20);
 const QUERIES = opt('queries', 1000);
 const DEPTH = opt('depth', 100);
-const ROUNDS = 4; // one per format: see the read times
+const ROUNDS = opt('rounds', 4); // at least one per format: see the read times
 const CORPUS = 100_000;
 const SPECS = ['ndcg@10', 'mrr@10', 'p@5', 'recall@100'];
 
@@ -132,9 +133,12 @@ function openBefore(dir: string): number {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function time(fn: () => unknown): Promise<number> {
+async function time(fn: () => unknown, cpu?: number[]): Promise<number> {
   const t = performance.now();
+  const c = process.cpuUsage();
   await fn();
+  const used = process.cpuUsage(c);
+  cpu?.push((used.user + used.system) / 1000); // this process's CPU time: less moved than wall time by other processes' load
   return performance.now() - t;
 }
 
@@ -173,7 +177,7 @@ async function main(): Promise<void> {
     const cmp = await compareRunsSliced(comparisonSideOf(b), comparisonSideOf(c), judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
     verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
   }
-  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], dashboard: [] as number[] };
+  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], compareCpu: [] as number[], dashboard: [] as number[], dashboardCpu: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     if (round === 0) t.beforeOpen.push(await time(() => openBefore(dirs.v1))); // minutes under load: one round
     rmSync(join(dirs.v4, '.index'), { force: true });
@@ -192,8 +196,8 @@ async function main(): Promise<void> {
     t.compare.push(await time(async () => {
       const cmp = await compareRunsSliced(b, c, judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
       verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
-    }));
-    t.dashboard.push(await time(() => dashboardOpen(new RunIndex(dirs.v4))));
+    }, t.compareCpu));
+    t.dashboard.push(await time(() => dashboardOpen(new RunIndex(dirs.v4)), t.dashboardCpu));
   }
   const ms = (xs: number[], digits = 0) => `${median(xs).toFixed(digits)} ms`;
   const row = (label: string, ...cells: string[]) => console.log(`  ${label.padEnd(52)} ${cells.map((c) => c.padStart(11)).join(' ')}`);
@@ -206,6 +210,8 @@ async function main(): Promise<void> {
   row('open the store: run index (pickers, status bar)', '', '', '', ms(t.open, 1));
   row('  first open, no index yet (built from the files)', '', '', '', ms(t.first));
   row('compute the comparison (compare + gates + verdict)', '', '', '', ms(t.compare));
+  row('  its CPU time (this process)', '', '', '', ms(t.compareCpu));
   row('dashboard open: index + two runs + comparison', '', '', '', ms(t.dashboard));
+  row('  its CPU time (this process)', '', '', '', ms(t.dashboardCpu));
   console.log(`  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
 }

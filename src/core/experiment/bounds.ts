@@ -1,6 +1,7 @@
 import type { JudgmentSet } from '../judgments/types';
 import { type EvaluateOptions, type JudgedContext, type MetricSpec, type QueryContext, computeMetric, contextOfGrades, gainOf, judgedContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
+import { type Steps, runSync } from '../util/cooperative';
 
 /**
  * Bounds on a comparison when judgments are incomplete: "would this win survive the documents nobody graded?"
@@ -87,6 +88,11 @@ interface Side {
 
 /** Bounds for every metric of a comparison over the queries `qids`; undefined under judgedOnly. */
 export function comparisonBounds(baseline: Run, candidate: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[]): ComparisonBounds | undefined {
+  return runSync(comparisonBoundsSteps(judgments, specs, options, qids, gradeQueries(baseline, candidate, judgments, options)));
+}
+
+/** comparisonBounds over lists already graded (gradeQueries), as steps: it yields after every query (see util/cooperative). */
+export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[], graded: ReadonlyMap<string, QueryLists>): Steps<ComparisonBounds | undefined> {
   if (options.judgedOnly) return undefined;
   let maxGrade = options.relevanceThreshold;
   for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
@@ -96,7 +102,7 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
   // Query by query, every metric: each query's lists are graded once (QueryLists), not once per metric. Each
   // metric's sums still add the queries in the order of `qids`, so the figures are the same to the last bit.
   for (const qid of qids) {
-    const lists = new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], judgments.qrels.get(qid)!, options);
+    const lists = graded.get(qid)!;
     bounded.forEach((spec, m) => {
       const sum = sums[m];
       const r = boundsOf(spec, lists, options, maxGrade);
@@ -109,6 +115,7 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
         sum.moving.push({ qid, docs: r.unjudged, lists });
       }
     });
+    yield;
   }
   const metrics: Record<string, MetricBounds> = {};
   // Every document that could flip some metric's verdict, per query: one set however many metrics it could flip.
@@ -133,9 +140,14 @@ export function comparisonBounds(baseline: Run, candidate: Run, judgments: Judgm
     const q = deciding.get(qid);
     if (!q) continue;
     const [ra, rb] = q.lists.fullRanks();
-    const ranked = [...q.docs].map((doc) => ({ doc, rank: Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity) }));
-    byQuery[qid] = ranked.sort((x, y) => x.rank - y.rank || (x.doc < y.doc ? -1 : 1)).map((d) => d.doc);
-    decidingCount += ranked.length;
+    // By best rank, then id: ranks are small integers (every deciding document is in a list: the unjudged of some
+    // depth), so one bucket per rank, sorted by id when it holds several.
+    const buckets: string[][] = [];
+    for (const doc of q.docs) (buckets[Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity)] ??= []).push(doc);
+    const ordered: string[] = [];
+    for (const bucket of buckets) if (bucket) ordered.push(...(bucket.length > 1 ? bucket.sort((x, y) => (x < y ? -1 : 1)) : bucket));
+    byQuery[qid] = ordered;
+    decidingCount += ordered.length;
   }
   return { maxGrade, metrics, deciding: byQuery, decidingCount };
 }
@@ -149,8 +161,16 @@ function verdictOf(delta: number, holds: boolean, deciding: number, inexact: num
 
 function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, number> {
   const m = new Map<string, number>();
-  docs.slice(0, Math.min(depth, docs.length)).forEach((d, i) => m.set(d.id, i + 1));
+  const n = Math.min(depth, docs.length);
+  for (let i = 0; i < n; i++) m.set(docs[i].id, i + 1);
   return m;
+}
+
+/** Every judged query's two lists, graded once (QueryLists), for every part of a comparison that scores them. */
+export function gradeQueries(baseline: Run, candidate: Run, judgments: JudgmentSet, options: EvaluateOptions): Map<string, QueryLists> {
+  const out = new Map<string, QueryLists>();
+  for (const [qid, qrels] of judgments.qrels) out.set(qid, new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], qrels, options));
+  return out;
 }
 
 /**
@@ -160,13 +180,17 @@ function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, numb
  * once and a hypothesis only overwrites the positions of its documents, which gives the very arrays a fresh lookup
  * in the merged judgments would. Nothing outlives the comparison, so no judgments edit can make it stale.
  */
-class QueryLists {
-  private readonly judged: JudgedContext;
+export class QueryLists {
+  /** The judgments' context of this query (numbers of relevant documents, the ideal ranking's grades). */
+  readonly judged: JudgedContext;
   private readonly grades: [(number | undefined)[], (number | undefined)[]];
-  private readonly contexts: [QueryContext, QueryContext];
+  /** Each list's queryContext (baseline, candidate): what evaluateRun scores. */
+  readonly contexts: [QueryContext, QueryContext];
   private positions?: [Map<string, number[]>, Map<string, number[]>];
-  private ranks?: [Map<string, number>, Map<string, number>];
   private readonly sides = new Map<number, { A: Side; B: Side; unjudged: string[] }>();
+  private readonly leading = new Map<number, Set<string>>();
+  /** Today's delta (no hypothesis) per metric name. */
+  private readonly today = new Map<string, number>();
 
   constructor(readonly a: readonly RankedDoc[], readonly b: readonly RankedDoc[], readonly qrels: Map<string, number>, private readonly options: EvaluateOptions) {
     this.judged = judgedContext(qrels, options);
@@ -176,7 +200,11 @@ class QueryLists {
 
   /** candidate − baseline of one metric, the unjudged documents graded as `extra` says (absent: not relevant). */
   delta(spec: MetricSpec, extra?: Map<string, number>): number {
-    if (!extra?.size) return computeMetric(spec, this.contexts[1]) - computeMetric(spec, this.contexts[0]);
+    if (!extra?.size) {
+      let d = this.today.get(spec.name); // asked by the metric's bound and by the sums
+      if (d === undefined) this.today.set(spec.name, (d = computeMetric(spec, this.contexts[1]) - computeMetric(spec, this.contexts[0])));
+      return d;
+    }
     const judged = this.judgedWith(extra);
     this.positions ??= [positionsOf(this.a), positionsOf(this.b)];
     const [pa, pb] = this.positions;
@@ -188,6 +216,30 @@ class QueryLists {
       return contextOfGrades(out ?? grades, judged);
     };
     return computeMetric(spec, graded(this.grades[1], pb)) - computeMetric(spec, graded(this.grades[0], pa));
+  }
+
+  /**
+   * delta(spec, {doc: grade}) for a first-relevant metric (hit, mrr) and a grade at least the threshold, without
+   * re-grading both lists: a side whose first relevant document within the cut-off becomes `doc` scores as its
+   * list up to `doc`, made relevant (the metric's own code on that prefix); the other side as it is.
+   */
+  leaderDelta(spec: MetricSpec, doc: string, grade: number): number {
+    const value = (side: 0 | 1) => {
+      const list = side === 0 ? this.a : this.b;
+      const grades = this.grades[side];
+      const depth = Math.min(spec.k ?? Infinity, list.length);
+      for (let i = 0; i < depth; i++) {
+        if (list[i].id === doc) {
+          const prefix = grades.slice(0, i);
+          prefix.push(grade);
+          return computeMetric(spec, contextOfGrades(prefix, this.judged));
+        }
+        const g = grades[i];
+        if (g !== undefined && g >= this.options.relevanceThreshold) break;
+      }
+      return computeMetric(spec, this.contexts[side]);
+    };
+    return value(1) - value(0);
   }
 
   /** judgedContext of the judgments plus `extra`, from the judgments' own (the same numbers, without a merged map). */
@@ -206,19 +258,45 @@ class QueryLists {
 
   /** Both lists' ranks within `depth`, and the unjudged documents among them (the same for every metric of that depth). */
   within(depth: number): { A: Side; B: Side; unjudged: string[] } {
+    if (depth >= Math.max(this.a.length, this.b.length)) depth = Infinity; // the whole lists: one entry for @100, @1000 and none
     let s = this.sides.get(depth);
     if (!s) {
       const A: Side = { docs: this.a, rank: rankWithin(this.a, depth) };
       const B: Side = { docs: this.b, rank: rankWithin(this.b, depth) };
-      s = { A, B, unjudged: [...new Set([...A.rank.keys(), ...B.rank.keys()])].filter((d) => !this.qrels.has(d)) };
+      // The baseline's documents in its order, then the candidate's not listed by the baseline.
+      const unjudged: string[] = [];
+      for (const d of A.rank.keys()) if (!this.qrels.has(d)) unjudged.push(d);
+      for (const d of B.rank.keys()) if (!A.rank.has(d) && !this.qrels.has(d)) unjudged.push(d);
+      s = { A, B, unjudged };
       this.sides.set(depth, s);
+    }
+    return s;
+  }
+
+  /**
+   * The documents above the first relevant one of either list, within `depth`: the only ones whose becoming
+   * relevant changes a first-relevant metric (hit, mrr) of that depth.
+   */
+  leaders(depth: number): Set<string> {
+    let s = this.leading.get(depth);
+    if (!s) {
+      s = new Set();
+      for (const [list, grades] of [[this.a, this.grades[0]], [this.b, this.grades[1]]] as const) {
+        for (let i = 0; i < Math.min(depth, list.length); i++) {
+          const g = grades[i];
+          if (g !== undefined && g >= this.options.relevanceThreshold) break;
+          s.add(list[i].id);
+        }
+      }
+      this.leading.set(depth, s);
     }
     return s;
   }
 
   /** Ranks in the whole lists (the judging pool's order). */
   fullRanks(): [Map<string, number>, Map<string, number>] {
-    return (this.ranks ??= [rankWithin(this.a, Infinity), rankWithin(this.b, Infinity)]);
+    const { A, B } = this.within(Infinity);
+    return [A.rank, B.rank];
   }
 }
 
@@ -257,10 +335,14 @@ function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions,
     }
     case 'hit':
     case 'mrr': {
+      // A hypothesis on a document below the first relevant one (or past the cut-off) in both lists leaves both
+      // values as they are: only the documents above it are tried (the others would give today's delta again).
+      const leaders = lists.leaders(spec.k ?? Infinity);
       let lo = delta();
       let hi = lo;
       for (const d of unjudged) {
-        const v = delta(new Map([[d, maxGrade]]));
+        if (!leaders.has(d)) continue;
+        const v = lists.leaderDelta(spec, d, maxGrade);
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }
@@ -269,7 +351,7 @@ function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions,
     case 'recall':
       return recallBounds(A, B, qrels, T, unjudged);
     case 'ndcg':
-      return ndcgBounds(spec.k, A, B, qrels, options, maxGrade, unjudged) ?? enumerate(spec, delta, unjudged, maxGrade);
+      return ndcgBounds(spec.k, A, B, qrels, lists.judged.idealGrades, options, maxGrade, unjudged) ?? enumerate(spec, delta, unjudged, maxGrade);
     default:
       return enumerate(spec, delta, unjudged, maxGrade);
   }
@@ -292,7 +374,11 @@ function linear(today: number, unjudged: string[], weight: (d: string) => number
 function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, unjudged: string[]): QueryBound {
   let R0 = 0;
   for (const g of qrels.values()) if (g >= T) R0++;
-  const relIn = (s: Side) => [...s.rank.keys()].filter((d) => (qrels.get(d) ?? -1) >= T).length;
+  const relIn = (s: Side) => {
+    let n = 0;
+    for (const d of s.rank.keys()) if ((qrels.get(d) ?? -1) >= T) n++;
+    return n;
+  };
   const c = relIn(B) - relIn(A);
   const w = unjudged.map((d) => (B.rank.has(d) ? 1 : 0) - (A.rank.has(d) ? 1 : 0)).sort((x, y) => y - x);
   let lo = Infinity;
@@ -312,7 +398,8 @@ function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, u
   return { lo, hi, exact: true, unjudged };
 }
 
-function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, number>, options: EvaluateOptions, G: number, unjudged: string[]): QueryBound | undefined {
+/** `judged`: the grades > 0 of the judged documents, highest first (the query's idealGrades). */
+function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, number>, judged: readonly number[], options: EvaluateOptions, G: number, unjudged: string[]): QueryBound | undefined {
   const U = unjudged.length;
   if (countVectors(U, G) > COUNT_VECTOR_BUDGET) return undefined;
   const disc = (s: Side, d: string) => (s.rank.has(d) ? 1 / Math.log2(s.rank.get(d)! + 1) : 0);
@@ -325,7 +412,6 @@ function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, 
   const prefix = [0];
   for (let i = 0; i < U; i++) prefix.push(prefix[i] + w[i]);
   const gain = Array.from({ length: G + 1 }, (_, x) => gainOf(x, options.gain));
-  const judged = [...qrels.values()].filter((g) => g > 0).sort((p, q) => q - p);
   const depth = k ?? Infinity;
   // The ideal ranking never reaches past its judged.length + U graded documents: their discounts' logs, once.
   const log2 = Float64Array.from({ length: Math.min(depth, judged.length + U) }, (_, r) => Math.log2(r + 2));

@@ -1,8 +1,8 @@
 import type { JudgmentSet, Query } from '../judgments/types';
-import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt, queryContext } from '../metrics';
+import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt } from '../metrics';
 import type { RankedDoc, Run, StageCandidates } from '../run/types';
 import { type QueryClass, type StageRecallReport, classChanges, stageRecall } from './stage-recall';
-import { type ComparisonBounds, comparisonBounds } from './bounds';
+import { type ComparisonBounds, comparisonBoundsSteps, gradeQueries } from './bounds';
 import { type TieReport, tieReport } from './ties';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
@@ -271,8 +271,12 @@ function* compareSteps(
 ): Steps<Comparison> {
   const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
   const mixed = mixedPrincipals(baseline, candidate); // allowed: correctedSteps refused it otherwise
-  const evA = evaluateRun(baseline.run, judgments, specs, options);
-  const evB = evaluateRun(candidate.run, judgments, specs, options);
+  // Each query's two lists graded once, for the evaluations, judged@k and the bounds.
+  const graded = gradeQueries(baseline.run, candidate.run, judgments, options);
+  const contexts = (side: 0 | 1) => new Map([...graded].map(([q, lists]) => [q, lists.contexts[side]]));
+  const [ctxA, ctxB] = [contexts(0), contexts(1)];
+  const evA = evaluateRun(baseline.run, judgments, specs, options, ctxA);
+  const evB = evaluateRun(candidate.run, judgments, specs, options, ctxB);
   const qids = [...evA.perQuery.keys()];
   const primary = specs[0];
   const k = primary.k ?? 10;
@@ -358,10 +362,11 @@ function* compareSteps(
       };
     });
 
-  const judged = { k, baseline: meanJudged(baseline.run, judgments, qids, k, options), candidate: meanJudged(candidate.run, judgments, qids, k, options) };
+  const judged = { k, baseline: mean(qids.map((q) => judgedAt(ctxA.get(q)!, k))), candidate: mean(qids.map((q) => judgedAt(ctxB.get(q)!, k))) };
   const warnings = collectWarnings(metrics, slices, splits, judged, s, qids.length);
   if (mixed) warnings.unshift({ kind: 'mixed-principals', message: `MIXED PRINCIPALS: ${mixedPrincipalsText(baseline, candidate)}; compared anyway as asked, but the difference mixes access with ranking` });
 
+  const bounds = yield* comparisonBoundsSteps(judgments, specs, options, qids, graded);
   return {
     baseline: baseline.name,
     candidate: candidate.name,
@@ -387,8 +392,8 @@ function* compareSteps(
     judged,
     principals: { baseline: baseline.principal, candidate: candidate.principal, mixed },
     warnings,
-    bounds: comparisonBounds(baseline.run, candidate.run, judgments, specs, options, qids),
-    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options), candidate: tieReport(candidate.run, judgments, specs, options) },
+    bounds,
+    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options, evA), candidate: tieReport(candidate.run, judgments, specs, options, evB) },
     stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
   };
 }
@@ -419,10 +424,6 @@ export function movedDocuments(before: readonly RankedDoc[], after: readonly Ran
   }
   // Judged documents first (they explain the metric change), best grade first; then by new rank.
   return moved.sort((x, y) => (y.grade ?? -1) - (x.grade ?? -1) || (x.candidateRank ?? Infinity) - (y.candidateRank ?? Infinity) || (x.baselineRank ?? Infinity) - (y.baselineRank ?? Infinity));
-}
-
-function meanJudged(run: Run, judgments: JudgmentSet, qids: string[], k: number, options: EvaluateOptions): number {
-  return mean(qids.map((q) => judgedAt(queryContext(run.get(q) ?? [], judgments.qrels.get(q)!, options), k)));
 }
 
 /** p50/p99 per stage over queries (nearest rank), from per-query latencies in milliseconds. */

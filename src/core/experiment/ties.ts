@@ -1,5 +1,5 @@
 import type { JudgmentSet } from '../judgments/types';
-import { type EvaluateOptions, type MetricSpec, evaluateRun } from '../metrics';
+import { type EvaluateOptions, type Evaluation, type MetricSpec, computeMetric, evaluateRun, queryContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
 
 /** The metrics whose range over tie orders is reported: nDCG and P (their extremes are known exactly, below). */
@@ -32,42 +32,94 @@ export interface TieReport {
  * worst first (grade ascending). By the rearrangement inequality that order gives the largest DCG@k (the
  * discounts decrease, IDCG does not change) and the most relevant documents above any cut-off, so the two runs
  * give the exact min and max of nDCG@k and P@k over all tie orders. With `judgedOnly`, ties are looked for in the
- * condensed list (the one that is scored).
+ * condensed list (the one that is scored). `evaluation`, when given, is the run's own evaluateRun under the same
+ * judgments and options (with these metrics among its own): the values as given, not computed again.
  */
-export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions): TieReport {
+export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, evaluation?: Evaluation): TieReport {
   const depth = specs.some((s) => s.param === undefined || s.k === undefined) ? null : Math.max(...specs.map((s) => s.k!));
-  const best: Run = new Map();
-  const worst: Run = new Map();
+  // Only the queries with equal scores are re-ordered, and an order is kept only when it moves a grade: the metrics
+  // see a list's grades alone, so an order that leaves every position its grade scores as the list given.
+  const reordered = new Map<string, Reordered>();
   const queriesWithTies: string[] = [];
   for (const [qid, qrels] of judgments.qrels) {
     const given = run.get(qid);
     if (!given) continue;
     const docs = options.judgedOnly ? given.filter((d) => qrels.has(d.id)) : given;
-    const groups = tieGroups(docs);
-    if (groups.some((g) => g.length > 1 && (depth === null || g.start < depth))) queriesWithTies.push(qid);
-    if (groups.length === docs.length) {
-      // No two scores equal: both orders are the list itself (not two sorted copies of it).
-      best.set(qid, docs);
-      worst.set(qid, docs);
-      continue;
-    }
+    const first = firstTie(docs);
+    if (first < 0) continue; // no two scores equal: both orders are the list itself
+    if (depth === null || first < depth) queriesWithTies.push(qid); // the first group of equal scores starts first
+    // A group already in an order's grade order stays as it is (the sort is stable), so that order moves a grade
+    // exactly when two equal-score neighbours are out of it.
     const grade = (d: RankedDoc) => qrels.get(d.id) ?? 0;
-    best.set(qid, groups.flatMap((g) => [...g.docs].sort((a, b) => grade(b) - grade(a))));
-    worst.set(qid, groups.flatMap((g) => [...g.docs].sort((a, b) => grade(a) - grade(b))));
+    let bestMoves = false;
+    let worstMoves = false;
+    for (let i = first + 1; i < docs.length; i++) {
+      if (docs[i].score !== docs[i - 1].score) continue;
+      const g = grade(docs[i]);
+      const above = grade(docs[i - 1]);
+      if (g > above) bestMoves = true;
+      else if (g < above) worstMoves = true;
+    }
+    if (!bestMoves && !worstMoves) continue;
+    const groups = tieGroups(docs);
+    const order = (moves: boolean, compare: (a: RankedDoc, b: RankedDoc) => number) => (moves ? groups.flatMap((g) => [...g.docs].sort(compare)) : undefined);
+    reordered.set(qid, { best: order(bestMoves, (a, b) => grade(b) - grade(a)), worst: order(worstMoves, (a, b) => grade(a) - grade(b)) });
   }
   const ranged = specs.filter((s) => TIE_RANGE_KINDS.has(s.kind));
   const ranges: Record<string, TieRange> = {};
   if (ranged.length) {
-    const given = evaluateRun(run, judgments, ranged, options);
-    const hi = evaluateRun(best, judgments, ranged, options);
-    const lo = evaluateRun(worst, judgments, ranged, options);
+    const given = evaluation ?? evaluateRun(run, judgments, ranged, options);
+    const hi = reorderedValues(given, reordered, 'best', judgments, ranged, options);
+    const lo = reorderedValues(given, reordered, 'worst', judgments, ranged, options);
     for (const s of ranged) {
       let affected = 0;
-      for (const [qid, v] of hi.perQuery) if (Math.abs(v[s.name] - lo.perQuery.get(qid)![s.name]) > 1e-12) affected++;
-      ranges[s.name] = { value: given.means[s.name], min: lo.means[s.name], max: hi.means[s.name], queriesAffected: affected };
+      for (const [qid, v] of hi) if (Math.abs(v[s.name] - lo.get(qid)![s.name]) > 1e-12) affected++;
+      ranges[s.name] = { value: given.means[s.name], min: meanOf(lo, s.name), max: meanOf(hi, s.name), queriesAffected: affected };
     }
   }
   return { depth, queries: judgments.qrels.size, queriesWithTies, ranges };
+}
+
+/**
+ * The per-query values of `given` (the run's evaluation, same options) with the re-ordered queries evaluated in
+ * one tie order: what evaluateRun of the re-ordered run gives (the same queries, in the same order), without
+ * evaluating again the queries whose list does not change.
+ */
+function reorderedValues(
+  given: Evaluation,
+  reordered: Map<string, Reordered>,
+  order: 'best' | 'worst',
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const [qid, values] of given.perQuery) {
+    const list = reordered.get(qid)?.[order];
+    if (!list) {
+      out.set(qid, values);
+      continue;
+    }
+    const ctx = queryContext(list, judgments.qrels.get(qid)!, options);
+    out.set(qid, Object.fromEntries(specs.map((s) => [s.name, computeMetric(s, ctx)])));
+  }
+  return out;
+}
+
+/** Mean over queries, summed in their order (as evaluateRun's means). */
+function meanOf(perQuery: Map<string, Record<string, number>>, name: string): number {
+  let sum = 0;
+  for (const v of perQuery.values()) sum += v[name];
+  return perQuery.size === 0 ? 0 : sum / perQuery.size;
+}
+
+/** A query's list in the best and the worst tie order, each only when it gives some position another grade. */
+type Reordered = { best?: RankedDoc[]; worst?: RankedDoc[] };
+
+/** Where the first two consecutive documents with exactly equal scores start (0-based); -1 when there are none. */
+function firstTie(docs: readonly RankedDoc[]): number {
+  for (let i = 1; i < docs.length; i++) if (docs[i].score === docs[i - 1].score) return i - 1;
+  return -1;
 }
 
 /** Maximal runs of consecutive documents with exactly equal scores (0-based start). */

@@ -62,13 +62,16 @@ export function contextOfGrades(grades: (number | undefined)[], judged: JudgedCo
 /**
  * Scores a run against judgments the way trec_eval does: the loop is over judged queries, run
  * queries without judgments are ignored (and listed), judged queries missing from the run score 0.
- * The run's lists are taken in their given order (see `sortTrecOrder` for TREC files).
+ * The run's lists are taken in their given order (see `sortTrecOrder` for TREC files). `contexts`: each judged
+ * query's queryContext of this run under these options, when the caller has them already (a comparison grades each
+ * list once for all its parts).
  */
 export function evaluateRun(
   run: Run,
   judgments: JudgmentSet,
   specs: MetricSpec[],
   options: EvaluateOptions = DEFAULT_METRIC_OPTIONS,
+  contexts?: ReadonlyMap<string, QueryContext>,
 ): Evaluation {
   const perQuery = new Map<string, Record<string, number>>();
   const missingFromRun: string[] = [];
@@ -78,7 +81,7 @@ export function evaluateRun(
   const residualPerQuery = new Map<string, Record<string, number>>();
   for (const qid of qids) {
     const qrels = judgments.qrels.get(qid)!;
-    const ctx = queryContext(run.get(qid) ?? [], qrels, options);
+    const ctx = contexts?.get(qid) ?? queryContext(run.get(qid) ?? [], qrels, options);
     if (ctx.numRelevant === 0) {
       noRelevant.push(qid);
       if (options.excludeNoRelevant) continue;

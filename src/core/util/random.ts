@@ -39,6 +39,23 @@ export class Mulberry32 {
     }
     this.state = state;
   }
+
+  /**
+   * Fills `out` with the next out.length outputs, each scaled to an index in [0, n): floor(output · n / 2^32),
+   * the very indices fill and that scaling give, in one pass (a resampling loop's hot path).
+   */
+  fillIndices(out: Uint32Array, n: number): void {
+    const toIndex = n / 4294967296;
+    let state = this.state;
+    for (let i = 0; i < out.length; i++) {
+      state = (state + 0x6d2b79f5) | 0;
+      let z = state;
+      z = Math.imul(z ^ (z >>> 15), z | 1);
+      z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+      out[i] = Math.floor(((z ^ (z >>> 14)) >>> 0) * toIndex);
+    }
+    this.state = state;
+  }
 }
 
 /** Returns a generator of uniform unsigned 32-bit integers (mulberry32). */

@@ -3,8 +3,10 @@
 // every unjudged document as the independent check of each metric's exact method.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { comparisonBounds, queryBounds } from '../../../src/core/experiment/bounds';
-import { compareRuns } from '../../../src/core/experiment/compare';
+import fc from 'fast-check';
+import { comparisonBounds, comparisonBoundsSteps, gradeQueries, queryBounds } from '../../../src/core/experiment/bounds';
+import { compareRuns, compareRunsSliced } from '../../../src/core/experiment/compare';
+import { Work } from '../../../src/core/util/cooperative';
 import { DEFAULT_METRIC_OPTIONS, computeMetric, parseMetric, parseMetricList, queryContext } from '../../../src/core/metrics';
 import type { RankedDoc, Run } from '../../../src/core/run/types';
 import { createRng } from '../../../src/core/util/random';
@@ -112,4 +114,67 @@ test('brute force over every grade 0..G of every unjudged document equals each e
       }
     }
   }
+});
+
+test('hit and mrr: the same bounds, to the bit, as re-grading both lists for every one-document hypothesis (lists with repeated ids)', () => {
+  fc.assert(
+    fc.property(fc.integer(), fc.constantFrom('hit@1', 'hit@3', 'mrr@2', 'mrr@4', 'mrr'), fc.integer({ min: 1, max: 3 }), (seed, name, T) => {
+      const rnd = createRng(seed);
+      const pool = Array.from({ length: 9 }, (_, i) => `d${i}`);
+      const pick = () => Array.from({ length: Math.floor(rnd() * 8) }, () => pool[Math.floor(rnd() * pool.length)]); // repeats allowed
+      const a = list(...pick());
+      const b = list(...pick());
+      const qrels = new Map<string, number>();
+      for (const d of pool) if (rnd() < 0.4) qrels.set(d, Math.floor(rnd() * 4));
+      const options = { ...O, relevanceThreshold: T };
+      const spec = parseMetric(name);
+      const G = 3;
+      // The reference: every unjudged document in either top k made relevant alone, both lists graded afresh.
+      const depth = spec.k ?? Infinity;
+      const value = (docs: RankedDoc[], q: Map<string, number>) => computeMetric(spec, queryContext(docs, q, options));
+      let lo = value(b, qrels) - value(a, qrels);
+      let hi = lo;
+      for (const d of new Set([...a.slice(0, depth), ...b.slice(0, depth)].map((x) => x.id))) {
+        if (qrels.has(d)) continue;
+        const q = new Map([...qrels, [d, G]]);
+        const v = value(b, q) - value(a, q);
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+      const r = queryBounds(spec, a, b, qrels, options, G);
+      assert.equal(r.lo, lo);
+      assert.equal(r.hi, hi);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('the deciding documents of a query come by their best rank in either list, equal ranks by id', () => {
+  // p@3, j1 relevant in both lists: today's delta 0, and every unjudged document could move it (weights ±1/3).
+  const baseline: Run = new Map([['q', list('ub', 'j1', 'ud')]]);
+  const candidate: Run = new Map([['q', list('ua', 'uc', 'j1')]]);
+  const b = comparisonBounds(baseline, candidate, judgmentsOf({ q: { j1: 1 } }), parseMetricList('p@3'), O, ['q'])!;
+  assert.deepEqual(b.deciding, { q: ['ua', 'ub', 'uc', 'ud'] }); // ua and ub both first somewhere: by id
+  assert.equal(b.decidingCount, 4);
+});
+
+test('the bounds pause after every query: a comparison can be cancelled while they run', async () => {
+  const qids = Array.from({ length: 5 }, (_, i) => `q${i}`);
+  const baseline: Run = new Map(qids.map((q) => [q, list('a', 'u1', 'u2')]));
+  const candidate: Run = new Map(qids.map((q) => [q, list('u2', 'a', 'u3')]));
+  const judgments = judgmentsOf(Object.fromEntries(qids.map((q) => [q, { a: 1 }])));
+  const specs = parseMetricList('p@2,mrr');
+  const steps = comparisonBoundsSteps(judgments, specs, O, qids, gradeQueries(baseline, candidate, judgments, O));
+  let pauses = 0;
+  for (let r = steps.next(); !r.done; r = steps.next()) pauses++;
+  assert.equal(pauses, qids.length);
+  // In a comparison: every pause reports the tests done so far; the statistics' last report is followed by the
+  // bounds' pauses (before, the comparison ended there). Cancel at the first of those.
+  const controller = new AbortController();
+  const reports: number[] = [];
+  const work = new Work({ signal: controller.signal, sliceMs: 0, onProgress: (p) => {
+    if (p.done > 0 && reports.at(-1) === p.done) controller.abort(new Error('cancelled in the bounds'));
+    reports.push(p.done);
+  } });
+  await assert.rejects(compareRunsSliced({ name: 'b', run: baseline }, { name: 'c', run: candidate }, judgments, specs, O, work.phase('statistics', 0), { bootstrapSamples: 10, permutationSamples: 10 }), /cancelled in the bounds/);
 });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tieReport } from '../../../src/core/experiment/ties';
 import { loadJudgments } from '../../../src/core/judgments';
-import { DEFAULT_METRIC_OPTIONS, computeMetric, parseMetricList, queryContext } from '../../../src/core/metrics';
+import fc from 'fast-check';
+import { DEFAULT_METRIC_OPTIONS, type EvaluateOptions, type MetricSpec, computeMetric, evaluateRun, parseMetricList, queryContext } from '../../../src/core/metrics';
 import { readTrecRun } from '../../../src/core/run/trec-run';
 import type { RankedDoc, Run } from '../../../src/core/run/types';
 import { judgmentsOf } from '../../helpers/judgments';
@@ -85,4 +86,62 @@ test('cacm BM25 run (163 tied pairs): ties are found and the reported value lies
   const r = tieReport(readTrecRun(join(dir, 'run.bm25.txt')).run, loadJudgments({ qrels: join(dir, 'qrels.tsv') }), parseMetricList('ndcg@10,p@10'), { gain: 'linear', relevanceThreshold: 1 });
   assert.ok(r.queriesWithTies.length > 0);
   for (const range of Object.values(r.ranges)) assert.ok(range.min <= range.value + 1e-12 && range.value <= range.max + 1e-12);
+});
+
+/** The report as it was computed before it reused the run's evaluation: every query re-ordered and evaluated in both orders. */
+function referenceReport(run: Run, judgments: ReturnType<typeof judgmentsOf>, specs: MetricSpec[], options: EvaluateOptions) {
+  const depth = specs.some((s) => s.param === undefined || s.k === undefined) ? null : Math.max(...specs.map((s) => s.k!));
+  const best: Run = new Map();
+  const worst: Run = new Map();
+  const queriesWithTies: string[] = [];
+  for (const [qid, qrels] of judgments.qrels) {
+    const given = run.get(qid);
+    if (!given) continue;
+    const list = options.judgedOnly ? given.filter((d) => qrels.has(d.id)) : given;
+    const groups: RankedDoc[][] = [];
+    list.forEach((d, i) => (i > 0 && d.score === list[i - 1].score ? groups[groups.length - 1].push(d) : groups.push([d])));
+    let start = 0;
+    let tied = false;
+    for (const g of groups) {
+      if (g.length > 1 && (depth === null || start < depth)) tied = true;
+      start += g.length;
+    }
+    if (tied) queriesWithTies.push(qid);
+    const grade = (d: RankedDoc) => qrels.get(d.id) ?? 0;
+    best.set(qid, groups.flatMap((g) => [...g].sort((a, b) => grade(b) - grade(a))));
+    worst.set(qid, groups.flatMap((g) => [...g].sort((a, b) => grade(a) - grade(b))));
+  }
+  const ranged = specs.filter((s) => s.kind === 'ndcg' || s.kind === 'p');
+  const ranges: Record<string, unknown> = {};
+  const [given, hi, lo] = [run, best, worst].map((r) => evaluateRun(r, judgments, ranged, options));
+  for (const s of ranged) {
+    let affected = 0;
+    for (const [qid, v] of hi.perQuery) if (Math.abs(v[s.name] - lo.perQuery.get(qid)![s.name]) > 1e-12) affected++;
+    ranges[s.name] = { value: given.means[s.name], min: lo.means[s.name], max: hi.means[s.name], queriesAffected: affected };
+  }
+  return { depth, queries: judgments.qrels.size, queriesWithTies, ranges };
+}
+
+test('many queries with ties (some unjudged, some missing from the run): the same report as re-evaluating every query in both orders', () => {
+  fc.assert(
+    fc.property(fc.integer(), fc.boolean(), fc.boolean(), fc.constantFrom('ndcg@3,p@2,mrr', 'p@5,ndcg@10', 'ndcg,map'), (seed, judgedOnly, excludeNoRelevant, metrics) => {
+      const rnd = createRng(seed);
+      const run: Run = new Map();
+      const grades: Record<string, Record<string, number>> = {};
+      for (let q = 0; q < 12; q++) {
+        const n = Math.floor(rnd() * 9);
+        const list = docs(Array.from({ length: n }, (_, i) => [`d${i}`, Math.floor(rnd() * 4)] as [string, number])).sort((a, b) => b.score - a.score);
+        if (rnd() < 0.9) run.set(`q${q}`, list);
+        grades[`q${q}`] = { extra: 1 + Math.floor(rnd() * 2) };
+        for (const d of list) if (rnd() < 0.6) grades[`q${q}`][d.id] = Math.floor(rnd() * 4);
+      }
+      const judgments = judgmentsOf(grades);
+      const specs = parseMetricList(metrics);
+      const options = { ...DEFAULT_METRIC_OPTIONS, judgedOnly, excludeNoRelevant, relevanceThreshold: 1 + Math.floor(rnd() * 2) };
+      const expected = referenceReport(run, judgments, specs, options);
+      assert.deepEqual(tieReport(run, judgments, specs, options), expected);
+      assert.deepEqual(tieReport(run, judgments, specs, options, evaluateRun(run, judgments, specs, options)), expected);
+    }),
+    { numRuns: 300 },
+  );
 });

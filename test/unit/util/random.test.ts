@@ -15,6 +15,22 @@ test('fill gives the same sequence as nextUint32, and createRng is that sequence
   }
 });
 
+test('fillIndices gives the indices floor(nextUint32 · n / 2^32) of the same sequence, and continues it', () => {
+  for (const n of [1, 7, 1000, 2 ** 31 + 5]) {
+    const generator = new Mulberry32(7);
+    const one = new Mulberry32(7);
+    const out = new Uint32Array(300);
+    for (let round = 0; round < 3; round++) {
+      generator.fillIndices(out, n);
+      for (const x of out) {
+        const expected = Math.floor((one.nextUint32() * n) / 4294967296);
+        assert.equal(x, expected, `n ${n}`);
+        assert.ok(x < n);
+      }
+    }
+  }
+});
+
 test('gaussianSource is Box–Muller: a cosine sample, then the spare sine sample', () => {
   // u = e^-2 gives radius sqrt(-2 ln u) = 2; v = 1/12 gives angle π/6 (cos √3/2, sin 1/2).
   const uniforms = [0, Math.exp(-2), 1 / 12]; // the 0 is skipped (ln 0 = -Infinity)

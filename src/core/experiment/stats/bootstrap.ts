@@ -60,16 +60,31 @@ export function* pairedBootstrapCIsSteps(
 
   const generator = new Mulberry32(seed);
   const draws = new Uint32Array(n); // reused: no allocation per resample
-  const toIndex = n / 4294967296; // uint32 → [0, n)
   const means = ds.map(() => new Float64Array(samples));
   for (let s = 0; s < samples; s++) {
-    generator.fill(draws);
-    for (let i = 0; i < n; i++) draws[i] = Math.floor(draws[i] * toIndex); // the drawn query, for every metric
-    for (let m = 0; m < ds.length; m++) {
-      const d = ds[m];
-      let sum = 0;
-      for (let i = 0; i < n; i++) sum += d[draws[i]];
-      means[m][s] = sum / n;
+    generator.fillIndices(draws, n); // the drawn queries, the same for every metric
+    // Four metrics per pass over the draws: four independent running sums (the adds overlap instead of waiting on
+    // one another); each sum still adds its metric's drawn values in draw order, so every mean is the same to the bit.
+    for (let m = 0; m < ds.length; m += 4) {
+      const d0 = ds[m];
+      const d1 = ds[Math.min(m + 1, ds.length - 1)];
+      const d2 = ds[Math.min(m + 2, ds.length - 1)];
+      const d3 = ds[Math.min(m + 3, ds.length - 1)];
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let i = 0; i < n; i++) {
+        const j = draws[i];
+        s0 += d0[j];
+        s1 += d1[j];
+        s2 += d2[j];
+        s3 += d3[j];
+      }
+      means[m][s] = s0 / n;
+      if (m + 1 < ds.length) means[m + 1][s] = s1 / n;
+      if (m + 2 < ds.length) means[m + 2][s] = s2 / n;
+      if (m + 3 < ds.length) means[m + 3][s] = s3 / n;
     }
     if ((s & 255) === 255) yield;
   }
