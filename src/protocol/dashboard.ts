@@ -26,7 +26,7 @@ export interface MetricColumn {
   definition?: string;
 }
 
-/** One saved run as the dashboard lists it (file `.ranklab/runs/<id>.json`). */
+/** One saved run as the dashboard lists it (file `.ranklab/runs/<id>.json.gz`, older runs `<id>.json`). */
 export interface RunSummary {
   id: string;
   config: string;

@@ -1,6 +1,7 @@
 /** Helpers shared by several commands: the workspace folder, the config a command is about, picking a saved run. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { runIdOfFile } from '../../core/run/run-files';
 import { InputError } from '../../core/util/diagnostics';
 import type { RanklabContext } from '../context';
 import type { RanklabSession } from '../../core/session/session';
@@ -23,7 +24,7 @@ export function configUri(arg: unknown): vscode.Uri | undefined {
 
 /** A saved run's id from its file path. */
 export function runIdOf(file: string | undefined): string | undefined {
-  return file ? path.basename(file).replace(/\.json$/, '') : undefined;
+  return file ? runIdOfFile(path.basename(file)) : undefined;
 }
 
 /**
