@@ -2,7 +2,8 @@
  * The saved-run format `ranklab-run@4`: the values of `@3` (run-format-v3.ts; the same shortest-distinct scores, so a
  * run reads back exactly as from `@2`/`@3`) in a columnar layout that gzip compresses better; the file is this JSON
  * gzipped and named `<id>.json.gz` (run-format.ts, run-files.ts). Per query:
- * - `docs`: ids as in `@3`: in full at the first mention in the file, then the number n of that first mention (0-based),
+ * - `docs`: ids as in `@3`: in full at the first mention in the file (without the run's `idPrefix`, the prefix common
+ *   to every id, when there is one), then the number n of that first mention (0-based),
  *   or, when that is shorter, n - m (negative) where m is the number of first mentions so far. Mention order: queries
  *   in order, per query its `fuse` lists or its `docs`, then each stage's `rest` (stage key order), then `stageIds`.
  * - `fuse`: `{lexical, vector}`, the two stage outputs, in place of `docs`, `scores`, `stageIds` and the lexical and
@@ -43,6 +44,8 @@ interface Rrf { k: number; depth: number; weights: { lexical: number; vector: nu
 export interface CompactRunV4 extends Omit<SavedRun, 'format' | 'queries'> {
   format: typeof RUN_FORMAT_V4;
   rrf?: Rrf;
+  /** The prefix of every id, left out of each id written in full. */
+  idPrefix?: string;
   queries: QueryV4[];
 }
 
@@ -50,11 +53,12 @@ export interface CompactRunV4 extends Omit<SavedRun, 'format' | 'queries'> {
 export function encodeRunV4(saved: SavedRun): CompactRunV4 {
   const v2 = encodeRunV2(saved);
   const mentioned = new Map<number, number>(); // @2 index -> number of its first mention
+  const idPrefix = commonPrefix(v2.ids);
   const ref = (i: number): IdRef => {
     const n = mentioned.get(i);
     if (n === undefined) {
       mentioned.set(i, mentioned.size);
-      return v2.ids[i];
+      return v2.ids[i].slice(idPrefix.length);
     }
     const back = n - mentioned.size; // negative: counted back from the latest first mention (-1)
     return String(back).length < String(n).length ? back : n;
@@ -112,7 +116,27 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     return withTitles(q, out);
   });
   const { ids: _ids, queries: _queries, format: _format, titles: _titles, ...header } = v2;
-  return { format: RUN_FORMAT_V4, ...header, ...(left && { titles: left }), ...(rrfUsed && rrf ? { rrf } : {}), queries };
+  return { format: RUN_FORMAT_V4, ...header, ...(left && { titles: left }), ...(rrfUsed && rrf ? { rrf } : {}), ...(idPrefix && { idPrefix }), queries };
+}
+
+/**
+ * The longest prefix of every id (not ending inside a surrogate pair), written once as `idPrefix`: gzip codes the
+ * digits of ids such as "doc-123" more cheaply without a repeated `"doc-` match before each.
+ */
+function commonPrefix(ids: readonly string[]): string {
+  if (ids.length === 0) return '';
+  let n = ids[0].length;
+  for (const id of ids) {
+    n = Math.min(n, id.length);
+    for (let i = 0; i < n; i++) {
+      if (id.charCodeAt(i) !== ids[0].charCodeAt(i)) {
+        n = i;
+        break;
+      }
+    }
+  }
+  const last = ids[0].charCodeAt(n - 1);
+  return ids[0].slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
 }
 
 /** A stage's scores of the documents it ranked, in stage-rank order. */
@@ -155,12 +179,15 @@ export function decodeRunV4(value: unknown): SavedRun {
   const ids: string[] = [];
   const titled: [string, string][] = [];
   const rounding = new Map<number, number>(); // fused scores repeat across queries: each rounded once
+  const prefix = v.idPrefix ?? '';
+  if (typeof prefix !== 'string') throw new Error('"idPrefix" must be a string');
   const queries = v.queries.map((query, qi): SavedQueryResult => {
     const titles = query?.titles;
     const back = decodeQuery(query, (r) => {
       if (typeof r === 'string') {
-        ids.push(r);
-        return r;
+        const id = prefix + r;
+        ids.push(id);
+        return id;
       }
       const id = Number.isInteger(r) ? ids[r < 0 ? ids.length + r : r] : undefined;
       if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
@@ -173,7 +200,7 @@ export function decodeRunV4(value: unknown): SavedRun {
     });
     return back;
   });
-  const { rrf: _rrf, queries: _q, titles, ...header } = v;
+  const { rrf: _rrf, idPrefix: _p, queries: _q, titles, ...header } = v;
   // fromEntries: an id such as "__proto__" is a plain key.
   return { ...header, ...(titles || titled.length ? { titles: Object.fromEntries([...titled, ...Object.entries(titles ?? {})]) } : {}), queries };
 }

@@ -188,3 +188,24 @@ test('a repeated id is written as the number of its first mention, or counted ba
   assert.deepEqual(encodeRunV4(saved).queries[1].docs, [-2, 3, 'new']);
   assert.deepEqual(loadSavedRun(saveRun(tempDir(), saved)).queries.map((q) => q.docs.map((d) => d.id)), [many, ['d118', 'd3', 'new']]);
 });
+
+test('the prefix every id shares is written once ("idPrefix"), never splitting a character, and read back onto each id', () => {
+  const docs = (ids: string[]) => ids.map((x, i) => ({ id: x, score: 10 - i }));
+  const saved = (a: string[], b: string[]) => run([
+    { qid: 'q1', text: '', docs: docs(a), latencyMs: {}, metrics: {} },
+    { qid: 'q2', text: '', docs: docs(b), latencyMs: {}, metrics: {} },
+  ]);
+  const roundTrip = (s: ReturnType<typeof saved>) => loadSavedRun(saveRun(tempDir(), s)).queries.map((q) => q.docs.map((d) => d.id));
+  const plain = saved(['doc-12', 'doc-1', 'doc-'], ['doc-1', 'doc-7']);
+  const file = encodeRunV4(plain);
+  assert.equal(file.idPrefix, 'doc-');
+  assert.deepEqual(file.queries.map((q) => q.docs), [['12', '1', ''], [1, '7']]);
+  assert.deepEqual(roundTrip(plain), [['doc-12', 'doc-1', 'doc-'], ['doc-1', 'doc-7']]);
+  // '😀' and '😁' share their first UTF-16 unit: a prefix of that unit alone would be half a character.
+  const emoji = saved(['😀a', '😁b'], ['😀a']);
+  assert.equal(encodeRunV4(emoji).idPrefix, undefined);
+  assert.deepEqual(roundTrip(emoji), [['😀a', '😁b'], ['😀a']]);
+  const whole = saved(['x😀1', 'x😀2'], []);
+  assert.equal(encodeRunV4(whole).idPrefix, 'x😀');
+  assert.deepEqual(roundTrip(whole), [['x😀1', 'x😀2'], []]);
+});
