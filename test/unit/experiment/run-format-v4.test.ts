@@ -90,6 +90,11 @@ test('a @4 file that is not consistent is refused, naming the file and the query
   const far = structuredClone(enc);
   (far.queries[0].stages!.lexical as { ranks: number[] }).ranks = [1, 9];
   assert.throws(() => loadSavedRun(write('far.json.gz', far)), /far\.json\.gz: not a readable saved run \(queries\[0\]\.stages\.lexical: rank 9 does not fit the stage output\)/);
+  const negative = structuredClone(enc);
+  negative.queries[0].docs = ['a', -2];
+  assert.throws(() => loadSavedRun(write('negative.json.gz', negative)), /negative\.json\.gz: .*queries\[0\] mentions document -2 before its id/);
+  const prefix = { ...structuredClone(enc), idPrefix: 7 };
+  assert.throws(() => loadSavedRun(write('prefix.json.gz', prefix)), /prefix\.json\.gz: not a readable saved run \("idPrefix" must be a string\)/);
 });
 
 const METRICS = parseMetricList(['ndcg@10', 'ap', 'mrr@10', 'p@5', 'recall@20']);
