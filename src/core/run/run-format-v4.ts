@@ -211,6 +211,8 @@ export function decodeRunV4(value: unknown): SavedRun {
  */
 class Scratch {
   readonly rounding = new Map<number, number>();
+  /** The rounding per pair of ranks (lexical × (depth + 1) + vector) when the run's depth is small enough. */
+  byPair: Float64Array | undefined;
   /** Per id (index in names): the query that last met it, and its entry there. */
   seen = new Int32Array(0);
   entry = new Int32Array(0);
@@ -299,13 +301,14 @@ function decodeQuery(q: QueryV4, ref: (r: IdRef) => number, names: readonly stri
   finals ??= scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(rrf, n, ranks, qi);
   if (finals.length !== n) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
   const list = new Array<RankedDoc>(n);
+  const stageRanks = stageNames.map((s) => ranks[s]);
   for (let j = 0; j < n; j++) {
     const score = finals[j] as number;
     let docStages: RankedDoc['stages'];
     for (let i = 0; i < stageNames.length; i++) {
       const p = perDoc[i];
       if (p === SAME) (docStages ??= {})[stageNames[i]] = { rank: j + 1, score };
-      else if (p[j] !== undefined) (docStages ??= {})[stageNames[i]] = { rank: ranks[stageNames[i]][j]!, score: p[j]! };
+      else if (p[j] !== undefined) (docStages ??= {})[stageNames[i]] = { rank: stageRanks[i][j]!, score: p[j]! };
     }
     list[j] = docStages ? { id: ids[j], score, stages: docStages } : { id: ids[j], score };
   }
@@ -370,20 +373,28 @@ function fuseOutputs(rrf: Rrf, lexical: readonly number[], vector: readonly numb
     lexicalRanks[k] = sc.lexical[e] || null;
     vectorRanks[k] = sc.vector[e] || null;
   }
-  return { ids, scores: shortestFused(raw, sc.rounding), lexical: lexicalRanks, vector: vectorRanks };
+  return { ids, scores: shortestFused(raw, lexicalRanks, vectorRanks, rrf.depth, sc), lexical: lexicalRanks, vector: vectorRanks };
 }
 
 /**
- * shortestDistinct(scores) of scores in descending order (ties adjacent), its first try (the fewest digits)
- * remembered per score. Rounding is monotone, so no two distinct values become one exactly when no two neighbours do.
+ * shortestDistinct(scores) of fused scores in descending order (ties adjacent), its first try (the fewest digits)
+ * remembered per pair of ranks: a fused score is a function of its lexical and vector rank, so most were rounded for
+ * an earlier query already. Rounding is monotone, so no two distinct values become one exactly when no two neighbours do.
  */
-function shortestFused(scores: readonly number[], rounding: Map<number, number>): number[] {
+function shortestFused(scores: readonly number[], lexical: readonly (number | null)[], vector: readonly (number | null)[], depth: number, sc: Scratch): number[] {
+  const side = depth + 1;
+  const byPair = side * side <= 1 << 16 ? (sc.byPair ??= new Float64Array(side * side).fill(NaN)) : undefined;
   const out = new Array<number>(scores.length);
   for (let i = 0; i < scores.length; i++) {
     const v = scores[i];
     if (!Number.isFinite(v)) return shortestDistinct(scores);
-    let r = rounding.get(v);
-    if (r === undefined) rounding.set(v, (r = Number(v.toPrecision(MIN_DIGITS))));
+    const pair = (lexical[i] ?? 0) * side + (vector[i] ?? 0);
+    let r = byPair ? byPair[pair] : sc.rounding.get(v);
+    if (r === undefined || Number.isNaN(r)) {
+      r = Number(v.toPrecision(MIN_DIGITS));
+      if (byPair) byPair[pair] = r;
+      else sc.rounding.set(v, r);
+    }
     if (!Number.isFinite(r) || (i > 0 && v !== scores[i - 1] && r === out[i - 1])) return shortestDistinct(scores);
     out[i] = r;
   }
