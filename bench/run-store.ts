@@ -12,8 +12,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { RunIndex } from '../src/core/experiment/run-index';
-import { checkSavedRun, comparisonSideOf, saveRun } from '../src/core/experiment/run-store';
+import { checkSavedRun, comparisonSideOf, loadSavedRun, saveRun } from '../src/core/experiment/run-store';
 import { compareRunsSliced } from '../src/core/experiment/compare';
 import { checkGates } from '../src/core/experiment/gates';
 import { verdictOf } from '../src/core/experiment/verdict';
@@ -163,6 +164,11 @@ async function main(): Promise<void> {
     writeFileSync(join(dirs.v3, name), gzipSync(JSON.stringify(encodeRunV3(run)) + '\n')); // as @3 was written
     const path = saveRun(dirs.v4, run, 0);
     ids.push(runIdOfFile(path.slice(dirs.v4.length + 1))!);
+  }
+  // The runs the read times are taken on read back from @4 exactly as from @2 (ids, order, ties, stages, every score).
+  for (const [i, v2] of [[0, 'baseline-0'], [1, 'hybrid-rrf-1']] as const) {
+    const [a, b] = [loadSavedRun(join(dirs.v4, `${ids[i]}.json.gz`)), loadSavedRun(join(dirs.v2, `${v2}.json`))];
+    if (!isDeepStrictEqual({ ...a, format: '' }, { ...b, format: '' })) throw new Error(`${v2}: the @4 file does not read back as the @2 one`);
   }
   const judgments = loadJudgments(writeQrels(work, first!));
   const sizes = (dir: string, hybrid?: boolean) => readdirSync(dir).filter((f) => isRunFile(f) && (hybrid === undefined || f.startsWith('hybrid') === hybrid)).map((f) => statSync(join(dir, f)).size);

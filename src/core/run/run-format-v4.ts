@@ -2,7 +2,8 @@
  * The saved-run format `ranklab-run@4`: the values of `@3` (run-format-v3.ts; the same shortest-distinct scores, so a
  * run reads back exactly as from `@2`/`@3`) in a columnar layout that gzip compresses better; the file is this JSON
  * gzipped and named `<id>.json.gz` (run-format.ts, run-files.ts). Per query:
- * - `docs`: ids as in `@3`: in full at the first mention in the file, then the number n of that first mention (0-based),
+ * - `docs`: ids as in `@3`: in full at the first mention in the file (without the run's `idPrefix`, the prefix common
+ *   to every id, when there is one), then the number n of that first mention (0-based),
  *   or, when that is shorter, n - m (negative) where m is the number of first mentions so far. Mention order: queries
  *   in order, per query its `fuse` lists or its `docs`, then each stage's `rest` (stage key order), then `stageIds`.
  * - `fuse`: `{lexical, vector}`, the two stage outputs, in place of `docs`, `scores`, `stageIds` and the lexical and
@@ -43,6 +44,8 @@ interface Rrf { k: number; depth: number; weights: { lexical: number; vector: nu
 export interface CompactRunV4 extends Omit<SavedRun, 'format' | 'queries'> {
   format: typeof RUN_FORMAT_V4;
   rrf?: Rrf;
+  /** The prefix of every id, left out of each id written in full. */
+  idPrefix?: string;
   queries: QueryV4[];
 }
 
@@ -50,16 +53,18 @@ export interface CompactRunV4 extends Omit<SavedRun, 'format' | 'queries'> {
 export function encodeRunV4(saved: SavedRun): CompactRunV4 {
   const v2 = encodeRunV2(saved);
   const mentioned = new Map<number, number>(); // @2 index -> number of its first mention
+  const idPrefix = commonPrefix(v2.ids);
   const ref = (i: number): IdRef => {
     const n = mentioned.get(i);
     if (n === undefined) {
       mentioned.set(i, mentioned.size);
-      return v2.ids[i];
+      return v2.ids[i].slice(idPrefix.length);
     }
     const back = n - mentioned.size; // negative: counted back from the latest first mention (-1)
     return String(back).length < String(n).length ? back : n;
   };
   const rrf = rrfOf(saved.config);
+  const scratch = new Scratch(); // reading each query back
   let rrfUsed = false;
   // Titles go with the first query whose list has the document, by position (no id repeated); the rest stay run-wide.
   const left = v2.titles && { ...v2.titles };
@@ -76,7 +81,7 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     return titles.length ? { ...out, titles } : out;
   };
   const queries = v2.queries.map((q, qi): QueryV4 => {
-    const fused = rrf && fusedForm(q, rrf, v2.ids, qi);
+    const fused = rrf && fusedForm(q, rrf, v2.ids, qi, scratch);
     if (fused) {
       rrfUsed = true;
       return withTitles(q, { ...fused, fuse: { lexical: fused.fuse!.lexical.map((i) => ref(i as number)), vector: fused.fuse!.vector.map((i) => ref(i as number)) } });
@@ -112,7 +117,27 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     return withTitles(q, out);
   });
   const { ids: _ids, queries: _queries, format: _format, titles: _titles, ...header } = v2;
-  return { format: RUN_FORMAT_V4, ...header, ...(left && { titles: left }), ...(rrfUsed && rrf ? { rrf } : {}), queries };
+  return { format: RUN_FORMAT_V4, ...header, ...(left && { titles: left }), ...(rrfUsed && rrf ? { rrf } : {}), ...(idPrefix && { idPrefix }), queries };
+}
+
+/**
+ * The longest prefix of every id (not ending inside a surrogate pair), written once as `idPrefix`: gzip codes the
+ * digits of ids such as "doc-123" more cheaply without a repeated `"doc-` match before each.
+ */
+function commonPrefix(ids: readonly string[]): string {
+  if (ids.length === 0) return '';
+  let n = ids[0].length;
+  for (const id of ids) {
+    n = Math.min(n, id.length);
+    for (let i = 0; i < n; i++) {
+      if (id.charCodeAt(i) !== ids[0].charCodeAt(i)) {
+        n = i;
+        break;
+      }
+    }
+  }
+  const last = ids[0].charCodeAt(n - 1);
+  return ids[0].slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
 }
 
 /** A stage's scores of the documents it ranked, in stage-rank order. */
@@ -124,7 +149,7 @@ function stageColumn(st: Exclude<CompactStage, 1>): NumberColumn {
  * The query in the fused form (ids as @2 indexes), when fusing its lexical and vector outputs gives back exactly its
  * list, scores, stages and outputs; undefined otherwise.
  */
-function fusedForm(q: CompactQuery, rrf: Rrf, ids: readonly string[], qi: number): QueryV4 | undefined {
+function fusedForm(q: CompactQuery, rrf: Rrf, ids: readonly string[], qi: number, scratch: Scratch): QueryV4 | undefined {
   const { docs, scores: _scores, stages, stageIds, ...rest } = q;
   const names = Object.keys(stageIds ?? {});
   if (!stageIds?.lexical || !stageIds.vector || names.length !== 2) return undefined;
@@ -135,7 +160,7 @@ function fusedForm(q: CompactQuery, rrf: Rrf, ids: readonly string[], qi: number
     out.stages![s] = st === 1 ? 1 : { scores: stageColumn(st) };
   }
   try {
-    const back = decodeQuery(out, (i) => ids[i as number], rrf, qi);
+    const back = decodeQuery(out, (i) => i as number, ids, rrf, qi, scratch);
     const original = (decodeRunV2({ format: RUN_FORMAT_V2, ids, queries: [q] }) as SavedRun).queries[0];
     return canonical([back.docs, back.stageIds]) === canonical([original.docs, original.stageIds]) ? out : undefined;
   } catch {
@@ -152,20 +177,21 @@ function canonical(v: unknown): string {
 export function decodeRunV4(value: unknown): SavedRun {
   const v = value as CompactRunV4;
   if (!Array.isArray(v.queries)) throw new Error('"queries" must be a list');
-  const ids: string[] = [];
+  const prefix = v.idPrefix ?? '';
+  if (typeof prefix !== 'string') throw new Error('"idPrefix" must be a string');
+  const names: string[] = []; // first mention n -> its id (each id is written in full once)
   const titled: [string, string][] = [];
-  const rounding = new Map<number, number>(); // fused scores repeat across queries: each rounded once
+  const scratch = new Scratch();
   const queries = v.queries.map((query, qi): SavedQueryResult => {
     const titles = query?.titles;
     const back = decodeQuery(query, (r) => {
       if (typeof r === 'string') {
-        ids.push(r);
-        return r;
+        return names.push(prefix + r) - 1;
       }
-      const id = Number.isInteger(r) ? ids[r < 0 ? ids.length + r : r] : undefined;
-      if (id === undefined) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
-      return id;
-    }, v.rrf, qi, rounding);
+      const u = Number.isInteger(r) ? (r < 0 ? names.length + r : r) : -1;
+      if (!(u >= 0 && u < names.length)) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
+      return u;
+    }, names, v.rrf, qi, scratch);
     titles?.forEach((t, j) => {
       if (t === null) return;
       if (j >= back.docs.length || typeof t !== 'string') throw new Error(`queries[${qi}].titles[${j}] is not the title of a ranked document`);
@@ -173,104 +199,206 @@ export function decodeRunV4(value: unknown): SavedRun {
     });
     return back;
   });
-  const { rrf: _rrf, queries: _q, titles, ...header } = v;
+  const { rrf: _rrf, idPrefix: _p, queries: _q, titles, ...header } = v;
   // fromEntries: an id such as "__proto__" is a plain key.
   return { ...header, ...(titles || titled.length ? { titles: Object.fromEntries([...titled, ...Object.entries(titles ?? {})]) } : {}), queries };
 }
 
-/** One query of a `@4` file, its ids read through `idOf` in the order of their mentions. */
-function decodeQuery(q: QueryV4, idOf: (r: IdRef) => string, rrf: Rrf | undefined, qi: number, rounding = new Map<number, number>()): SavedQueryResult {
+/**
+ * Buffers reused by every query of a run (no maps, sorts of objects or score arrays per query: the read's cost was
+ * their garbage), and each fused score's rounding: fused scores are sums over a few hundred rank pairs, so most were
+ * rounded for an earlier query already.
+ */
+class Scratch {
+  readonly rounding = new Map<number, number>();
+  /** The rounding per pair of ranks (lexical × (depth + 1) + vector) when the run's depth is small enough. */
+  byPair: Float64Array | undefined;
+  /** Per id (index in names): the query that last met it, and its entry there. */
+  seen = new Int32Array(0);
+  entry = new Int32Array(0);
+  query = 0;
+  /** Per entry of the query being fused: its id, score, lexical and vector rank (0: none). */
+  who = new Int32Array(0);
+  scores = new Float64Array(0);
+  lexical = new Int32Array(0);
+  vector = new Int32Array(0);
+  readonly order: number[] = [];
+  names: readonly string[] = [];
+  /** Best first, ties by id descending (retrieval's order). */
+  readonly byScore = (a: number, b: number): number => {
+    const d = this.scores[b] - this.scores[a];
+    if (d !== 0) return d;
+    const x = this.names[this.who[a]];
+    const y = this.names[this.who[b]];
+    return x < y ? 1 : x > y ? -1 : 0;
+  };
+
+  fit(ids: number, entries: number): void {
+    if (this.seen.length < ids) {
+      const n = Math.max(ids, 2 * this.seen.length, 1024);
+      const [seen, entry] = [new Int32Array(n), new Int32Array(n)];
+      seen.set(this.seen);
+      entry.set(this.entry);
+      [this.seen, this.entry] = [seen, entry];
+    }
+    if (this.who.length < entries) {
+      const n = Math.max(entries, 2 * this.who.length, 256);
+      [this.who, this.scores, this.lexical, this.vector] = [new Int32Array(n), new Float64Array(n), new Int32Array(n), new Int32Array(n)];
+    }
+  }
+}
+
+/** The same ranks and scores for every document: the final list's. */
+const SAME = 1;
+
+/** One query of a `@4` file, its ids read through `ref` (an index in `names`) in the order of their mentions. */
+function decodeQuery(q: QueryV4, ref: (r: IdRef) => number, names: readonly string[], rrf: Rrf | undefined, qi: number, scratch: Scratch): SavedQueryResult {
   if (!q || (!Array.isArray(q.docs) && !q.fuse)) throw new Error(`queries[${qi}] needs "docs"`);
   const { docs: refs, fuse, scores: scoreColumn, stages, stageIds: explicit, titles: _titles, ...rest } = q;
   const ranks: Record<string, (number | null)[]> = {};
   const outputs: Partial<Record<StageName, string[]>> = {};
-  let list: RankedDoc[];
+  const idsOf = (list: readonly IdRef[]): string[] => {
+    const out = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i++) out[i] = names[ref(list[i])];
+    return out;
+  };
+  let ids: string[];
   let finals: (number | null)[] | undefined;
   if (fuse) {
     if (!rrf) throw new Error(`queries[${qi}] is fused and the run has no "rrf"`);
-    outputs.lexical = fuse.lexical.map(idOf);
-    outputs.vector = fuse.vector.map(idOf);
-    const fused = fuseOutputs(rrf, outputs.lexical, outputs.vector);
-    list = fused.ids.map((id) => ({ id, score: 0 }));
+    const lexical = fuse.lexical.map(ref);
+    const vector = fuse.vector.map(ref);
+    outputs.lexical = lexical.map((u) => names[u]);
+    outputs.vector = vector.map((u) => names[u]);
+    const fused = fuseOutputs(rrf, lexical, vector, names, scratch);
+    ids = fused.ids;
     ranks.lexical = fused.lexical;
     ranks.vector = fused.vector;
-    finals = shortestFused(fused.scores, rounding);
-  } else list = refs!.map((r) => ({ id: idOf(r), score: 0 }));
-  const same: string[] = [];
-  for (const [s, st] of Object.entries(stages ?? {})) {
+    finals = fused.scores;
+  } else ids = idsOf(refs!);
+  const n = ids.length;
+  // Per stage in key order: SAME, or each final document's stage score (undefined: the stage did not rank it).
+  const stageNames = Object.keys(stages ?? {}) as StageName[];
+  const perDoc: (typeof SAME | (number | undefined)[])[] = [];
+  for (const s of stageNames) {
+    const st = stages![s];
     if (st === 1) {
-      same.push(s);
-      ranks[s] = list.map((_, j) => j + 1);
+      perDoc.push(SAME);
+      ranks[s] = identity(n);
       continue;
     }
-    const r = (ranks[s] ??= st.ranks ?? list.map((_, j) => j + 1));
-    if (r.length !== list.length) throw new Error(`queries[${qi}].stages.${s}: "ranks" and "docs" differ in length`);
+    const r = (ranks[s] ??= st.ranks ?? identity(n));
+    if (r.length !== n) throw new Error(`queries[${qi}].stages.${s}: "ranks" and "docs" differ in length`);
     const order = rankOrder(r);
     const values = columnValues(st.scores);
     if (values.length !== order.length) throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
-    for (let k = 0; k < order.length; k++) {
-      const j = order[k];
-      if (values[k] !== null) (list[j].stages ??= {})[s as StageName] = { rank: r[j]!, score: values[k]! };
-    }
-    if (st.rest) outputs[s as StageName] = withRest(list, r, st.rest.map(idOf), `queries[${qi}].stages.${s}`);
+    const mine = new Array<number | undefined>(n).fill(undefined);
+    for (let k = 0; k < order.length; k++) if (values[k] !== null) mine[order[k]] = values[k]!;
+    perDoc.push(mine);
+    if (st.rest) outputs[s] = withRest(ids, r, idsOf(st.rest), `queries[${qi}].stages.${s}`);
   }
-  for (const [s, l] of Object.entries(explicit ?? {})) outputs[s as StageName] = l.map(idOf);
-  finals ??= scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(rrf, list.length, ranks, qi);
-  if (finals.length !== list.length) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
-  list.forEach((d, j) => {
-    d.score = finals![j] as number;
-    for (const s of same) (d.stages ??= {})[s as StageName] = { rank: j + 1, score: d.score };
-  });
+  for (const [s, l] of Object.entries(explicit ?? {})) outputs[s as StageName] = idsOf(l);
+  finals ??= scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(rrf, n, ranks, qi);
+  if (finals.length !== n) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
+  const list = new Array<RankedDoc>(n);
+  const stageRanks = stageNames.map((s) => ranks[s]);
+  for (let j = 0; j < n; j++) {
+    const score = finals[j] as number;
+    let docStages: RankedDoc['stages'];
+    for (let i = 0; i < stageNames.length; i++) {
+      const p = perDoc[i];
+      if (p === SAME) (docStages ??= {})[stageNames[i]] = { rank: j + 1, score };
+      else if (p[j] !== undefined) (docStages ??= {})[stageNames[i]] = { rank: stageRanks[i][j]!, score: p[j]! };
+    }
+    list[j] = docStages ? { id: ids[j], score, stages: docStages } : { id: ids[j], score };
+  }
   const out: SavedQueryResult = { ...rest, docs: list };
   if (explicit || fuse) out.stageIds = outputs;
   return out;
 }
 
-/**
- * shortestDistinct(scores) (run-format-v2.ts), with its first try (the fewest digits) remembered per score: fused
- * scores are sums over a few hundred rank pairs, so most were rounded for an earlier query already.
- */
-function shortestFused(scores: readonly number[], rounding: Map<number, number>): number[] {
-  const rounded = scores.map((v) => {
-    let r = rounding.get(v);
-    if (r === undefined) rounding.set(v, (r = Number.isFinite(v) ? Number(v.toPrecision(MIN_DIGITS)) : v));
-    return r;
-  });
-  const finite = rounded.every((r, i) => Number.isFinite(r) || !Number.isFinite(scores[i]));
-  return finite && new Set(rounded).size === new Set(scores).size ? rounded : shortestDistinct(scores);
+function identity(n: number): number[] {
+  const out = new Array<number>(n);
+  for (let j = 0; j < n; j++) out[j] = j + 1;
+  return out;
 }
 
 /**
- * Reciprocal rank fusion of the two outputs as retrieval computes it (src/core/retrieval/fusion.ts and steps/fuse.ts,
- * which this floor cannot import; the writer checks every query it leaves to this): the first `depth` of each list,
- * Σ weight / (k + rank) added lexical first, a duplicate counted once, best first with ties by id descending, cut
- * at `depth`.
+ * Reciprocal rank fusion of the two outputs (ids as indexes in `names`) as retrieval computes it
+ * (src/core/retrieval/fusion.ts and steps/fuse.ts, which this floor cannot import; the writer checks every query it
+ * leaves to this): the first `depth` of each list, Σ weight / (k + rank) added lexical first, a duplicate counted
+ * once, best first with ties by id descending, cut at `depth`; the scores rounded as shortestDistinct
+ * (run-format-v2.ts) rounds them.
  */
-function fuseOutputs(rrf: Rrf, lexical: readonly string[], vector: readonly string[]): { ids: string[]; scores: number[]; lexical: (number | null)[]; vector: (number | null)[] } {
-  const at = new Map<string, number>();
-  const ids: string[] = [];
-  const scores: number[] = [];
-  const ranks = { lexical: [] as (number | null)[], vector: [] as (number | null)[] };
-  for (const [name, list] of [['lexical', lexical], ['vector', vector]] as const) {
+function fuseOutputs(rrf: Rrf, lexical: readonly number[], vector: readonly number[], names: readonly string[], sc: Scratch): { ids: string[]; scores: number[]; lexical: (number | null)[]; vector: (number | null)[] } {
+  sc.fit(names.length, lexical.length + vector.length);
+  sc.names = names;
+  const stamp = ++sc.query;
+  let m = 0;
+  for (let w = 0; w < 2; w++) {
+    const list = w === 0 ? lexical : vector;
+    const mine = w === 0 ? sc.lexical : sc.vector;
+    const weight = w === 0 ? rrf.weights.lexical : rrf.weights.vector;
     const depth = Math.min(rrf.depth, list.length);
-    const weight = rrf.weights[name];
-    const mine = ranks[name];
     for (let i = 0; i < depth; i++) {
-      let e = at.get(list[i]);
-      if (e === undefined) {
-        at.set(list[i], (e = ids.push(list[i]) - 1));
-        scores.push(0);
-        ranks.lexical.push(null);
-        ranks.vector.push(null);
+      const u = list[i];
+      let e: number;
+      if (sc.seen[u] === stamp) e = sc.entry[u];
+      else {
+        sc.seen[u] = stamp;
+        e = sc.entry[u] = m++;
+        sc.who[e] = u;
+        sc.scores[e] = 0;
+        sc.lexical[e] = 0;
+        sc.vector[e] = 0;
       }
-      if (mine[e] !== null) continue; // a duplicate further down a list counts once
+      if (mine[e] !== 0) continue; // a duplicate further down a list counts once
       mine[e] = i + 1;
-      scores[e] += weight / (rrf.k + i + 1);
+      sc.scores[e] += weight / (rrf.k + i + 1);
     }
   }
-  const order = ids.map((_, e) => e).sort((a, b) => (scores[a] !== scores[b] ? scores[b] - scores[a] : ids[a] < ids[b] ? 1 : ids[a] > ids[b] ? -1 : 0));
-  if (order.length > rrf.depth) order.length = rrf.depth;
-  return { ids: order.map((e) => ids[e]), scores: order.map((e) => scores[e]), lexical: order.map((e) => ranks.lexical[e]), vector: order.map((e) => ranks.vector[e]) };
+  const order = sc.order;
+  order.length = m;
+  for (let e = 0; e < m; e++) order[e] = e;
+  order.sort(sc.byScore);
+  const n = Math.min(m, Math.max(0, rrf.depth));
+  const ids = new Array<string>(n);
+  const raw = new Array<number>(n);
+  const lexicalRanks = new Array<number | null>(n);
+  const vectorRanks = new Array<number | null>(n);
+  for (let k = 0; k < n; k++) {
+    const e = order[k];
+    ids[k] = names[sc.who[e]];
+    raw[k] = sc.scores[e];
+    lexicalRanks[k] = sc.lexical[e] || null;
+    vectorRanks[k] = sc.vector[e] || null;
+  }
+  return { ids, scores: shortestFused(raw, lexicalRanks, vectorRanks, rrf.depth, sc), lexical: lexicalRanks, vector: vectorRanks };
+}
+
+/**
+ * shortestDistinct(scores) of fused scores in descending order (ties adjacent), its first try (the fewest digits)
+ * remembered per pair of ranks: a fused score is a function of its lexical and vector rank, so most were rounded for
+ * an earlier query already. Rounding is monotone, so no two distinct values become one exactly when no two neighbours do.
+ */
+function shortestFused(scores: readonly number[], lexical: readonly (number | null)[], vector: readonly (number | null)[], depth: number, sc: Scratch): number[] {
+  const side = depth + 1;
+  const byPair = side * side <= 1 << 16 ? (sc.byPair ??= new Float64Array(side * side).fill(NaN)) : undefined;
+  const out = new Array<number>(scores.length);
+  for (let i = 0; i < scores.length; i++) {
+    const v = scores[i];
+    if (!Number.isFinite(v)) return shortestDistinct(scores);
+    const pair = (lexical[i] ?? 0) * side + (vector[i] ?? 0);
+    let r = byPair ? byPair[pair] : sc.rounding.get(v);
+    if (r === undefined || Number.isNaN(r)) {
+      r = Number(v.toPrecision(MIN_DIGITS));
+      if (byPair) byPair[pair] = r;
+      else sc.rounding.set(v, r);
+    }
+    if (!Number.isFinite(r) || (i > 0 && v !== scores[i - 1] && r === out[i - 1])) return shortestDistinct(scores);
+    out[i] = r;
+  }
+  return out;
 }
 
 function rrfOf(config: unknown): Rrf | undefined {
@@ -334,13 +462,13 @@ function restOf(output: readonly number[], docs: readonly number[], ranks: reado
   return at.size === ranks.filter((r) => r !== null).length && [...at.keys()].every((p) => p < output.length) ? gaps : undefined;
 }
 
-function withRest(list: readonly RankedDoc[], ranks: readonly (number | null)[], rest: readonly string[], where: string): string[] {
+function withRest(ids: readonly string[], ranks: readonly (number | null)[], rest: readonly string[], where: string): string[] {
   const ranked = ranks.filter((r) => r !== null).length;
   const output = new Array<string | undefined>(ranked + rest.length);
   ranks.forEach((r, j) => {
     if (r === null) return;
     if (!Number.isInteger(r) || r < 1 || r > output.length || output[r - 1] !== undefined) throw new Error(`${where}: rank ${r} does not fit the stage output`);
-    output[r - 1] = list[j].id;
+    output[r - 1] = ids[j];
   });
   let k = 0;
   for (let p = 0; p < output.length; p++) output[p] ??= rest[k++];

@@ -9,7 +9,7 @@
  *   `ranklab show-run FILE` prints any of them as plain JSON or TREC.
  */
 import { readFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from '../util/diagnostics';
 import type { SavedRun } from './types';
 import { RUN_FORMAT_V2, decodeRunV2 } from './run-format-v2';
@@ -20,9 +20,13 @@ export const RUN_FORMAT = RUN_FORMAT_V4;
 export const RUN_FORMATS = ['ranklab-run@1', RUN_FORMAT_V2, RUN_FORMAT_V3, RUN_FORMAT_V4] as const;
 export type RunFormat = (typeof RUN_FORMATS)[number];
 
-/** The bytes of a saved-run file in the current format. */
+/**
+ * The bytes of a saved-run file in the current format. Z_FILTERED: the file is mostly short numbers, which Huffman
+ * codes better as literals than as the short matches the default strategy takes (a hybrid run 5% smaller); still one
+ * plain gzip member.
+ */
 export function encodeRunFile(saved: SavedRun): Buffer {
-  return gzipSync(JSON.stringify(encodeRunV4(saved)) + '\n', { level: 9 });
+  return gzipSync(JSON.stringify(encodeRunV4(saved)) + '\n', { level: 9, memLevel: 9, strategy: constants.Z_FILTERED });
 }
 
 function isGzip(bytes: Uint8Array): boolean {

@@ -90,6 +90,11 @@ test('a @4 file that is not consistent is refused, naming the file and the query
   const far = structuredClone(enc);
   (far.queries[0].stages!.lexical as { ranks: number[] }).ranks = [1, 9];
   assert.throws(() => loadSavedRun(write('far.json.gz', far)), /far\.json\.gz: not a readable saved run \(queries\[0\]\.stages\.lexical: rank 9 does not fit the stage output\)/);
+  const negative = structuredClone(enc);
+  negative.queries[0].docs = ['a', -2];
+  assert.throws(() => loadSavedRun(write('negative.json.gz', negative)), /negative\.json\.gz: .*queries\[0\] mentions document -2 before its id/);
+  const prefix = { ...structuredClone(enc), idPrefix: 7 };
+  assert.throws(() => loadSavedRun(write('prefix.json.gz', prefix)), /prefix\.json\.gz: not a readable saved run \("idPrefix" must be a string\)/);
 });
 
 const METRICS = parseMetricList(['ndcg@10', 'ap', 'mrr@10', 'p@5', 'recall@20']);
@@ -187,4 +192,25 @@ test('a repeated id is written as the number of its first mention, or counted ba
   // d118 is first mention 118 of 120 so far: -2 is shorter; d3 is 3.
   assert.deepEqual(encodeRunV4(saved).queries[1].docs, [-2, 3, 'new']);
   assert.deepEqual(loadSavedRun(saveRun(tempDir(), saved)).queries.map((q) => q.docs.map((d) => d.id)), [many, ['d118', 'd3', 'new']]);
+});
+
+test('the prefix every id shares is written once ("idPrefix"), never splitting a character, and read back onto each id', () => {
+  const docs = (ids: string[]) => ids.map((x, i) => ({ id: x, score: 10 - i }));
+  const saved = (a: string[], b: string[]) => run([
+    { qid: 'q1', text: '', docs: docs(a), latencyMs: {}, metrics: {} },
+    { qid: 'q2', text: '', docs: docs(b), latencyMs: {}, metrics: {} },
+  ]);
+  const roundTrip = (s: ReturnType<typeof saved>) => loadSavedRun(saveRun(tempDir(), s)).queries.map((q) => q.docs.map((d) => d.id));
+  const plain = saved(['doc-12', 'doc-1', 'doc-'], ['doc-1', 'doc-7']);
+  const file = encodeRunV4(plain);
+  assert.equal(file.idPrefix, 'doc-');
+  assert.deepEqual(file.queries.map((q) => q.docs), [['12', '1', ''], [1, '7']]);
+  assert.deepEqual(roundTrip(plain), [['doc-12', 'doc-1', 'doc-'], ['doc-1', 'doc-7']]);
+  // '😀' and '😁' share their first UTF-16 unit: a prefix of that unit alone would be half a character.
+  const emoji = saved(['😀a', '😁b'], ['😀a']);
+  assert.equal(encodeRunV4(emoji).idPrefix, undefined);
+  assert.deepEqual(roundTrip(emoji), [['😀a', '😁b'], ['😀a']]);
+  const whole = saved(['x😀1', 'x😀2'], []);
+  assert.equal(encodeRunV4(whole).idPrefix, 'x😀');
+  assert.deepEqual(roundTrip(whole), [['x😀1', 'x😀2'], []]);
 });
