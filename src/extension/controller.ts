@@ -20,6 +20,7 @@ import {
 } from './dashboard/model';
 import type { SessionManager } from './sessions';
 import { setPinned } from '../core/experiment/run-store';
+import { stableStringify } from '../core/config/defaults';
 import { RUN_FILE_GLOB, runIdOfFile } from '../core/run/run-files';
 import { SavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
 import { type RanklabSettings, SETTINGS_SECTION, affectsSettings, readSettings } from './settings';
@@ -169,7 +170,8 @@ export class RanklabController implements vscode.Disposable {
     if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
     try {
       const judgments = this.judgmentsFor(session, [b, c]);
-      const key = `${b.id}|${c.id}|${allowMixed}|${judgments.fingerprint}`;
+      // Every input of the figures, as the comparison cache's key (ranklab.json's metrics, options and gates included).
+      const key = `${b.id}|${c.id}|${allowMixed}|${judgments.fingerprint}|${stableStringify(session.workspace.settings)}`;
       let hit = this.comparisons.get(key);
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
