@@ -262,7 +262,7 @@ export interface ComparisonSettings {
 
 export interface DashboardComparison {
   view?: ComparisonView;
-  /** The core's comparison behind `view` (per-query figures for the table). */
+  /** The core's comparison behind `view` (per-query figures for the table), without its `bounds` (the verdict's: in `view`). */
   core?: Comparison;
   refusal?: ComparisonRefusal;
   /** The figures came from the comparison cache (computed before from the same inputs). */
@@ -285,6 +285,7 @@ function statisticsSlicer(signal?: AbortSignal): Slicer {
 
 /** What the comparison cache keeps of a pair (before the moved documents' reasons, which depend on the corpus). */
 interface CachedComparison {
+  /** Without its bounds: the verdict, kept with it, is what reads them (half of the entry at 1,000 queries). */
   core: Comparison;
   gates: GateResult[];
   verdict: VerdictView;
@@ -317,7 +318,9 @@ export async function dashboardComparison(
       throw e;
     }
     const gates = checkGates(settings.gates, cmp);
-    entry = { core: cmp, gates, verdict: verdictView(cmp, gates, options) };
+    const verdict = verdictView(cmp, gates, options);
+    const { bounds: _bounds, ...core } = cmp;
+    entry = { core, gates, verdict };
     // Written before the reasons are added to it: they are not statistics, and are asked for on every open.
     if (key) writeCachedComparison(opts.cacheDir!, key, entry, opts.log);
   }
