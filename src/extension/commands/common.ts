@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InputError } from '../../core/util/diagnostics';
+import { runIdOfFile } from '../../core/run/run-files';
 import type { RanklabContext } from '../context';
 import type { RanklabSession } from '../../core/session/session';
 import { runLabel } from '../dashboard/model';
@@ -21,9 +22,9 @@ export function configUri(arg: unknown): vscode.Uri | undefined {
   return typeof arg !== 'string' && active?.fsPath.endsWith('.rank.json') ? active : undefined;
 }
 
-/** A saved run's id from its file path. */
+/** A saved run's id from its file path (`.json.gz`, or an older `.json`: run-files.ts). */
 export function runIdOf(file: string | undefined): string | undefined {
-  return file ? path.basename(file).replace(/\.json$/, '') : undefined;
+  return file ? runIdOfFile(path.basename(file)) : undefined;
 }
 
 /**

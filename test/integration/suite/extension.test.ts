@@ -158,7 +158,7 @@ suite('Ranklab extension', () => {
     const asChef = await vscode.commands.executeCommand<string[]>('ranklab.runEvaluation', ['baseline'], 'chef');
     assert.equal(asChef.length, 1);
     assert.equal(JSON.parse(zlib.gunzipSync(fs.readFileSync(asChef[0])).toString('utf8')).principal, 'chef'); // saved runs are gzipped JSON
-    const chefRun = controller.model().runs.find((r) => asChef[0].endsWith(`${r.id}.json`));
+    const chefRun = controller.model().runs.find((r) => asChef[0].endsWith(`${r.id}.json.gz`));
     assert.equal(chefRun?.principal, 'chef');
     assert.match(chefRun!.label, /^baseline · as chef · /);
   });
