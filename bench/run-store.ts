@@ -6,7 +6,8 @@
 // comparison's two runs in each, the time to open the store (@1 read the way the editor read it before the run index:
 // every file parsed in full; @4 with the run index), and what the
 // dashboard does when it opens on a comparison: the index, the two runs' details and the comparison it computes
-// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor), its wall and CPU time. Medians of 4 rounds
+// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor), its wall and CPU time, cold (computed)
+// and warm (read from the comparison cache). Medians of 4 rounds
 // by default (one per format, each round reading the formats from another one).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -25,6 +26,9 @@ import { encodeRunV3 } from '../src/core/run/run-format-v3';
 import { isRunFile, runIdOfFile } from '../src/core/run/run-files';
 import type { RankedDoc, SavedQueryResult, SavedRun } from '../src/core/run/types';
 import { Work } from '../src/core/util/cooperative';
+import { COMPARISON_CACHE_DIR } from '../src/core/experiment/comparison-cache';
+import { SavedRuns } from '../src/extension/run-store';
+import { dashboardComparison } from '../src/extension/dashboard/model';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -177,13 +181,18 @@ async function main(): Promise<void> {
   // A lexical-only run (ids[0]) against a hybrid one (ids[1]), as the dashboard opens on them.
   const specs = parseMetricList(SPECS);
   const gates = { maxRegression: { 'ndcg@10': 0.01 }, min: { 'recall@100': 0.1 } };
-  async function dashboardOpen(index: RunIndex) {
-    index.open();
-    const [b, c] = [index.load(ids[0]), index.load(ids[1])];
-    const cmp = await compareRunsSliced(comparisonSideOf(b), comparisonSideOf(c), judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
-    verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
+  // What the editor does on Open Dashboard (SavedRuns + dashboardComparison, as the controller calls them): the
+  // index, the two runs' details, and the comparison with gates and verdict: computed (cold: no cache entry) or
+  // read from the comparison cache (warm: this pair compared before with these judgments and options).
+  const settings = { metrics: SPECS, ...DEFAULT_METRIC_OPTIONS, gates };
+  async function dashboardOpen(warm: boolean) {
+    if (!warm) rmSync(join(dirs.v4, COMPARISON_CACHE_DIR), { recursive: true, force: true });
+    const runs = new SavedRuns(dirs.v4, dirs.v4).list().runs;
+    const [b, c] = [runs.find((r) => r.id === ids[0])!, runs.find((r) => r.id === ids[1])!];
+    const r = await dashboardComparison(b, c, judgments, settings, { cacheDir: dirs.v4 });
+    if (r.cached !== warm) throw new Error(`expected a ${warm ? 'warm' : 'cold'} open`);
   }
-  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], compareCpu: [] as number[], dashboard: [] as number[], dashboardCpu: [] as number[] };
+  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], compareCpu: [] as number[], dashboard: [] as number[], dashboardCpu: [] as number[], warm: [] as number[], warmCpu: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     if (round === 0) t.beforeOpen.push(await time(() => openBefore(dirs.v1))); // minutes under load: one round
     rmSync(join(dirs.v4, '.index'), { force: true });
@@ -203,7 +212,8 @@ async function main(): Promise<void> {
       const cmp = await compareRunsSliced(b, c, judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
       verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
     }, t.compareCpu));
-    t.dashboard.push(await time(() => dashboardOpen(new RunIndex(dirs.v4)), t.dashboardCpu));
+    t.dashboard.push(await time(() => dashboardOpen(false), t.dashboardCpu));
+    t.warm.push(await time(() => dashboardOpen(true), t.warmCpu));
   }
   const ms = (xs: number[], digits = 0) => `${median(xs).toFixed(digits)} ms`;
   const row = (label: string, ...cells: string[]) => console.log(`  ${label.padEnd(52)} ${cells.map((c) => c.padStart(11)).join(' ')}`);
@@ -217,7 +227,11 @@ async function main(): Promise<void> {
   row('  first open, no index yet (built from the files)', '', '', '', ms(t.first));
   row('compute the comparison (compare + gates + verdict)', '', '', '', ms(t.compare));
   row('  its CPU time (this process)', '', '', '', ms(t.compareCpu));
-  row('dashboard open: index + two runs + comparison', '', '', '', ms(t.dashboard));
+  row('dashboard open, cold: index + two runs + comparison', '', '', '', ms(t.dashboard));
   row('  its CPU time (this process)', '', '', '', ms(t.dashboardCpu));
+  row('dashboard open, warm: comparison from the cache', '', '', '', ms(t.warm));
+  row('  its CPU time (this process)', '', '', '', ms(t.warmCpu));
+  const entries = readdirSync(join(dirs.v4, COMPARISON_CACHE_DIR)).map((f) => statSync(join(dirs.v4, COMPARISON_CACHE_DIR, f)).size);
+  console.log(`  comparison cache entry ${(entries[0] / 1024).toFixed(1)} KB (gzipped)`);
   console.log(`  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
 }

@@ -20,7 +20,8 @@ import {
 } from './dashboard/model';
 import type { SessionManager } from './sessions';
 import { setPinned } from '../core/experiment/run-store';
-import { RUN_FILE_GLOB } from '../core/run/run-files';
+import { stableStringify } from '../core/config/defaults';
+import { RUN_FILE_GLOB, runIdOfFile } from '../core/run/run-files';
 import { SavedRuns, readWorkspaceSettings, type RunStoreResult, type StoredRun } from './run-store';
 import { type RanklabSettings, SETTINGS_SECTION, affectsSettings, readSettings } from './settings';
 
@@ -49,6 +50,10 @@ export class RanklabController implements vscode.Disposable {
   private whenIdle: vscode.Disposable | undefined;
   /** The N-way comparison being computed (a newer request aborts it). */
   private matrixWork: AbortController | undefined;
+  /** The default pair's comparison computed ahead of a request (compareAhead); any user request aborts it. */
+  private ahead: AbortController | undefined;
+  /** User requests for a comparison in progress: nothing is computed ahead meanwhile. */
+  private asked = 0;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -69,8 +74,12 @@ export class RanklabController implements vscode.Disposable {
           this.invalidate();
         }
       };
-      watcher.onDidCreate(invalidate);
-      watcher.onDidChange(invalidate);
+      const created = (uri: vscode.Uri) => {
+        invalidate(uri);
+        this.compareAhead(runIdOfFile(path.basename(uri.fsPath)));
+      };
+      watcher.onDidCreate(created);
+      watcher.onDidChange(created); // a run written over another with the same name
       watcher.onDidDelete(invalidate);
       this.disposables.push(watcher);
     }
@@ -143,6 +152,17 @@ export class RanklabController implements vscode.Disposable {
    * `ranklab compare --allow-mixed-principals` does.
    */
   async comparison(baselineId: string | undefined, candidateId: string | undefined, allowMixed = false): Promise<DashboardComparison & { note?: string }> {
+    // The user's request goes first: a comparison computed ahead stops at its next slice (it is not cached half done).
+    this.ahead?.abort();
+    this.asked++;
+    try {
+      return await this.compare(baselineId, candidateId, allowMixed);
+    } finally {
+      this.asked--;
+    }
+  }
+
+  private async compare(baselineId: string | undefined, candidateId: string | undefined, allowMixed: boolean): Promise<DashboardComparison & { note?: string }> {
     const b = this.findRun(baselineId);
     const c = this.findRun(candidateId);
     if (!b || !c || b === c) return { note: 'Pick two different runs to compare.' };
@@ -150,14 +170,19 @@ export class RanklabController implements vscode.Disposable {
     if (!session) return { note: 'No Ranklab workspace: the comparison needs the judgments.' };
     try {
       const judgments = this.judgmentsFor(session, [b, c]);
-      const key = `${b.id}|${c.id}|${allowMixed}|${judgments.fingerprint}`;
+      // Every input of the figures, as the comparison cache's key (ranklab.json's metrics, options and gates included).
+      const key = `${b.id}|${c.id}|${allowMixed}|${judgments.fingerprint}|${stableStringify(session.workspace.settings)}`;
       let hit = this.comparisons.get(key);
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
         const stale = [b, c].some((r) => r.summary.provenance.judgments !== undefined && r.summary.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
         let skipped = false;
         const reasons = async (cmp: Comparison) => { skipped = !(await this.moveReasons(b, c, cmp)); };
-        hit = dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, ''), reasons });
+        const t0 = Date.now();
+        hit = dashboardComparison(b, c, judgments, session.workspace.settings, {
+          allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, ''), reasons, cacheDir: this.store?.dir, log: (m) => this.log.warn(m),
+        });
+        hit.then((r) => r.view && this.log.info(`comparison of ${b.id} and ${c.id} ${r.cached ? 'read from the comparison cache' : 'computed'} in ${Date.now() - t0} ms`), () => undefined);
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
         // Without its reasons (the worker was busy) it is not kept: asked again once the worker is idle.
@@ -168,6 +193,45 @@ export class RanklabController implements vscode.Disposable {
       return { note: `No comparison: ${(e as Error).message}` };
     }
   }
+
+  /**
+   * When a new run appears and the default pair (the one Open Dashboard shows) includes it, or a baseline is set,
+   * that pair's comparison is computed now in the background (time-sliced as the dashboard's) and written to the
+   * comparison cache, so that the next Open Dashboard reads it instead of computing it. Never while the user waits
+   * for a comparison; any user request aborts it. Without the moved documents' reasons (the worker's: asked for on open).
+   */
+  private compareAhead(newRunId: string | undefined): void {
+    if (this.asked > 0) return;
+    const { baseline: b, candidate: c, allowMixed } = this.resolve();
+    const session = this.session();
+    const dir = this.store?.dir;
+    if (!b || !c || b === c || !session || !dir) return;
+    if (!this.baselineRunId && newRunId !== b.id && newRunId !== c.id) return;
+    this.ahead?.abort();
+    const abort = new AbortController();
+    this.ahead = abort;
+    // After the watcher's other listeners (the dashboard's refresh), which may ask for the comparison themselves.
+    setTimeout(() => {
+      if (abort.signal.aborted) return;
+      const t0 = Date.now();
+      this.computedAhead = (async () => {
+        try {
+          const judgments = this.judgmentsFor(session, [b, c]);
+          const r = await dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, signal: abort.signal, cacheDir: dir, log: (m) => this.log.warn(m) });
+          if (r.view) this.log.info(`comparison of ${b.id} and ${c.id} ${r.cached ? 'already in the comparison cache' : `computed ahead in ${Date.now() - t0} ms and cached`}`);
+          return r.view !== undefined;
+        } catch (e) {
+          if (!abort.signal.aborted) this.log.warn(`comparison of ${b.id} and ${c.id} not computed ahead: ${(e as Error).message}`);
+          return false;
+        } finally {
+          if (this.ahead === abort) this.ahead = undefined;
+        }
+      })();
+    }, 0);
+  }
+
+  /** The last comparison computed ahead (true: it is in the comparison cache); for tests and logs. */
+  computedAhead: Promise<boolean> | undefined;
 
   /**
    * The moved documents' one-line reasons, from the Ranklab worker (each costs two searches there, on engines the

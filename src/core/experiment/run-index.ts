@@ -14,6 +14,7 @@ import { writeFileAtomic } from '../util/atomic-write';
 import type { SavedRun } from '../run/types';
 import { loadSavedRun } from '../run/run-format';
 import { isRunFile, runFilePath, runIdOfFile } from '../run/run-files';
+import { pruneComparisonCache } from './comparison-cache';
 
 /** Hidden: never taken for a run by anything that lists the folder (run-files.ts). */
 export const RUN_INDEX_FILE = '.index';
@@ -81,7 +82,11 @@ export class RunIndex {
       }
     }
     for (const name of names) changed = this.update(name) || changed;
-    if (changed) this.write();
+    if (changed) {
+      this.write();
+      // Comparisons of runs no longer here are dropped (comparison-cache.ts).
+      pruneComparisonCache(this.dir, names.map((n) => runIdOfFile(n)!));
+    }
     return this.listing();
   }
 

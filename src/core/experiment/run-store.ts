@@ -8,6 +8,7 @@ import type { Run, RunAccess, SavedRun } from '../run/types';
 import { stageCandidatesOfSaved } from './stage-recall';
 import { RUN_FORMATS, encodeRunFile, runFileText } from '../run/run-format';
 import { RunIndex } from './run-index';
+import { pruneComparisonCache } from './comparison-cache';
 import { isRunFile, runFileName, runFilePath, runIdOfFile } from '../run/run-files';
 
 export { checkSavedRun, loadSavedRun } from '../run/run-format';
@@ -23,7 +24,9 @@ export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_C
   const stem = `${safeName(saved.provenance.config)}${saved.principal ? `@${safeName(saved.principal)}` : ''}`;
   const path = join(runsDir, runFileName(`${stem}-${stamp}`));
   writeFileAtomic(path, encodeRunFile(saved));
-  for (const f of pruneRuns(runsDir, stem, keep)) log?.(`removed the older run ${f} (keeping the newest ${keep} of ${stem}: ranklab.json "runs.keep")`);
+  const removed = pruneRuns(runsDir, stem, keep);
+  for (const f of removed) log?.(`removed the older run ${f} (keeping the newest ${keep} of ${stem}: ranklab.json "runs.keep")`);
+  if (removed.length > 0) pruneComparisonCache(runsDir, readdirSync(runsDir).flatMap((f) => runIdOfFile(f) ?? []));
   return path;
 }
 

@@ -16,7 +16,9 @@ import { InputError, errorAt } from '../util/diagnostics';
 import type { RanklabSession } from './session';
 import { RUN_FORMAT } from '../run/run-format';
 
-export const TOOL_VERSION = 'ranklab 0.1.0';
+import { TOOL_VERSION } from '../util/version';
+
+export { TOOL_VERSION };
 
 export interface EvaluateConfigOptions {
   specs: MetricSpec[];

@@ -22,7 +22,7 @@ export function configUri(arg: unknown): vscode.Uri | undefined {
   return typeof arg !== 'string' && active?.fsPath.endsWith('.rank.json') ? active : undefined;
 }
 
-/** A saved run's id from its file path. */
+/** A saved run's id from its file path (`.json.gz`, or an older `.json`: run-files.ts). */
 export function runIdOf(file: string | undefined): string | undefined {
   return file ? runIdOfFile(path.basename(file)) : undefined;
 }

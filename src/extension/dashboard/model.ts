@@ -12,6 +12,7 @@ import { type GateResult, type GateSettings, checkGates, withGateMetrics } from 
 import { comparisonSideOf, savedTitle } from '../../core/experiment/run-store';
 import { QUERY_CLASSES } from '../../core/experiment/stage-recall';
 import { verdictOf } from '../../core/experiment/verdict';
+import { type ComparisonCacheKey, readCachedComparison, runFileStamp, writeCachedComparison } from '../../core/experiment/comparison-cache';
 import type { MetricSpec } from '../../core/metrics';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
@@ -261,9 +262,11 @@ export interface ComparisonSettings {
 
 export interface DashboardComparison {
   view?: ComparisonView;
-  /** The core's comparison behind `view` (per-query figures for the table). */
+  /** The core's comparison behind `view` (per-query figures for the table), without its `bounds` (the verdict's: in `view`). */
   core?: Comparison;
   refusal?: ComparisonRefusal;
+  /** The figures came from the comparison cache (computed before from the same inputs). */
+  cached?: boolean;
 }
 
 /** The metrics two runs are compared on (those both computed, plus every gate's) and how they are scored. */
@@ -280,33 +283,66 @@ function statisticsSlicer(signal?: AbortSignal): Slicer {
   return new Work({ signal }).phase('statistics', 0);
 }
 
+/** What the comparison cache keeps of a pair (before the moved documents' reasons, which depend on the corpus). */
+interface CachedComparison {
+  /** Without its bounds: the verdict, kept with it, is what reads them (half of the entry at 1,000 queries). */
+  core: Comparison;
+  gates: GateResult[];
+  verdict: VerdictView;
+}
+
 /**
  * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates + verdictOf) on `judgments`.
  * Runs made as different principals get the core's refusal instead of figures, unless `allowMixedPrincipals` (then
  * the view says MIXED PRINCIPALS). `stale`: the judgments changed since one of the runs was made.
+ * `cacheDir` (the runs folder): the comparison, gates and verdict are read from the core's comparison cache when
+ * computed before from exactly these inputs, and written to it otherwise (`cached` says which).
  */
 export async function dashboardComparison(
   b: StoredRun,
   c: StoredRun,
   judgments: JudgmentSet,
   settings: ComparisonSettings,
-  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal; lookup?: DocLookup; reasons?: (cmp: Comparison) => Promise<void> } = {},
+  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal; lookup?: DocLookup; reasons?: (cmp: Comparison) => Promise<void>; cacheDir?: string; log?: (message: string) => void } = {},
 ): Promise<DashboardComparison> {
   const { specs, options } = comparisonSpecs([b, c], settings);
-  let cmp: Comparison;
-  try {
-    cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
-  } catch (e) {
-    if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
-    throw e;
+  const key = opts.cacheDir !== undefined ? cacheKey(b, c, judgments, specs, options, settings.gates, opts.allowMixedPrincipals ?? false) : undefined;
+  let entry = key && readCachedComparison<CachedComparison>(opts.cacheDir!, key);
+  const cached = !!entry;
+  if (!entry) {
+    let cmp: Comparison;
+    try {
+      cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
+    } catch (e) {
+      if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
+      throw e;
+    }
+    const gates = checkGates(settings.gates, cmp);
+    const verdict = verdictView(cmp, gates, options);
+    const { bounds: _bounds, ...core } = cmp;
+    entry = { core, gates, verdict };
+    // Written before the reasons are added to it: they are not statistics, and are asked for on every open.
+    if (key) writeCachedComparison(opts.cacheDir!, key, entry, opts.log);
   }
+  const { core: cmp, gates, verdict } = entry;
   // The moved documents' one-line reasons (core session/explain.ts), when the caller can still reproduce both runs.
   // They are an extra: a config that no longer builds (a model gone) leaves the comparison without them, not without figures.
   if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp).catch(() => undefined);
-  const gates = checkGates(settings.gates, cmp);
   const stored = titlesOf([b, c]);
   const titleOf = (id: string) => stored.get(id) ?? opts.lookup?.(id)?.title;
-  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...comparisonView(cmp, gates, titleOf, opts.stale ?? false, options) }, core: cmp };
+  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...comparisonView(cmp, gates, titleOf, opts.stale ?? false, options, 20, verdict) }, core: cmp, cached };
+}
+
+/** Every input of dashboardComparison's figures, for the comparison cache (stale, titles and reasons are added after). */
+function cacheKey(b: StoredRun, c: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, gates: GateSettings, allowMixed: boolean): ComparisonCacheKey | undefined {
+  try {
+    return {
+      baseline: runFileStamp(b.id, b.file), candidate: runFileStamp(c.id, c.file), judgments: judgments.fingerprint,
+      specs, options, gates, allowMixedPrincipals: allowMixed, extra: { alpha: ALPHA },
+    };
+  } catch {
+    return undefined; // a run held only in memory (no file): not cached
+  }
 }
 
 /** Document titles as the runs stored them. */
@@ -327,6 +363,7 @@ export function comparisonView(
   staleJudgments: boolean,
   metricOptions: MetricOptions,
   maxMoved = 20,
+  verdict = verdictView(cmp, gates, metricOptions),
 ): Omit<ComparisonView, 'runIds'> {
   const primary = cmp.primaryMetric;
   const slice = (name: string, sc: SliceComparison) => {
@@ -354,7 +391,7 @@ export function comparisonView(
     judged: cmp.judged,
     staleJudgments,
     principals: { baseline: cmp.principals.baseline ?? null, candidate: cmp.principals.candidate ?? null, mixed: cmp.principals.mixed },
-    verdict: verdictView(cmp, gates, metricOptions),
+    verdict,
     classes: classesView(cmp),
   };
 }

@@ -146,6 +146,28 @@ suite('Ranklab live evaluation', () => {
     assert.equal(model.acl.status, 'not-run');
   });
 
+  test('a new run is compared ahead with the default pair, so the next open reads its comparison from the cache', async () => {
+    const a = await api();
+    const c = a.controller;
+    // No dashboard open (it would ask for the comparison itself) and no pick: the default pair.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until('dashboard closed', () => !a.dashboard()?.isReady || undefined);
+    c.select({});
+    const before = c.resolve().candidate!;
+    // A new run of the candidate's config (its file under a later id; runs are never rewritten).
+    const newId = before.id.replace(/\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '2099-01-01T00-00-00-000Z');
+    assert.notEqual(newId, before.id);
+    c.computedAhead = undefined;
+    fs.copyFileSync(before.file, path.join(path.dirname(before.file), path.basename(before.file).replace(before.id, newId)));
+    const ahead = await until('the comparison computed ahead', () => c.computedAhead);
+    assert.equal(await ahead, true, 'computed and cached');
+    const { baseline, candidate } = c.resolve();
+    assert.equal(candidate?.id, newId, 'the new run is in the default pair');
+    const cmp = await c.comparison(baseline!.id, newId);
+    assert.ok(cmp.view, cmp.note);
+    assert.equal(cmp.cached, true, 'read from the comparison cache, not computed again');
+  });
+
   // Last: it changes the judgments.
   test('judgment files get a diagnostic for an unknown document id, at its line', async () => {
     await api();
