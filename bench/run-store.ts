@@ -4,31 +4,32 @@
 // RRF, per-stage ranks and scores of every final document, both outputs as stage ids; titles of the top 10). Prints,
 // in the same run: the size of a run file in each format (ranklab-run@1, @2, @3, @4) by run kind, the time to read one
 // comparison's two runs in each, the time to open the store (@1 read the way the editor read it before the run index:
-// every file parsed in full; @4 with the run index), and what the
-// dashboard does when it opens on a comparison: the index, the two runs' details and the comparison it computes
-// (compareRunsSliced + checkGates + verdictOf, time-sliced as in the editor), its wall and CPU time, cold (computed)
-// and warm (read from the comparison cache). Medians of 4 rounds
-// by default (one per format, each round reading the formats from another one).
+// every file parsed in full; @4 with the run index), the comparison computed alone, and Open Dashboard as the editor
+// does it (dashboardOpen below: the page, the verdict, the comparison in full, each with its model) for a pair never
+// compared (runs evaluated when saved), after the judgments changed, and warm (the comparison cache). Medians of 4
+// rounds by default (one per format, each round reading the formats from another one).
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { RunIndex } from '../src/core/experiment/run-index';
-import { checkSavedRun, comparisonSideOf, loadSavedRun, saveRun } from '../src/core/experiment/run-store';
+import { checkSavedRun, comparisonSideOf, loadSavedRun, runOfSaved, saveRun } from '../src/core/experiment/run-store';
 import { compareRunsSliced } from '../src/core/experiment/compare';
 import { checkGates } from '../src/core/experiment/gates';
 import { verdictOf } from '../src/core/experiment/verdict';
 import { loadJudgments } from '../src/core/judgments';
-import { DEFAULT_METRIC_OPTIONS, parseMetricList } from '../src/core/metrics';
+import { DEFAULT_METRIC_OPTIONS, evaluateRun, parseMetricList } from '../src/core/metrics';
+import { metricOptionsOf } from '../src/core/workspace/settings';
 import { encodeRunV2 } from '../src/core/run/run-format-v2';
 import { encodeRunV3 } from '../src/core/run/run-format-v3';
-import { isRunFile, runIdOfFile } from '../src/core/run/run-files';
+import { isRunFile, runFilePath, runIdOfFile } from '../src/core/run/run-files';
 import type { RankedDoc, SavedQueryResult, SavedRun } from '../src/core/run/types';
 import { Work } from '../src/core/util/cooperative';
-import { COMPARISON_CACHE_DIR } from '../src/core/experiment/comparison-cache';
+import { COMPARISON_CACHE_DIR, runFileStamp } from '../src/core/experiment/comparison-cache';
+import { runEvaluationOf, writeRunEvaluation } from '../src/core/experiment/evaluation-cache';
 import { SavedRuns } from '../src/extension/run-store';
-import { dashboardComparison } from '../src/extension/dashboard/model';
+import { buildDashboardModel, dashboardComparison } from '../src/extension/dashboard/model';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -181,18 +182,50 @@ async function main(): Promise<void> {
   // A lexical-only run (ids[0]) against a hybrid one (ids[1]), as the dashboard opens on them.
   const specs = parseMetricList(SPECS);
   const gates = { maxRegression: { 'ndcg@10': 0.01 }, min: { 'recall@100': 0.1 } };
-  // What the editor does on Open Dashboard (SavedRuns + dashboardComparison, as the controller calls them): the
-  // index, the two runs' details, and the comparison with gates and verdict: computed (cold: no cache entry) or
-  // read from the comparison cache (warm: this pair compared before with these judgments and options).
+  // What the editor does on Open Dashboard, as the controller and the panel call it: (1) the page from the run index
+  // (SavedRuns.list + buildDashboardModel while comparing: no run file read), (2) the verdict from the statistics of
+  // both runs' cached per-query values (written when a run is saved, session/evaluate.ts; here as it does), (3) the
+  // comparison in full (both run files read: moved documents, classes, bounds), each with the model built from it.
+  // "new pair": never compared, runs evaluated when saved; "judgments changed": no per-query values for these
+  // judgments either, so both runs are read and evaluated for the verdict; "warm": the pair's comparison from the cache;
+  // "before" the open as it was until this change, measured in the same run: the page's model read every run's
+  // details (its run labels and per-query rows came from the run files), then the comparison in full.
   const settings = { metrics: SPECS, ...DEFAULT_METRIC_OPTIONS, gates };
-  async function dashboardOpen(warm: boolean) {
-    if (!warm) rmSync(join(dirs.v4, COMPARISON_CACHE_DIR), { recursive: true, force: true });
-    const runs = new SavedRuns(dirs.v4, dirs.v4).list().runs;
+  const options = metricOptionsOf(settings);
+  const compared = [ids[0], ids[1]].map((id) => ({ id, evaluation: runEvaluationOf(evaluateRun(runOfSaved(loadSavedRun(runFilePath(dirs.v4, id))).run, judgments, specs, options).perQuery, loadSavedRun(runFilePath(dirs.v4, id))) }));
+  const OPENS = ['before', 'new pair', 'judgments changed', 'warm'] as const;
+  type Open = (typeof OPENS)[number];
+  async function dashboardOpen(kind: Open): Promise<{ paint: number; verdict: number; full: number; filesAtVerdict: number }> {
+    if (kind !== 'warm') rmSync(join(dirs.v4, COMPARISON_CACHE_DIR), { recursive: true, force: true });
+    if (kind === 'new pair') for (const { id, evaluation } of compared) writeRunEvaluation(dirs.v4, { run: runFileStamp(id, runFilePath(dirs.v4, id)), judgments: judgments.fingerprint, options }, evaluation);
+    const t0 = performance.now();
+    const store = new SavedRuns(dirs.v4, dirs.v4);
+    const runs = store.list().runs;
+    const model = (extra: Partial<Parameters<typeof buildDashboardModel>[0]>) => buildDashboardModel({ workspaceName: 'bench', runsFolder: dirs.v4, runs, problems: [], metricOptions: options, baselineRunId: ids[0], candidateRunId: ids[1], ...extra });
+    if (kind === 'before') for (const r of runs) void r.run;
+    model({ comparing: kind !== 'before' });
+    const paint = performance.now() - t0;
+    if (kind !== 'before' && store.filesRead !== 0) throw new Error(`the first paint read ${store.filesRead} run files`);
     const [b, c] = [runs.find((r) => r.id === ids[0])!, runs.find((r) => r.id === ids[1])!];
-    const r = await dashboardComparison(b, c, judgments, settings, { cacheDir: dirs.v4 });
-    if (r.cached !== warm) throw new Error(`expected a ${warm ? 'warm' : 'cold'} open`);
+    let verdict: number | undefined;
+    let filesAtVerdict = 0;
+    const r = await dashboardComparison(b, c, judgments, settings, {
+      ...(kind !== 'before' && {
+        cacheDir: dirs.v4,
+        onStatistics: (first) => {
+          model({ comparison: first.view, core: first.core, sides: first.sides });
+          verdict = performance.now() - t0;
+          filesAtVerdict = store.filesRead;
+        },
+      }),
+    });
+    model({ comparison: r.view, core: r.core, sides: r.sides });
+    const full = performance.now() - t0;
+    if ((r.cached ?? false) !== (kind === 'warm') || (verdict === undefined) !== (kind === 'warm' || kind === 'before')) throw new Error(`not a ${kind} open`);
+    return { paint, verdict: verdict ?? full, full, filesAtVerdict: verdict === undefined ? store.filesRead : filesAtVerdict };
   }
-  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], compareCpu: [] as number[], dashboard: [] as number[], dashboardCpu: [] as number[], warm: [] as number[], warmCpu: [] as number[] };
+  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], compareCpu: [] as number[] };
+  const opens = Object.fromEntries(OPENS.map((k) => [k, { paint: [] as number[], verdict: [] as number[], full: [] as number[], files: 0 }])) as Record<Open, { paint: number[]; verdict: number[]; full: number[]; files: number }>;
   for (let round = 0; round < ROUNDS; round++) {
     if (round === 0) t.beforeOpen.push(await time(() => openBefore(dirs.v1))); // minutes under load: one round
     rmSync(join(dirs.v4, '.index'), { force: true });
@@ -212,8 +245,13 @@ async function main(): Promise<void> {
       const cmp = await compareRunsSliced(b, c, judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
       verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
     }, t.compareCpu));
-    t.dashboard.push(await time(() => dashboardOpen(false), t.dashboardCpu));
-    t.warm.push(await time(() => dashboardOpen(true), t.warmCpu));
+    for (const kind of OPENS) {
+      const o = await dashboardOpen(kind);
+      opens[kind].paint.push(o.paint);
+      opens[kind].verdict.push(o.verdict);
+      opens[kind].full.push(o.full);
+      opens[kind].files = o.filesAtVerdict;
+    }
   }
   const ms = (xs: number[], digits = 0) => `${median(xs).toFixed(digits)} ms`;
   const row = (label: string, ...cells: string[]) => console.log(`  ${label.padEnd(52)} ${cells.map((c) => c.padStart(11)).join(' ')}`);
@@ -227,11 +265,12 @@ async function main(): Promise<void> {
   row('  first open, no index yet (built from the files)', '', '', '', ms(t.first));
   row('compute the comparison (compare + gates + verdict)', '', '', '', ms(t.compare));
   row('  its CPU time (this process)', '', '', '', ms(t.compareCpu));
-  row('dashboard open, cold: index + two runs + comparison', '', '', '', ms(t.dashboard));
-  row('  its CPU time (this process)', '', '', '', ms(t.dashboardCpu));
-  row('dashboard open, warm: comparison from the cache', '', '', '', ms(t.warm));
-  row('  its CPU time (this process)', '', '', '', ms(t.warmCpu));
-  const entries = readdirSync(join(dirs.v4, COMPARISON_CACHE_DIR)).map((f) => statSync(join(dirs.v4, COMPARISON_CACHE_DIR, f)).size);
-  console.log(`  comparison cache entry ${(entries[0] / 1024).toFixed(1)} KB (gzipped)`);
+  console.log(`  Open Dashboard on a pair of ${RUNS} runs (from the command: page / verdict on screen / comparison in full; run files read by the verdict)`);
+  for (const [kind, o] of Object.entries(opens)) {
+    console.log(`    ${kind.padEnd(18)} page ${ms(o.paint, 1).padStart(9)}   verdict ${ms(o.verdict).padStart(8)}   in full ${ms(o.full).padStart(8)}   ${o.files} run files read for the verdict`);
+  }
+  // A pair's entry is named by both runs (three parts), a run's per-query values by the run alone (two).
+  const entry = (parts: number) => readdirSync(join(dirs.v4, COMPARISON_CACHE_DIR)).filter((f) => f.split('-').length === parts).map((f) => statSync(join(dirs.v4, COMPARISON_CACHE_DIR, f)).size);
+  console.log(`  comparison cache: a pair's entry ${(entry(3)[0] / 1024).toFixed(1)} KB, a run's per-query values ${(entry(2)[0] / 1024).toFixed(1)} KB (gzipped)`);
   console.log(`  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
 }

@@ -9,13 +9,13 @@ import type { JudgmentSet } from '../core/judgments/types';
 import { configAnalyzer } from '../core/retrieval/analyzer';
 import { makeSnippet } from '../core/session/search-view';
 import { REASON_QUERIES } from '../core/session/explain';
-import type { Comparison } from '../core/experiment/compare';
+import type { Comparison, ComparisonStatistics } from '../core/experiment/compare';
 import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonParams, DashboardModel, DocExplanation, MatrixView, QueryDetail } from '../protocol/dashboard';
 import { explanationView } from './dashboard/explanation';
 import { applyMoveReasons, movesWithoutReason } from './dashboard/move-reasons';
 import {
-  ACL_UNAVAILABLE, type DashboardComparison, type DocLookup, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
+  ACL_UNAVAILABLE, type DashboardComparison, type DashboardComparisonOptions, type DocLookup, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
   matrixCandidates, principalOf, principalText,
 } from './dashboard/model';
 import type { SessionManager } from './sessions';
@@ -151,18 +151,19 @@ export class RanklabController implements vscode.Disposable {
    * refused (the core's message) unless `allowMixed`; then they are scored on the unrestricted judgments, as
    * `ranklab compare --allow-mixed-principals` does.
    */
-  async comparison(baselineId: string | undefined, candidateId: string | undefined, allowMixed = false): Promise<DashboardComparison & { note?: string }> {
+  async comparison(baselineId: string | undefined, candidateId: string | undefined, allowMixed = false, onStatistics?: DashboardComparisonOptions['onStatistics']): Promise<DashboardComparison & { note?: string }> {
     // The user's request goes first: a comparison computed ahead stops at its next slice (it is not cached half done).
     this.ahead?.abort();
     this.asked++;
     try {
-      return await this.compare(baselineId, candidateId, allowMixed);
+      return await this.compare(baselineId, candidateId, allowMixed, onStatistics);
     } finally {
       this.asked--;
     }
   }
 
-  private async compare(baselineId: string | undefined, candidateId: string | undefined, allowMixed: boolean): Promise<DashboardComparison & { note?: string }> {
+  /** `onStatistics`: given the statistics first when the pair's comparison is computed now from cached per-query values. */
+  private async compare(baselineId: string | undefined, candidateId: string | undefined, allowMixed: boolean, onStatistics?: DashboardComparisonOptions['onStatistics']): Promise<DashboardComparison & { note?: string }> {
     const b = this.findRun(baselineId);
     const c = this.findRun(candidateId);
     if (!b || !c || b === c) return { note: 'Pick two different runs to compare.' };
@@ -181,6 +182,10 @@ export class RanklabController implements vscode.Disposable {
         const t0 = Date.now();
         hit = dashboardComparison(b, c, judgments, session.workspace.settings, {
           allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, ''), reasons, cacheDir: this.store?.dir, log: (m) => this.log.warn(m),
+          onStatistics: (first) => {
+            this.log.info(`statistics of ${b.id} and ${c.id} from their cached per-query values in ${Date.now() - t0} ms`);
+            onStatistics?.(first);
+          },
         });
         hit.then((r) => r.view && this.log.info(`comparison of ${b.id} and ${c.id} ${r.cached ? 'read from the comparison cache' : 'computed'} in ${Date.now() - t0} ms`), () => undefined);
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
@@ -291,13 +296,17 @@ export class RanklabController implements vscode.Disposable {
     return session.judgmentsFor({ principal, relevanceThreshold: session.workspace.settings.relevanceThreshold });
   }
 
-  /** The model plus the comparison of the chosen runs (the dashboard's view). */
-  async dashboardModel(overrides: ComparisonParams = {}): Promise<DashboardModel> {
+  /**
+   * The model plus the comparison of the chosen runs (the dashboard's view). `onStatistics`: given a model with the
+   * statistics alone first, when they come before the whole comparison (a pair not compared before).
+   */
+  async dashboardModel(overrides: ComparisonParams = {}, onStatistics?: (model: DashboardModel) => void): Promise<DashboardModel> {
     const ids = this.resolve(overrides);
-    const cmp = await this.comparison(ids.baseline?.id, ids.candidate?.id, ids.allowMixed);
     // The runs resolved before the comparison, not again after it: the user may have picked another pair meanwhile,
     // and a model must never label one pair's figures with another pair's runs.
-    return this.model({ baselineRunId: ids.baseline?.id, candidateRunId: ids.candidate?.id, allowMixedPrincipals: ids.allowMixed }, cmp);
+    const picked = { baselineRunId: ids.baseline?.id, candidateRunId: ids.candidate?.id, allowMixedPrincipals: ids.allowMixed };
+    const cmp = await this.comparison(ids.baseline?.id, ids.candidate?.id, ids.allowMixed, onStatistics && ((first) => onStatistics(this.model(picked, first))));
+    return this.model(picked, cmp);
   }
 
   /**
@@ -384,7 +393,8 @@ export class RanklabController implements vscode.Disposable {
     return { baseline, candidate, allowMixed: overrides.allowMixedPrincipals ?? this.picked.allowMixedPrincipals ?? false };
   }
 
-  model(overrides: ComparisonParams = {}, cmp?: DashboardComparison & { note?: string }): DashboardModel {
+  /** `cmp.comparing`: the comparison is on its way (the page first, without reading any run file). */
+  model(overrides: ComparisonParams = {}, cmp?: DashboardComparison<ComparisonStatistics> & { note?: string; comparing?: boolean }): DashboardModel {
     const folder = this.folder;
     const store = this.runs();
     const settings = folder ? readWorkspaceSettings(folder.uri.fsPath) : undefined;
@@ -401,6 +411,8 @@ export class RanklabController implements vscode.Disposable {
       primaryMetric: this.settings.primaryMetric,
       comparison: cmp?.view,
       core: cmp?.core,
+      sides: cmp?.sides,
+      comparing: cmp?.comparing,
       refusal: cmp?.refusal,
       comparisonNote: cmp?.note,
       allowMixedPrincipals: ids.allowMixed,

@@ -162,13 +162,20 @@ export interface ComparisonView {
   moved: { qid: string; text: string; delta: number; docs: MovedDoc[] }[];
   gates: GateRow[];
   warnings: string[];
-  judged: { k: number; baseline: number; candidate: number };
+  /** Absent while `pending`. */
+  judged?: { k: number; baseline: number; candidate: number };
+  /**
+   * Set while only the statistics are known (the verdict, metrics, slices, per-query figures): what is still being
+   * computed from the ranked lists. `moved` is then empty, `judged` and `classes` absent; a full view follows.
+   */
+  pending?: string;
   /** The judgments changed since one of the runs was made: figures use the current judgments. */
   staleJudgments: boolean;
   /** Who each side was made as (null: no principal); `mixed`: compared anyway in the labelled mixed mode. */
   principals: { baseline: string | null; candidate: string | null; mixed: boolean };
   verdict: VerdictView;
-  classes: ClassesView;
+  /** Absent while `pending`. */
+  classes?: ClassesView;
 }
 
 /** One metric of a comparison: means, paired bootstrap 95% CI of the difference, permutation p (Holm-adjusted). */
@@ -267,8 +274,10 @@ export interface DashboardModel {
   candidateRunId?: string;
   /** The metric the per-query table and the delta chart use. */
   primaryMetric?: MetricColumn;
-  /** Every query of either run, worst change first (the app re-sorts and filters). */
+  /** Every query of either run, worst change first (the app re-sorts and filters); empty while `comparing`. */
   perQuery: QueryRow[];
+  /** The comparison is on its way (the page is shown first, from the run index): the per-query figures come with it. */
+  comparing?: boolean;
   /** The slices the per-query filter offers: query tags, then `split:tune` / `split:holdout` when both occur, then `class:<name>` (the baseline's class). */
   sliceNames: string[];
   /** Problems met while reading the runs (file: message). The readable runs are still shown. */

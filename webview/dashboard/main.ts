@@ -64,8 +64,11 @@ async function refresh(): Promise<void> {
 
 function setModel(model: DashboardModel): void {
   state = { ...state, model, baselineRunId: model.baselineRunId, candidateRunId: model.candidateRunId, allowMixedPrincipals: model.allowMixedPrincipals };
-  if (state.selectedQid && !model.perQuery.some((q) => q.qid === state.selectedQid)) state.selectedQid = undefined;
-  if (!state.selectedQid && model.perQuery.length) state.selectedQid = model.perQuery[0].qid;
+  // While the comparison is on its way the table is empty: the selection waits for its rows (a reload keeps it).
+  if (!model.comparing) {
+    if (state.selectedQid && !model.perQuery.some((q) => q.qid === state.selectedQid)) state.selectedQid = undefined;
+    if (!state.selectedQid && model.perQuery.length) state.selectedQid = model.perQuery[0].qid;
+  }
   save();
   render(model);
 }
@@ -104,7 +107,7 @@ function render(model: DashboardModel): void {
     },
   });
   app.append(perQuery.element);
-  if (model.comparison) app.append(classesSection(model.comparison.classes, openClassQuery));
+  if (model.comparison?.classes) app.append(classesSection(model.comparison.classes, openClassQuery));
   app.append(matrixPlaceholder());
   if (model.comparison) app.append(comparisonSection(model.comparison));
   app.append(

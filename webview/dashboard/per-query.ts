@@ -185,7 +185,7 @@ export function perQueryView(model: DashboardModel, initial: QueryViewState, sel
       const key = cell.dataset.key;
       cell.setAttribute('aria-sort', key === view.sort ? (view.descending ? 'descending' : 'ascending') : 'none');
     }
-    count.textContent = shown.length === rows.length ? `${fmtCount(rows.length)} queries` : `${fmtCount(shown.length)} of ${fmtCount(rows.length)} queries`;
+    count.textContent = model.comparing ? 'Comparing the runs…' : shown.length === rows.length ? `${fmtCount(rows.length)} queries` : `${fmtCount(shown.length)} of ${fmtCount(rows.length)} queries`;
     list.setCount(shown.length);
     fillChart();
   }

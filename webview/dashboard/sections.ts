@@ -82,6 +82,7 @@ export function verdictSection(model: DashboardModel, cb: VerdictCallbacks): HTM
     lines,
     h('ul', { class: 'verdict-facts' }, ...facts),
     v.notes.length ? h('ul', { class: 'warnings' }, ...v.notes.map((n) => h('li', {}, data(n)))) : null,
+    cmp.pending ? h('p', { class: 'muted pending', id: 'verdict-pending', attrs: { 'aria-busy': 'true' } }, cmp.pending) : null,
     legend('Δ = candidate − baseline (mean over queries). 95% CI: the range the true Δ lies in with 95% confidence (paired bootstrap over queries). ',
       'p (Holm): chance of a Δ at least this large if the change did nothing (paired permutation test), corrected with Holm–Bonferroni for all the tests in this comparison (',
       cmp.correction, '). ▲ / ▼ significant: p (Holm) < 0.05; ● no significant change. ',
@@ -208,7 +209,7 @@ export function comparisonSection(c: ComparisonView): HTMLElement {
     h('h2', {}, 'Comparison in full: ', data(c.candidate), ' vs ', data(c.baseline), ` (${c.queries} queries)`),
     h('div', { class: 'scroll-x' }, metrics),
     legend('p: permutation test before correction; p (Holm): after it (', c.correction, '); highlighted rows: p (Holm) < 0.05. W / L / T: queries where the candidate is better / worse / equal. ',
-      `judged@${c.judged.k}: share of the top ${c.judged.k} that is judged — baseline ${fmt(c.judged.baseline, 3)}, candidate ${fmt(c.judged.candidate, 3)}.`),
+      c.judged ? `judged@${c.judged.k}: share of the top ${c.judged.k} that is judged — baseline ${fmt(c.judged.baseline, 3)}, candidate ${fmt(c.judged.candidate, 3)}.` : ''),
     c.warnings.length ? h('ul', { class: 'warnings' }, ...c.warnings.map((w) => h('li', {}, data(w)))) : null,
     h('h3', {}, 'Gates'), gates, c.gates.length ? legend('✓ passed, ✗ failed; actual: the value the gate tested.') : null,
     h('h3', {}, `Tune / holdout (${c.primaryMetric})`),
@@ -222,7 +223,8 @@ export function comparisonSection(c: ComparisonView): HTMLElement {
 }
 
 function movedSection(c: ComparisonView): HTMLElement | null {
-  if (c.moved.length === 0) return null;
+  if (c.pending) return h('div', { id: 'moved' }, h('h3', {}, 'Documents that moved'), h('p', { class: 'muted pending', id: 'moved-pending' }, c.pending));
+  if (c.moved.length === 0 || !c.judged) return null;
   const arrow = { in: 'in', out: 'out', up: '▲', down: '▼' } as const;
   return h('div', { id: 'moved' },
     h('h3', {}, 'Documents that moved'),

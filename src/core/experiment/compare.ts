@@ -86,7 +86,8 @@ export interface MovedDocument {
   reason?: string;
 }
 
-export interface QueryDelta {
+/** A query whose primary metric changed. */
+export interface QueryChange {
   qid: string;
   text: string;
   tags: string[];
@@ -94,6 +95,10 @@ export interface QueryDelta {
   baseline: number;
   candidate: number;
   delta: number;
+}
+
+/** A changed query with the documents that moved in its top k. */
+export interface QueryDelta extends QueryChange {
   moved: MovedDocument[];
 }
 
@@ -109,7 +114,11 @@ export interface ComparisonWarning {
   slice?: string;
 }
 
-export interface Comparison {
+/**
+ * What the per-query metric values alone decide (compareStatistics): means, intervals, tests, slices, splits, wins
+ * and losses, the queries that changed. The dashboard shows it first, before the ranked lists are read.
+ */
+export interface ComparisonStatistics {
   baseline: string;
   candidate: string;
   judgments: string;
@@ -126,15 +135,22 @@ export interface Comparison {
   wins: Record<string, number>;
   losses: Record<string, number>;
   ties: Record<string, number>;
-  /** Queries whose primary metric changed, worst first, with the documents that moved in the top k. */
-  queryDeltas: QueryDelta[];
+  /** Queries whose primary metric changed, worst first. */
+  queryDeltas: QueryChange[];
   slices: Record<string, SliceComparison>;
   splits: { tune?: SliceComparison; holdout?: SliceComparison };
-  latency: { baseline: Record<string, { p50: number; p99: number }>; candidate: Record<string, { p50: number; p99: number }> };
-  judged: { k: number; baseline: number; candidate: number };
   /** Who each side was made as (null: no principal; absent: not known), and whether they differ. */
   principals: { baseline?: string | null; candidate?: string | null; mixed: boolean };
+  /** Of the statistics (a Comparison adds the judged-coverage warning, which needs the lists). */
   warnings: ComparisonWarning[];
+}
+
+/** The whole comparison of two runs: the statistics, and what only their ranked lists tell. */
+export interface Comparison extends ComparisonStatistics {
+  /** Queries whose primary metric changed, worst first, with the documents that moved in the top k. */
+  queryDeltas: QueryDelta[];
+  latency: { baseline: Record<string, { p50: number; p99: number }>; candidate: Record<string, { p50: number; p99: number }> };
+  judged: { k: number; baseline: number; candidate: number };
   /** The delta's interval over every grading of the unjudged documents (./bounds.ts); absent under judgedOnly. */
   bounds?: ComparisonBounds;
   /** Score ties in each side and what another tie order could change (./ties.ts). */
@@ -152,7 +168,7 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
-  return runSync(correctedSteps(baseline, [candidate], judgments, specs, options, settings))[0];
+  return runSync(correctedSteps(baseline, [candidate], specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests)))[0];
 }
 
 /** compareRuns pausing between its significance tests (see util/cooperative); stops with the slicer's abort reason. */
@@ -165,7 +181,30 @@ export function compareRunsSliced(
   slicer: Slicer,
   settings: CompareSettings = {},
 ): Promise<Comparison> {
-  return runSliced(correctedSteps(baseline, [candidate], judgments, specs, options, settings), slicer).then((c) => c[0]);
+  return runSliced(correctedSteps(baseline, [candidate], specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests)), slicer).then((c) => c[0]);
+}
+
+/** One side of compareStatistics: who made it and its per-query metric values (evaluateRun's `perQuery`). */
+export interface EvaluatedSide extends SideIdentity {
+  values: ReadonlyMap<string, Readonly<Record<string, number>>>;
+}
+
+/**
+ * The statistics of a comparison from both sides' per-query values on `judgments`, without their ranked lists:
+ * exactly the figures compareRuns gives (same tests, resamples and correction), less what needs the lists (moved
+ * documents, judged@k, bounds, ties, stage recall; `classSlices` is not available). Time-sliced like compareRunsSliced.
+ */
+export function compareStatistics(
+  baseline: EvaluatedSide,
+  candidate: EvaluatedSide,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  slicer: Slicer,
+  settings: CompareSettings = {},
+): Promise<ComparisonStatistics> {
+  const s = settingsOf(settings);
+  return runSliced(correctedSteps(baseline, [candidate], specs, settings, (c, tests) => statisticsSteps(baseline, c, baseline.values, candidate.values, judgments, specs, options, s, tests)), slicer).then((c) => c[0]);
 }
 
 /** Several candidates against one baseline: one paired comparison per candidate, one Holm correction over all of them. */
@@ -197,7 +236,7 @@ export function compareMany(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): ManyComparison {
-  return manyOf(baseline, candidates, runSync(correctedSteps(baseline, candidates, judgments, specs, options, settings)));
+  return manyOf(baseline, candidates, runSync(correctedSteps(baseline, candidates, specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests))));
 }
 
 /** compareMany pausing between its significance tests (see util/cooperative). */
@@ -210,7 +249,7 @@ export async function compareManySliced(
   slicer: Slicer,
   settings: CompareSettings = {},
 ): Promise<ManyComparison> {
-  return manyOf(baseline, candidates, await runSliced(correctedSteps(baseline, candidates, judgments, specs, options, settings), slicer));
+  return manyOf(baseline, candidates, await runSliced(correctedSteps(baseline, candidates, specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests)), slicer));
 }
 
 function manyOf(baseline: ComparisonSide, candidates: ComparisonSide[], comparisons: Comparison[]): ManyComparison {
@@ -230,22 +269,21 @@ function manyOf(baseline: ComparisonSide, candidates: ComparisonSide[], comparis
 /** A permutation test of the report, and where its adjusted p-value goes. */
 type Test = { p: number; set: (p: number) => void };
 
-/** Every pair's comparison, then one Holm–Bonferroni correction over the tests of all of them. */
-function* correctedSteps(
-  baseline: ComparisonSide,
-  candidates: ComparisonSide[],
-  judgments: JudgmentSet,
+/** Every pair's comparison (`pair`), then one Holm–Bonferroni correction over the tests of all of them. */
+function* correctedSteps<S extends SideIdentity, T extends ComparisonStatistics>(
+  baseline: SideIdentity,
+  candidates: S[],
   specs: MetricSpec[],
-  options: EvaluateOptions,
   settings: CompareSettings,
-): Steps<Comparison[]> {
+  pair: (candidate: S, tests: Test[]) => Steps<T>,
+): Steps<T[]> {
   if (candidates.length === 0) throw new RangeError('compare: no candidate');
   for (const c of candidates) if (mixedPrincipals(baseline, c) && !settings.allowMixedPrincipals) throw new MixedPrincipalsError(baseline, c);
   const tests: Test[] = [];
   const parts: { name: string; slices: number; splits: number }[] = [];
-  const out: Comparison[] = [];
+  const out: T[] = [];
   for (const candidate of candidates) {
-    const cmp = yield* compareSteps(baseline, candidate, judgments, specs, options, settings, tests);
+    const cmp = yield* pair(candidate, tests);
     parts.push({ name: candidate.name, slices: Object.keys(cmp.slices).length, splits: Object.keys(cmp.splits).length });
     out.push(cmp);
   }
@@ -259,7 +297,11 @@ function* correctedSteps(
   return out;
 }
 
-/** One pair's comparison; its permutation tests go into `tests` for the caller to correct (correctedSteps). */
+function settingsOf(settings: CompareSettings): Required<CompareSettings> {
+  return { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
+}
+
+/** One pair's comparison: its statistics (statisticsSteps), then what the ranked lists tell. */
 function* compareSteps(
   baseline: ComparisonSide,
   candidate: ComparisonSide,
@@ -269,24 +311,69 @@ function* compareSteps(
   settings: CompareSettings,
   tests: Test[],
 ): Steps<Comparison> {
-  const s = { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
-  const mixed = mixedPrincipals(baseline, candidate); // allowed: correctedSteps refused it otherwise
+  const s = settingsOf(settings);
   // Each query's two lists graded once, for the evaluations, judged@k and the bounds.
   const graded = gradeQueries(baseline.run, candidate.run, judgments, options);
   const contexts = (side: 0 | 1) => new Map([...graded].map(([q, lists]) => [q, lists.contexts[side]]));
   const [ctxA, ctxB] = [contexts(0), contexts(1)];
   const evA = evaluateRun(baseline.run, judgments, specs, options, ctxA);
   const evB = evaluateRun(candidate.run, judgments, specs, options, ctxB);
-  const qids = [...evA.perQuery.keys()];
-  const primary = specs[0];
-  const k = primary.k ?? 10;
+  const k = specs[0].k ?? 10;
   const stagesA = stageRecall(baseline.run, baseline.stageIds, judgments, options, k);
   const stagesB = stageRecall(candidate.run, candidate.stageIds, judgments, options, k);
+  const classTags = s.classSlices ? new Map([...evA.perQuery.keys()].map((q) => [q, [`class:${stagesA.perQuery[q].class}`]])) : undefined;
+  const stats = yield* statisticsSteps(baseline, candidate, evA.perQuery, evB.perQuery, judgments, specs, options, s, tests, classTags);
+  const qids = [...evA.perQuery.keys()];
+
+  const queryDeltas = stats.queryDeltas.map((d) => ({ ...d, moved: movedDocuments(baseline.run.get(d.qid) ?? [], candidate.run.get(d.qid) ?? [], judgments.qrels.get(d.qid) ?? new Map(), k) }));
+  const judged = { k, baseline: mean(qids.map((q) => judgedAt(ctxA.get(q)!, k))), candidate: mean(qids.map((q) => judgedAt(ctxB.get(q)!, k))) };
+  const warnings = [...stats.warnings];
+  if (judged.baseline - judged.candidate > s.judgedDropThreshold) {
+    warnings.push({ kind: 'judged-coverage', message: `the candidate shows fewer judged documents (judged@${judged.k} ${judged.candidate.toFixed(3)} vs ${judged.baseline.toFixed(3)}): its scores are a lower bound; judge the new documents before trusting a loss` });
+  }
+  const bounds = yield* comparisonBoundsSteps(judgments, specs, options, qids, graded);
+  return {
+    ...stats,
+    queryDeltas,
+    latency: { baseline: latencySummary(baseline.latencies), candidate: latencySummary(candidate.latencies) },
+    judged,
+    warnings,
+    bounds,
+    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options, evA), candidate: tieReport(candidate.run, judgments, specs, options, evB) },
+    stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
+  };
+}
+
+/**
+ * The statistics of one pair from per-query values (the same query set on both sides); its permutation tests go into
+ * `tests` for the caller to correct (correctedSteps). `extraTags`: more slices per query (the class slices).
+ */
+function* statisticsSteps(
+  baseline: SideIdentity,
+  candidate: SideIdentity,
+  valuesA: ReadonlyMap<string, Readonly<Record<string, number>>>,
+  valuesB: ReadonlyMap<string, Readonly<Record<string, number>>>,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  s: Required<CompareSettings>,
+  tests: Test[],
+  extraTags?: Map<string, string[]>,
+): Steps<ComparisonStatistics> {
+  const qids = [...valuesA.keys()];
+  const value = (values: typeof valuesA, q: string, spec: string): number => {
+    const v = values.get(q)?.[spec];
+    if (typeof v !== 'number') throw new RangeError(`compare: no ${spec} for query ${q} of ${values === valuesA ? baseline.name : candidate.name}`);
+    return v;
+  };
+  if (valuesB.size !== qids.length) throw new RangeError(`compare: ${baseline.name} has ${qids.length} queries, ${candidate.name} ${valuesB.size}`);
+  const mixed = mixedPrincipals(baseline, candidate); // allowed: correctedSteps refused it otherwise
+  const primary = specs[0];
 
   // Every test goes into `tests`, so that one Holm–Bonferroni correction (correctedSteps) covers them all.
   const compareOn = function* (ids: string[]): Steps<Record<string, MetricComparison>> {
     const out: Record<string, MetricComparison> = {};
-    const values = specs.map((spec) => [ids.map((q) => evA.perQuery.get(q)![spec.name]), ids.map((q) => evB.perQuery.get(q)![spec.name])] as const);
+    const values = specs.map((spec) => [ids.map((q) => value(valuesA, q, spec.name)), ids.map((q) => value(valuesB, q, spec.name))] as const);
     // Every metric's interval from one set of resamples (the same seed draws the same queries for each).
     const cis = yield* pairedBootstrapCIsSteps(values, { samples: s.bootstrapSamples, seed: s.seed });
     for (const [i, spec] of specs.entries()) {
@@ -316,8 +403,7 @@ function* compareSteps(
 
   const metrics = yield* compareOn(qids);
   const slices: Record<string, SliceComparison> = {};
-  const classTags = s.classSlices ? new Map(qids.map((q) => [q, [`class:${stagesA.perQuery[q].class}`]])) : undefined;
-  for (const [tag, ids] of groupByTag(qids, judgments, classTags)) {
+  for (const [tag, ids] of groupByTag(qids, judgments, extraTags)) {
     if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   const splits: Comparison['splits'] = {};
@@ -329,8 +415,8 @@ function* compareSteps(
   for (const q of qids) {
     perQuery[q] = {};
     for (const spec of specs) {
-      const a = evA.perQuery.get(q)![spec.name];
-      const b = evB.perQuery.get(q)![spec.name];
+      const a = value(valuesA, q, spec.name);
+      const b = value(valuesB, q, spec.name);
       perQuery[q][spec.name] = { baseline: a, candidate: b, delta: b - a };
     }
   }
@@ -343,30 +429,18 @@ function* compareSteps(
     losses[spec.name] = wlt.losses;
     ties[spec.name] = wlt.ties;
   }
-
+  const infoOf = (q: string) => {
+    const query: Query | undefined = judgments.queries.get(q);
+    return { text: query?.text ?? '', tags: query?.tags ?? [], split: query?.split ?? 'tune' };
+  };
   const queryDeltas = qids
     .map((q) => ({ q, d: perQuery[q][primary.name] }))
     .filter(({ d }) => Math.abs(d.delta) > 1e-9)
     .sort((x, y) => x.d.delta - y.d.delta)
-    .map(({ q, d }) => {
-      const query: Query | undefined = judgments.queries.get(q);
-      return {
-        qid: q,
-        text: query?.text ?? '',
-        tags: query?.tags ?? [],
-        split: query?.split ?? 'tune',
-        baseline: d.baseline,
-        candidate: d.candidate,
-        delta: d.delta,
-        moved: movedDocuments(baseline.run.get(q) ?? [], candidate.run.get(q) ?? [], judgments.qrels.get(q) ?? new Map(), k),
-      };
-    });
+    .map(({ q, d }): QueryChange => ({ qid: q, ...infoOf(q), baseline: d.baseline, candidate: d.candidate, delta: d.delta }));
 
-  const judged = { k, baseline: mean(qids.map((q) => judgedAt(ctxA.get(q)!, k))), candidate: mean(qids.map((q) => judgedAt(ctxB.get(q)!, k))) };
-  const warnings = collectWarnings(metrics, slices, splits, judged, s, qids.length);
+  const warnings = collectWarnings(metrics, slices, splits, s, qids.length);
   if (mixed) warnings.unshift({ kind: 'mixed-principals', message: `MIXED PRINCIPALS: ${mixedPrincipalsText(baseline, candidate)}; compared anyway as asked, but the difference mixes access with ranking` });
-
-  const bounds = yield* comparisonBoundsSteps(judgments, specs, options, qids, graded);
   return {
     baseline: baseline.name,
     candidate: candidate.name,
@@ -378,23 +452,15 @@ function* compareSteps(
     tests: 0,
     metrics,
     perQuery,
-    queryInfo: Object.fromEntries(qids.map((q) => {
-      const query = judgments.queries.get(q);
-      return [q, { text: query?.text ?? '', tags: query?.tags ?? [], split: query?.split ?? 'tune' }];
-    })),
+    queryInfo: Object.fromEntries(qids.map((q) => [q, infoOf(q)])),
     wins,
     losses,
     ties,
     queryDeltas,
     slices,
     splits,
-    latency: { baseline: latencySummary(baseline.latencies), candidate: latencySummary(candidate.latencies) },
-    judged,
     principals: { baseline: baseline.principal, candidate: candidate.principal, mixed },
     warnings,
-    bounds,
-    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options, evA), candidate: tieReport(candidate.run, judgments, specs, options, evB) },
-    stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
   };
 }
 
@@ -442,7 +508,6 @@ function collectWarnings(
   metrics: Record<string, MetricComparison>,
   slices: Record<string, SliceComparison>,
   splits: Comparison['splits'],
-  judged: Comparison['judged'],
   s: Required<CompareSettings>,
   n: number,
 ): ComparisonWarning[] {
@@ -466,9 +531,6 @@ function collectWarnings(
         warnings.push({ kind: 'overfitting', metric: name, message: `${name} gains ${signed(dt)} on tuning queries but ${signed(dh)} on holdout queries: less than half of the gain carries over (overfitting to the labeled set?)` });
       }
     }
-  }
-  if (judged.baseline - judged.candidate > s.judgedDropThreshold) {
-    warnings.push({ kind: 'judged-coverage', message: `the candidate shows fewer judged documents (judged@${judged.k} ${judged.candidate.toFixed(3)} vs ${judged.baseline.toFixed(3)}): its scores are a lower bound; judge the new documents before trusting a loss` });
   }
   return warnings;
 }

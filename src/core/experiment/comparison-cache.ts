@@ -8,7 +8,8 @@
  * (written once, atomically, by saveRun), any rewrite changes the stamp, and hashing two 10 MB files on every open
  * would cost about what the cache saves. An entry is gzipped JSON written atomically; a garbled, partial or foreign
  * entry reads as a miss (recomputed, never an error). Entries whose runs are gone go when the store is listed or
- * retention runs; at most MAX_CACHED_COMPARISONS are kept (the oldest written go first).
+ * retention runs; at most MAX_CACHED_COMPARISONS are kept (the oldest written go first). The same folder keeps each
+ * run's per-query metric values (./evaluation-cache.ts), under the same rules: one run's entries are named by it alone.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
@@ -21,8 +22,9 @@ import { TOOL_VERSION } from '../util/version';
 /** The hidden subfolder of the runs folder holding the entries. */
 export const COMPARISON_CACHE_DIR = '.comparisons';
 /** Bump when what an entry holds (or how a comparison is computed) changes without a version change. */
-export const COMPARISON_CACHE_SCHEMA = 'ranklab-comparison-cache@1';
-export const MAX_CACHED_COMPARISONS = 64;
+export const COMPARISON_CACHE_SCHEMA = 'ranklab-comparison-cache@2';
+/** Entries kept (pairs' comparisons and runs' evaluations together). */
+export const MAX_CACHED_COMPARISONS = 128;
 
 /** A run file as the key sees it. */
 export interface RunFileStamp {
@@ -54,43 +56,53 @@ export function runFileStamp(id: string, path: string): RunFileStamp {
   return { id, name: basename(path), size: st.size, mtimeMs: st.mtimeMs };
 }
 
-export function comparisonCacheHash(key: ComparisonCacheKey): string {
-  return createHash('sha256').update(stableStringify({ schema: COMPARISON_CACHE_SCHEMA, tool: TOOL_VERSION, key })).digest('hex').slice(0, 32);
-}
-
-/** Short hash of a run id: entry names start with those of both runs, so entries of removed runs are found by name. */
+/** Short hash of a run id: entry names start with those of their runs, so entries of removed runs are found by name. */
 function idHash(id: string): string {
   return createHash('sha256').update(id).digest('hex').slice(0, 12);
 }
 
-const ENTRY = /^([0-9a-f]{12})-([0-9a-f]{12})-[0-9a-f]{32}\.json\.gz$/;
+/** `<run>-<run>-<key>` (a pair's comparison) or `<run>-<key>` (one run's evaluation). */
+const ENTRY = /^([0-9a-f]{12})(?:-([0-9a-f]{12}))?-[0-9a-f]{32}\.json\.gz$/;
+
+/** Where the entry of `key` (of the runs `runIds`) is, and the hash it must hold. */
+export function cacheEntry(runsDir: string, runIds: string[], key: unknown): { path: string; hash: string } {
+  const hash = createHash('sha256').update(stableStringify({ schema: COMPARISON_CACHE_SCHEMA, tool: TOOL_VERSION, key })).digest('hex').slice(0, 32);
+  return { path: join(runsDir, COMPARISON_CACHE_DIR, `${[...runIds.map(idHash), hash].join('-')}.json.gz`), hash };
+}
 
 function entryPath(runsDir: string, key: ComparisonCacheKey): { path: string; hash: string } {
-  const hash = comparisonCacheHash(key);
-  return { path: join(runsDir, COMPARISON_CACHE_DIR, `${idHash(key.baseline.id)}-${idHash(key.candidate.id)}-${hash}.json.gz`), hash };
+  return cacheEntry(runsDir, [key.baseline.id, key.candidate.id], key);
 }
 
 /** The value stored for `key`, or undefined (none, or unreadable: the caller computes it again). */
 export function readCachedComparison<T>(runsDir: string, key: ComparisonCacheKey): T | undefined {
-  const { path, hash } = entryPath(runsDir, key);
+  return readCacheEntry<T>(entryPath(runsDir, key));
+}
+
+/** Stores `value` for `key` (atomically), then keeps the newest MAX_CACHED_COMPARISONS. False: not stored (`log` says why). */
+export function writeCachedComparison(runsDir: string, key: ComparisonCacheKey, value: unknown, log?: (message: string) => void): boolean {
+  return writeCacheEntry(runsDir, entryPath(runsDir, key), value, (m) => log?.(`comparison not cached: ${m}`));
+}
+
+/** The value of an entry, or undefined when there is none or it is not this entry's (garbled, another key or schema). */
+export function readCacheEntry<T>(entry: { path: string; hash: string }): T | undefined {
   try {
-    const v = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as { format?: unknown; key?: unknown; value?: unknown };
-    if (v.format !== COMPARISON_CACHE_SCHEMA || v.key !== hash || !('value' in v)) return undefined;
+    const v = JSON.parse(gunzipSync(readFileSync(entry.path)).toString('utf8')) as { format?: unknown; key?: unknown; value?: unknown };
+    if (v.format !== COMPARISON_CACHE_SCHEMA || v.key !== entry.hash || !('value' in v)) return undefined;
     return fromPlain(v.value) as T;
   } catch {
     return undefined;
   }
 }
 
-/** Stores `value` for `key` (atomically), then keeps the newest MAX_CACHED_COMPARISONS. False: not stored (`log` says why). */
-export function writeCachedComparison(runsDir: string, key: ComparisonCacheKey, value: unknown, log?: (message: string) => void): boolean {
-  const { path, hash } = entryPath(runsDir, key);
+/** Writes an entry atomically and prunes the cache; false (and `log`) when it could not be written. */
+export function writeCacheEntry(runsDir: string, entry: { path: string; hash: string }, value: unknown, log?: (message: string) => void): boolean {
   try {
-    writeFileAtomic(path, gzipSync(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: hash, value: toPlain(value) })));
+    writeFileAtomic(entry.path, gzipSync(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) })));
     pruneComparisonCache(runsDir);
     return true;
   } catch (e) {
-    log?.(`comparison not cached: ${(e as Error).message}`); // a read-only folder still compares
+    log?.((e as Error).message); // a read-only folder still compares
     return false;
   }
 }
@@ -121,7 +133,7 @@ export function pruneComparisonCache(runsDir: string, liveRunIds?: Iterable<stri
   for (const name of names) {
     const m = ENTRY.exec(name);
     if (!m) continue; // temporary files of a write in progress
-    if (live && !(live.has(m[1]) && live.has(m[2]))) remove(name);
+    if (live && !(live.has(m[1]) && (m[2] === undefined || live.has(m[2])))) remove(name);
     else {
       try {
         kept.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });

@@ -3,7 +3,7 @@ import { closest } from '../util/closest';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { JsonSyntaxError, type JsonLocations, escapePointerToken, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
 import { readUserText } from '../util/text-file';
-import type { Comparison } from './compare';
+import type { ComparisonStatistics } from './compare';
 
 /**
  * Quality gates declared in ranklab.json, in the shape of Anserini's regression files:
@@ -146,7 +146,7 @@ export interface GateResult {
 }
 
 /** Evaluates every gate against a comparison. A gate naming a metric that was not computed fails with a clear statement. */
-export function checkGates(gates: GateSettings, cmp: Comparison): GateResult[] {
+export function checkGates(gates: GateSettings, cmp: ComparisonStatistics): GateResult[] {
   const results: GateResult[] = [];
   const qids = Object.keys(cmp.perQuery);
   const losers = (metric: string, ids: string[]) =>
@@ -174,11 +174,11 @@ export function checkGates(gates: GateSettings, cmp: Comparison): GateResult[] {
   return results;
 }
 
-function prefixed(splits: Comparison['splits']) {
+function prefixed(splits: ComparisonStatistics['splits']) {
   return Object.fromEntries(Object.entries(splits).map(([k, v]) => [`split:${k}`, v!]));
 }
 
-function sliceHas(cmp: Comparison, qid: string, slice: string): boolean {
+function sliceHas(cmp: ComparisonStatistics, qid: string, slice: string): boolean {
   const info = cmp.queryInfo[qid];
   if (!info) return false;
   return slice.startsWith('split:') ? info.split === slice.slice(6) : info.tags.includes(slice);

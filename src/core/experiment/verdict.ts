@@ -6,7 +6,10 @@
  * Everything here is read off a Comparison and its GateResults; nothing is recomputed but the spread of the
  * per-query differences the MDE needs.
  */
-import type { Comparison, SliceComparison } from './compare';
+import type { Comparison, ComparisonStatistics, SliceComparison } from './compare';
+
+/** What a verdict reads: the statistics, and the bounds when the lists were compared too (the could-flip notes). */
+export type VerdictInput = ComparisonStatistics & Partial<Pick<Comparison, 'bounds'>>;
 import type { GateResult } from './gates';
 import { pairedMde, queriesToDetect, sampleStdDev } from './stats';
 
@@ -79,7 +82,7 @@ export interface Verdict {
 const DEFAULTS: Required<VerdictSettings> = { alpha: 0.05, power: 0.8, detect: 0.01 };
 
 /** The verdict of a comparison and its gates (gates may be empty: none declared or not checked). */
-export function verdictOf(cmp: Comparison, gates: readonly GateResult[], settings: VerdictSettings = {}): Verdict {
+export function verdictOf(cmp: VerdictInput, gates: readonly GateResult[], settings: VerdictSettings = {}): Verdict {
   const s = { ...DEFAULTS, ...settings };
   const metrics = Object.keys(cmp.metrics).map((name) => metricVerdict(cmp, name, gates, s));
   const improved = metrics.filter((m) => m.change === 'improved').map((m) => m.metric);
@@ -101,7 +104,7 @@ export function verdictOf(cmp: Comparison, gates: readonly GateResult[], setting
   };
 }
 
-function metricVerdict(cmp: Comparison, name: string, gates: readonly GateResult[], s: Required<VerdictSettings>): MetricVerdict {
+function metricVerdict(cmp: VerdictInput, name: string, gates: readonly GateResult[], s: Required<VerdictSettings>): MetricVerdict {
   const m = cmp.metrics[name];
   const significant = m.pAdjusted < s.alpha;
   const change = !significant ? 'no significant change' : m.delta > 0 ? 'improved' : m.delta < 0 ? 'regressed' : 'no significant change';
@@ -128,7 +131,7 @@ function metricVerdict(cmp: Comparison, name: string, gates: readonly GateResult
 }
 
 /** MDE of one metric from the spread of its per-query differences (see ./stats/power.ts for the formula). */
-export function minimumDetectableEffect(cmp: Comparison, name: string, settings: VerdictSettings = {}): MinimumDetectableEffect {
+export function minimumDetectableEffect(cmp: VerdictInput, name: string, settings: VerdictSettings = {}): MinimumDetectableEffect {
   const s = { ...DEFAULTS, ...settings };
   const deltas = Object.values(cmp.perQuery).map((q) => q[name]?.delta).filter((d): d is number => Number.isFinite(d));
   const n = deltas.length;
@@ -160,7 +163,7 @@ function mdeText(name: string, m: MinimumDetectableEffect, needed: number): stri
 }
 
 /** The slice or split with the most negative delta on `name`, if any is negative. */
-function worstSlice(cmp: Comparison, name: string): { name: string; queries: number; delta: number; pAdjusted: number } | undefined {
+function worstSlice(cmp: VerdictInput, name: string): { name: string; queries: number; delta: number; pAdjusted: number } | undefined {
   const all: [string, SliceComparison][] = [...Object.entries(cmp.slices), ...Object.entries(cmp.splits).map(([k, v]): [string, SliceComparison] => [`split:${k}`, v!])];
   let worst: { name: string; queries: number; delta: number; pAdjusted: number } | undefined;
   for (const [slice, sc] of all) {

@@ -1,7 +1,11 @@
+import { basename } from 'node:path';
 import { annRecallAtK } from '../retrieval/exact';
 import { type Evaluation, type EvaluateOptions as MetricOptions, type MetricSpec, evaluateRun } from '../metrics';
 import { latencySummary } from '../experiment/compare';
 import { type RunKey, findCachedRun, saveRun } from '../experiment/run-store';
+import { runFileStamp } from '../experiment/comparison-cache';
+import { runEvaluationOf, writeRunEvaluation } from '../experiment/evaluation-cache';
+import { runIdOfFile } from '../run/run-files';
 import { cachedLearnedModels } from '../retrieval/engine';
 import type { RankConfig } from '../config';
 import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, withoutQueries } from '../judgments';
@@ -125,7 +129,13 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
   };
   if (corpus.docs.length > 0) saved.titles = titlesOfTop(run, (id) => session.document(id)?.title);
   let path: string | undefined;
-  if (opts.save !== false) path = saveRun(session.workspace.runsDir, saved, session.workspace.settings.runs.keep, (m) => notes.push(m));
+  if (opts.save !== false) {
+    const runsDir = session.workspace.runsDir;
+    path = saveRun(runsDir, saved, session.workspace.settings.runs.keep, (m) => notes.push(m));
+    // Its per-query values, for the statistics of any comparison with it on these judgments (evaluation-cache.ts).
+    const key = { run: runFileStamp(runIdOfFile(basename(path))!, path), judgments: evaluation.judgments, options: opts.metricOptions };
+    writeRunEvaluation(runsDir, key, runEvaluationOf(evaluation.perQuery, saved), session.options.log);
+  }
   return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed, sharing };
 }
 

@@ -7,13 +7,14 @@
 import type {
   AclView, ClassesView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, MatrixView, MetricColumn, Outcome, QueryDetail, QueryRow, RunSummary, VerdictView,
 } from '../../protocol/dashboard';
-import { type Comparison, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced } from '../../core/experiment/compare';
+import { type Comparison, type ComparisonStatistics, type EvaluatedSide, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced, compareStatistics } from '../../core/experiment/compare';
 import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
-import { comparisonSideOf, savedTitle } from '../../core/experiment/run-store';
+import { comparisonSideOf, runOfSaved, savedTitle } from '../../core/experiment/run-store';
 import { QUERY_CLASSES } from '../../core/experiment/stage-recall';
-import { verdictOf } from '../../core/experiment/verdict';
-import { type ComparisonCacheKey, readCachedComparison, runFileStamp, writeCachedComparison } from '../../core/experiment/comparison-cache';
-import type { MetricSpec } from '../../core/metrics';
+import { type VerdictInput, verdictOf } from '../../core/experiment/verdict';
+import { type ComparisonCacheKey, type RunFileStamp, readCachedComparison, runFileStamp, writeCachedComparison } from '../../core/experiment/comparison-cache';
+import { type RunEvaluation, readRunEvaluation, runEvaluationOf, writeRunEvaluation } from '../../core/experiment/evaluation-cache';
+import { type MetricSpec, evaluateRun } from '../../core/metrics';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
 import { describeMetric, explainMetric, parseMetric, parseMetricList } from '../../core/metrics/spec';
@@ -46,8 +47,12 @@ export interface ModelInput {
   allowMixedPrincipals?: boolean;
   /** Tags and split of a query, from the judgments (for the slice filter when there is no comparison). */
   queryInfo?: (qid: string) => { tags: string[]; split?: string } | undefined;
-  /** The core comparison of the chosen pair, when there is one: per-query figures then come from it. */
-  core?: Comparison;
+  /** The core comparison of the chosen pair (or its statistics), when there is one: per-query figures then come from it. */
+  core?: ComparisonStatistics;
+  /** With `core`: each side's queries its figures leave out. */
+  sides?: DashboardComparison['sides'];
+  /** The comparison is being computed: the per-query table waits for its figures (the runs are not read for it). */
+  comparing?: boolean;
   acl?: AclView;
 }
 
@@ -115,23 +120,24 @@ export function runLabel(r: StoredRun, headline?: string): string {
   return parts.join(' · ');
 }
 
+/** A run as the pickers and tables show it: from its summary (the run index), never its file. */
 export function summarize(r: StoredRun, headline?: string): RunSummary {
-  const { run } = r;
+  const { provenance, queryCount, metrics, latency, annRecall } = r.summary;
   const label = runLabel(r, headline);
   const principal = principalOf(r);
   return {
     id: r.id,
-    config: run.provenance.config,
+    config: provenance.config,
     principal,
     label,
-    time: runTime(run.provenance.createdAt),
-    createdAt: run.provenance.createdAt,
-    tool: run.provenance.tool,
-    queryCount: run.queries.length,
-    metrics: run.metrics,
-    latency: run.latency ?? {},
-    annRecall: run.annRecall,
-    search: [label, r.id, run.provenance.createdAt, principal ?? 'no principal'].join(' ').toLowerCase(),
+    time: runTime(provenance.createdAt),
+    createdAt: provenance.createdAt,
+    tool: provenance.tool,
+    queryCount,
+    metrics,
+    latency: latency ?? {},
+    annRecall,
+    search: [label, r.id, provenance.createdAt, principal ?? 'no principal'].join(' ').toLowerCase(),
   };
 }
 
@@ -141,38 +147,18 @@ export function outcomeOf(delta: number): Outcome {
 
 /**
  * Every query of either run, worst change first; rows without a delta go last, by qid. With the core comparison
- * the figures are its own (on the current judgments); otherwise the values saved with the runs.
+ * the figures are its own (on the current judgments; a query one run lacks gets no delta), and neither run is read;
+ * otherwise the values saved with the runs.
  */
 export function perQueryRows(
   baseline: StoredRun | undefined,
   candidate: StoredRun | undefined,
   metric: string,
   info?: ModelInput['queryInfo'],
-  core?: Comparison,
+  core?: ComparisonStatistics,
+  sides?: DashboardComparison['sides'],
 ): QueryRow[] {
-  const base = new Map(baseline?.run.queries.map((q) => [q.qid, q]) ?? []);
-  const cand = new Map(candidate?.run.queries.map((q) => [q.qid, q]) ?? []);
-  const qids = new Set([...base.keys(), ...cand.keys()]);
-  const rows: QueryRow[] = [];
-  for (const qid of qids) {
-    const b = base.get(qid);
-    const c = cand.get(qid);
-    const fromCore = core?.perQuery[qid]?.[metric];
-    const bv = fromCore ? fromCore.baseline : b?.metrics[metric];
-    const cv = fromCore ? fromCore.candidate : c?.metrics[metric];
-    const about = core?.queryInfo[qid] ?? info?.(qid);
-    const row: QueryRow = { qid, text: (c ?? b)!.text ?? '', tags: about?.tags ?? [] };
-    if (about?.split) row.split = about.split;
-    const classes = core && { baseline: core.stageRecall.baseline.perQuery[qid]?.class, candidate: core.stageRecall.candidate.perQuery[qid]?.class };
-    if (classes && (classes.baseline || classes.candidate)) row.classes = classes;
-    if (typeof bv === 'number') row.baseline = bv;
-    if (typeof cv === 'number') row.candidate = cv;
-    if (typeof bv === 'number' && typeof cv === 'number' && b && c) {
-      row.delta = cv - bv;
-      row.outcome = outcomeOf(row.delta);
-    }
-    rows.push(row);
-  }
+  const rows = core ? rowsOfComparison(core, metric, sides, info) : rowsOfRuns(baseline, candidate, metric, info);
   return rows.sort((x, y) => {
     if (x.delta === undefined || y.delta === undefined) {
       if (x.delta !== y.delta) return x.delta === undefined ? 1 : -1;
@@ -180,6 +166,61 @@ export function perQueryRows(
     }
     return x.delta - y.delta || x.qid.localeCompare(y.qid);
   });
+}
+
+function rowsOfComparison(core: ComparisonStatistics, metric: string, sides: DashboardComparison['sides'], info: ModelInput['queryInfo']): QueryRow[] {
+  const missing = new Set([...(sides?.baseline.missing ?? []), ...(sides?.candidate.missing ?? [])]);
+  const stages = isComplete(core) ? core.stageRecall : undefined;
+  const rows: QueryRow[] = [];
+  for (const [qid, figures] of Object.entries(core.perQuery)) {
+    const about = core.queryInfo[qid];
+    const row: QueryRow = { qid, text: about?.text ?? '', tags: about?.tags ?? [] };
+    if (about?.split) row.split = about.split;
+    const classes = stages && { baseline: stages.baseline.perQuery[qid]?.class, candidate: stages.candidate.perQuery[qid]?.class };
+    if (classes && (classes.baseline || classes.candidate)) row.classes = classes;
+    const v = figures[metric];
+    if (v) {
+      row.baseline = v.baseline;
+      row.candidate = v.candidate;
+      if (!missing.has(qid)) {
+        row.delta = v.candidate - v.baseline;
+        row.outcome = outcomeOf(row.delta);
+      }
+    }
+    rows.push(row);
+  }
+  // The runs' queries the comparison did not score (no judgments): listed, without figures.
+  const seen = new Set(Object.keys(core.perQuery));
+  for (const q of [...(sides?.baseline.notEvaluated ?? []), ...(sides?.candidate.notEvaluated ?? [])]) {
+    if (seen.has(q.qid)) continue;
+    seen.add(q.qid);
+    const about = info?.(q.qid);
+    rows.push({ qid: q.qid, text: q.text, tags: about?.tags ?? [], ...(about?.split && { split: about.split }) });
+  }
+  return rows;
+}
+
+function rowsOfRuns(baseline: StoredRun | undefined, candidate: StoredRun | undefined, metric: string, info: ModelInput['queryInfo']): QueryRow[] {
+  const base = new Map(baseline?.run.queries.map((q) => [q.qid, q]) ?? []);
+  const cand = new Map(candidate?.run.queries.map((q) => [q.qid, q]) ?? []);
+  const rows: QueryRow[] = [];
+  for (const qid of new Set([...base.keys(), ...cand.keys()])) {
+    const b = base.get(qid);
+    const c = cand.get(qid);
+    const bv = b?.metrics[metric];
+    const cv = c?.metrics[metric];
+    const about = info?.(qid);
+    const row: QueryRow = { qid, text: (c ?? b)!.text ?? '', tags: about?.tags ?? [] };
+    if (about?.split) row.split = about.split;
+    if (typeof bv === 'number') row.baseline = bv;
+    if (typeof cv === 'number') row.candidate = cv;
+    if (typeof bv === 'number' && typeof cv === 'number') {
+      row.delta = cv - bv;
+      row.outcome = outcomeOf(row.delta);
+    }
+    rows.push(row);
+  }
+  return rows;
 }
 
 /**
@@ -214,7 +255,7 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
     candidate?.summary.metricSpecs[0] ??
     specs[0];
   const primaryMetric = metricColumns.find((c) => c.spec === primarySpec);
-  const perQuery = primarySpec ? perQueryRows(baseline, candidate, primarySpec, input.queryInfo, input.core) : [];
+  const perQuery = primarySpec && !input.comparing ? perQueryRows(baseline, candidate, primarySpec, input.queryInfo, input.core, input.sides) : [];
   return {
     workspaceName: input.workspaceName,
     runsFolder: input.runsFolder,
@@ -224,6 +265,7 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
     candidateRunId: candidate?.id,
     primaryMetric,
     perQuery,
+    ...(input.comparing && { comparing: true }),
     sliceNames: sliceNames(perQuery),
     problems: input.problems,
     comparison: input.comparison,
@@ -260,13 +302,26 @@ export interface ComparisonSettings {
   gates: GateSettings;
 }
 
-export interface DashboardComparison {
+export interface DashboardComparison<C extends ComparisonStatistics = Comparison> {
   view?: ComparisonView;
-  /** The core's comparison behind `view` (per-query figures for the table), without its `bounds` (the verdict's: in `view`). */
-  core?: Comparison;
+  /**
+   * The core's comparison behind `view` (per-query figures for the table), without its `bounds` (the verdict's: in
+   * `view`); only its statistics while the ranked lists are still being compared (`view.pending`).
+   */
+  core?: C;
+  /** Each side's queries the figures leave out (for the per-query table, without reading the runs). */
+  sides?: { baseline: SideQueries; candidate: SideQueries };
   refusal?: ComparisonRefusal;
   /** The figures came from the comparison cache (computed before from the same inputs). */
   cached?: boolean;
+}
+
+/** Of one run: the evaluated queries it does not have, and its queries that were not evaluated. */
+export type SideQueries = Pick<RunEvaluation, 'missing' | 'notEvaluated'>;
+
+/** The whole comparison (not only its statistics): what the moved documents' reasons and the query detail need. */
+export function isComplete(core: ComparisonStatistics | undefined): core is Comparison {
+  return !!core && 'stageRecall' in core;
 }
 
 /** The metrics two runs are compared on (those both computed, plus every gate's) and how they are scored. */
@@ -289,60 +344,142 @@ interface CachedComparison {
   core: Comparison;
   gates: GateResult[];
   verdict: VerdictView;
+  sides: { baseline: SideQueries; candidate: SideQueries };
+  /** The titles the runs stored for the documents the view lists (the runs are not read again on a warm open). */
+  titles: Record<string, string>;
 }
+
+export interface DashboardComparisonOptions {
+  allowMixedPrincipals?: boolean;
+  stale?: boolean;
+  signal?: AbortSignal;
+  lookup?: DocLookup;
+  reasons?: (cmp: Comparison) => Promise<void>;
+  /** The runs folder: the comparison cache (pairs) and the run evaluations (runs) live there. */
+  cacheDir?: string;
+  log?: (message: string) => void;
+  /**
+   * Called first with the statistics alone (the verdict, the metrics, the per-query figures) when the pair is compared
+   * now: from both runs' cached per-query values (core evaluation-cache.ts; no run file read), else from their files;
+   * shown while the ranked lists are compared (moved documents, query classes, judged@k, what unjudged documents
+   * could change).
+   */
+  onStatistics?: (first: DashboardComparison<ComparisonStatistics>) => void;
+}
+
+/** Queries of the moved-documents list the view shows. */
+const MOVED_SHOWN = 20;
+
+/** What the view says while the ranked lists are still being compared. */
+export const DETAILS_PENDING = 'Reading the ranked lists: moved documents, query classes, judged@k and what unjudged documents could change follow.';
 
 /**
  * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates + verdictOf) on `judgments`.
  * Runs made as different principals get the core's refusal instead of figures, unless `allowMixedPrincipals` (then
  * the view says MIXED PRINCIPALS). `stale`: the judgments changed since one of the runs was made.
  * `cacheDir` (the runs folder): the comparison, gates and verdict are read from the core's comparison cache when
- * computed before from exactly these inputs, and written to it otherwise (`cached` says which).
+ * computed before from exactly these inputs, and written to it otherwise (`cached` says which); a cached comparison
+ * reads neither run file.
  */
 export async function dashboardComparison(
   b: StoredRun,
   c: StoredRun,
   judgments: JudgmentSet,
   settings: ComparisonSettings,
-  opts: { allowMixedPrincipals?: boolean; stale?: boolean; signal?: AbortSignal; lookup?: DocLookup; reasons?: (cmp: Comparison) => Promise<void>; cacheDir?: string; log?: (message: string) => void } = {},
+  opts: DashboardComparisonOptions = {},
 ): Promise<DashboardComparison> {
   const { specs, options } = comparisonSpecs([b, c], settings);
-  const key = opts.cacheDir !== undefined ? cacheKey(b, c, judgments, specs, options, settings.gates, opts.allowMixedPrincipals ?? false) : undefined;
-  let entry = key && readCachedComparison<CachedComparison>(opts.cacheDir!, key);
+  const dir = opts.cacheDir;
+  const key = dir !== undefined ? cacheKey(b, c, judgments, specs, options, settings.gates, opts.allowMixedPrincipals ?? false) : undefined;
+  let entry = key && readCachedComparison<CachedComparison>(dir!, key);
   const cached = !!entry;
-  if (!entry) {
-    let cmp: Comparison;
-    try {
-      cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
-    } catch (e) {
-      if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
-      throw e;
+  try {
+    if (!entry) {
+      const first = opts.onStatistics && await statisticsFirst(b, c, judgments, specs, options, settings, opts);
+      if (first) opts.onStatistics!(first);
+      entry = await computeComparison(b, c, judgments, specs, options, settings, opts);
+      // Written before the reasons are added to it: they are not statistics, and are asked for on every open.
+      if (key) writeCachedComparison(dir!, key, entry, opts.log);
+      if (dir !== undefined && !first) {
+        // Both runs' per-query values, for the statistics of their next new pair (statisticsFirst keeps them otherwise).
+        for (const [r, side] of [[b, 'baseline'], [c, 'candidate']] as const) {
+          const stamp = fileStamp(r);
+          if (stamp) writeRunEvaluation(dir, { run: stamp, judgments: judgments.fingerprint, options }, { values: sideValues(entry.core, side), ...entry.sides[side] }, opts.log);
+        }
+      }
     }
-    const gates = checkGates(settings.gates, cmp);
-    const verdict = verdictView(cmp, gates, options);
-    const { bounds: _bounds, ...core } = cmp;
-    entry = { core, gates, verdict };
-    // Written before the reasons are added to it: they are not statistics, and are asked for on every open.
-    if (key) writeCachedComparison(opts.cacheDir!, key, entry, opts.log);
+  } catch (e) {
+    if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
+    throw e;
   }
-  const { core: cmp, gates, verdict } = entry;
+  const { core: cmp, gates, verdict, sides, titles } = entry;
   // The moved documents' one-line reasons (core session/explain.ts), when the caller can still reproduce both runs.
   // They are an extra: a config that no longer builds (a model gone) leaves the comparison without them, not without figures.
   if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp).catch(() => undefined);
+  const titleOf = (id: string) => (Object.prototype.hasOwnProperty.call(titles, id) ? titles[id] : undefined) ?? opts.lookup?.(id)?.title;
+  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...comparisonView(cmp, gates, titleOf, opts.stale ?? false, options, MOVED_SHOWN, verdict) }, core: cmp, sides, cached };
+}
+
+/** The comparison in full from both runs' ranked lists (each run file read once), with what the cache keeps. */
+async function computeComparison(b: StoredRun, c: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<CachedComparison> {
+  const cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
+  const gates = checkGates(settings.gates, cmp);
+  const verdict = verdictView(cmp, gates, options);
+  const { bounds: _bounds, ...core } = cmp;
   const stored = titlesOf([b, c]);
-  const titleOf = (id: string) => stored.get(id) ?? opts.lookup?.(id)?.title;
-  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...comparisonView(cmp, gates, titleOf, opts.stale ?? false, options, 20, verdict) }, core: cmp, cached };
+  const titles: Record<string, string> = {};
+  for (const q of core.queryDeltas.slice(0, MOVED_SHOWN)) for (const d of q.moved) if (stored.has(d.id)) titles[d.id] = stored.get(d.id)!;
+  const sideOf = (r: StoredRun, side: 'baseline' | 'candidate'): SideQueries => {
+    const { missing, notEvaluated } = runEvaluationOf(sideValues(core, side), r.run);
+    return { missing, notEvaluated };
+  };
+  return { core, gates, verdict, sides: { baseline: sideOf(b, 'baseline'), candidate: sideOf(c, 'candidate') }, titles };
+}
+
+/**
+ * The statistics of a pair from both runs' per-query values: cached (core evaluation-cache.ts: no run file read), or
+ * evaluated now from a run's file and kept (the judgments changed since, or an older run); undefined for a run with
+ * failed queries (its refusal comes with the full comparison).
+ */
+async function statisticsFirst(b: StoredRun, c: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<DashboardComparison<ComparisonStatistics> | undefined> {
+  if (b.summary.failedQueries > 0 || c.summary.failedQueries > 0) return undefined;
+  const names = specs.map((s) => s.name);
+  const evaluation = (r: StoredRun): RunEvaluation => {
+    const stamp = opts.cacheDir !== undefined ? fileStamp(r) : undefined;
+    const key = stamp && { run: stamp, judgments: judgments.fingerprint, options };
+    const cached = key && readRunEvaluation(opts.cacheDir!, key, names);
+    if (cached) return cached;
+    const evaluated = runEvaluationOf(evaluateRun(runOfSaved(r.run).run, judgments, specs, options).perQuery, r.run);
+    if (key) writeRunEvaluation(opts.cacheDir!, key, evaluated, opts.log);
+    return evaluated;
+  };
+  const [eb, ec] = [evaluation(b), evaluation(c)];
+  const side = (r: StoredRun, e: RunEvaluation): EvaluatedSide => ({ name: r.summary.provenance.config, principal: principalOf(r), values: e.values });
+  const stats = await compareStatistics(side(b, eb), side(c, ec), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
+  const gates = checkGates(settings.gates, stats);
+  const view = comparisonView(stats, gates, () => undefined, opts.stale ?? false, options, MOVED_SHOWN, verdictView(stats, gates, options));
+  const sides = { baseline: { missing: eb.missing, notEvaluated: eb.notEvaluated }, candidate: { missing: ec.missing, notEvaluated: ec.notEvaluated } };
+  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...view }, core: stats, sides, cached: false };
+}
+
+/** One side's per-query values in a comparison. */
+function sideValues(cmp: ComparisonStatistics, side: 'baseline' | 'candidate'): Map<string, Record<string, number>> {
+  return new Map(Object.entries(cmp.perQuery).map(([q, m]) => [q, Object.fromEntries(Object.entries(m).map(([spec, v]) => [spec, v[side]]))]));
+}
+
+/** The run file's stamp now, or undefined for a run held only in memory (no file: nothing is cached for it). */
+function fileStamp(r: StoredRun): RunFileStamp | undefined {
+  try {
+    return runFileStamp(r.id, r.file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every input of dashboardComparison's figures, for the comparison cache (stale, titles and reasons are added after). */
 function cacheKey(b: StoredRun, c: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, gates: GateSettings, allowMixed: boolean): ComparisonCacheKey | undefined {
-  try {
-    return {
-      baseline: runFileStamp(b.id, b.file), candidate: runFileStamp(c.id, c.file), judgments: judgments.fingerprint,
-      specs, options, gates, allowMixedPrincipals: allowMixed, extra: { alpha: ALPHA },
-    };
-  } catch {
-    return undefined; // a run held only in memory (no file): not cached
-  }
+  const [baseline, candidate] = [fileStamp(b), fileStamp(c)];
+  return baseline && candidate ? { baseline, candidate, judgments: judgments.fingerprint, specs, options, gates, allowMixedPrincipals: allowMixed, extra: { alpha: ALPHA } } : undefined;
 }
 
 /** Document titles as the runs stored them. */
@@ -357,7 +494,7 @@ function titlesOf(runs: StoredRun[]): Map<string, string> {
 
 /** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates / verdictOf. */
 export function comparisonView(
-  cmp: Comparison,
+  cmp: Comparison | ComparisonStatistics,
   gates: GateResult[],
   titleOf: (id: string) => string | undefined,
   staleJudgments: boolean,
@@ -382,17 +519,16 @@ export function comparisonView(
     })),
     slices: Object.entries(cmp.slices).map(([name, sc]) => slice(name, sc)),
     splits: (['tune', 'holdout'] as const).flatMap((k) => (cmp.splits[k] ? [slice(k, cmp.splits[k]!)] : [])),
-    moved: cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
+    moved: isComplete(cmp) ? cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
       qid: q.qid, text: q.text, delta: q.delta,
       docs: q.moved.map((d) => ({ ...d, title: titleOf(d.id) })),
-    })),
+    })) : [],
     gates: gates.map((g) => ({ gate: g.gate, passed: g.passed, actual: Number.isFinite(g.actual) ? g.actual : null, queries: g.queries.slice(0, 5).map((q) => q.qid) })),
     warnings: cmp.warnings.map((w) => w.message),
-    judged: cmp.judged,
     staleJudgments,
     principals: { baseline: cmp.principals.baseline ?? null, candidate: cmp.principals.candidate ?? null, mixed: cmp.principals.mixed },
     verdict,
-    classes: classesView(cmp),
+    ...(isComplete(cmp) ? { judged: cmp.judged, classes: classesView(cmp) } : { pending: DETAILS_PENDING }),
   };
 }
 
@@ -411,7 +547,7 @@ export function classesView(cmp: Comparison, maxChanged = 20): ClassesView {
 const signed = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(4);
 
 /** The core's verdict (verdictOf) as the dashboard shows it: a short headline, one line per metric, the facts. */
-export function verdictView(cmp: Comparison, gates: GateResult[], metricOptions: MetricOptions): VerdictView {
+export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOptions: MetricOptions): VerdictView {
   const v = verdictOf(cmp, gates, { alpha: ALPHA });
   const status = v.outcome === 'no significant change' ? 'no-change' : v.outcome;
   const on = (names: string[]) => `${names.length === 1 ? names[0] : `${names.length} metrics`}`;
@@ -502,7 +638,7 @@ export function buildQueryDetail(
   limit = 10,
   qrels?: ReadonlyMap<string, number>,
   info?: { tags: string[] },
-  core?: Comparison,
+  core?: ComparisonStatistics,
   lookup?: DocLookup,
 ): QueryDetail {
   const find = (r: StoredRun | undefined) => r?.run.queries.find((x) => x.qid === qid);
@@ -515,7 +651,7 @@ export function buildQueryDetail(
   const b = side(baseline, qb, qc, 'baseline');
   const c = side(candidate, qc, qb, 'candidate');
   // Why each moved document moved (the comparison's one-line reasons), on its rows in both lists.
-  const reasons = reasonsOf(core, qid);
+  const reasons = reasonsOf(isComplete(core) ? core : undefined, qid);
   for (const d of [...(b?.docs ?? []), ...(c?.docs ?? [])]) {
     const reason = reasons.get(d.id);
     if (reason !== undefined) d.reason = reason;

@@ -31,18 +31,20 @@ export class DashboardPanel implements vscode.Disposable {
     this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
       ready: () => {
         const focus = this.pendingFocus;
-        // The page first, without the comparison (its statistics take seconds at thousands of queries), then in full.
-        const quick = controller.model(focus ?? {}, { note: 'Comparing the runs…' });
+        // The page first, from the run index alone (no run file read); then the verdict from the statistics when they
+        // come first (runs' cached per-query values); then the comparison in full.
+        const quick = controller.model(focus ?? {}, { note: 'Comparing the runs…', comparing: true });
         this.lastPostedModel = quick;
         this.host.notify('init', { model: quick });
-        this.send('runsUpdated', () => controller.dashboardModel(focus ?? {}), () => focus && this.host.notify('focusRuns', focus));
+        this.send(() => controller.dashboardModel(focus ?? {}, (first) => this.post(first)), () => focus && this.host.notify('focusRuns', focus));
       },
       requests: {
         getDashboard: async (params) => {
           if (this.pendingFocus && params.candidateRunId === this.pendingFocus.candidateRunId) this.pendingFocus = undefined;
           // The comparison on screen is the user's pick: the status bar follows it.
           controller.select(params);
-          const model = await controller.dashboardModel(params);
+          // The statistics as soon as they are known (the app shows them if this pair is still its pick), then the answer.
+          const model = await controller.dashboardModel(params, (first) => this.post(first));
           this.lastPostedModel = model;
           return model;
         },
@@ -57,13 +59,13 @@ export class DashboardPanel implements vscode.Disposable {
         runEvaluation: () => vscode.commands.executeCommand('ranklab.runEvaluation'),
         checkAccessControl: () => vscode.commands.executeCommand('ranklab.checkAccessControl'),
         judge: (p) => {
-          const configs = [p.baselineRunId, p.candidateRunId].map((id) => controller.findRun(id)?.run.provenance.config).filter((c): c is string => !!c);
+          const configs = [p.baselineRunId, p.candidateRunId].map((id) => controller.findRun(id)?.summary.provenance.config).filter((c): c is string => !!c);
           return vscode.commands.executeCommand('ranklab.judgeUnjudged', { qid: p.qid, docId: p.docId, configs: [...new Set(configs)] });
         },
       },
     });
     this.subscription = controller.onDidChange(() => {
-      if (this.host.isReady) this.send('runsUpdated', () => controller.dashboardModel());
+      if (this.host.isReady) this.send(() => controller.dashboardModel({}, (first) => this.post(first)));
     });
     this.log = controller.log;
   }
@@ -95,13 +97,17 @@ export class DashboardPanel implements vscode.Disposable {
     return this.host.registerSerializer();
   }
 
+  private post(model: DashboardModel): void {
+    this.lastPostedModel = model;
+    this.host.notify('runsUpdated', { model });
+  }
+
   /** Builds the model (the comparison takes a moment) and posts it; a failure is logged, the panel keeps its state. */
-  private send(name: 'runsUpdated', build: () => Promise<DashboardModel>, then?: () => void): void {
+  private send(build: () => Promise<DashboardModel>, then?: () => void): void {
     build().then((model) => {
-      this.lastPostedModel = model;
-      this.host.notify(name, { model });
+      this.post(model);
       then?.();
-    }, (e: unknown) => this.log.error(`dashboard ${name}: ${(e as Error)?.stack ?? e}`));
+    }, (e: unknown) => this.log.error(`dashboard model: ${(e as Error)?.stack ?? e}`));
   }
 
   dispose(): void {

@@ -120,8 +120,8 @@ export class JudgingPanel implements vscode.Disposable {
   /** The configs of the comparison the dashboard shows (baseline first), when there is one. */
   private defaultConfigs(): string[] {
     const m = this.controller.model();
-    const b = this.controller.findRun(m.baselineRunId)?.run.provenance.config;
-    const c = this.controller.findRun(m.candidateRunId)?.run.provenance.config;
+    const b = this.controller.findRun(m.baselineRunId)?.summary.provenance.config;
+    const c = this.controller.findRun(m.candidateRunId)?.summary.provenance.config;
     return b && c && b !== c ? [b, c] : [];
   }
 

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RanklabApi } from '../../../src/extension/extension';
+import type { DashboardComparison } from '../../../src/extension/dashboard/model';
+import type { ComparisonStatistics } from '../../../src/core/experiment/compare';
 
 const REGRESSING = '{\n  "description": "regressing: body almost ignored, every term required",\n  "lexical": {\n    "fields": { "title": 1, "body": 0.1 },\n    "combineWith": "AND"\n  }\n}\n';
 
@@ -144,6 +146,24 @@ suite('Ranklab live evaluation', () => {
     assert.ok(ndcg.ci95[0] <= ndcg.delta && ndcg.delta <= ndcg.ci95[1]);
     assert.equal(model.comparison!.gates.find((g) => /ndcg@10 drop/.test(g.gate))?.passed, false);
     assert.equal(model.acl.status, 'not-run');
+  });
+
+  test('a pair of runs the worker made gets its verdict from their per-query values saved with them, before the comparison in full', async () => {
+    const a = await api();
+    const c = a.controller;
+    // The two runs Compare with Baseline just made in the worker (their files were never read for this).
+    const newest = (config: string) => c.runs().runs.filter((r) => r.summary.provenance.config === config && !r.id.startsWith('2025-')).pop()!;
+    const [b, t] = [newest('baseline'), newest('title-boost')];
+    assert.ok(b && t, 'both runs made in this session');
+    // Asked in the labelled mixed mode (the same principal: the same figures), a pair the comparison cache has not seen.
+    const firsts: DashboardComparison<ComparisonStatistics>[] = [];
+    const full = await c.comparison(b.id, t.id, true, (first) => firsts.push(first));
+    assert.equal(firsts.length, 1, 'the statistics came first: the worker saved both runs\' per-query values under the key the editor asks for');
+    const first = firsts[0].view!;
+    assert.ok(first.pending && first.moved.length === 0 && !first.classes, 'the lists still to come');
+    assert.deepEqual(first.metrics, full.view!.metrics, 'every metric line is the whole comparison\'s');
+    assert.equal(first.verdict.headline, full.view!.verdict.headline);
+    assert.ok(!full.view!.pending && full.view!.classes, 'then the comparison in full');
   });
 
   test('a new run is compared ahead with the default pair, so the next open reads its comparison from the cache', async () => {

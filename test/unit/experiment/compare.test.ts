@@ -1,10 +1,11 @@
 // A comparison small enough to work out by hand: 4 queries, p@1, two slices, one holdout query.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareRuns } from '../../../src/core/experiment/compare';
+import { compareRuns, compareStatistics } from '../../../src/core/experiment/compare';
 import { checkGates, gatesPassed } from '../../../src/core/experiment/gates';
 import { comparisonJson, formatComparison, gatesJUnit } from '../../../src/core/report/comparison';
-import { parseMetricList } from '../../../src/core/metrics';
+import { evaluateRun, parseMetricList } from '../../../src/core/metrics';
+import { Work } from '../../../src/core/util/cooperative';
 import type { Run } from '../../../src/core/run/types';
 import { judgmentsOf } from '../../helpers/judgments';
 
@@ -111,4 +112,38 @@ test('runs made as different principals are not compared, unless allowed, and th
   assert.match(text.split('\n').slice(0, 3).join('\n'), /MIXED PRINCIPALS: baseline "run-as-ayu" was run as principal "ayu", candidate "run-all" without a principal/);
   assert.match(formatComparison(mixed, 'markdown').split('\n').slice(0, 3).join('\n'), /MIXED PRINCIPALS/);
   assert.equal(comparisonJson(mixed).principals.mixed, true);
+});
+
+test('the statistics from per-query values alone (compareStatistics) are exactly those of the whole comparison', async () => {
+  // 60 queries, three metrics, two tags and a holdout split; the candidate differs on some queries, not all.
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const qrels: Record<string, Record<string, number>> = {};
+  const about: Record<string, { text: string; tags: string[]; split?: 'holdout' }> = {};
+  const [a, b]: Run[] = [new Map(), new Map()];
+  for (let q = 0; q < 60; q++) {
+    const qid = `q${q}`;
+    const docs = Array.from({ length: 12 }, (_, i) => `d${q}-${i}`);
+    qrels[qid] = Object.fromEntries(docs.filter(() => rnd() < 0.3).map((d) => [d, 1 + Math.floor(rnd() * 3)]));
+    about[qid] = { text: `query ${q}`, tags: [rnd() < 0.5 ? 'nav' : 'info'], ...(q % 5 === 0 && { split: 'holdout' as const }) };
+    a.set(qid, list(...docs.slice(0, 10)));
+    b.set(qid, rnd() < 0.6 ? list(...[...docs].sort(() => rnd() - 0.5).slice(0, 10)) : list(...docs.slice(0, 10)));
+  }
+  const j = judgmentsOf(qrels, about);
+  const specs = parseMetricList(['ndcg@10', 'p@5', 'mrr']);
+  const full = compareRuns({ name: 'A', run: a, principal: null }, { name: 'B', run: b, principal: null }, j, specs, opts);
+  const stats = await compareStatistics(
+    { name: 'A', principal: null, values: evaluateRun(a, j, specs, opts).perQuery },
+    { name: 'B', principal: null, values: evaluateRun(b, j, specs, opts).perQuery },
+    j, specs, opts, new Work({}).phase('statistics', 0),
+  );
+  const { queryDeltas, latency: _l, judged: _j, bounds: _b, tieReports: _t, stageRecall: _s, warnings, ...rest } = full;
+  const { queryDeltas: changes, warnings: statWarnings, ...statRest } = stats;
+  assert.deepEqual(statRest, rest);
+  assert.deepEqual(changes, queryDeltas.map(({ moved: _m, ...q }) => q));
+  assert.deepEqual(statWarnings, warnings.filter((w) => w.kind !== 'judged-coverage'));
+  assert.ok(Object.keys(stats.slices).length === 2 && stats.splits.holdout, 'slices and splits were compared');
+  // A query set that differs between the sides is an error, not a comparison of different queries.
+  const fewer = new Map([...evaluateRun(b, j, specs, opts).perQuery].slice(1));
+  await assert.rejects(compareStatistics({ name: 'A', values: evaluateRun(a, j, specs, opts).perQuery }, { name: 'B', values: fewer }, j, specs, opts, new Work({}).phase('statistics', 0)), /A has 60 queries, B 59/);
 });

@@ -156,7 +156,7 @@ test('query classes: counts of both runs and the queries that changed class, fro
   const base = runs.find((r) => r.run.provenance.config === 'rerank')!;
   const cand = runs.find((r) => r.run.provenance.config === 'shallow')!;
   const cmp = await dashboardComparison(base, cand, session.judgmentsFor({}), { metrics: ['p@1'], ...metricOptions, gates: {} });
-  const classes = cmp.view!.classes;
+  const classes = cmp.view!.classes!;
   assert.equal(classes.k, 1, 'the primary metric p@1 makes a hit "relevant at rank 1"');
   // rerank (BM25 depth 3, reranked, top 1): qA a1 first → hit; qB b1 retrieved by BM25 but b2 reranked first →
   // ranking miss; qC c1 shares no word → retrieval miss; qD has no relevant document.
