@@ -29,7 +29,8 @@ import { Work } from '../src/core/util/cooperative';
 import { COMPARISON_CACHE_DIR, runFileStamp } from '../src/core/experiment/comparison-cache';
 import { runEvaluationOf, writeRunEvaluation } from '../src/core/experiment/evaluation-cache';
 import { SavedRuns } from '../src/extension/run-store';
-import { buildDashboardModel, dashboardComparison } from '../src/extension/dashboard/model';
+import { buildDashboardModel } from '../src/extension/dashboard/model';
+import { dashboardComparison } from '../src/extension/dashboard/comparison';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {

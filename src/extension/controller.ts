@@ -14,10 +14,9 @@ import type { RanklabSession } from '../core/session/session';
 import type { AclView, ComparisonParams, DashboardModel, DocExplanation, MatrixView, QueryDetail } from '../protocol/dashboard';
 import { explanationView } from './dashboard/explanation';
 import { applyMoveReasons, movesWithoutReason } from './dashboard/move-reasons';
-import {
-  ACL_UNAVAILABLE, type DashboardComparison, type DashboardComparisonOptions, type DocLookup, buildDashboardModel, buildQueryDetail, chooseBaseline, chooseCandidate, dashboardComparison, dashboardMatrix,
-  matrixCandidates, principalOf, principalText,
-} from './dashboard/model';
+import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail } from './dashboard/model';
+import { type DashboardComparison, type DashboardComparisonOptions, type DocLookup, dashboardComparison, dashboardMatrix, matrixCandidates } from './dashboard/comparison';
+import { chooseBaseline, chooseCandidate, principalOf, principalText } from './dashboard/runs';
 import type { SessionManager } from './sessions';
 import { setPinned } from '../core/experiment/run-store';
 import { stableStringify } from '../core/config/defaults';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { RanklabController } from './controller';
-import { principalOf, principalText, runLabel } from './dashboard/model';
+import { principalOf, principalText, runLabel } from './dashboard/runs';
 import type { SessionManager } from './sessions';
 import { affectsSettings } from './settings';
 

@@ -5,7 +5,7 @@ import { runIdOfFile } from '../../core/run/run-files';
 import { InputError } from '../../core/util/diagnostics';
 import type { RanklabContext } from '../context';
 import type { RanklabSession } from '../../core/session/session';
-import { runLabel } from '../dashboard/model';
+import { runLabel } from '../dashboard/runs';
 import type { StoredRun } from '../run-store';
 
 /** The Ranklab workspace folder; throws when there is no local one. */

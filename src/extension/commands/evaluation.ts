@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InputError } from '../../core/util/diagnostics';
 import type { RanklabContext } from '../context';
-import { principalOf } from '../dashboard/model';
+import { principalOf } from '../dashboard/runs';
 import { runEvaluation as evaluateAll, workReporter } from '../evaluate';
 import { configUri, needFolder, pickPrincipal, runIdOf } from './common';
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RanklabApi } from '../../../src/extension/extension';
-import type { DashboardComparison } from '../../../src/extension/dashboard/model';
+import type { DashboardComparison } from '../../../src/extension/dashboard/comparison';
 import type { ComparisonStatistics } from '../../../src/core/experiment/compare';
 
 const REGRESSING = '{\n  "description": "regressing: body almost ignored, every term required",\n  "lexical": {\n    "fields": { "title": 1, "body": 0.1 },\n    "combineWith": "AND"\n  }\n}\n';

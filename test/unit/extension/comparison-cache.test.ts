@@ -7,7 +7,8 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, utimesSync, writeFileSy
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SavedRuns, readSavedRuns } from '../../../src/extension/run-store';
-import { type ComparisonSettings, type DashboardComparison, buildDashboardModel, dashboardComparison } from '../../../src/extension/dashboard/model';
+import { buildDashboardModel } from '../../../src/extension/dashboard/model';
+import { type ComparisonSettings, type DashboardComparison, dashboardComparison } from '../../../src/extension/dashboard/comparison';
 import type { ComparisonStatistics } from '../../../src/core/experiment/compare';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { parseMetricList } from '../../../src/core/metrics';

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readSavedRuns, readWorkspaceSettings, storedRunOf } from '../../../src/extension/run-store';
-import { buildDashboardModel, buildQueryDetail, classesView, dashboardComparison, perQueryRows } from '../../../src/extension/dashboard/model';
+import { buildDashboardModel, buildQueryDetail, perQueryRows } from '../../../src/extension/dashboard/model';
+import { classesView, dashboardComparison } from '../../../src/extension/dashboard/comparison';
 import { RanklabSession } from '../../../src/core/session/session';
 import { isWebviewToHost } from '../../../src/protocol/dashboard';
 import { parseMetricList } from '../../../src/core/metrics';
@@ -132,7 +133,7 @@ test('dashboard comparison: runs made as different principals show the core\'s r
 });
 
 test('metric columns carry their definition for hover and legend: words, formula, reference and tie rule', async () => {
-  const { metricColumn } = await import('../../../src/extension/dashboard/model');
+  const { metricColumn } = await import('../../../src/extension/dashboard/runs');
   const ndcg = metricColumn('ndcg@10', { gain: 'exp', relevanceThreshold: 1 });
   assert.equal(ndcg.spec, 'ndcg@10');
   assert.match(ndcg.definition ?? '', /log2\(i\+1\)/, 'the discount');
