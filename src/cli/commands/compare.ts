@@ -7,6 +7,7 @@ import { comparisonSideOf, isSavedRunFile, loadSavedRun, refuseIncomplete } from
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { PRINTED_QUERIES, comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
+import { existingRunFile } from '../../core/run/run-files';
 import { readTrecRun } from '../../core/run/trec-run';
 import { evaluateConfig } from '../../core/session/evaluate';
 import { addMoveReasons } from '../../core/session/explain';
@@ -34,7 +35,7 @@ export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFI
   the documents that moved (each with why it moved, when both sides are workspace configs: every changed query
   in JSON; in a table or markdown the queries printed, --max-queries N, default 10), slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
   documents were graded; score ties; stage recall and query classes (--class-slices: classes as slices). Sides are configs (run, or reused from
-  .ranklab/runs when nothing changed), saved runs, or TREC run files from any engine (with --qrels: no workspace needed).
+  .ranklab/runs when nothing changed), saved runs (a file, or a run's id in .ranklab/runs), or TREC run files from any engine (with --qrels: no workspace needed).
   Several --candidate: one comparison per candidate against the baseline, one Holm correction over all of them, and a
   matrix (rows: candidates; columns: metrics); --fail-on-regression exits 1 when any candidate fails a gate.
   Runs made as different principals (or one with and one without --as) are refused unless --allow-mixed-principals
@@ -247,7 +248,8 @@ function gatesFor(file: string | undefined, fromWorkspace: GateSettings | undefi
 }
 
 /**
- * A side is a saved run file, a TREC run file, or a config of the workspace (resolved now, run later).
+ * A side is a saved run file, a TREC run file, a config of the workspace (resolved now, run later) or the id of one
+ * of its saved runs.
  * Files are read now, so a bad one stops the command before any config runs.
  */
 function resolveSide(arg: string, session: RanklabSession | undefined, report: InputReport): Side {
@@ -260,6 +262,10 @@ function resolveSide(arg: string, session: RanklabSession | undefined, report: I
     return { kind: 'run', side: { name: trec.tag || arg, run: trec.run }, file: resolve(arg) };
   }
   if (!session) throw new InputError('is not a run file; comparing configs needs a workspace (--workspace DIR)', [], { file: arg });
+  // A saved run of the workspace by its id (its file name without the extension, as the editor shows it); a config
+  // of that name comes first.
+  const saved = session.configEntries().some((e) => e.name === arg) ? undefined : existingRunFile(session.workspace.runsDir, arg);
+  if (saved) return { kind: 'run', side: comparisonSideOf(loadSavedRun(saved)), file: saved };
   const entry = session.configEntry(arg);
   session.usable(entry); // throws with every problem of the config
   return { kind: 'config', entry };

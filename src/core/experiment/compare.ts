@@ -168,7 +168,7 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
-  return runSync(correctedSteps(baseline, [candidate], specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests)))[0];
+  return runSync(correctedSteps(baseline, [candidate], specs, settings, pairs(baseline, judgments, specs, options, settings)))[0];
 }
 
 /** compareRuns pausing between its significance tests (see util/cooperative); stops with the slicer's abort reason. */
@@ -181,7 +181,7 @@ export function compareRunsSliced(
   slicer: Slicer,
   settings: CompareSettings = {},
 ): Promise<Comparison> {
-  return runSliced(correctedSteps(baseline, [candidate], specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests)), slicer).then((c) => c[0]);
+  return runSliced(correctedSteps(baseline, [candidate], specs, settings, pairs(baseline, judgments, specs, options, settings)), slicer).then((c) => c[0]);
 }
 
 /** One side of compareStatistics: who made it and its per-query metric values (evaluateRun's `perQuery`). */
@@ -236,7 +236,7 @@ export function compareMany(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): ManyComparison {
-  return manyOf(baseline, candidates, runSync(correctedSteps(baseline, candidates, specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests))));
+  return manyOf(baseline, candidates, runSync(correctedSteps(baseline, candidates, specs, settings, pairs(baseline, judgments, specs, options, settings))));
 }
 
 /** compareMany pausing between its significance tests (see util/cooperative). */
@@ -249,7 +249,7 @@ export async function compareManySliced(
   slicer: Slicer,
   settings: CompareSettings = {},
 ): Promise<ManyComparison> {
-  return manyOf(baseline, candidates, await runSliced(correctedSteps(baseline, candidates, specs, settings, (c, tests) => compareSteps(baseline, c, judgments, specs, options, settings, tests)), slicer));
+  return manyOf(baseline, candidates, await runSliced(correctedSteps(baseline, candidates, specs, settings, pairs(baseline, judgments, specs, options, settings)), slicer));
 }
 
 function manyOf(baseline: ComparisonSide, candidates: ComparisonSide[], comparisons: Comparison[]): ManyComparison {
@@ -299,6 +299,11 @@ function* correctedSteps<S extends SideIdentity, T extends ComparisonStatistics>
 
 function settingsOf(settings: CompareSettings): Required<CompareSettings> {
   return { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
+}
+
+/** Each candidate's whole comparison with `baseline` (compareSteps), for correctedSteps. */
+function pairs(baseline: ComparisonSide, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, settings: CompareSettings) {
+  return (candidate: ComparisonSide, tests: Test[]) => compareSteps(baseline, candidate, judgments, specs, options, settings, tests);
 }
 
 /** One pair's comparison: its statistics (statisticsSteps), then what the ranked lists tell. */

@@ -30,6 +30,13 @@ export function runFileName(id: string): string {
   return id + RUN_FILE_EXTENSION;
 }
 
+/** The file of the saved run `id` in `dir` (a plain id, no folder), or undefined when there is none. */
+export function existingRunFile(dir: string, id: string): string | undefined {
+  if (/[\\/]/.test(id) || !isRunFile(runFileName(id))) return undefined;
+  const path = runFilePath(dir, id);
+  return existsSync(path) ? path : undefined;
+}
+
 /** The path of the run `id` in `dir`: its `.json.gz` file, or its older `.json` one when only that exists. */
 export function runFilePath(dir: string, id: string): string {
   const current = join(dir, runFileName(id));

@@ -119,6 +119,22 @@ test('the second compare of unchanged configs reuses the saved runs', () => {
   assert.match(r.stdout, /^## Ranklab: title-boost-3 vs baseline/);
 });
 
+test('saved runs are named by their id (as the editor shows them) as well as by path, with the same figures', () => {
+  const runsDir = join(example, '.ranklab', 'runs');
+  const newest = (config: string) => readdirSync(runsDir).filter((f) => f.startsWith(`${config}-2`) && f.endsWith('.json.gz')).sort().pop()!;
+  const [b, c] = [newest('baseline'), newest('title-boost-3')];
+  assert.ok(b && c, 'the earlier tests saved both runs');
+  const byId = ranklab(['compare', '--workspace', example, '--baseline', b.replace(/\.json\.gz$/, ''), '--candidate', c.replace(/\.json\.gz$/, ''), '--format', 'json']);
+  const byPath = ranklab(['compare', '--workspace', example, '--baseline', join(runsDir, b), '--candidate', join(runsDir, c), '--format', 'json']);
+  assert.equal(byId.code, 0, byId.stderr);
+  assert.deepEqual(JSON.parse(byId.stdout).metrics, JSON.parse(byPath.stdout).metrics);
+  assert.equal(JSON.parse(byId.stdout).candidate, 'title-boost-3');
+  // An id is a plain name: a path-like one that is no file is not looked up in the runs folder.
+  const bad = ranklab(['compare', '--workspace', example, '--baseline', `../runs/${b.replace(/\.json\.gz$/, '')}`, '--candidate', 'title-boost-3']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown config/);
+});
+
 test('--verbose says why a saved run was not reused (here: acl.missingAcl changed)', () => {
   const ws = copyOfExample();
   assert.equal(ranklab(['compare', '--workspace', ws, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--as', 'ayu']).code, 0);
