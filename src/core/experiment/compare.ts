@@ -416,15 +416,12 @@ function* statisticsSteps(
     const ids = qids.filter((q) => (judgments.queries.get(q)?.split ?? 'tune') === split);
     if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
-  const perQuery: Comparison['perQuery'] = {};
-  for (const q of qids) {
-    perQuery[q] = {};
-    for (const spec of specs) {
-      const a = value(valuesA, q, spec.name);
-      const b = value(valuesB, q, spec.name);
-      perQuery[q][spec.name] = { baseline: a, candidate: b, delta: b - a };
-    }
-  }
+  // fromEntries: a query id such as "__proto__" is a key like any other (an assignment would set the prototype).
+  const perQuery: Comparison['perQuery'] = Object.fromEntries(qids.map((q) => [q, Object.fromEntries(specs.map((spec) => {
+    const a = value(valuesA, q, spec.name);
+    const b = value(valuesB, q, spec.name);
+    return [spec.name, { baseline: a, candidate: b, delta: b - a }];
+  }))]));
   const wins: Record<string, number> = {};
   const losses: Record<string, number> = {};
   const ties: Record<string, number> = {};

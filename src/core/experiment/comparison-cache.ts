@@ -167,8 +167,8 @@ export function toPlain(v: unknown): unknown {
   if (v instanceof Set) return { [TAG]: 'Set', values: [...v].map(toPlain) };
   const proto = typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
   if (proto !== Object.prototype && proto !== null) throw new Error(`not plain data: ${typeof v === 'object' ? (proto?.constructor?.name ?? 'object') : typeof v}`);
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = toPlain(x);
+  // fromEntries: a key such as "__proto__" stays a key (an assignment would set the prototype instead).
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toPlain(x)]));
   // An object of the data's own with the tag's key is wrapped, so that it is never taken for a tag.
   return TAG in out ? { [TAG]: 'object', entries: Object.entries(out) } : out;
 }
@@ -180,9 +180,7 @@ export function fromPlain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(fromPlain);
   const o = v as Record<string, unknown>;
   if (!(TAG in o)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(o)) out[k] = fromPlain(x);
-    return out;
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, fromPlain(x)]));
   }
   switch (o[TAG]) {
     case 'undefined': return undefined;

@@ -1,6 +1,7 @@
 import type { JudgmentSet } from '../judgments/types';
 import type { MetricOptions } from '../metrics';
 import { type Run, type SavedQueryResult, type SavedRun, type StageCandidates, type StageName, STAGE_NAMES } from '../run/types';
+import { setKey } from '../util/records';
 
 /**
  * Where a pipeline loses the relevant document. For every query: recall of each stage's own output (lexical,
@@ -73,7 +74,7 @@ export function stageRecall(run: Run, stageIds: StageCandidates | undefined, jud
       if (found) retrieved = true;
     }
     const cls: QueryClass = relevant.size === 0 ? 'no-relevant' : countIn(final, relevant, k) > 0 ? 'hit' : retrieved ? 'ranking-miss' : 'retrieval-miss';
-    perQuery[qid] = { class: cls, recall };
+    setKey(perQuery, qid, { class: cls, recall });
     counts[cls]++;
     if (relevant.size) {
       withRelevant++;

@@ -7,8 +7,7 @@ export type ReportFormat = 'table' | 'json' | 'markdown';
 
 /** The JSON shape of `ranklab score --format json` (documented in README). */
 export function evaluationJson(ev: Evaluation, extra: Record<string, unknown> = {}) {
-  const perQuery: Record<string, Record<string, number>> = {};
-  for (const [qid, values] of ev.perQuery) perQuery[qid] = values;
+  const perQuery: Record<string, Record<string, number>> = Object.fromEntries(ev.perQuery); // "__proto__" stays a key
   return {
     metrics: ev.means,
     perQuery,

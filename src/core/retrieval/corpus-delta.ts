@@ -10,9 +10,7 @@ export type DocHashes = Record<string, string>;
 export const MAX_INCREMENTAL_SHARE = 0.25;
 
 export function docHashes(docs: readonly Document[]): DocHashes {
-  const out: DocHashes = {};
-  for (const d of docs) out[d.id] = d.hash;
-  return out;
+  return Object.fromEntries(docs.map((d) => [d.id, d.hash])); // an id such as "__proto__" stays a key
 }
 
 export interface CorpusDelta {

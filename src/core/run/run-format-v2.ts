@@ -8,6 +8,7 @@
  * The ranked order itself is stored, never recomputed from the rounded scores.
  */
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
+import { setKey } from '../util/records';
 
 export const RUN_FORMAT_V2 = 'ranklab-run@2';
 
@@ -67,7 +68,7 @@ export function encodeRunV2(saved: SavedRun): CompactRun {
     const { docs, stageIds, latencyMs, ...rest } = q;
     const scores = shortestDistinct(docs.map((d) => d.score));
     const out: CompactQuery = { ...rest, latencyMs: roundLatency(latencyMs), docs: docs.map((d) => ix(d.id)), scores };
-    for (const d of docs) if (d.title && !Object.prototype.hasOwnProperty.call(titles, d.id)) titles[d.id] = d.title;
+    for (const d of docs) if (d.title && !Object.prototype.hasOwnProperty.call(titles, d.id)) setKey(titles, d.id, d.title);
     const stages = encodeStages(docs);
     if (stages) out.stages = stages;
     if (stageIds) out.stageIds = Object.fromEntries(Object.entries(stageIds).map(([s, list]) => [s, list!.map(ix)]));

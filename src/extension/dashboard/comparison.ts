@@ -159,8 +159,8 @@ async function computeComparison(b: StoredRun, c: StoredRun, judgments: Judgment
   const verdict = verdictView(cmp, gates, options);
   const { bounds: _bounds, ...core } = cmp;
   const stored = titlesOf([b, c]);
-  const titles: Record<string, string> = {};
-  for (const q of core.queryDeltas.slice(0, MOVED_SHOWN)) for (const d of q.moved) if (stored.has(d.id)) titles[d.id] = stored.get(d.id)!;
+  // fromEntries: an id such as "__proto__" is a key like any other.
+  const titles = Object.fromEntries(core.queryDeltas.slice(0, MOVED_SHOWN).flatMap((q) => q.moved.flatMap((d) => (stored.has(d.id) ? [[d.id, stored.get(d.id)!]] : []))));
   const sideOf = (r: StoredRun, side: 'baseline' | 'candidate'): SideQueries => {
     const { missing, notEvaluated } = runEvaluationOf(sideValues(core, side), r.run);
     return { missing, notEvaluated };

@@ -147,3 +147,13 @@ test('the statistics from per-query values alone (compareStatistics) are exactly
   const fewer = new Map([...evaluateRun(b, j, specs, opts).perQuery].slice(1));
   await assert.rejects(compareStatistics({ name: 'A', values: evaluateRun(a, j, specs, opts).perQuery }, { name: 'B', values: fewer }, j, specs, opts, new Work({}).phase('statistics', 0)), /A has 60 queries, B 59/);
 });
+
+test('a query id such as "__proto__" keeps its per-query figures like any other', () => {
+  const j = judgmentsOf(JSON.parse('{"__proto__": {"a": 1}, "q2": {"b": 1}}'));
+  const a: Run = new Map([['__proto__', list('a', 'x')], ['q2', list('x', 'b')]]);
+  const b: Run = new Map([['__proto__', list('x', 'a')], ['q2', list('b', 'x')]]);
+  const c = compareRuns({ name: 'A', run: a }, { name: 'B', run: b }, j, parseMetricList('p@1'), opts);
+  assert.deepEqual(Object.keys(c.perQuery), ['__proto__', 'q2']);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(c.perQuery, '__proto__')?.value, { 'p@1': { baseline: 1, candidate: 0, delta: -1 } });
+  assert.deepEqual(c.queryDeltas.map((q) => q.qid), ['__proto__', 'q2']);
+});

@@ -26,6 +26,14 @@ test('plain data survives JSON: Maps, Sets, undefined, NaN, ±Infinity, -0 and a
   assert.ok(Object.is((back as typeof v).arr.length, 3));
 });
 
+test('a key such as "__proto__" (a query or document id) round-trips as a key', () => {
+  const v = JSON.parse('{"__proto__": {"ndcg@10": {"baseline": 1}}, "q2": {"constructor": 2}}') as Record<string, unknown>;
+  const back = roundTrip(v) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(back), ['__proto__', 'q2']);
+  assert.equal(Object.getPrototypeOf(back), Object.prototype, 'the prototype is not set from data');
+  assert.deepEqual(Object.getOwnPropertyDescriptor(back, '__proto__')?.value, { 'ndcg@10': { baseline: 1 } });
+});
+
 test('random nested values round-trip for many seeds', () => {
   for (let seed = 1; seed <= 30; seed++) {
     let s = seed;
