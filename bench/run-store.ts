@@ -193,7 +193,10 @@ async function main(): Promise<void> {
   // details (its run labels and per-query rows came from the run files), then the comparison in full.
   const settings = { metrics: SPECS, ...DEFAULT_METRIC_OPTIONS, gates };
   const options = metricOptionsOf(settings);
-  const compared = [ids[0], ids[1]].map((id) => ({ id, evaluation: runEvaluationOf(evaluateRun(runOfSaved(loadSavedRun(runFilePath(dirs.v4, id))).run, judgments, specs, options).perQuery, loadSavedRun(runFilePath(dirs.v4, id))) }));
+  const compared = [ids[0], ids[1]].map((id) => {
+    const saved = loadSavedRun(runFilePath(dirs.v4, id));
+    return { id, evaluation: runEvaluationOf(evaluateRun(runOfSaved(saved).run, judgments, specs, options).perQuery, saved) };
+  });
   const OPENS = ['before', 'new pair', 'judgments changed', 'warm'] as const;
   type Open = (typeof OPENS)[number];
   async function dashboardOpen(kind: Open): Promise<{ paint: number; verdict: number; full: number; filesAtVerdict: number }> {

@@ -2,7 +2,7 @@
  * Each saved run's per-query metric values on a set of judgments, kept in the comparison cache's folder
  * (./comparison-cache.ts: same trust rules, pruning and atomic writes), so that the statistics of a pair never compared
  * before (compareStatistics: the dashboard's verdict) need neither run file read: written when a run is saved
- * (session/evaluate.ts) and when a pair is compared in full. Keyed by the run file's stamp, the judgments'
+ * (session/evaluate.ts), and by the dashboard when it compares a run that has none for the judgments in use. Keyed by the run file's stamp, the judgments'
  * fingerprint and the metric options; an entry holds the metrics evaluated so far (a later evaluation adds its own).
  */
 import type { EvaluateOptions } from '../metrics/evaluate';

@@ -42,7 +42,7 @@ export interface DashboardComparison<C extends ComparisonStatistics = Comparison
    */
   core?: C;
   /** Each side's queries the figures leave out (for the per-query table, without reading the runs). */
-  sides?: { baseline: SideQueries; candidate: SideQueries };
+  sides?: Sides;
   refusal?: ComparisonRefusal;
   /** The figures came from the comparison cache (computed before from the same inputs). */
   cached?: boolean;
@@ -50,6 +50,10 @@ export interface DashboardComparison<C extends ComparisonStatistics = Comparison
 
 /** Of one run: the evaluated queries it does not have, and its queries that were not evaluated. */
 export type SideQueries = Pick<RunEvaluation, 'missing' | 'notEvaluated'>;
+export interface Sides {
+  baseline: SideQueries;
+  candidate: SideQueries;
+}
 
 /** The whole comparison (not only its statistics): what the moved documents' reasons and the query detail need. */
 export function isComplete(core: ComparisonStatistics | undefined): core is Comparison {
@@ -76,7 +80,7 @@ interface CachedComparison {
   core: Comparison;
   gates: GateResult[];
   verdict: VerdictView;
-  sides: { baseline: SideQueries; candidate: SideQueries };
+  sides: Sides;
   /** The titles the runs stored for the documents the view lists (the runs are not read again on a warm open). */
   titles: Record<string, string>;
 }
@@ -127,18 +131,15 @@ export async function dashboardComparison(
   const cached = !!entry;
   try {
     if (!entry) {
-      const first = opts.onStatistics && await statisticsFirst(b, c, judgments, specs, options, settings, opts);
-      if (first) opts.onStatistics!(first);
-      entry = await computeComparison(b, c, judgments, specs, options, settings, opts);
+      // Each run's per-query values (kept, or evaluated now and kept): the statistics first, and the next new pairs'.
+      const evaluations = { baseline: runEvaluation(b, judgments, specs, options, opts), candidate: runEvaluation(c, judgments, specs, options, opts) };
+      // A run with failed queries is refused by the full comparison: no verdict is shown for it before.
+      if (opts.onStatistics && b.summary.failedQueries === 0 && c.summary.failedQueries === 0) {
+        opts.onStatistics(await statisticsFirst(b, c, evaluations, judgments, specs, options, settings, opts));
+      }
+      entry = await computeComparison(b, c, { baseline: queriesOf(evaluations.baseline), candidate: queriesOf(evaluations.candidate) }, judgments, specs, options, settings, opts);
       // Written before the reasons are added to it: they are not statistics, and are asked for on every open.
       if (key) writeCachedComparison(dir!, key, entry, opts.log);
-      if (dir !== undefined && !first) {
-        // Both runs' per-query values, for the statistics of their next new pair (statisticsFirst keeps them otherwise).
-        for (const [r, side] of [[b, 'baseline'], [c, 'candidate']] as const) {
-          const stamp = fileStamp(r);
-          if (stamp) writeRunEvaluation(dir, { run: stamp, judgments: judgments.fingerprint, options }, { values: sideValues(entry.core, side), ...entry.sides[side] }, opts.log);
-        }
-      }
     }
   } catch (e) {
     if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
@@ -153,7 +154,7 @@ export async function dashboardComparison(
 }
 
 /** The comparison in full from both runs' ranked lists (each run file read once), with what the cache keeps. */
-async function computeComparison(b: StoredRun, c: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<CachedComparison> {
+async function computeComparison(b: StoredRun, c: StoredRun, sides: Sides, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<CachedComparison> {
   const cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
   const gates = checkGates(settings.gates, cmp);
   const verdict = verdictView(cmp, gates, options);
@@ -161,42 +162,35 @@ async function computeComparison(b: StoredRun, c: StoredRun, judgments: Judgment
   const stored = titlesOf([b, c]);
   // fromEntries: an id such as "__proto__" is a key like any other.
   const titles = Object.fromEntries(core.queryDeltas.slice(0, MOVED_SHOWN).flatMap((q) => q.moved.flatMap((d) => (stored.has(d.id) ? [[d.id, stored.get(d.id)!]] : []))));
-  const sideOf = (r: StoredRun, side: 'baseline' | 'candidate'): SideQueries => {
-    const { missing, notEvaluated } = runEvaluationOf(sideValues(core, side), r.run);
-    return { missing, notEvaluated };
-  };
-  return { core, gates, verdict, sides: { baseline: sideOf(b, 'baseline'), candidate: sideOf(c, 'candidate') }, titles };
+  return { core, gates, verdict, sides, titles };
 }
 
 /**
- * The statistics of a pair from both runs' per-query values: cached (core evaluation-cache.ts: no run file read), or
- * evaluated now from a run's file and kept (the judgments changed since, or an older run); undefined for a run with
- * failed queries (its refusal comes with the full comparison).
+ * A run's per-query values on `judgments`: kept beside the runs (core evaluation-cache.ts: its file is not read), or
+ * evaluated now from its file (the judgments or options changed since it was saved, an older run) and kept.
  */
-async function statisticsFirst(b: StoredRun, c: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<DashboardComparison<ComparisonStatistics> | undefined> {
-  if (b.summary.failedQueries > 0 || c.summary.failedQueries > 0) return undefined;
-  const names = specs.map((s) => s.name);
-  const evaluation = (r: StoredRun): RunEvaluation => {
-    const stamp = opts.cacheDir !== undefined ? fileStamp(r) : undefined;
-    const key = stamp && { run: stamp, judgments: judgments.fingerprint, options };
-    const cached = key && readRunEvaluation(opts.cacheDir!, key, names);
-    if (cached) return cached;
-    const evaluated = runEvaluationOf(evaluateRun(runOfSaved(r.run).run, judgments, specs, options).perQuery, r.run);
-    if (key) writeRunEvaluation(opts.cacheDir!, key, evaluated, opts.log);
-    return evaluated;
-  };
-  const [eb, ec] = [evaluation(b), evaluation(c)];
-  const side = (r: StoredRun, e: RunEvaluation): EvaluatedSide => ({ name: r.summary.provenance.config, principal: principalOf(r), values: e.values });
-  const stats = await compareStatistics(side(b, eb), side(c, ec), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
-  const gates = checkGates(settings.gates, stats);
-  const view = comparisonView(stats, gates, () => undefined, opts.stale ?? false, options, MOVED_SHOWN, verdictView(stats, gates, options));
-  const sides = { baseline: { missing: eb.missing, notEvaluated: eb.notEvaluated }, candidate: { missing: ec.missing, notEvaluated: ec.notEvaluated } };
-  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...view }, core: stats, sides, cached: false };
+function runEvaluation(r: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, opts: DashboardComparisonOptions): RunEvaluation {
+  const stamp = opts.cacheDir !== undefined ? fileStamp(r) : undefined;
+  const key = stamp && { run: stamp, judgments: judgments.fingerprint, options };
+  const kept = key && readRunEvaluation(opts.cacheDir!, key, specs.map((s) => s.name));
+  if (kept) return kept;
+  const evaluated = runEvaluationOf(evaluateRun(runOfSaved(r.run).run, judgments, specs, options).perQuery, r.run);
+  if (key) writeRunEvaluation(opts.cacheDir!, key, evaluated, opts.log);
+  return evaluated;
 }
 
-/** One side's per-query values in a comparison. */
-function sideValues(cmp: ComparisonStatistics, side: 'baseline' | 'candidate'): Map<string, Record<string, number>> {
-  return new Map(Object.entries(cmp.perQuery).map(([q, m]) => [q, Object.fromEntries(Object.entries(m).map(([spec, v]) => [spec, v[side]]))]));
+function queriesOf({ missing, notEvaluated }: RunEvaluation): SideQueries {
+  return { missing, notEvaluated };
+}
+
+/** The statistics of a pair from both runs' per-query values, as the view shows them before the lists are compared. */
+async function statisticsFirst(b: StoredRun, c: StoredRun, evaluations: { baseline: RunEvaluation; candidate: RunEvaluation }, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<DashboardComparison<ComparisonStatistics>> {
+  const side = (r: StoredRun, e: RunEvaluation): EvaluatedSide => ({ name: r.summary.provenance.config, principal: principalOf(r), values: e.values });
+  const stats = await compareStatistics(side(b, evaluations.baseline), side(c, evaluations.candidate), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
+  const gates = checkGates(settings.gates, stats);
+  const view = comparisonView(stats, gates, () => undefined, opts.stale ?? false, options, MOVED_SHOWN, verdictView(stats, gates, options));
+  const sides = { baseline: queriesOf(evaluations.baseline), candidate: queriesOf(evaluations.candidate) };
+  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...view }, core: stats, sides, cached: false };
 }
 
 /** The run file's stamp now, or undefined for a run held only in memory (no file: nothing is cached for it). */
@@ -231,7 +225,7 @@ export function comparisonView(
   titleOf: (id: string) => string | undefined,
   staleJudgments: boolean,
   metricOptions: MetricOptions,
-  maxMoved = 20,
+  maxMoved = MOVED_SHOWN,
   verdict = verdictView(cmp, gates, metricOptions),
 ): Omit<ComparisonView, 'runIds'> {
   const primary = cmp.primaryMetric;

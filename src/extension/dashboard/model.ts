@@ -11,7 +11,7 @@ import type { MetricOptions } from '../../core/metrics/context';
 import type { SavedQueryResult } from '../../core/run/types';
 import type { StoredRun } from '../run-store';
 import { reasonsOf } from './move-reasons';
-import { type DashboardComparison, type DocLookup, isComplete } from './comparison';
+import { type DocLookup, type Sides, isComplete } from './comparison';
 import { chooseBaseline, chooseCandidate, metricColumn, runLabel, summarize } from './runs';
 
 /** A per-query difference within this is a tie, as the core's winsLossesTies counts it. */
@@ -38,7 +38,7 @@ export interface ModelInput {
   /** The core comparison of the chosen pair (or its statistics), when there is one: per-query figures then come from it. */
   core?: ComparisonStatistics;
   /** With `core`: each side's queries its figures leave out. */
-  sides?: DashboardComparison['sides'];
+  sides?: Sides;
   /** The comparison is being computed: the per-query table waits for its figures (the runs are not read for it). */
   comparing?: boolean;
   acl?: AclView;
@@ -64,7 +64,7 @@ export function perQueryRows(
   metric: string,
   info?: ModelInput['queryInfo'],
   core?: ComparisonStatistics,
-  sides?: DashboardComparison['sides'],
+  sides?: Sides,
 ): QueryRow[] {
   const rows = core ? rowsOfComparison(core, metric, sides, info) : rowsOfRuns(baseline, candidate, metric, info);
   return rows.sort((x, y) => {
@@ -76,7 +76,7 @@ export function perQueryRows(
   });
 }
 
-function rowsOfComparison(core: ComparisonStatistics, metric: string, sides: DashboardComparison['sides'], info: ModelInput['queryInfo']): QueryRow[] {
+function rowsOfComparison(core: ComparisonStatistics, metric: string, sides: Sides | undefined, info: ModelInput['queryInfo']): QueryRow[] {
   const missing = new Set([...(sides?.baseline.missing ?? []), ...(sides?.candidate.missing ?? [])]);
   const stages = isComplete(core) ? core.stageRecall : undefined;
   const rows: QueryRow[] = [];
