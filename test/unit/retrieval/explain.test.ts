@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { normaliseRankConfig } from '../../../src/core/config/defaults';
 import type { Document } from '../../../src/core/corpus/document';
 import { createEngine } from '../../../src/core/retrieval/engine';
