@@ -15,7 +15,7 @@ import { parseMetricList } from '../src/core/metrics';
 import { type ConfigEvaluation, evaluateConfig } from '../src/core/session/evaluate';
 import { RanklabSession } from '../src/core/session/session';
 import { type RunningEngine, startEngine } from '../test/engines/launcher';
-import { COLLECTIONS_DIR } from '../test/helpers/shared';
+import { COLLECTIONS_DIR } from './lib/shared';
 import { MINILM, benchState } from './real-model';
 
 const specs = parseMetricList('ndcg@10,recall@100');

@@ -8,7 +8,7 @@ import { normaliseRankConfig } from '../src/core/config';
 import { parseMetricList } from '../src/core/metrics';
 import { RanklabSession } from '../src/core/session/session';
 import { evaluateConfig } from '../src/core/session/evaluate';
-import { COLLECTIONS, COLLECTIONS_DIR } from '../test/helpers/shared';
+import { COLLECTIONS, COLLECTIONS_DIR } from './lib/shared';
 
 const CONFIGS = {
   bm25: { lexical: { fields: { title: 1, body: 1 } } },

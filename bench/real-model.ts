@@ -10,7 +10,7 @@ import { normaliseRankConfig } from '../src/core/config';
 import { parseMetricList } from '../src/core/metrics';
 import { RanklabSession } from '../src/core/session/session';
 import { evaluateConfig } from '../src/core/session/evaluate';
-import { COLLECTIONS, COLLECTIONS_DIR } from '../test/helpers/shared';
+import { COLLECTIONS, COLLECTIONS_DIR } from './lib/shared';
 
 const ROOT = resolve(__dirname, '..');
 const MODEL = resolve(process.env.RANKLAB_MODELS ?? join(ROOT, '.models'), 'all-MiniLM-L6-v2');

@@ -14,6 +14,7 @@ import { createEngine, embedText } from '../src/core/retrieval/engine';
 import { trainLsa } from '../src/core/retrieval/providers/lsa';
 import { HnswIndex } from '../src/core/retrieval/vector-index';
 import { corpusFingerprint, loadDocs } from '../test/unit/retrieval/collections';
+import { COLLECTIONS_DIR } from './lib/shared';
 
 const DIMENSIONS = 256;
 const HNSW = { M: 16, efConstruction: 200, efSearch: 100 };
@@ -23,7 +24,7 @@ const ms = (t0: number) => performance.now() - t0;
 const s = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
 
 async function measure(name: string): Promise<string> {
-  const docs = loadDocs(name);
+  const docs = loadDocs(join(COLLECTIONS_DIR, name));
   const step = Math.round(1 / EDITED_SHARE);
   const edited: Document[] = docs.map((d, i) => (i % step === 0 ? { ...d, body: `${d.body} revised`, hash: `${d.hash}+` } : d));
   const changed = edited.filter((d, i) => d !== docs[i]);

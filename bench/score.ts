@@ -13,7 +13,7 @@ import { loadJudgments } from '../src/core/judgments';
 import { evaluateRun, parseMetricList } from '../src/core/metrics';
 import { readTrecRun } from '../src/core/run/trec-run';
 import { createRng } from '../src/core/experiment/stats';
-import { COLLECTIONS, COLLECTIONS_DIR, SHARED_DIR } from '../test/helpers/shared';
+import { COLLECTIONS, COLLECTIONS_DIR, SHARED_DIR } from './lib/shared';
 
 const ROOT = resolve(__dirname, '..');
 const args = process.argv.slice(2);

@@ -18,12 +18,12 @@ import { after, before, describe, it } from 'node:test';
 import { normaliseRankConfig } from '../../src/core/config';
 import { RemoteEngine } from '../../src/core/engines/remote-engine';
 import { REPO_DIR, ranklab } from '../helpers/cli';
-import { COLLECTIONS_DIR, SHARED_DIR } from '../helpers/shared';
+import { COLLECTIONS_SKIP, collectionPath } from '../helpers/shared';
+import { tinyModel } from '../helpers/tiny-models';
 import { copyOfExample, tempDir } from '../helpers/workspace';
 import { type RunningEngine, type TestEngineKind, engineSkip, startEngine } from './launcher';
 import { failingProxy } from './proxy';
 
-const CRANFIELD = join(COLLECTIONS_DIR, 'cranfield');
 
 type Raw = Record<string, unknown>;
 
@@ -149,9 +149,11 @@ export function engineSuite(kind: TestEngineKind): void {
       writeFileSync(path, JSON.stringify(raw, null, 2));
       return path;
     };
-    const queries = readFileSync(join(CRANFIELD, 'queries.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; text: string });
-    const onCranfield = (...args: string[]) => ranklab([...args, '--workspace', CRANFIELD, '--state-dir', state]);
-    const onCranfieldAsync = (...args: string[]) => ranklabAsync([...args, '--workspace', CRANFIELD, '--state-dir', state]);
+    // The Cranfield scenarios (the first five) need the real collection: skipped, saying what to set, without it.
+    const cranfield = () => collectionPath('cranfield');
+    const cranfieldQueries = () => readFileSync(join(cranfield(), 'queries.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; text: string });
+    const onCranfield = (...args: string[]) => ranklab([...args, '--workspace', cranfield(), '--state-dir', state]);
+    const onCranfieldAsync = (...args: string[]) => ranklabAsync([...args, '--workspace', cranfield(), '--state-dir', state]);
     let bm25: string;
     let boosted: string;
     let evaluated: Record<string, any>;
@@ -163,19 +165,20 @@ export function engineSuite(kind: TestEngineKind): void {
     });
     after(() => engine?.stop());
 
-    it('ranklab index loads Cranfield, and refuses to overwrite the index without --recreate', async () => {
-      const first = json(ranklab(['index', '--engine', bm25, '--workspace', CRANFIELD, '--state-dir', state, '--format', 'json']), 0);
+    it('ranklab index loads Cranfield, and refuses to overwrite the index without --recreate', { skip: COLLECTIONS_SKIP }, async () => {
+      const first = json(ranklab(['index', '--engine', bm25, '--workspace', cranfield(), '--state-dir', state, '--format', 'json']), 0);
       // 1,400 records, two of them without text (not documents of Ranklab's corpus)
       assert.equal(first.documents, 1398);
       assert.equal(first.indexed, 1398);
       assert.equal(await flavour.count(engine.url, 'cranfield'), 1398);
-      const again = ranklab(['index', '--engine', bm25, '--workspace', CRANFIELD, '--state-dir', state]);
+      const again = ranklab(['index', '--engine', bm25, '--workspace', cranfield(), '--state-dir', state]);
       assert.equal(again.code, 2, again.stderr);
       assert.match(again.stderr, /already exists .*--recreate/);
       assert.equal(await flavour.count(engine.url, 'cranfield'), 1398, 'the index is untouched');
     });
 
-    it('eval of a BM25 and a boosted config gives the nDCG@10 that `ranklab score` gives on the run fetched from the engine', async () => {
+    it('eval of a BM25 and a boosted config gives the nDCG@10 that `ranklab score` gives on the run fetched from the engine', { skip: COLLECTIONS_SKIP }, async () => {
+      const queries = cranfieldQueries();
       const out = json(onCranfield('eval', '--config', bm25, '--config', boosted, '--metrics', 'ndcg@10,recall@100', '--gain', 'linear', '--format', 'json', '--trec-run', join(work, 'eval.txt')), 0);
       evaluated = Object.fromEntries(out.runs.map((r: any) => [r.config, r]));
       assert.equal(evaluated.bm25.queries, 225);
@@ -185,7 +188,7 @@ export function engineSuite(kind: TestEngineKind): void {
           (await flavour.direct(engine.url, 'cranfield', q.text, titleBoost)).forEach(([id, score], i) => lines.push(`${q.id} Q0 ${id} ${i + 1} ${score} direct`));
         }
         writeFileSync(join(work, `direct-${name}.txt`), lines.join('\n') + '\n');
-        const scored = json(ranklab(['score', '--qrels', join(CRANFIELD, 'qrels.tsv'), '--run', join(work, `direct-${name}.txt`), '--metrics', 'ndcg@10,recall@100', '--gain', 'linear', '--format', 'json']), 0);
+        const scored = json(ranklab(['score', '--qrels', join(cranfield(), 'qrels.tsv'), '--run', join(work, `direct-${name}.txt`), '--metrics', 'ndcg@10,recall@100', '--gain', 'linear', '--format', 'json']), 0);
         assert.equal(scored.metrics['ndcg@10'], evaluated[name].metrics['ndcg@10'], `${name}: eval and score on the engine's own run`);
         assert.equal(scored.metrics['recall@100'], evaluated[name].metrics['recall@100']);
       }
@@ -196,7 +199,7 @@ export function engineSuite(kind: TestEngineKind): void {
       for (const stage of ['engine', 'request', 'total']) assert.ok(evaluated.bm25.latency[stage]?.p50 >= 0, `latency ${stage}: ${JSON.stringify(evaluated.bm25.latency)}`);
     });
 
-    it('compare and gate work on engine configs', () => {
+    it('compare and gate work on engine configs', { skip: COLLECTIONS_SKIP }, () => {
       const cmp = json(onCranfield('compare', '--baseline', bm25, '--candidate', boosted, '--metrics', 'ndcg@10', '--gain', 'linear', '--format', 'json'), 0);
       assert.equal(cmp.metrics['ndcg@10'].baseline, evaluated.bm25.metrics['ndcg@10']);
       assert.equal(cmp.metrics['ndcg@10'].candidate, evaluated.boosted.metrics['ndcg@10']);
@@ -212,10 +215,10 @@ export function engineSuite(kind: TestEngineKind): void {
       assert.equal(ok.code, 0, ok.stderr + ok.stdout);
     });
 
-    it('a request that fails is retried; one that keeps failing is reported per query and the rest of the run is kept', async () => {
+    it('a request that fails is retried; one that keeps failing is reported per query and the rest of the run is kept', { skip: COLLECTIONS_SKIP }, async () => {
       const proxy = await failingProxy(engine.url);
       try {
-        const victim = queries[49];
+        const victim = cranfieldQueries()[49];
         const raw = flavour.bm25(proxy.url) as { engine: Raw };
         const config = configFile('bm25-proxied', { engine: { ...raw.engine, request: { maxRetries: 2, retryDelayMs: 10, batchSize: 5 } } });
         proxy.failWhenBodyHas = JSON.stringify(victim.text).slice(1, -1);
@@ -248,7 +251,7 @@ export function engineSuite(kind: TestEngineKind): void {
       }
     });
 
-    it('a query the engine refuses fails alone; the others in its batch are answered', async () => {
+    it('a query the engine refuses fails alone; the others in its batch are answered (on the Cranfield index)', { skip: COLLECTIONS_SKIP }, async () => {
       const engineApi = new RemoteEngine(normaliseRankConfig(flavour.strict(engine.url), 'strict'), { allowNetwork: true });
       const answers = await engineApi.searchMany(['boundary layer', 'boundary "layer', 'heat transfer'], { pageSize: 5 });
       assert.ok(!(answers[0] instanceof Error) && answers[0].docs.length === 5);
@@ -319,8 +322,8 @@ export function engineSuite(kind: TestEngineKind): void {
       });
 
       it('kNN over the same vectors: the engine\'s top 10 is Ranklab\'s exact top 10, and its filter leaks nothing', () => {
-        // A tiny random ONNX model (../shared/models) is enough to check the plumbing: the same vectors in, the same neighbours out.
-        const embedder = { provider: 'transformers', model: join(SHARED_DIR, 'models', 'tiny-embedder'), pooling: 'mean', normalize: true };
+        // A tiny random ONNX model (test/helpers/tiny-models.ts) is enough to check the plumbing: the same vectors in, the same neighbours out.
+        const embedder = { provider: 'transformers', model: tinyModel('tiny-embedder'), pooling: 'mean', normalize: true };
         writeFileSync(join(ws, 'configs', 'engine-knn.rank.json'), JSON.stringify(flavour.knn(engine.url, embedder), null, 2));
         writeFileSync(join(ws, 'configs', 'local-exact.rank.json'), JSON.stringify({ vector: { embedder, exact: true } }, null, 2));
         const indexed = json(ranklab(['index', '--engine', 'engine-knn', '--workspace', ws, '--format', 'json']), 0);

@@ -1,9 +1,9 @@
 // A workspace with one query per class (hit, ranking miss, retrieval miss, no relevant) under a real lexical +
-// cross-encoder pipeline (the tiny generated reranker of ../shared/models, which scores by query/passage word
-// overlap): config `rerank` (BM25 depth 3, reranked, top 1 kept) and `shallow` (BM25 depth 1).
+// cross-encoder pipeline (the tiny generated reranker of test/helpers/tiny-models.ts, which scores by query/passage
+// word overlap): config `rerank` (BM25 depth 3, reranked, top 1 kept) and `shallow` (BM25 depth 1).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_DIR } from './shared';
+import { tinyModel } from './tiny-models';
 import { tempDir } from './workspace';
 
 export function stagesWorkspace(): string {
@@ -25,7 +25,7 @@ export function stagesWorkspace(): string {
   mkdirSync(join(dir, 'configs'));
   writeFileSync(join(dir, 'configs', 'rerank.rank.json'), JSON.stringify({
     lexical: { fields: { all: 1 }, depth: 3 },
-    rerank: { provider: { provider: 'transformers', model: join(SHARED_DIR, 'models', 'tiny-reranker') }, topN: 3, topM: 1 },
+    rerank: { provider: { provider: 'transformers', model: tinyModel('tiny-reranker') }, topN: 3, topM: 1 },
   }));
   writeFileSync(join(dir, 'configs', 'shallow.rank.json'), JSON.stringify({ lexical: { fields: { all: 1 }, depth: 1 } }));
   return dir;

@@ -73,7 +73,7 @@ export function writeSyntheticWorkspace(dir: string, opts: SyntheticWorkspaceOpt
 }
 
 /** A pronounceable, distinct word for each index (so analyzers keep them as they are). */
-function syllables(i: number): string {
+export function syllables(i: number): string {
   const c = 'bdfgklmnprstvz';
   const v = 'aeiou';
   let s = '';

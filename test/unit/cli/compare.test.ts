@@ -1,10 +1,10 @@
-// `ranklab compare` and `ranklab gate` through the built binary, on the example workspace and real collections.
+// `ranklab compare` and `ranklab gate` through the built binary, on the example workspace and generated collections.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
-import { COLLECTIONS_DIR } from '../../helpers/shared';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 import { readRunJson } from '../../helpers/runs';
 
@@ -180,28 +180,33 @@ test('saved runs made as different principals are refused, named, unless --allow
   assert.equal(same.judgments, readRunJson(alsoAyu).provenance.judgments, 'scored on the judgments as ayu sees them');
 });
 
-test('two BM25 configs on a real collection (BEIR folder, read-only) compare in well under a minute', () => {
+test('two BM25 configs on a CISI-sized collection (BEIR folder, read-only) compare in well under a minute', () => {
+  const collection = syntheticCollection({ docs: 1460, queries: 76 });
+  const before = readdirSync(collection).sort();
   const state = tempDir();
   const cfg = join(state, 'title-boost.rank.json');
   writeFileSync(cfg, JSON.stringify({ lexical: { fields: { title: 3, body: 1 } } }));
   const t0 = Date.now();
-  const r = ranklab(['compare', '--workspace', join(COLLECTIONS_DIR, 'cisi'), '--state-dir', state, '--baseline', 'bm25', '--candidate', cfg, '--metrics', 'ndcg@10,recall@100', '--format', 'json']);
+  const r = ranklab(['compare', '--workspace', collection, '--state-dir', state, '--baseline', 'bm25', '--candidate', cfg, '--metrics', 'ndcg@10,recall@100', '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const cmp = JSON.parse(r.stdout);
   assert.equal(cmp.queries, 76);
   assert.ok(Number.isFinite(cmp.metrics['ndcg@10'].pPermutation));
+  assert.deepEqual(readdirSync(collection).sort(), before, 'nothing written into the collection');
   // Not a timing assertion: the time is printed for the record (see docs/performance.md for measured figures).
-  process.stderr.write(`cisi compare took ${Date.now() - t0} ms\n`);
+  process.stderr.write(`compare on 1,460 documents took ${Date.now() - t0} ms\n`);
 });
 
 test('two TREC run files with --qrels compare without any workspace', () => {
   const dir = tempDir();
-  const base = join(COLLECTIONS_DIR, 'adi', 'run.bm25.txt');
+  const collection = syntheticCollection({ docs: 82, queries: 35 });
+  const base = join(dir, 'run.bm25.txt');
+  assert.equal(ranklab(['eval', '--workspace', collection, '--state-dir', join(dir, 'state'), '--no-save', '--trec-run', base]).code, 0);
   const shuffled = join(dir, 'worse.txt');
   // a candidate that reverses each query's top 3
   const lines = readFileSync(base, 'utf8').trim().split('\n').map((l) => l.split(' '));
   writeFileSync(shuffled, lines.map((c) => (Number(c[3]) <= 3 ? [c[0], c[1], c[2], c[3], String(-Number(c[3])), 'worse'] : [...c.slice(0, 5), 'worse']).join(' ')).join('\n') + '\n');
-  const r = ranklab(['compare', '--qrels', join(COLLECTIONS_DIR, 'adi', 'qrels.tsv'), '--baseline', base, '--candidate', shuffled, '--metrics', 'ndcg@10', '--format', 'json']);
+  const r = ranklab(['compare', '--qrels', join(collection, 'qrels.tsv'), '--baseline', base, '--candidate', shuffled, '--metrics', 'ndcg@10', '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const cmp = JSON.parse(r.stdout);
   assert.equal(cmp.baseline, 'bm25');

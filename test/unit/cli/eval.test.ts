@@ -1,5 +1,5 @@
-// `ranklab eval` end to end through the built binary: every mode on the example workspace and on real
-// collections, saved runs, TREC export that scores the same as the evaluation itself.
+// `ranklab eval` end to end through the built binary: every mode on the example workspace and on generated
+// collections (a real one when RANKLAB_COLLECTIONS is set), saved runs, TREC export that scores the same as the evaluation itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
 import { loadSavedRun } from '../../../src/core/experiment/run-store';
 import { runFileText } from '../../../src/core/run/run-format';
-import { COLLECTIONS_DIR, SHARED_DIR } from '../../helpers/shared';
+import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
+import { tinyModel } from '../../helpers/tiny-models';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 
 const example = copyOfExample();
@@ -37,7 +39,7 @@ test('every offline mode runs on the example workspace, and runs are saved with 
 test('the hybrid + rerank mode runs with a local cross-encoder (the tiny generated test model)', () => {
   const config = join(tempDir(), 'rerank-tiny.rank.json');
   const original = JSON.parse(readFileSync(join(example, 'configs', 'hybrid-rerank.rank.json'), 'utf8'));
-  original.rerank.provider.model = join(SHARED_DIR, 'models', 'tiny-reranker');
+  original.rerank.provider.model = tinyModel('tiny-reranker');
   writeFileSync(config, JSON.stringify(original));
   const r = ranklab(['eval', '--workspace', example, '--config', config, '--format', 'json', '--no-save']);
   assert.equal(r.code, 0, r.stderr);
@@ -56,16 +58,27 @@ test('a config whose model is unavailable offline is reported, the others still 
   assert.equal(out.failed[0].name, 'hybrid-rerank');
 });
 
-test('a BEIR folder is a workspace; BM25 reaches the reference nDCG@10 minus 0.02; the read-only data set is not written', () => {
+/** `ranklab eval` of a BEIR folder's built-in config: the run, after checking the read-only folder was not written. */
+function evalBeirFolder(folder: string) {
   const state = tempDir();
-  const before = readdirSync(join(COLLECTIONS_DIR, 'med')).sort();
-  const r = ranklab(['eval', '--workspace', join(COLLECTIONS_DIR, 'med'), '--metrics', 'ndcg@10,p@5', '--gain', 'linear', '--format', 'json', '--state-dir', state]);
+  const before = readdirSync(folder).sort();
+  const r = ranklab(['eval', '--workspace', folder, '--metrics', 'ndcg@10,p@5', '--gain', 'linear', '--format', 'json', '--state-dir', state]);
   assert.equal(r.code, 0, r.stderr);
   const run = JSON.parse(r.stdout).runs[0];
   assert.equal(run.config, 'bm25');
-  assert.ok(run.metrics['ndcg@10'] >= 0.67 - 0.02, `med nDCG@10 ${run.metrics['ndcg@10']}`);
-  assert.deepEqual(readdirSync(join(COLLECTIONS_DIR, 'med')).sort(), before);
+  assert.deepEqual(readdirSync(folder).sort(), before);
   assert.ok(existsSync(join(state, 'runs')));
+  return run;
+}
+
+test('a BEIR folder is a workspace (the built-in bm25 config); the read-only data set is not written', () => {
+  const run = evalBeirFolder(syntheticCollection({ docs: 1033, queries: 30 }));
+  assert.equal(run.queries, 30);
+});
+
+test('med as a BEIR folder: BM25 reaches the reference nDCG@10 minus 0.02', { skip: COLLECTIONS_SKIP }, () => {
+  const run = evalBeirFolder(collectionPath('med'));
+  assert.ok(run.metrics['ndcg@10'] >= 0.67 - 0.02, `med nDCG@10 ${run.metrics['ndcg@10']}`);
 });
 
 test('--trec-run writes a standard run that ranklab score scores exactly like the evaluation', () => {
@@ -92,7 +105,7 @@ test('--split holdout evaluates only holdout queries; --as restricts judgments t
   assert.notEqual(asDimas.judgments, hold.runs[0].judgments);
 });
 
-test('every mode runs on a real collection (adi): lexical, vector (HNSW and exact), hybrid, hybrid + rerank', () => {
+test('every mode runs on an ADI-sized collection: lexical, vector (HNSW and exact), hybrid, hybrid + rerank', () => {
   const dir = tempDir();
   const configs: Record<string, unknown> = {
     lexical: { lexical: { fields: { title: 2, body: 1 }, analyzer: { stemmer: 'english' } } },
@@ -101,10 +114,10 @@ test('every mode runs on a real collection (adi): lexical, vector (HNSW and exac
     hybrid: { lexical: { fields: { title: 1, body: 1 } }, vector: { embedder: { provider: 'lsa', dimensions: 32 } }, hybrid: { k: 60 } },
     rerank: {
       lexical: { fields: { title: 1, body: 1 } }, vector: { embedder: { provider: 'lsa', dimensions: 32 } }, hybrid: { k: 60 },
-      rerank: { provider: { provider: 'transformers', model: join(SHARED_DIR, 'models', 'tiny-reranker') }, topN: 20, topM: 10 },
+      rerank: { provider: { provider: 'transformers', model: tinyModel('tiny-reranker') }, topN: 20, topM: 10 },
     },
   };
-  const args = ['eval', '--workspace', join(COLLECTIONS_DIR, 'adi'), '--state-dir', join(dir, 'state'), '--metrics', 'ndcg@10,recall@10', '--format', 'json', '--no-save'];
+  const args = ['eval', '--workspace', syntheticCollection({ docs: 82, queries: 35 }), '--state-dir', join(dir, 'state'), '--metrics', 'ndcg@10,recall@10', '--format', 'json', '--no-save'];
   for (const [name, config] of Object.entries(configs)) {
     writeFileSync(join(dir, `${name}.rank.json`), JSON.stringify(config));
     args.push('--config', join(dir, `${name}.rank.json`));

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
-import { COLLECTIONS_DIR } from '../../helpers/shared';
+import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 
 const NEW = 'bpref,infap,rprec,success@5,rbp@0.8,err@10,nerr@10';
 
-test('score: every new metric, its variant words, the RBP residual and the tie report, in JSON and Markdown', () => {
-  const med = (f: string) => join(COLLECTIONS_DIR, 'cacm', f);
+test('score on cacm: every new metric, its variant words, the RBP residual and the tie report, in JSON and Markdown', { skip: COLLECTIONS_SKIP }, () => {
+  const med = (f: string) => collectionPath('cacm', f);
   const r = ranklab(['score', '--qrels', med('qrels.tsv'), '--run', med('run.bm25.txt'), '--metrics', `ndcg@10,${NEW}`, '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);

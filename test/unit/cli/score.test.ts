@@ -4,22 +4,41 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
-import { COLLECTIONS_DIR } from '../../helpers/shared';
+import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
 
-const med = (f: string) => join(COLLECTIONS_DIR, 'med', f);
+/** qrels and a BM25 run (made by `ranklab eval --trec-run`) of a generated MED-sized collection. */
+const generated = (() => {
+  const dir = syntheticCollection({ docs: 1033, queries: 30 });
+  const run = join(mkdtempSync(join(tmpdir(), 'ranklab-score-')), 'run.bm25.txt');
+  const r = ranklab(['eval', '--workspace', dir, '--state-dir', join(run, '..', 'state'), '--no-save', '--trec-run', run]);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return { qrels: join(dir, 'qrels.tsv'), run };
+})();
 
-test('score --format json prints the documented shape with trec_eval means', () => {
-  const r = ranklab(['score', '--qrels', med('qrels.tsv'), '--run', med('run.bm25.txt'), '--metrics', 'ndcg@10,p@5,mrr', '--gain', 'linear', '--format', 'json']);
+function scoreJson(qrels: string, run: string) {
+  const r = ranklab(['score', '--qrels', qrels, '--run', run, '--metrics', 'ndcg@10,p@5,mrr', '--gain', 'linear', '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
-  const out = JSON.parse(r.stdout);
+  return JSON.parse(r.stdout);
+}
+
+test('score --format json prints the documented shape', () => {
+  const out = scoreJson(generated.qrels, generated.run);
   assert.equal(out.queries, 30);
-  assert.equal(out.metrics['ndcg@10'].toFixed(4), '0.6700'); // trec_eval ndcg_cut_10 all
-  assert.equal(out.metrics['p@5'].toFixed(4), '0.7067');
-  assert.equal(out.metrics.mrr.toFixed(4), '0.9194');
+  assert.deepEqual(Object.keys(out.metrics), ['ndcg@10', 'p@5', 'mrr']);
+  for (const m of ['ndcg@10', 'p@5', 'mrr']) assert.ok(out.metrics[m] > 0 && out.metrics[m] <= 1, `${m} ${out.metrics[m]}`);
   assert.equal(Object.keys(out.perQuery).length, 30);
   assert.match(out.judgments, /^sha256:[0-9a-f]{16}$/);
   assert.ok(Array.isArray(out.skipped));
   assert.match(out.variant.metrics['ndcg@10'], /gain rel \(linear\)/);
+});
+
+test('score on med\'s BM25 run prints trec_eval\'s means', { skip: COLLECTIONS_SKIP }, () => {
+  const out = scoreJson(collectionPath('med', 'qrels.tsv'), collectionPath('med', 'run.bm25.txt'));
+  assert.equal(out.queries, 30);
+  assert.equal(out.metrics['ndcg@10'].toFixed(4), '0.6700'); // trec_eval ndcg_cut_10 all
+  assert.equal(out.metrics['p@5'].toFixed(4), '0.7067');
+  assert.equal(out.metrics.mrr.toFixed(4), '0.9194');
 });
 
 test('score reports the variant, lists ignored run queries and missing ones', () => {
@@ -46,10 +65,10 @@ test('unusable input exits 2 with a message saying what and where', () => {
   const empty = ranklab(['score', '--qrels', join(dir, 'empty.txt'), '--run', join(dir, 'run.txt')]);
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /empty\.txt/);
-  const badMetric = ranklab(['score', '--qrels', med('qrels.tsv'), '--run', med('run.bm25.txt'), '--metrics', 'bleu']);
+  const badMetric = ranklab(['score', '--qrels', generated.qrels, '--run', generated.run, '--metrics', 'bleu']);
   assert.equal(badMetric.code, 2);
   assert.match(badMetric.stderr, /unknown metric "bleu"/);
-  const noRun = ranklab(['score', '--qrels', med('qrels.tsv')]);
+  const noRun = ranklab(['score', '--qrels', generated.qrels]);
   assert.equal(noRun.code, 2);
   assert.match(noRun.stderr, /--run: is required/);
 });

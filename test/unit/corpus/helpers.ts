@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { corpusSettings } from '../../../src/core/corpus/settings';
 
 export const FIXTURES = resolve(__dirname, '../../fixtures/corpus');
-export const SHARED = process.env.RANKLAB_SHARED ?? resolve(__dirname, '../../../..', 'shared');
 
 /** Settings for the `mixed` fixture: products use sku_id/name/description, ACL under tenant_id/acl_groups. */
 export const mixedSettings = corpusSettings({

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { diffCorpus } from '../../../src/core/corpus/diff';
 import { loadCorpus, parseSnapshot, serializeSnapshot } from '../../../src/core/corpus/load';
 import { corpusSettings } from '../../../src/core/corpus/settings';
-import { copyFixture, FIXTURES, mixedSettings, SHARED } from './helpers';
+import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
+import { copyFixture, FIXTURES, mixedSettings } from './helpers';
 
 const MIXED = join(FIXTURES, 'mixed');
 
@@ -154,8 +155,8 @@ test('BEIR corpus.jsonl with defaults: _id, title, text, metadata kept as meta',
   assert.deepEqual(corpus.docs[0].meta, { metadata: { url: 'https://example.com/latte' } });
 });
 
-test('real collection: med corpus.jsonl has 1033 documents and no problems', { skip: !require('node:fs').existsSync(join(SHARED, 'collections/med')) }, () => {
-  const { corpus } = loadCorpus(join(SHARED, 'collections/med'), corpusSettings({ include: ['corpus.jsonl'] }));
+test('real collection: med corpus.jsonl has 1033 documents and no problems', { skip: COLLECTIONS_SKIP }, () => {
+  const { corpus } = loadCorpus(collectionPath('med'), corpusSettings({ include: ['corpus.jsonl'] }));
   assert.equal(corpus.docs.length, 1033);
   assert.deepEqual(corpus.diagnostics, []);
   assert.equal(new Set(corpus.docs.map((d) => d.id)).size, 1033);

@@ -1,6 +1,6 @@
 // Item E: where a pipeline loses the relevant document. A real lexical + cross-encoder pipeline (the tiny
-// generated reranker from ../shared/models, which scores by query/passage word overlap) over hand-built documents
-// and queries, one per class; stage recall from the saved run's stored stage outputs, recomputed independently.
+// generated reranker of test/helpers/tiny-models.ts, which scores by query/passage word overlap) over hand-built
+// documents and queries, one per class; stage recall from the saved run's stored stage outputs, recomputed independently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classChanges, stageRecall } from '../../../src/core/experiment/stage-recall';

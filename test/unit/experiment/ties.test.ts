@@ -9,7 +9,7 @@ import { DEFAULT_METRIC_OPTIONS, type EvaluateOptions, type MetricSpec, computeM
 import { readTrecRun } from '../../../src/core/run/trec-run';
 import type { RankedDoc, Run } from '../../../src/core/run/types';
 import { judgmentsOf } from '../../helpers/judgments';
-import { COLLECTIONS_DIR } from '../../helpers/shared';
+import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 import { createRng } from '../../../src/core/util/random';
 
 const close = (a: number, b: number, msg = '') => assert.ok(Math.abs(a - b) < 1e-9, `${msg}: ${a} vs ${b}`);
@@ -81,8 +81,8 @@ test('random queries: the reported min/max equal a brute force over every tie or
   }
 });
 
-test('cacm BM25 run (163 tied pairs): ties are found and the reported value lies in the range', () => {
-  const dir = join(COLLECTIONS_DIR, 'cacm');
+test('cacm BM25 run (163 tied pairs): ties are found and the reported value lies in the range', { skip: COLLECTIONS_SKIP }, () => {
+  const dir = collectionPath('cacm');
   const r = tieReport(readTrecRun(join(dir, 'run.bm25.txt')).run, loadJudgments({ qrels: join(dir, 'qrels.tsv') }), parseMetricList('ndcg@10,p@10'), { gain: 'linear', relevanceThreshold: 1 });
   assert.ok(r.queriesWithTies.length > 0);
   for (const range of Object.values(r.ranges)) assert.ok(range.min <= range.value + 1e-12 && range.value <= range.max + 1e-12);

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadJudgments, queriesWithoutRelevant, readBeirJudgments, readQrels, readQueries } from '../../../src/core/judgments';
+import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 
-const SHARED = process.env.RANKLAB_SHARED ?? resolve(__dirname, '../../../../shared');
-const COLLECTIONS = join(SHARED, 'collections');
-const skip = existsSync(COLLECTIONS) ? false : `shared collections not found at ${COLLECTIONS}`;
-
-// From /work/shared/collections/README.md (table "Collections"): eval queries, judged pairs, queries in source.
+// From the collections' README.md (table "Collections"): eval queries, judged pairs, queries in source.
 const EXPECTED: Record<string, { queries: number; pairs: number; inSource: number }> = {
   cranfield: { queries: 225, pairs: 1837, inSource: 225 },
   cisi: { queries: 76, pairs: 3114, inSource: 112 },
@@ -24,10 +21,10 @@ function gradeCounts(qrels: Map<string, Map<string, number>>): Record<string, nu
   return out;
 }
 
-describe('shared collections (real files)', { skip }, () => {
+describe('the real collections (RANKLAB_COLLECTIONS)', { skip: COLLECTIONS_SKIP }, () => {
   for (const [name, expected] of Object.entries(EXPECTED)) {
     it(`${name}: ${expected.pairs} judged pairs over ${expected.queries} queries, no diagnostics`, () => {
-      const dir = join(COLLECTIONS, name);
+      const dir = collectionPath(name);
       const qrels = readQrels(join(dir, 'qrels.tsv'));
       assert.deepEqual(qrels.diagnostics, []);
       let pairs = 0;
@@ -53,7 +50,7 @@ describe('shared collections (real files)', { skip }, () => {
   }
 
   it('cranfield: graded 0..4, 158 queries have no grade-4 document (computed with awk)', () => {
-    const set = readBeirJudgments(join(COLLECTIONS, 'cranfield'));
+    const set = readBeirJudgments(collectionPath('cranfield'));
     assert.equal(queriesWithoutRelevant(set, 4).length, 158);
     assert.equal(queriesWithoutRelevant(set, 3).length, 42);
     assert.equal(set.qrels.get('1')?.get('486'), 0);
@@ -61,7 +58,7 @@ describe('shared collections (real files)', { skip }, () => {
   });
 
   it('cranfield exp2gain qrels: same pairs, grades 2^rel - 1', () => {
-    const exp = readQrels(join(COLLECTIONS, 'cranfield', 'qrels.exp2gain.tsv'));
+    const exp = readQrels(collectionPath('cranfield', 'qrels.exp2gain.tsv'));
     assert.deepEqual(gradeCounts(exp.qrels), { '0': 225, '1': 363, '3': 734, '7': 387, '15': 128 });
   });
 });

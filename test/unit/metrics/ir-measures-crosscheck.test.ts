@@ -1,6 +1,6 @@
-// RBP, ERR@k and nERR@k against ir_measures (RBP through cwl_eval, ERR through gdeval) on every shared
-// collection's BM25 run and on the adversarial run of test/data/trec_eval. Python with ir_measures comes from
-// $RANKLAB_PYTHON or .venv-test/bin/python (.ci/run installs it from test/python/requirements.txt).
+// RBP, ERR@k and nERR@k against ir_measures (RBP through cwl_eval, ERR through gdeval) on every real
+// collection's BM25 run (RANKLAB_COLLECTIONS) and on the adversarial run of test/data/trec_eval. Python with
+// ir_measures comes from $RANKLAB_PYTHON or .venv-test/bin/python (.ci/run installs it from test/python/requirements.txt).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { evaluateRun, parseMetricList } from '../../../src/core/metrics';
 import { formatTrecRun, readTrecRun } from '../../../src/core/run/trec-run';
 import { REPO_DIR } from '../../helpers/cli';
 import { crosscheckPython } from '../../helpers/python';
-import { COLLECTIONS, COLLECTIONS_DIR } from '../../helpers/shared';
+import { COLLECTIONS, COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 
 const SCRIPT = join(REPO_DIR, 'test/python/metrics18_ir_measures.py');
 const CUTOFFS = [5, 10, 20];
@@ -59,8 +59,8 @@ function crossCheck(qrelsPath: string, runPath: string): number {
 }
 
 for (const c of COLLECTIONS) {
-  test(`${c}: RBP (p 0.5, 0.8, 0.95), ERR@5,10,20 and nERR equal ir_measures`, { skip: PY.why }, () => {
-    const n = crossCheck(join(COLLECTIONS_DIR, c, 'qrels.tsv'), join(COLLECTIONS_DIR, c, 'run.bm25.txt'));
+  test(`${c}: RBP (p 0.5, 0.8, 0.95), ERR@5,10,20 and nERR equal ir_measures`, { skip: COLLECTIONS_SKIP || PY.why }, () => {
+    const n = crossCheck(collectionPath(c, 'qrels.tsv'), collectionPath(c, 'run.bm25.txt'));
     assert.ok(n > 100);
   });
 }
@@ -74,7 +74,7 @@ test('adversarial run (ties, unjudged on top, graded 0-3): RBP, ERR, nERR equal 
   assert.ok(crossCheck(join(REPO_DIR, 'test/data/trec_eval/adversarial/qrels.txt'), file) > 300);
 });
 
-test('cranfield exp-gain qrels (grades up to 15): ERR counts grades above 4 as 4, gdeval refuses them', { skip: PY.why }, () => {
-  const r = spawnSync(PY.path!, [SCRIPT, join(COLLECTIONS_DIR, 'cranfield', 'qrels.exp2gain.tsv'), join(COLLECTIONS_DIR, 'cranfield', 'run.bm25.txt'), '10', '0.8'], { encoding: 'utf8' });
+test('cranfield exp-gain qrels (grades up to 15): ERR counts grades above 4 as 4, gdeval refuses them', { skip: COLLECTIONS_SKIP || PY.why }, () => {
+  const r = spawnSync(PY.path!, [SCRIPT, collectionPath('cranfield', 'qrels.exp2gain.tsv'), collectionPath('cranfield', 'run.bm25.txt'), '10', '0.8'], { encoding: 'utf8' });
   assert.notEqual(r.status, 0, 'gdeval accepts only grades up to 4');
 });

@@ -1,4 +1,4 @@
-// Every metric of every query on the shared collections' reference runs against ir_measures (pytrec_eval, i.e.
+// Every metric of every query on the real collections' (RANKLAB_COLLECTIONS) reference runs against ir_measures (pytrec_eval, i.e.
 // trec_eval's C code, underneath), through test/python/crosscheck.py: full double precision, not trec_eval's
 // printed 4 decimals. The metric list is a parameter: a metric added to Ranklab joins by adding its pair here.
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import { loadJudgments } from '../../../src/core/judgments';
 import { type GainKind, evaluateRun, parseMetricList } from '../../../src/core/metrics';
 import { readTrecRun } from '../../../src/core/run/trec-run';
 import { crosscheck, crosscheckPython } from '../../helpers/python';
-import { COLLECTIONS, COLLECTIONS_DIR, requireShared } from '../../helpers/shared';
+import { COLLECTIONS, COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 
 /** Ranklab metric → the ir_measures measure with the same definition. */
 const IR_MEASURES: Record<string, string> = {
@@ -27,13 +27,13 @@ const IR_MEASURES: Record<string, string> = {
   'judged@10': 'Judged@10',
 };
 
-const { python, versions, skip } = crosscheckPython();
+const { python, versions, skip: pythonSkip } = crosscheckPython();
+const skip = COLLECTIONS_SKIP || pythonSkip;
 /** Both sides compute in double precision from the same formula; only summation order differs. */
 const TOLERANCE = 1e-9;
 
 function crossCheck(collection: string, qrelsFile: string, gain: GainKind, referenceQrels = qrelsFile): number {
-  requireShared();
-  const dir = join(COLLECTIONS_DIR, collection);
+  const dir = collectionPath(collection);
   const judgments = loadJudgments({ qrels: join(dir, qrelsFile), queries: join(dir, 'queries.jsonl') });
   const { run } = readTrecRun(join(dir, 'run.bm25.txt'));
   const ours = evaluateRun(run, judgments, parseMetricList(Object.keys(IR_MEASURES)), { gain, relevanceThreshold: 1 });

@@ -1,5 +1,5 @@
-// Every query, every metric, on every shared collection: Ranklab must print what trec_eval 10.0 printed.
-// The reference files were produced by trec_eval itself (see ../shared/collections/README.md).
+// Every query, every metric, on every real collection (RANKLAB_COLLECTIONS): Ranklab must print what trec_eval 10.0 printed.
+// The reference files were produced by trec_eval itself (see the collections' README.md). Needs RANKLAB_COLLECTIONS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { loadJudgments } from '../../../src/core/judgments';
 import { evaluateRun, parseMetricList, type GainKind } from '../../../src/core/metrics';
 import { readTrecRun } from '../../../src/core/run/trec-run';
-import { COLLECTIONS, COLLECTIONS_DIR, requireShared } from '../../helpers/shared';
+import { COLLECTIONS, COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 
 const TREC_TO_RANKLAB: Record<string, string> = {
   P_5: 'p@5', P_10: 'p@10', recall_10: 'recall@10', recall_100: 'recall@100',
@@ -28,8 +28,7 @@ function readTrecEvalOutput(path: string): Map<string, Map<string, number>> {
 }
 
 function crossCheck(collection: string, referenceFile: string, gain: GainKind) {
-  requireShared();
-  const dir = join(COLLECTIONS_DIR, collection);
+  const dir = collectionPath(collection);
   const judgments = loadJudgments({ qrels: join(dir, 'qrels.tsv'), queries: join(dir, 'queries.jsonl') });
   const { run, diagnostics } = readTrecRun(join(dir, 'run.bm25.txt'));
   assert.deepEqual(diagnostics, []);
@@ -54,14 +53,14 @@ function crossCheck(collection: string, referenceFile: string, gain: GainKind) {
 }
 
 for (const collection of COLLECTIONS) {
-  test(`${collection}: every query and metric equals trec_eval (linear gain)`, () => crossCheck(collection, 'trec_eval.bm25.txt', 'linear'));
+  test(`${collection}: every query and metric equals trec_eval (linear gain)`, { skip: COLLECTIONS_SKIP }, () => crossCheck(collection, 'trec_eval.bm25.txt', 'linear'));
 }
 
-test('cranfield (graded 0-4): exponential gain equals trec_eval on the 2^rel-1 rewritten qrels', () => {
-  assert.ok(existsSync(join(COLLECTIONS_DIR, 'cranfield', 'trec_eval.bm25.exp2gain.txt')));
+test('cranfield (graded 0-4): exponential gain equals trec_eval on the 2^rel-1 rewritten qrels', { skip: COLLECTIONS_SKIP }, () => {
+  assert.ok(existsSync(collectionPath('cranfield', 'trec_eval.bm25.exp2gain.txt')));
   crossCheck('cranfield', 'trec_eval.bm25.exp2gain.txt', 'exp');
 });
 
-test('the cross-check can fail: gain exp against the linear-gain reference differs on graded data', () => {
+test('the cross-check can fail: gain exp against the linear-gain reference differs on graded data', { skip: COLLECTIONS_SKIP }, () => {
   assert.throws(() => crossCheck('cranfield', 'trec_eval.bm25.txt', 'exp'), /ndcg@/);
 });

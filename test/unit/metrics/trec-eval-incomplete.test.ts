@@ -1,6 +1,6 @@
 // bpref, infAP, Rprec, success@k, the RBP residual and the condensed-list (-J) variants against trec_eval 10.0:
-// every query of the six shared collections' BM25 runs and of an adversarial run (ties across "9"/"10"/"100",
-// unjudged documents on top, queries missing from the run, lists shorter than R, graded 0-3, -l 2).
+// every query of the six real collections' BM25 runs (RANKLAB_COLLECTIONS) and of an adversarial run (ties across
+// "9"/"10"/"100", unjudged documents on top, queries missing from the run, lists shorter than R, graded 0-3, -l 2).
 // The reference outputs are committed under test/data/trec_eval/ by scripts/gen-trec-eval-refs.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { loadJudgments } from '../../../src/core/judgments';
 import { evaluateRun, parseMetricList, type EvaluateOptions } from '../../../src/core/metrics';
 import { readTrecRun } from '../../../src/core/run/trec-run';
 import { REPO_DIR } from '../../helpers/cli';
-import { COLLECTIONS, COLLECTIONS_DIR, requireShared } from '../../helpers/shared';
+import { COLLECTIONS, COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 
 const REFS = join(REPO_DIR, 'test/data/trec_eval');
 const MAIN: Record<string, string> = { Rprec: 'rprec', bpref: 'bpref', infAP: 'infap', success_1: 'success@1', success_5: 'success@5', success_10: 'success@10' };
@@ -69,17 +69,15 @@ function check(qrelsPath: string, runPath: string, refFile: string, names: Recor
   return compared;
 }
 
-const collection = (c: string, f: string) => join(COLLECTIONS_DIR, c, f);
+const collection = (c: string, f: string) => collectionPath(c, f);
 const adversarial = (f: string) => join(REFS, 'adversarial', f);
 
 for (const c of COLLECTIONS) {
-  test(`${c}: bpref, infAP, Rprec, success@1,5,10 and the RBP residual equal trec_eval on every query`, () => {
-    requireShared();
+  test(`${c}: bpref, infAP, Rprec, success@1,5,10 and the RBP residual equal trec_eval on every query`, { skip: COLLECTIONS_SKIP }, () => {
     const n = check(collection(c, 'qrels.tsv'), collection(c, 'run.bm25.txt'), `${c}.txt`, MAIN, { gain: 'linear', relevanceThreshold: 1 });
     assert.ok(n > 100);
   });
-  test(`${c}: --judged-only nDCG@5,10, AP, P@5,10 equal trec_eval -J on every query`, () => {
-    requireShared();
+  test(`${c}: --judged-only nDCG@5,10, AP, P@5,10 equal trec_eval -J on every query`, { skip: COLLECTIONS_SKIP }, () => {
     check(collection(c, 'qrels.tsv'), collection(c, 'run.bm25.txt'), `${c}.J.txt`, CONDENSED, { gain: 'linear', relevanceThreshold: 1, judgedOnly: true });
   });
 }

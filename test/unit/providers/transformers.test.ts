@@ -6,9 +6,9 @@ import { describe, it } from 'node:test';
 import { createEmbedder, createReranker } from '../../../src/core/retrieval/providers/factory';
 import { logitsToScores, TransformersEmbedder, TransformersReranker } from '../../../src/core/retrieval/providers/transformers';
 import { InputError } from '../../../src/core/util/diagnostics';
+import { tinyModelsDir } from '../../helpers/tiny-models';
 
-const shared = process.env.RANKLAB_SHARED ?? path.resolve(__dirname, '../../../../shared');
-const modelsDir = path.join(shared, 'models');
+const modelsDir = tinyModelsDir();
 const ctx = { baseDir: modelsDir, allowNetwork: false, allowModelLoading: true };
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);

@@ -9,11 +9,12 @@ import {
   NO_TIMING, REBUILD_STARTS, SLOW_LOADS_TO_SWITCH, TIMING_SAMPLES, buildOrLoadLexical, shouldLoadLexicalCache, timingAfterBuild, timingAfterLoad,
 } from '../../../src/core/retrieval/index-cache';
 import { tempDir } from '../../helpers/workspace';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
 import { corpusFingerprint, loadDocs } from './collections';
 
 const analyzer = createAnalyzer(DEFAULT_ANALYZER);
 const fields = ['title', 'body'];
-const all = loadDocs('adi'); // 82 small documents: each start is quick
+const all = loadDocs(syntheticCollection({ docs: 82, queries: 1 })); // 82 small documents: each start is quick
 
 /**
  * A clock that advances `step` ms on every reading, so a build or a load measured between two readings takes

@@ -7,14 +7,15 @@
 // 1e-9): the pruned path repeats MiniSearch's floating-point operations in its order, so ties order the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import type { Document } from '../../../src/core/corpus/document';
 import { DEFAULT_ANALYZER } from '../../../src/core/config/defaults';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { type DocFilter, permittedFilter } from '../../../src/core/retrieval/doc-filter';
 import { LexicalIndex, type LexicalQueryOptions, type LexicalResult, recombine } from '../../../src/core/retrieval/lexical';
-import { collectionPath, loadDocs, loadQueries } from './collections';
+import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
+import { loadDocs, loadQueries } from './collections';
 
 const FIELDS = ['title', 'body', 'tag'];
 const WORDS = ['cat', 'cats', 'catalog', 'cart', 'car', 'care', 'dog', 'dogs', 'dig', 'bird', 'birds', 'fish',
@@ -122,11 +123,14 @@ test('search: pruned for a query\'s first two passes, then its field scores are 
   assert.deepEqual(index.search('cat dog', boosted), second, 'recombined from the cache: same answer as pruned');
 });
 
-const SHARED_COLLECTION = 'cisi';
-const sharedAbsent = existsSync(collectionPath(SHARED_COLLECTION, 'corpus.jsonl')) ? false : `shared collection ${SHARED_COLLECTION} absent (${collectionPath(SHARED_COLLECTION, '')})`;
+// On a generated collection the size of CISI, always; on CISI's real (long, varied) queries when the collections are given.
+const SOURCES = [
+  { name: 'a generated collection', skip: false as const, dir: () => syntheticCollection({ docs: 1460, queries: 76 }) },
+  { name: "cisi's real queries", skip: COLLECTIONS_SKIP, dir: () => collectionPath('cisi') },
+];
 
-test(`pruned top-k = exhaustive on ${SHARED_COLLECTION}'s real queries (OR/AND, prefix, fuzzy, boosts, permitted set)`, { skip: sharedAbsent }, () => {
-  const docs = loadDocs(SHARED_COLLECTION);
+for (const source of SOURCES) test(`pruned top-k = exhaustive on ${source.name} (OR/AND, prefix, fuzzy, boosts, permitted set)`, { skip: source.skip }, () => {
+  const docs = loadDocs(source.dir());
   const index = LexicalIndex.build(docs, ['title', 'body'], createAnalyzer(DEFAULT_ANALYZER));
   const permitted = permittedFilter(new Set(docs.filter((_, i) => i % 3 !== 1).map((d) => d.id)));
   const variants: Array<Partial<LexicalQueryOptions>> = [
@@ -137,7 +141,7 @@ test(`pruned top-k = exhaustive on ${SHARED_COLLECTION}'s real queries (OR/AND, 
     { prefix: true, depth: 10 },
     { fuzzy: 0.2, prefix: true, filter: permitted, depth: 20 },
   ];
-  const queries = loadQueries(SHARED_COLLECTION);
+  const queries = loadQueries(source.dir());
   for (const [v, variant] of variants.entries()) {
     // Prefix and fuzzy expand every term through the vocabulary (slow in the oracle): a sample of the queries.
     const sample = variant.prefix || variant.fuzzy ? queries.filter((_, i) => i % 10 === 0) : queries;

@@ -6,7 +6,12 @@ import { LexicalIndex } from '../../../src/core/retrieval/lexical';
 import { fieldText } from '../../../src/core/retrieval/ranking';
 import type { Document } from '../../../src/core/corpus/document';
 import { fingerprint } from '../../../src/core/util/fingerprint';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
 import { loadDocs, loadQueries } from './collections';
+
+// Generated collections the size of Cranfield and MED (titles and bodies, so both fields matter).
+const large = syntheticCollection({ docs: 1400, queries: 40 });
+const medium = syntheticCollection({ docs: 1033, queries: 30 });
 
 const analyzer = createAnalyzer({ lowercase: true, stopwords: 'english', stemmer: 'english', minLength: 2 });
 const bm25 = { k1: 1.2, b: 0.7, d: 0.5 };
@@ -26,9 +31,8 @@ function assertSameScores(actual: Array<{ id: string; score: number }>, expected
 }
 
 test('recombined per-field BM25 equals MiniSearch boosted search (OR and AND, several boost vectors)', () => {
-  // cranfield has real titles and bodies, so both fields matter.
-  const docs = loadDocs('cranfield');
-  const queries = loadQueries('cranfield').slice(0, 40);
+  const docs = loadDocs(large);
+  const queries = loadQueries(large);
   const fields = ['title', 'body'];
   const index = LexicalIndex.build(docs, fields, analyzer);
   // An independent plain MiniSearch with the same analysis, searched the ordinary way.
@@ -54,7 +58,7 @@ test('recombined per-field BM25 equals MiniSearch boosted search (OR and AND, se
 });
 
 test('recombination also matches MiniSearch with prefix and fuzzy matching, and a single searched field', () => {
-  const docs = loadDocs('med');
+  const docs = loadDocs(medium);
   const fields = ['title', 'body'];
   const index = LexicalIndex.build(docs, fields, analyzer);
   const plain = new MiniSearch<Document>({
@@ -62,7 +66,7 @@ test('recombination also matches MiniSearch with prefix and fuzzy matching, and 
     tokenize: analyzer.tokenize, processTerm: (t) => analyzer.processTerm(t),
   });
   plain.addAll(docs);
-  for (const q of loadQueries('med').slice(0, 10)) {
+  for (const q of loadQueries(medium).slice(0, 10)) {
     const ours = index.search(q.text, { bm25, prefix: true, fuzzy: 0.2, boosts: { title: 2, body: 1 }, combineWith: 'OR', coordination: true, depth: 1e9 });
     const theirs = plain.search(q.text, { boost: { title: 2, body: 1 }, prefix: true, fuzzy: 0.2, bm25: { k: 1.2, b: 0.7, d: 0.5 } });
     assertSameScores(ours.hits, theirs, `prefix+fuzzy q${q.id}`);
@@ -74,9 +78,9 @@ test('recombination also matches MiniSearch with prefix and fuzzy matching, and 
 });
 
 test('pre-filter and depth: only permitted docs, total counts permitted matches', () => {
-  const docs = loadDocs('med');
+  const docs = loadDocs(medium);
   const index = LexicalIndex.build(docs, ['title', 'body'], analyzer);
-  const q = loadQueries('med')[0].text;
+  const q = loadQueries(medium)[0].text;
   const all = index.search(q, { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 1e9 });
   const even = (id: string) => Number(id) % 2 === 0;
   const filtered = index.search(q, { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 5, filter: even });
@@ -85,10 +89,10 @@ test('pre-filter and depth: only permitted docs, total counts permitted matches'
 });
 
 test('incremental add, change and delete give the same results as a fresh index', async () => {
-  const docs = loadDocs('med');
+  const docs = loadDocs(medium);
   const initial = docs.slice(0, 900);
   const index = LexicalIndex.build(initial, ['title', 'body'], analyzer);
-  const queries = loadQueries('med');
+  const queries = loadQueries(medium);
   // warm the query cache so we also prove updates invalidate it
   for (const q of queries) index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 10 });
 

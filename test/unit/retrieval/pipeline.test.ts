@@ -8,6 +8,7 @@ import { permittedFilter } from '../../../src/core/retrieval/doc-filter';
 import { createEngine } from '../../../src/core/retrieval/engine';
 import type { Embedder, Reranker } from '../../../src/core/retrieval/providers/types';
 import { fingerprint } from '../../../src/core/util/fingerprint';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
 import { corpusFingerprint, loadDocs, loadQueries } from './collections';
 
 /** Test double for a cross-encoder: scores by shared words. */
@@ -19,9 +20,10 @@ class OverlapReranker implements Reranker {
   }
 }
 
-const docs = loadDocs('med');
+const collection = syntheticCollection({ docs: 1033, queries: 30 });
+const docs = loadDocs(collection);
 const fp = corpusFingerprint(docs);
-const queries = loadQueries('med');
+const queries = loadQueries(collection);
 const lsa = { provider: 'lsa', dimensions: 64 };
 const configs = {
   lexical: normaliseRankConfig({ lexical: {} }, 'lexical'),
@@ -83,8 +85,14 @@ test('a permitted-set filter ranks exactly like the same predicate as a function
 test('post-filter with a 5% predicate: page-fill shortfall is reported, total counts only permitted matches', async () => {
   const engine = await createEngine({ docs, corpusFingerprint: fp, config: configs.lexical });
   const allow = (id: string) => Number(id) % 20 === 0; // 5%
-  const q = queries[1].text;
-  const unfiltered = await engine.search(q);
+  // The query matching the most documents: the 50 candidates are a real cut, and 5% of its matches fill a page.
+  let q = '';
+  let unfiltered = await engine.search(q);
+  for (const query of queries) {
+    const r = await engine.search(query.text);
+    if (r.total > unfiltered.total) [q, unfiltered] = [query.text, r];
+  }
+  assert.ok(unfiltered.total >= 400, `the broadest query matches ${unfiltered.total} documents`);
   const r = await engine.search(q, { filter: allow, aclMode: 'post-filter', candidates: 50, pageSize: 10 });
   const expected = unfiltered.docs.slice(0, 50).filter((d) => allow(d.id)).map((d) => d.id).slice(0, 10);
   assert.deepEqual(r.docs.map((d) => d.id), expected);

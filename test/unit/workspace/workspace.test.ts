@@ -7,10 +7,9 @@ import { loadCorpus } from '../../../src/core/corpus/load';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { ensureRanklabDir } from '../../../src/core/workspace/ranklab-dir';
 import { loadWorkspace } from '../../../src/core/workspace/load';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/workspace');
-const SHARED = process.env.RANKLAB_SHARED ?? resolve(__dirname, '../../../..', 'shared');
-const MED = join(SHARED, 'collections/med');
 
 test('ranklab.json: settings defaulted once, paths resolved, configs globbed, ACL field names reach the corpus', () => {
   const root = join(FIXTURES, 'shop');
@@ -113,7 +112,8 @@ test('baseline naming no config is a warning at its line', () => {
   }
 });
 
-test('BEIR folder without ranklab.json (med): defaults, 1033 docs, nothing written', { skip: !existsSync(MED) }, () => {
+test('BEIR folder without ranklab.json (a generated MED-sized one): defaults, 1033 docs, nothing written', () => {
+  const MED = syntheticCollection({ docs: 1033, queries: 30 });
   const ws = loadWorkspace(MED);
   assert.equal(ws.kind, 'beir');
   assert.deepEqual(ws.diagnostics, []);
