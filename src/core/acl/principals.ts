@@ -19,7 +19,7 @@ export interface SkippedPrincipal {
  * messages. `accessKeys` are the attributes access decisions read (tenant, groups and those the rule names): an
  * entry with a key that nearly spells one (`group`, `Tenant`) is an error and skipped, never a principal without it.
  */
-export function readPrincipals(path: string, display = path, accessKeys: readonly string[] = ['tenant', 'groups']): { principals: Principal[]; diagnostics: Diagnostic[]; skipped: SkippedPrincipal[]; lines: Map<string, number> } {
+export function readPrincipals(path: string, display = path, accessKeys: readonly string[] = ['tenant', 'groups']): { principals: Principal[]; diagnostics: Diagnostic[]; skipped: SkippedPrincipal[]; lines: Map<string, number>; attributes: Set<string> } {
   if (!existsSync(path)) throw new InputError('principals file not found', [], { file: display });
   const text = readUserText(path, display);
   if (text.trim() === '') throw new InputError('file is empty; expected a list of principals', [], { file: display });
@@ -40,10 +40,13 @@ export function readPrincipals(path: string, display = path, accessKeys: readonl
   const principals: Principal[] = [];
   const skipped: SkippedPrincipal[] = [];
   const lines = new Map<string, number>();
+  // Every key of every entry, skipped ones too: an attribute the rule reads that no entry has is the rule's typo.
+  const attributes = new Set<string>();
   items.forEach((item, index) => {
     const pointer = `${wrapped ? '/principals' : ''}/${index}`;
     const line = lineOfPointer(locations, pointer);
     const p = item as Record<string, unknown>;
+    if (p && typeof p === 'object' && !Array.isArray(p)) for (const k of Object.keys(p)) attributes.add(k);
     const name = p && typeof p === 'object' && typeof p.name === 'string' && p.name !== '' ? p.name : undefined;
     const skip = (reason: string, message = `principal "${name}": ${reason}; skipped`, at = line, key?: string): void => {
       diagnostics.push({ file: display, line: at, severity: 'error', message, ...(key ? { key } : {}) });
@@ -63,7 +66,7 @@ export function readPrincipals(path: string, display = path, accessKeys: readonl
     lines.set(name, line);
     principals.push({ ...p, name, tenant: p.tenant as string | undefined, groups: groups as string[] });
   });
-  return { principals, diagnostics, skipped, lines };
+  return { principals, diagnostics, skipped, lines, attributes };
 }
 
 export function findPrincipal(principals: Principal[], name: string, source: string, skipped: readonly SkippedPrincipal[] = []): Principal {

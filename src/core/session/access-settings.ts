@@ -17,8 +17,11 @@ export interface AccessSettingsInput {
   /** The field names some record of the corpus has (the corpus's `fieldsSeen`). */
   fieldsSeen: ReadonlySet<string>;
   docs: readonly Document[];
-  /** Loaded principals with each one's line; undefined when the command uses none. */
-  principals?: { list: readonly Principal[]; lines: ReadonlyMap<string, number>; file: string };
+  /**
+   * Loaded principals with each one's line, and the keys of every entry of the file (skipped ones too); undefined
+   * when the command uses none.
+   */
+  principals?: { list: readonly Principal[]; lines: ReadonlyMap<string, number>; attributes: ReadonlySet<string>; file: string };
   /** A ranklab.json problem at the line of a JSON pointer (`/acl/fields/tenant`), its key spelled as a path. */
   at: (pointer: string, severity: Diagnostic['severity'], message: string, hint?: string) => Diagnostic;
 }
@@ -39,7 +42,7 @@ export function accessSettingsProblems(input: AccessSettingsInput): Diagnostic[]
     for (const ref of ruleReferences(acl.rule)) {
       if (ref.doc !== undefined && !fieldsSeen.has(physical(ref.doc))) {
         out.push(input.at(`/acl/rule${ref.pointer}`, 'error', `the rule reads the document field "${physical(ref.doc)}", which no document of the corpus has`, 'name a field your documents carry'));
-      } else if (ref.principal !== undefined && principals && principals.list.length > 0 && !principals.list.some((p) => p[ref.principal!] !== undefined)) {
+      } else if (ref.principal !== undefined && principals && principals.attributes.size > 0 && !principals.attributes.has(ref.principal)) {
         out.push(input.at(`/acl/rule${ref.pointer}`, 'error', `the rule reads the principal attribute "${ref.principal}", which no principal in ${principals.file} has`, 'name an attribute your principals carry'));
       }
     }

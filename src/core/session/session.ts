@@ -79,6 +79,7 @@ export class RanklabSession {
   private principalProblems: Diagnostic[] = [];
   private principalSkips: SkippedPrincipal[] = [];
   private principalLines = new Map<string, number>();
+  private principalAttributes = new Set<string>();
   /** The entry each config handed out came from (file and setting locations), for configCorpusDiagnostics. */
   private readonly entryOf = new WeakMap<RankConfig, ConfigEntry>();
   /** Problems of ranklab.json (see also corpusDiagnostics, judgmentDiagnostics, principalDiagnostics). */
@@ -366,6 +367,7 @@ export class RanklabSession {
       this.principalProblems = r.diagnostics;
       this.principalSkips = r.skipped;
       this.principalLines = r.lines;
+      this.principalAttributes = r.attributes;
       this.principalList = r.principals;
     }
     return this.principalList;
@@ -395,7 +397,7 @@ export class RanklabSession {
       settings: ws.settings,
       fieldsSeen: new Set(corpus.fieldsSeen ?? []),
       docs: corpus.docs,
-      ...(this.principalList && principalsFile ? { principals: { list: this.principalList, lines: this.principalLines, file: this.relativePath(principalsFile) } } : {}),
+      ...(this.principalList && principalsFile ? { principals: { list: this.principalList, lines: this.principalLines, attributes: this.principalAttributes, file: this.relativePath(principalsFile) } } : {}),
       at: (pointer, severity, message, hint) => ({ file, line: settingsLine(ws, pointer), severity, key: displayPath(pointer), message, ...(hint ? { hint } : {}) }),
     });
   }
