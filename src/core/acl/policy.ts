@@ -59,6 +59,36 @@ export function ruleDocFields(rule: AclRule): string[] {
   return fields;
 }
 
+/** The principal attributes a rule reads (`principal`, `same`, `overlap`), in first-mention order. */
+export function rulePrincipalAttributes(rule: AclRule): string[] {
+  const out = new Set<string>();
+  const walk = (r: AclRule): void => {
+    if ('any' in r) r.any.forEach(walk);
+    else if ('all' in r) r.all.forEach(walk);
+    else if ('not' in r) walk(r.not);
+    else if ('principal' in r) out.add(r.principal);
+    else if ('same' in r) out.add(r.same);
+    else if ('overlap' in r) out.add(r.overlap);
+  };
+  walk(rule);
+  return [...out];
+}
+
+/**
+ * Where each field and attribute a rule reads is named in it, as JSON pointers below the rule
+ * (`/any/1/all/0/same`), for problems reported at their line of ranklab.json.
+ */
+export function ruleReferences(rule: AclRule, at = ''): { pointer: string; doc?: string; principal?: string }[] {
+  if ('any' in rule) return rule.any.flatMap((r, i) => ruleReferences(r, `${at}/any/${i}`));
+  if ('all' in rule) return rule.all.flatMap((r, i) => ruleReferences(r, `${at}/all/${i}`));
+  if ('not' in rule) return ruleReferences(rule.not, `${at}/not`);
+  if ('doc' in rule) return [{ pointer: `${at}/doc`, doc: rule.doc }];
+  if ('principal' in rule) return [{ pointer: `${at}/principal`, principal: rule.principal }];
+  if ('same' in rule) return [{ pointer: `${at}/same`, doc: rule.same, principal: rule.same }];
+  if ('overlap' in rule) return [{ pointer: `${at}/overlap`, doc: rule.overlap, principal: rule.overlap }];
+  return [];
+}
+
 /**
  * False when `missingAcl` decides the document: the rule reads document fields and the document has none of
  * them. A rule that reads no document field at all (principal tests only, or the fail-closed `{any: []}` that
