@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nearMissOf } from '../../../src/core/acl/near-miss';
+import { nearMissOf } from '../../../src/core/util/near-miss';
 
 /**
  * The boundaries of the near-miss detector (Ranklab issue 26): which keys are taken for a misspelled access
