@@ -159,6 +159,33 @@ const cases: FuzzCase[] = [
     expect: { code: 2, noRuns: true, stderr: (ws) => [at(SETTINGS, ws.lineOf(SETTINGS, '"role"')), 'acl.rule.any[2].principal', 'role'] },
   },
   {
+    // The only principal carries `role`, a near miss of the rule's `Role`: it is skipped for that, but the mistake is
+    // in ranklab.json, and the message must say so (not only "no principals").
+    name: 'a rule naming Role while the only principal carries role: exit 2 naming ranklab.json and the rule path',
+    setup: (ws) => {
+      ws.settings((s) => (s.acl.rule = { any: [...DEFAULT_RULE.any, { principal: 'Role', is: 'admin' }] }));
+      ws.write(PRINCIPALS, '[\n  { "name": "eka", "tenant": "warung-kopi", "groups": ["baristas"], "role": "admin" }\n]\n');
+    },
+    argv: ACL,
+    expect: { code: 2, noRuns: true, stderr: (ws) => [at(SETTINGS, ws.lineOf(SETTINGS, '"Role"')), 'acl.rule.any[2].principal'] },
+  },
+  {
+    // A rule object whose operator key was deleted (`{"doc": "public", "is": true}` -> `{"is": true}`) is invalid:
+    // it must be an error at its line, not a rule that silently denies everything with check-acl passing.
+    name: 'a rule object left with only "is" (its operator deleted): exit 2 at its line',
+    setup: (ws) => ws.settings((s) => (s.acl.rule = { any: [{ is: true }, DEFAULT_RULE.any[1]] })),
+    argv: ACL,
+    expect: {
+      code: 2,
+      noRuns: true,
+      stderr: ['acl.rule.any[0]'],
+      check: (r, ws) => {
+        const line = ws.lineOf(SETTINGS, '"is": true');
+        assert.match(r.stderr, new RegExp(`ranklab\\.json:(${line - 1}|${line})(?!\\d)`), 'at the line of the rule object or of its "is"');
+      },
+    },
+  },
+  {
     // The same rule is fine once a principal carries the attribute (the check above is about the typo, not the shape).
     name: 'a rule naming a principal attribute that a principal carries runs',
     setup: (ws) => {

@@ -35,14 +35,15 @@ interface Intended extends Scenario {
 }
 
 /**
- * d0 carries every field the mappings and rules name, and some principal the `role` a rule tests, so that the
- * unmutated workspace maps and reads nothing that no document or principal carries.
+ * d0 carries every field the mappings and rules name, and some principal every attribute the rule reads (`same`,
+ * `overlap`, `principal`), so that the unmutated workspace maps and reads nothing that nobody carries.
  */
 function clean(s: Scenario, meta: boolean): Intended {
   const docs = s.docs.slice();
   docs[0] = { ...docs[0], tenant: { value: 't1', valid: true }, groups: { value: ['g1'], valid: true }, public: { value: false, valid: true }, classification: 'open' };
   const principals = s.principals.slice();
-  if (principalAttributes(s.rule).includes('role') && !principals.some((p) => p.role !== undefined)) principals[0] = { ...principals[0], role: 'admin' };
+  const values: Record<string, unknown> = { tenant: 't1', groups: ['g1'], role: 'admin' };
+  for (const a of principalAttributes(s.rule)) if (!principals.some((p) => p[a] !== undefined)) principals[0] = { ...principals[0], [a]: values[a] };
   return { ...s, docs, principals, meta };
 }
 
@@ -125,8 +126,9 @@ function nodes(rule: unknown, path = 'acl.rule'): { node: Record<string, unknown
   return [{ node: r, path }, ...kids.flat()];
 }
 
+/** The principal attributes the rule reads: `principal` tests and both sides of `same` and `overlap`. */
 function principalAttributes(rule: AclRule): string[] {
-  return leaves(rule).filter((l) => l.key === 'principal').map((l) => String(l.node.principal));
+  return [...new Set(leaves(rule).filter((l) => l.key !== 'doc').map((l) => String(l.node[l.key])))];
 }
 
 // ---- the mutations ------------------------------------------------------------------------------------------------
@@ -193,7 +195,7 @@ const docKey: Mutate = (dir, s, pick, edit) => {
 
 /** A principal's access key (tenant, groups, or an attribute the rule tests) renamed to a near miss. */
 const principalKey: Mutate = (dir, s, pick, edit) => {
-  const keys = ['tenant', 'groups', ...principalAttributes(s.rule)];
+  const keys = [...new Set(['tenant', 'groups', ...principalAttributes(s.rule)])];
   const candidates = s.principals.flatMap((p, j) => keys.filter((k) => p[k] !== undefined).map((key) => ({ j, key })));
   const { j, key } = candidates[pick % candidates.length];
   const variant = nearMiss(key, edit);
@@ -213,11 +215,16 @@ const fieldsValue: Mutate = (dir, _s, pick, edit) => {
   return { what: `acl.fields.${key}: ${variant}`, file: 'ranklab.json', expect: [`acl.fields.${key}`], stops: true };
 };
 
-/** A field the rule reads (document or principal) renamed to a near miss, which nothing carries. */
-const ruleField: Mutate = (dir, s, pick, edit) => {
+/**
+ * A field the rule reads renamed to a near miss, which nothing carries: `doc` leaves (a document field only), or
+ * leaves that read a principal attribute (`principal`, and `same`/`overlap`, which read both sides).
+ */
+const ruleField = (reads: 'document' | 'principal'): Mutate => (dir, s, pick, edit) => {
   const all = leaves(s.rule);
-  const { key, path } = all[pick % all.length];
-  const index = all.findIndex((l) => l.path === path);
+  const mine = all.flatMap((l, i) => ((l.key === 'doc') === (reads === 'document') ? [i] : []));
+  if (mine.length === 0) return undefined;
+  const index = mine[pick % mine.length];
+  const { key, path } = all[index];
   let variant: string | undefined;
   editSettings(dir, (x) => {
     const leaf = leaves(x.acl.rule)[index];
@@ -328,7 +335,7 @@ function mutationProperty(mutate: Mutate) {
   });
 }
 
-const RUNS = { numRuns: 40, seed: 26 };
+const RUNS = { numRuns: 60, seed: 26 };
 
 /** fc.assert, with the failed assertion's own message (the test runner does not print an error's cause). */
 async function holds(mutate: Mutate, params: fc.Parameters<[Intended, number, Edit]>): Promise<void> {
@@ -349,21 +356,25 @@ test('property: a near-miss access key in a principal is an error at the entry, 
 });
 
 test('property: acl.fields mapped to a near miss stops the command, naming ranklab.json and the key', async () => {
-  await holds(fieldsValue, { ...RUNS, numRuns: 25 });
+  await holds(fieldsValue, { ...RUNS, numRuns: 40 });
 });
 
-test('property: a rule reading a near miss of its field stops the command, naming ranklab.json and the rule path', async () => {
-  await holds(ruleField, RUNS);
+test('property: a rule reading a near miss of a document field stops the command, naming ranklab.json and the rule path', async () => {
+  await holds(ruleField('document'), RUNS);
+});
+
+test('property: a rule reading a near miss of a principal attribute stops the command, naming ranklab.json and the rule path', async () => {
+  await holds(ruleField('principal'), RUNS);
 });
 
 test('property: a key deleted from acl.fields (default names in the corpus) changes nothing and reports nothing', async () => {
-  await holds(fieldsDelete, { ...RUNS, numRuns: 10 });
+  await holds(fieldsDelete, { ...RUNS, numRuns: 20 });
 });
 
 test('property: a key deleted from a rule object makes the rule invalid: the command stops, naming ranklab.json', async () => {
-  await holds(ruleDelete, { ...RUNS, numRuns: 25 });
+  await holds(ruleDelete, { ...RUNS, numRuns: 40 });
 });
 
 test('property: every access key of a document deleted, missingAcl not set: check-acl fails and names it', async () => {
-  await holds(stripDoc, { ...RUNS, numRuns: 25 });
+  await holds(stripDoc, { ...RUNS, numRuns: 40 });
 });
