@@ -16,6 +16,9 @@ const ACL = ['check-acl', '-c', 'baseline', '--no-prefixes'];
 /** dimas is in every warung-kopi group: a warung-kopi document he cannot see is visible to nobody of that tenant. */
 const INSIDER = 'dimas';
 
+/** `text` as a regular expression that matches it literally. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Both streams: where a finding is printed (diagnostics on stderr, the check's summary on stdout) is not the point. */
 const both = (r: { stdout: string; stderr: string }) => `${r.stderr}\n${r.stdout}`;
 
@@ -222,7 +225,7 @@ const cases: FuzzCase[] = [
       check: (r) => {
         const text = both(r);
         assert.match(text, /missingAcl/, 'names the setting');
-        assert.match(text, new RegExp(`${MD_ID}[^\\n]*${MD.replace(/[.]/g, '\\.')}|${MD.replace(/[.]/g, '\\.')}[^\\n]*${MD_ID}`), 'lists the document with its file');
+        assert.match(text, new RegExp(`${MD_ID}[^\\n]*${literal(MD)}|${literal(MD)}[^\\n]*${MD_ID}`), 'lists the document with its file');
         assert.match(text, /\b1 document/, 'counts the one document missingAcl decided');
       },
     },
@@ -290,25 +293,25 @@ const cases: FuzzCase[] = [
     name: 'a document group no principal holds (managment): a warning naming "management", exit 0',
     setup: (ws) => ws.replace(MD, 'groups: [baristas, roastery, management]', 'groups: [baristas, roastery, managment]'),
     argv: ACL,
-    expect: { code: 0, check: (r) => assert.match(both(r), /warning[^\n]*managment[^\n]*"management"/) },
+    expect: { code: 0, check: (r) => assert.match(r.stderr, new RegExp(`${literal(MD)}[^\\n]*warning[^\\n]*managment[^\\n]*"management"`)) },
   },
   {
     name: 'a principal group no document uses (barista): a warning naming "baristas", exit 0',
     setup: addPrincipal('{ "name": "eka", "tenant": "warung-kopi", "groups": ["barista"] }'),
     argv: ACL,
-    expect: { code: 0, check: (r) => assert.match(both(r), /warning[^\n]*barista\b[^\n]*"baristas"/) },
+    expect: { code: 0, check: (r, ws) => assert.match(r.stderr, new RegExp(`${literal(PRINCIPALS)}:${ws.lineOf(PRINCIPALS, '"eka"')}: warning[^\\n]*barista\\b[^\\n]*"baristas"`)) },
   },
   {
     name: 'a document tenant no principal has (warung-kopl): a warning naming "warung-kopi", exit 0',
     setup: (ws) => ws.replace(MD, 'tenant: warung-kopi', 'tenant: warung-kopl'),
     argv: ACL,
-    expect: { code: 0, check: (r) => assert.match(both(r), /warning[^\n]*warung-kopl[^\n]*"warung-kopi"/) },
+    expect: { code: 0, check: (r) => assert.match(r.stderr, new RegExp(`${literal(MD)}[^\\n]*warning[^\\n]*warung-kopl[^\\n]*"warung-kopi"`)) },
   },
   {
     name: 'a principal tenant no document has (dapur-nusantra): a warning naming "dapur-nusantara", exit 0',
     setup: addPrincipal('{ "name": "eka", "tenant": "dapur-nusantra", "groups": ["kitchen"] }'),
     argv: ACL,
-    expect: { code: 0, check: (r) => assert.match(both(r), /warning[^\n]*dapur-nusantra\b[^\n]*"dapur-nusantara"/) },
+    expect: { code: 0, check: (r, ws) => assert.match(r.stderr, new RegExp(`${literal(PRINCIPALS)}:${ws.lineOf(PRINCIPALS, '"eka"')}: warning[^\\n]*dapur-nusantra\\b[^\\n]*"dapur-nusantara"`)) },
   },
   {
     name: 'the example as shipped: no warning, no error, exit 0',
