@@ -1,4 +1,4 @@
-// Rewrites the metric table between the markers of README.md and docs/formats.md from the metric registry.
+// Rewrites the metric table between the markers of docs/metrics.md and docs/formats.md from the metric registry.
 // `npm run docs:metrics`; `--check` only reports whether the files are current (exit 1 if not).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../src/core/util/atomic-write';
 const root = resolve(__dirname, '..');
 const check = process.argv.includes('--check');
 let stale = 0;
-for (const file of ['README.md', 'docs/formats.md']) {
+for (const file of ['docs/metrics.md', 'docs/formats.md']) {
   const path = resolve(root, file);
   const text = readFileSync(path, 'utf8');
   const next = withMetricTable(text);

@@ -1,4 +1,4 @@
-// Renders benchmark results as Markdown tables (docs/benchmarks.md and the README summary).
+// Renders benchmark results as Markdown tables (docs/benchmarks.md and the summary in docs/performance.md).
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const s = (ms) => `${f(ms / 1000, ms < 10000 ? 2 : 1)} s`;
 const msf = (ms) => (ms >= 1000 ? s(ms) : `${f(ms, ms < 10 ? 2 : 1)} ms`);

@@ -56,7 +56,7 @@ export interface MetricChoice {
 }
 
 /** The metric lines of every scoring command's --help, generated from the metric registry. */
-export const METRICS_HELP = `  --metrics: comma-separated, from ${metricNamesHelp()} (README "Metrics, exactly").
+export const METRICS_HELP = `  --metrics: comma-separated, from ${metricNamesHelp()} (docs/metrics.md).
   --judged-only: condensed lists (trec_eval -J): unjudged documents are removed before every metric.`;
 
 /**

@@ -100,7 +100,7 @@ export interface JudgingState {
   view?: JudgingView;
 }
 
-/** The grades and their meaning, shown on the buttons and in the help (the scale README "Judging" documents). */
+/** The grades and their meaning, shown on the buttons and in the help (the scale docs/judging.md documents). */
 export const GRADE_LABELS: ReadonlyArray<{ grade: number; label: string; meaning: string }> = [
   { grade: 0, label: 'Not relevant', meaning: 'nothing to do with the query' },
   { grade: 1, label: 'Related', meaning: 'on the topic, but does not answer the query' },

@@ -354,7 +354,7 @@ export function engineSuite(kind: TestEngineKind): void {
         const r = json(ranklab(['eval', '--workspace', ws, '--config', 'engine-right', '--config', 'baseline', '--as', 'ayu', '--format', 'json', '--no-save']), 0);
         const [onEngine, local] = r.runs;
         assert.equal(onEngine.queries, local.queries);
-        assert.equal(onEngine.queries, 40, 'ayu is scored on the 40 queries with a relevant document she may see (README)');
+        assert.equal(onEngine.queries, 40, 'ayu is scored on the 40 queries with a relevant document she may see (docs/access-control.md)');
       });
     });
   });

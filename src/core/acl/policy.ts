@@ -33,7 +33,7 @@ export const DEFAULT_ACL_RULE: AclRule = {
 
 export interface AclPolicy {
   rule: AclRule;
-  /** What a document with none of the fields the rule reads is: see README "Access control". */
+  /** What a document with none of the fields the rule reads is: see docs/access-control.md. */
   missingAcl: 'public' | 'private';
 }
 

@@ -14,7 +14,7 @@ import type { AclPolicy, AclRule, Principal } from './policy';
  * (not the corpus readers' field mapping, not `maySee`/`evaluateRule`): it parses the corpus files itself,
  * validates the raw access values strictly and evaluates the rule with its own small evaluator. check-acl
  * and the property test compare retrieval with it, so a wrong rule implementation or a lenient field parser
- * shows up as a disagreement instead of agreeing with itself. Semantics (README "Access control"):
+ * shows up as a disagreement instead of agreeing with itself. Semantics (docs/access-control.md):
  * - an access field (tenant, groups, public under their `acl.fields` names) that is present but invalid
  *   (null, empty, a list for tenant, a non-name in groups, "maybe" for public) hides the document from everyone;
  * - so does a key that nearly spells an access field (`Tenant`, `grups`: util/near-miss, the one definition of

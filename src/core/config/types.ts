@@ -34,7 +34,7 @@ export interface LexicalConfig {
   combineWith: 'AND' | 'OR';
   /**
    * Multiply each score by the number of distinct query terms matched (MiniSearch's own ranking). Off by
-   * default: plain BM25 sums term scores, which ranks better on every shared collection (see README).
+   * default: plain BM25 sums term scores, which ranks better on every shared collection (see docs/performance.md).
    */
   coordination: boolean;
   depth: number;
@@ -64,7 +64,7 @@ export interface VectorConfig {
   exact: boolean;
   /**
    * Element type of the exact index with `exact`: absent = float32 (left out so that configs written before
-   * this setting keep their hash), float16 or int8 (smaller and faster, slightly less exact: see README).
+   * this setting keep their hash), float16 or int8 (smaller and faster, slightly less exact: see docs/performance.md, "Exact vector search").
    */
   storage?: 'float16' | 'int8';
   depth: number;

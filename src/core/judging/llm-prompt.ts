@@ -2,7 +2,7 @@
  * The LLM judge's prompt and how its answer is read. The template follows UMBRELA (Upadhyay, Pradeep, Thakur,
  * Craswell & Lin 2024, "UMBRELA: UMbrela is the (Open-Source Reproduction of the) Bing RELevance Assessor",
  * arXiv:2406.06519): the query, the passage, the 0–3 scale with a definition per grade, the steps a rater takes,
- * and one line `##final score: N` as the answer. It is written out in README ("The LLM judge") and its id and hash
+ * and one line `##final score: N` as the answer. It is written out in docs/judging.md ("The LLM judge") and its id and hash
  * are stored with every grade, so a changed template never passes for the old one.
  */
 import { createHash } from 'node:crypto';

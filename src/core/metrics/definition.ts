@@ -15,7 +15,7 @@ export interface MetricParameter {
 
 /**
  * Everything about one metric, declared once next to its compute function (ir_measures style): the registry
- * (`registry.ts`) lists these, and the parser, the error messages, `--help`, `describeMetric` and the README's
+ * (`registry.ts`) lists these, and the parser, the error messages, `--help`, `describeMetric` and the docs/metrics.md
  * metric table are generated from them.
  */
 export interface MetricDefinition {
@@ -28,7 +28,7 @@ export interface MetricDefinition {
   label: string;
   /** One line: what it measures. */
   description: string;
-  /** The formula in plain text (README table). */
+  /** The formula in plain text (docs/metrics.md table). */
   formula: string;
   /** Paper or tool it follows. */
   reference: string;

@@ -12,7 +12,7 @@ function row(def: MetricDefinition): string {
   return `| ${cell(names.map((n, i) => (i === 0 ? n.split(', ').map((x) => `\`${x}\``).join(', ') : n)).join('<br>'))} | ${cell(def.description)} | ${cell(def.formula)} | ${cell(param)} | ${cell(def.reference)} | ${cell(def.ties)} |`;
 }
 
-/** The README / docs/formats.md metric table, one row per registered metric. */
+/** The docs/metrics.md / docs/formats.md metric table, one row per registered metric. */
 export function metricTableMarkdown(): string {
   return [
     '| name | what it measures | definition | parameter | reference | ties |',

@@ -108,7 +108,7 @@ function boundsSection(cmp: Comparison, md: boolean, table: typeof textTable, h:
   return out;
 }
 
-/** `--format json`: the documented machine-readable shape (see README "compare JSON"). */
+/** `--format json`: the documented machine-readable shape (see docs/comparison.md). */
 export function comparisonJson(cmp: Comparison, gates?: GateResult[]) {
   return { verdict: verdictOf(cmp, gates ?? []), ...cmp, gates: gates ?? [] };
 }

@@ -5,7 +5,7 @@ import { tieSummary } from './ties';
 
 export type ReportFormat = 'table' | 'json' | 'markdown';
 
-/** The JSON shape of `ranklab score --format json` (documented in README). */
+/** The JSON shape of `ranklab score --format json` (documented in docs/cli.md). */
 export function evaluationJson(ev: Evaluation, extra: Record<string, unknown> = {}) {
   const perQuery: Record<string, Record<string, number>> = Object.fromEntries(ev.perQuery); // "__proto__" stays a key
   return {

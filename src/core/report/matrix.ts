@@ -61,7 +61,7 @@ export function formatMany(many: ManyComparison, gates: readonly (readonly GateR
   return out.join('\n') + '\n';
 }
 
-/** `--format json` of an N-way comparison (see README "N-way comparison"). */
+/** `--format json` of an N-way comparison (see docs/comparison.md, "Several candidates at once"). */
 export function manyJson(many: ManyComparison, gates: readonly (readonly GateResult[])[]) {
   const m = comparisonMatrix(many, gates);
   return {

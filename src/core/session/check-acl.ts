@@ -112,7 +112,9 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
   const all = session.principals();
   const source = session.relativePath(session.principalsFile() ?? 'principals.json');
   const skipped = session.skippedPrincipals().filter((s) => !opts.principals || (s.name !== undefined && opts.principals.includes(s.name)));
-  const principals = (opts.principals ?? all.map((p) => p.name)).filter((n) => !skipped.some((s) => s.name === n)).map((n) => findPrincipal(all, n, source));
+  // A name whose only entries were skipped is reported as not checked; any other unknown name is an input error.
+  const principals = (opts.principals ?? all.map((p) => p.name))
+    .filter((n) => all.some((p) => p.name === n) || !skipped.some((s) => s.name === n)).map((n) => findPrincipal(all, n, source));
   // A mapping or rule that matches nothing: nothing can be checked (exit 2), rather than everything passing.
   session.requireDecidableAccess();
   const configs = opts.configs ?? session.configEntries().filter((e) => e.config).map((e) => e.config!);

@@ -61,7 +61,7 @@ test('a rule field that a document lacks is an absent value, not a reason to ask
   }
 });
 
-test('the README example on the example workspace: a secret document without tenant/groups/public is hidden from the guest', () => {
+test('the docs/access-control.md example on the example workspace: a secret document without tenant/groups/public is hidden from the guest', () => {
   const dir = copyOfExample();
   try {
     const file = join(dir, 'ranklab.json');

@@ -190,7 +190,7 @@ test('two BM25 configs on a real collection (BEIR folder, read-only) compare in 
   const cmp = JSON.parse(r.stdout);
   assert.equal(cmp.queries, 76);
   assert.ok(Number.isFinite(cmp.metrics['ndcg@10'].pPermutation));
-  // Not a timing assertion: the time is printed for the record (see README for measured figures).
+  // Not a timing assertion: the time is printed for the record (see docs/performance.md for measured figures).
   process.stderr.write(`cisi compare took ${Date.now() - t0} ms\n`);
 });
 

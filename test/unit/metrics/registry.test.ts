@@ -1,5 +1,5 @@
 // Item A of metrics-18: a metric is declared once (its file + one registry row); the parser, the error
-// message, --help, describeMetric and the README/formats metric tables all come from that declaration.
+// message, --help, describeMetric and the docs/metrics.md and docs/formats.md metric tables all come from that declaration.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,8 +18,8 @@ test('every definition carries name, label, description, formula, reference and 
   }
 });
 
-test('README.md and docs/formats.md carry exactly the table the registry generates', () => {
-  for (const file of ['README.md', 'docs/formats.md']) {
+test('docs/metrics.md and docs/formats.md carry exactly the table the registry generates', () => {
+  for (const file of ['docs/metrics.md', 'docs/formats.md']) {
     const text = readFileSync(join(REPO_DIR, file), 'utf8');
     const regenerated = withMetricTable(text);
     assert.ok(regenerated !== undefined, `${file}: metric table markers missing`);
@@ -27,7 +27,7 @@ test('README.md and docs/formats.md carry exactly the table the registry generat
   }
   // One row per metric, and the check would notice a stale table.
   assert.equal(metricTableMarkdown().split('\n').length, METRICS.length + 2);
-  const stale = readFileSync(join(REPO_DIR, 'README.md'), 'utf8').replace('| `bpref` |', '| `bpref2` |');
+  const stale = readFileSync(join(REPO_DIR, 'docs/metrics.md'), 'utf8').replace('| `bpref` |', '| `bpref2` |');
   assert.notEqual(withMetricTable(stale), stale);
 });
 
