@@ -114,6 +114,12 @@ const cases: FuzzCase[] = [
     },
   },
   {
+    name: 'search --as the principal whose key is misspelled: exit 2 naming its entry',
+    setup: addPrincipal('{ "name": "eka", "tenant": "warung-kopi", "group": ["baristas"] }'),
+    argv: ['search', '--as', 'eka', 'kopi'],
+    expect: { code: 2, stderr: (ws) => [at(PRINCIPALS, ws.lineOf(PRINCIPALS, '"eka"')), 'eka'] },
+  },
+  {
     name: 'a principal key Tenant (mis-cased): an error at its line naming it',
     setup: addPrincipal('{ "name": "eka", "Tenant": "warung-kopi", "groups": ["baristas"] }'),
     argv: ACL,
@@ -144,6 +150,12 @@ const cases: FuzzCase[] = [
     setup: (ws) => ws.settings((s) => (s.acl.fields.groups = 'acl_groups')),
     argv: ['search', '--as', 'sari', 'kopi'],
     expect: { code: 2, stderr: (ws) => [at(SETTINGS, ws.lineOf(SETTINGS, '"acl_groups"')), 'acl.fields.groups', 'acl_groups'] },
+  },
+  {
+    name: 'acl.fields.public mapped to a field no document carries: eval --as stops too, before any run is saved',
+    setup: (ws) => ws.settings((s) => (s.acl.fields.public = 'is_public')),
+    argv: ['eval', '-c', 'baseline', '--as', 'sari'],
+    expect: { code: 2, noRuns: true, stderr: (ws) => [at(SETTINGS, ws.lineOf(SETTINGS, '"is_public"')), 'acl.fields.public'] },
   },
   {
     name: 'a rule naming a document field no document carries (classificaton): exit 2 at its line with the rule path',
