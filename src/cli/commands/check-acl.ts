@@ -102,7 +102,9 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   }
   const p = report.principals;
   const decided = report.documents - report.documentsWithoutAcl - report.invalidAcl;
-  out.push(`Checked ${p.checked.length} of ${p.total} principals, ${report.configs.length} of ${report.configs.length + report.failed.length} configs, `
+  // A config whose engine failed some queries was not checked completely (those queries are among the failures).
+  const complete = report.configs.filter((c) => !Object.values(report.byPrincipal[c.name] ?? {}).some((r) => r.failedQueries)).length;
+  out.push(`Checked ${p.checked.length} of ${p.total} principals, ${complete} of ${report.configs.length + report.failed.length} configs completely, `
     + `${report.documents} documents (${decided} decided by the rule, ${report.documentsWithoutAcl} by acl.missingAcl (${report.missingAcl}${report.missingAclStated ? '' : ', not stated'}), `
     + `${report.invalidAcl} visible to nobody for invalid or misspelled access fields).`);
   if (findings.failures.length || findings.warnings.length) out.push('');
