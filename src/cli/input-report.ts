@@ -25,6 +25,11 @@ export class InputReport {
     reportDiagnostics(this.io, shown);
   }
 
+  /** A line about the inputs that is no problem of a file (e.g. how many documents acl.missingAcl decided). */
+  note(text: string): void {
+    this.io.err(`${text}\n`);
+  }
+
   /** Under --strict, an error anywhere in the inputs is exit 2, before anything is run or written. */
   stopIfStrict(): void {
     if (this.strict && this.errors > 0) {

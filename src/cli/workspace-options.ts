@@ -105,8 +105,14 @@ export function principalsOf(session: RanklabSession, report: InputReport, names
   const principals = session.principals();
   const file = session.relativePath(session.principalsFile() ?? 'principals.json');
   report.add('principals', session.principalDiagnostics());
+  // Errors of the access settings stop the command (requireDecidableAccess prints them); warnings are listed.
+  report.add('access settings', session.accessDiagnostics().filter((d) => d.severity !== 'error'));
+  // Settings first: every entry skipped for a key the rule misspells is the rule's error before it is the file's.
+  session.requireDecidableAccess();
   if (principals.length === 0) throw new InputError('no principals (the list is empty or every entry was skipped)', [], { file });
   for (const name of names) session.accessFor(name);
+  const note = session.missingAclNote();
+  if (note) report.note(`access: ${note}`);
 }
 
 export interface ConfigChoice {

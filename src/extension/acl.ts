@@ -60,9 +60,12 @@ export async function checkAccessControl(controller: RanklabController, diagnost
     }
   }
   controller.setAcl(aclView(report));
-  // The same failures as `ranklab check-acl`: leaks, a stale index filter, invalid access fields.
+  // The same failures as `ranklab check-acl`: leaks, a stale index filter, invalid or misspelled access fields,
+  // anything left unchecked, documents public only by an unstated missingAcl.
   const { failures } = aclFindings(report);
-  const msg = `Ranklab: access control ${failures.length ? `FAILED: ${failures.join('; ')}` : 'passed'} (${report.checked} responses checked${report.failed.length ? `, ${report.failed.length} config(s) could not run` : ''})`;
+  const missing = report.documentsWithoutAcl ? `; ${report.documentsWithoutAcl} document(s) decided by acl.missingAcl (${report.missingAcl})` : '';
+  const msg = `Ranklab: access control ${failures.length ? `FAILED: ${failures.join('; ')}` : 'passed'} (${report.checked} responses checked, `
+    + `${report.principals.checked.length} of ${report.principals.total} principals${report.failed.length ? `, ${report.failed.length} config(s) could not run` : ''}${missing})`;
   controller.log.info(msg);
   if (failures.length) void vscode.window.showErrorMessage(msg);
   else void vscode.window.showInformationMessage(msg);

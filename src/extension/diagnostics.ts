@@ -125,6 +125,8 @@ export class RanklabDiagnostics implements vscode.Disposable {
     collect('corpus', () => session.corpusDiagnostics());
     collect('judgments', () => session.judgmentDiagnostics());
     if (session.principalsFile()) collect('principals', () => (session.principals(), session.principalDiagnostics()));
+    // A mapping or rule of ranklab.json that matches nothing (an error at its line), groups used on one side only.
+    collect('access settings', () => session.accessDiagnostics());
     const previous = this.workspaceFiles.get(session.root) ?? new Set();
     for (const f of previous) if (!byFile.has(f)) this.collection.delete(vscode.Uri.file(f));
     for (const [f, ds] of byFile) this.collection.set(vscode.Uri.file(f), ds);

@@ -8,8 +8,8 @@ const HEADING = /principals: \d+ problems?/;
 
 const entry = (json: string) => (ws: FuzzWorkspace) => ws.replace(FILE, '{ "name": "sari"', `${json},\n  { "name": "sari"`);
 
-function badEntry(name: string, json: string, needle: string, words: string[], argv = ACL): FuzzCase[] {
-  return reportedAndStrict(`principals: ${name}`, entry(json), { file: FILE, needle, words }, { heading: HEADING, argv });
+function badEntry(name: string, json: string, needle: string, words: string[], argv = ACL, code = 0): FuzzCase[] {
+  return reportedAndStrict(`principals: ${name}`, entry(json), { file: FILE, needle, words }, { heading: HEADING, argv, code });
 }
 
 const cases: FuzzCase[] = [
@@ -18,7 +18,8 @@ const cases: FuzzCase[] = [
   ...badEntry('groups as a string', '{ "name": "eka", "groups": "kitchen" }', '"eka"', ['groups']),
   ...badEntry('groups with a number', '{ "name": "eka", "groups": [1] }', '"eka"', ['groups']),
   ...badEntry('tenant as a number', '{ "name": "eka", "tenant": 7 }', '"eka"', ['tenant']),
-  ...badEntry('a name declared twice', '{ "name": "guest", "tenant": "x" }', '"tenant": "x"', ['twice']),
+  // The second "guest" entry was never checked, and check-acl was asked to check guest: not a pass (exit 1).
+  ...badEntry('a name declared twice', '{ "name": "guest", "tenant": "x" }', '"tenant": "x"', ['twice'], ACL, 1),
   ...badEntry('an entry that is a string', '"eka"', '"eka"', ['name']),
   ...badEntry('the same problem through eval --as', '{ "tenant": "x" }', '"tenant": "x"', ['name'], ['eval', '-c', 'baseline', '--as', 'guest']),
   ...badEntry('the same problem through search --as', '{ "tenant": "x" }', '"tenant": "x"', ['name'], ['search', '--as', 'guest', 'kopi']),

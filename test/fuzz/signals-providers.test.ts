@@ -219,13 +219,14 @@ const PROVIDER_CASES: FuzzCase[] = [
     expect: { code: 2, stderr: () => [`ranklab compare: error: baseline "http-vector" not run: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`], runs: [] },
   },
   {
-    name: 'check-acl: an unreachable HTTP embedder fails its config; the others are checked',
+    // The others are checked, but a check that left a config out has not passed: exit 1, the config named.
+    name: 'check-acl: an unreachable HTTP embedder fails its config; the others are checked, the check fails',
     setup: (ws) => writeConfig(ws, 'http-vector', httpVectorConfig(`${deadUrl}/v1/embeddings`)),
     argv: ['check-acl', '-c', 'baseline', '-c', 'http-vector', '--as', 'guest', '--no-prefixes'],
     expect: {
-      code: 2,
+      code: 1,
       stderr: () => [`config http-vector not checked: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`],
-      stdout: ['No violations', /^baseline \(lexical/m],
+      stdout: ['No violations', /^baseline \(lexical/m, /FAILED: config http-vector was not checked/],
       runs: [],
     },
   },

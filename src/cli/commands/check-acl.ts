@@ -14,9 +14,11 @@ export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NA
   under every config, and verifies against the corpus files (read and evaluated by independent code) that no
   result, hit count, suggestion, facet or snippet comes from a document the principal may not see. Also
   reports page fill, recall as the principal and, for post-filter configs, the candidate depth needed to fill
-  the page. Exit 1 on any leak, on an index filter that permits what the files forbid, and on documents with
-  invalid access fields (--allow-invalid-acl: a warning); 2 when a config could not be run (the others are
-  still checked). An engine config is checked against the engine: its filter filled from each principal's
+  the page. Exit 1 on any leak, on an index filter that permits what the files forbid, on documents with
+  invalid or misspelled access fields (--allow-invalid-acl: a warning), on documents public only through an
+  acl.missingAcl that ranklab.json does not state, and when anything was left unchecked (a config that could
+  not run, a principal entry with an error); 2 when nothing could be checked, or when acl.fields or acl.rule
+  names a field no document (or an attribute no principal) has. An engine config is checked against the engine: its filter filled from each principal's
   attributes, every returned id and every document behind the hit count verified against the documents'
   access fields, read from the corpus files or (--acl-source engine, or a workspace without a corpus)
   fetched from the engine.`;
@@ -66,8 +68,8 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   report.failed.unshift(...choice.failed.map((f) => ({ config: f.name, message: f.message }))); // reported above, at their lines
   if (report.configs.length === 0) throw new InputError(`no config could be checked (${report.failed.map((f) => f.config).join(', ')})`);
   const findings = aclFindings(report, { allowInvalidAcl: !!values['allow-invalid-acl'] });
-  // A failed check wins over an unusable config (exit 2, as in eval): both need attention, the leak first.
-  const code = findings.failures.length ? 1 : report.failed.length ? 2 : 0;
+  // Anything left unchecked (a config that could not run, a skipped principal) is among the failures: exit 1.
+  const code = findings.failures.length ? 1 : 0;
   if (format === 'json') {
     io.out(JSON.stringify(report, null, 2) + '\n');
     return code;
@@ -98,6 +100,13 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   } else {
     out.push('', `No violations: ${report.checked} responses checked.`);
   }
+  const p = report.principals;
+  const decided = report.documents - report.documentsWithoutAcl - report.invalidAcl;
+  // A config whose engine failed some queries was not checked completely (those queries are among the failures).
+  const complete = report.configs.filter((c) => !Object.values(report.byPrincipal[c.name] ?? {}).some((r) => r.failedQueries)).length;
+  out.push(`Checked ${p.checked.length} of ${p.total} principals, ${complete} of ${report.configs.length + report.failed.length} configs completely, `
+    + `${report.documents} documents (${decided} decided by the rule, ${report.documentsWithoutAcl} by acl.missingAcl (${report.missingAcl}${report.missingAclStated ? '' : ', not stated'}), `
+    + `${report.invalidAcl} visible to nobody for invalid or misspelled access fields).`);
   if (findings.failures.length || findings.warnings.length) out.push('');
   for (const f of findings.failures) out.push(`FAILED: ${f}`);
   for (const w of findings.warnings) out.push(`warning: ${w}`);

@@ -59,6 +59,36 @@ export function ruleDocFields(rule: AclRule): string[] {
   return fields;
 }
 
+/** The principal attributes a rule reads (`principal`, `same`, `overlap`), in first-mention order. */
+export function rulePrincipalAttributes(rule: AclRule): string[] {
+  const out = new Set<string>();
+  const walk = (r: AclRule): void => {
+    if ('any' in r) r.any.forEach(walk);
+    else if ('all' in r) r.all.forEach(walk);
+    else if ('not' in r) walk(r.not);
+    else if ('principal' in r) out.add(r.principal);
+    else if ('same' in r) out.add(r.same);
+    else if ('overlap' in r) out.add(r.overlap);
+  };
+  walk(rule);
+  return [...out];
+}
+
+/**
+ * Where each field and attribute a rule reads is named in it, as JSON pointers below the rule
+ * (`/any/1/all/0/same`), for problems reported at their line of ranklab.json.
+ */
+export function ruleReferences(rule: AclRule, at = ''): { pointer: string; doc?: string; principal?: string }[] {
+  if ('any' in rule) return rule.any.flatMap((r, i) => ruleReferences(r, `${at}/any/${i}`));
+  if ('all' in rule) return rule.all.flatMap((r, i) => ruleReferences(r, `${at}/all/${i}`));
+  if ('not' in rule) return ruleReferences(rule.not, `${at}/not`);
+  if ('doc' in rule) return [{ pointer: `${at}/doc`, doc: rule.doc }];
+  if ('principal' in rule) return [{ pointer: `${at}/principal`, principal: rule.principal }];
+  if ('same' in rule) return [{ pointer: `${at}/same`, doc: rule.same, principal: rule.same }];
+  if ('overlap' in rule) return [{ pointer: `${at}/overlap`, doc: rule.overlap, principal: rule.overlap }];
+  return [];
+}
+
 /**
  * False when `missingAcl` decides the document: the rule reads document fields and the document has none of
  * them. A rule that reads no document field at all (principal tests only, or the fail-closed `{any: []}` that
@@ -109,24 +139,29 @@ export function evaluateRule(rule: AclRule, principal: Principal, meta: Record<s
   throw new Error(`unknown ACL rule ${JSON.stringify(rule)}`);
 }
 
-/** Checks the shape of a rule read from ranklab.json; returns a message per problem with its JSON path. */
-export function validateRule(rule: unknown, path = 'acl.rule'): string[] {
-  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return [`${path}: a rule must be an object`];
+/**
+ * Checks the shape of a rule read from ranklab.json: a problem per JSON pointer below `at` (the rule's own
+ * pointer in the file), so each is reported at its line. An object with none of the operators (say `{"is": true}`
+ * after its `doc` was deleted) is a problem, not a rule that allows nothing in silence.
+ */
+export function validateRule(rule: unknown, at = '/acl/rule'): { pointer: string; message: string }[] {
+  const problem = (pointer: string, message: string) => [{ pointer, message }];
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return problem(at, 'a rule must be an object');
   const r = rule as Record<string, unknown>;
   if ('any' in r || 'all' in r) {
     const key = 'any' in r ? 'any' : 'all';
     const items = r[key];
-    if (!Array.isArray(items) || items.length === 0) return [`${path}.${key}: must be a non-empty list of rules`];
-    return items.flatMap((x, i) => validateRule(x, `${path}.${key}[${i}]`));
+    if (!Array.isArray(items) || items.length === 0) return problem(`${at}/${key}`, 'must be a non-empty list of rules');
+    return items.flatMap((x, i) => validateRule(x, `${at}/${key}/${i}`));
   }
-  if ('not' in r) return validateRule(r.not, `${path}.not`);
-  if ('doc' in r || 'principal' in r) return 'is' in r ? [] : [`${path}: "${'doc' in r ? 'doc' : 'principal'}" needs "is"`];
-  if ('same' in r) return typeof r.same === 'string' ? [] : [`${path}.same: must be a field name`];
+  if ('not' in r) return validateRule(r.not, `${at}/not`);
+  if ('doc' in r || 'principal' in r) return 'is' in r ? [] : problem(at, `"${'doc' in r ? 'doc' : 'principal'}" needs "is"`);
+  if ('same' in r) return typeof r.same === 'string' ? [] : problem(`${at}/same`, 'must be a field name');
   if ('overlap' in r) {
-    if (typeof r.overlap !== 'string') return [`${path}.overlap: must be a field name`];
-    return r.ifEmpty === undefined || r.ifEmpty === 'allow' || r.ifEmpty === 'deny' ? [] : [`${path}.ifEmpty: must be "allow" or "deny"`];
+    if (typeof r.overlap !== 'string') return problem(`${at}/overlap`, 'must be a field name');
+    return r.ifEmpty === undefined || r.ifEmpty === 'allow' || r.ifEmpty === 'deny' ? [] : problem(`${at}/ifEmpty`, 'must be "allow" or "deny"');
   }
-  return [`${path}: unknown rule; use any, all, not, doc/is, principal/is, same or overlap`];
+  return problem(at, `a rule needs one of any, all, not, doc/is, principal/is, same or overlap; found ${Object.keys(r).map((k) => `"${k}"`).join(', ') || 'nothing'}`);
 }
 
 /**

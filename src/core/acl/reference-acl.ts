@@ -2,9 +2,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import { listCorpusFiles } from '../corpus/discover';
-import type { CorpusSettings } from '../corpus/settings';
+import { type CorpusSettings, accessFieldNames, mappedRecordKeys } from '../corpus/settings';
 import { parseJsonWithLocations } from '../util/json-source';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
+import { nearMissKeys } from '../util/near-miss';
 import { decodeText } from '../util/text-file';
 import type { AclPolicy, AclRule, Principal } from './policy';
 
@@ -16,6 +17,8 @@ import type { AclPolicy, AclRule, Principal } from './policy';
  * shows up as a disagreement instead of agreeing with itself. Semantics (docs/access-control.md):
  * - an access field (tenant, groups, public under their `acl.fields` names) that is present but invalid
  *   (null, empty, a list for tenant, a non-name in groups, "maybe" for public) hides the document from everyone;
+ * - so does a key that nearly spells an access field (`Tenant`, `grups`: util/near-miss, the one definition of
+ *   "nearly", shared with the corpus readers; which keys are read and how is this file's own);
  * - a document with none of the fields the rule reads follows `missingAcl` (a rule that reads no document
  *   field decides every document);
  * - every other document is decided by the rule; a field it lacks is an absent value.
@@ -89,9 +92,14 @@ export class ReferenceAcl {
 
   /** Of these ids, how many have valid access fields and none of the fields the rule reads (they follow `missingAcl`). */
   followingMissingAcl(ids: Iterable<string>): number {
-    let n = 0;
-    for (const id of ids) if ((this.records.get(id) ?? []).some((r) => this.followsMissingAcl(r))) n++;
-    return n;
+    return this.missingAclDocuments(ids).length;
+  }
+
+  /** Those documents themselves, where they are, in file order. */
+  missingAclDocuments(ids: Iterable<string>): { id: string; file: string; line: number }[] {
+    const out = [...ids].flatMap((id) => (this.records.get(id) ?? []).filter((r) => this.followsMissingAcl(r)).slice(0, 1))
+      .map((r) => ({ id: r.id, file: r.file, line: r.line }));
+    return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
 }
 
@@ -123,7 +131,12 @@ export function readRawRecords(path: string, text: string, settings: CorpusSetti
       return fallbackId ? [{ id: fallbackId, file: path, line, value: () => undefined, invalid: [{ key: 'front matter', line: 1 }] }] : [];
     }
     const id = idOf(raw, settings) ?? fallbackId;
-    return id ? [record(raw, id, path, line, settings, keyLine)] : [];
+    if (!id) return [];
+    const r = record(raw, id, path, line, settings, keyLine);
+    for (const miss of nearMissKeys(raw, accessFieldNames(settings), mappedRecordKeys(settings))) {
+      r.invalid.push({ key: miss.key, line: keyLine(miss.key.split('.')[0]) });
+    }
+    return [r];
   };
   if (ext === '.md' || ext === '.markdown') {
     let data: unknown;

@@ -10,7 +10,7 @@ import { readCorpusFile } from './read-file';
 import type { CorpusSettings } from './settings';
 
 /** Bump when a reader changes what it produces, so older snapshots are not reused. */
-const READER_VERSION = 3;
+const READER_VERSION = 4;
 
 /** What one file yielded last time, keyed by its stat so an unchanged file need not be read again. */
 export interface SnapshotFile {

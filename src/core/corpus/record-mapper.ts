@@ -1,5 +1,6 @@
+import { nearMissKeys } from '../util/near-miss';
 import type { AclFieldNames, CorpusSettings } from './settings';
-import { DEFAULT_BODY_FIELDS, DEFAULT_ID_FIELDS, DEFAULT_TITLE_FIELD } from './settings';
+import { DEFAULT_BODY_FIELDS, DEFAULT_ID_FIELDS, DEFAULT_TITLE_FIELD, accessFieldNames, mappedRecordKeys } from './settings';
 
 /** A problem with one field of a record; the reader turns it into a Diagnostic at the record's line. */
 export interface FieldProblem {
@@ -7,6 +8,8 @@ export interface FieldProblem {
   message: string;
   /** Default 'warning' (the value is ignored); 'error' when the document is hidden because of it. */
   severity?: 'error';
+  /** The key the problem is about, when the diagnostic should name it (a misspelled access key). */
+  key?: string;
 }
 
 export interface MappedRecord {
@@ -19,7 +22,10 @@ export interface MappedRecord {
   problems: FieldProblem[];
   /** Source keys of access fields that are present but invalid: the document is visible to nobody. */
   invalidAcl: string[];
-  /** The configured field names (settings.fields id, title, body, text) this record has: unused mappings are reported. */
+  /**
+   * The configured field names (settings.fields id, title, body, text) and access fields this record has: a
+   * mapping no record has is reported (for access fields, an error: see session's access checks).
+   */
   seen?: string[];
 }
 
@@ -123,6 +129,19 @@ export function mapRecord(record: Record<string, unknown>, settings: CorpusSetti
   }
 
   out.invalidAcl = mapAcl(record, settings.aclFields, out.meta, problems, consumed);
+  const access = accessFieldNames(settings);
+  for (const name of access) {
+    if (getField(record, name) !== undefined) out.seen.push(name);
+  }
+  // A misspelled access key would leave the document without that field, so missingAcl or a laxer part of the
+  // rule would decide it: it fails closed instead, like an invalid value.
+  for (const miss of nearMissKeys(record, access, mappedRecordKeys(settings))) {
+    out.invalidAcl.push(miss.key);
+    problems.push({
+      field: miss.key, key: miss.key, severity: 'error',
+      message: `looks like the access field "${miss.name}" misspelled; did you mean "${miss.name}"? The document is visible to nobody until it is fixed (or map the key in ranklab.json "acl.fields" / "corpus.fields")`,
+    });
+  }
 
   const metaKeys = f.meta ?? Object.keys(record).filter((k) => !consumed.has(k));
   // The fields the access rule reads are kept whatever `fields.meta` says: dropping one would change who may see the document.

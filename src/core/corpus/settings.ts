@@ -81,3 +81,23 @@ export function corpusSettings(partial: Partial<Omit<CorpusSettings, 'fields' | 
     aclRuleFields: partial.aclRuleFields ?? d.aclRuleFields,
   };
 }
+
+/** The logical access fields a rule names; in records they are found under their `acl.fields` names. */
+export const ACL_LOGICAL_FIELDS = ['tenant', 'groups', 'public'] as const;
+
+/**
+ * The record keys that hold access values in this corpus: the mapped tenant, groups and public fields and every
+ * other document field the rule reads. A key that nearly spells one of them is a mistake (see util/near-miss).
+ */
+export function accessFieldNames(settings: Pick<CorpusSettings, 'aclFields' | 'aclRuleFields'>): string[] {
+  const logical = ACL_LOGICAL_FIELDS as readonly string[];
+  const names = [settings.aclFields.tenant, settings.aclFields.groups, settings.aclFields.public, ...settings.aclRuleFields.filter((f) => !logical.includes(f))];
+  return [...new Set(names)];
+}
+
+/** Record keys the settings map to something else (id, title, body, text, meta, vector, their defaults): never near misses. */
+export function mappedRecordKeys(settings: Pick<CorpusSettings, 'fields'>): Set<string> {
+  const f = settings.fields;
+  return new Set([...DEFAULT_ID_FIELDS, DEFAULT_TITLE_FIELD, ...DEFAULT_BODY_FIELDS, f.id, f.title, f.body, f.vector, ...f.text, ...(f.meta ?? [])]
+    .filter((k): k is string => k !== undefined));
+}

@@ -31,7 +31,13 @@ export interface AclReport {
   documents: number;
   /** Documents with none of the fields the rule reads; they are public or private according to `missingAcl`. */
   documentsWithoutAcl: number;
+  /** Those documents (all of them, in file order). */
+  documentsWithoutAclList: { id: string; file: string; line: number }[];
   missingAcl: 'public' | 'private';
+  /** Whether ranklab.json sets `acl.missingAcl`; documents public only by an unstated default fail the check. */
+  missingAclStated: boolean;
+  /** Principals checked, of the entries of the principals file (or of those asked for); skipped entries had an error. */
+  principals: { checked: string[]; total: number; skipped: { name?: string; file: string; line: number; reason: string }[] };
   /** Documents with a present but invalid access field: visible to nobody, and a failure unless allowed. */
   invalidAcl: number;
   invalidAclDocuments: { id: string; file: string; line: number; fields: string[] }[];
@@ -104,8 +110,13 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
   const reference = await ReferenceAcl.fromDiskSliced(session.root, session.workspace.settings.corpus, policy, work.phase('corpus', 0, 'access check'));
   const truth = await SourceTruth.fromDiskSliced(session.root, session.workspace.settings.corpus, reference, work.phase('corpus', 0, 'access check'));
   const all = session.principals();
-  const source = session.principalsFile() ?? 'principals.json';
-  const principals = (opts.principals ?? all.map((p) => p.name)).map((n) => findPrincipal(all, n, source));
+  const source = session.relativePath(session.principalsFile() ?? 'principals.json');
+  const skipped = session.skippedPrincipals().filter((s) => !opts.principals || (s.name !== undefined && opts.principals.includes(s.name)));
+  // A name whose only entries were skipped is reported as not checked; any other unknown name is an input error.
+  const principals = (opts.principals ?? all.map((p) => p.name))
+    .filter((n) => all.some((p) => p.name === n) || !skipped.some((s) => s.name === n)).map((n) => findPrincipal(all, n, source));
+  // A mapping or rule that matches nothing: nothing can be checked (exit 2), rather than everything passing.
+  session.requireDecidableAccess();
   const configs = opts.configs ?? session.configEntries().filter((e) => e.config).map((e) => e.config!);
   const judgments = session.judgments();
   const queries = [...judgments.qrels.keys()]
@@ -119,11 +130,14 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
 
   const report: AclReport = {
     violations: [], checked: 0, byPrincipal: {}, configs: [], failed: [],
-    documents: truth.docs.size, documentsWithoutAcl: reference.followingMissingAcl(truth.docs.keys()), missingAcl: policy.missingAcl,
+    documents: truth.docs.size, documentsWithoutAcl: 0, documentsWithoutAclList: reference.missingAclDocuments(truth.docs.keys()),
+    missingAcl: policy.missingAcl, missingAclStated: settings.acl.missingAclStated,
+    principals: { checked: principals.map((p) => p.name), total: principals.length + skipped.length, skipped: skipped.map((s) => ({ ...s, file: source })) },
     invalidAcl: 0, invalidAclDocuments: reference.invalidDocuments(truth.docs.keys()),
     queries: queries.length, prefixes: prefixes.length,
   };
   report.invalidAcl = report.invalidAclDocuments.length;
+  report.documentsWithoutAcl = report.documentsWithoutAclList.length;
 
   for (const config of configs) {
     opts.signal?.throwIfAborted();
@@ -286,7 +300,16 @@ export function aclFindings(report: AclReport, opts: { allowInvalidAcl?: boolean
   }
   if (report.invalidAcl) {
     const where = report.invalidAclDocuments.map((d) => `${d.file}:${d.line} (${d.id}: ${d.fields.join(', ')})`);
-    (opts.allowInvalidAcl ? warnings : failures).push(`${report.invalidAcl} document(s) with invalid access fields, visible to nobody: ${preview(where)}`);
+    (opts.allowInvalidAcl ? warnings : failures).push(`${report.invalidAcl} document(s) with invalid or misspelled access fields, visible to nobody: ${preview(where)}`);
+  }
+  // A check that did not check is not a pass: what was left out is named.
+  for (const f of report.failed) failures.push(`config ${f.config} was not checked: ${f.message}`);
+  for (const s of report.principals.skipped) failures.push(`principal ${s.name ? `"${s.name}"` : 'entry'} at ${s.file}:${s.line} was not checked: ${s.reason}`);
+  if (report.documentsWithoutAcl && report.missingAcl === 'public') {
+    const where = report.documentsWithoutAclList.map((d) => `${d.id} (${d.file}${d.line ? `:${d.line}` : ''})`);
+    const message = `${report.documentsWithoutAcl} document(s) have none of the fields the access rule reads and are public only by acl.missingAcl: ${preview(where)}`;
+    if (report.missingAclStated) warnings.push(message);
+    else failures.push(`${message}; ranklab.json does not set "acl.missingAcl": state "public" if that is meant, or "private"`);
   }
   return { failures, warnings };
 }
@@ -307,7 +330,7 @@ export interface DisplayCheck {
  * Cost: one read per distinct file of the documents asked about.
  */
 export function verifyAtDisplay(session: RanklabSession, principalName: string | undefined, docIds: readonly string[]): DisplayCheck {
-  const principal = principalName === undefined ? undefined : findPrincipal(session.principals(), principalName, session.principalsFile() ?? 'principals.json');
+  const principal = principalName === undefined ? undefined : findPrincipal(session.principals(), principalName, session.principalsFile() ?? 'principals.json', session.skippedPrincipals());
   const policy = session.policy();
   const settings = session.workspace.settings.corpus;
   const known = new Map(session.corpus().docs.map((d) => [d.id, d.source.path]));

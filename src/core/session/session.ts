@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds } from '../acl/policy';
-import { findPrincipal, readPrincipals } from '../acl/principals';
+import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds, rulePrincipalAttributes } from '../acl/policy';
+import { type SkippedPrincipal, findPrincipal, readPrincipals } from '../acl/principals';
+import { accessSettingsProblems, missingAclSummary } from './access-settings';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
 import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot } from '../corpus';
 import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
@@ -76,6 +77,9 @@ export class RanklabSession {
   private readonly sharedParts = new SharedParts();
   private readonly accessViews = new Map<string, AccessView>();
   private principalProblems: Diagnostic[] = [];
+  private principalSkips: SkippedPrincipal[] = [];
+  private principalLines = new Map<string, number>();
+  private principalAttributes = new Set<string>();
   /** The entry each config handed out came from (file and setting locations), for configCorpusDiagnostics. */
   private readonly entryOf = new WeakMap<RankConfig, ConfigEntry>();
   /** Problems of ranklab.json (see also corpusDiagnostics, judgmentDiagnostics, principalDiagnostics). */
@@ -359,8 +363,11 @@ export class RanklabSession {
           file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'acl.principals', hint: 'add "acl": {"principals": "principals.json"} to ranklab.json or pass --principals',
         });
       }
-      const r = readPrincipals(file, this.relativePath(file));
+      const r = readPrincipals(file, this.relativePath(file), ['tenant', 'groups', ...rulePrincipalAttributes(this.policy().rule)]);
       this.principalProblems = r.diagnostics;
+      this.principalSkips = r.skipped;
+      this.principalLines = r.lines;
+      this.principalAttributes = r.attributes;
       this.principalList = r.principals;
     }
     return this.principalList;
@@ -369,6 +376,43 @@ export class RanklabSession {
   /** Problems of the principals file (bad entries were skipped); empty until principals() has read it. */
   principalDiagnostics(): Diagnostic[] {
     return this.principalProblems;
+  }
+
+  /** Entries of the principals file that were skipped for an error: never checked, so no access check passes. */
+  skippedPrincipals(): SkippedPrincipal[] {
+    return this.principalSkips;
+  }
+
+  /**
+   * Problems of the access settings that only the corpus and the principals (once loaded) can reveal, at their
+   * lines of ranklab.json: errors when a mapping or a rule matches nothing (access is then refused: see
+   * accessFor), warnings for group and tenant names used on one side only. See session/access-settings.ts.
+   */
+  accessDiagnostics(): Diagnostic[] {
+    const ws = this.workspace;
+    const corpus = this.corpus();
+    const file = ws.settingsFile ? SETTINGS_FILE : this.root;
+    const principalsFile = this.principalsFile();
+    return accessSettingsProblems({
+      settings: ws.settings,
+      fieldsSeen: new Set(corpus.fieldsSeen ?? []),
+      docs: corpus.docs,
+      ...(this.principalList && principalsFile ? { principals: { list: this.principalList, lines: this.principalLines, attributes: this.principalAttributes, file: this.relativePath(principalsFile) } } : {}),
+      at: (pointer, severity, message, hint) => ({ file, line: settingsLine(ws, pointer), severity, key: displayPath(pointer), message, ...(hint ? { hint } : {}) }),
+    });
+  }
+
+  /** Throws an InputError naming every access settings error: access that cannot be decided is not applied at all. */
+  requireDecidableAccess(): void {
+    const errors = this.accessDiagnostics().filter((d) => d.severity === 'error');
+    if (errors.length === 0) return;
+    const first = errors[0];
+    throw new InputError(first.message, errors, { file: first.file, line: first.line, key: first.key, hint: first.hint });
+  }
+
+  /** How many documents `missingAcl` decides, the first few named, for every command that applies access; undefined when none. */
+  missingAclNote(): string | undefined {
+    return missingAclSummary(this.policy(), this.workspace.settings.acl.missingAclStated, this.corpus().docs);
   }
 
   principalsFile(): string | undefined {
@@ -387,7 +431,8 @@ export class RanklabSession {
   accessFor(name: string): AccessView {
     let view = this.accessViews.get(name);
     if (!view) {
-      const principal = findPrincipal(this.principals(), name, this.relativePath(this.principalsFile() ?? 'principals.json'));
+      const principal = findPrincipal(this.principals(), name, this.relativePath(this.principalsFile() ?? 'principals.json'), this.principalSkips);
+      this.requireDecidableAccess();
       const permitted = permittedIds(this.policy(), principal, this.corpus().docs);
       view = { principal, permitted, filter: permittedFilter(permitted) };
       this.accessViews.set(name, view);

@@ -17,6 +17,10 @@ export interface AclSettings {
   principals?: string;
   fields: AclFieldNames;
   missingAcl: 'public' | 'private';
+  /** Whether ranklab.json sets `missingAcl` (a public default left unstated makes check-acl fail: see session/access-settings). */
+  missingAclStated: boolean;
+  /** The `acl.fields` mappings ranklab.json sets: each must match some document. */
+  fieldsStated: (keyof AclFieldNames)[];
   /** The access rule (src/core/acl/policy.ts); absent = DEFAULT_ACL_RULE. */
   rule?: AclRule;
 }
@@ -101,7 +105,12 @@ export function applyDefaults(raw: unknown): RanklabSettings {
     gain: r.gain === 'linear' ? 'linear' : 'exp',
     judgedOnly: r.judgedOnly === true,
     gates: gatesWithDefaults(r.gates),
-    acl: { fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: acl.missingAcl === 'private' ? 'private' : 'public' },
+    acl: {
+      fields: { tenant: 'tenant', groups: 'groups', public: 'public' },
+      missingAcl: acl.missingAcl === 'private' ? 'private' : 'public',
+      missingAclStated: acl.missingAcl === 'private' || acl.missingAcl === 'public',
+      fieldsStated: (['tenant', 'groups', 'public'] as const).filter((k) => str(aclFields[k]) !== undefined),
+    },
     judging: judgingSettings(obj(r.judging)),
     runs: { keep: nonNegativeInt(obj(r.runs).keep) ?? RUNS_KEPT_PER_CONFIG },
   };

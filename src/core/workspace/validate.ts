@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../../schemas/ranklab.schema.json';
+import { validateRule } from '../acl/policy';
 import type { Diagnostic } from '../util/diagnostics';
 import { closest } from '../util/closest';
 import { lineOfPointer, type JsonLocations } from '../util/json-source';
@@ -17,18 +18,27 @@ function getValidator(): ValidateFunction {
  */
 export function validateSettings(value: unknown, locations: JsonLocations, file: string): Diagnostic[] {
   const validate = getValidator();
-  if (validate(value)) return [];
   const diagnostics: Diagnostic[] = [];
+  // The access rule's shape is checked by validateRule (acl/policy.ts), the definition applyDefaults uses: a rule
+  // it refuses denies everything, so each of its problems is an error at its line. The schema adds "did you mean".
+  const rule = (value as { acl?: { rule?: unknown } } | null)?.acl?.rule;
+  if (rule !== undefined) {
+    for (const p of validateRule(rule)) {
+      diagnostics.push({ file, line: lineOfPointer(locations, p.pointer), severity: 'error', key: displayPath(p.pointer), message: `${p.message}; the access rule denies everything until it is fixed` });
+    }
+  }
+  if (validate(value)) return diagnostics;
   for (const err of validate.errors ?? []) {
     // "gates" is checked by validateGates (src/core/experiment/gates.ts), the one definition the CLI uses too.
     if (err.instancePath === '/gates' || err.instancePath.startsWith('/gates/')) continue;
+    const inRule = err.instancePath === '/acl/rule' || err.instancePath.startsWith('/acl/rule/');
+    if (inRule && err.keyword !== 'additionalProperties') continue; // reported by validateRule above
     if (err.keyword === 'additionalProperties') {
       const key = String((err.params as { additionalProperty: string }).additionalProperty);
       const pointer = `${err.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       const known = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
       const guess = closest(key, known);
       // In the access rule an unknown operator is an error: the rule then fails closed (see applyDefaults).
-      const inRule = err.instancePath === '/acl/rule' || err.instancePath.startsWith('/acl/rule/');
       diagnostics.push({
         file,
         line: lineOfPointer(locations, pointer),

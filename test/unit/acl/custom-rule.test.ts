@@ -50,6 +50,8 @@ test('a rule field that a document lacks is an absent value, not a reason to ask
     'corpus/acme-open.md': md(['id: acme-open', 'tenant: acme', 'classification: open']),
     'corpus/acme-secret.md': md(['id: acme-secret', 'tenant: acme', 'classification: secret']),
     'corpus/nothing.md': md(['id: nothing']),
+    // The rule reads `public`: some document must carry it, else the rule matches nothing (an error of its own).
+    'corpus/closed.md': md(['id: closed', 'public: false']),
   }, { acl: { rule, missingAcl: 'public' } });
   try {
     assert.deepEqual(visible(dir, 'guest'), ['nothing']);

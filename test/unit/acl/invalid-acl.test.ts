@@ -95,7 +95,8 @@ test('an invalid access field is a corpus error at the field line (Markdown, HTM
 });
 
 test('check-acl catches a lenient field parser and a wrong rule in the retrieval path (the checker reads the files itself)', async () => {
-  const dir = makeWorkspace(files());
+  // missingAcl stated: the untagged document is public by choice (unstated, that alone fails the check).
+  const dir = makeWorkspace(files(), { acl: { missingAcl: 'public' } });
   try {
     const session = RanklabSession.open(dir, { writeCache: false });
     const policy = session.policy();

@@ -31,8 +31,9 @@ test('acl.rule in ranklab.json: errors name the line; a custom rule decides what
     const bad = RanklabSession.open(dir, { writeCache: false });
     const lines = readFileSync(file, 'utf8').split('\n');
     const at = lines.findIndex((l) => l.includes('"all"')) + 2; // the rule object inside the list, 1-based
-    assert.deepEqual(bad.diagnostics.filter((d) => d.message.includes('acl.rule')).map((d) => [d.line, d.severity, d.message]),
-      [[at, 'error', '"acl.rule.all[0]" must have property is when property doc is present']]);
+    const ruleProblems = bad.diagnostics.filter((d) => d.key?.startsWith('acl.rule'));
+    assert.deepEqual(ruleProblems.map((d) => [d.line, d.severity, d.key]), [[at, 'error', 'acl.rule.all[0]']]);
+    assert.match(ruleProblems[0].message, /"doc" needs "is"; the access rule denies everything/);
     assert.equal(bad.accessFor('dimas').permitted.size, 0, 'an invalid rule shows nothing');
 
     // Public documents only, whatever the tenant and groups: dimas sees exactly what the guest sees.

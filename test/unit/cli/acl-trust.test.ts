@@ -47,12 +47,12 @@ test('check-acl: documents with invalid access fields are counted and listed wit
       [['bad', 'corpus/bad.md', 4, ['tenant']], ['r-bad', 'data/records.jsonl', 2, ['public']]]);
     const table = ranklab(args);
     assert.equal(table.code, 1);
-    assert.match(table.stdout, /2 document\(s\) with invalid access fields/);
+    assert.match(table.stdout, /2 document\(s\) with invalid or misspelled access fields/);
     assert.match(table.stdout, /corpus\/bad\.md:4/);
     assert.match(table.stdout, /data\/records\.jsonl:2/);
     const allowed = ranklab([...args, '--allow-invalid-acl']);
     assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
-    assert.match(allowed.stdout, /warning: 2 document\(s\) with invalid access fields/);
+    assert.match(allowed.stdout, /warning: 2 document\(s\) with invalid or misspelled access fields/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -18,7 +18,7 @@ export function finishDocument(
   lineOf: (field: string) => number = () => line ?? 1,
 ): Document | undefined {
   for (const p of mapped.problems) {
-    diagnostics.push({ file: ctx.path, line: lineOf(p.field), severity: p.severity ?? 'warning', message: p.message });
+    diagnostics.push({ file: ctx.path, line: lineOf(p.field), severity: p.severity ?? 'warning', message: p.message, ...(p.key ? { key: p.key } : {}) });
   }
   for (const f of mapped.seen ?? []) ctx.fieldsSeen?.add(f);
   const id = mapped.id ?? fallbackId;
