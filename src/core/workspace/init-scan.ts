@@ -115,6 +115,10 @@ export function scanFolder(root: string): FolderScan {
         if (data) front.push(data);
       }
     } else if (ext === 'json' || ext === 'jsonl') {
+      if (ext === 'json' && statSync(join(root, f)).size > SAMPLE_BYTES) {
+        scan.warnings.push(`${f}: a JSON file over ${SAMPLE_BYTES / 1024 / 1024} MiB is not looked into; if it holds records, add it to corpus.include (JSONL is sampled from its head)`);
+        continue;
+      }
       const records = sampleRecords(join(root, f), ext);
       if (records.length === 0) continue;
       scan.records.push({ file: f, records: records.length, fields: guessFields(records), keys: [...new Set(records.flatMap((r) => Object.keys(r)))] });
@@ -232,8 +236,10 @@ export function guessFields(records: Rec[], withBody = true): FieldGuess {
   const isId = (v: unknown) => isText(v) || typeof v === 'number';
   const pick = (names: string[], ok: (v: unknown) => boolean) => names.find((n) => share(n, ok) >= 0.5);
   const guess: FieldGuess = {};
-  const id = pick(ID_NAMES, isId) ?? Object.keys(records[0]).find((k) => /(^|[-_])id$|Id$/.test(k) && share(k, isId) >= 0.5);
-  if (id && new Set(records.map((r) => String(r[id]))).size === records.filter((r) => isId(r[id])).length) guess.id = id;
+  // The conventional names, then any key that ends in id; the first whose values are unique in the sample.
+  const unique = (k: string) => new Set(records.map((r) => String(r[k]))).size === records.filter((r) => isId(r[k])).length;
+  const idLike = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((k) => /(^|[-_])id$|[a-z]Id$/.test(k));
+  guess.id = pick([...ID_NAMES, ...idLike].filter(unique), isId);
   guess.title = pick(TITLE_NAMES, isText);
   if (withBody) {
     const taken = new Set([guess.id, guess.title]);
