@@ -13,11 +13,13 @@ import { AGREEMENT_USAGE, agreementCommand } from './commands/agreement';
 import { JUDGE_USAGE, judgeCommand } from './commands/judge';
 import { SWEEP_USAGE, sweepCommand } from './commands/sweep';
 import { SHOW_RUN_USAGE, showRunCommand } from './commands/show-run';
+import { INIT_USAGE, initCommand } from './commands/init';
 import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
 
 const COMMANDS: Record<string, Command> = {
+  init: { run: initCommand, usage: INIT_USAGE },
   eval: { run: evalCommand, usage: EVAL_USAGE },
   score: { run: scoreCommand, usage: SCORE_USAGE },
   compare: { run: compareCommand, usage: COMPARE_USAGE },

@@ -1,6 +1,6 @@
 import type { RankConfig } from '../core/config';
 import type { Corpus } from '../core/corpus';
-import type { JudgmentSet } from '../core/judgments';
+import { type JudgmentSet, missingQueryText } from '../core/judgments';
 import { type ConfigEntry, RanklabSession } from '../core/session/session';
 import type { WorkProgress } from '../core/util/cooperative';
 import { InputError, hasErrors } from '../core/util/diagnostics';
@@ -94,6 +94,8 @@ export function judgmentsOf(session: RanklabSession, report: InputReport, split:
   if (session.judgmentsFor({ split }).qrels.size === 0) {
     throw new InputError(split === 'all' ? 'no query has judgments' : `no judged query in split "${split}"`, [], { file: set.sources.join(', '), key: split === 'all' ? undefined : '--split' });
   }
+  const noText = missingQueryText(set);
+  if (noText) throw noText;
   return set;
 }
 

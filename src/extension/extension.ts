@@ -60,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   const refreshWorkspaceDiagnostics = () => {
     const session = controller.session();
     if (session) diagnostics.refreshWorkspace(session);
+    // Completes the walkthrough's first step (package.json contributes.walkthroughs) once a workspace is open.
+    if (session) void vscode.commands.executeCommand('setContext', 'ranklab.workspaceOpen', true);
   };
   context.subscriptions.push(
     log,

@@ -36,6 +36,8 @@ export class LiveEvaluator implements vscode.Disposable {
         if (!doc.uri.fsPath.endsWith('.rank.json')) return;
         const folder = this.folderOf(doc.uri);
         if (!folder) return;
+        // Completes the walkthrough's "edit a boost and save" step (package.json contributes.walkthroughs).
+        void vscode.commands.executeCommand('setContext', 'ranklab.savedConfig', true);
         void this.evaluate(doc.uri.fsPath, folder).then(() => {
           // The baseline changed: every other shown comparison is stale.
           if (this.isBaselineFile(folder, doc.uri.fsPath)) this.reevaluateAll(folder, doc.uri.fsPath);

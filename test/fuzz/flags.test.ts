@@ -67,6 +67,10 @@ const cases: FuzzCase[] = [
   badFlag('--as with an empty name', ['eval', '-c', 'baseline', '--as', ''], ['--as']),
   badFlag('--config with an empty name', ['eval', '--config', ''], ['--config']),
   badFlag('--workspace empty', ['eval', '--workspace', ''], ['--workspace']),
+  badFlag('init --format markdown', ['init', '--format', 'markdown'], ['--format']),
+  badFlag('init with two folders', ['init', 'corpus', 'configs'], ['configs', 'one folder at most']),
+  badFlag('init on a folder that does not exist', ['init', 'no-such-folder'], ['no-such-folder', 'folder not found']),
+  badFlag('init where ranklab.json exists (never overwritten)', ['init'], ['ranklab.json', 'never overwrites']),
   badFlag('--candidate names neither a config nor a run', ['compare', '--baseline', 'baseline', '--candidate', 'nope'], ['nope']),
   {
     name: 'flags: no command at all prints the usage and exits 2',

@@ -4,7 +4,7 @@ export { readQueries, type QueriesReadResult } from './queries';
 export { readGoldenSet } from './golden-set';
 export { readBeirJudgments } from './beir';
 export { loadJudgments, type JudgmentSpec, type JudgmentSpecInput, type LoadOptions } from './load';
-export { checkDocIds, queriesWithoutRelevant } from './validate';
+export { checkDocIds, missingQueryText, queriesWithoutRelevant } from './validate';
 export { type ExcludedQuery, filterBySplit, judgmentsVisibleTo, withoutQueries } from './transform';
 export { fingerprintJudgments } from './fingerprint';
 export { judgmentKey } from './keys';

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../util/diagnostics';
+import { type Diagnostic, InputError } from '../util/diagnostics';
 import type { JudgmentBuilder } from './builder';
 import { compareIds, judgmentKey } from './keys';
 import type { JudgmentSet, SourceLocation } from './types';
@@ -69,4 +69,19 @@ export function checkDocIds(set: JudgmentSet, knownDocIds: Set<string>): Diagnos
     }
   }
   return out;
+}
+
+/**
+ * Judged queries none of which has text (qrels read without their queries file): nothing can be searched and every
+ * metric would be 0, so this is an error naming the judgment files and the fix, not a quiet run of zeros.
+ */
+export function missingQueryText(set: JudgmentSet): InputError | undefined {
+  const judged = [...set.qrels.keys()];
+  if (judged.length === 0 || judged.some((qid) => set.queries.get(qid)?.text.trim())) return undefined;
+  const qrels = set.sources[0] ?? 'qrels.txt';
+  return new InputError(`none of the ${judged.length} judged queries has text, so nothing can be searched (every metric would be 0)`, [], {
+    file: set.sources.join(', '),
+    key: 'judgments',
+    hint: `name the queries file beside the qrels in ranklab.json: "judgments": [{"qrels": ${JSON.stringify(qrels)}, "queries": "queries.tsv"}] (qid<TAB>text a line, or JSONL {"id", "text"})`,
+  });
 }

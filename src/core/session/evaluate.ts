@@ -8,7 +8,7 @@ import { runEvaluationOf, writeRunEvaluation } from '../experiment/evaluation-ca
 import { runIdOfFile } from '../run/run-files';
 import { cachedLearnedModels } from '../retrieval/engine';
 import type { RankConfig } from '../config';
-import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, withoutQueries } from '../judgments';
+import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, missingQueryText, withoutQueries } from '../judgments';
 import { engineReferenceAcl } from './engine-check';
 import { isRemoteEngine } from '../engines/remote-engine';
 import type { SearchResult } from '../retrieval/pipeline';
@@ -147,6 +147,8 @@ async function prepare(session: RanklabSession, config: RankConfig, opts: ScoreC
   const { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
     ? await judgmentsAsOnEngine(session, config, opts, work)
     : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
+  const noText = missingQueryText(judgments);
+  if (noText) throw noText;
   return { work, corpus, judgments, excluded };
 }
 

@@ -241,7 +241,7 @@ export class RanklabSession {
   judgments(): JudgmentSet {
     if (!this.judgmentSet) {
       if (this.workspace.judgmentSpecs.length === 0) {
-        throw new InputError('no judgments configured', [], { file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'judgments', hint: 'e.g. "judgments": ["judgments/golden.json"]' });
+        throw new InputError('no judgments configured', [], { file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'judgments', hint: 'add labeled queries to ranklab.json, e.g. "judgments": ["judgments/golden.json"] holding [{"query": "…", "judgments": {"<doc id>": 2}}], or TREC qrels with their queries: [{"qrels": "qrels.txt", "queries": "queries.tsv"}]' });
       }
       // Paths inside the workspace are read (and reported) relative to it.
       const specs = this.workspace.judgmentSpecs.map((spec) => mapSpec(spec, (p) => this.relativePath(p)));

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -32,4 +32,23 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
  */
 export function tempPathBeside(path: string): string {
   return `${path}.${process.pid}-${threadId}.${Date.now()}.tmp`;
+}
+
+/**
+ * Creates a file that must not exist yet, atomically: the data is written beside it, then hard-linked into place,
+ * which fails if a file of that name appeared meanwhile (never overwritten). Returns false when the file exists.
+ */
+export function createFileAtomic(path: string, data: string | Buffer): boolean {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = tempPathBeside(path);
+  try {
+    writeFileSync(tmp, data, { flag: 'wx' });
+    linkSync(tmp, path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }

@@ -109,7 +109,8 @@ function loadRanklabWorkspace(root: string, settingsFile: string): Workspace {
     else if (e instanceof InputError) error(0, e.reason);
     else throw e;
   }
-  const settings = applyDefaults(raw);
+  // A ranklab.json added to a BEIR folder keeps the BEIR defaults for what it does not set.
+  const settings = applyDefaults(isBeirFolder(root) ? withBeirDefaults(raw) : raw);
   const lineOf = (pointer: string) => (locations ? lineOfPointer(locations, pointer) : 0);
   const ws = assemble(root, 'ranklab', settings, diagnostics, lineOf, settingsFile, raw);
   if (locations) ws.settingsLocations = locations;
@@ -141,8 +142,23 @@ function validateSettingsValue(raw: unknown, locations: JsonLocations): Diagnost
   return out.sort((a, b) => a.line - b.line);
 }
 
+/** What a BEIR folder means without a ranklab.json: corpus.jsonl, and its queries and qrels as judgments. */
+const BEIR_DEFAULTS = { include: ['corpus.jsonl'], judgments: [{ beir: '.' }] };
+
+/** ranklab.json's values over the BEIR defaults: corpus.include and judgments are filled in when it sets neither. */
+function withBeirDefaults(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const r = raw as Record<string, unknown>;
+  const corpus = r.corpus && typeof r.corpus === 'object' && !Array.isArray(r.corpus) ? (r.corpus as Record<string, unknown>) : {};
+  return {
+    ...r,
+    corpus: { ...corpus, include: corpus.include ?? BEIR_DEFAULTS.include },
+    judgments: r.judgments ?? BEIR_DEFAULTS.judgments,
+  };
+}
+
 function loadBeirWorkspace(root: string): Workspace {
-  const settings = applyDefaults({ corpus: { include: ['corpus.jsonl'] }, judgments: [{ beir: '.' }] });
+  const settings = applyDefaults({ corpus: { include: BEIR_DEFAULTS.include }, judgments: BEIR_DEFAULTS.judgments });
   return assemble(root, 'beir', settings, [], () => 0);
 }
 

@@ -16,6 +16,7 @@ import { judgeUnjudged } from './judging';
 import { openDocument, openQuery } from './navigate';
 import { exportRun, setBaseline } from './runs';
 import { sweepParameter } from './sweep';
+import { createWorkspace } from './workspace';
 
 // Handlers take the arguments VS Code passes (untyped at the boundary); each declares the ones it reads.
 type Handler = (...args: any[]) => unknown;
@@ -27,6 +28,7 @@ export interface CommandSpec {
 }
 
 export const COMMANDS = {
+  'ranklab.createWorkspace': { create: createWorkspace },
   'ranklab.openDashboard': { create: openDashboard },
   'ranklab.runEvaluation': { create: runEvaluation },
   'ranklab.evaluateConfig': { create: evaluateConfig },

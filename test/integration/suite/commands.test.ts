@@ -43,3 +43,21 @@ suite('Ranklab command table', () => {
     assert.equal(r, undefined);
   });
 });
+
+suite('Create Workspace', () => {
+  test('with a folder and no confirmation: writes ranklab.json and the starter configs, opens ranklab.json; never overwrites', async () => {
+    await api();
+    const fs = await import('node:fs');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ranklab-create-'));
+    fs.writeFileSync(path.join(dir, 'items.jsonl'), '{"doc_id": "a", "headline": "espresso", "content": "a short espresso"}\n{"doc_id": "b", "headline": "filter", "content": "filter coffee"}\n');
+    const r = await vscode.commands.executeCommand<{ written: string[]; plan: { corpus: { fields: Record<string, string> } } }>('ranklab.createWorkspace', vscode.Uri.file(dir), { confirm: false });
+    assert.ok(r, 'the command returned its result');
+    assert.ok(r.written.includes('ranklab.json') && r.written.includes('configs/baseline.rank.json'));
+    assert.deepEqual(r.plan.corpus.fields, { id: 'doc_id', title: 'headline', body: 'content' });
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, path.join(dir, 'ranklab.json'));
+    const before = fs.readFileSync(path.join(dir, 'ranklab.json'), 'utf8');
+    const again = await vscode.commands.executeCommand('ranklab.createWorkspace', vscode.Uri.file(dir), { confirm: false });
+    assert.equal(again, undefined, 'an existing ranklab.json is reported, not overwritten');
+    assert.equal(fs.readFileSync(path.join(dir, 'ranklab.json'), 'utf8'), before);
+  });
+});
