@@ -153,7 +153,7 @@ function defaultName(key: 'id' | 'title' | 'body', name: string): boolean {
 function settingsText(corpus: CorpusPlan, judgments: FoundJudgments[]): string {
   const j = (v: unknown) => JSON.stringify(v);
   const lines: string[] = [
-    '// Ranklab workspace settings, written by `ranklab init`. Comments are allowed; README "ranklab.json" lists every key.',
+    '// Ranklab workspace settings, written by `ranklab init`. Comments are allowed; docs/formats.md "ranklab.json" lists every key.',
     '{',
     '  // The documents: globs relative to this folder (Markdown, text, HTML, and JSON/JSONL records).',
     '  "corpus": {',
@@ -183,14 +183,15 @@ function settingsText(corpus: CorpusPlan, judgments: FoundJudgments[]): string {
     '  // The ranking configs to compare (one *.rank.json each), and the one the others are compared against.',
     `  "configs": ${j('configs/*.rank.json')},`,
     `  "baseline": ${j('baseline')},`,
-    '  // What `ranklab eval` prints (README "Metrics, exactly").',
+    '  // What `ranklab eval` prints (docs/metrics.md).',
     `  "metrics": ${j(DEFAULT_METRICS)}${Object.keys(corpus.acl).length ? ',' : ''}`,
   );
   if (Object.keys(corpus.acl).length) {
     lines.push(
       '  // Keys holding who may see each document (tenant, groups, public); checked by `ranklab check-acl` with a',
-      '  // principals file ("acl": {"principals": "principals.json"}).',
-      `  "acl": { "fields": ${j(corpus.acl)} }`,
+      '  // principals file ("acl": {"principals": "principals.json"}). A document with none of them is hidden',
+      '  // ("missingAcl": "private"); say "public" if untagged documents may be shown to everyone (docs/access-control.md).',
+      `  "acl": { "fields": ${j(corpus.acl)}, "missingAcl": "private" }`,
     );
   }
   lines.push('}', '');
