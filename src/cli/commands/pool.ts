@@ -90,7 +90,7 @@ export async function poolOfWorkspace(
   return { ...pool, failedEntries: choice.failed };
 }
 
-function positive(v: string | undefined, flag: string): number | undefined {
+export function positive(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InputError(`must be a positive integer, not "${v}"`, [], { key: flag });
