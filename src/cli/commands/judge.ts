@@ -120,7 +120,7 @@ function judgeJson(r: WorkspaceLlmResult) {
     grades: r.run?.ratings.map((g) => ({ qid: g.qid, docid: g.docid, grade: g.grade, cached: g.cached === true })) ?? [],
     failures: r.failures,
     failureLog: r.failureLog ?? null,
-    pool: { total: r.pool.total, pairs: r.pool.pairs.length, judged: r.pool.judged },
+    pool: { total: r.pool.total, pairs: r.pool.pairs.length, alreadyJudged: r.pool.alreadyJudged ?? 0, judged: r.pool.judged },
   };
 }
 
