@@ -39,16 +39,18 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   const interrupt = drainingInterrupt(io);
   let result: WorkspaceLlmResult;
   let failedEntries: { config: string; error: string }[];
+  let judging = false;
   try {
     const pooled = await poolOfWorkspace(session, report, values, io, interrupt.stop, { skip: setup.skip, includeJudged: values['include-judged'] });
     failedEntries = pooled.failedEntries.map((f) => ({ config: f.name, error: f.message }));
     interrupt.judging();
+    judging = true;
     result = await judgePoolWithLlm(session, setup, pooled, {
-      dryRun: values['dry-run'], stop: interrupt.stop, signal: interrupt.signal, maxConsecutiveFailures: maxFailures, onJudged: progressReporter(io, 'judged'),
+      dryRun: values['dry-run'], stop: interrupt.stop, signal: interrupt.signal, maxConsecutiveFailures: maxFailures, onJudged: progressReporter(io, 'judged', 'pairs'),
     });
   } catch (e) {
-    if (interrupt.stop.aborted) {
-      io.err(`interrupted: the grades received so far are saved in ${setup.display}\n`);
+    if (interrupt.stop.aborted && !judging) {
+      io.err(`interrupted before judging: nothing was sent\n`);
       return INTERRUPTED;
     }
     throw e;
