@@ -64,7 +64,8 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   const run = result.run;
   if (result.failureLog) io.err(`ranklab judge: ${result.failures.length} pair${result.failures.length === 1 ? '' : 's'} not graded, listed in ${session.relativePath(result.failureLog)}\n`);
   if (run?.stopped) {
-    io.err(`ranklab judge: ${run.stopped.message}; ${run.ratings.length} grades saved in ${result.file}, ${run.unfinished} pairs not graded: run the same command again to send only those\n`);
+    const left = run.failures.length + run.unfinished;
+    io.err(`ranklab judge: ${run.stopped.message}; ${run.ratings.length} grades saved in ${result.file}; ${left} pairs left (${run.failures.length} failed, ${run.unfinished} not answered): running the command again asks them, not the graded ones\n`);
     if (run.stopped.reason === 'interrupted') return INTERRUPTED;
   }
   return result.failures.length || result.failedConfigs.length || run?.stopped ? 2 : 0;
