@@ -202,13 +202,13 @@ export function reportInterrupted(io: Io, what: string, completed: string[], not
 }
 
 /** A one-line progress indicator on stderr, only when stderr is a terminal (so CI logs stay clean). */
-export function progressReporter(io: Io, label: string): (done: number, total: number) => void {
+export function progressReporter(io: Io, label: string, unit = 'queries'): (done: number, total: number) => void {
   if (!process.stderr.isTTY) return () => {};
   let last = 0;
   return (done, total) => {
     const now = Date.now();
     if (done !== total && now - last < 100) return;
     last = now;
-    io.err(`\r${label}: ${done}/${total} queries${done === total ? '\n' : ''}`);
+    io.err(`\r${label}: ${done}/${total} ${unit}${done === total ? '\n' : ''}`);
   };
 }

@@ -50,7 +50,8 @@ function stepBlock(s: ExplainStepView): HTMLElement {
     const v = s.vector;
     const where = s.rank !== null ? `rank ${s.rank} of the vector list` : `not in the vector list`;
     parts.push(h('p', { class: 'explain-vector' },
-      `similarity ${fmt(v.similarity)}, ${where} (depth ${v.depth}, ${v.producedBy === 'hnsw' ? 'HNSW' : 'exact search'})`,
+      // Not in the list: the similarity is exact search's, whatever searched.
+      `similarity ${fmt(v.similarity)}${s.rank === null ? ' (exact search)' : ''}, ${where} (depth ${v.depth}, ${v.producedBy === 'hnsw' ? 'HNSW' : 'exact search'})`,
       v.producedBy === 'hnsw' ? `; exact search: rank ${v.exactRank ?? '–'}, similarity ${fmt(v.exactSimilarity)}${v.differsFromExact ? ' (differs)' : ' (same)'}` : ''));
   }
   if (s.fusion) {

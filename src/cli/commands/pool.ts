@@ -1,5 +1,5 @@
 import type { Pool } from '../../core/judging/pool';
-import { type WorkspacePool, type WorkspacePoolOptions, poolEntries, workspacePool } from '../../core/session/judging-pool';
+import { type PoolPairText, type WorkspacePool, type WorkspacePoolOptions, poolEntries, poolPairTexts, workspacePool } from '../../core/session/judging-pool';
 import { parseMetricList } from '../../core/metrics';
 import type { RanklabSession } from '../../core/session/session';
 import { InputError } from '../../core/util/diagnostics';
@@ -16,7 +16,10 @@ export const POOL_USAGE = `ranklab pool [--workspace DIR] [--config NAME|FILE]..
   has graded: each once, those that could flip a metric of a config against the first one (the baseline by default)
   first, then those some configs show and others not, then the rest; best rank first within each. Prints judged@N of
   each config now and if the pool were graded. Saved runs are reused when config, corpus and judgments are unchanged.
-  --queries: comma-separated query ids; --slice: queries with this tag; --metrics: whose verdicts count (default: the workspace's).`;
+  --queries: comma-separated query ids (judged@N is then over those queries); --slice: queries with this tag;
+  --metrics: whose verdicts count (default: the workspace's). Each pair carries the query text, the document's title
+  and the passage the judging view shows (about 700 characters with the most query terms, "…" where cut), so it
+  can be graded outside the editor: TSV columns qid docid best_rank reason ranks query title passage.`;
 
 export const POOL_OPTIONS = {
   ...WORKSPACE_OPTIONS,
@@ -38,7 +41,7 @@ export async function poolCommand(argv: string[], io: Io): Promise<number> {
   const format = formatChoice(values.format, ['tsv', 'json'] as const, 'tsv');
   const { session, report } = openWorkspace(values, io);
   const { signal, dispose } = interruptSignal(io);
-  let result: WorkspacePool & { failedEntries: ConfigChoice['failed'] };
+  let result: Awaited<ReturnType<typeof poolOfWorkspace>>;
   try {
     result = await poolOfWorkspace(session, report, values, io, signal);
   } catch (e) {
@@ -49,9 +52,10 @@ export async function poolCommand(argv: string[], io: Io): Promise<number> {
   }
   const { pool } = result;
   const failed = [...result.failedEntries.map((f) => ({ config: f.name, error: f.message })), ...result.failed];
-  if (format === 'json') io.out(JSON.stringify(poolJson(pool, failed), null, 2) + '\n');
+  const texts = poolPairTexts(session, pool, result.configs.find((c) => c.name === pool.configs[0])!);
+  if (format === 'json') io.out(JSON.stringify(poolJson(pool, failed, texts), null, 2) + '\n');
   else {
-    io.out(poolTsv(pool));
+    io.out(poolTsv(pool, texts));
     io.err(poolSummary(pool));
   }
   for (const f of result.failed) io.err(`ranklab pool: config ${f.config} not run: ${f.error}\n`);
@@ -69,7 +73,7 @@ export async function poolOfWorkspace(
   io: Io,
   signal: AbortSignal,
   extra: Pick<WorkspacePoolOptions, 'skip' | 'includeJudged'> = {},
-): Promise<WorkspacePool & { failedEntries: ConfigChoice['failed'] }> {
+): Promise<WorkspacePool & { failedEntries: ConfigChoice['failed']; configs: ConfigChoice['configs'] }> {
   await readCorpus(session, report, signal);
   judgmentsOf(session, report);
   const choice = usableConfigs(session, report, poolEntries(session, values.config ?? []));
@@ -87,44 +91,52 @@ export async function poolOfWorkspace(
     log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
     ...extra,
   });
-  return { ...pool, failedEntries: choice.failed };
+  return { ...pool, failedEntries: choice.failed, configs: choice.configs };
 }
 
-function positive(v: string | undefined, flag: string): number | undefined {
+export function positive(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InputError(`must be a positive integer, not "${v}"`, [], { key: flag });
   return n;
 }
 
-export function poolTsv(pool: Pool): string {
-  const lines = ['qid\tdocid\tbest_rank\treason\tranks'];
-  for (const p of pool.pairs) {
-    lines.push([p.qid, p.docId, p.bestRank, p.reason, pool.configs.map((c) => `${c}:${p.ranks[c] ?? '-'}`).join(',')].join('\t'));
-  }
+/** A text as one TSV field: tabs and line breaks (and runs of white space) become one space. */
+const field = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+export function poolTsv(pool: Pool, texts: PoolPairText[]): string {
+  const lines = ['qid\tdocid\tbest_rank\treason\tranks\tquery\ttitle\tpassage'];
+  pool.pairs.forEach((p, i) => {
+    const t = texts[i]!;
+    lines.push([p.qid, p.docId, p.bestRank, p.reason, pool.configs.map((c) => `${c}:${p.ranks[c] ?? '-'}`).join(','), field(t.query), field(t.title), field(t.passage)].join('\t'));
+  });
   return lines.join('\n') + '\n';
 }
 
 export function poolSummary(pool: Pool): string {
+  const n = pool.pairs.length;
+  const what = pool.alreadyJudged === undefined ? `${n} unjudged pairs` : `${n} pairs (${pool.alreadyJudged} graded already, ${n - pool.alreadyJudged} unjudged)`;
+  const over = pool.scope ? ` over the ${pool.scope.size} chosen quer${pool.scope.size === 1 ? 'y' : 'ies'}` : '';
   const lines = [
-    `pool: ${pool.pairs.length} unjudged pairs from the top ${pool.depth} of ${pool.configs.join(', ')}` +
+    `pool: ${what} from the top ${pool.depth} of ${pool.configs.join(', ')}` +
       (pool.total > pool.pairs.length ? ` (first ${pool.pairs.length} of ${pool.total})` : '') +
       ` — ${pool.byReason.deciding} deciding, ${pool.byReason.differing} differing, ${pool.byReason.shared} shared`,
   ];
   for (const [config, j] of Object.entries(pool.judged)) {
-    lines.push(`  judged@${j.k} ${config}: ${j.now.toFixed(3)} now, ${j.projected.toFixed(3)} if the pool is graded`);
+    lines.push(`  judged@${j.k} ${config}${over}: ${j.now.toFixed(3)} now, ${j.projected.toFixed(3)} if the pool is graded`);
   }
   return lines.join('\n') + '\n';
 }
 
-export function poolJson(pool: Pool, failed: { config: string; error: string }[]) {
+export function poolJson(pool: Pool, failed: { config: string; error: string }[], texts: PoolPairText[]) {
   return {
     depth: pool.depth,
     configs: pool.configs,
+    queries: pool.scope ? [...pool.scope] : null,
     total: pool.total,
     byReason: pool.byReason,
     judged: pool.judged,
-    pairs: pool.pairs.map((p) => ({ qid: p.qid, docid: p.docId, bestRank: p.bestRank, reason: p.reason, ranks: p.ranks })),
+    pairs: pool.pairs.map((p, i) => ({ qid: p.qid, docid: p.docId, bestRank: p.bestRank, reason: p.reason, ranks: p.ranks, ...texts[i] })),
     failed,
   };
 }

@@ -9,6 +9,9 @@
  *   of raters, missing grades allowed; units = pairs graded at least twice; α = 1 − (n − 1) Σ o_ck δ²_ck / Σ n_c n_k δ²_ck
  *   with the coincidence matrix o, n_c its margins and δ²_ck = (Σ_{g=c..k} n_g − (n_c + n_k)/2)². Null without
  *   expected disagreement.
+ * - Binary κ at a relevance threshold T: the same pairs with each grade read as relevant (grade ≥ T) or not, so a
+ *   rater who grades 0/1 can be compared with raters who grade 0–3 (on raw grades a binary "1" is a disagreement with
+ *   every 2 and 3, and κ says nothing useful); T is the threshold the metrics use (`relevanceThreshold`, default 1).
  * - Overall: α over every person (LLM raters `llm:MODEL` are reported only against each person, never mixed in),
  *   the mean pairwise κ between people (Light's κ), and every pair the people graded differently.
  */
@@ -37,6 +40,12 @@ export interface PairAgreement {
   alpha: number | null;
   /** confusion[i][j] = pairs `a` graded i and `b` graded j. */
   confusion: number[][];
+  /** Share of the pairs both call relevant (grade ≥ threshold) or both not. */
+  agreementBinary: number | null;
+  /** Cohen's κ of relevant / not relevant at the threshold. */
+  kappaBinary: number | null;
+  /** [[neither relevant, only b], [only a, both]]: rows `a` not relevant / relevant, columns `b`. */
+  confusionBinary: number[][];
   conflicts: Conflict[];
 }
 
@@ -44,6 +53,8 @@ export interface AgreementReport {
   raters: { name: string; grades: number; llm: boolean }[];
   /** The grades 0..G every matrix is indexed by. */
   scale: number[];
+  /** Grade from which a pair counts as relevant in the binary figures. */
+  threshold: number;
   pairs: PairAgreement[];
   overall: {
     people: string[];
@@ -54,8 +65,14 @@ export interface AgreementReport {
     meanKappa: number | null;
     meanKappaLinear: number | null;
     meanKappaQuadratic: number | null;
+    meanKappaBinary: number | null;
     conflicts: Conflict[];
   };
+}
+
+export interface AgreementOptions {
+  /** Relevant from this grade on, for the binary figures (default 1). */
+  threshold?: number;
 }
 
 /** Cohen's κ of a square confusion matrix; `weights` = disagreement weight of (i, j). */
@@ -112,7 +129,9 @@ export function krippendorffOrdinalAlpha(units: number[][]): number | null {
   return expected === 0 ? null : 1 - ((n - 1) * observed) / expected;
 }
 
-export function agreementReport(set: JudgmentSet): AgreementReport {
+export function agreementReport(set: JudgmentSet, opts: AgreementOptions = {}): AgreementReport {
+  const threshold = opts.threshold ?? 1;
+  if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError(`relevance threshold must be an integer >= 1, not ${threshold}`);
   const ratings = set.ratings ?? new Map([['default', set.qrels]]);
   const names = [...ratings.keys()];
   let G = 0;
@@ -123,7 +142,7 @@ export function agreementReport(set: JudgmentSet): AgreementReport {
     for (let j = i + 1; j < names.length; j++) {
       // A person is always the first of a pair with an LLM ("llm:MODEL against ana").
       const [a, b] = isLlmRater(names[i]!) && !isLlmRater(names[j]!) ? [names[j]!, names[i]!] : [names[i]!, names[j]!];
-      pairs.push(pairAgreement(a, b, ratings.get(a)!, ratings.get(b)!, G));
+      pairs.push(pairAgreement(a, b, ratings.get(a)!, ratings.get(b)!, G, threshold));
     }
   }
   const people = names.filter((r) => !isLlmRater(r));
@@ -136,6 +155,7 @@ export function agreementReport(set: JudgmentSet): AgreementReport {
   return {
     raters: names.map((name) => ({ name, grades: [...ratings.get(name)!.values()].reduce((s, d) => s + d.size, 0), llm: isLlmRater(name) })),
     scale,
+    threshold,
     pairs,
     overall: {
       people,
@@ -144,12 +164,13 @@ export function agreementReport(set: JudgmentSet): AgreementReport {
       meanKappa: mean(peoplePairs.map((p) => p.kappa)),
       meanKappaLinear: mean(peoplePairs.map((p) => p.kappaLinear)),
       meanKappaQuadratic: mean(peoplePairs.map((p) => p.kappaQuadratic)),
+      meanKappaBinary: mean(peoplePairs.map((p) => p.kappaBinary)),
       conflicts: sortConflicts(units.filter((u) => new Set(Object.values(u.grades)).size > 1)),
     },
   };
 }
 
-function pairAgreement(a: string, b: string, ga: Grades, gb: Grades, G: number): PairAgreement {
+function pairAgreement(a: string, b: string, ga: Grades, gb: Grades, G: number, threshold: number): PairAgreement {
   const confusion = Array.from({ length: G + 1 }, () => new Array<number>(G + 1).fill(0));
   const conflicts: Conflict[] = [];
   const units: number[][] = [];
@@ -178,7 +199,19 @@ function pairAgreement(a: string, b: string, ga: Grades, gb: Grades, G: number):
     kappaQuadratic: cohenKappa(confusion, 'quadratic'),
     alpha: krippendorffOrdinalAlpha(units),
     confusion,
+    ...binaryAgreement(confusion, threshold, overlap),
     conflicts: sortConflicts(conflicts),
+  };
+}
+
+/** The graded confusion matrix folded at the threshold: not relevant (grade < threshold) and relevant. */
+function binaryAgreement(confusion: number[][], threshold: number, overlap: number): Pick<PairAgreement, 'agreementBinary' | 'kappaBinary' | 'confusionBinary'> {
+  const binary = [[0, 0], [0, 0]];
+  confusion.forEach((row, i) => row.forEach((n, j) => (binary[Number(i >= threshold)]![Number(j >= threshold)]! += n)));
+  return {
+    agreementBinary: overlap ? (binary[0]![0]! + binary[1]![1]!) / overlap : null,
+    kappaBinary: cohenKappa(binary),
+    confusionBinary: binary,
   };
 }
 

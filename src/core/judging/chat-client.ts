@@ -20,7 +20,7 @@ export function createChatClient(settings: LlmJudgeSettings, opts: ChatClientOpt
     { provider: 'http', url, model: settings.model, ...(settings.apiKeyEnv && { apiKeyEnv: settings.apiKeyEnv }), timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries },
     { allowNetwork: opts.allowNetwork, settingPath: 'judging.llm', env: opts.env, retryBaseMs: settings.retryDelayMs, ...(opts.sleep && { sleep: opts.sleep }) },
   );
-  return async (request, signal) => answerOf(await post(request, signal), url);
+  return async (request, signal, onSend) => answerOf(await post(request, signal, onSend), url);
 }
 
 function answerOf(json: unknown, url: string): ChatAnswer {

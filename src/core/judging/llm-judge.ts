@@ -7,7 +7,10 @@
  * - Every grade goes to `<raters folder>/llm-<model>.jsonl` with the model, the template id, the prompt and its hash,
  *   the raw answer and the time (the judgments reader takes the `qid`, `docid`, `grade`, `rater` columns).
  * - Answers are cached by (model, prompt hash) under the state folder: a second run asks nothing it asked before.
- * - Requests go `concurrency` at a time through the shared HTTP client (timeout, retries with backoff, Retry-After).
+ * - Requests go `concurrency` at a time through the shared HTTP client (timeout, retries with backoff, Retry-After);
+ *   every request sent is counted, retries included. After `maxConsecutiveFailures` pairs in a row found the
+ *   endpoint down the run stops; an interrupt stops new requests and waits for those in flight (a second one
+ *   cancels them). Whatever was received is kept.
  * LLM grades are a rater of their own: scoring leaves them out unless ranklab.json says otherwise (merge.ts), and
  * `ranklab agreement` compares them with each person.
  */
@@ -17,6 +20,8 @@ import type { Document } from '../corpus/document';
 import type { JudgmentSet } from '../judgments/types';
 import { writeFileAtomic } from '../util/atomic-write';
 import { InputError } from '../util/diagnostics';
+import { retryable } from '../util/http-client';
+import { ProviderError } from '../util/provider-error';
 import { PROMPT_TEMPLATE_ID, buildPrompt, estimateTokens, gradeOfAnswer, promptHash } from './llm-prompt';
 
 export interface LlmJudgeSettings {
@@ -88,7 +93,12 @@ export interface ChatAnswer {
 }
 
 /** Sends one chat completion (the HTTP client: src/core/judging/chat-client.ts). */
-export type ChatClient = (request: { model: string; messages: { role: 'user'; content: string }[]; temperature: number }, signal?: AbortSignal) => Promise<ChatAnswer>;
+export type ChatClient = (
+  request: { model: string; messages: { role: 'user'; content: string }[]; temperature: number },
+  signal?: AbortSignal,
+  /** Called as each HTTP request goes out, retries included. */
+  onSend?: () => void,
+) => Promise<ChatAnswer>;
 
 /** One line of the sidecar file. */
 export interface LlmRating {
@@ -181,34 +191,76 @@ export function planLlmJudging(
 export interface LlmJudgeRun {
   ratings: LlmRating[];
   failures: LlmFailure[];
-  /** Requests sent (retries after an answer without a grade included; HTTP retries not). */
+  /** HTTP requests sent, every retry included: what the endpoint received (and bills). */
   requests: number;
+  /** Pairs at least one request was sent for. */
+  pairsSent: number;
+  /** Requests sent again by the HTTP client (429, 5xx, timeouts, network errors). */
+  httpRetries: number;
+  /** Questions asked again because the answer had no grade or was a refusal (`parseRetries`). */
+  parseRetries: number;
+  /** Pairs of the plan neither graded nor reported: the run stopped before their answer. A re-run sends them. */
+  unfinished: number;
+  /** Why the run stopped before the end of the plan, when it did. */
+  stopped?: { reason: 'interrupted' | 'failing endpoint'; message: string };
 }
+
+/** Default of RunOptions.maxConsecutiveFailures (the CLI's --max-failures). */
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 5;
 
 export interface RunOptions {
   client: ChatClient;
   /** The sidecar JSONL file grades are appended to. */
   ratingsFile: string;
   cacheDir?: string;
+  /** No new request once aborted; the answers in flight are awaited and kept (the first Ctrl-C). */
+  stop?: AbortSignal;
+  /** Cancels the requests in flight too (the second Ctrl-C); every answer received before is kept. */
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
   /** Grades are appended in batches of this many (default 20), and whatever is done when the run stops. */
   flushEvery?: number;
+  /**
+   * Stop after this many pairs in a row whose request failed with the endpoint down: no answer (network error,
+   * timeout) or a 429/5xx once the HTTP retries were spent (default 5). What was graded is kept.
+   */
+  maxConsecutiveFailures?: number;
   now?: () => Date;
 }
 
-/** Sends the plan's prompts (cached answers are not sent), appends every grade to the sidecar file as it goes. */
+/** The endpoint did not answer (network, timeout) or answered 429/5xx after the retries: not this pair's fault. */
+function endpointDown(e: unknown): boolean {
+  if (!(e instanceof ProviderError)) return false;
+  return e.status === undefined || retryable(e.status);
+}
+
+/**
+ * Sends the plan's prompts (cached answers are not sent) `concurrency` at a time and appends every grade to the
+ * sidecar file. Every answer received is kept: grades are cached as they arrive and flushed to the sidecar in
+ * batches and when the run ends, however it ends (interrupted, the endpoint down, or a 401/403/404, which throws).
+ */
 export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promise<LlmJudgeRun> {
   const { settings, rater } = plan;
   const ratings: LlmRating[] = [];
   const failures: LlmFailure[] = [];
   const pending: LlmRating[] = [];
   const flushEvery = opts.flushEvery ?? 20;
+  const maxFailures = opts.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
   const now = opts.now ?? (() => new Date());
   let requests = 0;
+  let asks = 0;
+  let pairsSent = 0;
+  let inARow = 0;
   let done = 0;
   let next = 0;
   let fatal: unknown;
+  let stopped: LlmJudgeRun['stopped'];
+  const interrupted = () => {
+    if (!(opts.stop?.aborted || opts.signal?.aborted)) return false;
+    stopped ??= { reason: 'interrupted', message: 'interrupted' };
+    return true;
+  };
+  const halted = () => fatal !== undefined || stopped !== undefined || interrupted();
   const flush = () => {
     if (pending.length) appendRatings(opts.ratingsFile, pending.splice(0));
   };
@@ -219,23 +271,32 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
     pending.push(r);
     if (pending.length >= flushEvery) flush();
   };
-  const judgeOne = async (item: LlmJudgeItem) => {
+  const onSend = () => void requests++;
+  /** Grades one item; false when it was left unfinished (the run stopped before its answer). */
+  const judgeOne = async (item: LlmJudgeItem): Promise<boolean> => {
     const cachedGrade = item.cached && gradeOfAnswer(item.cached.answer);
-    if (item.cached && cachedGrade !== undefined) return record(item, cachedGrade, item.cached.answer, item.cached.at, true);
+    if (item.cached && cachedGrade !== undefined) return record(item, cachedGrade, item.cached.answer, item.cached.at, true), true;
     let last: LlmFailure | undefined;
     for (let attempt = 0; attempt <= settings.parseRetries; attempt++) {
-      opts.signal?.throwIfAborted();
-      requests++;
+      if (halted()) return false; // no new request: a re-run asks this pair again
+      if (attempt === 0) pairsSent++;
+      asks++;
       let answer: ChatAnswer;
       try {
-        answer = await opts.client({ model: settings.model, messages: [{ role: 'user', content: item.prompt }], temperature: settings.temperature }, opts.signal);
+        answer = await opts.client({ model: settings.model, messages: [{ role: 'user', content: item.prompt }], temperature: settings.temperature }, opts.signal, onSend);
       } catch (e) {
+        if (opts.signal?.aborted) return interrupted(), false;
         // Wrong key, unknown model or endpoint: every other pair would fail the same way.
         const status = (e as { status?: number }).status;
-        if (opts.signal?.aborted || status === 401 || status === 403 || status === 404) throw e;
-        last = { qid: item.qid, docId: item.docId, reason: 'request failed', detail: (e as Error).message };
-        break; // the HTTP client has already retried what can be retried
+        if (status === 401 || status === 403 || status === 404) throw e;
+        const detail = (e as Error).message;
+        failures.push({ qid: item.qid, docId: item.docId, reason: 'request failed', detail });
+        if (endpointDown(e) && ++inARow >= maxFailures && stopped === undefined) {
+          stopped = { reason: 'failing endpoint', message: `${settings.baseUrl} failed for ${inARow} pairs in a row (last: ${detail}): stopped sending` };
+        }
+        return true; // the HTTP client has already retried what can be retried
       }
+      inARow = 0;
       const text = answer.content ?? '';
       if (answer.refusal || answer.finishReason === 'content_filter') {
         last = { qid: item.qid, docId: item.docId, reason: 'refused', detail: answer.refusal ?? `finish reason ${answer.finishReason}`, answer: text };
@@ -248,15 +309,17 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
       }
       const at = now().toISOString();
       if (opts.cacheDir) writeCache(opts.cacheDir, { model: settings.model, promptHash: item.hash, answer: text, at });
-      return record(item, grade, text, at, false);
+      record(item, grade, text, at, false);
+      return true;
     }
     if (last) failures.push(last);
+    return true;
   };
   const worker = async () => {
-    while (fatal === undefined && next < plan.items.length) {
+    while (!halted() && next < plan.items.length) {
       const item = plan.items[next++]!;
       try {
-        await judgeOne(item);
+        if (!(await judgeOne(item))) return;
       } catch (e) {
         fatal ??= e;
         return;
@@ -270,7 +333,12 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
     flush(); // what was graded before a stop is kept
   }
   if (fatal !== undefined) throw fatal;
-  return { ratings, failures, requests };
+  const run: LlmJudgeRun = {
+    ratings, failures, requests, pairsSent, httpRetries: requests - asks, parseRetries: asks - pairsSent,
+    unfinished: plan.items.length - ratings.length - failures.length, // one failure at most per pair
+  };
+  if (stopped) run.stopped = stopped;
+  return run;
 }
 
 /** Appends rating lines to a JSONL file atomically (the whole file is rewritten through a temporary file). */

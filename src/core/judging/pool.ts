@@ -9,7 +9,8 @@
  *   3. shared: pairs every config shows (graded for completeness: they move no difference of P@k-like metrics).
  * Then best rank first (every query's top documents before anyone's tenth), then query order, then id.
  * With it, judged@depth of each config now and if the pool (after `max`) were graded: the same metric and mean
- * as `eval`/`compare` report (the projection is evaluateRun on the judgments with the pool added).
+ * as `eval`/`compare` report (the projection is evaluateRun on the judgments with the pool added), over the
+ * queries pooled (`qids` when given: the chosen queries' figure, not the whole set's).
  */
 import { comparisonBounds } from '../experiment/bounds';
 import { judgmentKey } from '../judgments/keys';
@@ -59,8 +60,12 @@ export interface Pool {
   /** Pairs before `max`. */
   total: number;
   byReason: Record<PoolReason, number>;
-  /** judged@depth per config: now, and if every pair of `pairs` were graded. */
+  /** judged@depth per config over the queries pooled: now, and if every pair of `pairs` were graded. */
   judged: Record<string, { k: number; now: number; projected: number }>;
+  /** With `includeJudged`: how many of `pairs` someone graded already (the others are unjudged). */
+  alreadyJudged?: number;
+  /** The queries pooled when they were chosen (PoolOptions.qids); absent: every judged query. */
+  scope?: ReadonlySet<string>;
 }
 
 const ORDER: Record<PoolReason, number> = { deciding: 0, differing: 1, shared: 2 };
@@ -104,22 +109,30 @@ export function buildPool(sides: PoolSide[], judgments: JudgmentSet, opts: PoolO
   const chosen = opts.max !== undefined ? ordered.slice(0, opts.max) : ordered;
   const byReason: Record<PoolReason, number> = { deciding: 0, differing: 0, shared: 0 };
   for (const p of chosen) byReason[p.reason]++;
-  return { depth, configs: sides.map((s) => s.name), pairs: chosen, total: ordered.length, byReason, judged: projectJudged(sides, judgments, chosen, depth, opts.metricOptions) };
+  const pool: Pool = { depth, configs: sides.map((s) => s.name), pairs: chosen, total: ordered.length, byReason, judged: projectJudged(sides, judgments, chosen, depth, opts.metricOptions, opts.qids) };
+  if (opts.qids) pool.scope = opts.qids;
+  if (opts.includeJudged) pool.alreadyJudged = chosen.filter((p) => judgments.qrels.get(p.qid)!.has(p.docId)).length;
+  return pool;
 }
 
-/** judged@depth (the mean `eval` reports) of each side now and with every pool pair judged. */
-export function projectJudged(sides: PoolSide[], judgments: JudgmentSet, pairs: PoolPair[], depth: number, metricOptions: EvaluateOptions): Pool['judged'] {
+/**
+ * judged@depth (the mean `eval` reports) of each side now and with every pool pair judged, over the queries of
+ * `scope` (default: every judged query, as in eval).
+ */
+export function projectJudged(sides: PoolSide[], judgments: JudgmentSet, pairs: PoolPair[], depth: number, metricOptions: EvaluateOptions, scope?: ReadonlySet<string>): Pool['judged'] {
   const spec = parseMetric(`judged@${depth}`);
-  // Coverage counts judgments whatever their grade; the query set is every judged query, as in eval.
+  // Coverage counts judgments whatever their grade.
   const options: EvaluateOptions = { gain: metricOptions.gain, relevanceThreshold: metricOptions.relevanceThreshold };
-  const qrels = new Map([...judgments.qrels].map(([q, docs]) => [q, new Map(docs)]));
+  const inScope = ([q]: [string, unknown]) => !scope || scope.has(q);
+  const before: JudgmentSet = scope ? { ...judgments, qrels: new Map([...judgments.qrels].filter(inScope)) } : judgments;
+  const qrels = new Map([...before.qrels].map(([q, docs]) => [q, new Map(docs)]));
   for (const p of pairs) qrels.get(p.qid)?.set(p.docId, 0);
   const after: JudgmentSet = { ...judgments, qrels };
   const out: Pool['judged'] = {};
   for (const side of sides) {
     out[side.name] = {
       k: depth,
-      now: evaluateRun(side.run, judgments, [spec], options).means[spec.name]!,
+      now: evaluateRun(side.run, before, [spec], options).means[spec.name]!,
       projected: evaluateRun(side.run, after, [spec], options).means[spec.name]!,
     };
   }

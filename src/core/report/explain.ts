@@ -32,7 +32,9 @@ function configLines(c: ConfigExplanation, role: string): string[] {
     }
     if (s.vector) {
       const v = s.vector;
-      out.push(`    similarity ${v.similarity === null ? '-' : formatNumber(v.similarity, 6)} by ${v.producedBy}; exact search: rank ${v.exactRank ?? '-'}${v.differsFromExact ? ' (differs)' : ''}; depth ${v.depth}`);
+      // A document the step did not return has exact search's similarity, whatever searched (HNSW or exact).
+      const by = s.rank !== null ? `by ${v.producedBy}` : `by exact search (not in the ${v.producedBy} list of depth ${v.depth})`;
+      out.push(`    similarity ${v.similarity === null ? '-' : formatNumber(v.similarity, 6)} ${by}; exact search: rank ${v.exactRank ?? '-'}${v.differsFromExact ? ' (differs)' : ''}; depth ${v.depth}`);
     }
     if (s.fusion) {
       const f = s.fusion;

@@ -1,10 +1,13 @@
 /**
  * `ranklab judge --llm` on a workspace: the settings checked (and the trust: refused where the session may not use
  * the network), the pool without the pairs this model graded before, the plan (prompts, cache hits, a token
- * estimate), and unless it is a dry run the grading itself, appended to `<raters folder>/llm-<model>.jsonl`.
+ * estimate), and unless it is a dry run the grading itself, appended to `<raters folder>/llm-<model>.jsonl`. The
+ * pairs not graded are also written, with their answers, to a log in the state folder
+ * (`logs/llm-judge-failures-<model>-<time>.jsonl`), so they outlive the terminal.
  */
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { RanklabSession } from './session';
+import { writeFileAtomic } from '../util/atomic-write';
 import { InputError } from '../util/diagnostics';
 import { createChatClient } from '../judging/chat-client';
 import { type LlmFailure, type LlmJudgePlan, type LlmJudgeRun, type LlmJudgeSettings, llmJudgeSettings, llmRater, llmRatingsFile, planLlmJudging, runLlmJudging } from '../judging/llm-judge';
@@ -50,6 +53,8 @@ export interface WorkspaceLlmResult {
   /** Absent for a dry run. */
   run?: LlmJudgeRun;
   failures: LlmFailure[];
+  /** The log of `failures` in the state folder (absolute), when there were any and the run sent something. */
+  failureLog?: string;
   failedConfigs: { config: string; error: string }[];
 }
 
@@ -57,8 +62,14 @@ export interface JudgePoolOptions {
   dryRun?: boolean;
   /** Where the API key variable is looked up (default process.env). */
   env?: Record<string, string | undefined>;
+  /** Cancels pooling, and the requests in flight (runLlmJudging's `signal`). */
   signal?: AbortSignal;
+  /** No new request once aborted; the answers in flight are awaited and kept (runLlmJudging's `stop`). */
+  stop?: AbortSignal;
+  /** Stop after this many pairs in a row found the endpoint down (default 5). */
+  maxConsecutiveFailures?: number;
   onJudged?: (done: number, total: number) => void;
+  now?: () => Date;
 }
 
 /** Plans the pool's prompts and, unless a dry run, sends them; the session's judgments are re-read after. */
@@ -71,11 +82,26 @@ export async function judgePoolWithLlm(session: RanklabSession, setup: LlmJudgeS
   const client = createChatClient(setup.settings, { allowNetwork: session.options.allowNetwork ?? true, env: opts.env });
   let run: LlmJudgeRun;
   try {
-    run = await runLlmJudging(plan, { client, ratingsFile: setup.file, cacheDir, signal: opts.signal, onProgress: opts.onJudged });
+    run = await runLlmJudging(plan, {
+      client, ratingsFile: setup.file, cacheDir, signal: opts.signal, stop: opts.stop, onProgress: opts.onJudged,
+      maxConsecutiveFailures: opts.maxConsecutiveFailures, now: opts.now,
+    });
   } finally {
     session.reloadJudgments();
   }
-  return { ...base, run, failures: [...missing, ...run.failures] };
+  const failures = [...missing, ...run.failures];
+  const result: WorkspaceLlmResult = { ...base, run, failures };
+  if (failures.length) result.failureLog = writeFailureLog(session, setup, failures, run, (opts.now ?? (() => new Date()))());
+  return result;
+}
+
+/** One JSON line per pair not graded, after a first line saying which run it was and how it ended. */
+function writeFailureLog(session: RanklabSession, setup: LlmJudgeSetup, failures: LlmFailure[], run: LlmJudgeRun, at: Date): string {
+  const stamp = at.toISOString().replace(/[:.]/g, '-');
+  const file = join(dirname(session.workspace.cacheDir), 'logs', `llm-judge-failures-${llmRatingsFile(setup.settings.model).slice('llm-'.length, -'.jsonl'.length)}-${stamp}.jsonl`);
+  const head = { at: at.toISOString(), rater: setup.rater, baseUrl: setup.settings.baseUrl, requests: run.requests, graded: run.ratings.length, failures: failures.length, stopped: run.stopped?.message ?? null };
+  writeFileAtomic(file, [head, ...failures].map((x) => JSON.stringify(x)).join('\n') + '\n');
+  return file;
 }
 
 /** All of it in one call: setup, pool (workspacePool), judging. */

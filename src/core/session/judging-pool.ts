@@ -9,6 +9,8 @@ import { evaluateConfig } from './evaluate';
 import type { ConfigEntry, RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
 import { type Pool, type PoolSide, buildPool } from '../judging/pool';
+import { passageAround } from '../judging/passage';
+import { configAnalyzer } from '../retrieval/analyzer';
 
 export interface WorkspacePoolOptions {
   /** The configs to pool, the first one the baseline the deciding pairs are figured against (see poolEntries). */
@@ -90,4 +92,25 @@ function queryScope(judged: Iterable<string>, queries: Map<string, { tags: strin
     return new Set(ids);
   }
   return undefined;
+}
+
+/** What a rater outside the editor reads for a pair (`ranklab pool --format tsv|json`). */
+export interface PoolPairText {
+  query: string;
+  title: string;
+  /** The passage the judging view shows: about 700 characters of the body with the most query terms, "…" where cut. */
+  passage: string;
+}
+
+/** The texts of the pool's pairs, in its order; passages found with `config`'s analyzer (the first config's). */
+export function poolPairTexts(session: RanklabSession, pool: Pool, config: RankConfig): PoolPairText[] {
+  const analyzer = configAnalyzer(config);
+  const queries = session.judgments().queries;
+  return pool.pairs.map((p) => {
+    const query = queries.get(p.qid)?.text ?? '';
+    const doc = session.document(p.docId);
+    if (!doc) return { query, title: '', passage: '' };
+    const { title, passage } = passageAround(doc, query, analyzer);
+    return { query, title: title.text, passage: `${passage.cutStart ? '… ' : ''}${passage.text}${passage.cutEnd ? ' …' : ''}` };
+  });
 }

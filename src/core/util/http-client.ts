@@ -32,6 +32,8 @@ export interface HttpRequest {
   /** Extra headers for this request (they win over the client's). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Called as each attempt is sent, retries included (a caller counting what it sent, e.g. the LLM judge). */
+  onSend?: () => void;
 }
 
 export interface HttpResponse {
@@ -65,6 +67,7 @@ export class HttpClient {
       const onAbort = () => timeout.abort();
       req.signal?.addEventListener('abort', onAbort, { once: true });
       const t0 = performance.now();
+      req.onSend?.();
       let failure: { reason: string; key: string; status?: number; cause?: unknown };
       let waitMs: number | undefined;
       try {

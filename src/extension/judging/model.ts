@@ -118,7 +118,7 @@ export class JudgingModel {
     const judgments = this.inputs.judgments();
     const graded = this.pairs.filter((p) => isGraded(judgments, p)).length;
     const { pool, sides, metricOptions } = this.inputs;
-    const now = projectJudged(sides, judgments, [], pool.depth, metricOptions);
+    const now = projectJudged(sides, judgments, [], pool.depth, metricOptions, pool.scope);
     const judged = Object.fromEntries(Object.entries(pool.judged).map(([c, j]) => [c, { k: j.k, now: now[c]?.now ?? j.now, projected: j.projected }]));
     const pair = this.current;
     const view: JudgingView = {

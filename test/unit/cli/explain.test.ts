@@ -1,6 +1,8 @@
 // `ranklab explain` (and the reasons on moved documents of `ranklab compare`) through the built binary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
 import { copyOfExample } from '../../helpers/workspace';
 
@@ -81,4 +83,23 @@ test('compare: every moved document of every changed query carries its one-line 
   const capped = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json', '--max-queries', '5']).stdout);
   for (const q of capped.queryDeltas.slice(0, 5) as Delta[]) for (const m of q.moved) assert.match(m.reason!, /^title boost 1→3[:;]/);
   for (const q of capped.queryDeltas.slice(5) as Delta[]) for (const m of q.moved) assert.equal(m.reason, undefined);
+});
+
+test('explain: a document below the vector depth is labelled with the search its similarity comes from (exact), not "by hnsw"', () => {
+  // The example's HNSW config with a vector depth of 3, and a document the full config ranks 8th for the query.
+  const config = JSON.parse(readFileSync(join(example, 'configs/vector.rank.json'), 'utf8'));
+  writeFileSync(join(example, 'configs/vector-shallow.rank.json'), JSON.stringify({ ...config, vector: { ...config.vector, depth: 3 } }));
+  const deep = JSON.parse(ranklab(['search', '--workspace', example, '--config', 'vector', '--page-size', '10', '--format', 'json', 'kopi gayo']).stdout);
+  const args = ['explain', '--workspace', example, '--config', 'vector-shallow', '--query', 'kopi gayo', '--doc'];
+  const below = deep.results[7].id as string;
+  const json = JSON.parse(ranklab([...args, below, '--format', 'json']).stdout);
+  const step = json.candidate.steps.find((s: { step: string }) => s.step === 'vector');
+  assert.equal(step.outcome, 'below-depth', 'the document is below depth 3');
+  assert.equal(step.vector.producedBy, 'hnsw', 'the step searched with HNSW');
+  const t = ranklab([...args, below]);
+  assert.equal(t.code, 0, t.stderr);
+  assert.match(t.stdout, new RegExp(`similarity ${step.vector.similarity.toFixed(6)} by exact search \\(not in the hnsw list of depth 3\\)`));
+  assert.doesNotMatch(t.stdout, /by hnsw/);
+  // A document in the list keeps its label.
+  assert.match(ranklab([...args, deep.results[0].id]).stdout, /similarity \d\.\d+ by hnsw; exact search: rank \d+/);
 });

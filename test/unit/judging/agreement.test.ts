@@ -219,4 +219,42 @@ describe('several raters', () => {
       assert.equal(json.overall.overlap, 5);
     });
   });
+
+  it('a 0/1 rater against a 0–3 rater: kappa at a relevance threshold beside the graded kappa, in the report, the table and JSON', () => {
+    withTempDir((dir) => {
+      mkdirSync(join(dir, 'judgments'));
+      // ana grades 0/1, bo 0–3; they agree on what is relevant (grade >= 1), not on the grades.
+      writeFileSync(join(dir, 'judgments/ana.qrels'), 'q1 0 a 1\nq1 0 b 1\nq1 0 c 1\nq1 0 d 0\nq1 0 e 0\nq1 0 f 0\n');
+      writeFileSync(join(dir, 'judgments/bo.qrels'), 'q1 0 a 3\nq1 0 b 2\nq1 0 c 2\nq1 0 d 0\nq1 0 e 0\nq1 0 f 0\n');
+      const set = loadJudgments([{ raters: 'judgments' }], { baseDir: dir });
+      // Graded: rows ana (0: d e f → bo 0; 1: a b c → bo 3 2 2); p_o = 3/6, rows (3,3,0,0)/6, cols (3,0,2,1)/6 →
+      // p_e = 9/36 → kappa = (1/2 − 1/4)/(3/4) = 1/3. At threshold 1 the two agree on every pair: kappa 1.
+      const [r1] = agreementReport(set).pairs;
+      assert.ok(Math.abs(r1!.kappa! - 1 / 3) < 1e-12);
+      assert.equal(agreementReport(set).threshold, 1);
+      assert.deepEqual(r1!.confusionBinary, [[3, 0], [0, 3]]);
+      assert.equal(r1!.kappaBinary, 1);
+      assert.equal(r1!.agreementBinary, 1);
+      // At 2 ana calls nothing relevant, bo three: confusion [[3, 3], [0, 0]], p_o = 1/2 = p_e → kappa 0.
+      const [r2] = agreementReport(set, { threshold: 2 }).pairs;
+      assert.deepEqual(r2!.confusionBinary, [[3, 3], [0, 0]]);
+      assert.equal(r2!.kappaBinary, 0);
+      assert.equal(r2!.agreementBinary, 0.5);
+      assert.equal(agreementReport(set).overall.meanKappaBinary, 1);
+      assert.throws(() => agreementReport(set, { threshold: 0 }), /threshold must be an integer >= 1/);
+      writeFileSync(join(dir, 'ranklab.json'), JSON.stringify({ corpus: { include: ['*.md'] }, judgments: [{ raters: 'judgments' }] }));
+      writeFileSync(join(dir, 'doc.md'), '# a\nkopi\n');
+      const table = ranklab(['agreement', '--workspace', dir]);
+      assert.equal(table.code, 0, table.stderr);
+      assert.match(table.stdout, /kappa ≥1/);
+      assert.match(table.stdout, /ana\s+bo\s+6\s+0\.500\s+0\.333\s+\S+\s+\S+\s+\S+\s+1\.000\s+1\.000/);
+      assert.match(table.stdout, /relevant \(grade ≥ 1\) for both: 3, neither: 3, only ana: 0, only bo: 0/);
+      const json = JSON.parse(ranklab(['agreement', '--workspace', dir, '--relevance-threshold', '2', '--format', 'json']).stdout);
+      assert.equal(json.threshold, 2);
+      assert.deepEqual([json.pairs[0].kappaBinary, json.pairs[0].agreementBinary, json.pairs[0].confusionBinary], [0, 0.5, [[3, 3], [0, 0]]]);
+      const bad = ranklab(['agreement', '--workspace', dir, '--relevance-threshold', '0']);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--relevance-threshold/);
+    });
+  });
 });

@@ -12,6 +12,7 @@ import { evaluateRun, parseMetricList } from '../../../src/core/metrics';
 import type { Run } from '../../../src/core/run/types';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { RanklabSession } from '../../../src/core/session/session';
+import { poolSummary } from '../../../src/cli/commands/pool';
 import { ranklab } from '../../helpers/cli';
 import { judgmentsOf } from '../../helpers/judgments';
 import { copyOfExample } from '../../helpers/workspace';
@@ -57,6 +58,25 @@ describe('buildPool', () => {
     const pool = buildPool([A, B], judgments, { depth: 3, qids: new Set(['q2']), skip: (q, d) => d === 'z', specs: parseMetricList('p@3'), metricOptions: options });
     assert.deepEqual(pool.pairs.map((p) => `${p.qid} ${p.docId}`), ['q2 y']);
   });
+
+  it('with chosen queries, judged@k is over those queries (now and projected), and the summary says so', () => {
+    // q1 only, the first pair (q1 c): A [a, b, c] has a judged → 1/3 now, with c → 2/3; B [b, a, d] 1/3 either way.
+    // Over both queries A's projection would be (2/3 + 1/3) / 2 = 1/2.
+    const pool = buildPool([A, B], judgments, { depth: 3, qids: new Set(['q1']), max: 1, specs: parseMetricList('p@3'), metricOptions: options });
+    assert.deepEqual(pool.pairs.map((p) => `${p.qid} ${p.docId}`), ['q1 c']);
+    assert.deepEqual(pool.judged, { A: { k: 3, now: 1 / 3, projected: 2 / 3 }, B: { k: 3, now: 1 / 3, projected: 1 / 3 } });
+    assert.match(poolSummary(pool), /judged@3 A over the 1 chosen query: 0\.333 now, 0\.667 if the pool is graded/);
+    assert.doesNotMatch(poolSummary(buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@3'), metricOptions: options })), /chosen/);
+  });
+
+  it('with judged pairs included, the summary does not call them unjudged', () => {
+    const pool = buildPool([A, B], judgments, { depth: 3, includeJudged: true, specs: parseMetricList('p@3'), metricOptions: options });
+    // q1: a (judged), b, c, d; q2: x (judged), y, z.
+    assert.equal(pool.pairs.length, 7);
+    assert.equal(pool.alreadyJudged, 2);
+    assert.match(poolSummary(pool), /^pool: 7 pairs \(2 graded already, 5 unjudged\) from the top 3/);
+    assert.match(poolSummary(buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@3'), metricOptions: options })), /^pool: 5 unjudged pairs/);
+  });
 });
 
 describe('pool of a workspace', () => {
@@ -97,9 +117,21 @@ describe('pool of a workspace', () => {
       const tsv = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--config', 'title-boost-3', '--max', '5']);
       assert.equal(tsv.code, 0, tsv.stderr);
       const lines = tsv.stdout.trim().split('\n');
-      assert.equal(lines[0], 'qid\tdocid\tbest_rank\treason\tranks');
+      assert.equal(lines[0], 'qid\tdocid\tbest_rank\treason\tranks\tquery\ttitle\tpassage');
       assert.equal(lines.length, 6);
-      assert.match(lines[1]!, /^q\d+\t\S+\t\d+\tdeciding\tbaseline:[\d-]+,title-boost-3:[\d-]+$/);
+      assert.match(lines[1]!, /^q\d+\t\S+\t\d+\tdeciding\tbaseline:[\d-]+,title-boost-3:[\d-]+\t[^\t]+\t[^\t]*\t[^\t]+$/);
+      // Each pair carries what a rater outside the editor needs: the query's text and the document's passage.
+      const session = RanklabSession.open(dir);
+      for (const line of lines.slice(1)) {
+        const [qid, docid, , , , query, title, passage] = line.split('\t');
+        assert.equal(query, session.judgments().queries.get(qid!)!.text);
+        const doc = session.document(docid!)!;
+        assert.equal(title, doc.title.replace(/\s+/g, ' ').trim());
+        const body = doc.body.replace(/\s+/g, ' ').trim();
+        const text = passage!.replace(/^… /, '').replace(/ …$/, '');
+        assert.ok(text.length > 0 && body.includes(text), `${docid}: the passage is the body's text`);
+        assert.ok(text.length <= 700 && (passage!.startsWith('… ') || body.startsWith(text)), `${docid}: marked where it was cut`);
+      }
       assert.match(tsv.stderr, /judged@10 baseline: 0\.316 now, 0\.3\d\d if the pool is graded/);
       const json = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--depth', '3', '--queries', 'q01,q02', '--format', 'json']);
       assert.equal(json.code, 0, json.stderr);
@@ -108,6 +140,12 @@ describe('pool of a workspace', () => {
       assert.ok(out.pairs.length > 0);
       assert.ok(out.pairs.every((p: { qid: string; bestRank: number }) => ['q01', 'q02'].includes(p.qid) && p.bestRank <= 3));
       assert.equal(out.judged.baseline.k, 3);
+      assert.deepEqual(out.queries, ['q01', 'q02']);
+      const q01 = RanklabSession.open(dir).judgments().queries.get('q01')!.text;
+      assert.ok(out.pairs.filter((p: { qid: string }) => p.qid === 'q01').every((p: { query: string; passage: string }) => p.query === q01 && p.passage.length > 0));
+      // judged@3 over the two queries: the mean eval gives on a judgment set of those queries only.
+      const all = JSON.parse(ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--depth', '3', '--format', 'json']).stdout);
+      assert.equal(all.queries, null);
       const slice = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--slice', 'no-such-tag']);
       assert.equal(slice.code, 2);
       assert.match(slice.stderr, /no judged query has the tag "no-such-tag"/);
@@ -123,7 +161,7 @@ describe('pool of a workspace', () => {
       const r = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--config', 'broken', '--max', '3']);
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stdout.trim().split('\n').length, 4, 'the header and three pairs of the usable config');
-      assert.match(r.stdout, /\tbaseline:\d+$/m);
+      assert.match(r.stdout, /\tbaseline:\d+\t/m);
       assert.doesNotMatch(r.stdout, /broken/);
       const mentions = r.stderr.split('\n').filter((l) => l.includes('broken.rank.json:3'));
       assert.equal(mentions.length, 1, `the problem is printed once, at its line:\n${r.stderr}`);

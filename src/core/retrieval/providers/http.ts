@@ -119,8 +119,8 @@ function settingsFrom(config: HttpCommonConfig, opts: HttpOptions): Settings {
 }
 
 /** POSTs JSON and returns the parsed response (retries and failures: HttpClient). */
-async function postJson(s: Settings, body: unknown, signal?: AbortSignal): Promise<unknown> {
-  return (await s.http.json({ method: 'POST', url: s.url, body: JSON.stringify(body), signal })).body;
+async function postJson(s: Settings, body: unknown, signal?: AbortSignal, onSend?: () => void): Promise<unknown> {
+  return (await s.http.json({ method: 'POST', url: s.url, body: JSON.stringify(body), signal, onSend })).body;
 }
 
 /** A failure of the service at `s.url`, about the provider's setting unless a more precise key is given. */
@@ -269,9 +269,10 @@ export class HttpReranker implements Reranker {
 
 /**
  * A POST function over this file's request machinery: the same key handling, timeout, retries with backoff on
- * 429/5xx/network errors (Retry-After honoured) and errors naming the URL and the setting.
+ * 429/5xx/network errors (Retry-After honoured) and errors naming the URL and the setting. `onSend` is called as
+ * each attempt goes out, retries included.
  */
-export function jsonPoster(config: Omit<HttpRerankerConfig, 'format'>, opts: HttpOptions): (body: unknown, signal?: AbortSignal) => Promise<unknown> {
+export function jsonPoster(config: Omit<HttpRerankerConfig, 'format'>, opts: HttpOptions): (body: unknown, signal?: AbortSignal, onSend?: () => void) => Promise<unknown> {
   const s = settingsFrom(config, opts);
-  return (body, signal) => postJson(s, body, signal);
+  return (body, signal, onSend) => postJson(s, body, signal, onSend);
 }
