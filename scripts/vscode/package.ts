@@ -6,7 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bundledDependencyIgnores, checkVsixFiles, requiredFiles } from './vsix-files';
+import { checkVsixFiles, packageIgnoreFile, requiredFiles } from './vsix-files';
 
 const REPO = path.resolve(__dirname, '../..');
 const outArg = process.argv.indexOf('--out');
@@ -16,11 +16,7 @@ const target = `${process.platform}-${process.arch}`;
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.rmSync(out, { force: true });
 const ignoreFile = `${out}.vscodeignore`;
-const bundled = bundledDependencyIgnores(REPO);
-fs.writeFileSync(ignoreFile, `${fs.readFileSync(path.join(REPO, '.vscodeignore'), 'utf8')}
-# Added by scripts/vscode/package.ts: production dependencies bundled into dist/ by esbuild
-${bundled.join('\n')}
-`);
+fs.writeFileSync(ignoreFile, packageIgnoreFile(REPO));
 
 const vsce = path.join(REPO, 'node_modules/@vscode/vsce/vsce');
 const run = spawnSync(process.execPath, [vsce, 'package', '--target', target, '--allow-missing-repository', '--skip-license',
@@ -37,4 +33,4 @@ if (problems.length) {
   process.exit(1);
 }
 const mb = (fs.statSync(out).size / 1048576).toFixed(1);
-console.log(`package: ${path.relative(REPO, out)} (${target}): ${mb} MB, ${files.length} files; ${bundled.length} bundled dependencies left out; no dev file, every runtime file present`);
+console.log(`package: ${path.relative(REPO, out)} (${target}): ${mb} MB, ${files.length} files; no dev file, every runtime file present`);

@@ -93,6 +93,14 @@ export function bundledDependencyIgnores(repo: string): string[] {
   return [...production].filter((dir) => !runtime.has(dir)).sort().map((dir) => `${dir}/**`);
 }
 
+/** The ignore file `npm run package` hands to vsce: .vscodeignore plus bundledDependencyIgnores(). */
+export function packageIgnoreFile(repo: string): string {
+  return `${fs.readFileSync(path.join(repo, '.vscodeignore'), 'utf8')}
+# Added by scripts/vscode/package.ts: production dependencies bundled into dist/ by esbuild
+${bundledDependencyIgnores(repo).join('\n')}
+`;
+}
+
 function resolvePackage(repo: string, name: string, from: string): string | undefined {
   for (let dir = from; ; dir = path.posix.dirname(dir)) {
     if (dir === '.') dir = '';
