@@ -1,22 +1,23 @@
 // `npm run package [-- --out <file>]`: the .vsix for this machine's platform (`vsce package --target`), by default
 // .vscode-test/ranklab.vsix (the folder is created). vsce runs `vscode:prepublish` (the production build) first.
-// The ignore file given to vsce is .vscodeignore plus the production dependencies that esbuild bundled into dist/
-// (scripts/vscode/vsix-files.ts). The package is then read back and refused (exit 1, file removed) when it holds a
-// development file or lacks a file the extension runs: see DEV_FILES and requiredFiles() there.
+// The ignore file given to vsce is .vscodeignore plus the production dependencies esbuild bundled into dist/ and
+// onnxruntime-node's binaries of the other platforms (scripts/vscode/vsix-files.ts). The package is then read back
+// and refused (exit 1, file removed) when it holds a development file or lacks a file the extension runs: see
+// DEV_FILES and requiredFiles() there.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkVsixFiles, packageIgnoreFile, requiredFiles } from './vsix-files';
+import { HOST_TARGET, checkVsixFiles, packageIgnoreFile, requiredFiles } from './vsix-files';
 
 const REPO = path.resolve(__dirname, '../..');
 const outArg = process.argv.indexOf('--out');
 const out = path.resolve(REPO, outArg >= 0 && process.argv[outArg + 1] ? process.argv[outArg + 1] : '.vscode-test/ranklab.vsix');
-const target = `${process.platform}-${process.arch}`;
+const target = HOST_TARGET;
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.rmSync(out, { force: true });
 const ignoreFile = `${out}.vscodeignore`;
-fs.writeFileSync(ignoreFile, packageIgnoreFile(REPO));
+fs.writeFileSync(ignoreFile, packageIgnoreFile(REPO, target));
 
 const vsce = path.join(REPO, 'node_modules/@vscode/vsce/vsce');
 const run = spawnSync(process.execPath, [vsce, 'package', '--target', target, '--allow-missing-repository', '--skip-license',
@@ -26,7 +27,7 @@ if (run.status !== 0) { console.error(`package: vsce package failed (exit ${run.
 // The zip's own listing: what users install, not what vsce meant to put in.
 const files = execFileSync('unzip', ['-Z1', out], { encoding: 'utf8', maxBuffer: 64 << 20 })
   .split('\n').filter((l) => l.startsWith('extension/') && !l.endsWith('/')).map((l) => l.slice('extension/'.length));
-const problems = checkVsixFiles(files, requiredFiles(REPO));
+const problems = checkVsixFiles(files, requiredFiles(REPO, target));
 if (problems.length) {
   fs.rmSync(out, { force: true });
   console.error(`package: ${path.relative(REPO, out)} refused, ${problems.length} problem(s):\n  ${problems.slice(0, 50).join('\n  ')}`);

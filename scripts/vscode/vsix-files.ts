@@ -35,8 +35,8 @@ export const RUNTIME_ROOTS: readonly string[] = externals.filter((name) => name 
 const readManifest = (file: string): Manifest => JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
 const relPath = (p: string) => path.posix.normalize(p).replace(/^\.\//, '');
 
-/** Files the package must hold: what package.json points at, every bundle, the externals and hnswlib's addon. */
-export function requiredFiles(repo: string): string[] {
+/** Files the package must hold: what package.json points at, every bundle, the externals, the native addons. */
+export function requiredFiles(repo: string, target = HOST_TARGET): string[] {
   const pkg = readManifest(path.join(repo, 'package.json'));
   const files = new Set<string>(['package.json', 'dist/worker.js']); // the worker is started by file name
   if (pkg.main) files.add(relPath(pkg.main));
@@ -53,6 +53,7 @@ export function requiredFiles(repo: string): string[] {
     if (fs.existsSync(path.join(repo, 'node_modules', name, 'package.json'))) files.add(`node_modules/${name}/package.json`);
   }
   files.add('node_modules/hnswlib-node/build/Release/addon.node');
+  for (const dir of onnxruntimeBinaries(repo, target).kept) files.add(`${dir}/onnxruntime_binding.node`);
   return [...files].sort();
 }
 
@@ -93,11 +94,33 @@ export function bundledDependencyIgnores(repo: string): string[] {
   return [...production].filter((dir) => !runtime.has(dir)).sort().map((dir) => `${dir}/**`);
 }
 
-/** The ignore file `npm run package` hands to vsce: .vscodeignore plus bundledDependencyIgnores(). */
-export function packageIgnoreFile(repo: string): string {
+/** The package's platform, as `vsce package --target` spells it (linux-x64, darwin-arm64, win32-x64, …). */
+export const HOST_TARGET = `${process.platform}-${process.arch}`;
+
+/**
+ * onnxruntime-node ships its binaries for every platform (`bin/napi-vN/<os>/<arch>/`): the folders of `target`,
+ * and the others (dropped from that target's package).
+ */
+export function onnxruntimeBinaries(repo: string, target: string): { kept: string[]; other: string[] } {
+  const bin = 'node_modules/onnxruntime-node/bin';
+  const kept: string[] = [];
+  const other: string[] = [];
+  const list = (dir: string) => (fs.existsSync(path.join(repo, dir)) ? fs.readdirSync(path.join(repo, dir)) : []);
+  for (const napi of list(bin)) {
+    for (const os of list(`${bin}/${napi}`)) {
+      for (const arch of list(`${bin}/${napi}/${os}`)) (`${os}-${arch}` === target ? kept : other).push(`${bin}/${napi}/${os}/${arch}`);
+    }
+  }
+  return { kept, other };
+}
+
+/** The ignore file `npm run package` hands to vsce: .vscodeignore, the bundled dependencies, other platforms' binaries. */
+export function packageIgnoreFile(repo: string, target = HOST_TARGET): string {
   return `${fs.readFileSync(path.join(repo, '.vscodeignore'), 'utf8')}
 # Added by scripts/vscode/package.ts: production dependencies bundled into dist/ by esbuild
 ${bundledDependencyIgnores(repo).join('\n')}
+# Added by scripts/vscode/package.ts: onnxruntime-node binaries of platforms other than ${target}
+${onnxruntimeBinaries(repo, target).other.map((d) => `${d}/**`).join('\n')}
 `;
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { REPO_DIR } from '../../helpers/cli';
-import { bundledDependencyIgnores, checkVsixFiles, dependencyClosure, packageIgnoreFile, requiredFiles } from '../../../scripts/vscode/vsix-files';
+import { HOST_TARGET, bundledDependencyIgnores, checkVsixFiles, dependencyClosure, onnxruntimeBinaries, packageIgnoreFile, requiredFiles } from '../../../scripts/vscode/vsix-files';
 
 const RUNTIME = ['package.json', 'README.md', 'dist/extension.js', 'dist/worker.js', 'dist/cli.js', 'dist/webviews/dashboard.js',
   'schemas/ranklab.schema.json', 'node_modules/hnswlib-node/build/Release/addon.node', 'node_modules/hnswlib-node/lib/index.js'];
@@ -52,6 +52,25 @@ test('the runtime closure resolves nested copies first and skips missing optiona
   }
 });
 
+test('a package keeps the onnxruntime-node binaries of its own target only, and requires its binding', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'rl-ort-'));
+  try {
+    mkdirSync(join(repo, 'webview'));
+    writeFileSync(join(repo, 'package.json'), '{}');
+    writeFileSync(join(repo, '.vscodeignore'), 'src/**\n');
+    for (const d of ['napi-v6/linux/x64', 'napi-v6/linux/arm64', 'napi-v6/darwin/arm64', 'napi-v6/win32/x64']) mkdirSync(join(repo, 'node_modules/onnxruntime-node/bin', d), { recursive: true });
+    const bin = 'node_modules/onnxruntime-node/bin/napi-v6';
+    assert.deepEqual(onnxruntimeBinaries(repo, 'darwin-arm64'), { kept: [`${bin}/darwin/arm64`], other: [`${bin}/linux/arm64`, `${bin}/linux/x64`, `${bin}/win32/x64`].sort() });
+    const ignore = packageIgnoreFile(repo, 'linux-x64').split('\n');
+    assert.ok(ignore.includes('src/**'), '.vscodeignore kept');
+    for (const d of ['linux/arm64', 'darwin/arm64', 'win32/x64']) assert.ok(ignore.includes(`${bin}/${d}/**`), `${d} dropped`);
+    assert.ok(!ignore.some((l) => l.includes('linux/x64')), 'linux/x64 kept');
+    assert.ok(requiredFiles(repo, 'win32-x64').includes(`${bin}/win32/x64/onnxruntime_binding.node`));
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
+});
+
 test('the real file list vsce gets from npm run package holds no dev file and none of the bundled dependencies', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rl-vsce-ls-'));
   try {
@@ -65,6 +84,8 @@ test('the real file list vsce gets from npm run package holds no dev file and no
     const files = ls.stdout.split('\n').filter(Boolean);
     assert.ok(files.includes('node_modules/hnswlib-node/package.json'), 'hnswlib-node is shipped');
     assert.deepEqual(checkVsixFiles(files, []), []);
+    const platforms = new Set(files.map((f) => f.match(/^node_modules\/onnxruntime-node\/bin\/napi-v\d+\/([^/]+)\/([^/]+)\//)).filter((m) => m !== null).map((m) => `${m[1]}-${m[2]}`));
+    assert.deepEqual([...platforms].filter((p) => p !== HOST_TARGET), [], 'onnxruntime-node binaries of other platforms left out');
     const shipped = new Set(files.map((f) => dirname(f)));
     for (const line of bundled) {
       const pkgDir = line.replace(/\/\*\*$/, '');
