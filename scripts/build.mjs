@@ -2,13 +2,14 @@
 // dist/ beside the bundles, which load them from there.
 // Every folder webview/<app>/ with a main.ts is an app, bundled to dist/webviews/<app>.js (the name a PanelView gives).
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { buildWasm } from './build-wasm.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
-// Native addons and lazily-loaded model runtimes stay outside the bundle and load from node_modules.
-const nodeExternals = ['vscode', 'hnswlib-node', '@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp'];
+// Native addons and lazily-loaded model runtimes stay outside the bundle and load from node_modules
+// (scripts/vscode/package.ts ships exactly these and their dependencies in the .vsix).
+const nodeExternals = JSON.parse(readFileSync(new URL('./node-externals.json', import.meta.url), 'utf8'));
 
 const apps = readdirSync('webview', { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(`webview/${d.name}/main.ts`))

@@ -45,8 +45,8 @@ times.sort((a, b) => a - b);
 if (times.length) console.log(`activation: median ${times[Math.floor(times.length / 2)].toFixed(1)} ms over ${times.length} runs (min ${times[0].toFixed(1)}, max ${times.at(-1).toFixed(1)})`);
 
 const vsix = path.join(REPO, '.vscode-test', 'ranklab.vsix');
-fs.rmSync(vsix, { force: true });
-execFileSync('npx', ['--no-install', 'vsce', 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+// The package users get (`npm run package`: platform target, bundled dependencies left out, contents checked).
+execFileSync(process.execPath, ['--import', 'tsx', 'scripts/vscode/package.ts', '--out', vsix], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
 const size = fs.statSync(vsix).size;
 console.log(`vsix: ${(size / 1048576).toFixed(1)} MB (${size} bytes) at ${path.relative(REPO, vsix)}`);
 // What the large parts weigh inside the package (uncompressed), from the zip listing.

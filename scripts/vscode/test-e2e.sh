@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one entry for the VS Code tests: `npm run test:e2e [-- ui|integration|vsix ...]` (default: ui integration).
+# The one entry for the VS Code tests: `npm run test:e2e [-- ui|integration|installed|vsix ...]` (default: every step but vsix).
 #   ui           test/e2e/dashboard.e2e.mjs: palette → dashboard webview → text/XSS assertions → screenshots (test-results/)
 #   verdict      test/e2e/verdict.e2e.mjs: real runs of a hostile example copy → verdicts, N-way matrix, refusal, 4 themes
 #   scale        test/e2e/scale.e2e.mjs: 5,000-query runs → windowed per-query table (rows alive, timings logged)
@@ -9,13 +9,16 @@
 #   responsive   test/e2e/responsive.e2e.mjs: Open Dashboard answers while a long evaluation runs in the worker
 #   beir         test/e2e/testing-beir.e2e.mjs: a BEIR folder (no ranklab.json) → Run All Tests → queries pass under the built-in config, access control skipped with its reason
 #   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
-#   vsix         package a .vsix with vsce and check it installs into a fresh code-server extensions dir
-# The extension is loaded from this folder (extensionDevelopmentPath), as test-electron does: no packaging step.
+#   installed    test/e2e/installed.e2e.mjs: `npm run package` → the .vsix installed into a clean profile (no
+#                extensionDevelopmentPath) → Run Evaluation on a copy of examples/food-search → runs saved → Open
+#                Dashboard → verdict; fails on an error notification or "Cannot find module"/activation errors in the logs
+#   vsix         `npm run package` (refuses dev files, checks the runtime files) and install into a fresh extensions dir
+# Every step but `installed` and `vsix` loads the extension from this folder (extensionDevelopmentPath), as test-electron does.
 # Exits non-zero on the first failure. Logs and per-run dirs: .vscode-test/run-*/.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food verdict scale judging progress responsive sweep beir integration}"
+STEPS="${*:-ui food verdict scale judging progress responsive sweep beir integration installed}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -68,20 +71,20 @@ for step in $STEPS; do
     integration)
       echo "== integration: in-host mocha via @vscode/test-electron runTests()"
       node test/integration/runTest.mjs ;;
+    installed)
+      echo "== installed: the packaged .vsix installed into a clean profile (Run Evaluation, runs saved, dashboard verdict)"
+      node test/e2e/installed.e2e.mjs ;;
     vsix)
-      echo "== vsix: package + install into a fresh extensions dir"
-      mkdir -p .vscode-test
-      rm -f .vscode-test/ranklab.vsix
-      npx --no-install vsce package --allow-missing-repository --skip-license -o .vscode-test/ranklab.vsix > .vscode-test/vsce.log 2>&1 \
-        || { tail -30 .vscode-test/vsce.log; exit 1; }
-      ls -la .vscode-test/ranklab.vsix
+      echo "== vsix: package (no dev file, every runtime file) + install into a fresh extensions dir"
+      node --import tsx scripts/vscode/package.ts > .vscode-test/vsce.log 2>&1 || { tail -60 .vscode-test/vsce.log; exit 1; }
+      tail -1 .vscode-test/vsce.log
       D="$(mktemp -d "$REPO/.vscode-test/vsix-XXXX")"
       "$CS_BIN" --config "$D/config.yaml" --user-data-dir "$D/ud" --extensions-dir "$D/ext" --install-extension .vscode-test/ranklab.vsix > "$D/install.log" 2>&1 \
         || { cat "$D/install.log"; exit 1; }
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | responsive | sweep | beir | integration | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | responsive | sweep | beir | integration | installed | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done

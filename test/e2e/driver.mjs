@@ -6,7 +6,7 @@
 //
 // Every run gets its own folder .vscode-test/run-<name>-<stamp>/ (user data, extensions, XDG dirs, logs).
 // close() always kills code-server (whole process group) and Chromium; a process exit hook does it too.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -71,16 +71,26 @@ function killGroup(server, signal = 'SIGTERM') {
  * Options: workspace (folder), extensionDevelopmentPath, extensionTestsPath (in-host mocha; the workbench
  * reports the exit code), extensionsDir (e.g. a .vsix installed into it), env (extension-host env vars),
  * settings (user settings.json), name, runDir, timeoutMs.
+ * Installed-extension mode: `vsix` (a .vsix file) instead of extensionDevelopmentPath; see installVsix().
  */
 export async function launchVSCode(opts) {
   if (!fs.existsSync(CS_BIN)) throw new Error(`code-server not installed at ${CS_BIN}: run scripts/vscode/install.sh`);
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing: run scripts/vscode/install.sh`);
   installExitHooks();
+  if (opts.vsix && opts.extensionDevelopmentPath) throw new Error('launchVSCode: vsix and extensionDevelopmentPath exclude each other');
   const runDir = opts.runDir ?? makeRunDir(opts.name ?? 'vscode');
   const ud = path.join(runDir, 'user-data');
-  const ext = opts.extensionsDir ?? path.join(runDir, 'extensions');
   const xdg = { XDG_CONFIG_HOME: path.join(runDir, 'xdg/config'), XDG_DATA_HOME: path.join(runDir, 'xdg/data'), XDG_CACHE_HOME: path.join(runDir, 'xdg/cache'), TMPDIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rl-')) }; // short: VS Code's IPC socket paths must stay < 108 chars
+  // An installed extension lives outside the repo (in TMPDIR, removed by close()), see installVsix().
+  const ext = opts.extensionsDir ?? (opts.vsix ? path.join(xdg.TMPDIR, 'extensions') : path.join(runDir, 'extensions'));
   for (const d of [ud, ext, ...Object.values(xdg), path.join(ud, 'User')]) fs.mkdirSync(d, { recursive: true });
+  let installedExtension;
+  try {
+    if (opts.vsix) installedExtension = installVsix(opts.vsix, { ud, ext, env: { ...process.env, ...xdg }, runDir });
+  } catch (e) {
+    fs.rmSync(xdg.TMPDIR, { recursive: true, force: true });
+    throw e;
+  }
   const settingsFile = path.join(ud, 'User', 'settings.json');
   writeSettings(settingsFile, {
     'workbench.startupEditor': 'none', 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
@@ -109,7 +119,7 @@ export async function launchVSCode(opts) {
 
   let browser;
   const vs = {
-    runDir, server, base, settingsFile, page: undefined, dialogs: [], dialogCalls: [], consoleLines: [], hostLog: [],
+    runDir, server, base, settingsFile, installedExtension, page: undefined, dialogs: [], dialogCalls: [], consoleLines: [], hostLog: [],
     async close() {
       try { if (vs.page) fs.writeFileSync(path.join(runDir, 'browser-console.txt'), vs.consoleLines.join('\n') + '\n'); } catch { /* best effort */ }
       try { if (browser) await browser.close(); } catch { /* already gone */ }
@@ -170,6 +180,24 @@ export async function launchVSCode(opts) {
     await vs.close();
     throw e;
   }
+}
+
+/**
+ * Installs a .vsix as a user would (`code-server --install-extension`) into the profile's user-data and extensions
+ * dirs; returns the installed extension's folder. The extensions dir must be outside the repo: Node resolves a
+ * module the package lacks from each parent folder's node_modules, and the repo's would hide the gap.
+ */
+function installVsix(vsix, { ud, ext, env, runDir }) {
+  if (!path.relative(REPO, ext).startsWith('..')) throw new Error(`installVsix: ${ext} is inside ${REPO}; its node_modules would stand in for the package's`);
+  const r = spawnSync(CS_BIN, ['--config', path.join(ud, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', ext, '--install-extension', path.resolve(vsix)],
+    { env, encoding: 'utf8', timeout: 300000 });
+  fs.writeFileSync(path.join(runDir, 'install.log'), `${r.stdout ?? ''}${r.stderr ?? ''}`);
+  const installed = fs.readdirSync(ext).filter((n) => n.startsWith('ranklab.ranklab-'));
+  if (r.status !== 0 || installed.length !== 1) {
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}, installed: ${installed.join(', ') || 'nothing'}):\n${r.stdout}${r.stderr}`);
+  }
+  log(`installed ${path.basename(vsix)} -> ${installed[0]}`);
+  return path.join(ext, installed[0]);
 }
 
 function writeSettings(file, settings) {
