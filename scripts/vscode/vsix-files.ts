@@ -12,7 +12,10 @@ interface Manifest {
   icon?: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
-  contributes?: { jsonValidation?: { url: string }[] };
+  contributes?: {
+    jsonValidation?: { url: string }[];
+    walkthroughs?: { steps?: { media?: { markdown?: string; image?: string | Record<string, string> } }[] }[];
+  };
 }
 
 /** Development files that must never ship, as patterns on a path inside the package (`extension/` stripped). */
@@ -43,6 +46,13 @@ export function requiredFiles(repo: string, target = HOST_TARGET): string[] {
   for (const bin of Object.values(pkg.bin ?? {})) files.add(relPath(bin));
   if (pkg.icon) files.add(relPath(pkg.icon));
   for (const v of pkg.contributes?.jsonValidation ?? []) files.add(relPath(v.url));
+  // The walkthrough's pages (Markdown, which .vscodeignore otherwise drops) and images.
+  for (const w of pkg.contributes?.walkthroughs ?? []) {
+    for (const step of w.steps ?? []) {
+      const { markdown, image } = step.media ?? {};
+      for (const f of [markdown, ...(typeof image === 'string' ? [image] : Object.values(image ?? {}))]) if (f) files.add(relPath(f));
+    }
+  }
   // Like scripts/build.mjs: every webview/<app>/main.ts is bundled to dist/webviews/<app>.js.
   for (const d of fs.readdirSync(path.join(repo, 'webview'), { withFileTypes: true })) {
     if (d.isDirectory() && fs.existsSync(path.join(repo, 'webview', d.name, 'main.ts'))) files.add(`dist/webviews/${d.name}.js`);
