@@ -4,6 +4,7 @@ import { type Verdict, verdictLegend, verdictOf } from '../experiment/verdict';
 import { formatNumber, markdownTable, textTable, type Cell } from './table';
 import { tieSummary } from './ties';
 import { stageRecallTable } from './stage-recall';
+import { shortText } from '../util/visible-text';
 
 const signed = (x: number) => (Number.isNaN(x) ? 'n/a' : (x >= 0 ? '+' : '') + x.toFixed(4));
 const pct = (x: number | null) => (x === null ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + '%');
@@ -113,34 +114,56 @@ export function comparisonJson(cmp: Comparison, gates?: GateResult[]) {
   return { verdict: verdictOf(cmp, gates ?? []), ...cmp, gates: gates ?? [] };
 }
 
-export const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+/** Text escaped for XML; control characters XML 1.0 cannot hold at all become U+FFFD. */
+export const xml = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
+
+/** Queries a failed gate's JUnit failure lists by name (the rest are counted). */
+const FAILURE_QUERIES = 20;
 
 /**
- * JUnit XML: one test suite per gate, one test case for the gate itself and one per query.
- * A query's case fails only when its gate fails and that query pulls the figure down
- * (below the minimum, or losing against the baseline), so a passing gate never shows red.
+ * JUnit XML: one test suite for the comparison, one test case per gate result (a per-slice gate has one per slice),
+ * failing exactly when the gate fails. The queries that pull the figure down are in the failure's text, each as its
+ * id and a short text. The `tests` and `failures` counts of every element are those of the elements below it.
  */
 export function gatesJUnit(results: GateResult[], cmp: Comparison): string {
-  const failures = results.filter((r) => !r.passed).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ranklab gates: ${xml(cmp.candidate)} vs ${xml(cmp.baseline)}" failures="${failures}">\n${gateSuites(results, cmp).join('\n')}\n</testsuites>\n`;
+  return junitDocument(`ranklab gates: ${cmp.candidate} vs ${cmp.baseline}`, [gateSuite(results, cmp)]);
 }
 
-/** The <testsuite> elements of gatesJUnit, each named `prefix` + the gate (N-way reports prefix the candidate). */
-export function gateSuites(results: readonly GateResult[], cmp: Comparison, prefix = ''): string[] {
-  const qids = Object.keys(cmp.perQuery);
-  return results.map((g) => {
-    const bad = new Map(g.queries.map((q) => [q.qid, q.value]));
-    const ids = g.slice ? qids.filter((q) => (g.slice!.startsWith('split:') ? cmp.queryInfo[q]?.split === g.slice!.slice(6) : cmp.queryInfo[q]?.tags.includes(g.slice!))) : qids;
-    const name = xml(prefix + g.gate);
-    const cases = [
-      `    <testcase classname="${name}" name="overall: ${formatNumber(g.actual)}">${g.passed ? '' : `<failure message="${xml(`${prefix}${g.gate} failed: ${formatNumber(g.actual)}`)}"/>`}</testcase>`,
-      ...ids.map((q) => {
-        const fails = !g.passed && bad.has(q);
-        const label = g.kind === 'min' ? `${g.metric} ${formatNumber(cmp.perQuery[q]?.[g.metric]?.candidate ?? NaN)}` : `delta ${signed(cmp.perQuery[q]?.[g.metric]?.delta ?? NaN)}`;
-        return `    <testcase classname="${name}" name="${xml(`${q} ${cmp.queryInfo[q]?.text ?? ''}`.trim())}">${fails ? `<failure message="${xml(`${q}: ${label}`)}"/>` : ''}</testcase>`;
-      }),
-    ];
-    const failures = cases.filter((c) => c.includes('<failure')).length;
-    return `  <testsuite name="${name}" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>`;
+/** A <testsuites> document around suites made by gateSuite, its counts the sums of theirs. */
+export function junitDocument(name: string, suites: readonly JUnitSuite[]): string {
+  const tests = suites.reduce((n, s) => n + s.tests, 0);
+  const failures = suites.reduce((n, s) => n + s.failures, 0);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(name)}" tests="${tests}" failures="${failures}">\n${suites.map((s) => s.xml).join('\n')}\n</testsuites>\n`;
+}
+
+export interface JUnitSuite {
+  xml: string;
+  tests: number;
+  failures: number;
+}
+
+/** The <testsuite> of one comparison's gates, named "candidate vs baseline". */
+export function gateSuite(results: readonly GateResult[], cmp: Comparison): JUnitSuite {
+  const suite = `${cmp.candidate} vs ${cmp.baseline}`;
+  const cases = results.map((g) => {
+    const head = `    <testcase classname="${xml(suite)}" name="${xml(g.gate)}"`;
+    if (g.passed) return `${head}/>`;
+    return `${head}>\n      <failure type="gate" message="${xml(`${g.gate} failed: actual ${formatNumber(g.actual)}`)}">${xml(failureDetails(g, cmp))}</failure>\n    </testcase>`;
   });
+  const failures = results.filter((g) => !g.passed).length;
+  return { tests: results.length, failures, xml: `  <testsuite name="${xml(suite)}" tests="${results.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>` };
+}
+
+/** Why a gate failed, query by query: the queries below the minimum or losing against the baseline, worst first. */
+function failureDetails(g: GateResult, cmp: Comparison): string {
+  const what = g.kind === 'min' ? `below ${g.threshold} (${g.metric} of the candidate)` : `losing against the baseline (${g.metric} delta)`;
+  const where = g.slice ? ` in slice ${g.slice}` : '';
+  const lines = [`${g.gate}: actual ${formatNumber(g.actual)}. ${g.queries.length} ${g.queries.length === 1 ? 'query' : 'queries'}${where} ${what}, worst first:`];
+  for (const q of g.queries.slice(0, FAILURE_QUERIES)) {
+    const text = cmp.queryInfo[q.qid]?.text;
+    lines.push(`  ${q.qid}${text ? ` "${shortText(text, 60)}"` : ''}: ${g.kind === 'min' ? formatNumber(q.value) : signed(q.value)}`);
+  }
+  if (g.queries.length > FAILURE_QUERIES) lines.push(`  … and ${g.queries.length - FAILURE_QUERIES} more (all in --format json "gates")`);
+  return lines.join('\n');
 }
