@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { aclFindings, checkAcl } from '../core/session/check-acl';
 import type { JudgmentSet } from '../core/judgments/types';
+import { querySplit } from '../core/judgments/splits';
 import type { ConfigResult, ConfigState, LiveEvaluator } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';
 import type { SessionManager } from './sessions';
@@ -81,7 +82,7 @@ export class RanklabTests implements vscode.Disposable {
         source = c.createTestItem(`source:${file}`, path.relative(root, file) || file, uri);
         sources.set(file, source);
       }
-      const split = q.split ?? 'tune';
+      const split = querySplit(judgments, qid);
       const splitKey = `${file}\t${split}`;
       let splitItem = splits.get(splitKey);
       if (!splitItem) {

@@ -9,6 +9,7 @@ import { type Pool, type PoolPair, type PoolSide, projectJudged } from '../../co
 import { passageAround } from '../../core/judging/passage';
 import type { GradeWriter } from '../../core/judging/writer';
 import type { JudgmentSet } from '../../core/judgments/types';
+import { querySplit } from '../../core/judgments/splits';
 import type { EvaluateOptions } from '../../core/metrics';
 import type { Analyzer } from '../../core/retrieval/analyzer';
 import type { JudgingPair, JudgingView } from '../../protocol/judging';
@@ -160,7 +161,7 @@ export class JudgingModel {
       index: this.pairs.indexOf(p),
       qid: p.qid,
       docId: p.docId,
-      query: { text, tags: query?.tags ?? [], ...(query?.split && { split: query.split }) },
+      query: { text, tags: query?.tags ?? [], split: querySplit(judgments, p.qid) },
       existing,
       doc: { found: !!doc, title: shown.title, passage: shown.passage, ...(doc && { path: doc.source.path, ...(doc.source.line !== undefined && { line: doc.source.line }) }) },
       ranks: p.ranks,

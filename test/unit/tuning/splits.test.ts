@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { HASH_HOLDOUT_SHARE, kFolds, tuneHoldoutSplit } from '../../../src/core/tuning/splits';
+import { kFolds } from '../../../src/core/tuning/splits';
+import { HASH_HOLDOUT_SHARE, tuneHoldoutSplit } from '../../../src/core/judgments';
 import type { JudgmentSet, Query } from '../../../src/core/judgments';
 
 function judgments(queries: Array<[string, Query['split']]>): JudgmentSet {
