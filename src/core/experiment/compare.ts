@@ -160,6 +160,16 @@ export interface Comparison extends ComparisonStatistics {
   stageRecall: { baseline: StageRecallReport; candidate: StageRecallReport; changed: { qid: string; baseline: QueryClass; candidate: QueryClass }[] };
 }
 
+/**
+ * The changed queries a report lists (queryDeltas is worst first): the `n` biggest losses, worst first, and the `n`
+ * biggest wins, best first; with the counts of each.
+ */
+export function biggestChanges<Q extends { delta: number }>(queryDeltas: readonly Q[], n: number): { losses: Q[]; wins: Q[]; lossCount: number; winCount: number } {
+  const lost = queryDeltas.filter((q) => q.delta < 0);
+  const won = queryDeltas.filter((q) => q.delta > 0).reverse();
+  return { losses: lost.slice(0, n), wins: won.slice(0, n), lossCount: lost.length, winCount: won.length };
+}
+
 /** Paired comparison of two runs on the same judgments: means, CIs, tests, per-query moves, slices, splits. */
 export function compareRuns(
   baseline: ComparisonSide,

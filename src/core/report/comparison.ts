@@ -1,4 +1,4 @@
-import type { Comparison, MetricComparison } from '../experiment/compare';
+import { type Comparison, type MetricComparison, type QueryDelta, biggestChanges } from '../experiment/compare';
 import type { GateResult } from '../experiment/gates';
 import { type Verdict, verdictLegend, verdictOf } from '../experiment/verdict';
 import { formatNumber, markdownTable, textTable, type Cell } from './table';
@@ -26,15 +26,16 @@ export function verdictLines(v: Verdict, md: boolean): string[] {
   const out = [md ? `**Verdict: ${v.headline}**; ${v.basis}` : `Verdict: ${v.headline}; ${v.basis}`, ''];
   for (const m of v.metrics) out.push(`${md ? '- ' : '  '}${m.line}`);
   if (v.mde) out.push(`${md ? '- ' : '  '}${v.mde}`);
+  if (v.unjudgedNote) out.push(`${md ? '- ' : '  '}${v.unjudgedNote}`);
   out.push('', ...verdictLegend(v).map((l) => (md ? `<sub>${l.replace(/</g, '&lt;')}</sub><br>` : `  (${l})`)));
   return out;
 }
 
-/** Changed queries a table or markdown comparison prints unless told (`--max-queries`). */
-export const PRINTED_QUERIES = 10;
+/** Biggest losses, and as many biggest wins, a table or markdown comparison prints unless told (`--max-queries`). */
+export const PRINTED_QUERIES = 5;
 
-/** The comparison for people: terminal table or Markdown (CI job summaries). */
-export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', opts: { maxQueries?: number; gates?: GateResult[] } = {}): string {
+/** The comparison for people: terminal table or Markdown (CI job summaries); `brief`: verdict, metrics and gates only. */
+export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', opts: { maxQueries?: number; gates?: GateResult[]; brief?: boolean } = {}): string {
   const md = format === 'markdown';
   const table = md ? markdownTable : textTable;
   const h = (t: string) => (md ? `### ${t}` : `== ${t}`);
@@ -44,8 +45,13 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   for (const w of cmp.warnings.filter((x) => x.kind === 'mixed-principals')) out.push(md ? `> ⚠️ **${w.message}**` : `!! ${w.message}`);
   out.push('', ...verdictLines(verdictOf(cmp, opts.gates ?? []), md));
   out.push('', `${cmp.queries} queries; judgments ${cmp.judgments}; ${cmp.correction}.`);
-  for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
+  if (!opts.brief) for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
   out.push('', table(METRIC_HEADERS, metricRows(cmp.metrics)), `${md ? '' : '  '}${METRIC_LEGEND}`);
+  if (opts.brief) {
+    out.push(...gatesSection(opts.gates, table, h, true));
+    out.push('', `${md ? '' : '  '}(--brief: without it, the variants, wins and losses, bounds, ties, slices, latency, stage recall and the queries that changed)`);
+    return out.join('\n') + '\n';
+  }
   out.push('', table(['metric', 'wins', 'losses', 'ties'], Object.keys(cmp.metrics).map((n) => [n, String(cmp.wins[n]), String(cmp.losses[n]), String(cmp.ties[n])])));
   out.push(...boundsSection(cmp, md, table, h));
   out.push('', `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.baseline, 'baseline: ')}`, `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.candidate, 'candidate: ')}`);
@@ -54,10 +60,7 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
     out.push('', h('Warnings'));
     for (const w of cmp.warnings) out.push(`${md ? '- ⚠️' : '  !'} ${w.message}`);
   }
-  if (opts.gates?.length) {
-    out.push('', h('Gates'));
-    out.push(table(['gate', 'actual', 'result', 'queries'], opts.gates.map((g) => [g.gate, formatNumber(g.actual), g.passed ? 'pass' : 'FAIL', g.passed ? '' : g.queries.slice(0, 5).map((q) => q.qid).join(', ')])));
-  }
+  out.push(...gatesSection(opts.gates, table, h));
   const sliceRows = Object.entries({ ...cmp.slices, ...Object.fromEntries(Object.entries(cmp.splits).map(([k, v]) => [`split:${k}`, v!])) }).map(([slice, sc]) => {
     const m = sc.metrics[cmp.primaryMetric];
     return [slice, String(sc.queries), m.baseline, m.candidate, signed(m.delta), ci(m.ci95), pval(m.pAdjusted)] as Cell[];
@@ -81,25 +84,37 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   }
   out.push('', `judged@${cmp.judged.k}: baseline ${cmp.judged.baseline.toFixed(3)}, candidate ${cmp.judged.candidate.toFixed(3)}`);
 
-  const max = opts.maxQueries ?? PRINTED_QUERIES;
-  if (cmp.queryDeltas.length) {
-    out.push('', h(`Queries that changed (${cmp.primaryMetric}, worst first; ${Math.min(max, cmp.queryDeltas.length)} of ${cmp.queryDeltas.length})`));
-    for (const q of cmp.queryDeltas.slice(0, max)) {
-      out.push(`${md ? '- ' : ''}${q.qid} ${signed(q.delta)} (${q.baseline.toFixed(3)} → ${q.candidate.toFixed(3)}) "${q.text}"${q.tags.length ? ` [${q.tags.join(', ')}]` : ''}`);
-      for (const d of q.moved.slice(0, 6)) {
-        const grade = d.grade === null ? 'unjudged' : `grade ${d.grade}`;
-        const move = d.change === 'in' ? `in at ${d.candidateRank}` : d.change === 'out' ? `out (was ${d.baselineRank})` : `${d.baselineRank} → ${d.candidateRank}`;
-        out.push(`${md ? '    - ' : '      '}${d.id}: ${move}, ${grade}${d.reason ? ` — ${d.reason}` : ''}`);
-      }
-    }
-  }
+  const { losses, wins, lossCount, winCount } = biggestChanges(cmp.queryDeltas, opts.maxQueries ?? PRINTED_QUERIES);
+  if (lossCount) out.push('', h(`Biggest losses (${cmp.primaryMetric}, worst first; ${losses.length} of ${lossCount})`), ...losses.flatMap((q) => queryLines(q, md)));
+  if (winCount) out.push('', h(`Biggest wins (${cmp.primaryMetric}, best first; ${wins.length} of ${winCount})`), ...wins.flatMap((q) => queryLines(q, md)));
   return out.join('\n') + '\n';
+}
+
+/** The gates table; `failedOnly` (--brief): the failed gates, after a count of those that pass. */
+function gatesSection(gates: GateResult[] | undefined, table: typeof textTable, h: (t: string) => string, failedOnly = false): string[] {
+  if (!gates?.length) return [];
+  const passed = gates.filter((g) => g.passed).length;
+  if (failedOnly && passed === gates.length) return ['', h(`Gates: all ${gates.length} pass`)];
+  const shown = failedOnly ? gates.filter((g) => !g.passed) : gates;
+  return ['', h(failedOnly ? `Gates: ${gates.length - passed} of ${gates.length} fail` : 'Gates'), table(['gate', 'actual', 'result', 'queries'], shown.map((g) => [g.gate, formatNumber(g.actual), g.passed ? 'pass' : 'FAIL', g.passed ? '' : g.queries.slice(0, 5).map((q) => q.qid).join(', ')]))];
+}
+
+/** A changed query (its text cut to one short line) and the documents that moved in its top k. */
+function queryLines(q: QueryDelta, md: boolean): string[] {
+  const out = [`${md ? '- ' : ''}${q.qid} ${signed(q.delta)} (${q.baseline.toFixed(3)} → ${q.candidate.toFixed(3)}) "${shortText(q.text)}"${q.tags.length ? ` [${q.tags.join(', ')}]` : ''}`];
+  for (const d of q.moved.slice(0, 6)) {
+    const grade = d.grade === null ? 'unjudged' : `grade ${d.grade}`;
+    const move = d.change === 'in' ? `in at ${d.candidateRank}` : d.change === 'out' ? `out (was ${d.baselineRank})` : `${d.baselineRank} → ${d.candidateRank}`;
+    out.push(`${md ? '    - ' : '      '}${d.id}: ${move}, ${grade}${d.reason ? ` — ${d.reason}` : ''}`);
+  }
+  return out;
 }
 
 /** The delta's interval if the unjudged documents were graded, beside each metric's verdict. */
 function boundsSection(cmp: Comparison, md: boolean, table: typeof textTable, h: (t: string) => string): string[] {
   const b = cmp.bounds;
   if (!b) return ['', 'Bounds over unjudged documents: none (condensed lists: unjudged documents are not scored).'];
+  if (b.onlyRelevantJudged) return ['', 'Bounds over unjudged documents: not shown (the judgments list only relevant documents; see the verdict).'];
   const rows = Object.entries(b.metrics).map(([name, m]) => [name, signed(m.delta), `[${signed(m.low)}, ${signed(m.high)}]`, m.verdict] as Cell[]);
   const out = ['', h(`If the unjudged documents were graded (0 to ${b.maxGrade}, one grade per query and document)`), table(['metric', 'delta', 'delta could be', 'verdict'], rows)];
   if (b.decidingCount) {

@@ -22,7 +22,7 @@ function matrixLegend(m: ComparisonMatrix): string {
 }
 
 /** The N-way comparison for people: terminal table or Markdown (a pull-request comment). */
-export function formatMany(many: ManyComparison, gates: readonly (readonly GateResult[])[], format: 'table' | 'markdown'): string {
+export function formatMany(many: ManyComparison, gates: readonly (readonly GateResult[])[], format: 'table' | 'markdown', opts: { brief?: boolean } = {}): string {
   const md = format === 'markdown';
   const table = md ? markdownTable : textTable;
   const h = (t: string) => (md ? `### ${t}` : `== ${t}`);
@@ -50,6 +50,7 @@ export function formatMany(many: ManyComparison, gates: readonly (readonly GateR
 
   const failed = m.rows.flatMap((r, i) => (gates[i] ?? []).filter((g) => !g.passed).map((g) => [r.candidate, g.gate, Number.isNaN(g.actual) ? 'n/a' : g.actual.toFixed(4), g.queries.slice(0, 5).map((q) => q.qid).join(', ')] as Cell[]));
   if (failed.length) out.push('', h('Failed gates'), table(['candidate', 'gate', 'actual', 'queries'], failed));
+  if (opts.brief) return out.join('\n') + '\n';
 
   for (const [i, r] of m.rows.entries()) {
     const cmp = many.comparisons[i];

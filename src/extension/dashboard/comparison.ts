@@ -287,6 +287,7 @@ export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOption
   const gateText = gates.length === 0 ? 'no gates' : failed.length ? `${failed.length} of ${gates.length} gates fail` : `${gates.length}/${gates.length} gates pass`;
   const primary = v.metrics[0];
   const notes = cmp.warnings.map((w) => w.message);
+  if (v.unjudgedNote) notes.push(v.unjudgedNote);
   for (const m of v.metrics) {
     if (m.couldFlip) notes.push(`Unjudged documents could flip ${m.metric}: graded otherwise, Δ could be anywhere from ${signed(m.couldFlip.low)} to ${signed(m.couldFlip.high)} (${m.couldFlip.deciding} query–document pairs decide it).`);
   }
