@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import { shortText } from '../../core/util/visible-text';
 import { type ExcludedQuery, type JudgmentSet, splitSourceOf, withoutQueries } from '../../core/judgments';
 import { describeMetric } from '../../core/metrics';
 import { type StageRecallReport, classSliceMeans, stageRecall } from '../../core/experiment/stage-recall';
@@ -162,7 +163,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   if (values['per-query']) {
     for (const r of results) {
       out.push('', `${r.config.name}, per query:`);
-      out.push(table(['query', 'text', ...specs.map((s) => s.name)], [...r.evaluation.perQuery].map(([qid, v]) => [qid, (session.judgments().queries.get(qid)?.text ?? '').slice(0, 50), ...specs.map((s) => v[s.name])] as Cell[])));
+      out.push(table(['query', 'text', ...specs.map((s) => s.name)], [...r.evaluation.perQuery].map(([qid, v]) => [qid, shortText(session.judgments().queries.get(qid)?.text ?? '', 50), ...specs.map((s) => v[s.name])] as Cell[])));
     }
   }
   for (const r of incomplete) {

@@ -19,6 +19,11 @@ export function visibleText(s: string): string {
   return s.replace(BIDI_CONTROLS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
+/** `visibleText` of a text that may be absent (a document without a title). */
+export function optionalVisible(s: string | undefined): string | undefined {
+  return s === undefined ? undefined : visibleText(s);
+}
+
 /** Report width of a query text or title unless told: long enough to recognise, short enough for one line. */
 export const SHORT_TEXT = 80;
 
@@ -38,3 +43,21 @@ export function shortText(s: string, max = SHORT_TEXT): string {
   }
   return out.trimEnd() + '…';
 }
+
+/**
+ * `visibleText` of a text with highlighted [start, end) ranges (UTF-16 offsets), the ranges moved with the text:
+ * a range over a control covers its marker.
+ */
+export function visibleMarked(text: string, marks: ReadonlyArray<readonly [number, number]>): { text: string; marks: Array<[number, number]> } {
+  // at[i] = where original offset i lands in the shown text (at[text.length] = its length).
+  const at: number[] = [];
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    at.push(out.length);
+    out += BIDI_ONE.test(text[i]) ? visibleText(text[i]) : text[i];
+  }
+  at.push(out.length);
+  return { text: out, marks: marks.map(([s, e]) => [at[Math.min(s, text.length)], at[Math.min(e, text.length)]]) };
+}
+
+const BIDI_ONE = /^[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]$/;

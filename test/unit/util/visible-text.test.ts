@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { shortText, visibleText } from '../../../src/core/util/visible-text';
+import { shortText, visibleMarked, visibleText } from '../../../src/core/util/visible-text';
 
 test('every bidi control is shown as its code point, and nothing else changes', () => {
   const controls = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c];
@@ -34,4 +34,17 @@ test('shortText: one line, cut with an ellipsis, never inside a surrogate pair o
   const marked = shortText(`${'x'.repeat(75)}\u202Eabcdef`);
   assert.equal(marked, `${'x'.repeat(75)}…`);
   assert.equal(shortText('\u202Eabc'), '⟨U+202E⟩abc');
+});
+
+test('visibleMarked: highlighted ranges move with the text they cover', () => {
+  const text = 'a\u202Ekopi gayo\u202C b';
+  const marks: Array<[number, number]> = [[2, 6], [7, 11], [1, 2]];
+  const shown = visibleMarked(text, marks);
+  assert.equal(shown.text, visibleText(text));
+  const cover = (t: string, [s, e]: [number, number]) => t.slice(s, e);
+  assert.equal(cover(shown.text, shown.marks[0]), 'kopi');
+  assert.equal(cover(shown.text, shown.marks[1]), 'gayo');
+  assert.equal(cover(shown.text, shown.marks[2]), '⟨U+202E⟩', 'a range over a control covers its marker');
+  // Without controls nothing moves.
+  assert.deepEqual(visibleMarked('kopi gayo', [[0, 4]]), { text: 'kopi gayo', marks: [[0, 4]] });
 });
