@@ -36,6 +36,12 @@ test('--brief: the verdict, the metrics and the gates, none of the long sections
   }
   assert.ok(brief.stdout.split('\n').length * 2 < full.stdout.split('\n').length, 'less than half as long');
 
+  const three = ['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--candidate', 'regressing'];
+  const many = ranklab(three).stdout;
+  const manyBrief = ranklab([...three, '--brief']).stdout;
+  assert.match(manyBrief, /\n== Matrix /);
+  assert.ok(many.includes('\n== regressing vs baseline') && !manyBrief.includes('\n== regressing vs baseline'), 'no per-candidate sections');
+
   const gate = ranklab(['gate', '--workspace', example, '--candidate', 'regressing', '--brief']);
   assert.equal(gate.code, 1);
   assert.match(gate.stdout, /\n== Gates: \d+ of 15 fail\n/);
