@@ -30,9 +30,16 @@ export function unitHash(qid: string): number {
 /** Whether the judgments' own marks or the hash decide the split of this set (kept from the set it was cut from). */
 export function splitSourceOf(set: JudgmentSet): SplitSource {
   if (set.splitSource) return set.splitSource;
-  for (const q of set.queries.values()) if (q.split === 'holdout') return 'judgments';
-  return 'hash';
+  let source = worked.get(set);
+  if (!source) {
+    source = [...set.queries.values()].some((q) => q.split === 'holdout') ? 'judgments' : 'hash';
+    worked.set(set, source);
+  }
+  return source;
 }
+
+/** splitSourceOf of whole sets, worked out once each: callers ask query by query (querySplit). */
+const worked = new WeakMap<JudgmentSet, SplitSource>();
 
 /** The side of one query: its own mark when the judgments decide (none = tune), else the hash of its id. */
 export function querySplit(set: JudgmentSet, qid: string, source: SplitSource = splitSourceOf(set)): Split {
