@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JudgmentSet } from '../core/judgments/types';
+import { querySplit } from '../core/judgments/splits';
 import { configAnalyzer } from '../core/retrieval/analyzer';
 import { makeSnippet } from '../core/session/search-view';
 import { REASON_QUERIES } from '../core/session/explain';
@@ -423,10 +424,10 @@ export class RanklabController implements vscode.Disposable {
   /** Tags and split of each query from the judgments, or undefined when they cannot be read. */
   private queryInfo(): ((qid: string) => { tags: string[]; split?: string } | undefined) | undefined {
     try {
-      const queries = this.session()?.judgments().queries;
-      return queries ? (qid) => {
-        const q = queries.get(qid);
-        return q ? { tags: q.tags ?? [], split: q.split } : undefined;
+      const judgments = this.session()?.judgments();
+      return judgments ? (qid) => {
+        const q = judgments.queries.get(qid);
+        return q ? { tags: q.tags ?? [], split: querySplit(judgments, qid) } : undefined;
       } : undefined;
     } catch {
       return undefined;

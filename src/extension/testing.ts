@@ -12,10 +12,12 @@
  * prefixes as that principal under the same config (core `checkAcl`), and fails on any leak. Without principals
  * the item is still listed, and running it reports it skipped with the reason (never silently absent).
  */
+import { visibleText } from '../core/util/visible-text';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { aclFindings, checkAcl } from '../core/session/check-acl';
 import type { JudgmentSet } from '../core/judgments/types';
+import { querySplit } from '../core/judgments/splits';
 import type { ConfigResult, ConfigState, LiveEvaluator } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';
 import type { SessionManager } from './sessions';
@@ -81,7 +83,7 @@ export class RanklabTests implements vscode.Disposable {
         source = c.createTestItem(`source:${file}`, path.relative(root, file) || file, uri);
         sources.set(file, source);
       }
-      const split = q.split ?? 'tune';
+      const split = querySplit(judgments, qid);
       const splitKey = `${file}\t${split}`;
       let splitItem = splits.get(splitKey);
       if (!splitItem) {
@@ -89,7 +91,7 @@ export class RanklabTests implements vscode.Disposable {
         source.children.add(splitItem);
         splits.set(splitKey, splitItem);
       }
-      const item = c.createTestItem(`query:${qid}`, q.text || qid, uri);
+      const item = c.createTestItem(`query:${qid}`, visibleText(q.text) || qid, uri);
       item.description = [qid, ...q.tags].join(' · ');
       if (at && at.line > 0) item.range = new vscode.Range(at.line - 1, 0, at.line - 1, 0);
       item.tags = q.tags.map((t) => new vscode.TestTag(t));

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RankConfig } from '../../core/config';
-import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, compareManySliced, mixedPrincipals } from '../../core/experiment/compare';
+import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, compareManySliced, mixedPrincipals, biggestChanges } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
 import { comparisonSideOf, isSavedRunFile, loadSavedRun, refuseIncomplete } from '../../core/experiment/run-store';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
@@ -29,23 +29,24 @@ import { SPLITS, excludedLine } from './eval';
 export const COMPARE_USAGE = `ranklab compare [--workspace DIR] --baseline CONFIG_OR_RUN --candidate CONFIG_OR_RUN... [--qrels FILE [--queries FILE]]
                 [--metrics ...] [--gain exp|linear] [--relevance-threshold N] [--judged-only] [--split tune|holdout|all] [--as PRINCIPAL]
                 [--format table|json|markdown|junit] [--fail-on-regression] [--gates FILE] [--junit FILE] [--summary FILE]
-                [--class-slices] [--allow-mixed-principals] [--max-queries N] [--strict]
+                [--class-slices] [--allow-mixed-principals] [--max-queries N] [--brief] [--strict]
   Paired comparison, opening with the verdict (per metric: change, CI, significance after the correction, gates,
   worst slice, minimum detectable effect): means, 95% bootstrap CI, permutation and t-test p-values (Holm-corrected), wins/losses,
   the documents that moved (each with why it moved, when both sides are workspace configs: every changed query
-  in JSON; in a table or markdown the queries printed, --max-queries N, default 10), slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
+  in JSON; in a table or markdown the biggest losses and wins printed, --max-queries N of each, default 5), slices, tune vs holdout, latency, judged@k; the delta's interval if the unjudged
   documents were graded; score ties; stage recall and query classes (--class-slices: classes as slices). Sides are configs (run, or reused from
   .ranklab/runs when nothing changed), saved runs (a file, or a run's id in .ranklab/runs), or TREC run files from any engine (with --qrels: no workspace needed).
   Several --candidate: one comparison per candidate against the baseline, one Holm correction over all of them, and a
   matrix (rows: candidates; columns: metrics); --fail-on-regression exits 1 when any candidate fails a gate.
   Runs made as different principals (or one with and one without --as) are refused unless --allow-mixed-principals
-  is given; the output then says so first.
+  is given; the output then says so first. --brief: the verdict, the metrics (or the matrix) and the gates only.
 ${METRICS_HELP}`;
 
-export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE] [--strict]
+export const GATE_USAGE = `ranklab gate [--workspace DIR] --candidate CONFIG_OR_RUN [--baseline CONFIG_OR_RUN] [--gates FILE] [--junit FILE] [--summary FILE] [--brief] [--strict]
   Checks the quality gates of ranklab.json (or --gates FILE): minimum values and maximum regressions against
   the baseline, overall and per slice. Exit code 1 when a gate fails, naming the gate and the queries; 2 when
-  no gate is declared or one cannot be evaluated (file, line and key named).`;
+  no gate is declared or one cannot be evaluated (file, line and key named). Prints the comparison as compare does;
+  --brief: the verdict, the metrics and the gates only.`;
 
 const COMPARE_OPTIONS = {
   ...METRIC_OPTIONS,
@@ -61,6 +62,7 @@ const COMPARE_OPTIONS = {
   junit: { type: 'string' },
   summary: { type: 'string' },
   'max-queries': { type: 'string' },
+  brief: { type: 'boolean' },
   'class-slices': { type: 'boolean' },
   'allow-mixed-principals': { type: 'boolean' },
 } as const;
@@ -86,6 +88,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const format = formatChoice(values.format, ['table', 'json', 'markdown', 'junit'] as const, 'table');
   const split = formatChoice(values.split, SPLITS, 'all', '--split');
   const maxQueries = intFlag(values['max-queries'], '--max-queries', 1);
+  const brief = !!values.brief;
   const candidateArgs = values.candidate ?? [];
   required(candidateArgs[0], '--candidate');
   // With --qrels and run files only, no workspace is needed at all.
@@ -163,12 +166,15 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
       classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'],
     });
     // Moved documents get their one-line reason when both sides are configs of the built-in pipeline: for every
-    // changed query in JSON, for those printed in a table or markdown (each moved document costs two searches).
-    const explained = maxQueries ?? (format === 'json' ? undefined : PRINTED_QUERIES);
-    if (session && baseline.kind === 'config' && !baseline.entry.config?.engine) {
+    // changed query in JSON, for those printed in a table or markdown (each moved document costs two searches;
+    // --brief prints none).
+    const explained = format === 'json' && maxQueries === undefined ? undefined : brief && format !== 'json' ? 0 : (maxQueries ?? PRINTED_QUERIES);
+    if (session && baseline.kind === 'config' && !baseline.entry.config?.engine && explained !== 0) {
       for (const [i, c] of candidates.entries()) {
         if (c.kind !== 'config' || c.entry.config?.engine) continue;
-        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), many.comparisons[i], { principal: values.as, signal, maxQueries: explained });
+        const cmp = many.comparisons[i];
+        const printed = explained === undefined ? cmp : (({ losses, wins }) => ({ queryDeltas: [...losses, ...wins] }))(biggestChanges(cmp.queryDeltas, explained));
+        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), printed, { principal: values.as, signal });
       }
     }
   } catch (e) {
@@ -183,15 +189,15 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
 
   if (many.comparisons.length === 1) {
     const [cmp] = many.comparisons;
-    for (const o of outputs) writeOutput(o, o.flag === '--junit' ? gatesJUnit(gates[0], cmp) : formatComparison(cmp, 'markdown', { gates: gates[0] }));
+    for (const o of outputs) writeOutput(o, o.flag === '--junit' ? gatesJUnit(gates[0], cmp) : formatComparison(cmp, 'markdown', { gates: gates[0], maxQueries, brief }));
     if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates[0]), excludedQueries: excluded }, null, 2) + '\n');
     else if (format === 'junit') io.out(gatesJUnit(gates[0], cmp));
-    else io.out(prefix + formatComparison(cmp, format, { gates: gates[0], maxQueries }));
+    else io.out(prefix + formatComparison(cmp, format, { gates: gates[0], maxQueries, brief }));
   } else {
-    for (const o of outputs) writeOutput(o, o.flag === '--junit' ? manyJUnit(many, gates) : formatMany(many, gates, 'markdown'));
+    for (const o of outputs) writeOutput(o, o.flag === '--junit' ? manyJUnit(many, gates) : formatMany(many, gates, 'markdown', { brief }));
     if (format === 'json') io.out(JSON.stringify({ ...manyJson(many, gates), excludedQueries: excluded }, null, 2) + '\n');
     else if (format === 'junit') io.out(manyJUnit(many, gates));
-    else io.out(prefix + formatMany(many, gates, format));
+    else io.out(prefix + formatMany(many, gates, format, { brief }));
   }
 
   const failed = many.comparisons.flatMap((cmp, i) => gates[i].filter((g) => !g.passed).map((g) => ({ g, who: many.comparisons.length > 1 ? `${cmp.candidate}: ` : '' })));

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
-import { type ExcludedQuery, type JudgmentSet, withoutQueries } from '../../core/judgments';
+import { shortText } from '../../core/util/visible-text';
+import { type ExcludedQuery, type JudgmentSet, splitSourceOf, withoutQueries } from '../../core/judgments';
 import { describeMetric } from '../../core/metrics';
 import { type StageRecallReport, classSliceMeans, stageRecall } from '../../core/experiment/stage-recall';
 import { stageRecallTable } from '../../core/report/stage-recall';
@@ -126,7 +127,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       judgments: r.saved.provenance.judgments,
       saved: r.path ?? null,
       sharing: r.sharing ?? null,
-    })), failed, variant: Object.fromEntries(specs.map((s) => [s.name, describeMetric(s, options)])) }, null, 2) + '\n');
+    })), failed, variant: Object.fromEntries(specs.map((s) => [s.name, describeMetric(s, options)])), splitQueries: splitQueries(session.judgmentsFor({ split }), split) }, null, 2) + '\n');
     return code;
   }
   const table = format === 'markdown' ? markdownTable : textTable;
@@ -162,7 +163,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   if (values['per-query']) {
     for (const r of results) {
       out.push('', `${r.config.name}, per query:`);
-      out.push(table(['query', 'text', ...specs.map((s) => s.name)], [...r.evaluation.perQuery].map(([qid, v]) => [qid, (session.judgments().queries.get(qid)?.text ?? '').slice(0, 50), ...specs.map((s) => v[s.name])] as Cell[])));
+      out.push(table(['query', 'text', ...specs.map((s) => s.name)], [...r.evaluation.perQuery].map(([qid, v]) => [qid, shortText(session.judgments().queries.get(qid)?.text ?? '', 50), ...specs.map((s) => v[s.name])] as Cell[])));
     }
   }
   for (const r of incomplete) {
@@ -206,4 +207,9 @@ function checkTrecIds(corpus: Corpus, judgments: JudgmentSet): void {
     ...queries.map((q) => ({ file: judgments.queryLocations?.get(q)?.file ?? '', line: judgments.queryLocations?.get(q)?.line ?? 0, severity: 'error' as const, message: `query id ${JSON.stringify(q)} holds white space` })),
   ];
   throw new InputError(`${diagnostics.length} id(s) hold white space and cannot be written as TREC run lines (listed below)`, diagnostics, { key: '--trec-run', hint: 'rename them, or leave out --trec-run' });
+}
+
+/** The judged queries of the split asked for, and what decided it: the ids `sweep` holds out are `--split holdout`'s. */
+function splitQueries(judgments: JudgmentSet, split: (typeof SPLITS)[number]) {
+  return { split, source: splitSourceOf(judgments), ids: [...judgments.qrels.keys()] };
 }

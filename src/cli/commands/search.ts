@@ -1,4 +1,5 @@
 import { verifyView } from '../../core/session/check-acl';
+import { shortText, visibleText } from '../../core/util/visible-text';
 import type { SearchView } from '../../core/session/search-view';
 import { modeLabel } from '../../core/config';
 import { textTable, type Cell } from '../../core/report/table';
@@ -46,15 +47,15 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   }
   const stages = STAGE_NAMES.filter((s) => view.results.some((r) => r.stages[s]));
   const out: string[] = [];
-  out.push(`"${query}": ${view.total} matching document(s)${values.as ? ` visible to ${values.as}` : ''}; showing ${view.results.length} (config ${config.name}, ${modeLabel(config)}, ${config.acl.mode})`, '');
+  out.push(`"${shortText(query)}": ${view.total} matching document(s)${values.as ? ` visible to ${values.as}` : ''}; showing ${view.results.length} (config ${config.name}, ${modeLabel(config)}, ${config.acl.mode})`, '');
   if (view.results.length) {
     out.push(textTable(['#', 'id', 'score', ...stages.map((s) => `${s} rank/score`), 'title'], view.results.map((r, i) => [
       String(i + 1), r.id, r.score,
       ...stages.map((s) => (r.stages[s] ? `${r.stages[s]!.rank} / ${r.stages[s]!.score.toFixed(4)}` : '-')),
-      r.title.length > 60 ? `${r.title.slice(0, 59)}…` : r.title,
+      shortText(r.title, 60),
     ] as Cell[])));
     out.push('');
-    view.results.forEach((r, i) => { if (r.snippet) out.push(`${i + 1}. ${r.id}: ${r.snippet}`); });
+    view.results.forEach((r, i) => { if (r.snippet) out.push(`${i + 1}. ${r.id}: ${visibleText(r.snippet)}`); });
   }
   const tags = Object.entries(view.facets.tags);
   if (tags.length) out.push('', `tags: ${tags.slice(0, 20).map(([t, n]) => `${t} (${n})`).join(', ')}${tags.length > 20 ? `, … ${tags.length - 20} more` : ''}`);

@@ -1,4 +1,5 @@
 import { InputError } from '../../core/util/diagnostics';
+import { visibleText } from '../../core/util/visible-text';
 import { formatChoice, intFlag, parse } from '../args';
 import type { Io } from '../io';
 import { WORKSPACE_OPTIONS, openForOneQuery } from '../workspace-options';
@@ -29,6 +30,6 @@ export async function suggestCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   if (suggestions.length === 0) io.out(`no suggestions for "${prefix}"${values.as ? ` visible to ${values.as}` : ''}\n`);
-  else io.out(suggestions.map((s) => `${s.suggestion}\t${s.score.toFixed(4)}`).join('\n') + '\n');
+  else io.out(suggestions.map((s) => `${visibleText(s.suggestion)}\t${s.score.toFixed(4)}`).join('\n') + '\n');
   return 0;
 }

@@ -72,6 +72,12 @@ export interface ComparisonBounds {
   deciding: Record<string, string[]>;
   /** Number of pairs in `deciding`. */
   decidingCount: number;
+  /**
+   * Every judged grade of the compared queries is relevant (>= the threshold): the judgments list only relevant
+   * documents, so an unjudged document means "not relevant" by construction, and the verdict says so once
+   * instead of flagging every metric.
+   */
+  onlyRelevantJudged: boolean;
 }
 
 interface QueryBound {
@@ -150,7 +156,8 @@ export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec
     setKey(byQuery, qid, ordered);
     decidingCount += ordered.length;
   }
-  return { maxGrade, metrics, deciding: byQuery, decidingCount };
+  const onlyRelevantJudged = qids.every((q) => [...(judgments.qrels.get(q)?.values() ?? [])].every((g) => g >= options.relevanceThreshold));
+  return { maxGrade, metrics, deciding: byQuery, decidingCount, onlyRelevantJudged };
 }
 
 function verdictOf(delta: number, holds: boolean, deciding: number, inexact: number): string {

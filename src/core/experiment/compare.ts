@@ -1,4 +1,5 @@
 import type { JudgmentSet, Query } from '../judgments/types';
+import { querySplit, splitSourceOf } from '../judgments/splits';
 import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt } from '../metrics';
 import type { RankedDoc, Run, StageCandidates } from '../run/types';
 import { type QueryClass, type StageRecallReport, classChanges, stageRecall } from './stage-recall';
@@ -157,6 +158,16 @@ export interface Comparison extends ComparisonStatistics {
   tieReports: { baseline: TieReport; candidate: TieReport };
   /** Stage recall and query classes of each side, and the queries whose class changed (./stage-recall.ts). */
   stageRecall: { baseline: StageRecallReport; candidate: StageRecallReport; changed: { qid: string; baseline: QueryClass; candidate: QueryClass }[] };
+}
+
+/**
+ * The changed queries a report lists (queryDeltas is worst first): the `n` biggest losses, worst first, and the `n`
+ * biggest wins, best first; with the counts of each.
+ */
+export function biggestChanges<Q extends { delta: number }>(queryDeltas: readonly Q[], n: number): { losses: Q[]; wins: Q[]; lossCount: number; winCount: number } {
+  const lost = queryDeltas.filter((q) => q.delta < 0);
+  const won = queryDeltas.filter((q) => q.delta > 0).reverse();
+  return { losses: lost.slice(0, n), wins: won.slice(0, n), lossCount: lost.length, winCount: won.length };
 }
 
 /** Paired comparison of two runs on the same judgments: means, CIs, tests, per-query moves, slices, splits. */
@@ -412,8 +423,11 @@ function* statisticsSteps(
     if (ids.length >= s.minSliceSize) slices[tag] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   const splits: Comparison['splits'] = {};
-  for (const split of ['tune', 'holdout'] as const) {
-    const ids = qids.filter((q) => (judgments.queries.get(q)?.split ?? 'tune') === split);
+  const splitSource = splitSourceOf(judgments);
+  // Rows (and Holm tests) for the tune/holdout split only when the judgments declare it: a hashed split is there for
+  // `--split` and the sweep, and comparing its halves on every compare would only weaken the correction.
+  for (const split of splitSource === 'judgments' ? (['tune', 'holdout'] as const) : []) {
+    const ids = qids.filter((q) => querySplit(judgments, q, splitSource) === split);
     if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   // fromEntries: a query id such as "__proto__" is a key like any other (an assignment would set the prototype).
@@ -433,7 +447,7 @@ function* statisticsSteps(
   }
   const infoOf = (q: string) => {
     const query: Query | undefined = judgments.queries.get(q);
-    return { text: query?.text ?? '', tags: query?.tags ?? [], split: query?.split ?? 'tune' };
+    return { text: query?.text ?? '', tags: query?.tags ?? [], split: querySplit(judgments, q, splitSource) };
   };
   const queryDeltas = qids
     .map((q) => ({ q, d: perQuery[q][primary.name] }))

@@ -77,6 +77,11 @@ export interface Verdict {
   metrics: MetricVerdict[];
   /** The primary metric's MDE sentence. */
   mde: string;
+  /**
+   * Said once instead of a could-flip note per metric, when the judgments list only relevant documents (every
+   * judged grade >= the threshold): an unjudged document is, by construction, not relevant.
+   */
+  unjudgedNote?: string;
 }
 
 const DEFAULTS: Required<VerdictSettings> = { alpha: 0.05, power: 0.8, detect: 0.01 };
@@ -101,8 +106,11 @@ export function verdictOf(cmp: VerdictInput, gates: readonly GateResult[], setti
     basis: `${cmp.queries} queries, significant = Holm-adjusted p < ${s.alpha} over ${cmp.tests} ${cmp.tests === 1 ? 'test' : 'tests'}`,
     metrics,
     mde: metrics[0]?.mde.text ?? '',
+    ...(cmp.bounds?.onlyRelevantJudged && { unjudgedNote: ONLY_RELEVANT_NOTE }),
   };
 }
+
+const ONLY_RELEVANT_NOTE = 'The judgments list only relevant documents (every judged grade is relevant): an unjudged document counts as not relevant, as such judgments mean it, so no line above is flagged for unjudged documents.';
 
 function metricVerdict(cmp: VerdictInput, name: string, gates: readonly GateResult[], s: Required<VerdictSettings>): MetricVerdict {
   const m = cmp.metrics[name];
@@ -125,7 +133,7 @@ function metricVerdict(cmp: VerdictInput, name: string, gates: readonly GateResu
   const worst = worstSlice(cmp, name);
   if (worst) v.worstSlice = { ...worst, significant: worst.pAdjusted < s.alpha };
   const b = cmp.bounds?.metrics[name];
-  if (b && !b.holds && m.delta !== 0) v.couldFlip = { low: b.low, high: b.high, deciding: b.deciding, exact: b.exact };
+  if (b && !cmp.bounds!.onlyRelevantJudged && !b.holds && m.delta !== 0) v.couldFlip = { low: b.low, high: b.high, deciding: b.deciding, exact: b.exact };
   v.line = metricLine(v);
   return v;
 }

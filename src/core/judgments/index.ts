@@ -8,3 +8,4 @@ export { checkDocIds, missingQueryText, queriesWithoutRelevant } from './validat
 export { type ExcludedQuery, filterBySplit, judgmentsVisibleTo, withoutQueries } from './transform';
 export { fingerprintJudgments } from './fingerprint';
 export { judgmentKey } from './keys';
+export { HASH_HOLDOUT_SHARE, querySplit, type SplitSource, splitSourceOf, type TuneHoldout, tuneHoldoutSplit } from './splits';

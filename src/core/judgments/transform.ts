@@ -1,5 +1,6 @@
 import { fingerprintJudgments } from './fingerprint';
 import { judgmentKey } from './keys';
+import { querySplit, splitSourceOf } from './splits';
 import type { JudgmentSet, Query, SourceLocation } from './types';
 
 /** A judged query left out of scoring as a principal, and why. */
@@ -43,15 +44,15 @@ export function judgmentsVisibleTo(
   return { judgments: withParts(set, set.queries, qrels, locations, set.queryLocations), excluded };
 }
 
-/** Queries of one split with their judgments; a query without `split` counts as "tune". */
+/** Queries of one split with their judgments: the workspace's one split (`querySplit`), kept by the subset. */
 export function filterBySplit(set: JudgmentSet, split: 'tune' | 'holdout' | 'all'): JudgmentSet {
   if (split === 'all') return set;
-  const queries = new Map<string, Query>();
-  for (const [qid, q] of set.queries) if ((q.split ?? 'tune') === split) queries.set(qid, q);
-  const qrels = new Map<string, Map<string, number>>();
-  for (const [qid, docs] of set.qrels) if (queries.has(qid)) qrels.set(qid, docs);
-  const locations = set.locations && new Map([...set.locations].filter(([key]) => queries.has(key.slice(0, key.indexOf('\t')))));
-  const queryLocations = set.queryLocations && new Map([...set.queryLocations].filter(([qid]) => queries.has(qid)));
+  const source = splitSourceOf(set);
+  const keep = (qid: string) => querySplit(set, qid, source) === split;
+  const queries = new Map([...set.queries].filter(([qid]) => keep(qid)));
+  const qrels = new Map([...set.qrels].filter(([qid]) => keep(qid)));
+  const locations = set.locations && new Map([...set.locations].filter(([key]) => keep(key.slice(0, key.indexOf('\t')))));
+  const queryLocations = set.queryLocations && new Map([...set.queryLocations].filter(([qid]) => keep(qid)));
   return withParts(set, queries, qrels, locations, queryLocations);
 }
 
@@ -84,6 +85,8 @@ function withParts(
   if (set.merge !== undefined) out.merge = set.merge;
   if (set.ratings) out.ratings = set.ratings;
   if (set.ratingLocations) out.ratingLocations = set.ratingLocations;
+  // The split is the whole set's: a subset must not re-split (a tune-only set has no holdout mark left).
+  out.splitSource = splitSourceOf(set);
   if (locations) out.locations = locations;
   if (queryLocations) out.queryLocations = queryLocations;
   return out;

@@ -43,4 +43,9 @@ export interface JudgmentSet {
   ratings?: Map<string, Map<string, Map<string, number>>>;
   /** Where each rater's grades were read, keyed by `judgmentKey`. */
   ratingLocations?: Map<string, Map<string, SourceLocation>>;
+  /**
+   * Set on a subset (one split, one principal's view): whether the whole set's own marks or the hash decided the
+   * tune/holdout split (see `splitSourceOf`, src/core/judgments/splits.ts); absent on a whole set, worked out from it.
+   */
+  splitSource?: 'judgments' | 'hash';
 }

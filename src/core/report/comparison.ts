@@ -1,9 +1,10 @@
-import type { Comparison, MetricComparison } from '../experiment/compare';
+import { type Comparison, type MetricComparison, type QueryDelta, biggestChanges } from '../experiment/compare';
 import type { GateResult } from '../experiment/gates';
 import { type Verdict, verdictLegend, verdictOf } from '../experiment/verdict';
 import { formatNumber, markdownTable, textTable, type Cell } from './table';
 import { tieSummary } from './ties';
 import { stageRecallTable } from './stage-recall';
+import { shortText } from '../util/visible-text';
 
 const signed = (x: number) => (Number.isNaN(x) ? 'n/a' : (x >= 0 ? '+' : '') + x.toFixed(4));
 const pct = (x: number | null) => (x === null ? 'n/a' : (x >= 0 ? '+' : '') + (x * 100).toFixed(1) + '%');
@@ -25,15 +26,16 @@ export function verdictLines(v: Verdict, md: boolean): string[] {
   const out = [md ? `**Verdict: ${v.headline}**; ${v.basis}` : `Verdict: ${v.headline}; ${v.basis}`, ''];
   for (const m of v.metrics) out.push(`${md ? '- ' : '  '}${m.line}`);
   if (v.mde) out.push(`${md ? '- ' : '  '}${v.mde}`);
+  if (v.unjudgedNote) out.push(`${md ? '- ' : '  '}${v.unjudgedNote}`);
   out.push('', ...verdictLegend(v).map((l) => (md ? `<sub>${l.replace(/</g, '&lt;')}</sub><br>` : `  (${l})`)));
   return out;
 }
 
-/** Changed queries a table or markdown comparison prints unless told (`--max-queries`). */
-export const PRINTED_QUERIES = 10;
+/** Biggest losses, and as many biggest wins, a table or markdown comparison prints unless told (`--max-queries`). */
+export const PRINTED_QUERIES = 5;
 
-/** The comparison for people: terminal table or Markdown (CI job summaries). */
-export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', opts: { maxQueries?: number; gates?: GateResult[] } = {}): string {
+/** The comparison for people: terminal table or Markdown (CI job summaries); `brief`: verdict, metrics and gates only. */
+export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', opts: { maxQueries?: number; gates?: GateResult[]; brief?: boolean } = {}): string {
   const md = format === 'markdown';
   const table = md ? markdownTable : textTable;
   const h = (t: string) => (md ? `### ${t}` : `== ${t}`);
@@ -43,8 +45,13 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   for (const w of cmp.warnings.filter((x) => x.kind === 'mixed-principals')) out.push(md ? `> ⚠️ **${w.message}**` : `!! ${w.message}`);
   out.push('', ...verdictLines(verdictOf(cmp, opts.gates ?? []), md));
   out.push('', `${cmp.queries} queries; judgments ${cmp.judgments}; ${cmp.correction}.`);
-  for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
+  if (!opts.brief) for (const [name, v] of Object.entries(cmp.variant)) out.push(`${md ? '- ' : '  '}${name}: ${v}`);
   out.push('', table(METRIC_HEADERS, metricRows(cmp.metrics)), `${md ? '' : '  '}${METRIC_LEGEND}`);
+  if (opts.brief) {
+    out.push(...gatesSection(opts.gates, table, h, true));
+    out.push('', `${md ? '' : '  '}(--brief: without it, the variants, wins and losses, bounds, ties, slices, latency, stage recall and the queries that changed)`);
+    return out.join('\n') + '\n';
+  }
   out.push('', table(['metric', 'wins', 'losses', 'ties'], Object.keys(cmp.metrics).map((n) => [n, String(cmp.wins[n]), String(cmp.losses[n]), String(cmp.ties[n])])));
   out.push(...boundsSection(cmp, md, table, h));
   out.push('', `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.baseline, 'baseline: ')}`, `${md ? '- ' : '  '}${tieSummary(cmp.tieReports.candidate, 'candidate: ')}`);
@@ -53,10 +60,7 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
     out.push('', h('Warnings'));
     for (const w of cmp.warnings) out.push(`${md ? '- ⚠️' : '  !'} ${w.message}`);
   }
-  if (opts.gates?.length) {
-    out.push('', h('Gates'));
-    out.push(table(['gate', 'actual', 'result', 'queries'], opts.gates.map((g) => [g.gate, formatNumber(g.actual), g.passed ? 'pass' : 'FAIL', g.passed ? '' : g.queries.slice(0, 5).map((q) => q.qid).join(', ')])));
-  }
+  out.push(...gatesSection(opts.gates, table, h));
   const sliceRows = Object.entries({ ...cmp.slices, ...Object.fromEntries(Object.entries(cmp.splits).map(([k, v]) => [`split:${k}`, v!])) }).map(([slice, sc]) => {
     const m = sc.metrics[cmp.primaryMetric];
     return [slice, String(sc.queries), m.baseline, m.candidate, signed(m.delta), ci(m.ci95), pval(m.pAdjusted)] as Cell[];
@@ -80,25 +84,37 @@ export function formatComparison(cmp: Comparison, format: 'table' | 'markdown', 
   }
   out.push('', `judged@${cmp.judged.k}: baseline ${cmp.judged.baseline.toFixed(3)}, candidate ${cmp.judged.candidate.toFixed(3)}`);
 
-  const max = opts.maxQueries ?? PRINTED_QUERIES;
-  if (cmp.queryDeltas.length) {
-    out.push('', h(`Queries that changed (${cmp.primaryMetric}, worst first; ${Math.min(max, cmp.queryDeltas.length)} of ${cmp.queryDeltas.length})`));
-    for (const q of cmp.queryDeltas.slice(0, max)) {
-      out.push(`${md ? '- ' : ''}${q.qid} ${signed(q.delta)} (${q.baseline.toFixed(3)} → ${q.candidate.toFixed(3)}) "${q.text}"${q.tags.length ? ` [${q.tags.join(', ')}]` : ''}`);
-      for (const d of q.moved.slice(0, 6)) {
-        const grade = d.grade === null ? 'unjudged' : `grade ${d.grade}`;
-        const move = d.change === 'in' ? `in at ${d.candidateRank}` : d.change === 'out' ? `out (was ${d.baselineRank})` : `${d.baselineRank} → ${d.candidateRank}`;
-        out.push(`${md ? '    - ' : '      '}${d.id}: ${move}, ${grade}${d.reason ? ` — ${d.reason}` : ''}`);
-      }
-    }
-  }
+  const { losses, wins, lossCount, winCount } = biggestChanges(cmp.queryDeltas, opts.maxQueries ?? PRINTED_QUERIES);
+  if (lossCount) out.push('', h(`Biggest losses (${cmp.primaryMetric}, worst first; ${losses.length} of ${lossCount})`), ...losses.flatMap((q) => queryLines(q, md)));
+  if (winCount) out.push('', h(`Biggest wins (${cmp.primaryMetric}, best first; ${wins.length} of ${winCount})`), ...wins.flatMap((q) => queryLines(q, md)));
   return out.join('\n') + '\n';
+}
+
+/** The gates table; `failedOnly` (--brief): the failed gates, after a count of those that pass. */
+function gatesSection(gates: GateResult[] | undefined, table: typeof textTable, h: (t: string) => string, failedOnly = false): string[] {
+  if (!gates?.length) return [];
+  const passed = gates.filter((g) => g.passed).length;
+  if (failedOnly && passed === gates.length) return ['', h(`Gates: all ${gates.length} pass`)];
+  const shown = failedOnly ? gates.filter((g) => !g.passed) : gates;
+  return ['', h(failedOnly ? `Gates: ${gates.length - passed} of ${gates.length} fail` : 'Gates'), table(['gate', 'actual', 'result', 'queries'], shown.map((g) => [g.gate, formatNumber(g.actual), g.passed ? 'pass' : 'FAIL', g.passed ? '' : g.queries.slice(0, 5).map((q) => q.qid).join(', ')]))];
+}
+
+/** A changed query (its text cut to one short line) and the documents that moved in its top k. */
+function queryLines(q: QueryDelta, md: boolean): string[] {
+  const out = [`${md ? '- ' : ''}${q.qid} ${signed(q.delta)} (${q.baseline.toFixed(3)} → ${q.candidate.toFixed(3)}) "${shortText(q.text)}"${q.tags.length ? ` [${q.tags.join(', ')}]` : ''}`];
+  for (const d of q.moved.slice(0, 6)) {
+    const grade = d.grade === null ? 'unjudged' : `grade ${d.grade}`;
+    const move = d.change === 'in' ? `in at ${d.candidateRank}` : d.change === 'out' ? `out (was ${d.baselineRank})` : `${d.baselineRank} → ${d.candidateRank}`;
+    out.push(`${md ? '    - ' : '      '}${d.id}: ${move}, ${grade}${d.reason ? ` — ${d.reason}` : ''}`);
+  }
+  return out;
 }
 
 /** The delta's interval if the unjudged documents were graded, beside each metric's verdict. */
 function boundsSection(cmp: Comparison, md: boolean, table: typeof textTable, h: (t: string) => string): string[] {
   const b = cmp.bounds;
   if (!b) return ['', 'Bounds over unjudged documents: none (condensed lists: unjudged documents are not scored).'];
+  if (b.onlyRelevantJudged) return ['', 'Bounds over unjudged documents: not shown (the judgments list only relevant documents; see the verdict).'];
   const rows = Object.entries(b.metrics).map(([name, m]) => [name, signed(m.delta), `[${signed(m.low)}, ${signed(m.high)}]`, m.verdict] as Cell[]);
   const out = ['', h(`If the unjudged documents were graded (0 to ${b.maxGrade}, one grade per query and document)`), table(['metric', 'delta', 'delta could be', 'verdict'], rows)];
   if (b.decidingCount) {
@@ -113,34 +129,56 @@ export function comparisonJson(cmp: Comparison, gates?: GateResult[]) {
   return { verdict: verdictOf(cmp, gates ?? []), ...cmp, gates: gates ?? [] };
 }
 
-export const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+/** Text escaped for XML; control characters XML 1.0 cannot hold at all become U+FFFD. */
+export const xml = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
+
+/** Queries a failed gate's JUnit failure lists by name (the rest are counted). */
+const FAILURE_QUERIES = 20;
 
 /**
- * JUnit XML: one test suite per gate, one test case for the gate itself and one per query.
- * A query's case fails only when its gate fails and that query pulls the figure down
- * (below the minimum, or losing against the baseline), so a passing gate never shows red.
+ * JUnit XML: one test suite for the comparison, one test case per gate result (a per-slice gate has one per slice),
+ * failing exactly when the gate fails. The queries that pull the figure down are in the failure's text, each as its
+ * id and a short text. The `tests` and `failures` counts of every element are those of the elements below it.
  */
 export function gatesJUnit(results: GateResult[], cmp: Comparison): string {
-  const failures = results.filter((r) => !r.passed).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ranklab gates: ${xml(cmp.candidate)} vs ${xml(cmp.baseline)}" failures="${failures}">\n${gateSuites(results, cmp).join('\n')}\n</testsuites>\n`;
+  return junitDocument(`ranklab gates: ${cmp.candidate} vs ${cmp.baseline}`, [gateSuite(results, cmp)]);
 }
 
-/** The <testsuite> elements of gatesJUnit, each named `prefix` + the gate (N-way reports prefix the candidate). */
-export function gateSuites(results: readonly GateResult[], cmp: Comparison, prefix = ''): string[] {
-  const qids = Object.keys(cmp.perQuery);
-  return results.map((g) => {
-    const bad = new Map(g.queries.map((q) => [q.qid, q.value]));
-    const ids = g.slice ? qids.filter((q) => (g.slice!.startsWith('split:') ? cmp.queryInfo[q]?.split === g.slice!.slice(6) : cmp.queryInfo[q]?.tags.includes(g.slice!))) : qids;
-    const name = xml(prefix + g.gate);
-    const cases = [
-      `    <testcase classname="${name}" name="overall: ${formatNumber(g.actual)}">${g.passed ? '' : `<failure message="${xml(`${prefix}${g.gate} failed: ${formatNumber(g.actual)}`)}"/>`}</testcase>`,
-      ...ids.map((q) => {
-        const fails = !g.passed && bad.has(q);
-        const label = g.kind === 'min' ? `${g.metric} ${formatNumber(cmp.perQuery[q]?.[g.metric]?.candidate ?? NaN)}` : `delta ${signed(cmp.perQuery[q]?.[g.metric]?.delta ?? NaN)}`;
-        return `    <testcase classname="${name}" name="${xml(`${q} ${cmp.queryInfo[q]?.text ?? ''}`.trim())}">${fails ? `<failure message="${xml(`${q}: ${label}`)}"/>` : ''}</testcase>`;
-      }),
-    ];
-    const failures = cases.filter((c) => c.includes('<failure')).length;
-    return `  <testsuite name="${name}" tests="${cases.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>`;
+/** A <testsuites> document around suites made by gateSuite, its counts the sums of theirs. */
+export function junitDocument(name: string, suites: readonly JUnitSuite[]): string {
+  const tests = suites.reduce((n, s) => n + s.tests, 0);
+  const failures = suites.reduce((n, s) => n + s.failures, 0);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(name)}" tests="${tests}" failures="${failures}">\n${suites.map((s) => s.xml).join('\n')}\n</testsuites>\n`;
+}
+
+export interface JUnitSuite {
+  xml: string;
+  tests: number;
+  failures: number;
+}
+
+/** The <testsuite> of one comparison's gates, named "candidate vs baseline". */
+export function gateSuite(results: readonly GateResult[], cmp: Comparison): JUnitSuite {
+  const suite = `${cmp.candidate} vs ${cmp.baseline}`;
+  const cases = results.map((g) => {
+    const head = `    <testcase classname="${xml(suite)}" name="${xml(g.gate)}"`;
+    if (g.passed) return `${head}/>`;
+    return `${head}>\n      <failure type="gate" message="${xml(`${g.gate} failed: actual ${formatNumber(g.actual)}`)}">${xml(failureDetails(g, cmp))}</failure>\n    </testcase>`;
   });
+  const failures = results.filter((g) => !g.passed).length;
+  return { tests: results.length, failures, xml: `  <testsuite name="${xml(suite)}" tests="${results.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>` };
+}
+
+/** Why a gate failed, query by query: the queries below the minimum or losing against the baseline, worst first. */
+function failureDetails(g: GateResult, cmp: Comparison): string {
+  const what = g.kind === 'min' ? `below ${g.threshold} (${g.metric} of the candidate)` : `losing against the baseline (${g.metric} delta)`;
+  const where = g.slice ? ` in slice ${g.slice}` : '';
+  const lines = [`${g.gate}: actual ${formatNumber(g.actual)}. ${g.queries.length} ${g.queries.length === 1 ? 'query' : 'queries'}${where} ${what}, worst first:`];
+  for (const q of g.queries.slice(0, FAILURE_QUERIES)) {
+    const text = cmp.queryInfo[q.qid]?.text;
+    lines.push(`  ${q.qid}${text ? ` "${shortText(text, 60)}"` : ''}: ${g.kind === 'min' ? formatNumber(q.value) : signed(q.value)}`);
+  }
+  if (g.queries.length > FAILURE_QUERIES) lines.push(`  … and ${g.queries.length - FAILURE_QUERIES} more (all in --format json "gates")`);
+  return lines.join('\n');
 }

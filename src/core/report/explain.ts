@@ -1,11 +1,12 @@
 /** `ranklab explain` as text: each config's steps, the lexical sum term by term, the reason line. */
 import type { ConfigExplanation, ExplainReport } from '../session/explain';
 import { type Cell, formatNumber, textTable } from './table';
+import { shortText } from '../util/visible-text';
 
 export function formatExplanation(r: ExplainReport): string {
   const out: string[] = [];
-  const q = r.query.qid ? `${r.query.qid} "${r.query.text}"` : `"${r.query.text}"`;
-  out.push(`query ${q}; document ${r.doc.id}${r.doc.title ? ` "${r.doc.title}"` : ''}${r.principal ? `; as ${r.principal}` : ''}`);
+  const q = r.query.qid ? `${r.query.qid} "${shortText(r.query.text)}"` : `"${shortText(r.query.text)}"`;
+  out.push(`query ${q}; document ${r.doc.id}${r.doc.title ? ` "${shortText(r.doc.title)}"` : ''}${r.principal ? `; as ${r.principal}` : ''}`);
   if (!r.visible) {
     out.push(`not visible to ${r.principal}`);
     return out.join('\n') + '\n';

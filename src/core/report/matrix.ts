@@ -7,7 +7,7 @@ import type { ManyComparison } from '../experiment/compare';
 import type { GateResult } from '../experiment/gates';
 import { type ComparisonMatrix, comparisonMatrix } from '../experiment/matrix';
 import { verdictLegend } from '../experiment/verdict';
-import { comparisonJson, gateSuites, xml } from './comparison';
+import { comparisonJson, gateSuite, junitDocument } from './comparison';
 import { markdownTable, textTable, type Cell } from './table';
 
 const signed = (x: number) => (Number.isNaN(x) ? 'n/a' : (x >= 0 ? '+' : '') + x.toFixed(4));
@@ -22,7 +22,7 @@ function matrixLegend(m: ComparisonMatrix): string {
 }
 
 /** The N-way comparison for people: terminal table or Markdown (a pull-request comment). */
-export function formatMany(many: ManyComparison, gates: readonly (readonly GateResult[])[], format: 'table' | 'markdown'): string {
+export function formatMany(many: ManyComparison, gates: readonly (readonly GateResult[])[], format: 'table' | 'markdown', opts: { brief?: boolean } = {}): string {
   const md = format === 'markdown';
   const table = md ? markdownTable : textTable;
   const h = (t: string) => (md ? `### ${t}` : `== ${t}`);
@@ -50,6 +50,7 @@ export function formatMany(many: ManyComparison, gates: readonly (readonly GateR
 
   const failed = m.rows.flatMap((r, i) => (gates[i] ?? []).filter((g) => !g.passed).map((g) => [r.candidate, g.gate, Number.isNaN(g.actual) ? 'n/a' : g.actual.toFixed(4), g.queries.slice(0, 5).map((q) => q.qid).join(', ')] as Cell[]));
   if (failed.length) out.push('', h('Failed gates'), table(['candidate', 'gate', 'actual', 'queries'], failed));
+  if (opts.brief) return out.join('\n') + '\n';
 
   for (const [i, r] of m.rows.entries()) {
     const cmp = many.comparisons[i];
@@ -82,9 +83,7 @@ export function manyJson(many: ManyComparison, gates: readonly (readonly GateRes
   };
 }
 
-/** JUnit XML of an N-way comparison: every candidate's gate suites, named "candidate: gate". */
+/** JUnit XML of an N-way comparison: one test suite per candidate ("candidate vs baseline"), one case per gate result. */
 export function manyJUnit(many: ManyComparison, gates: readonly (readonly GateResult[])[]): string {
-  const suites = many.comparisons.flatMap((cmp, i) => gateSuites(gates[i] ?? [], cmp, `${cmp.candidate}: `));
-  const failures = gates.reduce((n, g) => n + g.filter((r) => !r.passed).length, 0);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ranklab gates: ${xml(many.candidates.join(', '))} vs ${xml(many.baseline)}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return junitDocument(`ranklab gates: ${many.candidates.join(', ')} vs ${many.baseline}`, many.comparisons.map((cmp, i) => gateSuite(gates[i] ?? [], cmp)));
 }

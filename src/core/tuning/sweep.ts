@@ -7,7 +7,8 @@ import { assertFindsSomething, scoreConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
 import { MAX_COMBINATIONS, type SettingValue, type Variation, withSetting } from './parameters';
 import { type ScoredCombination, type SweepSummary, type TuningPlan, summarizeSweep } from './scoring';
-import { type TuneHoldout, kFolds, tuneHoldoutSplit } from './splits';
+import { kFolds } from './splits';
+import { type TuneHoldout, tuneHoldoutSplit } from '../judgments';
 import { prepareRecombination, recombinable } from './recombination';
 
 export type SweepSearch = { kind: 'grid' } | { kind: 'random'; n: number; seed: number };
@@ -54,7 +55,7 @@ export interface SweepResult extends SweepSummary {
   skipped: { values: Record<string, SettingValue>; reason: string }[];
   /** The objective per query (all judged queries) of BASE and of each evaluated combination (by `Combination.index`). */
   perQuery: { base: ReadonlyMap<string, number>; combinations: ReadonlyMap<number, ReadonlyMap<string, number>> };
-  split?: Omit<TuneHoldout, 'tune' | 'holdout'> & { tune: number; holdout: number };
+  split?: Omit<TuneHoldout, 'tune' | 'holdout'> & { tune: number; holdout: number; holdoutQueries: string[] };
   folds?: number[];
   notes: string[];
 }
@@ -145,7 +146,7 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
       throw new InputError(`the tuning split has ${s.tune.length} tune and ${s.holdout.length} holdout queries; both are needed`, [], { key: '--split', hint: 'mark some queries "split": "holdout" in the judgments, or use --folds K' });
     }
     plan = { mode: 'split', tune: s.tune, holdout: s.holdout };
-    split = { source: s.source, tune: s.tune.length, holdout: s.holdout.length };
+    split = { source: s.source, tune: s.tune.length, holdout: s.holdout.length, holdoutQueries: s.holdout };
   }
   const notes: string[] = [];
   const total = combinations.length + 1;

@@ -4,6 +4,7 @@
  * and the runs' evaluations beside the runs (core comparison-cache.ts, evaluation-cache.ts) spare the work and the
  * run files where they can. Turns a core comparison into the view the page shows. No `vscode` import.
  */
+import { optionalVisible, visibleText } from '../../core/util/visible-text';
 import type { ClassesView, ComparisonRefusal, ComparisonView, MatrixView, VerdictView } from '../../protocol/dashboard';
 import { type Comparison, type ComparisonStatistics, type EvaluatedSide, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced, compareStatistics } from '../../core/experiment/compare';
 import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
@@ -246,8 +247,8 @@ export function comparisonView(
     slices: Object.entries(cmp.slices).map(([name, sc]) => slice(name, sc)),
     splits: (['tune', 'holdout'] as const).flatMap((k) => (cmp.splits[k] ? [slice(k, cmp.splits[k]!)] : [])),
     moved: isComplete(cmp) ? cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
-      qid: q.qid, text: q.text, delta: q.delta,
-      docs: q.moved.map((d) => ({ ...d, title: titleOf(d.id) })),
+      qid: q.qid, text: visibleText(q.text), delta: q.delta,
+      docs: q.moved.map((d) => ({ ...d, title: optionalVisible(titleOf(d.id)) })),
     })) : [],
     gates: gates.map((g) => ({ gate: g.gate, passed: g.passed, actual: Number.isFinite(g.actual) ? g.actual : null, queries: g.queries.slice(0, 5).map((q) => q.qid) })),
     warnings: cmp.warnings.map((w) => w.message),
@@ -265,7 +266,7 @@ export function classesView(cmp: Comparison, maxChanged = 20): ClassesView {
     k: baseline.k,
     counts: { baseline: { ...baseline.counts }, candidate: { ...candidate.counts } },
     complete: { baseline: baseline.complete, candidate: candidate.complete },
-    changed: changed.slice(0, maxChanged).map((c) => ({ ...c, text: cmp.queryInfo[c.qid]?.text ?? '' })),
+    changed: changed.slice(0, maxChanged).map((c) => ({ ...c, text: visibleText(cmp.queryInfo[c.qid]?.text ?? '') })),
     changedTotal: changed.length,
   };
 }
@@ -287,6 +288,7 @@ export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOption
   const gateText = gates.length === 0 ? 'no gates' : failed.length ? `${failed.length} of ${gates.length} gates fail` : `${gates.length}/${gates.length} gates pass`;
   const primary = v.metrics[0];
   const notes = cmp.warnings.map((w) => w.message);
+  if (v.unjudgedNote) notes.push(v.unjudgedNote);
   for (const m of v.metrics) {
     if (m.couldFlip) notes.push(`Unjudged documents could flip ${m.metric}: graded otherwise, Δ could be anywhere from ${signed(m.couldFlip.low)} to ${signed(m.couldFlip.high)} (${m.couldFlip.deciding} query–document pairs decide it).`);
   }

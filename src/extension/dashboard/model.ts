@@ -3,6 +3,7 @@
  * comparison of the chosen pair (./comparison.ts): the runs for the pickers (./runs.ts), the queries with their
  * change, the slices of the per-query filter, one query side by side. No `vscode` import.
  */
+import { visibleText } from '../../core/util/visible-text';
 import type { AclView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, Outcome, QueryDetail, QueryRow } from '../../protocol/dashboard';
 import type { ComparisonStatistics } from '../../core/experiment/compare';
 import { savedTitle } from '../../core/experiment/run-store';
@@ -82,7 +83,7 @@ function rowsOfComparison(core: ComparisonStatistics, metric: string, sides: Sid
   const rows: QueryRow[] = [];
   for (const [qid, figures] of Object.entries(core.perQuery)) {
     const about = core.queryInfo[qid];
-    const row: QueryRow = { qid, text: about?.text ?? '', tags: about?.tags ?? [] };
+    const row: QueryRow = { qid, text: visibleText(about?.text ?? ''), tags: about?.tags ?? [] };
     if (about?.split) row.split = about.split;
     const classes = stages && { baseline: stages.baseline.perQuery[qid]?.class, candidate: stages.candidate.perQuery[qid]?.class };
     if (classes && (classes.baseline || classes.candidate)) row.classes = classes;
@@ -103,7 +104,7 @@ function rowsOfComparison(core: ComparisonStatistics, metric: string, sides: Sid
     if (seen.has(q.qid)) continue;
     seen.add(q.qid);
     const about = info?.(q.qid);
-    rows.push({ qid: q.qid, text: q.text, tags: about?.tags ?? [], ...(about?.split && { split: about.split }) });
+    rows.push({ qid: q.qid, text: visibleText(q.text), tags: about?.tags ?? [], ...(about?.split && { split: about.split }) });
   }
   return rows;
 }
@@ -118,7 +119,7 @@ function rowsOfRuns(baseline: StoredRun | undefined, candidate: StoredRun | unde
     const bv = b?.metrics[metric];
     const cv = c?.metrics[metric];
     const about = info?.(qid);
-    const row: QueryRow = { qid, text: (c ?? b)!.text ?? '', tags: about?.tags ?? [] };
+    const row: QueryRow = { qid, text: visibleText((c ?? b)!.text ?? ''), tags: about?.tags ?? [] };
     if (about?.split) row.split = about.split;
     if (typeof bv === 'number') row.baseline = bv;
     if (typeof cv === 'number') row.candidate = cv;
@@ -190,8 +191,9 @@ function docRows(r: StoredRun, q: SavedQueryResult, limit: number, qrels: Readon
   return q.docs.slice(0, limit).map((d, i) => {
     const found = lookup?.(d.id);
     // The title the run stored (as at run time), else the current corpus's.
-    const row: DocRow = { rank: i + 1, id: d.id, title: d.title ?? savedTitle(r.run, d.id) ?? found?.title, score: d.score };
-    if (found?.snippet) row.snippet = found.snippet;
+    const title = d.title ?? savedTitle(r.run, d.id) ?? found?.title;
+    const row: DocRow = { rank: i + 1, id: d.id, title: title === undefined ? undefined : visibleText(title), score: d.score };
+    if (found?.snippet) row.snippet = visibleText(found.snippet);
     const g = qrels?.get(d.id);
     if (g !== undefined) row.grade = g;
     const o = otherRanks.get(d.id);
@@ -234,7 +236,7 @@ export function buildQueryDetail(
     else if (d.otherRank < d.rank) moves.down++;
   }
   if (c) for (const d of b?.docs ?? []) if (d.otherRank === undefined) moves.left++;
-  const detail: QueryDetail = { qid, text: qc?.text ?? qb?.text ?? '', tags: info?.tags ?? [], baseline: b, candidate: c, moves };
+  const detail: QueryDetail = { qid, text: visibleText(qc?.text ?? qb?.text ?? ''), tags: info?.tags ?? [], baseline: b, candidate: c, moves };
   if (b?.metric !== undefined && c?.metric !== undefined) detail.delta = c.metric - b.metric;
   return detail;
 }

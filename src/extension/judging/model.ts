@@ -4,14 +4,16 @@
  * file's previous grade back into the same file, and builds what the view shows (query, existing judgments,
  * passage with highlighted terms, progress, judged@k now and projected). Unit-tested in test/unit/extension/.
  */
+import { optionalVisible, visibleMarked, visibleText } from '../../core/util/visible-text';
 import type { Document } from '../../core/corpus/document';
 import { type Pool, type PoolPair, type PoolSide, projectJudged } from '../../core/judging/pool';
 import { passageAround } from '../../core/judging/passage';
 import type { GradeWriter } from '../../core/judging/writer';
 import type { JudgmentSet } from '../../core/judgments/types';
+import { querySplit } from '../../core/judgments/splits';
 import type { EvaluateOptions } from '../../core/metrics';
 import type { Analyzer } from '../../core/retrieval/analyzer';
-import type { JudgingPair, JudgingView } from '../../protocol/judging';
+import type { HighlightedText, JudgingPair, JudgingView } from '../../protocol/judging';
 
 export interface JudgingInputs {
   pool: Pool;
@@ -154,15 +156,15 @@ export class JudgingModel {
       : { title: { text: p.docId, marks: [], cutStart: false, cutEnd: false }, passage: { text: 'This document is no longer in the corpus.', marks: [], cutStart: false, cutEnd: false } };
     const qrels = judgments.qrels.get(p.qid) ?? new Map<string, number>();
     const existing = [...qrels]
-      .map(([docId, grade]) => ({ docId, grade, title: this.inputs.document(docId)?.title }))
+      .map(([docId, grade]) => ({ docId, grade, title: optionalVisible(this.inputs.document(docId)?.title) }))
       .sort((a, b) => b.grade - a.grade || (a.docId < b.docId ? -1 : 1));
     const out: JudgingPair = {
       index: this.pairs.indexOf(p),
       qid: p.qid,
       docId: p.docId,
-      query: { text, tags: query?.tags ?? [], ...(query?.split && { split: query.split }) },
+      query: { text: visibleText(text), tags: query?.tags ?? [], split: querySplit(judgments, p.qid) },
       existing,
-      doc: { found: !!doc, title: shown.title, passage: shown.passage, ...(doc && { path: doc.source.path, ...(doc.source.line !== undefined && { line: doc.source.line }) }) },
+      doc: { found: !!doc, title: visibleHighlighted(shown.title), passage: visibleHighlighted(shown.passage), ...(doc && { path: doc.source.path, ...(doc.source.line !== undefined && { line: doc.source.line }) }) },
       ranks: p.ranks,
       reason: p.reason,
     };
@@ -196,3 +198,8 @@ export class JudgingModel {
 
 const key = (p: { qid: string; docId: string }) => `${p.qid}\t${p.docId}`;
 const isGraded = (j: JudgmentSet, p: ViewPair) => j.qrels.get(p.qid)?.has(p.docId) ?? false;
+
+/** A highlighted text as it is safe to show: bidi controls as markers, the highlights moved with the text. */
+function visibleHighlighted(h: HighlightedText): HighlightedText {
+  return { ...h, ...visibleMarked(h.text, h.marks) };
+}

@@ -3,6 +3,7 @@
  * No `vscode` import: the CodeLens text, the diagnostics and the test verdicts are plain data here, so
  * they are unit-tested with node:test (test/unit/extension/) and only drawn by the vscode layer.
  */
+import { visibleText } from '../../core/util/visible-text';
 import type { Comparison } from '../../core/experiment/compare';
 import type { GateResult, GateSettings } from '../../core/experiment/gates';
 import { escapePointerToken, lineOfPointer, parseJsonWithLocations } from '../../core/util/json-source';
@@ -162,7 +163,7 @@ export function formatResultList(docs: readonly RankedDoc[] | undefined, qrels: 
     .slice(0, k)
     .map((d, i) => {
       const g = qrels?.get(d.id);
-      return `${String(i + 1).padStart(2)}. ${d.id}  [${g === undefined ? 'unjudged' : `grade ${g}`}]${d.title ? `  ${d.title}` : ''}`;
+      return `${String(i + 1).padStart(2)}. ${d.id}  [${g === undefined ? 'unjudged' : `grade ${g}`}]${d.title ? `  ${visibleText(d.title)}` : ''}`;
     })
     .join('\n') + '\n';
 }

@@ -3,10 +3,11 @@
  * SweepResult as the points the app draws, one point's per-query diff against BASE, the numeric settings of a
  * config a sweep can vary (and the one under the cursor), and where a chosen combination is saved.
  */
+import { visibleText } from '../../core/util/visible-text';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { getLocation } from 'jsonc-parser';
-import type { JudgmentSet } from '../../core/judgments';
+import { type JudgmentSet, querySplit } from '../../core/judgments';
 import { parseVary } from '../../core/tuning/parameters';
 import { type SweepResult, combinationLabel } from '../../core/tuning/sweep';
 import type { QueryDiff, SweepView } from '../../protocol/sweep';
@@ -33,7 +34,7 @@ export function queryDiff(r: SweepResult, index: number, judgments: JudgmentSet)
   const rows = [...r.perQuery.base].filter(([qid]) => values.has(qid)).map(([qid, base]) => {
     const value = values.get(qid)!;
     const q = judgments.queries.get(qid);
-    return { qid, text: q?.text ?? '', split: q?.split === 'holdout' ? 'holdout' as const : 'tune' as const, base, value, delta: value - base };
+    return { qid, text: visibleText(q?.text ?? ''), split: querySplit(judgments, qid), base, value, delta: value - base };
   });
   rows.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0));
   return { index, label: combinationLabel(combination.values), rows };

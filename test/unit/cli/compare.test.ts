@@ -38,8 +38,8 @@ test('the gate fails (exit 1) for a config that regresses, naming the gate and t
   assert.match(r.stderr, /gate failed: ndcg@10 >= 0\.65 \(actual 0\.\d+\); queries: q\d+/);
   assert.match(r.stderr, /gate failed: ndcg@10 drop vs baseline <= 0\.02/);
   const xml = readFileSync(junit, 'utf8');
-  assert.match(xml, /<testsuites name="ranklab gates: regressing vs baseline" failures="\d+">/);
-  assert.match(xml, /<testcase classname="ndcg@10 &gt;= 0.65" name="q\d+ [^"]*"><failure/);
+  assert.match(xml, /<testsuites name="ranklab gates: regressing vs baseline" tests="15" failures="\d+">/);
+  assert.match(xml, /<testcase classname="regressing vs baseline" name="ndcg@10 &gt;= 0.65">\n\s*<failure /);
   assert.match(readFileSync(summary, 'utf8'), /^## Ranklab: regressing vs baseline/);
   const ok = ranklab(['gate', '--workspace', example, '--candidate', 'title-boost-3']);
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
@@ -93,9 +93,9 @@ test('three candidates: one matrix, one Holm correction, every format; --fail-on
 
   assert.match(ranklab(['compare', ...three, '--format', 'markdown']).stdout, /^## Ranklab: 3 candidates vs baseline\n\n\*\*Verdict\*\* \(94 queries/);
   const xml = ranklab(['compare', ...three, '--format', 'junit']).stdout;
-  assert.match(xml, /<testsuites name="ranklab gates: title-boost-3, regressing, pre-filter vs baseline" failures="\d+">/);
-  assert.match(xml, /<testsuite name="regressing: ndcg@10 &gt;= 0.65" tests="95" failures="\d+">/);
-  assert.match(xml, /<testsuite name="title-boost-3: ndcg@10 &gt;= 0.65" tests="95" failures="0">/);
+  assert.match(xml, /<testsuites name="ranklab gates: title-boost-3, regressing, pre-filter vs baseline" tests="45" failures="\d+">/);
+  assert.match(xml, /<testsuite name="regressing vs baseline" tests="15" failures="[1-9]\d*">/);
+  assert.match(xml, /<testsuite name="title-boost-3 vs baseline" tests="15" failures="0">/);
 
   const gated = ranklab(['compare', ...three, '--fail-on-regression']);
   assert.equal(gated.code, 1, gated.stderr);

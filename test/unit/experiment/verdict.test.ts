@@ -46,10 +46,25 @@ test('a change that is not significant: the line, gates on the metric, the worst
 });
 
 test('the unjudged documents appear in the line only when they could flip the sign', () => {
-  const v = verdictOf(cmp, gates).metrics[0];
-  const b = cmp.bounds!.metrics['p@1'];
-  assert.equal(!!v.couldFlip, !b.holds);
-  if (v.couldFlip) assert.match(v.line, /unjudged documents could flip it \(delta could be [-+]\d\.\d{4} to [-+]\d\.\d{4}; \d+ decide it\)$/);
+  // The small judgments with one non-relevant grade (of a document no list shows, so the figures are the same).
+  const graded = judgmentsOf({ q1: { a: 1, y: 0 }, q2: { b: 1 }, q3: { c: 1 }, q4: { d: 1 } }, { q1: { tags: ['proc'] }, q2: { tags: ['nav'] }, q3: { tags: ['proc'] }, q4: { tags: ['nav'], split: 'holdout' } });
+  const withZero = compareRuns(
+    { name: 'baseline', run: new Map([['q1', list('a', 'x')], ['q2', list('x', 'b')], ['q3', list('c')], ['q4', list('x', 'd')]]) },
+    { name: 'candidate', run: new Map([['q1', list('x', 'a')], ['q2', list('b', 'x')], ['q3', list('c')], ['q4', list('d', 'x')]]) },
+    graded, parseMetricList('p@1'), opts, { minSliceSize: 2 },
+  );
+  const v = verdictOf(withZero, gates).metrics[0];
+  const b = withZero.bounds!.metrics['p@1'];
+  assert.equal(b.holds, false, 'x, unjudged, could be relevant');
+  assert.ok(v.couldFlip);
+  assert.match(v.line, /unjudged documents could flip it \(delta could be [-+]\d\.\d{4} to [-+]\d\.\d{4}; \d+ decide it\)$/);
+  assert.equal(verdictOf(withZero, gates).unjudgedNote, undefined);
+  // Judgments that list only relevant documents (every grade 1): the same bounds, said once for the whole verdict.
+  const onlyRelevant = verdictOf(cmp, gates);
+  assert.equal(cmp.bounds!.metrics['p@1'].holds, false);
+  assert.equal(onlyRelevant.metrics[0].couldFlip, undefined);
+  assert.doesNotMatch(onlyRelevant.metrics[0].line, /unjudged/);
+  assert.match(onlyRelevant.unjudgedNote!, /^The judgments list only relevant documents/);
   // every document judged: nothing could flip
   const judged = judgmentsOf({ q1: { a: 1, x: 0 }, q2: { b: 1, x: 0 }, q3: { c: 1 }, q4: { d: 1, x: 0 } });
   const full = compareRuns({ name: 'b', run: new Map([['q1', list('a', 'x')], ['q2', list('x', 'b')], ['q3', list('c')], ['q4', list('x', 'd')]]) },

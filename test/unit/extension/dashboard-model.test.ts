@@ -10,6 +10,7 @@ import { RanklabSession } from '../../../src/core/session/session';
 import { isWebviewToHost } from '../../../src/protocol/dashboard';
 import { parseMetricList } from '../../../src/core/metrics';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
+import { tuneHoldoutSplit } from '../../../src/core/judgments';
 import { inSlice } from '../../../webview/dashboard/query-view';
 import { stagesWorkspace } from '../../helpers/stages-workspace';
 
@@ -176,7 +177,10 @@ test('query classes: counts of both runs and the queries that changed class, fro
     baselineRunId: base.id, candidateRunId: cand.id, comparison: cmp.view, core: cmp.core,
   });
   assert.deepEqual(m.comparison?.classes, classes);
-  assert.deepEqual(m.sliceNames, ['greek', 'class:hit', 'class:ranking-miss', 'class:retrieval-miss', 'class:no-relevant']);
+  // No query is marked holdout, so the workspace's hashed split (the one `sweep` and `eval --split` use) is offered.
+  const split = tuneHoldoutSplit(session.judgmentsFor({}));
+  const splitNames = split.tune.length && split.holdout.length ? ['split:tune', 'split:holdout'] : [];
+  assert.deepEqual(m.sliceNames, ['greek', ...splitNames, 'class:hit', 'class:ranking-miss', 'class:retrieval-miss', 'class:no-relevant']);
   const qB = m.perQuery.find((r) => r.qid === 'qB')!;
   assert.deepEqual(qB.classes, { baseline: 'ranking-miss', candidate: 'retrieval-miss' });
   const slice = (name: string) => m.perQuery.filter((r) => inSlice(r, name)).map((r) => r.qid).sort();

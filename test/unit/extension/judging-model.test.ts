@@ -91,6 +91,25 @@ describe('judging model', () => {
     assert.equal(model.undo().message, 'nothing to undo');
   });
 
+  it('a right-to-left override in a title is shown as a marker, the query terms still marked on the words', async () => {
+    const { pool, sides, failed, metricOptions } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), max: 12 });
+    // The same corpus, each title opening with U+202E (as a hostile document's would).
+    const hostile = new JudgingModel({
+      pool, sides, failed, metricOptions,
+      writer: new GradeWriter({ root: dir, specs: session.workspace.judgmentSpecs }),
+      judgments: () => session.judgments(),
+      reload: () => session.reloadJudgments(),
+      document: (id) => { const d = session.document(id); return d && { ...d, title: `\u202E${d.title}` }; },
+      analyzer: createAnalyzer(DEFAULT_ANALYZER),
+    });
+    const p = hostile.view().pair!;
+    assert.ok(p.doc.title.text.startsWith('⟨U+202E⟩'), p.doc.title.text);
+    assert.ok(p.existing.some((e) => e.title?.startsWith('⟨U+202E⟩')));
+    assert.ok(![p.doc.title.text, p.doc.passage.text, p.query.text, ...p.existing.map((e) => e.title ?? '')].some((t) => t.includes('\u202E')));
+    const terms = new Set(createAnalyzer(DEFAULT_ANALYZER).analyze(p.query.text));
+    for (const [s, e] of p.doc.title.marks) assert.ok(terms.has(p.doc.title.text.slice(s, e).toLowerCase()), `"${p.doc.title.text.slice(s, e)}" is a query term`);
+  });
+
   it('a pair asked for from the dashboard is shown first, even when the pool does not have it', () => {
     const judged = session.judgments();
     const qid = 'q01';

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { HASH_HOLDOUT_SHARE, kFolds, tuneHoldoutSplit } from '../../../src/core/tuning/splits';
+import { kFolds } from '../../../src/core/tuning/splits';
+import { HASH_HOLDOUT_SHARE, filterBySplit, splitSourceOf, tuneHoldoutSplit } from '../../../src/core/judgments';
 import type { JudgmentSet, Query } from '../../../src/core/judgments';
 
 function judgments(queries: Array<[string, Query['split']]>): JudgmentSet {
@@ -46,4 +47,19 @@ test('without a holdout mark, a hash of the id holds out about a quarter, the sa
   // A query's side depends on its id alone: a subset splits the same way.
   const sub = tuneHoldoutSplit(judgments(ids.slice(0, 100).map((id) => [id, undefined])));
   assert.deepEqual(sub.holdout, s.holdout.filter((q) => ids.slice(0, 100).includes(q)));
+});
+
+test('a subset keeps the whole set\'s split: the tune half of a marked set does not re-split by hash', () => {
+  const ids = Array.from({ length: 200 }, (_, i) => `q${i}`);
+  const set = { ...judgments(ids.map((id, i) => [id, i < 20 ? 'holdout' : undefined])), sources: [], diagnostics: [], fingerprint: '' } as JudgmentSet;
+  const tune = filterBySplit(set, 'tune');
+  assert.equal(tune.qrels.size, 180);
+  assert.equal(splitSourceOf(tune), 'judgments');
+  assert.equal(filterBySplit(tune, 'holdout').qrels.size, 0, 'no tune query becomes holdout');
+  assert.deepEqual(tuneHoldoutSplit(tune).holdout, []);
+  // Unmarked: the hash decides, and the holdout half of the holdout half is itself.
+  const unmarked = { ...judgments(ids.map((id) => [id, undefined])), sources: [], diagnostics: [], fingerprint: '' } as JudgmentSet;
+  const held = filterBySplit(unmarked, 'holdout');
+  assert.deepEqual([...held.qrels.keys()], tuneHoldoutSplit(unmarked).holdout);
+  assert.deepEqual([...filterBySplit(held, 'holdout').qrels.keys()], [...held.qrels.keys()]);
 });
