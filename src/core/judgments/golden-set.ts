@@ -23,13 +23,12 @@ export function readGoldenSet(path: string, options: ReadOptions = {}): Judgment
 
 export function parseGoldenInto(builder: JudgmentBuilder, text: string, file: string): void {
   builder.addSource(file);
-  const before = builder.diagnostics.length;
   const items = goldenItems(builder, text, file);
   let valid = 0;
   for (const [index, item] of items.entries()) {
     if (item && addItem(builder, item, index + 1, file)) valid++;
   }
-  if (valid === 0) throw noValidLineError(file, 'golden-set item', builder.diagnostics.slice(before));
+  if (valid === 0) throw noValidLineError(file, 'golden-set item', builder.diagnostics);
 }
 
 /** Located items in file order; `undefined` marks a JSONL line that did not parse (it still takes a position). */
