@@ -2,6 +2,7 @@ import type { JudgmentSet } from '../judgments/types';
 import { type EvaluateOptions, type JudgedContext, type MetricSpec, type QueryContext, computeMetric, contextOfGrades, gainOf, judgedContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
 import { type Steps, runSync } from '../util/cooperative';
+import { compareIdBytes } from '../util/id-order';
 import { setKey } from '../util/records';
 
 /**
@@ -146,7 +147,7 @@ export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec
     const buckets: string[][] = [];
     for (const doc of q.docs) (buckets[Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity)] ??= []).push(doc);
     const ordered: string[] = [];
-    for (const bucket of buckets) if (bucket) ordered.push(...(bucket.length > 1 ? bucket.sort((x, y) => (x < y ? -1 : 1)) : bucket));
+    for (const bucket of buckets) if (bucket) ordered.push(...(bucket.length > 1 ? bucket.sort(compareIdBytes) : bucket));
     setKey(byQuery, qid, ordered);
     decidingCount += ordered.length;
   }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
+import { compareIdBytes } from '../util/id-order';
 import { describeInvalidUtf8, invalidUtf8At } from '../util/text-file';
 import { parseCNumber } from './c-number';
 import { sortTrecOrder } from './trec-order';
@@ -309,7 +310,7 @@ function inTrecOrder(list: RankedDoc[]): boolean {
   for (let k = 1; k < list.length; k++) {
     const a = list[k - 1];
     const b = list[k];
-    if (a.score < b.score || (a.score === b.score && a.id < b.id)) return false;
+    if (a.score < b.score || (a.score === b.score && compareIdBytes(a.id, b.id) < 0)) return false;
   }
   return true;
 }
