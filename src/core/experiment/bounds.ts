@@ -475,7 +475,8 @@ function countVectors(U: number, G: number): number {
 }
 
 function enumerate(spec: MetricSpec, delta: (extra: Map<string, number>) => number, unjudged: string[], G: number): QueryBound {
-  const levels = spec.kind === 'nerr' ? Array.from({ length: G + 1 }, (_, g) => g) : [0, G];
+  // Graded RBP divides by the query's highest grade, which a hypothesis can raise: every level, not just the ends.
+  const levels = spec.kind === 'nerr' || spec.kind === 'grbp' ? Array.from({ length: G + 1 }, (_, g) => g) : [0, G];
   if (levels.length ** unjudged.length > ENUMERATION_BUDGET) return { lo: -1, hi: 1, exact: false, unjudged };
   let lo = Infinity;
   let hi = -Infinity;
