@@ -95,6 +95,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const report = opened?.report ?? new InputReport(io, !!values.strict);
   const settings = session?.workspace.settings;
   const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
+  report.add('--relevance-threshold', choice.warnings);
 
   // Gates first: a gate that cannot be evaluated, or gating with nothing to gate, is exit 2 before any work.
   // Declared gates are always checked (the verdict says how many pass); only gating makes a failure exit 1.
