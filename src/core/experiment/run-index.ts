@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write';
 import type { SavedRun } from '../run/types';
-import { loadSavedRun } from '../run/run-format';
+import { loadSavedRun, readSavedRun } from '../run/run-format';
 import { isRunFile, runFilePath, runIdOfFile } from '../run/run-files';
 import { pruneComparisonCache } from './comparison-cache';
 
@@ -111,8 +111,13 @@ export class RunIndex {
 
   /** A run's full details, read from its file now. */
   load(id: string): SavedRun {
+    return this.loadChecked(id).saved;
+  }
+
+  /** load, saying whether the file carried a content hash (it was checked when it did). */
+  loadChecked(id: string): { saved: SavedRun; sealed: boolean } {
     this.filesRead++;
-    return loadSavedRun(runFilePath(this.dir, id));
+    return readSavedRun(runFilePath(this.dir, id));
   }
 
   /** Updates one entry from the file's stat (reading the file only when it is new or changed); true when it changed. */
