@@ -189,6 +189,8 @@ export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: 
           continue;
         }
         saved = read.saved;
+        // The listing's summary came from the run index; the run itself must match the key too.
+        if (reuseMismatches(saved, key).length > 0) continue;
       } catch (e) {
         // Gone or rewritten since it was listed, or edited after it was written (its hash does not match).
         if (existsSync(path)) explain?.(`${key.config}: not reusing ${path}: ${(e as Error).message.replace(`${path}: `, '')}; running the config again`);
