@@ -91,7 +91,7 @@ export function writeCachedComparison(runsDir: string, key: ComparisonCacheKey, 
  */
 export function readCacheEntry<T>(entry: { path: string; hash: string }, log?: (message: string) => void): T | undefined {
   try {
-    const unsealed = unsealJson(gunzipSync(readFileSync(entry.path)).toString('utf8'));
+    const unsealed = unsealJson(gunzipSync(readFileSync(entry.path)));
     if (!unsealed.sealed) return undefined;
     const v = JSON.parse(unsealed.text) as { format?: unknown; key?: unknown; value?: unknown };
     if (v.format !== COMPARISON_CACHE_SCHEMA || v.key !== entry.hash || !('value' in v)) return undefined;

@@ -43,7 +43,12 @@ export function expandedRunJson(saved: SavedRun): string {
 
 /** The JSON text of a run file's bytes (gunzipped when it is a gzip member). */
 export function runFileText(bytes: Buffer): string {
-  return (isGzip(bytes) ? gunzipSync(bytes) : bytes).toString('utf8');
+  return runFileBytes(bytes).toString('utf8');
+}
+
+/** The JSON bytes of a run file (gunzipped when it is a gzip member). */
+function runFileBytes(bytes: Buffer): Buffer {
+  return isGzip(bytes) ? gunzipSync(bytes) : bytes;
 }
 
 /** The expanded run of a file's parsed JSON (any version); other values are returned unchanged for the checks to name. */
@@ -65,7 +70,7 @@ export function readSavedRun(path: string): { saved: SavedRun; sealed: boolean }
   let data: SavedRun;
   let sealed: boolean;
   try {
-    const unsealed = unsealJson(runFileText(readFileSync(path)));
+    const unsealed = unsealJson(runFileBytes(readFileSync(path)));
     sealed = unsealed.sealed;
     data = decodeRun(JSON.parse(unsealed.text)) as SavedRun;
   } catch (e) {

@@ -22,6 +22,11 @@ test('sealJson / unsealJson: the hash covers the text as written; any change is 
   assert.deepEqual(JSON.parse(sealed).b, 'x');
   assert.throws(() => unsealJson(sealed.replace('[1,2,3]', '[3,2,1]')), ContentHashMismatch);
   assert.deepEqual(unsealJson(text), { text, sealed: false });
+  // From the file's bytes: the same result, non-ASCII text included (the hash is over UTF-8 either way).
+  const accented = sealJson('{"title":"caf\u00e9 \u{1F600}"}');
+  assert.deepEqual(unsealJson(Buffer.from(accented)), unsealJson(accented));
+  assert.throws(() => unsealJson(Buffer.from(accented.replace('caf', 'cof'))), ContentHashMismatch);
+  assert.deepEqual(unsealJson(Buffer.from(text)), { text, sealed: false });
 });
 
 /** Rewrites a saved run with `edit` applied, keeping the content hash it had: an edit made by hand. */
