@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { InputError } from '../core/util/diagnostics';
-import { parseMetricList, metricNamesHelp, type EvaluateOptions, type MetricSpec, DEFAULT_METRICS } from '../core/metrics';
+import { type Diagnostic, InputError } from '../core/util/diagnostics';
+import { parseMetricList, metricNamesHelp, type EvaluateOptions, type MetricSpec, DEFAULT_METRICS, THRESHOLD_ZERO_WARNING } from '../core/metrics';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -53,6 +53,8 @@ export function intFlag(value: string | undefined, flag: string, min: number): n
 export interface MetricChoice {
   specs: MetricSpec[];
   options: EvaluateOptions;
+  /** What a flag's value means that the user may not expect (for the command's InputReport). */
+  warnings: Diagnostic[];
 }
 
 /** The metric lines of every scoring command's --help, generated from the metric registry. */
@@ -78,6 +80,8 @@ export function metricChoice(values: { metrics?: string; gain?: string; 'relevan
   return {
     specs,
     options: { gain, relevanceThreshold: threshold, excludeNoRelevant: !!values['exclude-no-relevant'], judgedOnly: !!(values['judged-only'] ?? defaults.judgedOnly) },
+    // ranklab.json's 0 is reported at its line when the workspace is read; the flag's here.
+    warnings: values['relevance-threshold'] !== undefined && threshold === 0 ? [{ file: '', line: 0, severity: 'warning', key: '--relevance-threshold', message: THRESHOLD_ZERO_WARNING }] : [],
   };
 }
 

@@ -78,9 +78,9 @@ const cases: FuzzCase[] = [
     expect: { code: 2, stdout: ['Usage'] },
   },
   {
-    name: 'flags: --relevance-threshold 0 is legal',
+    name: 'flags: --relevance-threshold 0 is legal, with a warning saying what it means',
     argv: ['eval', '-c', 'baseline', '--relevance-threshold', '0', '--no-save'],
-    expect: { code: 0, stdout: ['grade ≥ 0'] },
+    expect: { code: 0, stdout: ['grade ≥ 0'], stderr: ['warning: --relevance-threshold:', 'grade 0 ("not relevant") included'] },
   },
   {
     name: 'flags: --max-queries 3 limits the listed queries',

@@ -52,10 +52,10 @@ const cases: FuzzCase[] = [
   badSetting('acl.fields.tenant a number', (s) => (s.acl.fields.tenant = 3), '"tenant": 3', ['tenant']),
   badSetting('baseline naming no config (compare)', (s) => (s.baseline = 'basline'), '"basline"', ['basline'], ['compare', '--candidate', 'title-boost-3']),
   {
-    name: 'ranklab.json: relevanceThreshold 0 is legal (every judged document counts as relevant, as trec_eval -l 0)',
+    name: 'ranklab.json: relevanceThreshold 0 is legal (every judged document counts as relevant, as trec_eval -l 0), with a warning at its line saying so',
     setup: (ws) => ws.settings((s) => (s.relevanceThreshold = 0)),
     argv: [...EVAL, '--strict', '--format', 'json'],
-    expect: { code: 0, notStderr: ['--relevance-threshold'], stdout: ['"ndcg@10"'] },
+    expect: { code: 0, notStderr: ['--relevance-threshold'], stdout: ['"ndcg@10"'], stderr: (ws: FuzzWorkspace) => [at(FILE, ws.lineOf(FILE, '"relevanceThreshold"')), 'warning: relevanceThreshold', 'grade 0 ("not relevant") included'] },
   },
   {
     name: 'ranklab.json: an unknown top-level key is a warning at its line',

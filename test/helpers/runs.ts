@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { runFileText } from '../../src/core/run/run-format';
+import { sealJson, unsealJson } from '../../src/core/util/content-hash';
 import { decodeRunV2, encodeRunV2 } from '../../src/core/run/run-format-v2';
 import type { SavedQueryResult, SavedRun } from '../../src/core/run/types';
 
@@ -19,20 +20,21 @@ export function savedRun(queries: SavedQueryResult[], extra: Partial<SavedRun> =
 export const viaV2 = (saved: SavedRun) => decodeRunV2(JSON.parse(JSON.stringify(encodeRunV2(saved)))) as SavedRun;
 export const withoutFormat = (r: SavedRun) => ({ ...r, format: undefined });
 
-/** A saved run file's JSON text (gunzipped when it is gzipped). */
+/** A saved run file's JSON text (gunzipped when it is gzipped), without its content hash (checked). */
 export function readRunText(path: string): string {
-  return runFileText(readFileSync(path));
+  return unsealJson(runFileText(readFileSync(path))).text;
 }
 
 export function readRunJson(path: string): any {
   return JSON.parse(readRunText(path));
 }
 
-/** Writes a run file's JSON text back gzipped, as the writer does. */
+/** Writes a run file's JSON text back gzipped, without a content hash (as a run of an older Ranklab, or an edit). */
 export function writeRunText(path: string, text: string): void {
   writeFileSync(path, gzipSync(text));
 }
 
+/** Writes a run as Ranklab's writer would, with its content hash: a run made from other inputs, not an edit. */
 export function writeRunJson(path: string, value: unknown): void {
-  writeRunText(path, JSON.stringify(value));
+  writeRunText(path, sealJson(JSON.stringify(value)));
 }

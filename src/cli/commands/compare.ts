@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { RankConfig } from '../../core/config';
 import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, compareManySliced, mixedPrincipals, biggestChanges } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
-import { comparisonSideOf, isSavedRunFile, loadSavedRun, refuseIncomplete } from '../../core/experiment/run-store';
+import { UNSEALED_RUN_WARNING, comparisonSideOf, isSavedRunFile, readSavedRun, refuseIncomplete } from '../../core/experiment/run-store';
+import type { SavedRun } from '../../core/run/types';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { PRINTED_QUERIES, comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
@@ -98,6 +99,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const report = opened?.report ?? new InputReport(io, !!values.strict);
   const settings = session?.workspace.settings;
   const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
+  report.add('--relevance-threshold', choice.warnings);
 
   // Gates first: a gate that cannot be evaluated, or gating with nothing to gate, is exit 2 before any work.
   // Declared gates are always checked (the verdict says how many pass); only gating makes a failure exit 1.
@@ -260,7 +262,7 @@ function gatesFor(file: string | undefined, fromWorkspace: GateSettings | undefi
  */
 function resolveSide(arg: string, session: RanklabSession | undefined, report: InputReport): Side {
   const isFile = existsSync(arg) && !arg.endsWith('.rank.json') && statSync(arg).isFile();
-  if (isFile && isSavedRunFile(arg)) return { kind: 'run', side: comparisonSideOf(loadSavedRun(arg)), file: resolve(arg) };
+  if (isFile && isSavedRunFile(arg)) return { kind: 'run', side: comparisonSideOf(savedRunOf(arg, report)), file: resolve(arg) };
   if (isFile) {
     checkUserTextFile(arg);
     const trec = readTrecRun(arg);
@@ -271,10 +273,17 @@ function resolveSide(arg: string, session: RanklabSession | undefined, report: I
   // A saved run of the workspace by its id (its file name without the extension, as the editor shows it); a config
   // of that name comes first.
   const saved = session.configEntries().some((e) => e.name === arg) ? undefined : existingRunFile(session.workspace.runsDir, arg);
-  if (saved) return { kind: 'run', side: comparisonSideOf(loadSavedRun(saved)), file: saved };
+  if (saved) return { kind: 'run', side: comparisonSideOf(savedRunOf(saved, report)), file: saved };
   const entry = session.configEntry(arg);
   session.usable(entry); // throws with every problem of the config
   return { kind: 'config', entry };
+}
+
+/** A saved run named on the command line: exit 2 when its content hash does not match; a warning when it has none. */
+function savedRunOf(path: string, report: InputReport): SavedRun {
+  const { saved, sealed } = readSavedRun(path);
+  if (!sealed) report.add(path, [{ file: path, line: 0, severity: 'warning', message: UNSEALED_RUN_WARNING }]);
+  return saved;
 }
 
 type SideOptions = { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal };

@@ -49,7 +49,8 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const split = formatChoice(values.split, SPLITS, 'all', '--split');
   const { session, report } = openWorkspace(values, io);
   const settings = session.workspace.settings;
-  const { specs, options } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
+  const { specs, options, warnings } = metricChoice(values, { metrics: settings.metrics, gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
+  report.add('--relevance-threshold', warnings);
   const entries = configEntriesOf(session, values.config);
   const outputs = values['trec-run'] ? trecRunOutputs(values['trec-run'], entries.map((e) => e.name)) : [];
   checkOutputs(outputs, { inputs: session.inputFiles(), force: !!values.force });

@@ -19,10 +19,11 @@ export async function scoreCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, { ...METRIC_OPTIONS, qrels: { type: 'string' }, run: { type: 'string' }, queries: { type: 'string' }, 'per-query': { type: 'boolean' }, strict: { type: 'boolean' } });
   if (values.help) return io.out(SCORE_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json', 'markdown'] as const, 'table');
-  const { specs, options } = metricChoice(values);
+  const { specs, options, warnings } = metricChoice(values);
   const qrelsPath = required(values.qrels, '--qrels');
   const runPath = required(values.run, '--run');
   const report = new InputReport(io, !!values.strict);
+  report.add('--relevance-threshold', warnings);
   checkUserTextFile(runPath);
   const judgments = loadJudgments(judgmentSpecFor(qrelsPath, values.queries));
   report.add('judgments', judgments.diagnostics);

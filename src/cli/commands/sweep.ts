@@ -57,7 +57,8 @@ export async function sweepCommand(argv: string[], io: Io): Promise<number> {
   const top = intFlag(values.top, '--top', 1) ?? 5;
   const { session, report } = openWorkspace(values, io);
   const settings = session.workspace.settings;
-  const { specs, options } = metricChoice({ ...values, metrics: values.objective ?? 'ndcg@10' }, { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
+  const { specs, options, warnings } = metricChoice({ ...values, metrics: values.objective ?? 'ndcg@10' }, { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
+  report.add('--relevance-threshold', warnings);
   if (specs.length !== 1) throw new InputError('names one metric', [], { key: '--objective' });
   const entry = session.configEntry(baseName);
   const raw = entry.file ? rawConfig(entry.file, session.relativePath(entry.file)) : {};

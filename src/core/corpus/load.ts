@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ContentHashMismatch, sealJson, unsealJson } from '../util/content-hash';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { Diagnostic } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
@@ -125,15 +126,21 @@ function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: Cor
   return { corpus, snapshot: { settingsKey, files: snapshotFiles }, reread, files };
 }
 
-/** JSON text of a snapshot, for the on-disk cache (write it with writeFileAtomic). */
+/** JSON text of a snapshot, with its content hash, for the on-disk cache (write it with writeFileAtomic). */
 export function serializeSnapshot(snapshot: CorpusSnapshot): string {
-  return JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: snapshot.settingsKey, files: Object.fromEntries(snapshot.files) });
+  return sealJson(JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: snapshot.settingsKey, files: Object.fromEntries(snapshot.files) }));
 }
 
-/** Reads a snapshot written by `serializeSnapshot`; undefined when the text is not one (then load from scratch). */
-export function parseSnapshot(text: string): CorpusSnapshot | undefined {
+/**
+ * Reads a snapshot written by `serializeSnapshot`; undefined when the text is not one (then load from scratch),
+ * including a snapshot without a content hash (an older Ranklab) or whose hash does not match: it holds the
+ * documents of unchanged files, so an edited one would put documents in the corpus that no file has (`log` says so).
+ */
+export function parseSnapshot(text: string, log?: (message: string) => void): CorpusSnapshot | undefined {
   try {
-    const raw = JSON.parse(text) as { format?: unknown; settingsKey?: unknown; files?: unknown };
+    const unsealed = unsealJson(text);
+    if (!unsealed.sealed) return undefined;
+    const raw = JSON.parse(unsealed.text) as { format?: unknown; settingsKey?: unknown; files?: unknown };
     if (raw.format !== 'ranklab-corpus-snapshot' || typeof raw.settingsKey !== 'string') return undefined;
     if (!raw.files || typeof raw.files !== 'object') return undefined;
     const files = new Map<string, SnapshotFile>();
@@ -142,7 +149,8 @@ export function parseSnapshot(text: string): CorpusSnapshot | undefined {
       files.set(path, { mtimeMs: entry.mtimeMs, size: entry.size, docs: entry.docs, diagnostics: entry.diagnostics ?? [], fieldsSeen: Array.isArray(entry.fieldsSeen) ? entry.fieldsSeen : [] });
     }
     return { settingsKey: raw.settingsKey, files };
-  } catch {
+  } catch (e) {
+    if (e instanceof ContentHashMismatch) log?.(`corpus snapshot not reused: ${e.message}; every file is read again`);
     return undefined;
   }
 }

@@ -2,6 +2,7 @@ import type { JudgmentSet } from '../judgments/types';
 import { type EvaluateOptions, type JudgedContext, type MetricSpec, type QueryContext, computeMetric, contextOfGrades, gainOf, judgedContext } from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
 import { type Steps, runSync } from '../util/cooperative';
+import { compareIdBytes } from '../util/id-order';
 import { setKey } from '../util/records';
 
 /**
@@ -152,7 +153,7 @@ export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec
     const buckets: string[][] = [];
     for (const doc of q.docs) (buckets[Math.min(ra.get(doc) ?? Infinity, rb.get(doc) ?? Infinity)] ??= []).push(doc);
     const ordered: string[] = [];
-    for (const bucket of buckets) if (bucket) ordered.push(...(bucket.length > 1 ? bucket.sort((x, y) => (x < y ? -1 : 1)) : bucket));
+    for (const bucket of buckets) if (bucket) ordered.push(...(bucket.length > 1 ? bucket.sort(compareIdBytes) : bucket));
     setKey(byQuery, qid, ordered);
     decidingCount += ordered.length;
   }
@@ -481,7 +482,8 @@ function countVectors(U: number, G: number): number {
 }
 
 function enumerate(spec: MetricSpec, delta: (extra: Map<string, number>) => number, unjudged: string[], G: number): QueryBound {
-  const levels = spec.kind === 'nerr' ? Array.from({ length: G + 1 }, (_, g) => g) : [0, G];
+  // Graded RBP divides by the query's highest grade, which a hypothesis can raise: every level, not just the ends.
+  const levels = spec.kind === 'nerr' || spec.kind === 'grbp' ? Array.from({ length: G + 1 }, (_, g) => g) : [0, G];
   if (levels.length ** unjudged.length > ENUMERATION_BUDGET) return { lo: -1, hi: 1, exact: false, unjudged };
   let lo = Infinity;
   let hi = -Infinity;

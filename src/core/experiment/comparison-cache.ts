@@ -16,6 +16,7 @@ import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../util/atomic-write';
+import { ContentHashMismatch, sealJson, unsealJson } from '../util/content-hash';
 import { stableStringify } from '../config/defaults';
 import { TOOL_VERSION } from '../util/version';
 
@@ -75,8 +76,8 @@ function entryPath(runsDir: string, key: ComparisonCacheKey): { path: string; ha
 }
 
 /** The value stored for `key`, or undefined (none, or unreadable: the caller computes it again). */
-export function readCachedComparison<T>(runsDir: string, key: ComparisonCacheKey): T | undefined {
-  return readCacheEntry<T>(entryPath(runsDir, key));
+export function readCachedComparison<T>(runsDir: string, key: ComparisonCacheKey, log?: (message: string) => void): T | undefined {
+  return readCacheEntry<T>(entryPath(runsDir, key), log);
 }
 
 /** Stores `value` for `key` (atomically), then keeps the newest MAX_CACHED_COMPARISONS. False: not stored (`log` says why). */
@@ -84,13 +85,19 @@ export function writeCachedComparison(runsDir: string, key: ComparisonCacheKey, 
   return writeCacheEntry(runsDir, entryPath(runsDir, key), value, (m) => log?.(`comparison not cached: ${m}`));
 }
 
-/** The value of an entry, or undefined when there is none or it is not this entry's (garbled, another key or schema). */
-export function readCacheEntry<T>(entry: { path: string; hash: string }): T | undefined {
+/**
+ * The value of an entry, or undefined when there is none or it is not this entry's (garbled, another key or schema,
+ * no content hash (written before hashes were), or a hash that does not match its content: then `log` says so).
+ */
+export function readCacheEntry<T>(entry: { path: string; hash: string }, log?: (message: string) => void): T | undefined {
   try {
-    const v = JSON.parse(gunzipSync(readFileSync(entry.path)).toString('utf8')) as { format?: unknown; key?: unknown; value?: unknown };
+    const unsealed = unsealJson(gunzipSync(readFileSync(entry.path)));
+    if (!unsealed.sealed) return undefined;
+    const v = JSON.parse(unsealed.text) as { format?: unknown; key?: unknown; value?: unknown };
     if (v.format !== COMPARISON_CACHE_SCHEMA || v.key !== entry.hash || !('value' in v)) return undefined;
     return fromPlain(v.value) as T;
-  } catch {
+  } catch (e) {
+    if (e instanceof ContentHashMismatch) log?.(`cache entry ${entry.path} not reused: ${e.message}; computed again`);
     return undefined;
   }
 }
@@ -98,7 +105,7 @@ export function readCacheEntry<T>(entry: { path: string; hash: string }): T | un
 /** Writes an entry atomically and prunes the cache; false (and `log`) when it could not be written. */
 export function writeCacheEntry(runsDir: string, entry: { path: string; hash: string }, value: unknown, log?: (message: string) => void): boolean {
   try {
-    writeFileAtomic(entry.path, gzipSync(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) })));
+    writeFileAtomic(entry.path, gzipSync(sealJson(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) }))));
     pruneComparisonCache(runsDir);
     return true;
   } catch (e) {

@@ -11,8 +11,9 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write';
+import { sealJson, unsealJson } from '../util/content-hash';
 import type { SavedRun } from '../run/types';
-import { loadSavedRun } from '../run/run-format';
+import { loadSavedRun, readSavedRun } from '../run/run-format';
 import { isRunFile, runFilePath, runIdOfFile } from '../run/run-files';
 import { pruneComparisonCache } from './comparison-cache';
 
@@ -111,8 +112,13 @@ export class RunIndex {
 
   /** A run's full details, read from its file now. */
   load(id: string): SavedRun {
+    return this.loadChecked(id).saved;
+  }
+
+  /** load, saying whether the file carried a content hash (it was checked when it did). */
+  loadChecked(id: string): { saved: SavedRun; sealed: boolean } {
     this.filesRead++;
-    return loadSavedRun(runFilePath(this.dir, id));
+    return readSavedRun(runFilePath(this.dir, id));
   }
 
   /** Updates one entry from the file's stat (reading the file only when it is new or changed); true when it changed. */
@@ -142,7 +148,7 @@ export class RunIndex {
 
   private write(): void {
     try {
-      writeFileAtomic(join(this.dir, RUN_INDEX_FILE), JSON.stringify({ format: INDEX_FORMAT, runs: Object.fromEntries(this.entries) }) + '\n');
+      writeFileAtomic(join(this.dir, RUN_INDEX_FILE), sealJson(JSON.stringify({ format: INDEX_FORMAT, runs: Object.fromEntries(this.entries) }) + '\n'));
     } catch (e) {
       // A read-only folder still lists its runs; the index is only a cache.
       this.log?.(`run index not written: ${(e as Error).message}`);
@@ -153,7 +159,10 @@ export class RunIndex {
 /** The entries of an index file; empty (so everything is read again) when it is missing, unreadable or another version. */
 function readIndex(path: string): Map<string, IndexEntry> {
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as { format?: unknown; runs?: Record<string, IndexEntry> };
+    // An index edited after it was written (or from before hashes) is dropped: every run file is read again.
+    const unsealed = unsealJson(readFileSync(path, 'utf8'));
+    if (!unsealed.sealed) return new Map();
+    const v = JSON.parse(unsealed.text) as { format?: unknown; runs?: Record<string, IndexEntry> };
     if (v.format !== INDEX_FORMAT || typeof v.runs !== 'object' || v.runs === null) return new Map();
     return new Map(Object.entries(v.runs).filter(([name, e]) => isRunFile(name) && typeof e?.size === 'number' && typeof e.mtimeMs === 'number' && (usableSummary(name, e.summary) || (!e.summary && typeof e.problem === 'string'))));
   } catch {

@@ -11,7 +11,7 @@ import { RunIndex } from './run-index';
 import { pruneComparisonCache } from './comparison-cache';
 import { isRunFile, runFileName, runFilePath, runIdOfFile } from '../run/run-files';
 
-export { checkSavedRun, loadSavedRun } from '../run/run-format';
+export { UNSEALED_RUN_WARNING, checkSavedRun, loadSavedRun, readSavedRun } from '../run/run-format';
 
 /**
  * Saved runs live in `.ranklab/runs/<config>[@principal]-<timestamp>.json.gz` (gzipped compact format, see run-format.ts;
@@ -171,15 +171,30 @@ export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: 
   // The run index has every run's provenance: only the run that matches is read in full.
   const index = new RunIndex(runsDir);
   let nearest: string | undefined;
-  for (const summary of index.open().summaries.reverse()) {
+  const listing = index.open();
+  // A run of this config that cannot be read (one edited after it was written fails its content hash) is not
+  // a candidate at all: said here, so that the fresh run has its reason in the log.
+  const stem = safeName(key.config);
+  for (const problem of listing.problems) if (problem.startsWith(`${stem}-`) || problem.startsWith(`${stem}@`)) explain?.(`${key.config}: not reusing ${problem.replace(/; file skipped$/, '')}; running the config again`);
+  for (const summary of listing.summaries.reverse()) {
     const path = runFilePath(runsDir, summary.id);
     const mismatches = reuseMismatches(summary, key);
     if (mismatches.length === 0) {
       let saved: SavedRun;
       try {
-        saved = index.load(summary.id);
-      } catch {
-        continue; // gone or rewritten since it was listed
+        const read = index.loadChecked(summary.id);
+        // A run from before content hashes cannot be shown to be Ranklab's own: like a stale cache, it is run again.
+        if (!read.sealed) {
+          explain?.(`${key.config}: not reusing ${path}: it has no content hash (saved by an older Ranklab); running the config again`);
+          continue;
+        }
+        saved = read.saved;
+        // The listing's summary came from the run index; the run itself must match the key too.
+        if (reuseMismatches(saved, key).length > 0) continue;
+      } catch (e) {
+        // Gone or rewritten since it was listed, or edited after it was written (its hash does not match).
+        if (existsSync(path)) explain?.(`${key.config}: not reusing ${path}: ${(e as Error).message.replace(`${path}: `, '')}; running the config again`);
+        continue;
       }
       explain?.(`${key.config}: reusing ${path} (same config, corpus, judgments, principal and access rule, tool version and learned models)`);
       return { path, saved };

@@ -17,6 +17,7 @@
  */
 import { isLlmRater } from '../judgments/merge';
 import type { JudgmentSet } from '../judgments/types';
+import { compareIdBytes } from '../util/id-order';
 
 type Grades = Map<string, Map<string, number>>;
 
@@ -234,5 +235,5 @@ function unitsOf(raters: string[], ratings: Map<string, Grades>): Conflict[] {
 /** Largest disagreement (grade spread) first, then by query and document. */
 function sortConflicts(list: Conflict[]): Conflict[] {
   const spread = (c: Conflict) => Math.max(...Object.values(c.grades)) - Math.min(...Object.values(c.grades));
-  return list.sort((x, y) => spread(y) - spread(x) || (x.qid < y.qid ? -1 : x.qid > y.qid ? 1 : x.docId < y.docId ? -1 : x.docId > y.docId ? 1 : 0));
+  return list.sort((x, y) => spread(y) - spread(x) || compareIdBytes(x.qid, y.qid) || compareIdBytes(x.docId, y.docId));
 }

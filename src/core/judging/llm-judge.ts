@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { Document } from '../corpus/document';
 import type { JudgmentSet } from '../judgments/types';
 import { writeFileAtomic } from '../util/atomic-write';
+import { sealJson, unsealJson } from '../util/content-hash';
 import { InputError } from '../util/diagnostics';
 import { retryable } from '../util/http-client';
 import { ProviderError } from '../util/provider-error';
@@ -353,9 +354,15 @@ function cachePath(dir: string, hash: string): string {
   return join(dir, hex.slice(0, 2), `${hex}.json`);
 }
 
+/**
+ * A cached answer, checked against the content hash stored with it: an entry changed after it was written (another
+ * grade typed into it), or one written before hashes, is not used and the model is asked again.
+ */
 function readCache(dir: string, hash: string, model: string): { answer: string; at: string } | undefined {
   try {
-    const e = JSON.parse(readFileSync(cachePath(dir, hash), 'utf8')) as CacheEntry;
+    const unsealed = unsealJson(readFileSync(cachePath(dir, hash), 'utf8'));
+    if (!unsealed.sealed) return undefined;
+    const e = JSON.parse(unsealed.text) as CacheEntry;
     return e.model === model && e.promptHash === hash && typeof e.answer === 'string' ? { answer: e.answer, at: e.at } : undefined;
   } catch {
     return undefined;
@@ -363,5 +370,5 @@ function readCache(dir: string, hash: string, model: string): { answer: string; 
 }
 
 function writeCache(dir: string, e: CacheEntry): void {
-  writeFileAtomic(cachePath(dir, e.promptHash), JSON.stringify(e));
+  writeFileAtomic(cachePath(dir, e.promptHash), sealJson(JSON.stringify(e)));
 }

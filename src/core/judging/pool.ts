@@ -17,6 +17,7 @@ import { judgmentKey } from '../judgments/keys';
 import type { JudgmentSet } from '../judgments/types';
 import { type EvaluateOptions, type MetricSpec, evaluateRun, parseMetric } from '../metrics';
 import type { Run } from '../run/types';
+import { compareIdBytes } from '../util/id-order';
 
 export type PoolReason = 'deciding' | 'differing' | 'shared';
 
@@ -104,7 +105,7 @@ export function buildPool(sides: PoolSide[], judgments: JudgmentSet, opts: PoolO
       Number(a.shownByAll) - Number(b.shownByAll) ||
       a.bestRank - b.bestRank ||
       queryOrder.get(a.qid)! - queryOrder.get(b.qid)! ||
-      (a.docId < b.docId ? -1 : a.docId > b.docId ? 1 : 0),
+      compareIdBytes(a.docId, b.docId),
   );
   const chosen = opts.max !== undefined ? ordered.slice(0, opts.max) : ordered;
   const byReason: Record<PoolReason, number> = { deciding: 0, differing: 0, shared: 0 };

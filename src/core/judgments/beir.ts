@@ -24,9 +24,9 @@ export function parseBeirInto(builder: JudgmentBuilder, dir: string, split: stri
   const qrels = findQrelsFile(dir, split, display);
   const queriesFile = join(dir, 'queries.jsonl');
   const queriesDisplay = join(display, 'queries.jsonl');
-  parseQueriesInto(builder, readSourceText(queriesFile, queriesDisplay), queriesDisplay);
+  parseQueriesInto(builder, readSourceText(queriesFile, queriesDisplay, builder), queriesDisplay);
   const qrelsDisplay = join(display, qrels);
-  parseQrelsInto(builder, readSourceText(join(dir, qrels), qrelsDisplay), qrelsDisplay, 'beir');
+  parseQrelsInto(builder, readSourceText(join(dir, qrels), qrelsDisplay, builder), qrelsDisplay, 'beir');
 }
 
 /** Returns the qrels path relative to `dir`. */

@@ -23,13 +23,12 @@ export function readGoldenSet(path: string, options: ReadOptions = {}): Judgment
 
 export function parseGoldenInto(builder: JudgmentBuilder, text: string, file: string): void {
   builder.addSource(file);
-  const before = builder.diagnostics.length;
   const items = goldenItems(builder, text, file);
   let valid = 0;
   for (const [index, item] of items.entries()) {
     if (item && addItem(builder, item, index + 1, file)) valid++;
   }
-  if (valid === 0) throw noValidLineError(file, 'golden-set item', builder.diagnostics.slice(before));
+  if (valid === 0) throw noValidLineError(file, 'golden-set item', builder.diagnostics);
 }
 
 /** Located items in file order; `undefined` marks a JSONL line that did not parse (it still takes a position). */
@@ -107,7 +106,28 @@ function addItem(builder: JudgmentBuilder, item: LocatedJson, position: number, 
     if (entry.key === 'relevant_doc_ids') addRelevantIds(builder, query.id, entry.value, { file, line: entry.keyLine }, position);
     if (entry.key === 'judgments') addGraded(builder, query.id, entry.value, { file, line: entry.keyLine }, position);
   }
+  warnEmptyLabels(builder, item, query.id, position, file);
   return true;
+}
+
+/**
+ * An item whose labels are all written but empty (`"judgments": {}`, `"relevant_doc_ids": []`) leaves its query
+ * without a judgment, and such a query is not scored at all: the number of queries averaged drops by one with
+ * no error. A warning at the label says so (an item without any label key is the plain "has no judgments" note).
+ */
+function warnEmptyLabels(builder: JudgmentBuilder, item: LocatedJson & { kind: 'object' }, qid: string, position: number, file: string): void {
+  const labels = item.entries.filter((e) => LABEL_KEYS.has(e.key));
+  const empty = (v: LocatedJson) => (v.kind === 'object' && v.entries.length === 0) || (v.kind === 'array' && v.items.length === 0);
+  if (labels.length === 0 || !labels.every((e) => empty(e.value))) return;
+  // Another item with the same id and text may have given it judgments already.
+  for (const qrels of builder.byRater.values()) if (qrels.get(qid)?.size) return;
+  const first = labels[0];
+  const written = first.value.kind === 'object' ? '{}' : '[]';
+  builder.report(
+    { file, line: first.keyLine },
+    'warning',
+    `item ${position}: query "${qid}" has "${first.key}": ${written}, so it has no judgment and is left out of every metric (not scored 0); grade its documents, or give one a grade of 0 to count the query as having no relevant document`,
+  );
 }
 
 const LABEL_KEYS = new Set(['relevant_doc_ids', 'judgments']);

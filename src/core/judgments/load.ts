@@ -66,11 +66,11 @@ export function loadJudgments(specs: JudgmentSpecInput | JudgmentSpecInput[], op
       queryTextGiven = true;
     }
     if (spec.queries) {
-      parseQueriesInto(builder, readSourceText(abs(spec.queries), spec.queries), spec.queries);
+      parseQueriesInto(builder, readSourceText(abs(spec.queries), spec.queries, builder), spec.queries);
       queryTextGiven = true;
     }
     if (spec.qrels) {
-      const text = readSourceText(abs(spec.qrels), spec.qrels);
+      const text = readSourceText(abs(spec.qrels), spec.qrels, builder);
       parseQrelsInto(builder, text, spec.qrels, sniffQrelsFormat(text));
     }
     if (spec.raters) parseRatersInto(builder, abs(spec.raters), spec.raters);

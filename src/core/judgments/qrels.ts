@@ -23,7 +23,7 @@ export interface ReadOptions {
 export function readQrels(path: string, options: ReadOptions = {}): QrelsReadResult {
   const file = options.displayPath ?? path;
   const builder = new JudgmentBuilder();
-  const text = readSourceText(path, file);
+  const text = readSourceText(path, file, builder);
   parseQrelsInto(builder, text, file, sniffQrelsFormat(text));
   return { qrels: builder.qrels, diagnostics: builder.diagnostics, locations: builder.locations };
 }
@@ -37,7 +37,6 @@ export function parseQrelsInto(builder: JudgmentBuilder, text: string, file: str
   builder.addSource(file);
   let valid = 0;
   let seenContent = false;
-  const diagnosticsBefore = builder.diagnostics.length;
   for (const { line, text: raw } of splitLines(text)) {
     if (isBlankOrComment(raw)) continue;
     const at = { file, line };
@@ -72,7 +71,7 @@ export function parseQrelsInto(builder: JudgmentBuilder, text: string, file: str
     builder.addJudgment(qid, docId, grade, at);
     valid++;
   }
-  if (valid === 0) throw noValidLineError(file, 'judgment line', builder.diagnostics.slice(diagnosticsBefore));
+  if (valid === 0) throw noValidLineError(file, 'judgment line', builder.diagnostics);
 }
 
 /** TREC unless the first non-comment line is a BEIR header (`query-id corpus-id score`). */

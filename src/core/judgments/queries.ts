@@ -23,7 +23,7 @@ export type QueriesFormat = 'tsv' | 'jsonl';
 export function readQueries(path: string, options: ReadOptions = {}): QueriesReadResult {
   const file = options.displayPath ?? path;
   const builder = new JudgmentBuilder();
-  parseQueriesInto(builder, readSourceText(path, file), file);
+  parseQueriesInto(builder, readSourceText(path, file, builder), file);
   return { queries: builder.queries, diagnostics: builder.diagnostics, locations: builder.queryLocations };
 }
 
@@ -31,7 +31,6 @@ export function parseQueriesInto(builder: JudgmentBuilder, text: string, file: s
   builder.addSource(file);
   const lines = splitLines(text);
   const format = sniffQueriesFormat(lines, file);
-  const before = builder.diagnostics.length;
   let valid = 0;
   let first = true;
   for (const nl of lines) {
@@ -44,7 +43,7 @@ export function parseQueriesInto(builder: JudgmentBuilder, text: string, file: s
     builder.addQuery(query, at);
     valid++;
   }
-  if (valid === 0) throw noValidLineError(file, 'query line', builder.diagnostics.slice(before));
+  if (valid === 0) throw noValidLineError(file, 'query line', builder.diagnostics);
 }
 
 export function sniffQueriesFormat(lines: NumberedLine[], file: string): QueriesFormat {

@@ -42,7 +42,7 @@ export function parseRatersInto(builder: JudgmentBuilder, dir: string, display: 
       const file = join(display, name);
       const rater = name.slice(0, -(isQrels ? RATER_QRELS_SUFFIX : RATINGS_SUFFIX).length);
       try {
-        const text = readSourceText(join(dir, name), file);
+        const text = readSourceText(join(dir, name), file, builder);
         if (isQrels) {
           const problem = checkRaterName(rater);
           if (problem) {

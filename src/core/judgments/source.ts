@@ -1,19 +1,42 @@
 import { type Diagnostic, InputError } from '../util/diagnostics';
-import { readUserText } from '../util/text-file';
+import { describeInvalidUtf8, readUserTextChecked, splitLines } from '../util/text-file';
+import type { JudgmentBuilder } from './builder';
 
-/** Reads a user file for a judgments reader: `path` is read, `display` names it in messages. */
-export function readSourceText(path: string, display = path): string {
-  const text = readUserText(path, display); // missing, a folder, unreadable, binary: an InputError naming it
+/**
+ * Reads a user file for a judgments reader: `path` is read, `display` names it in messages. Ids are compared
+ * as the strings UTF-8 decodes to, and bytes that are not UTF-8 would all decode to U+FFFD (two different ids
+ * becoming one): a line that is not UTF-8 is refused. With `builder` (line formats) each such line is
+ * reported as an error and blanked, so the reader skips it; without (a JSON file, unusable in part) the
+ * first one throws.
+ */
+export function readSourceText(path: string, display = path, builder?: JudgmentBuilder): string {
+  // missing, a folder, unreadable, binary: an InputError naming it
+  const { text, invalidUtf8 } = readUserTextChecked(path, display);
   if (text.trim() === '') throw fileError(display, 'file is empty');
-  return text;
+  if (invalidUtf8.length === 0) return text;
+  const why = 'ids are compared as UTF-8 text, where different bytes would read as the same id; save the file as UTF-8';
+  if (!builder) {
+    const [first] = invalidUtf8;
+    throw new InputError(describeInvalidUtf8(first), [], { file: display, line: first.line, hint: why });
+  }
+  const lines = splitLines(text);
+  for (const bad of invalidUtf8) {
+    builder.report({ file: display, line: bad.line }, 'error', `${describeInvalidUtf8(bad)} (${why}); line skipped`);
+    lines[bad.line - 1].text = '';
+  }
+  return lines.map((l) => l.text).join('\n');
 }
 
 export function fileError(file: string, problem: string): InputError {
   return new InputError(problem, [], { file });
 }
 
-/** Thrown when a file had content but not one usable line: carries every diagnostic found. */
-export function noValidLineError(file: string, what: string, diagnostics: Diagnostic[]): InputError {
+/**
+ * Thrown when a file had content but not one usable line: carries every diagnostic found in it (those of
+ * `diagnostics` that name `file`, lines refused while reading it included).
+ */
+export function noValidLineError(file: string, what: string, all: readonly Diagnostic[]): InputError {
+  const diagnostics = all.filter((d) => d.file === file);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   return new InputError(`no valid ${what}; ${errors.length} problem${errors.length === 1 ? '' : 's'} (below)`, diagnostics, { file });
 }

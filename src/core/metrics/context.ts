@@ -15,6 +15,13 @@ export interface MetricOptions {
 export const DEFAULT_METRIC_OPTIONS: MetricOptions = { gain: 'exp', relevanceThreshold: 1 };
 
 /**
+ * Threshold 0 is legal (trec_eval -l 0) but changes the question: a grade-0 judgment, "judged not relevant",
+ * then counts as relevant for every binary metric. Said wherever a threshold of 0 is given.
+ */
+export const THRESHOLD_ZERO_WARNING =
+  'relevance threshold 0 counts every judged document as relevant, grade 0 ("not relevant") included: P, recall, MRR, AP and hit then measure "judged", not "relevant" (as trec_eval -l 0); use 1 for the usual meaning';
+
+/**
  * Everything a metric needs about one query, computed once.
  * `grades[i]` is the judgment of the document at rank i+1, or `undefined` when unjudged
  * (unjudged documents count as not relevant, as in trec_eval).

@@ -13,5 +13,5 @@ export { judgedAt } from './judged';
 export { bpref } from './bpref';
 export { infAP } from './infap';
 export { rPrecision } from './rprec';
-export { rbp, rbpResidual } from './rbp';
+export { gradedRbp, rbp, rbpResidual } from './rbp';
 export { errAt, nerrAt, errOf, stopProbability, ERR_MAX_GRADE } from './err';

@@ -9,7 +9,7 @@ import { JUDGED } from './judged';
 import { BPREF } from './bpref';
 import { INFAP } from './infap';
 import { RPREC } from './rprec';
-import { RBP } from './rbp';
+import { GRADED_RBP, RBP } from './rbp';
 import { ERR, NERR } from './err';
 
 /** Every metric Ranklab knows, one row each, in the order of the docs table. A new metric = its file + one row. */
@@ -25,6 +25,7 @@ export const METRICS: readonly MetricDefinition[] = [
   BPREF,
   INFAP,
   RBP,
+  GRADED_RBP,
   ERR,
   NERR,
 ];

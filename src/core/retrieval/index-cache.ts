@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Document } from '../corpus/document';
 import { writeFileAtomic } from '../util/atomic-write';
+import { sha256Hex } from '../util/content-hash';
 import { Work, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
@@ -80,10 +81,12 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Beside the data file: which corpus it holds. */
+/** Beside the data file: which corpus it holds, and the data file's sha256 (checked before it is loaded). */
 interface LexicalCacheMeta {
   corpus: string;
   docs: DocHashes;
+  /** Absent in caches written before it was: such a cache is stale (rebuilt). */
+  dataSha256?: string;
 }
 
 /**
@@ -113,7 +116,12 @@ export async function buildOrLoadLexical(
     const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs, docs);
     if (!delta || delta.share <= MAX_INCREMENTAL_SHARE) {
       try {
-        const json = readFileSync(paths.data, 'utf8');
+        const bytes = readFileSync(paths.data);
+        // Postings altered after they were written (by hand, a partial restore, a crash between the two files)
+        // would give wrong figures silently: the data must be exactly what the meta file says was written.
+        const problem = !meta.dataSha256 ? 'it has no content hash (written by an older Ranklab)' : sha256Hex(bytes) !== meta.dataSha256 ? 'its content hash does not match (changed after it was written)' : undefined;
+        if (problem) throw new StaleCache(`lexical: index cache not reused: ${problem}; rebuilt`);
+        const json = bytes.toString('utf8');
         const options = LexicalIndex.miniSearchOptions(fields, analyzer);
         work.phase('lexical-cache', 1);
         const ms = json.length > SYNC_LOAD_MAX_BYTES
@@ -131,7 +139,8 @@ export async function buildOrLoadLexical(
         if (index.documentCount === docs.length) return { index, source: 'cache', ms: now() - t0, notes };
       } catch (e) {
         if (work.signal?.aborted) throw e;
-        // unreadable cache: rebuild below and overwrite it
+        // unreadable or unverified cache: rebuild below and overwrite it
+        if (e instanceof StaleCache) notes.push(e.message);
       }
     }
   }
@@ -172,10 +181,13 @@ function writeJson(path: string, value: unknown, notes: string[]): void {
   }
 }
 
+class StaleCache extends Error {}
+
 function writeCache(index: LexicalIndex, meta: LexicalCacheMeta, paths: { data: string; meta: string }, notes: string[]): void {
   try {
-    writeFileAtomic(paths.data, JSON.stringify(index.miniSearch));
-    writeFileAtomic(paths.meta, JSON.stringify(meta));
+    const data = Buffer.from(JSON.stringify(index.miniSearch));
+    writeFileAtomic(paths.data, data);
+    writeFileAtomic(paths.meta, JSON.stringify({ ...meta, dataSha256: sha256Hex(data) }));
   } catch (e) {
     notes.push(`lexical: index cache not written (${(e as Error).message})`);
   }

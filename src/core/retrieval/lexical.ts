@@ -2,6 +2,7 @@ import MiniSearch from 'minisearch';
 import type { Document } from '../corpus/document';
 import type { Bm25Params } from '../config/types';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
+import { compareIdBytes } from '../util/id-order';
 import type { Analyzer } from './analyzer';
 import { Postings } from './postings/postings';
 import { topKSearch } from './postings/top-k';
@@ -369,7 +370,7 @@ export class CandidateRanker {
       keys.sort();
       byId = Int32Array.from(keys, (k) => k % 2 ** 21);
     } else {
-      byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => (docIds[a] < docIds[b] ? 1 : docIds[a] > docIds[b] ? -1 : 0));
+      byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => compareIdBytes(docIds[b], docIds[a]));
     }
     this.slotOfIdRank = byId;
     this.idRank = new Int32Array(n);
@@ -440,7 +441,7 @@ export class CandidateRanker {
 
 /** Each id's position in descending id order (compareScored's tie order), for CandidateRanker. */
 export function idOrderOf(ids: Iterable<string>): Map<string, number> {
-  const sorted = [...new Set(ids)].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const sorted = [...new Set(ids)].sort((a, b) => compareIdBytes(b, a));
   return new Map(sorted.map((id, r) => [id, r]));
 }
 

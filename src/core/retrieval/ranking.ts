@@ -1,8 +1,6 @@
+import { compareTrecOrder } from '../run/trec-order';
 /** Shared ordering: score descending, ties by id descending (trec_eval's order, so our ranks match its ranks). */
-export function compareScored(a: { id: string; score: number }, b: { id: string; score: number }): number {
-  if (a.score !== b.score) return b.score - a.score;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
+export const compareScored = compareTrecOrder;
 
 export const ALL_FIELDS = 'all';
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Document } from '../corpus/document';
 import type { RankConfig } from '../config/types';
 import { writeFileAtomic } from '../util/atomic-write';
+import { sha256Hex } from '../util/content-hash';
 import { Work, abortable } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
@@ -140,16 +141,17 @@ export class VectorStage {
     const embedderKey = this.trainsLsa ? `lsa:${lsaCacheKey(this.config)}` : embedderId;
     const dir = this.options.cacheDir ? join(this.options.cacheDir, 'vector', fingerprint([embedderKey, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, '')) : undefined;
     const cached = dir ? loadHnswCache(dir, this.corpusFingerprint, embedderId) : undefined;
-    if (cached) {
-      this.hnsw = cached;
+    if (cached?.index) {
+      this.hnsw = cached.index;
       return 'cache';
     }
+    if (cached?.problem) this.notes.push(`vector: HNSW cache not reused: ${cached.problem}; rebuilt`);
     const ids = byId(this.docs).map((d) => d.id).filter((id) => exact.vectorOf(id));
     this.hnsw = await HnswIndex.buildSliced(ids, ids.map((id) => exact.vectorOf(id)!), exact.dimension, v.space, v.hnsw, work.phase('hnsw', ids.length));
     if (dir) {
       try {
         this.hnsw.save(dir);
-        writeFileAtomic(join(dir, 'corpus.json'), JSON.stringify({ corpus: this.corpusFingerprint, embedder: embedderId }));
+        writeFileAtomic(join(dir, 'corpus.json'), JSON.stringify({ corpus: this.corpusFingerprint, embedder: embedderId, sha256: hnswFileHashes(dir) }));
       } catch (e) {
         this.notes.push(`vector: HNSW cache not written (${(e as Error).message})`);
       }
@@ -172,7 +174,14 @@ export class VectorStage {
     const meta = paths && readLsaMeta(paths.meta);
     if (paths && meta?.corpus === this.corpusFingerprint) {
       try {
-        const model = LsaModel.fromJSON(JSON.parse(readFileSync(paths.model, 'utf8')), tokenize);
+        const bytes = readFileSync(paths.model);
+        // The model's own fingerprint covers its vocabulary and term vectors, not its document vectors: the file's
+        // hash covers everything (a meta file without one is from before hashes: retrained).
+        if (meta.modelSha256 !== sha256Hex(bytes)) {
+          this.notes.push(`vector: LSA model cache not reused: ${meta.modelSha256 ? 'its content hash does not match (changed after it was written)' : 'it has no content hash (written by an older Ranklab)'}; retrained`);
+          throw new Error('stale');
+        }
+        const model = LsaModel.fromJSON(JSON.parse(bytes.toString('utf8')), tokenize);
         if (model.fingerprint === meta.model && model.settings.documentCount === docs.length) return model;
       } catch {
         // retrain below
@@ -181,8 +190,9 @@ export class VectorStage {
     const model = await trainLsaSliced(docs.map(embedText), opts, work.phase('lsa', docs.length));
     if (paths) {
       try {
-        writeFileAtomic(paths.model, JSON.stringify(model.toJSON()));
-        writeFileAtomic(paths.meta, JSON.stringify({ corpus: this.corpusFingerprint, model: model.fingerprint } satisfies LsaCacheMeta));
+        const bytes = Buffer.from(JSON.stringify(model.toJSON()));
+        writeFileAtomic(paths.model, bytes);
+        writeFileAtomic(paths.meta, JSON.stringify({ corpus: this.corpusFingerprint, model: model.fingerprint, modelSha256: sha256Hex(bytes) } satisfies LsaCacheMeta));
       } catch (e) {
         this.notes.push(`vector: LSA model cache not written (${(e as Error).message})`);
       }
@@ -280,16 +290,29 @@ export class VectorStage {
 }
 
 /** The cached HNSW graph of `dir` if it was built from exactly this corpus with this embedder. */
-function loadHnswCache(dir: string, corpusFingerprint: string, embedderId: string): HnswIndex | undefined {
+/** The sha256 of the two files HnswIndex.save writes, stored in `corpus.json` beside them. */
+function hnswFileHashes(dir: string): { bin: string; labels: string } {
+  return { bin: sha256Hex(readFileSync(join(dir, 'hnsw.bin'))), labels: sha256Hex(readFileSync(join(dir, 'labels.json'))) };
+}
+
+/**
+ * The cached HNSW graph of this corpus and embedder, checked against the hashes stored with it; `problem` when one
+ * exists but is not usable as it is (changed since it was written, or written before hashes).
+ */
+function loadHnswCache(dir: string, corpusFingerprint: string, embedderId: string): { index?: HnswIndex; problem?: string } | undefined {
   const corpusPath = join(dir, 'corpus.json');
   if (!existsSync(corpusPath)) return undefined;
   try {
-    const built = JSON.parse(readFileSync(corpusPath, 'utf8')) as { corpus?: string; embedder?: string };
+    const built = JSON.parse(readFileSync(corpusPath, 'utf8')) as { corpus?: string; embedder?: string; sha256?: { bin?: string; labels?: string } };
     if (built.corpus !== corpusFingerprint || built.embedder !== embedderId) return undefined;
+    if (!built.sha256) return { problem: 'it has no content hash (written by an older Ranklab)' };
+    const now = hnswFileHashes(dir);
+    if (now.bin !== built.sha256.bin || now.labels !== built.sha256.labels) return { problem: 'its content hash does not match (changed after it was written)' };
   } catch {
     return undefined;
   }
-  return HnswIndex.load(dir);
+  const index = HnswIndex.load(dir);
+  return index && { index };
 }
 
 /** Bump when training or the cache layout changes, so older cached models are retrained. */
@@ -299,6 +322,8 @@ const LSA_CACHE_FORMAT = 'lsa@3';
 interface LsaCacheMeta {
   corpus: string;
   model: string;
+  /** sha256 of the model file (absent before hashes: such a model is retrained). */
+  modelSha256?: string;
 }
 
 /** Cache file stem of an LSA model: analyzer and embedder settings (the corpus it was trained on is in the meta file). */

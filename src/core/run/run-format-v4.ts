@@ -22,6 +22,7 @@
  * 10^e (each step after the first a decrease), integers small enough to add exactly, used only when every value
  * reads back identical.
  */
+import { compareIdBytes } from '../util/id-order';
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
 import { type CompactQuery, type CompactStage, MIN_DIGITS, RUN_FORMAT_V2, decodeRunV2, encodeRunV2, shortestDistinct } from './run-format-v2';
 
@@ -230,7 +231,7 @@ class Scratch {
     if (d !== 0) return d;
     const x = this.names[this.who[a]];
     const y = this.names[this.who[b]];
-    return x < y ? 1 : x > y ? -1 : 0;
+    return compareIdBytes(y, x);
   };
 
   fit(ids: number, entries: number): void {

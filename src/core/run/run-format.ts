@@ -7,9 +7,12 @@
  *   one gzip member, recognised by its first two bytes (1f 8b); such files are named `.json`.
  * - `ranklab-run@4`: the `@3` values in columns (run-format-v4.ts), gzipped, named `.json.gz`.
  *   `ranklab show-run FILE` prints any of them as plain JSON or TREC.
+ * Files written now carry the sha256 of their JSON text as its first member (util/content-hash.ts), checked on
+ * every read: a run edited after Ranklab wrote it is refused (see readSavedRun).
  */
 import { readFileSync } from 'node:fs';
 import { constants, gunzipSync, gzipSync } from 'node:zlib';
+import { sealJson, unsealJson } from '../util/content-hash';
 import { InputError } from '../util/diagnostics';
 import type { SavedRun } from './types';
 import { RUN_FORMAT_V2, decodeRunV2 } from './run-format-v2';
@@ -26,7 +29,7 @@ export type RunFormat = (typeof RUN_FORMATS)[number];
  * plain gzip member.
  */
 export function encodeRunFile(saved: SavedRun): Buffer {
-  return gzipSync(JSON.stringify(encodeRunV4(saved)) + '\n', { level: 9, memLevel: 9, strategy: constants.Z_FILTERED });
+  return gzipSync(sealJson(JSON.stringify(encodeRunV4(saved)) + '\n'), { level: 9, memLevel: 9, strategy: constants.Z_FILTERED });
 }
 
 function isGzip(bytes: Uint8Array): boolean {
@@ -40,7 +43,12 @@ export function expandedRunJson(saved: SavedRun): string {
 
 /** The JSON text of a run file's bytes (gunzipped when it is a gzip member). */
 export function runFileText(bytes: Buffer): string {
-  return (isGzip(bytes) ? gunzipSync(bytes) : bytes).toString('utf8');
+  return runFileBytes(bytes).toString('utf8');
+}
+
+/** The JSON bytes of a run file (gunzipped when it is a gzip member). */
+function runFileBytes(bytes: Buffer): Buffer {
+  return isGzip(bytes) ? gunzipSync(bytes) : bytes;
 }
 
 /** The expanded run of a file's parsed JSON (any version); other values are returned unchanged for the checks to name. */
@@ -51,16 +59,30 @@ export function decodeRun(value: unknown): unknown {
 
 /** A saved run file of any format, expanded; an InputError naming the file when it is not a usable run. */
 export function loadSavedRun(path: string): SavedRun {
+  return readSavedRun(path).saved;
+}
+
+/**
+ * A saved run file, expanded, and whether it carried a content hash (`sealed`; runs written before hashes did
+ * not). An InputError naming the file when it is not a usable run, or when its hash does not match its content.
+ */
+export function readSavedRun(path: string): { saved: SavedRun; sealed: boolean } {
   let data: SavedRun;
+  let sealed: boolean;
   try {
-    data = decodeRun(JSON.parse(runFileText(readFileSync(path)))) as SavedRun;
+    const unsealed = unsealJson(runFileBytes(readFileSync(path)));
+    sealed = unsealed.sealed;
+    data = decodeRun(JSON.parse(unsealed.text)) as SavedRun;
   } catch (e) {
     throw new InputError(`${path}: not a readable saved run (${(e as Error).message})`);
   }
   const problem = checkSavedRun(data);
   if (problem) throw new InputError(`${path}: not a usable Ranklab saved run: ${problem}`);
-  return data;
+  return { saved: data, sealed };
 }
+
+/** Said of a run given by name that has no content hash: it is used, unverified. */
+export const UNSEALED_RUN_WARNING = 'saved before runs carried a content hash, so it cannot be checked for edits; used as it is';
 
 /** Minimal structural check of a saved run; returns what is wrong, or undefined. */
 export function checkSavedRun(v: unknown): string | undefined {

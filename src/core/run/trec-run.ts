@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
+import { compareIdBytes } from '../util/id-order';
+import { describeInvalidUtf8, invalidUtf8At } from '../util/text-file';
 import { parseCNumber } from './c-number';
 import { sortTrecOrder } from './trec-order';
 import type { RankedDoc, Run } from './types';
@@ -121,6 +123,8 @@ class IntList {
  */
 class DocIds {
   readonly strings: string[] = [];
+  /** Per id: -1 when its bytes are UTF-8, else the offset of the first byte that is not (see invalidUtf8At). */
+  readonly invalidAt: number[] = [];
   /** Where each id's bytes are (its first occurrence): start, end. */
   private readonly at: number[] = [];
   /** Open addressing, two ints a slot: id number + 1 (0 = empty) and the id's hash. */
@@ -135,6 +139,7 @@ class DocIds {
       const entry = slots[2 * slot];
       if (entry === 0) {
         this.strings.push(b.toString('utf8', start, end));
+        this.invalidAt.push(invalidUtf8At(b, start, end));
         this.at.push(start, end);
         slots[2 * slot] = this.strings.length;
         slots[2 * slot + 1] = hash;
@@ -243,6 +248,11 @@ function parseTrecRun(b: Buffer, file: string): { run: Run; tag: string; diagnos
     }
     // Runs are grouped by query: compare with the previous qid's bytes before making a string.
     if (!current || currentEnd - currentStart !== ends[0] - starts[0] || !sameBytes(b, currentStart, starts[0], ends[0] - starts[0])) {
+      const badQid = invalidUtf8At(b, starts[0], ends[0]);
+      if (badQid >= 0) {
+        diagnostics.push(notUtf8(file, line, 'query id', b, starts[0], badQid));
+        continue;
+      }
       const qid = b.toString('utf8', starts[0], ends[0]);
       currentStart = starts[0];
       currentEnd = ends[0];
@@ -262,6 +272,10 @@ function parseTrecRun(b: Buffer, file: string): { run: Run; tag: string; diagnos
       current.segments.push(entries);
     }
     const doc = ids.intern(starts[2], ends[2], docHash);
+    if (ids.invalidAt[doc] >= 0) {
+      diagnostics.push(notUtf8(file, line, 'document id', b, starts[2], ids.invalidAt[doc]));
+      continue;
+    }
     const docid = ids.strings[doc];
     if (doc < stampQuery.data.length && stampQuery.data[doc] === current.index + 1) {
       diagnostics.push({ file, line, severity: 'error', message: `duplicate document "${docid}" for query "${current.qid}" (first at line ${stampLine.data[doc]}); line skipped` });
@@ -280,12 +294,23 @@ function parseTrecRun(b: Buffer, file: string): { run: Run; tag: string; diagnos
   return { run, tag, diagnostics };
 }
 
+/**
+ * An id that is not UTF-8 would decode to U+FFFD like any other such id: two different documents would both
+ * match one judgment. The line is refused instead.
+ */
+function notUtf8(file: string, line: number, what: string, b: Buffer, idStart: number, offset: number): Diagnostic {
+  let lineStart = idStart;
+  while (lineStart > 0 && b[lineStart - 1] !== 10 && b[lineStart - 1] !== 13) lineStart--;
+  const column = idStart + offset - lineStart + 1;
+  return { file, line, severity: 'error', message: `${what}: ${describeInvalidUtf8({ column, byte: b[idStart + offset] })} (ids are compared as UTF-8 text, where different bytes would read as the same id); line skipped` };
+}
+
 /** Engines write runs best first, so most lists need no sort: one pass, without a comparator call per pair. */
 function inTrecOrder(list: RankedDoc[]): boolean {
   for (let k = 1; k < list.length; k++) {
     const a = list[k - 1];
     const b = list[k];
-    if (a.score < b.score || (a.score === b.score && a.id < b.id)) return false;
+    if (a.score < b.score || (a.score === b.score && compareIdBytes(a.id, b.id) < 0)) return false;
   }
   return true;
 }

@@ -155,7 +155,7 @@ export class RanklabSession {
   private previousSnapshot(): CorpusSnapshot | undefined {
     if (!existsSync(this.snapshotPath())) return undefined;
     try {
-      return parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'));
+      return parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'), (m) => this.log(m));
     } catch {
       return undefined;
     }

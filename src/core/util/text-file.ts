@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { InputError } from './diagnostics';
 
@@ -39,6 +40,64 @@ export function splitColumns(line: string): string[] {
     } else if (start < 0) start = i;
   }
   return cols;
+}
+
+// ---- ids are bytes: lines that are not UTF-8 -------------------------------------------------------
+
+/**
+ * Where the bytes [start, end) of `b` stop being UTF-8 (an offset from `start`), or -1 when they all are.
+ * Overlong forms, surrogates and code points above U+10FFFF are not UTF-8 (as in the WHATWG decoder).
+ */
+export function invalidUtf8At(b: Uint8Array, start = 0, end = b.length): number {
+  for (let i = start; i < end; ) {
+    const c = b[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const n = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (n < 0 || i + n >= end) return i - start;
+    // The second byte's range is narrower after E0 (overlong), ED (surrogates), F0 (overlong), F4 (> U+10FFFF).
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    if (b[i + 1] < lo || b[i + 1] > hi) return i - start;
+    for (let k = 2; k <= n; k++) if ((b[i + k] & 0xc0) !== 0x80) return i - start;
+    i += n + 1;
+  }
+  return -1;
+}
+
+/** A line of a file whose bytes are not UTF-8: its number (as splitLines numbers it) and the bad byte. */
+export interface InvalidUtf8Line {
+  line: number;
+  /** 1-based byte offset in the line of the first byte that is not UTF-8, and that byte. */
+  column: number;
+  byte: number;
+}
+
+/**
+ * The lines of a file that are not UTF-8. Decoding would turn each bad byte into U+FFFD, so two different ids
+ * ("caf\xE9", "caf\xE8") would read as the same string: readers refuse these lines instead. One native check
+ * for a file that is all UTF-8 (nearly every file).
+ */
+export function invalidUtf8Lines(buf: Buffer): InvalidUtf8Line[] {
+  if (isUtf8(buf)) return [];
+  const out: InvalidUtf8Line[] = [];
+  // Lines are numbered as splitLines numbers them: at \n, or at CR in a file without any \n.
+  const eol = buf.includes(10) ? 10 : 13;
+  for (let start = 0, line = 1; start < buf.length; line++) {
+    let end = buf.indexOf(eol, start);
+    if (end < 0) end = buf.length;
+    const at = invalidUtf8At(buf, start, end);
+    if (at >= 0) out.push({ line, column: at + 1, byte: buf[start + at] });
+    start = end + 1;
+  }
+  return out;
+}
+
+/** "byte 0xE9 at column 4 is not UTF-8". */
+export function describeInvalidUtf8(bad: { column: number; byte: number }): string {
+  return `byte 0x${bad.byte.toString(16).toUpperCase().padStart(2, '0')} at column ${bad.column} is not UTF-8`;
 }
 
 // ---- user files: found, a file, text -------------------------------------------------------------
@@ -84,10 +143,15 @@ function countLiteralReplacementChars(buf: Buffer): number {
  * InputError naming `display` when it is missing, a folder, unreadable or binary. May return ''.
  */
 export function readUserText(path: string, display = path): string {
+  return readUserTextChecked(path, display).text;
+}
+
+/** readUserText, with the lines that are not UTF-8 (for readers of ids, which must not decode them). */
+export function readUserTextChecked(path: string, display = path): { text: string; invalidUtf8: InvalidUtf8Line[] } {
   const buf = readUserFile(path, display);
   const binary = binaryReason(buf);
   if (binary) throw new InputError(`file ${binary}; it looks binary, expected text`, [], { file: display });
-  return decodeText(buf);
+  return { text: decodeText(buf), invalidUtf8: invalidUtf8Lines(buf) };
 }
 
 /**

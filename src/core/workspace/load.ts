@@ -5,6 +5,7 @@ import { globLeavesRoot } from '../corpus/discover';
 import { ALWAYS_EXCLUDED } from '../corpus/settings';
 import { gateDiagnostics, validateGates } from '../experiment/gates';
 import { parseMetric } from '../metrics/spec';
+import { THRESHOLD_ZERO_WARNING } from '../metrics/context';
 import { InputError, type Diagnostic } from '../util/diagnostics';
 import { readUserText } from '../util/text-file';
 import { JsonSyntaxError, lineOfPointer, parseJsonWithLocations, type JsonLocations } from '../util/json-source';
@@ -125,6 +126,9 @@ function validateSettingsValue(raw: unknown, locations: JsonLocations): Diagnost
   const out = validateSettings(raw, locations, SETTINGS_FILE);
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
   const r = raw as Record<string, unknown>;
+  if (r.relevanceThreshold === 0) {
+    out.push({ file: SETTINGS_FILE, line: lineOfPointer(locations, '/relevanceThreshold'), severity: 'warning', key: 'relevanceThreshold', message: THRESHOLD_ZERO_WARNING });
+  }
   if (r.gates !== undefined) out.push(...gateDiagnostics(validateGates(r.gates).problems, SETTINGS_FILE, locations, '/gates', 'gates.'));
   if (Array.isArray(r.metrics)) {
     r.metrics.forEach((m, i) => {

@@ -83,3 +83,21 @@ test('malformed qrels lines are reported with file and line on stderr and the va
   assert.match(r.stderr, /qrels\.txt:3: error/);
   assert.equal(JSON.parse(r.stdout).metrics['p@1'], 1);
 });
+
+test('ids that are not UTF-8 are refused, not merged: the two Latin-1 documents no longer both match one judgment', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-score-'));
+  const latin1 = (s: string) => Buffer.from(s, 'latin1');
+  writeFileSync(join(dir, 'qrels.txt'), latin1('q1 0 caf\u00e9 1\nq1 0 d1 1\n'));
+  writeFileSync(join(dir, 'run.txt'), latin1('q1 Q0 caf\u00e9 1 2 t\nq1 Q0 caf\u00e8 2 1 t\nq1 Q0 d1 3 0.5 t\n'));
+  const args = ['score', '--qrels', join(dir, 'qrels.txt'), '--run', join(dir, 'run.txt'), '--metrics', 'p@2,ap', '--format', 'json'];
+  const strict = ranklab([...args, '--strict']);
+  assert.equal(strict.code, 2, strict.stderr);
+  assert.match(strict.stderr, /qrels\.txt:1: error: byte 0xE9 at column 9 is not UTF-8/);
+  assert.match(strict.stderr, /run\.txt:2: error: document id: byte 0xE8 at column 10 is not UTF-8/);
+  const lenient = ranklab(args);
+  assert.equal(lenient.code, 0, lenient.stderr);
+  // Left: q1 judges d1 only, the run ranks d1 alone; before, caf\xE9 and caf\xE8 both matched "caf\uFFFD" (AP 2.0).
+  const out = JSON.parse(lenient.stdout);
+  assert.equal(out.metrics.ap, 1);
+  assert.equal(out.metrics['p@2'], 0.5);
+});

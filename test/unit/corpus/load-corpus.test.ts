@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { diffCorpus } from '../../../src/core/corpus/diff';
 import { loadCorpus, parseSnapshot, serializeSnapshot } from '../../../src/core/corpus/load';
 import { corpusSettings } from '../../../src/core/corpus/settings';
+import { sealJson, unsealJson } from '../../../src/core/util/content-hash';
 import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 import { copyFixture, FIXTURES, mixedSettings } from './helpers';
 
@@ -122,8 +123,20 @@ test('incremental reload re-reads only changed, added files; diffCorpus names wh
 
 test('parseSnapshot refuses what is not a snapshot', () => {
   assert.equal(parseSnapshot('not json'), undefined);
-  assert.equal(parseSnapshot('{"files": {}}'), undefined);
-  assert.equal(parseSnapshot('{"format":"ranklab-corpus-snapshot","settingsKey":"k","files":{"a":{"size":1}}}'), undefined);
+  assert.equal(parseSnapshot(sealJson('{"files": {}}')), undefined);
+  assert.equal(parseSnapshot(sealJson('{"format":"ranklab-corpus-snapshot","settingsKey":"k","files":{"a":{"size":1}}}')), undefined);
+});
+
+test('parseSnapshot checks the content hash: an edited snapshot (a document that no file has) or one without a hash is not used', () => {
+  const first = loadCorpus(MIXED, mixedSettings);
+  const text = serializeSnapshot(first.snapshot);
+  assert.ok(parseSnapshot(text));
+  const title = first.corpus.docs[0].title;
+  assert.ok(title && text.includes(JSON.stringify(title)));
+  const log: string[] = [];
+  assert.equal(parseSnapshot(text.replace(JSON.stringify(title), JSON.stringify(`${title} (edited)`)), (m) => log.push(m)), undefined);
+  assert.match(log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
+  assert.equal(parseSnapshot(unsealJson(text).text), undefined, 'written before hashes: stale');
 });
 
 test('oversized file (default 2 MiB limit) is reported and skipped, the rest indexed', () => {

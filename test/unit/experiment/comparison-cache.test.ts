@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import {
-  COMPARISON_CACHE_DIR, type ComparisonCacheKey, fromPlain, pruneComparisonCache, readCachedComparison, toPlain, writeCachedComparison,
+  COMPARISON_CACHE_DIR, type ComparisonCacheKey, cacheEntry, fromPlain, pruneComparisonCache, readCacheEntry, readCachedComparison, toPlain, writeCacheEntry, writeCachedComparison,
 } from '../../../src/core/experiment/comparison-cache';
+import { unsealJson } from '../../../src/core/util/content-hash';
+import { tempDir } from '../../helpers/workspace';
 import { RunIndex } from '../../../src/core/experiment/run-index';
 import { isRunFile } from '../../../src/core/run/run-files';
 
@@ -98,4 +100,18 @@ test('entries of removed runs go when the store is listed; at most `max` entries
   names.forEach((n, i) => utimesSync(path.join(cacheDir, n), new Date(), new Date(1_000_000 + i * 1000)));
   pruneComparisonCache(dir, undefined, 2);
   assert.deepEqual(readdirSync(cacheDir).sort(), names.slice(-2).sort(), 'the two written last are kept');
+});
+
+test('a cache entry is checked against its content hash: an edited entry, or one written before hashes, is computed again', () => {
+  const runsDir = tempDir();
+  const entry = cacheEntry(runsDir, ['run-a', 'run-b'], { metric: 'ndcg@10' });
+  assert.ok(writeCacheEntry(runsDir, entry, { delta: 0.25 }));
+  assert.deepEqual(readCacheEntry(entry), { delta: 0.25 });
+  const text = gunzipSync(readFileSync(entry.path)).toString('utf8');
+  writeFileSync(entry.path, gzipSync(text.replace('0.25', '0.75'))); // edited, its hash kept
+  const log: string[] = [];
+  assert.equal(readCacheEntry(entry, (m) => log.push(m)), undefined);
+  assert.match(log.join('\n'), /not reused: its content hash does not match/);
+  writeFileSync(entry.path, gzipSync(unsealJson(text).text)); // the same entry without a hash (an older Ranklab)
+  assert.equal(readCacheEntry(entry), undefined);
 });

@@ -118,3 +118,16 @@ test('retention keeps the newest N runs per config and principal, never a pinned
   for (let m = 7; m < 10; m++) saveRun(dir, run('baseline', m), 0);
   assert.equal(readdirSync(dir).filter((f) => f.startsWith('baseline-')).length, 5);
 });
+
+test('the index carries its content hash: an entry edited to a believable summary is not believed, the file is read', () => {
+  const dir = tempDir();
+  saveRun(dir, run('baseline', 1, 0.5));
+  assert.equal(new RunIndex(dir).open().summaries[0].metrics['ndcg@10'], 0.5);
+  const path = join(dir, RUN_INDEX_FILE);
+  const text = readFileSync(path, 'utf8');
+  assert.ok(text.includes('"ndcg@10":0.5'));
+  writeFileSync(path, text.replace('"ndcg@10":0.5', '"ndcg@10":0.99')); // a usable summary, its hash kept
+  const edited = new RunIndex(dir);
+  assert.equal(edited.open().summaries[0].metrics['ndcg@10'], 0.5);
+  assert.equal(edited.filesRead, 1);
+});

@@ -126,6 +126,16 @@ describe('LLM judge on the example workspace', () => {
     assert.equal(server.requests.length, 0);
     assert.equal(cached.plan.cachedCount, 6);
     assert.deepEqual(ratings().map((l) => [l.qid, l.docid, l.grade, l.at, l.cached]), lines.map((l) => [l.qid, l.docid, l.grade, l.at, true]));
+    // A cached answer edited after it was written (another grade typed in, its content hash kept) is not used: asked again.
+    const cacheDir = join(RanklabSession.open(dir).workspace.cacheDir, 'llm-judge');
+    const hex = lines[0]!.promptHash.replace(/^sha256:/, '');
+    const path = join(cacheDir, hex.slice(0, 2), `${hex}.json`);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/##final score: \d/, '##final score: 9'));
+    rmSync(ratingsFile());
+    server.requests.length = 0;
+    const edited = await judge({ max: 6 });
+    assert.equal(server.requests.length, 1, 'only the edited entry is asked again');
+    assert.equal(edited.plan.cachedCount, 5);
   });
 
   it('an answer without a grade is asked again; one that never has one is reported with the answer, not written', async () => {

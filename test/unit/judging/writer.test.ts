@@ -96,7 +96,8 @@ describe('grade writer: TREC qrels', () => {
     withTempDir((dir) => {
       const ws = workspaceWith(dir, 'qrels.txt', QRELS, 'qrels');
       assert.throws(() => ws.grade('q1', 'two words', 1), (e: unknown) => e instanceof InputError && /white space/.test(e.message));
-      const latin1 = Buffer.concat([Buffer.from('q1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\n')]);
+      // The Latin-1 line is refused by the reader (an error at its line); the writer still must not rewrite the file.
+      const latin1 = Buffer.concat([Buffer.from('q1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\nq1 0 d2 0\n')]);
       const bad = workspaceWith(dir, 'latin1.txt', latin1, 'qrels');
       assert.throws(() => bad.grade('q1', 'd2', 1), /not UTF-8/);
       assert.deepEqual(readFileSync(bad.file), latin1);

@@ -14,8 +14,11 @@ describe('readGoldenSet: binary form', () => {
     assert.deepEqual(set.sources, [path]);
   });
 
-  it('reports a query without judgments as info at its line', () => {
-    assert.deepEqual(brief(set.diagnostics), ['4:info:query "q3" has no judgments']);
+  it('warns at its line about a query whose labels are written empty (it is not scored), and notes it has none', () => {
+    assert.deepEqual(brief(set.diagnostics), [
+      '4:warning:item 3: query "q3" has "relevant_doc_ids": [], so it has no judgment and is left out of every metric (not scored 0); grade its documents, or give one a grade of 0 to count the query as having no relevant document',
+      '4:info:query "q3" has no judgments',
+    ]);
     assert.deepEqual(set.queryLocations?.get('q2'), { file: path, line: 3 });
     assert.deepEqual(set.locations?.get('q1\tdoc_042'), { file: path, line: 2 });
   });
@@ -122,6 +125,28 @@ describe('readGoldenSet: JSONL and syntax errors', () => {
       assert.deepEqual(brief(set.diagnostics), [
         '4:error:item 1: document "d2": negative grade -3 (trec_eval treats negative grades as unjudged); skipped',
       ]);
+    });
+  });
+});
+
+describe('readGoldenSet: labels written empty', () => {
+  it('an empty "judgments" object is a warning at its line naming the query; the query is not among the judged ones', () => {
+    withTempDir((_dir, write) => {
+      const path = write('golden.json', '[\n{"id": "a", "query": "x", "judgments": {"d1": 1}},\n{"id": "b", "query": "y",\n  "judgments": {}},\n{"id": "c", "query": "z", "judgments": {"d2": 0}}\n]\n');
+      const set = readGoldenSet(path);
+      const warnings = set.diagnostics.filter((d) => d.severity === 'warning');
+      assert.equal(warnings.length, 1);
+      assert.equal(warnings[0].line, 4);
+      assert.match(warnings[0].message, /query "b" has "judgments": \{\}.*left out of every metric/);
+      // c (a grade 0 only) is kept and scores 0; b is not there at all: that is what the warning is about.
+      assert.deepEqual([...set.qrels.keys()], ['a', 'c']);
+    });
+  });
+
+  it('no warning when another item with the same id and text gave the query judgments', () => {
+    withTempDir((_dir, write) => {
+      const path = write('golden.json', '[{"id": "a", "query": "x", "judgments": {"d1": 1}}, {"id": "a", "query": "x", "judgments": {}}]');
+      assert.deepEqual(readGoldenSet(path).diagnostics.filter((d) => d.severity === 'warning' && /left out/.test(d.message)), []);
     });
   });
 });

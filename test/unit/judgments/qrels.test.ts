@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readQrels } from '../../../src/core/judgments';
+import { readGoldenSet, readQrels } from '../../../src/core/judgments';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { brief, fixture, plainQrels, withTempDir } from './helpers';
 
@@ -83,6 +83,24 @@ describe('readQrels', () => {
       const p = write('test.tsv', 'query-id\tcorpus-id\tscore\n1\tdoc a\t2\n');
       const r = readQrels(p);
       assert.deepEqual(plainQrels(r.qrels), { '1': { 'doc a': 2 } });
+    });
+  });
+});
+
+describe('ids that are not UTF-8', () => {
+  it('a qrels line whose bytes are not UTF-8 is an error at its line and skipped (two Latin-1 ids would both read as "caf\uFFFD")', () => {
+    withTempDir((_dir, write) => {
+      const path = write('qrels.txt', Buffer.concat([Buffer.from('q1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\nq1 0 d1 1\n')]));
+      const { qrels, diagnostics } = readQrels(path);
+      assert.deepEqual(plainQrels(qrels), { q1: { d1: 1 } });
+      assert.deepEqual(brief(diagnostics).map((d) => d.split(' (')[0]), ['1:error:byte 0xE9 at column 9 is not UTF-8']);
+    });
+  });
+
+  it('a golden set (JSON) that is not UTF-8 is refused at the line', () => {
+    withTempDir((_dir, write) => {
+      const path = write('golden.json', Buffer.concat([Buffer.from('[\n{"query": "q", "relevant_doc_ids": ["caf'), Buffer.from([0xe9]), Buffer.from('"]}\n]\n')]));
+      assert.throws(() => readGoldenSet(path), (e: InputError) => e instanceof InputError && e.line === 2 && /byte 0xE9/.test(e.message));
     });
   });
 });

@@ -85,6 +85,25 @@ describe('EmbeddingStore segments', () => {
     assert.deepEqual(Array.from(seg.data), [1, 2, 3, 4.5, -5, 6]);
   });
 
+  it('a segment whose vectors or keys changed after it was written, or one without a hash, is not used', () => {
+    const data = Float32Array.from([1, 2, 3, 4.5, -5, 6]);
+    const buf = encodeSegment({ id: 'e', dimension: 3, keys: ['k1', 'k2'], data });
+    const flipped = Buffer.from(buf);
+    flipped.writeFloatLE(7, flipped.length - 4); // the last vector's last value: 6 -> 7, a valid float all the same
+    assert.equal(decodeSegment(flipped), undefined);
+    const swapped = Buffer.from(buf.toString('latin1').replace('"k1","k2"', '"k2","k1"'), 'latin1'); // same length
+    assert.equal(decodeSegment(swapped), undefined);
+    // Written before hashes: the same header without "sha256" (shorter: rebuilt with the same layout rules).
+    const header = Buffer.from(JSON.stringify({ id: 'e', dimension: 3, count: 2, keys: ['k1', 'k2'] }));
+    const start = Math.ceil((8 + header.length) / 4) * 4;
+    const old = Buffer.alloc(start + data.byteLength);
+    old.write('RLV1', 0, 'ascii');
+    old.writeUInt32LE(header.length, 4);
+    header.copy(old, 8);
+    Buffer.from(data.buffer).copy(old, start);
+    assert.equal(decodeSegment(old), undefined);
+  });
+
   it('merges many segments into one on load, losing nothing', () => {
     const dir = freshDir();
     const store = new EmbeddingStore('emb', dir);

@@ -112,3 +112,16 @@ test('a large run with repeated documents reads the same as a line-by-line refer
   assert.deepEqual(diagnostics, []);
   assert.deepEqual([...run.entries()], [...expected.entries()]);
 });
+
+test('a query or document id that is not UTF-8 is refused at its line: different bytes never become one id', () => {
+  const latin1 = (s: string) => Buffer.from(s, 'latin1');
+  const path = file(Buffer.concat([latin1('q1 Q0 caf\u00e9 1 2 t\nq1 Q0 caf\u00e8 2 1 t\nq1 Q0 ok 3 0.5 t\nq\u00e9 Q0 ok 1 1 t\n')]));
+  const { run, diagnostics } = readTrecRun(path);
+  assert.deepEqual(run.get('q1')!.map((d) => d.id), ['ok']);
+  assert.equal(run.size, 1);
+  assert.deepEqual(diagnostics.map((d) => `${d.line}:${d.message.split(' (')[0]}`), [
+    '1:document id: byte 0xE9 at column 10 is not UTF-8',
+    '2:document id: byte 0xE8 at column 10 is not UTF-8',
+    '4:query id: byte 0xE9 at column 2 is not UTF-8',
+  ]);
+});

@@ -5,8 +5,12 @@
  * that had misses writes one new segment (atomically), so writes cost O(new vectors), never a rewrite of
  * everything. Segment file format (little-endian):
  *
- *   "RLV1" | u32 headerBytes | header JSON {id, dimension, count, keys: [hex text hash...]} | pad to 4 |
+ *   "RLV1" | u32 headerBytes | header JSON {id, dimension, count, keys: [hex text hash...], sha256} | pad to 4 |
  *   count × dimension float32
+ *
+ * `sha256` is over the header JSON without it (`{id, dimension, count, keys}` in that order) followed by the
+ * vector bytes: a segment whose keys or vectors were changed after it was written, or one written before this
+ * hash (no `sha256`), is not used (its texts are embedded again).
  *
  * When a folder holds more than MAX_SEGMENTS segments they are merged into one on the next load.
  * Unreadable segments (truncated, other embedder, other dimension) are ignored: their texts are simply misses.
@@ -15,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write';
+import { sha256Hex } from '../../util/content-hash';
 import { fingerprint } from '../../util/fingerprint';
 import { ProviderError } from './errors';
 import type { Embedder } from './types';
@@ -30,8 +35,14 @@ interface Segment {
   data: Float32Array;
 }
 
+function segmentHash(id: string, dimension: number, keys: string[], data: Uint8Array): string {
+  return sha256Hex(Buffer.concat([Buffer.from(JSON.stringify({ id, dimension, count: keys.length, keys }), 'utf8'), data]));
+}
+
 export function encodeSegment(seg: Segment): Buffer {
-  const header = Buffer.from(JSON.stringify({ id: seg.id, dimension: seg.dimension, count: seg.keys.length, keys: seg.keys }), 'utf8');
+  const bytes = new Uint8Array(seg.data.buffer, seg.data.byteOffset, seg.data.byteLength);
+  const sha256 = segmentHash(seg.id, seg.dimension, seg.keys, bytes);
+  const header = Buffer.from(JSON.stringify({ id: seg.id, dimension: seg.dimension, count: seg.keys.length, keys: seg.keys, sha256 }), 'utf8');
   const headerEnd = 8 + header.length;
   const dataStart = Math.ceil(headerEnd / 4) * 4;
   const buf = Buffer.alloc(dataStart + seg.data.byteLength);
@@ -47,7 +58,7 @@ export function decodeSegment(buf: Buffer): Segment | undefined {
   if (buf.length < 8 || buf.toString('ascii', 0, 4) !== MAGIC) return undefined;
   const headerLen = buf.readUInt32LE(4);
   if (8 + headerLen > buf.length) return undefined;
-  let header: { id?: unknown; dimension?: unknown; count?: unknown; keys?: unknown };
+  let header: { id?: unknown; dimension?: unknown; count?: unknown; keys?: unknown; sha256?: unknown };
   try {
     header = JSON.parse(buf.toString('utf8', 8, 8 + headerLen));
   } catch {
@@ -57,6 +68,7 @@ export function decodeSegment(buf: Buffer): Segment | undefined {
   if (typeof id !== 'string' || typeof dimension !== 'number' || typeof count !== 'number' || !Array.isArray(keys) || keys.length !== count) return undefined;
   const dataStart = Math.ceil((8 + headerLen) / 4) * 4;
   if (buf.length !== dataStart + count * dimension * 4) return undefined;
+  if (typeof header.sha256 !== 'string' || header.sha256 !== segmentHash(id, dimension, keys as string[], buf.subarray(dataStart))) return undefined;
   // Copy into an aligned buffer (Node's pooled Buffers may start at an offset that is not a multiple of 4).
   const data = new Float32Array(count * dimension);
   Buffer.from(data.buffer).set(buf.subarray(dataStart));

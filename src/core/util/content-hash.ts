@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Content hashes of the files Ranklab writes for itself (saved runs, caches), checked when they are read back: a
+ * file edited by hand, half-restored from a backup or written by a crash is then never taken for Ranklab's own.
+ */
+
+/** The full sha256 of some bytes (or of a string's UTF-8), in hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+const SEAL_HEAD = '{"sha256":"';
+const SEAL_LENGTH = SEAL_HEAD.length + 64 + 2; // the head, 64 hex digits, `",`
+
+/**
+ * A JSON object's text with the sha256 of that text as its first member: `{"sha256":"<hex>",` + the rest of the
+ * text. The hash covers the text exactly as written (the object without its `sha256` member), so checking it is
+ * one hash over bytes already read, with no parse and no re-serialisation.
+ */
+export function sealJson(text: string): string {
+  if (!text.startsWith('{') || text.startsWith('{}')) throw new Error('internal: sealJson needs a non-empty JSON object');
+  return `${SEAL_HEAD}${sha256Hex(text)}",${text.slice(1)}`;
+}
+
+export type Unsealed = { text: string; sealed: true } | { text: string; sealed: false };
+
+/**
+ * The text sealJson sealed, after checking its hash; `sealed: false` (the text unchanged) for a file written
+ * before hashes were. Throws when the hash does not match: the content changed after it was written. Given the
+ * file's bytes (UTF-8), the hash is taken over them as they are, without decoding first (several times faster
+ * than hashing the decoded string of a large run).
+ */
+export function unsealJson(content: string | Buffer): Unsealed {
+  if (typeof content !== 'string') {
+    if (!isSealed(content.toString('latin1', 0, SEAL_LENGTH))) return { text: content.toString('utf8'), sealed: false };
+    const expected = content.toString('latin1', SEAL_HEAD.length, SEAL_HEAD.length + 64);
+    const actual = createHash('sha256').update('{').update(content.subarray(SEAL_LENGTH)).digest('hex');
+    if (actual !== expected) throw new ContentHashMismatch(expected, actual);
+    return { text: '{' + content.toString('utf8', SEAL_LENGTH), sealed: true };
+  }
+  if (!isSealed(content)) return { text: content, sealed: false };
+  const expected = content.slice(SEAL_HEAD.length, SEAL_HEAD.length + 64);
+  const payload = '{' + content.slice(SEAL_LENGTH);
+  const actual = sha256Hex(payload);
+  if (actual !== expected) throw new ContentHashMismatch(expected, actual);
+  return { text: payload, sealed: true };
+}
+
+/** Whether a text starts as sealJson's output does (the hash itself is checked by the caller). */
+function isSealed(text: string): boolean {
+  return text.startsWith(SEAL_HEAD) && text.charAt(SEAL_LENGTH - 2) === '"' && text.charAt(SEAL_LENGTH - 1) === ',';
+}
+
+/** A file whose content is not what was written: its sha256 differs from the one stored with it. */
+export class ContentHashMismatch extends Error {
+  constructor(readonly expected: string, readonly actual: string) {
+    super(`its content hash does not match (stored sha256 ${expected.slice(0, 12)}…, content ${actual.slice(0, 12)}…): it was changed after Ranklab wrote it`);
+    this.name = 'ContentHashMismatch';
+  }
+}
