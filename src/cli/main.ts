@@ -15,6 +15,7 @@ import { SWEEP_USAGE, sweepCommand } from './commands/sweep';
 import { SHOW_RUN_USAGE, showRunCommand } from './commands/show-run';
 import { INIT_USAGE, initCommand } from './commands/init';
 import { QUERIES_USAGE, queriesCommand } from './commands/queries';
+import { JUDGMENTS_USAGE, judgmentsCommand } from './commands/judgments';
 import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   index: { run: indexCommand, usage: INDEX_USAGE },
   pool: { run: poolCommand, usage: POOL_USAGE },
   queries: { run: queriesCommand, usage: QUERIES_USAGE },
+  judgments: { run: judgmentsCommand, usage: JUDGMENTS_USAGE },
   agreement: { run: agreementCommand, usage: AGREEMENT_USAGE },
   judge: { run: judgeCommand, usage: JUDGE_USAGE },
   sweep: { run: sweepCommand, usage: SWEEP_USAGE },
