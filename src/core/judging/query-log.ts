@@ -108,8 +108,10 @@ function readJsonl(lines: { line: number; text: string }[], file: string, given:
     if (!rec) diagnostics.push({ file, line, severity: 'error', message: 'expected a JSON object; line skipped' });
     else rows.push({ line, rec });
   }
-  // Keys of the first rows name the columns (later rows may leave optional ones out).
-  const names = [...new Set(rows.slice(0, 100).flatMap((r) => Object.keys(r.rec)))];
+  // The keys of every row name the columns: an optional one (a user agent) may appear on few lines.
+  const seen = new Set<string>();
+  for (const r of rows) for (const k in r.rec) seen.add(k);
+  const names = [...seen];
   const mapping = detectMapping(names, given, file);
   const records: LogRecord[] = [];
   for (const { line, rec } of rows) {
