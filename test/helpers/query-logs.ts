@@ -2,6 +2,7 @@
  * Generated query logs with known content: ordinary searches from people (Zipf-like frequencies, case and white
  * space variants of one query), planted personal data, bot sessions breaking each rule, and garbled lines.
  */
+import type { Impression } from '../../src/core/judging/clicks';
 import { createRng } from '../../src/core/util/random';
 
 /** A Luhn-valid card number of `length` digits from a seeded source. */
@@ -80,4 +81,19 @@ export function generateLog(opts: { seed: number; distinct: number; searches: nu
     [lines[i], lines[j]] = [lines[j]!, lines[i]!];
   }
   return { lines, planted, people, bots, garbled: 3 };
+}
+
+/** Position-based clicks: P(click) = examination(position) × attractiveness(grade). */
+export function simulateClicks(seed: number, queries: { text: string; docs: Map<string, number> }[], lists: number, shuffle: (docs: string[], rng: () => number) => string[]): Impression[] {
+  const rng = createRng(seed);
+  const exam = [1, 0.7, 0.5, 0.35, 0.25, 0.18, 0.13, 0.1];
+  const attract = [0.05, 0.2, 0.5, 0.9];
+  const out: Impression[] = [];
+  for (let i = 0; i < lists; i++) {
+    const q = queries[i % queries.length]!;
+    const results = shuffle([...q.docs.keys()], rng);
+    const clicks = results.filter((d, p) => rng() < exam[p]! * attract[q.docs.get(d)!]!);
+    out.push({ query: q.text, results, clicks: new Set(clicks) });
+  }
+  return out;
 }

@@ -58,7 +58,7 @@ export function readImpressions(text: string, file: string): { impressions: Impr
     if (notShown.length) diagnostics.push({ file, line, severity: 'warning', message: `${notShown.length} clicked document(s) not in the result list; those clicks ignored` });
     impressions.push({ query: query as string, results: results!, clicks: new Set(clicks!.filter((c) => shown.has(c))) });
   }
-  return { impressions, diagnostics };
+  return { impressions, diagnostics: diagnostics.sort((a, b) => a.line - b.line) };
 }
 
 export function readUbi(
