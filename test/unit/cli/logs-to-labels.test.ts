@@ -92,7 +92,7 @@ test('bad flags and inputs are exit 2 naming the flag or file; nothing is writte
     [['--n', '5', '--columns', 'qury=x'], /--columns: "qury=x" is not FIELD=COLUMN/],
     [['--n', '5', '--out', log], /--out/],
   ] as const) {
-    const out = args.includes('--out') ? [] : ['--out', join(dir, 'never.json')];
+    const out = (args as readonly string[]).includes('--out') ? [] : ['--out', join(dir, 'never.json')];
     const r = await cli(['queries', 'sample', '--log', log, ...args, ...out]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, message);
