@@ -10,6 +10,7 @@ import { readGoldenSet } from '../../../src/core/judgments';
 import { RanklabSession } from '../../../src/core/session/session';
 import { createRng } from '../../../src/core/util/random';
 import { generateLog, simulateClicks } from '../../helpers/query-logs';
+import { copyOfExample } from '../../helpers/workspace';
 
 async function cli(args: string[]) {
   let stdout = '';
@@ -160,4 +161,28 @@ test('judgments from-clicks without a raters folder is exit 2 naming ranklab.jso
   assert.equal(both.code, 2);
   const thr = await cli(['judgments', 'from-clicks', '--workspace', ws, '--log', join(ws, 'c.jsonl'), '--thresholds', '2,1']);
   assert.match(thr.stderr, /--thresholds: must be increasing/);
+});
+
+test('a fresh sample is pooled: its queries have no judgment yet, ranklab pool searches them and lists their pairs', async () => {
+  const ws = copyOfExample();
+  const csv = join(ws, 'searches.csv');
+  writeFileSync(csv, 'query,count,session_id\n"Coffee grinder",12,a\ncoffee  grinder,3,b\nsourdough starter,7,c\nmatcha latte,4,f\n"call me +44 151 234 5678",1,e\n');
+  const s = await cli(['queries', 'sample', '--log', csv, '--n', '3', '--out', join(ws, 'judgments', 'sampled.json')]);
+  assert.equal(s.code, 0, s.stderr);
+  const sampled = JSON.parse(readFileSync(join(ws, 'judgments', 'sampled.json'), 'utf8')) as { id: string; query: string }[];
+  assert.deepEqual(sampled.map((q) => q.query).sort(), ['coffee grinder', 'matcha latte', 'sourdough starter']);
+  const settings = JSON.parse(readFileSync(join(ws, 'ranklab.json'), 'utf8'));
+  settings.judgments = [...settings.judgments, 'judgments/sampled.json'];
+  writeFileSync(join(ws, 'ranklab.json'), JSON.stringify(settings));
+  const r = await cli(['pool', '--workspace', ws, '--config', 'baseline', '--queries', sampled.map((q) => q.id).join(','), '--format', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const pool = JSON.parse(r.stdout) as { pairs: { qid: string; docid: string }[] };
+  const pooled = new Set(pool.pairs.map((p) => p.qid));
+  assert.deepEqual([...pooled].sort(), sampled.map((q) => q.id).sort(), 'every sampled query with a match is pooled');
+  // The pairs are what the config returns for the query's text.
+  const { RanklabSession: Session } = await import('../../../src/core/session/session');
+  const session = Session.open(ws);
+  const grinder = sampled.find((q) => q.query === 'coffee grinder')!;
+  const top = (await session.search(session.resolveConfig('baseline'), 'coffee grinder', { pageSize: 10 })).docs.map((d) => d.id);
+  assert.deepEqual(pool.pairs.filter((p) => p.qid === grinder.id).map((p) => p.docid).sort(), top.sort());
 });
