@@ -169,8 +169,9 @@ function toRecord(get: (column: string) => unknown, mapping: Partial<Record<LogF
     return undefined;
   }
   const rec: LogRecord = { text: q, count: 1, line };
-  if (mapping.count) {
-    const c = get(mapping.count);
+  const c = mapping.count ? get(mapping.count) : undefined;
+  // A line without the count (a key left out, an empty cell) stands for one search.
+  if (mapping.count && c !== undefined && c !== null && c !== '') {
     const n = typeof c === 'number' ? c : typeof c === 'string' && /^\d+$/.test(c.trim()) ? Number(c) : NaN;
     if (!(Number.isSafeInteger(n) && n >= 1)) {
       diagnostics.push({ file, line, severity: 'error', key: mapping.count, message: 'the count must be a positive integer; line skipped' });
