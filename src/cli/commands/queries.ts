@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadJudgments } from '../../core/judgments';
+import { RanklabSession } from '../../core/session/session';
+import { SETTINGS_FILE } from '../../core/workspace';
 import { DEFAULT_BOT_RULES } from '../../core/judging/bots';
 import { BUILT_IN_PII, loadPiiPatterns } from '../../core/judging/personal-data';
 import { type QueriesNeeded, queriesNeeded } from '../../core/judging/queries-needed';
@@ -18,9 +22,10 @@ export const QUERIES_USAGE = `ranklab queries sample --log FILE (--n N | --for-e
               [--max-per-session N] [--metric M] [--power 0.8] [--format table|json] [--strict]
   Samples queries to judge from a query log (JSONL, CSV with a header, OpenSearch UBI ubi_queries exported as JSONL):
   personal data and bot-like traffic removed and counted, text normalised (NFC, case, white space; --loose also
-  accents and punctuation), duplicates merged, queries of --exclude (golden set or BEIR folder) left out, then N
-  drawn by the scheme (default stratified over head/torso/tail by traffic) from the seed (default 1). --out gets a
-  golden set (id, query, tags: [stratum]) for ranklab.json "judgments"; the report goes to stdout.
+  accents and punctuation), duplicates merged, the queries of --exclude (a golden set, a BEIR folder, or a workspace
+  folder: its judgments) left out, then N drawn by the scheme (default stratified over head/torso/tail by traffic)
+  from the seed (default 1). --out gets a golden set (id, query, tags: [stratum]) for ranklab.json "judgments"; the
+  report goes to stdout.
   --for-effect D: N = the queries needed to detect a change of D (power --power, alpha 0.05) at the per-query
   spread of --pilot (the JSON of ranklab compare, score or eval). See docs/logs.md.`;
 
@@ -62,17 +67,25 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
   const n = intFlag(values.n, '--n', 1) ?? (needed && Number.isFinite(needed.queries) ? needed.queries : undefined);
   if (n === undefined) throw new InputError(needed ? 'the pilot gives no finite query count; give --n' : 'is required (or --for-effect with --pilot)', [], { key: '--n' });
   const excludes = values.exclude ?? [];
-  checkOutputs([{ flag: '--out', path: outPath, named: true }], { inputs: [logPath, ...excludes, ...(values.pilot ? [values.pilot] : [])], force: false });
   const pii = [...BUILT_IN_PII, ...(values['pii-patterns'] ? loadPiiPatterns(values['pii-patterns']) : [])];
   const bots = { ...DEFAULT_BOT_RULES, maxPerSession: intFlag(values['max-per-session'], '--max-per-session', 1) ?? DEFAULT_BOT_RULES.maxPerSession };
 
   const report = new InputReport(io, !!values.strict);
   const exclude = new Set<string>();
+  const inputs = [logPath, ...excludes, ...(values.pilot ? [values.pilot] : [])];
   for (const path of excludes) {
-    const set = loadJudgments(judgmentSpecFor(path));
+    // A workspace folder: its judgments as ranklab.json lists them (never overwritten by --out); else a golden set
+    // or a BEIR folder.
+    let set;
+    if (existsSync(join(path, SETTINGS_FILE))) {
+      const session = RanklabSession.open(path);
+      inputs.push(...session.workspace.judgmentSpecs.flatMap((j) => [j.qrels, j.queries, j.golden].filter((f): f is string => f !== undefined)));
+      set = session.judgments();
+    } else set = loadJudgments(judgmentSpecFor(path));
     report.add(path, set.diagnostics);
     for (const q of set.queries.values()) exclude.add(normalizeQuery(q.text, values.loose));
   }
+  checkOutputs([{ flag: '--out', path: outPath, named: true }], { inputs, force: false });
   const log = readQueryLog(readUserText(logPath), logPath, given);
   report.add(logPath, log.diagnostics);
   report.stopIfStrict();

@@ -174,6 +174,14 @@ test('a fresh sample is pooled: its queries have no judgment yet, ranklab pool s
   const settings = JSON.parse(readFileSync(join(ws, 'ranklab.json'), 'utf8'));
   settings.judgments = [...settings.judgments, 'judgments/sampled.json'];
   writeFileSync(join(ws, 'ranklab.json'), JSON.stringify(settings));
+  // The workspace as --exclude: its judged queries are left out, and its judgment files are never an --out.
+  const again = await cli(['queries', 'sample', '--log', csv, '--n', '3', '--exclude', ws, '--out', join(ws, 'more.json'), '--format', 'json']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(JSON.parse(again.stdout).excluded, 4, 'the records of the three sampled queries (coffee grinder twice)');
+  assert.equal(JSON.parse(again.stdout).sampled, 0);
+  const over = await cli(['queries', 'sample', '--log', csv, '--n', '3', '--exclude', ws, '--out', join(ws, 'judgments', 'sampled.json')]);
+  assert.equal(over.code, 2);
+  assert.match(over.stderr, /--out/);
   const r = await cli(['pool', '--workspace', ws, '--config', 'baseline', '--queries', sampled.map((q) => q.id).join(','), '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const pool = JSON.parse(r.stdout) as { pairs: { qid: string; docid: string }[] };
