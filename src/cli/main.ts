@@ -14,6 +14,8 @@ import { JUDGE_USAGE, judgeCommand } from './commands/judge';
 import { SWEEP_USAGE, sweepCommand } from './commands/sweep';
 import { SHOW_RUN_USAGE, showRunCommand } from './commands/show-run';
 import { INIT_USAGE, initCommand } from './commands/init';
+import { QUERIES_USAGE, queriesCommand } from './commands/queries';
+import { JUDGMENTS_USAGE, judgmentsCommand } from './commands/judgments';
 import { INTERRUPTED } from './workspace-options';
 
 type Command = { run: (argv: string[], io: Io) => Promise<number>; usage: string };
@@ -30,6 +32,8 @@ const COMMANDS: Record<string, Command> = {
   'check-acl': { run: checkAclCommand, usage: CHECK_ACL_USAGE },
   index: { run: indexCommand, usage: INDEX_USAGE },
   pool: { run: poolCommand, usage: POOL_USAGE },
+  queries: { run: queriesCommand, usage: QUERIES_USAGE },
+  judgments: { run: judgmentsCommand, usage: JUDGMENTS_USAGE },
   agreement: { run: agreementCommand, usage: AGREEMENT_USAGE },
   judge: { run: judgeCommand, usage: JUDGE_USAGE },
   sweep: { run: sweepCommand, usage: SWEEP_USAGE },

@@ -8,9 +8,9 @@ export const AGREEMENT_USAGE = `ranklab agreement [--workspace DIR] [--relevance
   How far the workspace's raters agree on the pairs they both graded: per pair of raters the overlap, the share of
   equal grades, Cohen's kappa unweighted and weighted (linear |i-j| and quadratic (i-j)^2 weights), Krippendorff's
   alpha (ordinal), the confusion matrix and the pairs graded differently; overall (people only; LLM raters are
-  compared with each person, never mixed in) alpha, the mean pairwise kappa and the conflicting pairs.
-  Beside them, kappa at a relevance threshold: relevant (grade >= N) or not, so a 0/1 rater can be compared with
-  0-3 raters (N: --relevance-threshold, else ranklab.json relevanceThreshold, else 1).`;
+  compared with each person, never mixed in, as is the click rater "clicks") alpha, the mean pairwise kappa and the
+  conflicting pairs. Beside them, kappa at a relevance threshold: relevant (grade >= N) or not, so a 0/1 rater can be
+  compared with 0-3 raters (N: --relevance-threshold, else ranklab.json relevanceThreshold, else 1).`;
 
 export async function agreementCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, {
@@ -56,7 +56,7 @@ export function formatAgreement(r: AgreementReport, merge: string | undefined, m
   const o = r.overall;
   out.push('', o.people.length >= 2
     ? `overall (people: ${o.people.join(', ')}): ${o.overlap} pairs graded more than once, alpha ordinal ${fmt(o.alpha)}, mean kappa ${fmt(o.meanKappa)} (linear ${fmt(o.meanKappaLinear)}, quadratic ${fmt(o.meanKappaQuadratic)}, ≥${t} ${fmt(o.meanKappaBinary)}), ${o.conflicts.length} conflicting pair${o.conflicts.length === 1 ? '' : 's'}`
-    : `overall: one person (${o.people.join(', ') || 'none'}); LLM raters are compared with people above`);
+    : `overall: one person (${o.people.join(', ') || 'none'}); LLM and click raters are compared with people above`);
   for (const p of r.pairs) {
     if (p.overlap === 0) continue;
     out.push('', `confusion: rows ${p.a}, columns ${p.b}`);

@@ -12,10 +12,11 @@
  * - Binary κ at a relevance threshold T: the same pairs with each grade read as relevant (grade ≥ T) or not, so a
  *   rater who grades 0/1 can be compared with raters who grade 0–3 (on raw grades a binary "1" is a disagreement with
  *   every 2 and 3, and κ says nothing useful); T is the threshold the metrics use (`relevanceThreshold`, default 1).
- * - Overall: α over every person (LLM raters `llm:MODEL` are reported only against each person, never mixed in),
+ * - Overall: α over every person (LLM raters `llm:MODEL` and the click rater `clicks` are reported only against each
+ *   person, never mixed in),
  *   the mean pairwise κ between people (Light's κ), and every pair the people graded differently.
  */
-import { isLlmRater } from '../judgments/merge';
+import { isLlmRater, isMachineRater } from '../judgments/merge';
 import type { JudgmentSet } from '../judgments/types';
 import { compareIdBytes } from '../util/id-order';
 
@@ -51,7 +52,8 @@ export interface PairAgreement {
 }
 
 export interface AgreementReport {
-  raters: { name: string; grades: number; llm: boolean }[];
+  /** `machine`: an LLM or the clicks, compared with each person and left out of the overall figures. */
+  raters: { name: string; grades: number; llm: boolean; machine: boolean }[];
   /** The grades 0..G every matrix is indexed by. */
   scale: number[];
   /** Grade from which a pair counts as relevant in the binary figures. */
@@ -141,20 +143,20 @@ export function agreementReport(set: JudgmentSet, opts: AgreementOptions = {}): 
   const pairs: PairAgreement[] = [];
   for (let i = 0; i < names.length; i++) {
     for (let j = i + 1; j < names.length; j++) {
-      // A person is always the first of a pair with an LLM ("llm:MODEL against ana").
-      const [a, b] = isLlmRater(names[i]!) && !isLlmRater(names[j]!) ? [names[j]!, names[i]!] : [names[i]!, names[j]!];
+      // A person is always the first of a pair with an LLM or the clicks ("llm:MODEL against ana").
+      const [a, b] = isMachineRater(names[i]!) && !isMachineRater(names[j]!) ? [names[j]!, names[i]!] : [names[i]!, names[j]!];
       pairs.push(pairAgreement(a, b, ratings.get(a)!, ratings.get(b)!, G, threshold));
     }
   }
-  const people = names.filter((r) => !isLlmRater(r));
+  const people = names.filter((r) => !isMachineRater(r));
   const units = unitsOf(people, ratings);
-  const peoplePairs = pairs.filter((p) => !isLlmRater(p.a) && !isLlmRater(p.b));
+  const peoplePairs = pairs.filter((p) => !isMachineRater(p.a) && !isMachineRater(p.b));
   const mean = (xs: Array<number | null>) => {
     const defined = xs.filter((x): x is number => x !== null);
     return defined.length ? defined.reduce((s, x) => s + x, 0) / defined.length : null;
   };
   return {
-    raters: names.map((name) => ({ name, grades: [...ratings.get(name)!.values()].reduce((s, d) => s + d.size, 0), llm: isLlmRater(name) })),
+    raters: names.map((name) => ({ name, grades: [...ratings.get(name)!.values()].reduce((s, d) => s + d.size, 0), llm: isLlmRater(name), machine: isMachineRater(name) })),
     scale,
     threshold,
     pairs,

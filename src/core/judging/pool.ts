@@ -74,13 +74,14 @@ const ORDER: Record<PoolReason, number> = { deciding: 0, differing: 1, shared: 2
 export function buildPool(sides: PoolSide[], judgments: JudgmentSet, opts: PoolOptions): Pool {
   const depth = opts.depth ?? 10;
   if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`pool depth must be a positive integer, not ${depth}`);
-  const queryOrder = new Map([...judgments.qrels.keys()].map((q, i) => [q, i]));
+  // Judged queries first, then queries with text and no judgment yet (a fresh sample from the logs), in file order.
+  const queryOrder = new Map([...judgments.qrels.keys(), ...unjudgedQueries(judgments)].map((q, i) => [q, i]));
   const inScope = (q: string) => queryOrder.has(q) && (!opts.qids || opts.qids.has(q));
   const pairs = new Map<string, PoolPair>();
   for (const side of sides) {
     for (const [qid, docs] of side.run) {
       if (!inScope(qid)) continue;
-      const qrels = judgments.qrels.get(qid)!;
+      const qrels = judgments.qrels.get(qid) ?? NO_JUDGMENTS;
       docs.slice(0, depth).forEach((d, i) => {
         if ((qrels.has(d.id) && !opts.includeJudged) || opts.skip?.(qid, d.id)) return;
         const key = judgmentKey(qid, d.id);
@@ -112,8 +113,15 @@ export function buildPool(sides: PoolSide[], judgments: JudgmentSet, opts: PoolO
   for (const p of chosen) byReason[p.reason]++;
   const pool: Pool = { depth, configs: sides.map((s) => s.name), pairs: chosen, total: ordered.length, byReason, judged: projectJudged(sides, judgments, chosen, depth, opts.metricOptions, opts.qids) };
   if (opts.qids) pool.scope = opts.qids;
-  if (opts.includeJudged) pool.alreadyJudged = chosen.filter((p) => judgments.qrels.get(p.qid)!.has(p.docId)).length;
+  if (opts.includeJudged) pool.alreadyJudged = chosen.filter((p) => judgments.qrels.get(p.qid)?.has(p.docId)).length;
   return pool;
+}
+
+const NO_JUDGMENTS: ReadonlyMap<string, number> = new Map();
+
+/** Queries with text and no judgment at all (e.g. sampled by `ranklab queries sample`): pooled after the judged ones. */
+export function unjudgedQueries(judgments: JudgmentSet): string[] {
+  return [...judgments.queries.values()].filter((q) => !judgments.qrels.has(q.id) && q.text.trim() !== '').map((q) => q.id);
 }
 
 /**

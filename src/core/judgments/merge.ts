@@ -2,6 +2,7 @@
  * Several raters: how their grades of one (query, document) become the one grade every metric scores.
  * Grades from LLM raters (`llm:MODEL`) never enter silently: they are left out unless the policy names that rater
  * (`rater:llm:MODEL`) or `llmGrades` is "fill" (an LLM grade then stands only where no person graded the pair).
+ * Grades from clicks (the rater `clicks`) are left out unless the policy is `rater:clicks`.
  */
 import { InputError } from '../util/diagnostics';
 import { judgmentKey } from './keys';
@@ -26,6 +27,12 @@ export interface MergeOptions {
 }
 
 export const isLlmRater = (rater: string): boolean => rater.startsWith('llm:');
+
+/** Grades derived from clicks (`ranklab judgments from-clicks`): scored only when the policy names the rater. */
+export const CLICK_RATER = 'clicks';
+
+/** A rater that is not a person (an LLM, the clicks): compared with people, never merged with them silently. */
+export const isMachineRater = (rater: string): boolean => isLlmRater(rater) || rater === CLICK_RATER;
 
 export function parseMergePolicy(value: string): MergePolicy {
   if (value === 'mean-rounded' || value === 'max' || value === 'majority') return value;
@@ -66,7 +73,7 @@ export function mergeRatings(
 ): { qrels: Grades; locations: Map<string, SourceLocation> } {
   const policy = opts.merge ?? 'mean-rounded';
   const named = policy.startsWith('rater:') ? policy.slice('rater:'.length) : undefined;
-  const humans = [...byRater.keys()].filter((r) => (named ? r === named : !isLlmRater(r)));
+  const humans = [...byRater.keys()].filter((r) => (named ? r === named : !isMachineRater(r)));
   const llms = named ? [] : opts.llmGrades === 'fill' ? [...byRater.keys()].filter(isLlmRater) : [];
   // One rater and no filling: its grades as read, not a copy (the common case, and large sets).
   if (humans.length === 1 && llms.length === 0) return { qrels: byRater.get(humans[0]!)!, locations: locationsByRater.get(humans[0]!)! };

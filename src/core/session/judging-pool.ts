@@ -4,11 +4,12 @@
  * and the others still pooled. The CLI (`ranklab pool`, `ranklab judge`) and the judging view share this.
  */
 import type { RankConfig } from '../config';
+import type { Run } from '../run/types';
 import { type EvaluateOptions, type MetricSpec, parseMetricList } from '../metrics';
 import { evaluateConfig } from './evaluate';
 import type { ConfigEntry, RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
-import { type Pool, type PoolSide, buildPool } from '../judging/pool';
+import { type Pool, type PoolSide, buildPool, unjudgedQueries } from '../judging/pool';
 import { passageAround } from '../judging/passage';
 import { configAnalyzer } from '../retrieval/analyzer';
 
@@ -45,7 +46,8 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
   const specs = opts.specs ?? parseMetricList(settings.metrics);
   const metricOptions: EvaluateOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
   const judgments = session.judgments();
-  const qids = queryScope(judgments.qrels.keys(), judgments.queries, opts);
+  const fresh = unjudgedQueries(judgments);
+  const qids = queryScope([...judgments.qrels.keys(), ...fresh], judgments.queries, opts);
   const sides: PoolSide[] = [];
   const failed: WorkspacePool['failed'] = [];
   for (const config of opts.configs) {
@@ -55,7 +57,7 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
         onProgress: opts.onProgress && ((done, total) => opts.onProgress!(config.name, done, total)),
       });
       opts.log?.(`${config.name}: ${r.reused ? `reusing ${r.path}` : 'ran'}`);
-      sides.push({ name: config.name, run: r.run });
+      sides.push({ name: config.name, run: await withFreshQueries(session, config, r.run, fresh.filter((q) => !qids || qids.has(q)), opts) });
     } catch (e) {
       if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
       failed.push({ config: config.name, error: e.message });
@@ -64,6 +66,22 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
   if (sides.length === 0) throw new InputError(`no config could run: ${failed.map((f) => `${f.config}: ${f.error}`).join('; ')}`);
   const pool = buildPool(sides, session.judgments(), { depth: opts.depth ?? settings.judging.depth, qids, max: opts.max, specs, metricOptions, skip: opts.skip, includeJudged: opts.includeJudged });
   return { pool, sides, failed, metricOptions };
+}
+
+/**
+ * A run plus the lists of queries nobody judged yet (runs and their saved copies hold judged queries only): each is
+ * searched now under the config, so that a fresh sample's queries are pooled, graded and then scored.
+ */
+async function withFreshQueries(session: RanklabSession, config: RankConfig, run: Run, fresh: readonly string[], opts: WorkspacePoolOptions): Promise<Run> {
+  if (fresh.length === 0) return run;
+  const out: Run = new Map(run);
+  const queries = session.judgments().queries;
+  const depth = Math.max(opts.depth ?? session.workspace.settings.judging.depth, config.pageSize ?? 0);
+  for (const qid of fresh) {
+    const r = await session.search(config, queries.get(qid)!.text, { pageSize: depth, signal: opts.signal });
+    out.set(qid, r.docs);
+  }
+  return out;
 }
 
 /**
