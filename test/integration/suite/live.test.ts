@@ -123,7 +123,8 @@ suite('Ranklab live evaluation', () => {
     assert.deepEqual(names.sort(), ['chef', 'guest']);
     const cts = new vscode.CancellationTokenSource();
     await tests.run(new vscode.TestRunRequest([acl!.children.get('acl:guest')!]), cts.token);
-    // The fixture's documents carry no ACL fields and missingAcl defaults to public: nothing can leak.
+    // The fixture's documents carry no ACL fields and ranklab.json states missingAcl public: nothing can leak (left
+    // unstated, documents public only by the default would fail the check).
     assert.equal(tests.lastResults.get('acl:guest')?.passed, true);
   });
 
