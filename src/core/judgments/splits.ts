@@ -3,8 +3,9 @@ import type { JudgmentSet, Split } from './types';
 
 /**
  * The one tune/holdout split of a workspace, used by every command (`eval --split`, `compare --split` and its
- * tune/holdout rows, `gate`'s split slices, `sweep`, the editor): when any query is marked `"split": "holdout"` the
- * judgments decide (a query without `split` is tune); when none is, a hash of the query id holds out
+ * tune/holdout rows, `gate`'s split slices, `sweep`, the editor): when any query carries a `split` mark (tune or
+ * holdout) the judgments decide (a query without one is tune; every query marked tune means no holdout at all, as the
+ * user said); when none does, a hash of the query id holds out
  * HASH_HOLDOUT_SHARE of the queries. The choice is made once on the whole set and kept by every subset
  * (`splitSource`), so a subset (one split, one principal's view) never re-splits its own queries.
  */
@@ -13,7 +14,7 @@ import type { JudgmentSet, Split } from './types';
 export interface TuneHoldout {
   tune: string[];
   holdout: string[];
-  /** `judgments`: the queries' own `split` field; `hash`: no query is marked holdout, so a hash of the id decides. */
+  /** `judgments`: the queries' own `split` field; `hash`: no query has one, so a hash of the id decides. */
   source: SplitSource;
 }
 
@@ -32,7 +33,7 @@ export function splitSourceOf(set: JudgmentSet): SplitSource {
   if (set.splitSource) return set.splitSource;
   let source = worked.get(set);
   if (!source) {
-    source = [...set.queries.values()].some((q) => q.split === 'holdout') ? 'judgments' : 'hash';
+    source = [...set.queries.values()].some((q) => q.split !== undefined) ? 'judgments' : 'hash';
     worked.set(set, source);
   }
   return source;

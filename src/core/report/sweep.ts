@@ -46,7 +46,7 @@ export function sweepText(r: SweepResult, objective: string, opts: { markdown: b
   out.push('', table(['parameter', 'values', 'cost of a new value'], r.variations.map((v) => [v.path, v.values.length <= 8 ? v.values.join(', ') : `${v.values[0]} .. ${v.values[v.values.length - 1]} (${v.values.length})`, v.kind])));
   out.push('');
   if (r.split) {
-    out.push(`Tuning split: ${r.split.tune} tune / ${r.split.holdout} holdout queries (${r.split.source === 'judgments' ? 'the judgments\' "split" field' : 'hash of the query id: no query is marked holdout'}); BASE scores ${fixed(r.base.tune)} tune, ${fixed(r.base.holdout)} holdout.`);
+    out.push(`Tuning split: ${r.split.tune} tune / ${r.split.holdout} holdout queries (${r.split.source === 'judgments' ? 'the judgments\' "split" field' : 'hash of the query id: no query has a split field'}); BASE scores ${fixed(r.base.tune)} tune, ${fixed(r.base.holdout)} holdout.`);
     const rows = r.rows.slice(0, opts.top).map((row, i) => [
       String(i + 1), combinationLabel(row.values), fixed(row.tune), signed(row.tuneGain), fixed(row.holdout),
       row.holdoutStats ? signed(row.holdoutStats.gain) : '-', row.holdoutStats ? ci(row.holdoutStats) : '-', row.holdoutStats ? pValue(row.holdoutStats.p) : '-',

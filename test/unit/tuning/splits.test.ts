@@ -36,7 +36,12 @@ test('the judgments\' own split is used when any query is marked holdout (no spl
   assert.deepEqual(s, { tune: ['q1', 'q3'], holdout: ['q2', 'q4'], source: 'judgments' });
 });
 
-test('without a holdout mark, a hash of the id holds out about a quarter, the same every time, disjoint and covering', () => {
+test('every query marked tune: the judgments decide, and there is no holdout (the hash does not overrule the marks)', () => {
+  const s = tuneHoldoutSplit(judgments([['q1', 'tune'], ['q2', 'tune'], ['q3', undefined]]));
+  assert.deepEqual(s, { tune: ['q1', 'q2', 'q3'], holdout: [], source: 'judgments' });
+});
+
+test('without any split mark, a hash of the id holds out about a quarter, the same every time, disjoint and covering', () => {
   const ids = Array.from({ length: 2000 }, (_, i) => `q${i}`);
   const s = tuneHoldoutSplit(judgments(ids.map((id) => [id, undefined])));
   assert.equal(s.source, 'hash');
