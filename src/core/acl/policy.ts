@@ -39,39 +39,32 @@ export interface AclPolicy {
 
 const ruleFieldCache = new WeakMap<AclRule, string[]>();
 
-/** The document fields a rule reads (`doc`, `same`, `overlap`), in first-mention order. */
-export function ruleDocFields(rule: AclRule): string[] {
-  let fields = ruleFieldCache.get(rule);
-  if (!fields) {
-    const out = new Set<string>();
-    const walk = (r: AclRule): void => {
-      if ('any' in r) r.any.forEach(walk);
-      else if ('all' in r) r.all.forEach(walk);
-      else if ('not' in r) walk(r.not);
-      else if ('doc' in r) out.add(r.doc);
-      else if ('same' in r) out.add(r.same);
-      else if ('overlap' in r) out.add(r.overlap);
-    };
-    walk(rule);
-    fields = [...out];
-    ruleFieldCache.set(rule, fields);
-  }
-  return fields;
-}
-
-/** The principal attributes a rule reads (`principal`, `same`, `overlap`), in first-mention order. */
-export function rulePrincipalAttributes(rule: AclRule): string[] {
+/** The names a rule's leaves read on one side (document or principal), in first-mention order. */
+function namesRead(rule: AclRule, side: 'doc' | 'principal'): string[] {
   const out = new Set<string>();
   const walk = (r: AclRule): void => {
     if ('any' in r) r.any.forEach(walk);
     else if ('all' in r) r.all.forEach(walk);
     else if ('not' in r) walk(r.not);
-    else if ('principal' in r) out.add(r.principal);
     else if ('same' in r) out.add(r.same);
     else if ('overlap' in r) out.add(r.overlap);
+    else if (side === 'doc' && 'doc' in r) out.add(r.doc);
+    else if (side === 'principal' && 'principal' in r) out.add(r.principal);
   };
   walk(rule);
   return [...out];
+}
+
+/** The document fields a rule reads (`doc`, `same`, `overlap`), in first-mention order. */
+export function ruleDocFields(rule: AclRule): string[] {
+  let fields = ruleFieldCache.get(rule);
+  if (!fields) ruleFieldCache.set(rule, (fields = namesRead(rule, 'doc')));
+  return fields;
+}
+
+/** The principal attributes a rule reads (`principal`, `same`, `overlap`), in first-mention order. */
+export function rulePrincipalAttributes(rule: AclRule): string[] {
+  return namesRead(rule, 'principal');
 }
 
 /**
