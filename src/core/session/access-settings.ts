@@ -32,15 +32,19 @@ export function accessSettingsProblems(input: AccessSettingsInput): Diagnostic[]
   const names = settings.corpus.aclFields;
   const physical = (field: string) => ((ACL_LOGICAL_FIELDS as readonly string[]).includes(field) ? names[field as keyof typeof names] : field);
   const out: Diagnostic[] = [];
+  // Without a local corpus (a workspace that searches only an engine) no document field can be checked here: the
+  // engine's stored documents are the source of access there (session/engine-check.ts), and a local config fails
+  // on the corpus's own error.
+  const hasCorpus = input.docs.length > 0;
   for (const key of acl.fieldsStated) {
-    if (fieldsSeen.has(names[key])) continue;
+    if (!hasCorpus || fieldsSeen.has(names[key])) continue;
     out.push(input.at(`/acl/fields/${key}`, 'error',
       `no document of the corpus has a field "${names[key]}": every document's ${key} would be absent, so access could not be decided`,
       'map it to the field your documents carry, or remove the mapping'));
   }
   if (acl.rule) {
     for (const ref of ruleReferences(acl.rule)) {
-      if (ref.doc !== undefined && !fieldsSeen.has(physical(ref.doc))) {
+      if (ref.doc !== undefined && hasCorpus && !fieldsSeen.has(physical(ref.doc))) {
         out.push(input.at(`/acl/rule${ref.pointer}`, 'error', `the rule reads the document field "${physical(ref.doc)}", which no document of the corpus has`, 'name a field your documents carry'));
       } else if (ref.principal !== undefined && principals && principals.attributes.size > 0 && !principals.attributes.has(ref.principal)) {
         out.push(input.at(`/acl/rule${ref.pointer}`, 'error', `the rule reads the principal attribute "${ref.principal}", which no principal in ${principals.file} has`, 'name an attribute your principals carry'));

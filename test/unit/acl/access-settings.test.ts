@@ -48,6 +48,15 @@ test('a mapped access field that no document has refuses access, at its line of 
   return assert.rejects(checkAcl(session, { prefixes: false }), InputError);
 }));
 
+test('a workspace without a local corpus (an engine holds the documents): the corpus error stands, access settings are not blamed', withWorkspace({}, { acl: { fields: { tenant: 'tenant_id' }, rule: { any: [{ doc: 'visibility', is: 'all' }, { principal: 'clearance', is: 'top' }] }, missingAcl: 'private' } }, (session) => {
+  assert.equal(session.corpus().docs.length, 0);
+  assert.ok(session.corpusDiagnostics().some((d) => d.key === 'corpus.include' && d.severity === 'error'), 'the corpus.include error');
+  // No document to check a field against; the rule's principal attribute is still checked against the principals.
+  session.principals();
+  const errors = session.accessDiagnostics().filter((d) => d.severity === 'error');
+  assert.deepEqual(errors.map((d) => d.message.match(/"([^"]+)"/)?.[1]), ['clearance']);
+}));
+
 test('a stated mapping that documents use is no problem, and neither is the default mapping on a corpus without access fields', async () => {
   await withWorkspace(DOCS, { acl: { fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: 'public' } }, (session) => {
     assert.deepEqual(session.accessDiagnostics(), []);
