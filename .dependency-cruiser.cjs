@@ -22,6 +22,7 @@ const FLOORS = [
   'session', // a workspace opened for work: evaluation, search views, the access check
   'tuning', // parameter sweeps over a session: combinations, tune/holdout splits and folds, the overfitting guard
   'report', // tables, Markdown, JUnit
+  'actions', // one function per user action (evaluate configs, compare runs), called by the CLI and the extension alike
 ];
 
 const floorRules = FLOORS.slice(0, -1).map((floor, i) => ({

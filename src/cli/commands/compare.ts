@@ -1,23 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { RankConfig } from '../../core/config';
-import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, compareManySliced, mixedPrincipals, biggestChanges } from '../../core/experiment/compare';
+import { type CompareSide, compareRuns } from '../../core/actions/compare-runs';
+import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, mixedPrincipals } from '../../core/experiment/compare';
 import { type GateSettings, checkGates, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
-import { UNSEALED_RUN_WARNING, comparisonSideOf, isSavedRunFile, readSavedRun, refuseIncomplete } from '../../core/experiment/run-store';
+import { UNSEALED_RUN_WARNING, comparisonSideOf, isSavedRunFile, readSavedRun } from '../../core/experiment/run-store';
 import type { SavedRun } from '../../core/run/types';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
 import { PRINTED_QUERIES, comparisonJson, formatComparison, gatesJUnit } from '../../core/report/comparison';
 import { formatMany, manyJUnit, manyJson } from '../../core/report/matrix';
 import { existingRunFile } from '../../core/run/run-files';
 import { readTrecRun } from '../../core/run/trec-run';
-import { evaluateConfig } from '../../core/session/evaluate';
-import { addMoveReasons } from '../../core/session/explain';
 import type { ConfigEntry, RanklabSession } from '../../core/session/session';
-import { Work } from '../../core/util/cooperative';
 import { InputError, errorAt } from '../../core/util/diagnostics';
 import { checkUserTextFile } from '../../core/util/text-file';
 import { SETTINGS_FILE } from '../../core/workspace';
-import { METRICS_HELP, METRIC_OPTIONS, type MetricChoice, formatChoice, intFlag, metricChoice, parse, required } from '../args';
+import { METRICS_HELP, METRIC_OPTIONS, formatChoice, intFlag, metricChoice, parse, required } from '../args';
 import { InputReport } from '../input-report';
 import type { Io } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
@@ -154,31 +151,25 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
     if (usable.failed.length) throw new InputError(`config ${usable.failed[0].name} cannot run (its problems are listed above)`);
     report.stopIfStrict();
 
-    const sideOpts = { split, principal: values.as, signal };
-    const sides: Array<ComparisonSide & { from?: string }> = [];
-    for (const [i, side] of [baseline, ...candidates].entries()) {
-      const role = i === 0 ? 'baseline' : 'candidate';
-      const done = { ...(await runSide(role, side, session, { ...choice, specs }, sideOpts, io, sides[0]?.from)), name: nameOf(side) };
-      sides.push(done);
-      finished.push(`${role} ${done.name}${done.from ? ` (run in ${done.from})` : ''}`);
-    }
-    if (!judgments) ({ judgments, excluded } = session!.judgmentsAs({ split, principal, relevanceThreshold: choice.options.relevanceThreshold }));
-    const work = session?.work(signal) ?? new Work({ signal });
-    many = await compareManySliced(sides[0], sides.slice(1), judgments, specs, choice.options, work.phase('statistics', 0), {
-      classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'],
-    });
     // Moved documents get their one-line reason when both sides are configs of the built-in pipeline: for every
-    // changed query in JSON, for those printed in a table or markdown (each moved document costs two searches;
-    // --brief prints none).
-    const explained = format === 'json' && maxQueries === undefined ? undefined : brief && format !== 'json' ? 0 : (maxQueries ?? PRINTED_QUERIES);
-    if (session && baseline.kind === 'config' && !baseline.entry.config?.engine && explained !== 0) {
-      for (const [i, c] of candidates.entries()) {
-        if (c.kind !== 'config' || c.entry.config?.engine) continue;
-        const cmp = many.comparisons[i];
-        const printed = explained === undefined ? cmp : (({ losses, wins }) => ({ queryDeltas: [...losses, ...wins] }))(biggestChanges(cmp.queryDeltas, explained));
-        await addMoveReasons(session, session.usable(baseline.entry), session.usable(c.entry), printed, { principal: values.as, signal });
-      }
-    }
+    // changed query in JSON, for those printed in a table or markdown (--brief prints none).
+    const explain = format === 'json' && maxQueries === undefined ? 'all' : brief && format !== 'json' ? 0 : (maxQueries ?? PRINTED_QUERIES);
+    const actionSide = (s: Side): CompareSide => (s.kind === 'run' ? s : { kind: 'config', config: session!.usable(s.entry), name: nameOf(s) });
+    const reporters = new Map<string, (done: number, total: number) => void>();
+    ({ many, excluded } = await compareRuns(session, {
+      baseline: actionSide(baseline), candidates: candidates.map(actionSide), specs, metricOptions: choice.options, split, runAs: values.as, principal, judgments,
+      classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'], explain,
+    }, {
+      signal,
+      progress: (p) => {
+        if (p.type === 'queries') {
+          if (!reporters.has(p.config)) reporters.set(p.config, progressReporter(io, p.config));
+          reporters.get(p.config)!(p.done, p.total);
+        } else if (p.type === 'reused') {
+          io.err(`${p.config}: reusing ${p.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
+        } else finished.push(`${p.role} ${p.name}${p.from ? ` (run in ${p.from})` : ''}`);
+      },
+    }));
   } catch (e) {
     if (signal.aborted) return reportInterrupted(io, 'steps', finished, steps.slice(finished.length));
     if (e instanceof MixedPrincipalsError) throw mixedError(e);
@@ -284,32 +275,4 @@ function savedRunOf(path: string, report: InputReport): SavedRun {
   const { saved, sealed } = readSavedRun(path);
   if (!sealed) report.add(path, [{ file: path, line: 0, severity: 'warning', message: UNSEALED_RUN_WARNING }]);
   return saved;
-}
-
-type SideOptions = { split: 'tune' | 'holdout' | 'all'; principal?: string; signal: AbortSignal };
-
-/**
- * A side's run: read already for a file, else the config run now (or its saved run reused); `from` says where a
- * config's run is. A config that fails at run time (a provider that cannot be reached) is an InputError naming the
- * side (and, for the candidate, where the baseline's run was saved, so it is not lost).
- */
-async function runSide(role: 'baseline' | 'candidate', side: Side, session: RanklabSession | undefined, choice: MetricChoice, opts: SideOptions, io: Io, baselineFrom?: string): Promise<ComparisonSide & { from?: string }> {
-  if (side.kind === 'run') return side.side;
-  try {
-    return await runConfig(session!.usable(side.entry), session!, choice, opts, io);
-  } catch (e) {
-    if (!(e instanceof InputError) || opts.signal.aborted) throw e;
-    throw new InputError(`${role} "${side.entry.name}" not run: ${e.message}${baselineFrom ? ` (the baseline's run is in ${baselineFrom})` : ''}`, e.diagnostics);
-  }
-}
-
-/** Runs a config side (or reuses its saved run when nothing changed). */
-async function runConfig(config: RankConfig, session: RanklabSession, choice: MetricChoice, opts: SideOptions, io: Io): Promise<ComparisonSide & { from?: string }> {
-  const r = await evaluateConfig(session, config, {
-    specs: choice.specs, metricOptions: choice.options, split: opts.split, principal: opts.principal, reuse: true, signal: opts.signal,
-    onProgress: progressReporter(io, config.name),
-  });
-  if (r.reused) io.err(`${config.name}: reusing ${r.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
-  refuseIncomplete(config.name, r.failed);
-  return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: opts.principal ?? null, from: r.path };
 }

@@ -6,7 +6,8 @@ import { type StageRecallReport, classSliceMeans, stageRecall } from '../../core
 import { stageRecallTable } from '../../core/report/stage-recall';
 import { formatTrecRun } from '../../core/run/trec-run';
 import { STAGE_NAMES } from '../../core/run/types';
-import { type ConfigEvaluation, describeSharing, evaluateConfig } from '../../core/session/evaluate';
+import { type EvaluateConfigsResult, evaluateConfigs } from '../../core/actions/evaluate-configs';
+import { describeSharing } from '../../core/session/evaluate';
 import { markdownTable, textTable, type Cell } from '../../core/report/table';
 import { modeLabel } from '../../core/config';
 import type { Corpus } from '../../core/corpus';
@@ -55,8 +56,9 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const outputs = values['trec-run'] ? trecRunOutputs(values['trec-run'], entries.map((e) => e.name)) : [];
   checkOutputs(outputs, { inputs: session.inputFiles(), force: !!values.force });
   const { signal, dispose } = interruptSignal(io);
-  const results: ConfigEvaluation[] = [];
   const failed: { name: string; message: string }[] = [];
+  let outcome: EvaluateConfigsResult = { results: [], failed: [], notRun: [] };
+  let interrupted = false;
   try {
     const need = { optional: enginesOnly(entries) };
     await readCorpus(session, report, signal, need);
@@ -67,31 +69,34 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     report.stopIfStrict();
     requireConfigs(choice);
     failed.push(...choice.failed);
-    for (const config of choice.configs) {
-      try {
-        const r = await evaluateConfig(session, config, {
-          specs, metricOptions: options, split, principal: values.as, save: !values['no-save'], signal,
-          onProgress: progressReporter(io, `${config.name}${values.as ? ` as ${values.as}` : ''}`),
-        });
-        for (const note of r.notes) io.err(`${config.name}: ${note}\n`);
-        results.push(r);
-      } catch (e) {
-        // One unusable config (e.g. a model that is not available offline) does not stop the others.
-        if (!(e instanceof InputError) || signal.aborted) throw e;
-        failed.push({ name: config.name, message: e.message });
-        io.err(`ranklab eval: config ${config.name} not run: ${e.message}\n`);
-      }
-    }
+    const reporters = new Map<string, (done: number, total: number) => void>();
+    outcome = await evaluateConfigs(session, { configs: choice.configs, specs, metricOptions: options, split, principal: values.as, save: !values['no-save'] }, {
+      signal,
+      progress: (p) => {
+        if (p.type === 'queries') {
+          if (!reporters.has(p.config)) reporters.set(p.config, progressReporter(io, `${p.config}${values.as ? ` as ${values.as}` : ''}`));
+          reporters.get(p.config)!(p.done, p.total);
+        } else if (p.type === 'evaluated') {
+          for (const note of p.result.notes) io.err(`${p.config}: ${note}\n`);
+        } else if (p.type === 'failed') {
+          io.err(`ranklab eval: config ${p.config} not run: ${p.message}\n`);
+        }
+      },
+    });
+    failed.push(...outcome.failed);
+    interrupted = outcome.stopped !== undefined;
   } catch (e) {
-    if (signal.aborted) {
-      const primary = specs[0].name;
-      const completed = results.map((r) => `${r.config.name} (${primary} ${r.evaluation.means[primary]?.toFixed(4)}, ${r.path ? `saved ${r.path}` : 'not saved'})`);
-      const notRun = entries.map((e) => e.name).filter((n) => !results.some((r) => r.config.name === n) && !failed.some((f) => f.name === n));
-      return reportInterrupted(io, 'configs', completed, [...failed.map((f) => `${f.name} (failed)`), ...notRun]);
-    }
-    throw e;
+    if (!signal.aborted) throw e;
+    interrupted = true; // Ctrl-C while the inputs were read
   } finally {
     dispose();
+  }
+  const results = outcome.results;
+  if (interrupted) {
+    const primary = specs[0].name;
+    const completed = results.map((r) => `${r.config.name} (${primary} ${r.evaluation.means[primary]?.toFixed(4)}, ${r.path ? `saved ${r.path}` : 'not saved'})`);
+    const notRun = entries.map((e) => e.name).filter((n) => !results.some((r) => r.config.name === n) && !failed.some((f) => f.name === n));
+    return reportInterrupted(io, 'configs', completed, [...failed.map((f) => `${f.name} (failed)`), ...notRun]);
   }
   if (results.length === 0) throw new InputError(`no config could be run (${failed.map((f) => `${f.name}: ${f.message}`).join('; ')})`);
   for (const r of results) {

@@ -6,7 +6,7 @@
  */
 import type { ManyComparison } from './compare';
 import type { GateResult } from './gates';
-import { type Verdict, type VerdictSettings, verdictOf } from './verdict';
+import { ALPHA, type Verdict, type VerdictSettings, verdictOf } from './verdict';
 
 export interface MatrixCell {
   mean: number;
@@ -37,7 +37,7 @@ export interface ComparisonMatrix {
 
 /** The matrix of `many`, with each candidate's gate results (same order as the candidates; [] when none). */
 export function comparisonMatrix(many: ManyComparison, gates: readonly (readonly GateResult[])[], settings: VerdictSettings = {}): ComparisonMatrix {
-  const alpha = settings.alpha ?? 0.05;
+  const alpha = settings.alpha ?? ALPHA;
   const metrics = Object.keys(many.comparisons[0].metrics);
   const rows = many.comparisons.map((cmp, i): MatrixRow => {
     const mine = gates[i] ?? [];

@@ -84,7 +84,10 @@ export interface Verdict {
   unjudgedNote?: string;
 }
 
-const DEFAULTS: Required<VerdictSettings> = { alpha: 0.05, power: 0.8, detect: 0.01 };
+/** The significance level of every verdict and matrix (after the correction): the CLI's, the dashboard's, the cache key's. */
+export const ALPHA = 0.05;
+
+const DEFAULTS: Required<VerdictSettings> = { alpha: ALPHA, power: 0.8, detect: 0.01 };
 
 /** The verdict of a comparison and its gates (gates may be empty: none declared or not checked). */
 export function verdictOf(cmp: VerdictInput, gates: readonly GateResult[], settings: VerdictSettings = {}): Verdict {

@@ -1,39 +1,23 @@
 /**
- * Baseline vs candidate (and one baseline vs several candidates) for the dashboard, through the core: compareRuns
- * or, first, compareStatistics over each run's kept per-query values; checkGates; verdictOf. The comparison cache
- * and the runs' evaluations beside the runs (core comparison-cache.ts, evaluation-cache.ts) spare the work and the
- * run files where they can. Turns a core comparison into the view the page shows. No `vscode` import.
+ * Baseline vs candidate (and one baseline vs several candidates) for the dashboard: the core's action
+ * (core/actions/compare-saved-runs.ts: compareRuns, gates, verdict, both caches, the matrix) turned into the view the
+ * page shows. No `vscode` import.
  */
 import { optionalVisible, visibleText } from '../../core/util/visible-text';
 import type { ClassesView, ComparisonRefusal, ComparisonView, MatrixView, VerdictView } from '../../protocol/dashboard';
-import { type Comparison, type ComparisonStatistics, type EvaluatedSide, MixedPrincipalsError, type SliceComparison, compareManySliced, compareRunsSliced, compareStatistics } from '../../core/experiment/compare';
-import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../../core/experiment/gates';
-import { comparisonSideOf, runOfSaved } from '../../core/experiment/run-store';
-import { type VerdictInput, verdictOf } from '../../core/experiment/verdict';
-import { type ComparisonCacheKey, type RunFileStamp, readCachedComparison, runFileStamp, writeCachedComparison } from '../../core/experiment/comparison-cache';
-import { type RunEvaluation, readRunEvaluation, runEvaluationOf, writeRunEvaluation } from '../../core/experiment/evaluation-cache';
-import { type MetricSpec, evaluateRun } from '../../core/metrics';
+import { type ComparisonSettings, type Sides, compareSavedMatrix, compareSavedPair } from '../../core/actions/compare-saved-runs';
+import type { Comparison, ComparisonStatistics, SliceComparison } from '../../core/experiment/compare';
+import type { GateResult } from '../../core/experiment/gates';
+import { ALPHA, type Verdict, type VerdictInput, verdictOf } from '../../core/experiment/verdict';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
-import { parseMetricList } from '../../core/metrics/spec';
-import { type Slicer, Work } from '../../core/util/cooperative';
-import { metricOptionsOf } from '../../core/workspace/settings';
 import type { StoredRun } from '../run-store';
 import { metricColumn, principalOf, runLabel } from './runs';
 
-/** Significance level of the verdict (after the correction). */
-export const ALPHA = 0.05;
+export type { ComparisonSettings, SideQueries, Sides } from '../../core/actions/compare-saved-runs';
 
 /** Title and snippet of a document from the current corpus (runs saved without titles get them at display time). */
 export type DocLookup = (id: string) => { title?: string; snippet?: string } | undefined;
-
-export interface ComparisonSettings {
-  metrics: string[];
-  gain: MetricOptions['gain'];
-  relevanceThreshold: number;
-  judgedOnly?: boolean;
-  gates: GateSettings;
-}
 
 export interface DashboardComparison<C extends ComparisonStatistics = Comparison> {
   view?: ComparisonView;
@@ -49,41 +33,9 @@ export interface DashboardComparison<C extends ComparisonStatistics = Comparison
   cached?: boolean;
 }
 
-/** Of one run: the evaluated queries it does not have, and its queries that were not evaluated. */
-export type SideQueries = Pick<RunEvaluation, 'missing' | 'notEvaluated'>;
-export interface Sides {
-  baseline: SideQueries;
-  candidate: SideQueries;
-}
-
 /** The whole comparison (not only its statistics): what the moved documents' reasons and the query detail need. */
 export function isComplete(core: ComparisonStatistics | undefined): core is Comparison {
   return !!core && 'stageRecall' in core;
-}
-
-/** The metrics two runs are compared on (those both computed, plus every gate's) and how they are scored. */
-function comparisonSpecs(runs: StoredRun[], settings: ComparisonSettings): { specs: MetricSpec[]; options: MetricOptions } {
-  const common = runs[0].summary.metricSpecs.filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
-  return {
-    specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
-    options: metricOptionsOf(settings),
-  };
-}
-
-/** A slicer for the core's statistics: pauses every 50 ms so the editor stays responsive, stops on `signal`. */
-function statisticsSlicer(signal?: AbortSignal): Slicer {
-  return new Work({ signal }).phase('statistics', 0);
-}
-
-/** What the comparison cache keeps of a pair (before the moved documents' reasons, which depend on the corpus). */
-interface CachedComparison {
-  /** Without its bounds: the verdict, kept with it, is what reads them (half of the entry at 1,000 queries). */
-  core: Comparison;
-  gates: GateResult[];
-  verdict: VerdictView;
-  sides: Sides;
-  /** The titles the runs stored for the documents the view lists (the runs are not read again on a warm open). */
-  titles: Record<string, string>;
 }
 
 export interface DashboardComparisonOptions {
@@ -111,12 +63,10 @@ const MOVED_SHOWN = 20;
 export const DETAILS_PENDING = 'Reading the ranked lists: moved documents, query classes, judged@k and what unjudged documents could change follow.';
 
 /**
- * Baseline vs candidate for the dashboard, through the core (compareRuns + checkGates + verdictOf) on `judgments`.
- * Runs made as different principals get the core's refusal instead of figures, unless `allowMixedPrincipals` (then
- * the view says MIXED PRINCIPALS). `stale`: the judgments changed since one of the runs was made.
- * `cacheDir` (the runs folder): the comparison, gates and verdict are read from the core's comparison cache when
- * computed before from exactly these inputs, and written to it otherwise (`cached` says which); a cached comparison
- * reads neither run file.
+ * Baseline vs candidate for the dashboard (core compareSavedPair) on `judgments`. Runs made as different principals
+ * get the core's refusal instead of figures, unless `allowMixedPrincipals` (then the view says MIXED PRINCIPALS).
+ * `stale`: the judgments changed since one of the runs was made. `cacheDir` (the runs folder): the figures come from
+ * the core's comparison cache when computed before from exactly these inputs (`cached` says which).
  */
 export async function dashboardComparison(
   b: StoredRun,
@@ -125,98 +75,23 @@ export async function dashboardComparison(
   settings: ComparisonSettings,
   opts: DashboardComparisonOptions = {},
 ): Promise<DashboardComparison> {
-  const { specs, options } = comparisonSpecs([b, c], settings);
-  const dir = opts.cacheDir;
-  const key = dir !== undefined ? cacheKey(b, c, judgments, specs, options, settings.gates, opts.allowMixedPrincipals ?? false) : undefined;
-  let entry = key && readCachedComparison<CachedComparison>(dir!, key);
-  const cached = !!entry;
-  try {
-    if (!entry) {
-      // Each run's per-query values (kept, or evaluated now and kept): the statistics first, and the next new pairs'.
-      const evaluations = { baseline: runEvaluation(b, judgments, specs, options, opts), candidate: runEvaluation(c, judgments, specs, options, opts) };
-      // A run with failed queries is refused by the full comparison: no verdict is shown for it before.
-      if (opts.onStatistics && b.summary.failedQueries === 0 && c.summary.failedQueries === 0) {
-        opts.onStatistics(await statisticsFirst(b, c, evaluations, judgments, specs, options, settings, opts));
-      }
-      entry = await computeComparison(b, c, { baseline: queriesOf(evaluations.baseline), candidate: queriesOf(evaluations.candidate) }, judgments, specs, options, settings, opts);
-      // Written before the reasons are added to it: they are not statistics, and are asked for on every open.
-      if (key) writeCachedComparison(dir!, key, entry, opts.log);
-    }
-  } catch (e) {
-    if (e instanceof MixedPrincipalsError) return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
-    throw e;
-  }
-  const { core: cmp, gates, verdict, sides, titles } = entry;
+  const runIds = { baseline: b.id, candidate: c.id };
+  const stale = opts.stale ?? false;
+  const r = await compareSavedPair(b, c, judgments, settings, {
+    allowMixedPrincipals: opts.allowMixedPrincipals, signal: opts.signal, cacheDir: opts.cacheDir, log: opts.log, titlesFor: MOVED_SHOWN,
+    onStatistics: opts.onStatistics && ((first) => {
+      const o = first.metricOptions;
+      const view = comparisonView(first.comparison, first.gates, () => undefined, stale, o, MOVED_SHOWN, verdictView(first.comparison, first.gates, o, first.verdict));
+      opts.onStatistics!({ view: { runIds, ...view }, core: first.comparison, sides: first.sides, cached: false });
+    }),
+  });
+  if (r.refusal) return { refusal: { message: r.refusal.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
+  const { comparison: cmp, gates, verdict, sides, titles, metricOptions } = r;
   // The moved documents' one-line reasons (core session/explain.ts), when the caller can still reproduce both runs.
   // They are an extra: a config that no longer builds (a model gone) leaves the comparison without them, not without figures.
   if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp).catch(() => undefined);
   const titleOf = (id: string) => (Object.prototype.hasOwnProperty.call(titles, id) ? titles[id] : undefined) ?? opts.lookup?.(id)?.title;
-  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...comparisonView(cmp, gates, titleOf, opts.stale ?? false, options, MOVED_SHOWN, verdict) }, core: cmp, sides, cached };
-}
-
-/** The comparison in full from both runs' ranked lists (each run file read once), with what the cache keeps. */
-async function computeComparison(b: StoredRun, c: StoredRun, sides: Sides, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<CachedComparison> {
-  const cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
-  const gates = checkGates(settings.gates, cmp);
-  const verdict = verdictView(cmp, gates, options);
-  const { bounds: _bounds, ...core } = cmp;
-  const stored = titlesOf([b, c]);
-  // fromEntries: an id such as "__proto__" is a key like any other.
-  const titles = Object.fromEntries(core.queryDeltas.slice(0, MOVED_SHOWN).flatMap((q) => q.moved.flatMap((d) => (stored.has(d.id) ? [[d.id, stored.get(d.id)!]] : []))));
-  return { core, gates, verdict, sides, titles };
-}
-
-/**
- * A run's per-query values on `judgments`: kept beside the runs (core evaluation-cache.ts: its file is not read), or
- * evaluated now from its file (the judgments or options changed since it was saved, an older run) and kept.
- */
-function runEvaluation(r: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, opts: DashboardComparisonOptions): RunEvaluation {
-  const stamp = opts.cacheDir !== undefined ? fileStamp(r) : undefined;
-  const key = stamp && { run: stamp, judgments: judgments.fingerprint, options };
-  const kept = key && readRunEvaluation(opts.cacheDir!, key, specs.map((s) => s.name));
-  if (kept) return kept;
-  const evaluated = runEvaluationOf(evaluateRun(runOfSaved(r.run).run, judgments, specs, options).perQuery, r.run);
-  if (key) writeRunEvaluation(opts.cacheDir!, key, evaluated, opts.log);
-  return evaluated;
-}
-
-function queriesOf({ missing, notEvaluated }: RunEvaluation): SideQueries {
-  return { missing, notEvaluated };
-}
-
-/** The statistics of a pair from both runs' per-query values, as the view shows them before the lists are compared. */
-async function statisticsFirst(b: StoredRun, c: StoredRun, evaluations: { baseline: RunEvaluation; candidate: RunEvaluation }, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: DashboardComparisonOptions): Promise<DashboardComparison<ComparisonStatistics>> {
-  const side = (r: StoredRun, e: RunEvaluation): EvaluatedSide => ({ name: r.summary.provenance.config, principal: principalOf(r), values: e.values });
-  const stats = await compareStatistics(side(b, evaluations.baseline), side(c, evaluations.candidate), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
-  const gates = checkGates(settings.gates, stats);
-  const view = comparisonView(stats, gates, () => undefined, opts.stale ?? false, options, MOVED_SHOWN, verdictView(stats, gates, options));
-  const sides = { baseline: queriesOf(evaluations.baseline), candidate: queriesOf(evaluations.candidate) };
-  return { view: { runIds: { baseline: b.id, candidate: c.id }, ...view }, core: stats, sides, cached: false };
-}
-
-/** The run file's stamp now, or undefined for a run held only in memory (no file: nothing is cached for it). */
-function fileStamp(r: StoredRun): RunFileStamp | undefined {
-  try {
-    return runFileStamp(r.id, r.file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every input of dashboardComparison's figures, for the comparison cache (stale, titles and reasons are added after). */
-function cacheKey(b: StoredRun, c: StoredRun, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, gates: GateSettings, allowMixed: boolean): ComparisonCacheKey | undefined {
-  const [baseline, candidate] = [fileStamp(b), fileStamp(c)];
-  return baseline && candidate ? { baseline, candidate, judgments: judgments.fingerprint, specs, options, gates, allowMixedPrincipals: allowMixed, extra: { alpha: ALPHA } } : undefined;
-}
-
-/** Document titles as the runs stored them. */
-function titlesOf(runs: StoredRun[]): Map<string, string> {
-  const titles = new Map<string, string>();
-  for (const r of runs) {
-    for (const [id, title] of Object.entries(r.run.titles ?? {})) if (typeof title === 'string' && title) titles.set(id, title);
-    for (const q of r.run.queries) for (const d of q.docs) if (d.title) titles.set(d.id, d.title);
-  }
-  return titles;
+  return { view: { runIds, ...comparisonView(cmp, gates, titleOf, stale, metricOptions, MOVED_SHOWN, verdictView(cmp, gates, metricOptions, verdict)) }, core: cmp, sides, cached: r.cached };
 }
 
 /** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates / verdictOf. */
@@ -274,8 +149,7 @@ export function classesView(cmp: Comparison, maxChanged = 20): ClassesView {
 const signed = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(4);
 
 /** The core's verdict (verdictOf) as the dashboard shows it: a short headline, one line per metric, the facts. */
-export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOptions: MetricOptions): VerdictView {
-  const v = verdictOf(cmp, gates, { alpha: ALPHA });
+export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOptions: MetricOptions, v: Verdict = verdictOf(cmp, gates, { alpha: ALPHA })): VerdictView {
   const status = v.outcome === 'no significant change' ? 'no-change' : v.outcome;
   const on = (names: string[]) => `${names.length === 1 ? names[0] : `${names.length} metrics`}`;
   const what = {
@@ -321,9 +195,8 @@ export function matrixCandidates(runs: StoredRun[], baseline: StoredRun): Stored
 }
 
 /**
- * Several candidates against one baseline through the core's compareMany: one Holm–Bonferroni correction over
- * every candidate's tests, then the gates of each pair. Candidates made as another principal are refused (the
- * caller offers only comparable ones).
+ * Several candidates against one baseline (core compareSavedMatrix: one Holm–Bonferroni correction over every
+ * candidate's tests, the gates of each pair, significance as the core's matrix decides it) as the dashboard's view.
  */
 export async function dashboardMatrix(
   baseline: StoredRun,
@@ -333,26 +206,21 @@ export async function dashboardMatrix(
   metricOptions: MetricOptions,
   signal?: AbortSignal,
 ): Promise<MatrixView> {
-  const { specs, options } = comparisonSpecs([baseline, ...candidates], settings);
-  const many = await compareManySliced(comparisonSideOf(baseline.run), candidates.map((c) => comparisonSideOf(c.run)), judgments, specs, options, statisticsSlicer(signal));
-  const shown = specs.map((s) => s.name);
+  const { many, matrix } = await compareSavedMatrix(baseline, candidates, judgments, settings, signal);
   return {
     baselineRunId: baseline.id,
     baseline: runLabel(baseline),
-    metrics: shown.map((s) => metricColumn(s, metricOptions)),
-    correction: many.correction,
-    queries: many.queries,
-    rows: many.comparisons.map((cmp, i) => {
-      const gates = checkGates(settings.gates, cmp);
-      return {
-        runId: candidates[i].id,
-        label: runLabel(candidates[i], cmp.primaryMetric),
-        gates: { passed: gates.filter((g) => g.passed).length, total: gates.length },
-        cells: shown.map((metric) => {
-          const m = cmp.metrics[metric];
-          return { metric, candidate: m.candidate, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted, significant: m.pAdjusted < ALPHA };
-        }),
-      };
-    }),
+    metrics: matrix.metrics.map((s) => metricColumn(s, metricOptions)),
+    correction: matrix.correction,
+    queries: matrix.queries,
+    rows: matrix.rows.map((row, i) => ({
+      runId: candidates[i].id,
+      label: runLabel(candidates[i], many.comparisons[i].primaryMetric),
+      gates: { passed: row.gates.passed, total: row.gates.total },
+      cells: matrix.metrics.map((metric) => {
+        const m = row.cells[metric];
+        return { metric, candidate: m.mean, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted, significant: m.significant };
+      }),
+    })),
   };
 }

@@ -11,7 +11,7 @@ import type { RankConfig } from '../../core/config';
 import { parseMetric } from '../../core/metrics';
 import { parseMetricList } from '../../core/metrics/spec';
 import { checkAcl } from '../../core/session/check-acl';
-import { evaluateConfig } from '../../core/session/evaluate';
+import { evaluateConfigs } from '../../core/actions/evaluate-configs';
 import { addMoveReasons, configsOfRuns, explainDocument } from '../../core/session/explain';
 import { poolEntries, workspacePool } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
@@ -79,34 +79,22 @@ serveRpc<RanklabMethods, RanklabNotification>({
       for (const e of listed) if (!e.config) ctx.progress({ type: 'skipped', config: e.file ?? e.name });
       const configs = listed.filter((e) => e.config).map((e) => e.config!);
       if (configs.length === 0) throw new InputError('no usable ranking config in the workspace');
-      const out: EvaluateResult = { saved: [], failed: [], total: configs.length, cancelled: false };
-      for (const [index, config] of configs.entries()) {
-        if (ctx.signal.aborted) {
-          out.stopped ??= config.name;
-          break;
-        }
-        const step = { index, count: configs.length };
-        const t0 = Date.now();
-        try {
-          const r = await evaluateConfig(session, config, {
-            specs, metricOptions, principal: params.principal, save: true, signal: ctx.signal,
-            onWork: (work) => ctx.progress({ type: 'work', step, work }),
-            onProgress: (done, total) => ctx.progress({ type: 'work', step, work: { phase: 'queries', label: config.name, done, total } }),
-          });
-          if (r.path) out.saved.push(r.path);
-          ctx.progress({ type: 'saved', config: config.name, path: r.path ?? '', ms: Date.now() - t0, notes: r.notes });
-        } catch (e) {
-          if (ctx.signal.aborted) {
-            out.stopped = config.name;
-            break;
-          }
-          const message = `${config.name}: ${(e as Error).message}`;
-          out.failed.push(message);
-          ctx.progress({ type: 'failed', config: config.name, message: (e as Error).message });
-        }
-      }
-      out.cancelled = ctx.signal.aborted;
-      return out;
+      const r = await evaluateConfigs(session, { configs, specs, metricOptions, principal: params.principal }, {
+        signal: ctx.signal,
+        progress: (p) => {
+          if (p.type === 'work') ctx.progress({ type: 'work', step: p.step, work: p.work });
+          else if (p.type === 'queries') ctx.progress({ type: 'work', step: p.step, work: { phase: 'queries', label: p.config, done: p.done, total: p.total } });
+          else if (p.type === 'evaluated') ctx.progress({ type: 'saved', config: p.config, path: p.result.path ?? '', ms: p.ms, notes: p.result.notes });
+          else ctx.progress({ type: 'failed', config: p.config, message: p.message });
+        },
+      });
+      return {
+        saved: r.results.flatMap((x) => (x.path ? [x.path] : [])),
+        failed: r.failed.map((f) => `${f.name}: ${f.message}`),
+        total: configs.length,
+        cancelled: ctx.signal.aborted,
+        stopped: r.stopped,
+      } satisfies EvaluateResult;
     }),
 
   evaluateAgainstBaseline: (params, ctx) =>
