@@ -6,7 +6,7 @@ import { fingerprint } from '../util/fingerprint';
 import type { Corpus, Document } from './document';
 import { compareStrings, listCorpusFiles } from './discover';
 import { stableJson } from './make-document';
-import { readCorpusFile } from './read-file';
+import { readCorpusFileSteps } from './read-file';
 import type { CorpusSettings } from './settings';
 
 /** Bump when a reader changes what it produces, so older snapshots are not reused. */
@@ -84,7 +84,7 @@ function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: Cor
       continue;
     }
     reread.push(rel);
-    const result = readCorpusFile(abs, rel, stat.size, settings);
+    const result = yield* readCorpusFileSteps(abs, rel, stat.size, settings);
     const entry: SnapshotFile = { mtimeMs: stat.mtimeMs, size: stat.size, docs: result.docs, diagnostics: result.diagnostics, fieldsSeen: result.fieldsSeen };
     if (result.readable) snapshotFiles.set(rel, entry);
     else diagnostics.push(...result.diagnostics);
