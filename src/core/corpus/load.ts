@@ -124,25 +124,3 @@ function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: Cor
   };
   return { corpus, snapshot: { settingsKey, files: snapshotFiles }, reread, files };
 }
-
-/** JSON text of a snapshot, for the on-disk cache (write it with writeFileAtomic). */
-export function serializeSnapshot(snapshot: CorpusSnapshot): string {
-  return JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: snapshot.settingsKey, files: Object.fromEntries(snapshot.files) });
-}
-
-/** Reads a snapshot written by `serializeSnapshot`; undefined when the text is not one (then load from scratch). */
-export function parseSnapshot(text: string): CorpusSnapshot | undefined {
-  try {
-    const raw = JSON.parse(text) as { format?: unknown; settingsKey?: unknown; files?: unknown };
-    if (raw.format !== 'ranklab-corpus-snapshot' || typeof raw.settingsKey !== 'string') return undefined;
-    if (!raw.files || typeof raw.files !== 'object') return undefined;
-    const files = new Map<string, SnapshotFile>();
-    for (const [path, entry] of Object.entries(raw.files as Record<string, SnapshotFile>)) {
-      if (typeof entry?.mtimeMs !== 'number' || typeof entry.size !== 'number' || !Array.isArray(entry.docs)) return undefined;
-      files.set(path, { mtimeMs: entry.mtimeMs, size: entry.size, docs: entry.docs, diagnostics: entry.diagnostics ?? [], fieldsSeen: Array.isArray(entry.fieldsSeen) ? entry.fieldsSeen : [] });
-    }
-    return { settingsKey: raw.settingsKey, files };
-  } catch {
-    return undefined;
-  }
-}
