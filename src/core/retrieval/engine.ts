@@ -45,6 +45,8 @@ export interface EngineOptions {
    * reranker are taken from there when a config with the same index-shaping settings built them (indexShareKeys).
    */
   shared?: SharedParts;
+  /** Names the corpus in an error (e.g. its folder and globs), such as an index too large for the heap. */
+  corpusName?: string;
   /** Clock for the lexical cache's load-or-rebuild costs (default performance.now; tests script it). */
   now?: () => number;
   /**
@@ -127,7 +129,7 @@ class RetrievalEngine implements Engine {
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
       this.lexical = await this.part('lexical', async () => {
-        const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical!.analyzer), cacheDir, { now: this.options.now, work: this.options.work });
+        const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical!.analyzer), cacheDir, { now: this.options.now, work: this.options.work, corpusName: this.options.corpusName });
         return new LexicalPart(r.index, corpusFingerprint, { source: r.source, ms: r.ms }, r.notes, r.warnings);
       }, current);
     }

@@ -7,6 +7,7 @@ import { Work, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
+import { checkLexicalFits, estimateLexicalMemory } from './memory-estimate';
 import { isLexicalCacheFile, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 
@@ -89,13 +90,16 @@ interface LexicalCacheMeta {
  * faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
  * cache (`<key>.timing.json`) and the choice follows them (see timingAfterLoad). When the corpus changed since the
  * cache was written (a few documents edited while the workspace was closed), the cached index is updated with just
- * those documents instead of being rebuilt. `now` is the clock the costs are measured with (tests script it);
+ * those documents instead of being rebuilt. An index that would not fit in the heap is refused first (an InputError
+ * naming `corpusName`: memory-estimate.ts). `now` is the clock the costs are measured with (tests script it);
  * `work` cancels the build or a large load and receives its progress (see util/cooperative).
  */
 export async function buildOrLoadLexical(
   docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string,
-  { now = () => performance.now(), work = Work.none }: { now?: () => number; work?: Work } = {},
+  { now = () => performance.now(), work = Work.none, corpusName = 'the corpus' }: { now?: () => number; work?: Work; corpusName?: string } = {},
 ): Promise<LexicalLoad> {
+  // refused up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built one)
+  checkLexicalFits(estimateLexicalMemory(docs, fields), corpusName);
   const t0 = now();
   if (!cacheDir) {
     const index = await buildLexical(docs, fields, analyzer, work);

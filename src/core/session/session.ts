@@ -136,6 +136,11 @@ export class RanklabSession {
 
   // ---- corpus -------------------------------------------------------------------------------
 
+  /** The corpus as a message names it: the workspace folder and the files it takes. */
+  private corpusName(): string {
+    return `the corpus of ${this.root} (${JSON.stringify(this.workspace.settings.corpus.include)})`;
+  }
+
   private snapshotPath(): string {
     return join(this.workspace.cacheDir, 'corpus-snapshot.json');
   }
@@ -489,6 +494,7 @@ export class RanklabSession {
         : createEngine({
           docs: this.corpus().docs,
           corpusFingerprint: this.corpus().fingerprint,
+          corpusName: this.corpusName(),
           config,
           cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
           rerankCache: this.rerankCache,

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { DEFAULT_ANALYZER } from '../../../src/core/config/defaults';
 import {
-  NO_TIMING, REBUILD_STARTS, SLOW_LOADS_TO_SWITCH, TIMING_SAMPLES, buildOrLoadLexical, shouldLoadLexicalCache, timingAfterBuild, timingAfterLoad,
+  NO_TIMING, REBUILD_STARTS, SLOW_LOADS_TO_SWITCH, TIMING_SAMPLES, buildOrLoadLexical, lexicalCacheKey, shouldLoadLexicalCache, timingAfterBuild, timingAfterLoad,
 } from '../../../src/core/retrieval/index-cache';
+import { readLexicalCacheFile } from '../../../src/core/retrieval/lexical-cache-file';
 import { tempDir } from '../../helpers/workspace';
 import { syntheticCollection } from '../../helpers/synthetic-collection';
 import { corpusFingerprint, loadDocs } from './collections';
@@ -110,4 +111,13 @@ test('the cache is JSON Lines (no one string to outgrow) and searches like the b
   writeFileSync(path, JSON.stringify(built.index.miniSearch)); // what older versions wrote
   assert.equal((await start(dir, all, clock)).source, 'built');
   assert.ok(readFileSync(path, 'utf8').startsWith('{"format":"ranklab-lexical-lines@1"}\n'), 'rewritten in the new format');
+});
+
+test('the streamed cache file holds exactly what MiniSearch toJSON() gives (it reads MiniSearch tables toJSON reads)', async () => {
+  const dir = tempDir();
+  const built = await start(dir, all.slice(0, 30), scriptedClock());
+  const path = join(dir, 'lexical', `${lexicalCacheKey(fields, analyzer)}.json`);
+  const js = readLexicalCacheFile(path);
+  const streamed = { ...js, index: [...(js.index as Iterable<unknown>)] };
+  assert.deepEqual(streamed, JSON.parse(JSON.stringify(built.index.miniSearch.toJSON())));
 });
