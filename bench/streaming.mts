@@ -2,7 +2,7 @@
 // peak RSS); (2) the lexical index's memory estimate (src/core/retrieval/memory-estimate.ts) beside the heap the
 // index really takes, on synthetic corpora over the shared collections' vocabulary; (3) the smallest heap the built
 // CLI evaluates a 50k corpus in, against the heap the check asks for. Files go to the OS temp folder and are deleted.
-// Run: npm run bench:streaming [-- --skip-big] [-- --skip-cli]
+// Run: npm run bench:streaming -- [--skip-big] [--skip-cli]
 // Needs the shared collections (RANKLAB_SHARED, default ../shared) for the vocabulary.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
