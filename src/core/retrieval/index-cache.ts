@@ -34,7 +34,7 @@ export function lexicalCacheKey(fields: readonly string[], analyzer: Analyzer): 
 export interface LexicalCacheTiming {
   /** Recent full builds, newest last (at most TIMING_SAMPLES). */
   buildMsPerDoc: number[];
-  /** Recent loads (read + MiniSearch.loadJSON, before any incremental update), newest last. */
+  /** Recent loads (read + MiniSearch.loadJS, before any incremental update), newest last. */
   loadMsPerDoc: number[];
   /** Starts that still rebuild without trying the cache (set when loads proved slower than builds). */
   rebuildStarts: number;
@@ -85,9 +85,9 @@ interface LexicalCacheMeta {
 }
 
 /**
- * Builds the lexical index, or loads it from `cacheDir/lexical/<key>.json` (MiniSearch toJSON/loadJSON).
- * Chosen by measurement (npm run bench, docs/benchmarks.md): on the shared collections loadJSON is several times
- * faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
+ * Builds the lexical index, or loads it from `cacheDir/lexical/<key>.json` (MiniSearch's tables as JSON Lines,
+ * lexical-cache-file.ts). Chosen by measurement (npm run bench, docs/benchmarks.md): on the shared collections a
+ * load is several times faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
  * cache (`<key>.timing.json`) and the choice follows them (see timingAfterLoad). When the corpus changed since the
  * cache was written (a few documents edited while the workspace was closed), the cached index is updated with just
  * those documents instead of being rebuilt. An index that would not fit in the heap is refused first (an InputError
