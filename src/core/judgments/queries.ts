@@ -4,7 +4,7 @@ import { splitLines, type NumberedLine } from '../util/text-file';
 import { JudgmentBuilder } from './builder';
 import { idField, isRecord, splitField, tagsField, textField } from './fields';
 import type { ReadOptions } from './qrels';
-import { noValidLineError, readSourceText } from './source';
+import { type SourceLines, noValidLineError, readSourceLines } from './source';
 import type { Query, SourceLocation } from './types';
 
 export interface QueriesReadResult {
@@ -23,14 +23,15 @@ export type QueriesFormat = 'tsv' | 'jsonl';
 export function readQueries(path: string, options: ReadOptions = {}): QueriesReadResult {
   const file = options.displayPath ?? path;
   const builder = new JudgmentBuilder();
-  parseQueriesInto(builder, readSourceText(path, file, builder), file);
+  parseQueriesInto(builder, readSourceLines(path, file), file);
   return { queries: builder.queries, diagnostics: builder.diagnostics, locations: builder.queryLocations };
 }
 
-export function parseQueriesInto(builder: JudgmentBuilder, text: string, file: string): void {
+/** `text`: the whole file, or its lines streamed (source.ts readSourceLines, whose `first` is the first non-blank line). */
+export function parseQueriesInto(builder: JudgmentBuilder, text: string | SourceLines, file: string): void {
   builder.addSource(file);
-  const lines = splitLines(text);
-  const format = sniffQueriesFormat(lines, file);
+  const lines = typeof text === 'string' ? splitLines(text) : text.lines;
+  const format = typeof text === 'string' ? sniffQueriesFormat(lines as NumberedLine[], file) : queriesFormatOf(text.first?.text.trim() ?? '', file);
   let valid = 0;
   let first = true;
   for (const nl of lines) {
@@ -47,7 +48,10 @@ export function parseQueriesInto(builder: JudgmentBuilder, text: string, file: s
 }
 
 export function sniffQueriesFormat(lines: NumberedLine[], file: string): QueriesFormat {
-  const firstLine = lines.find((l) => l.text.trim() !== '')?.text.trim() ?? '';
+  return queriesFormatOf(lines.find((l) => l.text.trim() !== '')?.text.trim() ?? '', file);
+}
+
+function queriesFormatOf(firstLine: string, file: string): QueriesFormat {
   if (firstLine.startsWith('{')) return 'jsonl';
   if (firstLine.includes('\t')) return 'tsv';
   return /\.jsonl?$/i.test(file) ? 'jsonl' : 'tsv';

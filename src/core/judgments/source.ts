@@ -1,5 +1,6 @@
 import { type Diagnostic, InputError } from '../util/diagnostics';
-import { describeInvalidUtf8, readUserTextChecked, splitLines } from '../util/text-file';
+import { type NumberedLine, checkUserTextFile, describeInvalidUtf8, readUserTextChecked, splitLines } from '../util/text-file';
+import { fileLines } from '../util/text-lines';
 import type { JudgmentBuilder } from './builder';
 
 /**
@@ -25,6 +26,35 @@ export function readSourceText(path: string, display = path, builder?: JudgmentB
     lines[bad.line - 1].text = '';
   }
   return lines.map((l) => l.text).join('\n');
+}
+
+/** A judgments file read line by line, and its first line of content (which tells its format). */
+export interface SourceLines {
+  lines: Iterable<NumberedLine>;
+  first?: NumberedLine;
+}
+
+/**
+ * `readSourceText` for the files that can be large (qrels, queries): streamed line by line (util/text-lines), so
+ * that a file over V8's ~512 MB string limit is read too. The same checks (missing, folder, binary, empty);
+ * `isContent` picks the first line returned as `first`. The lines can be iterated once.
+ */
+export function readSourceLines(path: string, display: string, isContent: (text: string) => boolean = (t) => t.trim() !== ''): SourceLines {
+  checkUserTextFile(path, display); // missing, a folder, unreadable, binary: an InputError naming it
+  const stream = fileLines(path);
+  const peeked: NumberedLine[] = [];
+  let blank = true;
+  let first: NumberedLine | undefined;
+  for (let r = stream.next(); !r.done; r = stream.next()) {
+    peeked.push(r.value);
+    if (r.value.text.trim() !== '') blank = false;
+    if (isContent(r.value.text)) {
+      first = r.value;
+      break;
+    }
+  }
+  if (blank) throw fileError(display, 'file is empty');
+  return { lines: (function* () { yield* peeked; yield* { [Symbol.iterator]: () => stream }; })(), first };
 }
 
 export function fileError(file: string, problem: string): InputError {

@@ -5,7 +5,7 @@ import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permitt
 import { type SkippedPrincipal, findPrincipal, readPrincipals } from '../acl/principals';
 import { accessSettingsProblems, missingAclSummary } from './access-settings';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
-import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot } from '../corpus';
+import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, readSnapshotFile, writeSnapshotFile } from '../corpus';
 import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
 import { createEngine } from '../retrieval/engine';
 import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
@@ -39,6 +39,8 @@ export interface SessionOptions {
    */
   stateDir?: string;
   log?: (message: string) => void;
+  /** Problems worth a look that stop nothing (a cache that could not be written); default: `log`. */
+  warn?: (message: string) => void;
   /** Progress of long phases (corpus loading, index builds, query loops) of every call on this session. */
   onProgress?: (progress: WorkProgress) => void;
 }
@@ -117,6 +119,10 @@ export class RanklabSession {
     this.options.log?.(message);
   }
 
+  private warn(message: string): void {
+    (this.options.warn ?? this.options.log)?.(message);
+  }
+
   private get writeCache(): boolean {
     return this.options.writeCache !== false;
   }
@@ -129,6 +135,11 @@ export class RanklabSession {
   }
 
   // ---- corpus -------------------------------------------------------------------------------
+
+  /** The corpus as a message names it: the workspace folder and the files it takes. */
+  private corpusName(): string {
+    return `the corpus of ${this.root} (${JSON.stringify(this.workspace.settings.corpus.include)})`;
+  }
 
   private snapshotPath(): string {
     return join(this.workspace.cacheDir, 'corpus-snapshot.json');
@@ -155,7 +166,7 @@ export class RanklabSession {
   private previousSnapshot(): CorpusSnapshot | undefined {
     if (!existsSync(this.snapshotPath())) return undefined;
     try {
-      return parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'), (m) => this.log(m));
+      return readSnapshotFile(this.snapshotPath());
     } catch {
       return undefined;
     }
@@ -203,9 +214,9 @@ export class RanklabSession {
     if (!this.writeCache || !this.corpusState) return;
     try {
       ensureRanklabDir(this.workspace);
-      writeFileAtomic(this.snapshotPath(), serializeSnapshot(this.corpusState.snapshot));
+      writeSnapshotFile(this.snapshotPath(), this.corpusState.snapshot);
     } catch (e) {
-      this.log(`corpus snapshot not written: ${(e as Error).message}`);
+      this.warn(`corpus snapshot not written (${(e as Error).message}): the next start reads every corpus file again`);
     }
   }
 
@@ -483,6 +494,7 @@ export class RanklabSession {
         : createEngine({
           docs: this.corpus().docs,
           corpusFingerprint: this.corpus().fingerprint,
+          corpusName: this.corpusName(),
           config,
           cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
           rerankCache: this.rerankCache,
@@ -494,6 +506,7 @@ export class RanklabSession {
       pending.then((e) => {
         created.signal = undefined; // built: no longer cancellable
         this.log(`engine ${config.name}: ${describeBuild(e)}`);
+        for (const w of e.build.warnings ?? []) this.warn(`config ${config.name}: ${w}`);
       }, () => {
         if (this.engines.get(config.configHash) === created) this.engines.delete(config.configHash);
       });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, rmSync, utimesSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { diffCorpus } from '../../../src/core/corpus/diff';
-import { loadCorpus, parseSnapshot, serializeSnapshot } from '../../../src/core/corpus/load';
+import { loadCorpus } from '../../../src/core/corpus/load';
+import { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from '../../../src/core/corpus/snapshot';
 import { corpusSettings } from '../../../src/core/corpus/settings';
 import { sealJson, unsealJson } from '../../../src/core/util/content-hash';
 import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
@@ -137,6 +138,30 @@ test('parseSnapshot checks the content hash: an edited snapshot (a document that
   assert.equal(parseSnapshot(text.replace(JSON.stringify(title), JSON.stringify(`${title} (edited)`)), (m) => log.push(m)), undefined);
   assert.match(log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
   assert.equal(parseSnapshot(unsealJson(text).text), undefined, 'written before hashes: stale');
+});
+
+test('the snapshot file is written and read line by line: same snapshot back; the older one-JSON format is still read; a cut file is none', () => {
+  const dir = copyFixture('mixed');
+  try {
+    const first = loadCorpus(dir, mixedSettings);
+    const path = join(dir, 'state', 'corpus-snapshot.json');
+    writeSnapshotFile(path, first.snapshot);
+    const back = readSnapshotFile(path);
+    assert.deepEqual(back, first.snapshot);
+    // one line per document, plus a header, one line per file and an end line
+    const docs = [...first.snapshot.files.values()].reduce((n, f) => n + f.docs.length, 0);
+    assert.equal(readFileSync(path, 'utf8').split('\n').filter(Boolean).length, 1 + first.snapshot.files.size + docs + 1);
+
+    const old = JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: first.snapshot.settingsKey, files: Object.fromEntries(first.snapshot.files) });
+    writeFileSync(path, old);
+    assert.deepEqual(readSnapshotFile(path), first.snapshot);
+
+    const lines = serializeSnapshot(first.snapshot).split('\n');
+    writeFileSync(path, lines.slice(0, -3).join('\n'));
+    assert.equal(readSnapshotFile(path), undefined, 'a file cut short (a crash while copying) is not taken for a snapshot');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('oversized file (default 2 MiB limit) is reported and skipped, the rest indexed', () => {

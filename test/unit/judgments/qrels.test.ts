@@ -78,6 +78,15 @@ describe('readQrels', () => {
     });
   });
 
+  it('streamed, the header is still found after blank and comment lines, and line numbers count them', () => {
+    withTempDir((_dir, write) => {
+      const p = write('late-header.tsv', '\n# judged in 2024\n\nquery-id\tcorpus-id\tscore\n1\tdoc a\t2\n1\tdoc b\n');
+      const r = readQrels(p);
+      assert.deepEqual(plainQrels(r.qrels), { '1': { 'doc a': 2 } });
+      assert.deepEqual(brief(r.diagnostics), ['6:error:expected 3 columns "query-id corpus-id score" (or 4 TREC columns "qid iter docid rel"), found 2; line skipped']);
+    });
+  });
+
   it('switches to BEIR columns when the file starts with a query-id header', () => {
     withTempDir((_dir, write) => {
       const p = write('test.tsv', 'query-id\tcorpus-id\tscore\n1\tdoc a\t2\n');
