@@ -24,9 +24,9 @@ export function parseBeirInto(builder: JudgmentBuilder, dir: string, split: stri
   const qrels = findQrelsFile(dir, split, display);
   const queriesFile = join(dir, 'queries.jsonl');
   const queriesDisplay = join(display, 'queries.jsonl');
-  parseQueriesInto(builder, readSourceLines(queriesFile, queriesDisplay), queriesDisplay);
+  parseQueriesInto(builder, readSourceLines(queriesFile, queriesDisplay, builder), queriesDisplay);
   const qrelsDisplay = join(display, qrels);
-  parseQrelsInto(builder, readSourceLines(join(dir, qrels), qrelsDisplay, (t) => !isBlankOrComment(t)).lines, qrelsDisplay, 'beir');
+  parseQrelsInto(builder, readSourceLines(join(dir, qrels), qrelsDisplay, builder, (t) => !isBlankOrComment(t)).lines, qrelsDisplay, 'beir');
 }
 
 /** Returns the qrels path relative to `dir`. */

@@ -66,11 +66,11 @@ export function loadJudgments(specs: JudgmentSpecInput | JudgmentSpecInput[], op
       queryTextGiven = true;
     }
     if (spec.queries) {
-      parseQueriesInto(builder, readSourceLines(abs(spec.queries), spec.queries), spec.queries);
+      parseQueriesInto(builder, readSourceLines(abs(spec.queries), spec.queries, builder), spec.queries);
       queryTextGiven = true;
     }
     if (spec.qrels) {
-      const { lines, first } = readSourceLines(abs(spec.qrels), spec.qrels, (t) => !isBlankOrComment(t));
+      const { lines, first } = readSourceLines(abs(spec.qrels), spec.qrels, builder, (t) => !isBlankOrComment(t));
       parseQrelsInto(builder, lines, spec.qrels, qrelsFormatOf(first));
     }
     if (spec.raters) parseRatersInto(builder, abs(spec.raters), spec.raters);

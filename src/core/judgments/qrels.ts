@@ -23,7 +23,7 @@ export interface ReadOptions {
 export function readQrels(path: string, options: ReadOptions = {}): QrelsReadResult {
   const file = options.displayPath ?? path;
   const builder = new JudgmentBuilder();
-  const { lines, first } = readSourceLines(path, file, (t) => !isBlankOrComment(t));
+  const { lines, first } = readSourceLines(path, file, builder, (t) => !isBlankOrComment(t));
   parseQrelsInto(builder, lines, file, qrelsFormatOf(first));
   return { qrels: builder.qrels, diagnostics: builder.diagnostics, locations: builder.locations };
 }

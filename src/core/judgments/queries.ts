@@ -23,7 +23,7 @@ export type QueriesFormat = 'tsv' | 'jsonl';
 export function readQueries(path: string, options: ReadOptions = {}): QueriesReadResult {
   const file = options.displayPath ?? path;
   const builder = new JudgmentBuilder();
-  parseQueriesInto(builder, readSourceLines(path, file), file);
+  parseQueriesInto(builder, readSourceLines(path, file, builder), file);
   return { queries: builder.queries, diagnostics: builder.diagnostics, locations: builder.queryLocations };
 }
 

@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
+import type { Hash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
-import type { NumberedLine } from './text-file';
+import { type InvalidUtf8Line, type NumberedLine, invalidUtf8At } from './text-file';
 
 /**
  * Reading a text file line by line in chunks, for record files too large for one string (V8 caps a string
@@ -13,8 +14,16 @@ import type { NumberedLine } from './text-file';
 /** 1 MiB: big enough that per-chunk costs vanish, small enough to stay out of the way of the heap. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 
-/** Synchronous, so that a reader driven by util/cooperative steps can pause between lines. */
-export function* fileLines(path: string, chunkBytes = DEFAULT_CHUNK_BYTES): Generator<NumberedLine, void, void> {
+/** A streamed line; `invalidUtf8` when its bytes are not UTF-8 (its text then has U+FFFD for them), as `invalidUtf8Lines` says. */
+export interface StreamedLine extends NumberedLine {
+  invalidUtf8?: Omit<InvalidUtf8Line, 'line'>;
+}
+
+/**
+ * Synchronous, so that a reader driven by util/cooperative steps can pause between lines. `hash` is fed every
+ * byte read, as read (a cache's content hash, checked once the last line has been taken).
+ */
+export function* fileLines(path: string, chunkBytes = DEFAULT_CHUNK_BYTES, hash?: Hash): Generator<StreamedLine, void, void> {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.alloc(chunkBytes);
@@ -22,6 +31,7 @@ export function* fileLines(path: string, chunkBytes = DEFAULT_CHUNK_BYTES): Gene
     for (;;) {
       const n = readSync(fd, buf, 0, chunkBytes, null);
       if (n === 0) break;
+      hash?.update(buf.subarray(0, n));
       yield* splitter.push(buf.subarray(0, n));
     }
     yield* splitter.end();
@@ -30,56 +40,89 @@ export function* fileLines(path: string, chunkBytes = DEFAULT_CHUNK_BYTES): Gene
   }
 }
 
-/** Turns chunks of bytes into numbered lines; a character or a line end cut between chunks is joined. */
+const LF = 10;
+const CR = 13;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * Turns chunks of bytes into numbered lines. Lines are cut on bytes (a line end is one ASCII byte, never part
+ * of a multi-byte character) and decoded whole, so a character or a line end cut between chunks is joined and a
+ * line that is not UTF-8 is found where its bad byte is, whichever chunk it came in.
+ */
 export class LineSplitter {
-  private readonly decoder = new StringDecoder('utf8');
-  private carry = '';
+  /** Bytes after the last line end, in pieces (a long line is joined once, when its end arrives). */
+  private pending: Buffer[] = [];
   private line = 0;
   private started = false;
-  /** Decided by the first line end: '\n' (LF and CRLF files) or '\r' (old Mac files). */
-  private sep: '\n' | '\r' | undefined;
+  /** Decided by the first line end: LF (LF and CRLF files) or CR (old Mac files). */
+  private sep: typeof LF | typeof CR | undefined;
 
-  *push(chunk: Buffer): Generator<NumberedLine, void, void> {
-    let s = this.decoder.write(chunk);
-    if (!this.started && s.length > 0) {
-      this.started = true;
-      if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
-    }
-    yield* this.take(this.carry + s, false);
-  }
-
-  *end(): Generator<NumberedLine, void, void> {
-    yield* this.take(this.carry + this.decoder.end(), true);
-  }
-
-  private *take(s: string, last: boolean): Generator<NumberedLine, void, void> {
-    this.sep ??= lineEnd(s, last);
-    if (this.sep === undefined) {
-      // no line end yet (or a CR at the very end, which may be the first half of a CRLF)
-      if (last && s !== '') yield { line: ++this.line, text: s };
-      else this.carry = s;
+  *push(chunk: Buffer): Generator<StreamedLine, void, void> {
+    // No line end in it: kept for later (copied: the caller reuses its buffer). A CR kept last may still be
+    // the first half of the first line end, which then decides how lines end.
+    const kept = this.pending[this.pending.length - 1];
+    const noLineEnd = this.sep !== undefined
+      ? !chunk.includes(this.sep)
+      : this.started && !chunk.includes(LF) && !chunk.includes(CR) && kept?.[kept.length - 1] !== CR;
+    if (noLineEnd) {
+      this.pending.push(Buffer.from(chunk));
       return;
     }
-    const cut = s.lastIndexOf(this.sep);
-    const whole = cut < 0 ? '' : s.slice(0, cut);
-    this.carry = cut < 0 ? s : s.slice(cut + 1);
-    if (cut >= 0) for (const text of whole.split(this.sep)) yield { line: ++this.line, text: this.trim(text) };
-    if (last && this.carry !== '') {
-      yield { line: ++this.line, text: this.trim(this.carry) };
-      this.carry = '';
+    yield* this.take(this.pending.length ? Buffer.concat([...this.pending, chunk]) : chunk, false);
+  }
+
+  *end(): Generator<StreamedLine, void, void> {
+    yield* this.take(Buffer.concat(this.pending), true);
+  }
+
+  private *take(b: Buffer, last: boolean): Generator<StreamedLine, void, void> {
+    this.pending = [];
+    if (!this.started) {
+      if (!last && b.length < BOM.length && BOM.subarray(0, b.length).equals(b)) {
+        this.pending = [Buffer.from(b)]; // perhaps a BOM cut short
+        return;
+      }
+      this.started = true;
+      if (b.subarray(0, BOM.length).equals(BOM)) b = b.subarray(BOM.length);
+    }
+    this.sep ??= lineEnd(b, last);
+    const cut = this.sep === undefined ? -1 : b.lastIndexOf(this.sep);
+    if (cut >= 0) yield* this.lines(b, cut);
+    const rest = b.subarray(cut + 1);
+    if (last) {
+      if (rest.length) yield* this.lines(Buffer.concat([rest, Buffer.from([this.sep ?? LF])]), rest.length);
+    } else if (rest.length) this.pending = [Buffer.from(rest)];
+  }
+
+  /** The lines of b[0, end), `end` being a line end. */
+  private *lines(b: Buffer, end: number): Generator<StreamedLine, void, void> {
+    const sep = this.sep ?? LF;
+    if (isUtf8(b.subarray(0, end))) {
+      // nearly every file: one decode, one split
+      for (const text of b.toString('utf8', 0, end).split(String.fromCharCode(sep))) yield { line: ++this.line, text: this.trim(text) };
+      return;
+    }
+    for (let start = 0; start <= end; ) {
+      let stop = b.indexOf(sep, start);
+      if (stop < 0 || stop > end) stop = end;
+      const at = invalidUtf8At(b, start, stop);
+      const line: StreamedLine = { line: ++this.line, text: this.trim(b.toString('utf8', start, stop)) };
+      if (at >= 0) line.invalidUtf8 = { column: at + 1, byte: b[start + at] };
+      yield line;
+      start = stop + 1;
     }
   }
 
   private trim(text: string): string {
-    return this.sep === '\n' && text.endsWith('\r') ? text.slice(0, -1) : text;
+    return this.sep === LF && text.endsWith('\r') ? text.slice(0, -1) : text;
   }
 }
 
-function lineEnd(s: string, last: boolean): '\n' | '\r' | undefined {
-  const lf = s.indexOf('\n');
-  const cr = s.indexOf('\r');
-  if (cr < 0) return lf < 0 ? undefined : '\n';
-  if (lf >= 0 && lf < cr) return '\n';
-  if (cr + 1 < s.length) return s.charCodeAt(cr + 1) === 10 ? '\n' : '\r';
-  return last ? '\r' : undefined;
+function lineEnd(b: Buffer, last: boolean): typeof LF | typeof CR | undefined {
+  const lf = b.indexOf(LF);
+  const cr = b.indexOf(CR);
+  if (cr < 0) return lf < 0 ? undefined : LF;
+  if (lf >= 0 && lf < cr) return LF;
+  if (cr + 1 < b.length) return b[cr + 1] === LF ? LF : CR;
+  return last ? CR : undefined; // a CR at the very end may be the first half of a CRLF
 }

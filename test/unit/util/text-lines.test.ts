@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { decodeText, splitLines } from '../../../src/core/util/text-file';
+import { createHash } from 'node:crypto';
+import { decodeText, invalidUtf8Lines, splitLines } from '../../../src/core/util/text-file';
 import { fileLines } from '../../../src/core/util/text-lines';
 
 const dir = mkdtempSync(join(tmpdir(), 'ranklab-lines-'));
@@ -61,4 +62,32 @@ test('the same lines as splitLines(decodeText(file)) on mixed content, for sever
   ]);
   const whole = splitLines(decodeText(content)).map((l) => l.text);
   for (const chunk of [1, 2, 3, 5, 7, 16, 64, 4096]) assert.deepEqual(linesOf(content, chunk), whole, `chunk ${chunk}`);
+});
+
+test('a line whose bytes are not UTF-8 is named with its first bad byte, as invalidUtf8Lines names it, at every chunk cut', () => {
+  // Latin-1 "café" (0xE9), a lone continuation byte, a 3-byte character cut short by the line end, good lines between
+  const content = Buffer.concat([
+    Buffer.from('q1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\nq2 0 ok€ 1\r\nq3 0 x'), Buffer.from([0x80]),
+    Buffer.from('y 2\nq4 0 '), Buffer.from([0xe2, 0x82]), Buffer.from('\nlast é'),
+  ]);
+  const expected = invalidUtf8Lines(content).map(({ line, column, byte }) => ({ line, column, byte }));
+  assert.equal(expected.length, 3, 'the fixture has three bad lines');
+  for (let chunk = 1; chunk <= content.length + 1; chunk++) {
+    const path = join(dir, `bad${k++}.txt`);
+    writeFileSync(path, content);
+    const lines = [...fileLines(path, chunk)];
+    assert.deepEqual(lines.filter((l) => l.invalidUtf8).map((l) => ({ line: l.line, ...l.invalidUtf8 })), expected, `chunk ${chunk}`);
+    assert.deepEqual(lines.map((l) => l.text), splitLines(decodeText(content)).map((l) => l.text), `chunk ${chunk}: texts as decodeText gives them`);
+  }
+});
+
+test('a hash given to fileLines sees every byte of the file, as read', () => {
+  const content = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a\r\nb\n'), Buffer.from([0xe9]), Buffer.from('\nc')]);
+  for (const chunk of [1, 3, 4096]) {
+    const path = join(dir, `h${k++}.txt`);
+    writeFileSync(path, content);
+    const hash = createHash('sha256');
+    for (const _ of fileLines(path, chunk, hash));
+    assert.equal(hash.digest('hex'), createHash('sha256').update(content).digest('hex'), `chunk ${chunk}`);
+  }
 });
