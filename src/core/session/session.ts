@@ -166,7 +166,7 @@ export class RanklabSession {
   private previousSnapshot(): CorpusSnapshot | undefined {
     if (!existsSync(this.snapshotPath())) return undefined;
     try {
-      return readSnapshotFile(this.snapshotPath());
+      return readSnapshotFile(this.snapshotPath(), (m) => this.log(m));
     } catch {
       return undefined;
     }
