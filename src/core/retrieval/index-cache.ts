@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Document } from '../corpus/document';
 import { writeFileAtomic } from '../util/atomic-write';
+import { ContentHashMismatch, sha256OfFile } from '../util/content-hash';
 import { Work, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
 import { checkLexicalFits, estimateLexicalMemory } from './memory-estimate';
-import { isLexicalCacheFile, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
+import { OlderLexicalCacheFormat, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 
 const FORMAT = 'ranklab-lexical@2';
@@ -78,7 +79,7 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Beside the data file: which corpus it holds, and the data file's sha256 (checked before it is loaded). */
+/** Beside the data file: which corpus it holds, and the data file's sha256 (checked as it is loaded). */
 interface LexicalCacheMeta {
   corpus: string;
   docs: DocHashes;
@@ -118,8 +119,11 @@ export async function buildOrLoadLexical(
     const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs, docs);
     if (!delta || delta.share <= MAX_INCREMENTAL_SHARE) {
       try {
-        if (!isLexicalCacheFile(paths.data)) throw new Error('older cache format');
-        const js = readLexicalCacheFile(paths.data);
+        // Postings altered after they were written (by hand, a partial restore, a crash between the two files)
+        // would give wrong figures silently: the data must be exactly what the meta file says was written. The
+        // hash is checked as the file is streamed in: the load throws at its end when it does not match.
+        if (!meta.dataSha256) throw new StaleCache('it has no content hash (written by an older Ranklab)');
+        const js = readLexicalCacheFile(paths.data, meta.dataSha256);
         const options = LexicalIndex.miniSearchOptions(fields, analyzer);
         work.phase('lexical-cache', 1);
         const ms = loadsInOneGo(paths.data)
@@ -138,7 +142,8 @@ export async function buildOrLoadLexical(
       } catch (e) {
         if (work.signal?.aborted) throw e;
         // unreadable or unverified cache: rebuild below and overwrite it
-        if (e instanceof StaleCache) notes.push(e.message);
+        const why = notReusedBecause(e, paths.data, meta.dataSha256);
+        if (why) notes.push(`lexical: index cache not reused: ${why}; rebuilt`);
       }
     }
   }
@@ -194,10 +199,27 @@ function writeJson(path: string, value: unknown, told: Told): void {
 
 class StaleCache extends Error {}
 
+/**
+ * Why a cache that failed to load is not reused, for the log: a cache that no longer has the bytes its meta file
+ * names is told as such even when the edit broke the file before its hash could be compared (it is then hashed
+ * whole); undefined for a file that is as written but unreadable all the same (rebuilt silently, as before hashes).
+ */
+function notReusedBecause(e: unknown, data: string, sha256: string | undefined): string | undefined {
+  if (e instanceof StaleCache || e instanceof ContentHashMismatch) return e.message;
+  let actual: string;
+  try {
+    actual = sha256OfFile(data);
+  } catch {
+    return undefined;
+  }
+  if (sha256 && actual !== sha256) return new ContentHashMismatch(sha256, actual).message;
+  return e instanceof OlderLexicalCacheFormat ? e.message : undefined;
+}
+
 function writeCache(index: LexicalIndex, meta: LexicalCacheMeta, paths: { data: string; meta: string }, told: Told): void {
   try {
-    writeLexicalCacheFile(paths.data, index.miniSearch);
-    writeFileAtomic(paths.meta, JSON.stringify(meta));
+    const dataSha256 = writeLexicalCacheFile(paths.data, index.miniSearch);
+    writeFileAtomic(paths.meta, JSON.stringify({ ...meta, dataSha256 }));
   } catch (e) {
     cacheNotWritten(e, told);
   }

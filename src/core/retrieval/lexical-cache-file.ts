@@ -1,19 +1,23 @@
+import { type Hash, createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch';
 import { writeFileAtomicChunks } from '../util/atomic-write';
+import { ContentHashMismatch } from '../util/content-hash';
 import { readHead } from '../util/text-file';
 import { fileLines } from '../util/text-lines';
 
 /**
  * The lexical index cache as JSON Lines: a header line, a line with MiniSearch's document tables, then one line
  * per term. Written and read line by line, because MiniSearch's toJSON as one string (the format before) hits
- * V8's ~512 MB string limit on large corpora, and then no cache was written at all (issue 32). A file in the
- * older format is not read: it is a miss, rebuilt and overwritten.
+ * V8's ~512 MB string limit on large corpora, and then no cache was written at all (issue 32). The file's sha256
+ * is kept in the meta file beside it (index-cache.ts) and checked as the file is read. A file in the older format
+ * is not read: it is a miss, rebuilt and overwritten.
  */
 const HEADER = '{"format":"ranklab-lexical-lines@1"}';
 
-export function writeLexicalCacheFile<T>(path: string, miniSearch: MiniSearch<T>): void {
-  writeFileAtomicChunks(path, lexicalCacheChunks(miniSearch));
+/** Writes the cache file; returns its sha256. */
+export function writeLexicalCacheFile<T>(path: string, miniSearch: MiniSearch<T>): string {
+  return writeFileAtomicChunks(path, lexicalCacheChunks(miniSearch));
 }
 
 /** MiniSearch 7's private tables, read as its toJSON reads them (a test checks the two agree). */
@@ -55,29 +59,37 @@ function* lexicalCacheChunks<T>(miniSearch: MiniSearch<T>): Generator<string, vo
   }
 }
 
-/** True when `path` starts like a file `writeLexicalCacheFile` wrote (an older cache is then not parsed at all). */
-export function isLexicalCacheFile(path: string): boolean {
-  return readHead(path).toString('utf8').startsWith(HEADER);
+/** A cache file in a format this version does not read (one JSON value, as toJSON wrote it before). */
+export class OlderLexicalCacheFormat extends Error {
+  constructor() {
+    super('it is in an older format');
+  }
 }
 
 /**
  * The plain object MiniSearch.loadJS takes, its `index` a lazy iterable over the file's term lines (loadJS and
  * loadJSAsync only iterate it), so the file's content is never all in the heap beside the index being loaded.
- * Throws on a file that is not one (the caller rebuilds).
+ * The bytes are hashed as they are read: when the last line has been taken and their sha256 is not `sha256`,
+ * iterating throws ContentHashMismatch (the index loaded so far must then be dropped). Throws on a file that is
+ * not one (the caller rebuilds; content-hash.ts sha256OfFile tells whether it was changed).
  */
-export function readLexicalCacheFile(path: string): AsPlainObject {
-  const lines = fileLines(path);
-  const header = lines.next();
-  if (header.done || header.value.text !== HEADER) throw new Error(`${path}: not a lexical cache file`);
+export function readLexicalCacheFile(path: string, sha256: string): AsPlainObject {
+  // the header is checked on the first bytes only: an older file is one line of the whole index
+  if (!readHead(path).toString('utf8').startsWith(`${HEADER}\n`)) throw new OlderLexicalCacheFormat();
+  const hash = createHash('sha256');
+  const lines = fileLines(path, undefined, hash);
+  lines.next(); // the header
   const tables = lines.next();
   if (tables.done) throw new Error(`${path}: cut short`);
   const js = JSON.parse(tables.value.text) as AsPlainObject;
-  js.index = termLines(lines) as unknown as AsPlainObject['index'];
+  js.index = termLines(lines, hash, sha256) as unknown as AsPlainObject['index'];
   return js;
 }
 
-function* termLines(lines: Iterator<{ text: string }>): Generator<AsPlainObject['index'][number], void, void> {
-  for (const { text } of { [Symbol.iterator]: () => lines }) if (text !== '') yield JSON.parse(text);
+function* termLines(lines: Iterator<{ text: string }>, hash: Hash, expected: string): Generator<AsPlainObject['index'][number], void, void> {
+  for (let r = lines.next(); !r.done; r = lines.next()) if (r.value.text !== '') yield JSON.parse(r.value.text);
+  const actual = hash.digest('hex');
+  if (actual !== expected) throw new ContentHashMismatch(expected, actual);
 }
 
 /** Cache files up to this size are loaded in one go; larger ones with loadJSAsync, which pauses between batches. */

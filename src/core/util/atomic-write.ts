@@ -1,4 +1,5 @@
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -17,8 +18,10 @@ const WRITE_BATCH_CHARS = 1 << 20;
 /**
  * `writeFileAtomic` of the concatenation of `chunks`, written as they come: for caches too large for one string
  * (V8 caps a string at about 512 MB; issue 32). An exception from `chunks` leaves the old file as it was.
+ * Returns the sha256 of the bytes written (the content hash a cache keeps beside it).
  */
-export function writeFileAtomicChunks(path: string, chunks: Iterable<string>): void {
+export function writeFileAtomicChunks(path: string, chunks: Iterable<string>): string {
+  const hash = createHash('sha256');
   replaceAtomic(path, (tmp) => {
     const fd = openSync(tmp, 'w');
     try {
@@ -31,6 +34,7 @@ export function writeFileAtomicChunks(path: string, chunks: Iterable<string>): v
       };
       for (const chunk of chunks) {
         pending.push(chunk);
+        hash.update(chunk);
         size += chunk.length;
         if (size >= WRITE_BATCH_CHARS) flush();
       }
@@ -39,6 +43,7 @@ export function writeFileAtomicChunks(path: string, chunks: Iterable<string>): v
       closeSync(fd);
     }
   });
+  return hash.digest('hex');
 }
 
 function replaceAtomic(path: string, write: (tmp: string) => void): void {

@@ -24,17 +24,20 @@ export interface StreamedLine extends NumberedLine {
  * byte read, as read (a cache's content hash, checked once the last line has been taken).
  */
 export function* fileLines(path: string, chunkBytes = DEFAULT_CHUNK_BYTES, hash?: Hash): Generator<StreamedLine, void, void> {
+  const splitter = new LineSplitter();
+  for (const chunk of fileChunks(path, chunkBytes)) {
+    hash?.update(chunk);
+    yield* splitter.push(chunk);
+  }
+  yield* splitter.end();
+}
+
+/** A file's bytes in chunks of `chunkBytes` (the last shorter); each chunk is valid only until the next is asked for. */
+export function* fileChunks(path: string, chunkBytes = DEFAULT_CHUNK_BYTES): Generator<Buffer, void, void> {
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.alloc(chunkBytes);
-    const splitter = new LineSplitter();
-    for (;;) {
-      const n = readSync(fd, buf, 0, chunkBytes, null);
-      if (n === 0) break;
-      hash?.update(buf.subarray(0, n));
-      yield* splitter.push(buf.subarray(0, n));
-    }
-    yield* splitter.end();
+    for (let n = readSync(fd, buf, 0, chunkBytes, null); n > 0; n = readSync(fd, buf, 0, chunkBytes, null)) yield buf.subarray(0, n);
   } finally {
     closeSync(fd);
   }

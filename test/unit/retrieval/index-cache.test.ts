@@ -117,7 +117,8 @@ test('the streamed cache file holds exactly what MiniSearch toJSON() gives (it r
   const dir = tempDir();
   const built = await start(dir, all.slice(0, 30), scriptedClock());
   const path = join(dir, 'lexical', `${lexicalCacheKey(fields, analyzer)}.json`);
-  const js = readLexicalCacheFile(path);
+  const { dataSha256 } = JSON.parse(readFileSync(join(dir, 'lexical', `${lexicalCacheKey(fields, analyzer)}.meta.json`), 'utf8'));
+  const js = readLexicalCacheFile(path, dataSha256);
   const streamed = { ...js, index: [...(js.index as Iterable<unknown>)] };
   assert.deepEqual(streamed, JSON.parse(JSON.stringify(built.index.miniSearch.toJSON())));
 });
