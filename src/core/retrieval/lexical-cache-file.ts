@@ -78,16 +78,22 @@ export function readLexicalCacheFile(path: string, sha256: string): AsPlainObjec
   if (!readHead(path).toString('utf8').startsWith(`${HEADER}\n`)) throw new OlderLexicalCacheFormat();
   const hash = createHash('sha256');
   const lines = fileLines(path, undefined, hash);
-  lines.next(); // the header
-  const tables = lines.next();
-  if (tables.done) throw new Error(`${path}: cut short`);
-  const js = JSON.parse(tables.value.text) as AsPlainObject;
-  js.index = termLines(lines, hash, sha256) as unknown as AsPlainObject['index'];
-  return js;
+  try {
+    lines.next(); // the header
+    const tables = lines.next();
+    if (tables.done) throw new Error(`${path}: cut short`);
+    const js = JSON.parse(tables.value.text) as AsPlainObject;
+    js.index = termLines(lines, hash, sha256) as unknown as AsPlainObject['index'];
+    return js;
+  } catch (e) {
+    lines.return(); // closes the file
+    throw e;
+  }
 }
 
-function* termLines(lines: Iterator<{ text: string }>, hash: Hash, expected: string): Generator<AsPlainObject['index'][number], void, void> {
-  for (let r = lines.next(); !r.done; r = lines.next()) if (r.value.text !== '') yield JSON.parse(r.value.text);
+function* termLines(lines: Generator<{ text: string }, void, void>, hash: Hash, expected: string): Generator<AsPlainObject['index'][number], void, void> {
+  // for-of closes the file when the loop ends early (a broken line, or the loader stopping)
+  for (const { text } of { [Symbol.iterator]: () => lines }) if (text !== '') yield JSON.parse(text);
   const actual = hash.digest('hex');
   if (actual !== expected) throw new ContentHashMismatch(expected, actual);
 }
