@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../util/diagnostics';
 import { parseJsonWithLines } from '../util/json-source';
-import { splitLines, type NumberedLine } from '../util/text-file';
+import type { NumberedLine } from '../util/text-file';
 import { JudgmentBuilder } from './builder';
 import { idField, isRecord, splitField, tagsField, textField } from './fields';
 import type { ReadOptions } from './qrels';
@@ -27,11 +27,11 @@ export function readQueries(path: string, options: ReadOptions = {}): QueriesRea
   return { queries: builder.queries, diagnostics: builder.diagnostics, locations: builder.queryLocations };
 }
 
-/** `text`: the whole file, or its lines streamed (source.ts readSourceLines, whose `first` is the first non-blank line). */
-export function parseQueriesInto(builder: JudgmentBuilder, text: string | SourceLines, file: string): void {
+/** `source`: the file's lines streamed (source.ts readSourceLines; its `first` is the first non-blank line, which tells the format). */
+export function parseQueriesInto(builder: JudgmentBuilder, source: SourceLines, file: string): void {
   builder.addSource(file);
-  const lines = typeof text === 'string' ? splitLines(text) : text.lines;
-  const format = typeof text === 'string' ? sniffQueriesFormat(lines as NumberedLine[], file) : queriesFormatOf(text.first?.text.trim() ?? '', file);
+  const lines = source.lines;
+  const format = queriesFormatOf(source.first?.text.trim() ?? '', file);
   let valid = 0;
   let first = true;
   for (const nl of lines) {
@@ -45,10 +45,6 @@ export function parseQueriesInto(builder: JudgmentBuilder, text: string | Source
     valid++;
   }
   if (valid === 0) throw noValidLineError(file, 'query line', builder.diagnostics);
-}
-
-export function sniffQueriesFormat(lines: NumberedLine[], file: string): QueriesFormat {
-  return queriesFormatOf(lines.find((l) => l.text.trim() !== '')?.text.trim() ?? '', file);
 }
 
 function queriesFormatOf(firstLine: string, file: string): QueriesFormat {

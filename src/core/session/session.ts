@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds, rulePrincipalAttributes } from '../acl/policy';
@@ -16,7 +16,6 @@ import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { SharedParts } from '../retrieval/shared-parts';
-import { writeFileAtomic } from '../util/atomic-write';
 import { closest } from '../util/closest';
 import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
