@@ -4,7 +4,8 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadCorpus, parseSnapshot, serializeSnapshot } from '../src/core/corpus/load';
+import { loadCorpus } from '../src/core/corpus/load';
+import { parseSnapshot, serializeSnapshot } from '../src/core/corpus/snapshot';
 import { corpusSettings } from '../src/core/corpus/settings';
 
 const shared = process.env.RANKLAB_SHARED ?? resolve(__dirname, '../..', 'shared');

@@ -8,6 +8,7 @@ import { createAnalyzer } from '../../src/core/retrieval/analyzer.ts';
 import { annRecallAtK } from '../../src/core/retrieval/exact.ts';
 import { LexicalIndex } from '../../src/core/retrieval/lexical.ts';
 import { createEngine } from '../../src/core/retrieval/engine.ts';
+import { fileLines } from '../../src/core/util/text-lines.ts';
 import { corpusFingerprint } from './corpus.mjs';
 import { loadavg, measureBuild, memory, now, timeQueries } from './measure.mjs';
 import { buildBruteForce, bruteForceSearch, buildPlainMiniSearch, plainSearch } from './plain.mjs';
@@ -99,12 +100,14 @@ export async function runSuite(spec) {
     const warm = await createEngine({ docs, corpusFingerprint: fp, config: lexCfg, cacheDir });
     const warmMs = now() - t;
     const meta = JSON.parse(readFileSync(`${base}.meta.json`, 'utf8'));
-    // Where a warm start's time goes: reading the file, JSON.parse, MiniSearch.loadJS.
+    // Where a warm start's time goes: reading the file's lines (JSON Lines since issue 32), JSON.parse of each,
+    // MiniSearch.loadJS. A warm start does the three interleaved, line by line (and hashes the bytes); here they
+    // are taken apart, all lines held at once.
     t = now();
-    const text = readFileSync(`${base}.json`, 'utf8');
+    const lines = [...fileLines(`${base}.json`)].map((l) => l.text);
     const readMs = now() - t;
     t = now();
-    const parsed = JSON.parse(text);
+    const parsed = { ...JSON.parse(lines[1]), index: lines.slice(2).filter((l) => l !== '').map((l) => JSON.parse(l)) };
     const parseMs = now() - t;
     t = now();
     MiniSearch.loadJS(parsed, LexicalIndex.miniSearchOptions(['title', 'body'], analyzer));

@@ -31,6 +31,7 @@ export function openWorkspace(values: WorkspaceValues, io: Io): { session: Rankl
     principalsFile: values.principals,
     stateDir: values['state-dir'],
     log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
+    warn: (m) => io.err(`ranklab: warning: ${m}\n`),
     onProgress: progressLines(io),
   });
   const file = session.workspace.settingsFile ? SETTINGS_FILE : session.root;

@@ -100,7 +100,7 @@ export class SessionManager implements vscode.Disposable {
     const e = this.entry(folder);
     if (!e.session) {
       const trusted = vscode.workspace.isTrusted;
-      e.session = RanklabSession.open(folder.uri.fsPath, { allowNetwork: trusted, allowModelLoading: trusted, log: (m) => this.log.info(m) });
+      e.session = RanklabSession.open(folder.uri.fsPath, { allowNetwork: trusted, allowModelLoading: trusted, log: (m) => this.log.info(m), warn: (m) => this.log.warn(m) });
       this.log.info(`session opened on ${folder.uri.fsPath}`);
     }
     return e.session;

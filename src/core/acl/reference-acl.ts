@@ -6,7 +6,8 @@ import { type CorpusSettings, accessFieldNames, mappedRecordKeys } from '../corp
 import { parseJsonWithLocations } from '../util/json-source';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { nearMissKeys } from '../util/near-miss';
-import { decodeText } from '../util/text-file';
+import { type NumberedLine, decodeText } from '../util/text-file';
+import { fileLines } from '../util/text-lines';
 import type { AclPolicy, AclRule, Principal } from './policy';
 
 /**
@@ -54,14 +55,17 @@ export class ReferenceAcl {
       yield i;
       const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
       const limit = ext === '.json' || ext === '.jsonl' ? settings.maxRecordFileBytes : settings.maxFileBytes;
-      let text: string;
       try {
         if (statSync(join(root, path)).size > limit) continue;
-        text = decodeText(readFileSync(join(root, path)));
+        if (ext === '.jsonl') {
+          records.push(...readRawJsonlRecords(path, fileLines(join(root, path)), settings));
+          continue;
+        }
+        const text = decodeText(readFileSync(join(root, path)));
+        records.push(...readRawRecords(path, text, settings));
       } catch {
         continue; // unreadable: the corpus has no document from it either
       }
-      records.push(...readRawRecords(path, text, settings));
     }
     return new ReferenceAcl(records, policy);
   }
@@ -123,21 +127,37 @@ export function storedRecord(raw: Record<string, unknown>, id: string, where: st
 }
 
 /** The raw documents of one corpus file, by extension; a file or record the corpus would skip yields nothing here either. */
+function makeRecords(path: string, settings: CorpusSettings, raw: unknown, line: number, fallbackId: string | undefined, keyLine: (key: string) => number): RawRecord[] {
+  if (!isPlainObject(raw)) {
+    // Front matter that is not a mapping: its access fields cannot be read.
+    return fallbackId ? [{ id: fallbackId, file: path, line, value: () => undefined, invalid: [{ key: 'front matter', line: 1 }] }] : [];
+  }
+  const id = idOf(raw, settings) ?? fallbackId;
+  if (!id) return [];
+  const r = record(raw, id, path, line, settings, keyLine);
+  for (const miss of nearMissKeys(raw, accessFieldNames(settings), mappedRecordKeys(settings))) {
+    r.invalid.push({ key: miss.key, line: keyLine(miss.key.split('.')[0]) });
+  }
+  return [r];
+}
+
+/** The records of a JSON Lines file's lines (streamed from disk by fromDisk: such a file may pass V8's string limit). */
+export function readRawJsonlRecords(path: string, lines: Iterable<NumberedLine>, settings: CorpusSettings): RawRecord[] {
+  const out: RawRecord[] = [];
+  for (const { line, text } of lines) {
+    if (text.trim() === '') continue;
+    try {
+      out.push(...makeRecords(path, settings, JSON.parse(text), line, undefined, () => line));
+    } catch {
+      // malformed line: skipped by the corpus too
+    }
+  }
+  return out;
+}
+
 export function readRawRecords(path: string, text: string, settings: CorpusSettings): RawRecord[] {
   const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
-  const make = (raw: unknown, line: number, fallbackId: string | undefined, keyLine: (key: string) => number): RawRecord[] => {
-    if (!isPlainObject(raw)) {
-      // Front matter that is not a mapping: its access fields cannot be read.
-      return fallbackId ? [{ id: fallbackId, file: path, line, value: () => undefined, invalid: [{ key: 'front matter', line: 1 }] }] : [];
-    }
-    const id = idOf(raw, settings) ?? fallbackId;
-    if (!id) return [];
-    const r = record(raw, id, path, line, settings, keyLine);
-    for (const miss of nearMissKeys(raw, accessFieldNames(settings), mappedRecordKeys(settings))) {
-      r.invalid.push({ key: miss.key, line: keyLine(miss.key.split('.')[0]) });
-    }
-    return [r];
-  };
+  const make = (raw: unknown, line: number, fallbackId: string | undefined, keyLine: (key: string) => number) => makeRecords(path, settings, raw, line, fallbackId, keyLine);
   if (ext === '.md' || ext === '.markdown') {
     let data: unknown;
     try {
@@ -152,18 +172,7 @@ export function readRawRecords(path: string, text: string, settings: CorpusSetti
     const tags = htmlMetaTags(text);
     return make(Object.fromEntries([...tags].map(([k, v]) => [k, v.content])), 1, path, (key) => tags.get(key)?.line ?? 1);
   }
-  if (ext === '.jsonl') {
-    const out: RawRecord[] = [];
-    text.split(text.includes('\n') ? '\n' : '\r').forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      try {
-        out.push(...make(JSON.parse(raw), i + 1, undefined, () => i + 1));
-      } catch {
-        // malformed line: skipped by the corpus too
-      }
-    });
-    return out;
-  }
+  if (ext === '.jsonl') return readRawJsonlRecords(path, text.split(text.includes('\n') ? '\n' : '\r').map((t, i) => ({ line: i + 1, text: t })), settings);
   if (ext === '.json') {
     try {
       const { value, locations } = parseJsonWithLocations(text, { maxDepth: 2 });

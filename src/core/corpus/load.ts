@@ -1,13 +1,12 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContentHashMismatch, sealJson, unsealJson } from '../util/content-hash';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import type { Diagnostic } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import type { Corpus, Document } from './document';
 import { compareStrings, listCorpusFiles } from './discover';
 import { stableJson } from './make-document';
-import { readCorpusFile } from './read-file';
+import { readCorpusFileSteps } from './read-file';
 import type { CorpusSettings } from './settings';
 
 /** Bump when a reader changes what it produces, so older snapshots are not reused. */
@@ -85,7 +84,7 @@ function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: Cor
       continue;
     }
     reread.push(rel);
-    const result = readCorpusFile(abs, rel, stat.size, settings);
+    const result = yield* readCorpusFileSteps(abs, rel, stat.size, settings);
     const entry: SnapshotFile = { mtimeMs: stat.mtimeMs, size: stat.size, docs: result.docs, diagnostics: result.diagnostics, fieldsSeen: result.fieldsSeen };
     if (result.readable) snapshotFiles.set(rel, entry);
     else diagnostics.push(...result.diagnostics);
@@ -124,33 +123,4 @@ function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: Cor
     fieldsSeen: [...fieldsSeen].sort(compareStrings),
   };
   return { corpus, snapshot: { settingsKey, files: snapshotFiles }, reread, files };
-}
-
-/** JSON text of a snapshot, with its content hash, for the on-disk cache (write it with writeFileAtomic). */
-export function serializeSnapshot(snapshot: CorpusSnapshot): string {
-  return sealJson(JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: snapshot.settingsKey, files: Object.fromEntries(snapshot.files) }));
-}
-
-/**
- * Reads a snapshot written by `serializeSnapshot`; undefined when the text is not one (then load from scratch),
- * including a snapshot without a content hash (an older Ranklab) or whose hash does not match: it holds the
- * documents of unchanged files, so an edited one would put documents in the corpus that no file has (`log` says so).
- */
-export function parseSnapshot(text: string, log?: (message: string) => void): CorpusSnapshot | undefined {
-  try {
-    const unsealed = unsealJson(text);
-    if (!unsealed.sealed) return undefined;
-    const raw = JSON.parse(unsealed.text) as { format?: unknown; settingsKey?: unknown; files?: unknown };
-    if (raw.format !== 'ranklab-corpus-snapshot' || typeof raw.settingsKey !== 'string') return undefined;
-    if (!raw.files || typeof raw.files !== 'object') return undefined;
-    const files = new Map<string, SnapshotFile>();
-    for (const [path, entry] of Object.entries(raw.files as Record<string, SnapshotFile>)) {
-      if (typeof entry?.mtimeMs !== 'number' || typeof entry.size !== 'number' || !Array.isArray(entry.docs)) return undefined;
-      files.set(path, { mtimeMs: entry.mtimeMs, size: entry.size, docs: entry.docs, diagnostics: entry.diagnostics ?? [], fieldsSeen: Array.isArray(entry.fieldsSeen) ? entry.fieldsSeen : [] });
-    }
-    return { settingsKey: raw.settingsKey, files };
-  } catch (e) {
-    if (e instanceof ContentHashMismatch) log?.(`corpus snapshot not reused: ${e.message}; every file is read again`);
-    return undefined;
-  }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { JudgmentBuilder } from './builder';
 import { parseQrelsInto, type ReadOptions } from './qrels';
 import { parseQueriesInto } from './queries';
-import { fileError, readSourceText } from './source';
+import { fileError, isBlankOrComment, readSourceLines } from './source';
 import type { JudgmentSet } from './types';
 import { crossCheckQueries } from './validate';
 
@@ -24,9 +24,9 @@ export function parseBeirInto(builder: JudgmentBuilder, dir: string, split: stri
   const qrels = findQrelsFile(dir, split, display);
   const queriesFile = join(dir, 'queries.jsonl');
   const queriesDisplay = join(display, 'queries.jsonl');
-  parseQueriesInto(builder, readSourceText(queriesFile, queriesDisplay, builder), queriesDisplay);
+  parseQueriesInto(builder, readSourceLines(queriesFile, queriesDisplay, builder), queriesDisplay);
   const qrelsDisplay = join(display, qrels);
-  parseQrelsInto(builder, readSourceText(join(dir, qrels), qrelsDisplay, builder), qrelsDisplay, 'beir');
+  parseQrelsInto(builder, readSourceLines(join(dir, qrels), qrelsDisplay, builder, (t) => !isBlankOrComment(t)).lines, qrelsDisplay, 'beir');
 }
 
 /** Returns the qrels path relative to `dir`. */

@@ -6,9 +6,9 @@ import { JudgmentBuilder } from './builder';
 import { parseGoldenInto } from './golden-set';
 import { DEFAULT_RATER, type MergeOptions } from './merge';
 import { checkRaterName, parseRatersInto } from './raters';
-import { parseQrelsInto, sniffQrelsFormat } from './qrels';
+import { parseQrelsInto, qrelsFormatOf } from './qrels';
 import { parseQueriesInto } from './queries';
-import { readSourceText } from './source';
+import { isBlankOrComment, readSourceLines, readSourceText } from './source';
 import type { JudgmentSet } from './types';
 import { crossCheckQueries } from './validate';
 
@@ -66,12 +66,12 @@ export function loadJudgments(specs: JudgmentSpecInput | JudgmentSpecInput[], op
       queryTextGiven = true;
     }
     if (spec.queries) {
-      parseQueriesInto(builder, readSourceText(abs(spec.queries), spec.queries, builder), spec.queries);
+      parseQueriesInto(builder, readSourceLines(abs(spec.queries), spec.queries, builder), spec.queries);
       queryTextGiven = true;
     }
     if (spec.qrels) {
-      const text = readSourceText(abs(spec.qrels), spec.qrels, builder);
-      parseQrelsInto(builder, text, spec.qrels, sniffQrelsFormat(text));
+      const { lines, first } = readSourceLines(abs(spec.qrels), spec.qrels, builder, (t) => !isBlankOrComment(t));
+      parseQrelsInto(builder, lines, spec.qrels, qrelsFormatOf(first));
     }
     if (spec.raters) parseRatersInto(builder, abs(spec.raters), spec.raters);
   }

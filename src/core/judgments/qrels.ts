@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../util/diagnostics';
-import { splitLines } from '../util/text-file';
+import { type NumberedLine, splitLines } from '../util/text-file';
 import { JudgmentBuilder } from './builder';
-import { isBlankOrComment, noValidLineError, parseGrade, readSourceText } from './source';
+import { isBlankOrComment, noValidLineError, parseGrade, readSourceLines } from './source';
 import type { SourceLocation } from './types';
 
 export interface QrelsReadResult {
@@ -23,8 +23,8 @@ export interface ReadOptions {
 export function readQrels(path: string, options: ReadOptions = {}): QrelsReadResult {
   const file = options.displayPath ?? path;
   const builder = new JudgmentBuilder();
-  const text = readSourceText(path, file, builder);
-  parseQrelsInto(builder, text, file, sniffQrelsFormat(text));
+  const { lines, first } = readSourceLines(path, file, builder, (t) => !isBlankOrComment(t));
+  parseQrelsInto(builder, lines, file, qrelsFormatOf(first));
   return { qrels: builder.qrels, diagnostics: builder.diagnostics, locations: builder.locations };
 }
 
@@ -33,11 +33,11 @@ export function readQrels(path: string, options: ReadOptions = {}): QrelsReadRes
  * 4-column TREC form (the shared collections' qrels.tsv is `qid 0 docid rel`, space separated).
  * Throws InputError when no line is usable.
  */
-export function parseQrelsInto(builder: JudgmentBuilder, text: string, file: string, format: 'trec' | 'beir'): void {
+export function parseQrelsInto(builder: JudgmentBuilder, text: string | Iterable<NumberedLine>, file: string, format: 'trec' | 'beir'): void {
   builder.addSource(file);
   let valid = 0;
   let seenContent = false;
-  for (const { line, text: raw } of splitLines(text)) {
+  for (const { line, text: raw } of typeof text === 'string' ? splitLines(text) : text) {
     if (isBlankOrComment(raw)) continue;
     const at = { file, line };
     const cols = splitColumns(raw, format);
@@ -76,7 +76,11 @@ export function parseQrelsInto(builder: JudgmentBuilder, text: string, file: str
 
 /** TREC unless the first non-comment line is a BEIR header (`query-id corpus-id score`). */
 export function sniffQrelsFormat(text: string): 'trec' | 'beir' {
-  const first = splitLines(text).find((l) => !isBlankOrComment(l.text));
+  return qrelsFormatOf(splitLines(text).find((l) => !isBlankOrComment(l.text)));
+}
+
+/** The format a qrels file's first non-comment line tells. */
+export function qrelsFormatOf(first: NumberedLine | undefined): 'trec' | 'beir' {
   return first && isBeirHeader(splitColumns(first.text, 'beir')) ? 'beir' : 'trec';
 }
 

@@ -1,10 +1,10 @@
 import type { Diagnostic } from '../util/diagnostics';
 import { parseJsonWithLines } from '../util/json-source';
-import { splitLines, type NumberedLine } from '../util/text-file';
+import type { NumberedLine } from '../util/text-file';
 import { JudgmentBuilder } from './builder';
 import { idField, isRecord, splitField, tagsField, textField } from './fields';
 import type { ReadOptions } from './qrels';
-import { noValidLineError, readSourceText } from './source';
+import { type SourceLines, noValidLineError, readSourceLines } from './source';
 import type { Query, SourceLocation } from './types';
 
 export interface QueriesReadResult {
@@ -23,14 +23,15 @@ export type QueriesFormat = 'tsv' | 'jsonl';
 export function readQueries(path: string, options: ReadOptions = {}): QueriesReadResult {
   const file = options.displayPath ?? path;
   const builder = new JudgmentBuilder();
-  parseQueriesInto(builder, readSourceText(path, file, builder), file);
+  parseQueriesInto(builder, readSourceLines(path, file, builder), file);
   return { queries: builder.queries, diagnostics: builder.diagnostics, locations: builder.queryLocations };
 }
 
-export function parseQueriesInto(builder: JudgmentBuilder, text: string, file: string): void {
+/** `source`: the file's lines streamed (source.ts readSourceLines; its `first` is the first non-blank line, which tells the format). */
+export function parseQueriesInto(builder: JudgmentBuilder, source: SourceLines, file: string): void {
   builder.addSource(file);
-  const lines = splitLines(text);
-  const format = sniffQueriesFormat(lines, file);
+  const lines = source.lines;
+  const format = queriesFormatOf(source.first?.text.trim() ?? '', file);
   let valid = 0;
   let first = true;
   for (const nl of lines) {
@@ -46,8 +47,7 @@ export function parseQueriesInto(builder: JudgmentBuilder, text: string, file: s
   if (valid === 0) throw noValidLineError(file, 'query line', builder.diagnostics);
 }
 
-export function sniffQueriesFormat(lines: NumberedLine[], file: string): QueriesFormat {
-  const firstLine = lines.find((l) => l.text.trim() !== '')?.text.trim() ?? '';
+function queriesFormatOf(firstLine: string, file: string): QueriesFormat {
   if (firstLine.startsWith('{')) return 'jsonl';
   if (firstLine.includes('\t')) return 'tsv';
   return /\.jsonl?$/i.test(file) ? 'jsonl' : 'tsv';

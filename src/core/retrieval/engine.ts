@@ -45,6 +45,8 @@ export interface EngineOptions {
    * reranker are taken from there when a config with the same index-shaping settings built them (indexShareKeys).
    */
   shared?: SharedParts;
+  /** Names the corpus in an error (e.g. its folder and globs), such as an index too large for the heap. */
+  corpusName?: string;
   /** Clock for the lexical cache's load-or-rebuild costs (default performance.now; tests script it). */
   now?: () => number;
   /**
@@ -71,7 +73,7 @@ export function lexicalIndexOf(engine: Engine): LexicalIndex | undefined {
 /** The lexical index with what it was built from; a corpus change is applied once, whoever shares it. */
 class LexicalPart {
   private updating: Promise<void> = Promise.resolve();
-  constructor(readonly index: LexicalIndex, public corpusFingerprint: string, readonly info: NonNullable<BuildInfo['lexical']>, readonly notes: string[]) {}
+  constructor(readonly index: LexicalIndex, public corpusFingerprint: string, readonly info: NonNullable<BuildInfo['lexical']>, readonly notes: string[], readonly warnings: string[] = []) {}
 
   update(diff: DocumentDiff): Promise<void> {
     if (diff.corpusFingerprint === this.corpusFingerprint) return this.updating;
@@ -105,6 +107,8 @@ class RetrievalEngine implements Engine {
   get build(): BuildInfo {
     const info: BuildInfo = { notes: [...(this.lexical?.notes ?? []), ...(this.vector?.notes ?? []), ...this.notes] };
     if (this.lexical) info.lexical = this.lexical.info;
+    // a shared part's warnings were given by the engine that built it
+    if (this.lexical?.warnings.length && !this.sharedWith.lexical) info.warnings = [...this.lexical.warnings];
     if (this.vector?.info) info.vector = this.vector.info;
     if (Object.keys(this.sharedWith).length) info.sharedWith = { ...this.sharedWith };
     return info;
@@ -125,8 +129,8 @@ class RetrievalEngine implements Engine {
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
       this.lexical = await this.part('lexical', async () => {
-        const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical!.analyzer), cacheDir, { now: this.options.now, work: this.options.work });
-        return new LexicalPart(r.index, corpusFingerprint, { source: r.source, ms: r.ms }, r.notes);
+        const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical!.analyzer), cacheDir, { now: this.options.now, work: this.options.work, corpusName: this.options.corpusName });
+        return new LexicalPart(r.index, corpusFingerprint, { source: r.source, ms: r.ms }, r.notes, r.warnings);
       }, current);
     }
     if (config.vector) {

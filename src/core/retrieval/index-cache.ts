@@ -3,26 +3,24 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import type { Document } from '../corpus/document';
 import { writeFileAtomic } from '../util/atomic-write';
-import { sha256Hex } from '../util/content-hash';
+import { ContentHashMismatch, sha256OfFile } from '../util/content-hash';
 import { Work, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
+import { checkLexicalFits, estimateLexicalMemory } from './memory-estimate';
+import { OlderLexicalCacheFormat, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 
 const FORMAT = 'ranklab-lexical@2';
-
-/**
- * Cache files up to this size are loaded in one go (about half a second here); larger ones with MiniSearch's
- * loadJSONAsync, which pauses between batches so a Ctrl-C or Cancel is noticed, at some cost in load time.
- */
-const SYNC_LOAD_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface LexicalLoad {
   index: LexicalIndex;
   source: 'built' | 'cache';
   ms: number;
   notes: string[];
+  /** Of the notes, those to show even when nothing else is (a cache that could not be written). */
+  warnings: string[];
 }
 
 /** Cache file stem for the settings that shape a lexical index (analyzer, fields); the corpus it holds is in the meta file. */
@@ -37,7 +35,7 @@ export function lexicalCacheKey(fields: readonly string[], analyzer: Analyzer): 
 export interface LexicalCacheTiming {
   /** Recent full builds, newest last (at most TIMING_SAMPLES). */
   buildMsPerDoc: number[];
-  /** Recent loads (read + MiniSearch.loadJSON, before any incremental update), newest last. */
+  /** Recent loads (read + MiniSearch.loadJS, before any incremental update), newest last. */
   loadMsPerDoc: number[];
   /** Starts that still rebuild without trying the cache (set when loads proved slower than builds). */
   rebuildStarts: number;
@@ -81,7 +79,7 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Beside the data file: which corpus it holds, and the data file's sha256 (checked before it is loaded). */
+/** Beside the data file: which corpus it holds, and the data file's sha256 (checked as it is loaded). */
 interface LexicalCacheMeta {
   corpus: string;
   docs: DocHashes;
@@ -90,57 +88,62 @@ interface LexicalCacheMeta {
 }
 
 /**
- * Builds the lexical index, or loads it from `cacheDir/lexical/<key>.json` (MiniSearch toJSON/loadJSON).
- * Chosen by measurement (npm run bench, docs/benchmarks.md): on the shared collections loadJSON is several times
- * faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
+ * Builds the lexical index, or loads it from `cacheDir/lexical/<key>.json` (MiniSearch's tables as JSON Lines,
+ * lexical-cache-file.ts). Chosen by measurement (npm run bench, docs/benchmarks.md): on the shared collections a
+ * load is several times faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
  * cache (`<key>.timing.json`) and the choice follows them (see timingAfterLoad). When the corpus changed since the
  * cache was written (a few documents edited while the workspace was closed), the cached index is updated with just
- * those documents instead of being rebuilt. `now` is the clock the costs are measured with (tests script it);
+ * those documents instead of being rebuilt. An index that would not fit in the heap is refused first (an InputError
+ * naming `corpusName`: memory-estimate.ts). `now` is the clock the costs are measured with (tests script it);
  * `work` cancels the build or a large load and receives its progress (see util/cooperative).
  */
 export async function buildOrLoadLexical(
   docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string,
-  { now = () => performance.now(), work = Work.none }: { now?: () => number; work?: Work } = {},
+  { now = () => performance.now(), work = Work.none, corpusName = 'the corpus' }: { now?: () => number; work?: Work; corpusName?: string } = {},
 ): Promise<LexicalLoad> {
+  // refused up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built one)
+  checkLexicalFits(estimateLexicalMemory(docs, fields), corpusName);
   const t0 = now();
   if (!cacheDir) {
     const index = await buildLexical(docs, fields, analyzer, work);
-    return { index, source: 'built', ms: now() - t0, notes: [] };
+    return { index, source: 'built', ms: now() - t0, notes: [], warnings: [] };
   }
   const base = join(cacheDir, 'lexical', lexicalCacheKey(fields, analyzer));
   const paths = { data: `${base}.json`, meta: `${base}.meta.json`, timing: `${base}.timing.json` };
   let timing = readJson<LexicalCacheTiming>(paths.timing, (t) => Array.isArray(t.buildMsPerDoc) && Array.isArray(t.loadMsPerDoc) && typeof t.rebuildStarts === 'number') ?? NO_TIMING;
   const meta = readJson<LexicalCacheMeta>(paths.meta, (m) => typeof m.corpus === 'string' && typeof m.docs === 'object' && m.docs !== null);
   const notes: string[] = [];
+  const warnings: string[] = [];
+  const told = { notes, warnings };
   if (meta && shouldLoadLexicalCache(timing) && existsSync(paths.data)) {
     const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs, docs);
     if (!delta || delta.share <= MAX_INCREMENTAL_SHARE) {
       try {
-        const bytes = readFileSync(paths.data);
         // Postings altered after they were written (by hand, a partial restore, a crash between the two files)
-        // would give wrong figures silently: the data must be exactly what the meta file says was written.
-        const problem = !meta.dataSha256 ? 'it has no content hash (written by an older Ranklab)' : sha256Hex(bytes) !== meta.dataSha256 ? 'its content hash does not match (changed after it was written)' : undefined;
-        if (problem) throw new StaleCache(`lexical: index cache not reused: ${problem}; rebuilt`);
-        const json = bytes.toString('utf8');
+        // would give wrong figures silently: the data must be exactly what the meta file says was written. The
+        // hash is checked as the file is streamed in: the load throws at its end when it does not match.
+        if (!meta.dataSha256) throw new StaleCache('it has no content hash (written by an older Ranklab)');
+        const js = readLexicalCacheFile(paths.data, meta.dataSha256);
         const options = LexicalIndex.miniSearchOptions(fields, analyzer);
         work.phase('lexical-cache', 1);
-        const ms = json.length > SYNC_LOAD_MAX_BYTES
-          ? await abortable(MiniSearch.loadJSONAsync<Document>(json, options), work.signal)
-          : MiniSearch.loadJSON<Document>(json, options);
+        const ms = loadsInOneGo(paths.data)
+          ? MiniSearch.loadJS<Document>(js, options)
+          : await abortable(MiniSearch.loadJSAsync<Document>(js, options), work.signal);
         const loadMs = now() - t0;
         const index = new LexicalIndex(fields, analyzer, ms);
         timing = timingAfterLoad(timing, loadMs / Math.max(1, index.documentCount));
-        writeJson(paths.timing, timing, notes);
+        writeJson(paths.timing, timing, told);
         if (delta) {
           await index.update(delta.upserts, delta.deletes);
           notes.push(describeDelta('lexical', delta));
-          writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, notes);
+          writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, told);
         }
-        if (index.documentCount === docs.length) return { index, source: 'cache', ms: now() - t0, notes };
+        if (index.documentCount === docs.length) return { index, source: 'cache', ms: now() - t0, notes, warnings };
       } catch (e) {
         if (work.signal?.aborted) throw e;
         // unreadable or unverified cache: rebuild below and overwrite it
-        if (e instanceof StaleCache) notes.push(e.message);
+        const why = notReusedBecause(e, paths.data, meta.dataSha256);
+        if (why) notes.push(`lexical: index cache not reused: ${why}; rebuilt`);
       }
     }
   }
@@ -148,11 +151,11 @@ export async function buildOrLoadLexical(
   const index = await buildLexical(docs, fields, analyzer, work);
   const buildMs = now() - t1;
   const after = timingAfterBuild(timing, buildMs / Math.max(1, docs.length));
-  writeJson(paths.timing, after, notes);
+  writeJson(paths.timing, after, told);
   // While rebuilding is the policy the data file is not rewritten, except on the last such start, so that the
   // next one loads a current cache and measures it again.
-  if (shouldLoadLexicalCache(after)) writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, notes);
-  return { index, source: 'built', ms: now() - t0, notes };
+  if (shouldLoadLexicalCache(after)) writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, told);
+  return { index, source: 'built', ms: now() - t0, notes, warnings };
 }
 
 /** LexicalIndex.build, pausing between documents; stops with the work's abort reason. */
@@ -173,22 +176,51 @@ function readJson<T>(path: string, valid: (v: T) => boolean): T | undefined {
   }
 }
 
-function writeJson(path: string, value: unknown, notes: string[]): void {
+/** Where a cache write's failure goes: the notes (verbose log, dashboard), and the warnings (always shown). */
+interface Told {
+  notes: string[];
+  warnings: string[];
+}
+
+function cacheNotWritten(e: unknown, told: Told): void {
+  const message = `lexical: index cache not written (${(e as Error).message}); the next start builds the index again`;
+  if (told.warnings.includes(message)) return; // the timing file and the data file fail alike
+  told.notes.push(message);
+  told.warnings.push(message);
+}
+
+function writeJson(path: string, value: unknown, told: Told): void {
   try {
     writeFileAtomic(path, JSON.stringify(value));
   } catch (e) {
-    notes.push(`lexical: index cache not written (${(e as Error).message})`);
+    cacheNotWritten(e, told);
   }
 }
 
 class StaleCache extends Error {}
 
-function writeCache(index: LexicalIndex, meta: LexicalCacheMeta, paths: { data: string; meta: string }, notes: string[]): void {
+/**
+ * Why a cache that failed to load is not reused, for the log: a cache that no longer has the bytes its meta file
+ * names is told as such even when the edit broke the file before its hash could be compared (it is then hashed
+ * whole); undefined for a file that is as written but unreadable all the same (rebuilt silently, as before hashes).
+ */
+function notReusedBecause(e: unknown, data: string, sha256: string | undefined): string | undefined {
+  if (e instanceof StaleCache || e instanceof ContentHashMismatch) return e.message;
+  let actual: string;
   try {
-    const data = Buffer.from(JSON.stringify(index.miniSearch));
-    writeFileAtomic(paths.data, data);
-    writeFileAtomic(paths.meta, JSON.stringify({ ...meta, dataSha256: sha256Hex(data) }));
+    actual = sha256OfFile(data);
+  } catch {
+    return undefined;
+  }
+  if (sha256 && actual !== sha256) return new ContentHashMismatch(sha256, actual).message;
+  return e instanceof OlderLexicalCacheFormat ? e.message : undefined;
+}
+
+function writeCache(index: LexicalIndex, meta: LexicalCacheMeta, paths: { data: string; meta: string }, told: Told): void {
+  try {
+    const dataSha256 = writeLexicalCacheFile(paths.data, index.miniSearch);
+    writeFileAtomic(paths.meta, JSON.stringify({ ...meta, dataSha256 }));
   } catch (e) {
-    notes.push(`lexical: index cache not written (${(e as Error).message})`);
+    cacheNotWritten(e, told);
   }
 }

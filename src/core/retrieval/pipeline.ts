@@ -72,6 +72,8 @@ export interface BuildInfo {
   lexical?: { source: 'built' | 'cache'; ms: number };
   vector?: { source: 'built' | 'cache'; ms: number; embedMs: number; embedderId: string; exact: boolean; scan: 'simd' | 'js' };
   notes: string[];
+  /** Of the notes, those the user should see even without a verbose log (a cache that could not be written). */
+  warnings?: string[];
   /**
    * Parts this engine did not build but shares with the engine of another config of the session (same
    * index-shaping settings, retrieval/shared-parts.ts): that config's name per part. `lexical`/`vector` above then

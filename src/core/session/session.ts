@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permittedIds, rulePrincipalAttributes } from '../acl/policy';
 import { type SkippedPrincipal, findPrincipal, readPrincipals } from '../acl/principals';
 import { accessSettingsProblems, missingAclSummary } from './access-settings';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
-import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, parseSnapshot, serializeSnapshot } from '../corpus';
+import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, readSnapshotFile, writeSnapshotFile } from '../corpus';
 import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
 import { createEngine } from '../retrieval/engine';
 import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
@@ -16,7 +16,6 @@ import { type DocFilter, permittedFilter } from '../retrieval/doc-filter';
 import type { Document } from '../corpus/document';
 import { RerankScoreCache } from '../retrieval/rerank';
 import { SharedParts } from '../retrieval/shared-parts';
-import { writeFileAtomic } from '../util/atomic-write';
 import { closest } from '../util/closest';
 import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
@@ -39,6 +38,8 @@ export interface SessionOptions {
    */
   stateDir?: string;
   log?: (message: string) => void;
+  /** Problems worth a look that stop nothing (a cache that could not be written); default: `log`. */
+  warn?: (message: string) => void;
   /** Progress of long phases (corpus loading, index builds, query loops) of every call on this session. */
   onProgress?: (progress: WorkProgress) => void;
 }
@@ -117,6 +118,10 @@ export class RanklabSession {
     this.options.log?.(message);
   }
 
+  private warn(message: string): void {
+    (this.options.warn ?? this.options.log)?.(message);
+  }
+
   private get writeCache(): boolean {
     return this.options.writeCache !== false;
   }
@@ -129,6 +134,11 @@ export class RanklabSession {
   }
 
   // ---- corpus -------------------------------------------------------------------------------
+
+  /** The corpus as a message names it: the workspace folder and the files it takes. */
+  private corpusName(): string {
+    return `the corpus of ${this.root} (${JSON.stringify(this.workspace.settings.corpus.include)})`;
+  }
 
   private snapshotPath(): string {
     return join(this.workspace.cacheDir, 'corpus-snapshot.json');
@@ -155,7 +165,7 @@ export class RanklabSession {
   private previousSnapshot(): CorpusSnapshot | undefined {
     if (!existsSync(this.snapshotPath())) return undefined;
     try {
-      return parseSnapshot(readFileSync(this.snapshotPath(), 'utf8'), (m) => this.log(m));
+      return readSnapshotFile(this.snapshotPath(), (m) => this.log(m));
     } catch {
       return undefined;
     }
@@ -203,9 +213,9 @@ export class RanklabSession {
     if (!this.writeCache || !this.corpusState) return;
     try {
       ensureRanklabDir(this.workspace);
-      writeFileAtomic(this.snapshotPath(), serializeSnapshot(this.corpusState.snapshot));
+      writeSnapshotFile(this.snapshotPath(), this.corpusState.snapshot);
     } catch (e) {
-      this.log(`corpus snapshot not written: ${(e as Error).message}`);
+      this.warn(`corpus snapshot not written (${(e as Error).message}): the next start reads every corpus file again`);
     }
   }
 
@@ -483,6 +493,7 @@ export class RanklabSession {
         : createEngine({
           docs: this.corpus().docs,
           corpusFingerprint: this.corpus().fingerprint,
+          corpusName: this.corpusName(),
           config,
           cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
           rerankCache: this.rerankCache,
@@ -494,6 +505,7 @@ export class RanklabSession {
       pending.then((e) => {
         created.signal = undefined; // built: no longer cancellable
         this.log(`engine ${config.name}: ${describeBuild(e)}`);
+        for (const w of e.build.warnings ?? []) this.warn(`config ${config.name}: ${w}`);
       }, () => {
         if (this.engines.get(config.configHash) === created) this.engines.delete(config.configHash);
       });

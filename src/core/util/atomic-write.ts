@@ -1,4 +1,5 @@
-import { chmodSync, linkSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -8,6 +9,44 @@ import { threadId } from 'node:worker_threads';
  * fails the temporary file is removed and the old file is untouched; a crash in between leaves the old file whole.
  */
 export function writeFileAtomic(path: string, data: string | Buffer): void {
+  replaceAtomic(path, (tmp) => writeFileSync(tmp, data));
+}
+
+/** Bytes gathered before one write: few system calls, little memory. */
+const WRITE_BATCH_CHARS = 1 << 20;
+
+/**
+ * `writeFileAtomic` of the concatenation of `chunks`, written as they come: for caches too large for one string
+ * (V8 caps a string at about 512 MB; issue 32). An exception from `chunks` leaves the old file as it was.
+ * Returns the sha256 of the bytes written (the content hash a cache keeps beside it).
+ */
+export function writeFileAtomicChunks(path: string, chunks: Iterable<string>): string {
+  const hash = createHash('sha256');
+  replaceAtomic(path, (tmp) => {
+    const fd = openSync(tmp, 'w');
+    try {
+      let pending: string[] = [];
+      let size = 0;
+      const flush = () => {
+        if (pending.length) writeSync(fd, pending.join(''));
+        pending = [];
+        size = 0;
+      };
+      for (const chunk of chunks) {
+        pending.push(chunk);
+        hash.update(chunk);
+        size += chunk.length;
+        if (size >= WRITE_BATCH_CHARS) flush();
+      }
+      flush();
+    } finally {
+      closeSync(fd);
+    }
+  });
+  return hash.digest('hex');
+}
+
+function replaceAtomic(path: string, write: (tmp: string) => void): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tempPathBeside(path);
   let mode: number | undefined;
@@ -17,7 +56,7 @@ export function writeFileAtomic(path: string, data: string | Buffer): void {
     mode = undefined; // a new file
   }
   try {
-    writeFileSync(tmp, data);
+    write(tmp);
     if (mode !== undefined) chmodSync(tmp, mode);
     renameSync(tmp, path);
   } catch (e) {

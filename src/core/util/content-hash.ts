@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fileChunks } from './text-lines';
 
 /**
  * Content hashes of the files Ranklab writes for itself (saved runs, caches), checked when they are read back: a
@@ -8,6 +9,13 @@ import { createHash } from 'node:crypto';
 /** The full sha256 of some bytes (or of a string's UTF-8), in hex. */
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+/** The sha256 of a file's bytes, read in chunks (a file of any size). */
+export function sha256OfFile(path: string): string {
+  const hash = createHash('sha256');
+  for (const chunk of fileChunks(path)) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 const SEAL_HEAD = '{"sha256":"';

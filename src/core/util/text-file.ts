@@ -138,6 +138,18 @@ function countLiteralReplacementChars(buf: Buffer): number {
   return n;
 }
 
+/** The first bytes of a file, enough for `binaryReason` (which then judges it as a whole file would be). */
+export function readHead(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    // one byte more than is judged, so that binaryReason knows the file goes on (a character cut at the end)
+    const head = Buffer.alloc(SNIFF_BYTES + 1);
+    return head.subarray(0, readSync(fd, head, 0, head.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Reads a text file the user named (judgments, configs, settings, principals, gates), decoded. Throws an
  * InputError naming `display` when it is missing, a folder, unreadable or binary. May return ''.
@@ -162,13 +174,7 @@ export function checkUserTextFile(path: string, display = path): void {
   statUserFile(path, display);
   let head: Buffer;
   try {
-    const fd = openSync(path, 'r');
-    try {
-      head = Buffer.alloc(SNIFF_BYTES);
-      head = head.subarray(0, readSync(fd, head, 0, SNIFF_BYTES, 0));
-    } finally {
-      closeSync(fd);
-    }
+    head = readHead(path);
   } catch (e) {
     throw cannotRead(e, display);
   }

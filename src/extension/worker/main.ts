@@ -46,7 +46,7 @@ function exclusive<T>(params: FolderParams, ctx: HandlerContext<unknown>, fn: (s
     ctx.signal.throwIfAborted();
     if (e.session && (e.trusted !== params.trusted || e.changed.has('settings'))) e.session = undefined;
     if (!e.session) {
-      e.session = RanklabSession.open(params.root, { allowNetwork: params.trusted, allowModelLoading: params.trusted, log: (m) => ctx.log('info', m) });
+      e.session = RanklabSession.open(params.root, { allowNetwork: params.trusted, allowModelLoading: params.trusted, log: (m) => ctx.log('info', m), warn: (m) => ctx.log('warn', m) });
       e.trusted = params.trusted;
       e.changed.clear();
     }
@@ -110,7 +110,7 @@ serveRpc<RanklabMethods, RanklabNotification>({
     return exclusive(params, ctx, async (old) => {
       const removed = old.clearIndexCaches();
       // A fresh session: every file read again, every index built from scratch.
-      const session = (e.session = RanklabSession.open(params.root, { allowNetwork: params.trusted, allowModelLoading: params.trusted, log: (m) => ctx.log('info', m) }));
+      const session = (e.session = RanklabSession.open(params.root, { allowNetwork: params.trusted, allowModelLoading: params.trusted, log: (m) => ctx.log('info', m), warn: (m) => ctx.log('warn', m) }));
       const docs = (await session.loadCorpus(session.work(ctx.signal))).docs.length;
       const configs = session.configEntries().filter((c) => c.config);
       const built: string[] = [];

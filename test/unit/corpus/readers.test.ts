@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Document } from '../../../src/core/corpus/document';
 import { diffCorpus } from '../../../src/core/corpus/diff';
 import { binaryReason } from '../../../src/core/util/text-file';
 import { hashDocument } from '../../../src/core/corpus/make-document';
-import { readCorpusFile } from '../../../src/core/corpus/read-file';
+import { MAX_WHOLE_FILE_BYTES, readCorpusFile } from '../../../src/core/corpus/read-file';
 import { readHtml } from '../../../src/core/corpus/readers/html';
 import { firstHeading, readMarkdown } from '../../../src/core/corpus/readers/markdown';
 import { readJsonl, readJsonRecords } from '../../../src/core/corpus/readers/records';
@@ -113,6 +114,36 @@ test('jsonl: fields mapped by settings, ACL normalised, vector kept, bad lines r
   assert.match(diagnostics[1].message, /no id/);
   assert.match(diagnostics[2].message, /"p-103" has no text/);
   assert.match(diagnostics[3].message, /vector/);
+});
+
+test('jsonl streamed in tiny chunks (BOM, CRLF, multi-byte text) gives what the whole-text reader gives', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-stream-'));
+  try {
+    const src = fixture('corpus/data/products.jsonl').replace(/\n/g, '\r\n').replace('Ethiopia', 'Éthiopie ☕ 😀');
+    const path = join(dir, 'products.jsonl');
+    writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(src)]));
+    const whole = readJsonl(src, ctx('corpus/data/products.jsonl'));
+    for (const chunk of [1, 3, 7, 64]) {
+      const r = readCorpusFile(path, 'corpus/data/products.jsonl', statSync(path).size, mixedSettings, chunk);
+      assert.deepEqual(r.docs, whole.docs, `chunk ${chunk}`);
+      assert.deepEqual(r.diagnostics, whole.diagnostics, `chunk ${chunk}`);
+    }
+    assert.equal(whole.docs[0].title, 'Éthiopie ☕ 😀 Yirgacheffe');
+    assert.deepEqual(whole.diagnostics.map((d) => d.line), [3, 5, 6, 7, 8]);
+    writeFileSync(path, '\n  \n');
+    assert.match(readCorpusFile(path, 'e.jsonl', 4, mixedSettings, 2).diagnostics[0].message, /file is empty/);
+    writeFileSync(path, Buffer.from([0x7b, 0x00, 0x7d]));
+    assert.match(readCorpusFile(path, 'b.jsonl', 3, mixedSettings).diagnostics[0].message, /NUL bytes; looks binary/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a JSON array file too large for one string is skipped with advice to use JSON Lines', () => {
+  const big = MAX_WHOLE_FILE_BYTES + 1; // the size is the caller's stat: no such file needs to exist
+  const r = readCorpusFile('/nonexistent/ranklab/all.json', 'all.json', big, corpusSettings({ maxRecordFileBytes: 2 * big }));
+  assert.equal(r.diagnostics[0].file, 'all.json');
+  assert.match(r.diagnostics[0].message, /too large to read as one JSON value.*JSON Lines \(\.jsonl\)/);
 });
 
 test('json: array or {documents}, record lines located; syntax errors give the line', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readGoldenSet, readQrels } from '../../../src/core/judgments';
 import { InputError } from '../../../src/core/util/diagnostics';
+import { DEFAULT_CHUNK_BYTES } from '../../../src/core/util/text-lines';
 import { brief, fixture, plainQrels, withTempDir } from './helpers';
 
 describe('readQrels', () => {
@@ -78,6 +79,15 @@ describe('readQrels', () => {
     });
   });
 
+  it('streamed, the header is still found after blank and comment lines, and line numbers count them', () => {
+    withTempDir((_dir, write) => {
+      const p = write('late-header.tsv', '\n# judged in 2024\n\nquery-id\tcorpus-id\tscore\n1\tdoc a\t2\n1\tdoc b\n');
+      const r = readQrels(p);
+      assert.deepEqual(plainQrels(r.qrels), { '1': { 'doc a': 2 } });
+      assert.deepEqual(brief(r.diagnostics), ['6:error:expected 3 columns "query-id corpus-id score" (or 4 TREC columns "qid iter docid rel"), found 2; line skipped']);
+    });
+  });
+
   it('switches to BEIR columns when the file starts with a query-id header', () => {
     withTempDir((_dir, write) => {
       const p = write('test.tsv', 'query-id\tcorpus-id\tscore\n1\tdoc a\t2\n');
@@ -94,6 +104,22 @@ describe('ids that are not UTF-8', () => {
       const { qrels, diagnostics } = readQrels(path);
       assert.deepEqual(plainQrels(qrels), { q1: { d1: 1 } });
       assert.deepEqual(brief(diagnostics).map((d) => d.split(' (')[0]), ['1:error:byte 0xE9 at column 9 is not UTF-8']);
+    });
+  });
+
+  it('streamed in chunks: a Latin-1 id is refused at its line also when its byte is the last of a chunk or the first of the next', () => {
+    withTempDir((_dir, write) => {
+      const judged = Array.from({ length: 1000 }, (_, i) => `q${i} 0 d${i} 1\n`).join('');
+      for (const at of [DEFAULT_CHUNK_BYTES - 1, DEFAULT_CHUNK_BYTES]) {
+        // a comment line pads the file so that the byte 0xE9 of "caf\xE9" lands at offset `at`
+        const pad = '#'.repeat(at - judged.length - 'qx 0 caf'.length - 1);
+        const bytes = Buffer.concat([Buffer.from(`${judged}${pad}\nqx 0 caf`), Buffer.from([0xe9]), Buffer.from(' 1\nqx 0 cafe 2\n')]);
+        assert.equal(bytes[at], 0xe9);
+        const { qrels, diagnostics } = readQrels(write(`chunked-${at}.txt`, bytes));
+        assert.deepEqual(brief(diagnostics).map((d) => d.split(' (')[0]), ['1002:error:byte 0xE9 at column 9 is not UTF-8'], `byte at ${at}`);
+        assert.deepEqual(plainQrels(qrels).qx, { cafe: 2 }, 'the next line (in the next chunk) is kept');
+        assert.equal(qrels.size, 1001, 'every judged query before it is kept');
+      }
     });
   });
 

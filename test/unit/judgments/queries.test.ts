@@ -101,3 +101,17 @@ describe('readQueries: format detection, encodings, bad files', () => {
     });
   });
 });
+
+describe('readQueries: ids that are not UTF-8', () => {
+  it('a line that is not UTF-8 is an error at its line and skipped; one alone as first line does not decide the format', () => {
+    withTempDir((_dir, write) => {
+      // the first line is a Latin-1 TSV line; the format is then told by the next line (JSON Lines)
+      const bytes = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\tcoffee\n{"_id": "q2", "text": "tea"}\n')]);
+      const r = readQueries(write('queries.jsonl', bytes));
+      assert.deepEqual([...r.queries.keys()], ['q2']);
+      assert.deepEqual(brief(r.diagnostics).map((d) => d.split(' (')[0]), ['1:error:byte 0xE9 at column 4 is not UTF-8']);
+      const only = write('only.tsv', Buffer.concat([Buffer.from('q'), Buffer.from([0xff]), Buffer.from('\ta query long enough not to look binary\n')]));
+      assert.throws(() => readQueries(only), (e: unknown) => e instanceof InputError && /no valid query line; 1 problem/.test(e.message) && /0xFF/.test(e.diagnostics[0].message));
+    });
+  });
+});

@@ -1,7 +1,8 @@
-// The lexical index cache is checked against the sha256 stored beside it before it is loaded: altered postings
+// The lexical index cache is checked against the sha256 stored beside it as it is streamed in: altered postings
 // (or a cache from before hashes) are rebuilt, never searched. Synthetic documents: no ../shared needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ANALYZER } from '../../../src/core/config/defaults';
@@ -27,16 +28,49 @@ test('a cache whose postings were altered is not loaded: rebuilt, with a note, a
   assert.equal(built.source, 'built');
   assert.equal((await start(dir)).source, 'cache', 'untouched: loaded');
   const [data] = files(dir, '.json');
-  const json = JSON.parse(readFileSync(data, 'utf8'));
-  // Every term frequency of the first term doubled: still a valid MiniSearch index, with other scores.
-  const [, byField] = json.index[0];
-  for (const postings of Object.values(byField as Record<string, Record<string, number>>)) for (const d of Object.keys(postings)) postings[d] *= 2;
-  writeFileSync(data, JSON.stringify(json));
+  const written = readFileSync(data, 'utf8');
+  const lines = written.split('\n');
+  // JSON Lines: header, tables, then one line per term. Every frequency of the first term doubled: still a
+  // valid MiniSearch index, with other scores.
+  const [term, byField] = JSON.parse(lines[2]) as [string, Record<string, Record<string, number>>];
+  for (const postings of Object.values(byField)) for (const d of Object.keys(postings)) postings[d] *= 2;
+  lines[2] = JSON.stringify([term, byField]);
+  writeFileSync(data, lines.join('\n'));
   const again = await start(dir);
   assert.equal(again.source, 'built');
   assert.ok(again.notes.some((n) => /lexical: index cache not reused: its content hash does not match.*rebuilt/.test(n)), again.notes.join('\n'));
   assert.equal(JSON.stringify(again.index.miniSearch), JSON.stringify(built.index.miniSearch));
+  assert.equal(readFileSync(data, 'utf8'), written, 'rewritten as it was');
   assert.equal((await start(dir)).source, 'cache', 'the rewritten cache loads again');
+});
+
+test('an edit that breaks a line of the cache (so the load fails before the hash is compared) is still told as a hash mismatch', async () => {
+  const dir = tempDir();
+  await start(dir);
+  const [data] = files(dir, '.json');
+  const lines = readFileSync(data, 'utf8').split('\n');
+  for (const at of [1, 3]) {
+    const edited = [...lines];
+    edited[at] = edited[at].slice(0, -5); // the tables line, then a term line, cut
+    writeFileSync(data, edited.join('\n'));
+    const again = await start(dir);
+    assert.equal(again.source, 'built', `line ${at + 1}`);
+    assert.ok(again.notes.some((n) => /lexical: index cache not reused: its content hash does not match.*rebuilt/.test(n)), again.notes.join('\n'));
+  }
+});
+
+test('a cache in the one-JSON format of before (its hash matching) is an older format: rebuilt with a note, rewritten as JSON Lines', async () => {
+  const dir = tempDir();
+  const built = await start(dir);
+  const [data] = files(dir, '.json');
+  const [meta] = readdirSync(join(dir, 'lexical')).filter((f) => f.endsWith('.meta.json')).map((f) => join(dir, 'lexical', f));
+  const old = JSON.stringify(built.index.miniSearch);
+  writeFileSync(data, old);
+  writeFileSync(meta, JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), dataSha256: createHash('sha256').update(old).digest('hex') }));
+  const again = await start(dir);
+  assert.equal(again.source, 'built');
+  assert.ok(again.notes.some((n) => /lexical: index cache not reused: it is in an older format; rebuilt/.test(n)), again.notes.join('\n'));
+  assert.ok(readFileSync(data, 'utf8').startsWith('{"format":"ranklab-lexical-lines@1"}\n'));
 });
 
 test('a cache without a content hash (an older Ranklab) is treated as stale and rebuilt', async () => {

@@ -3,11 +3,14 @@
 // machine is, or on what else it is running.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { DEFAULT_ANALYZER } from '../../../src/core/config/defaults';
 import {
-  NO_TIMING, REBUILD_STARTS, SLOW_LOADS_TO_SWITCH, TIMING_SAMPLES, buildOrLoadLexical, shouldLoadLexicalCache, timingAfterBuild, timingAfterLoad,
+  NO_TIMING, REBUILD_STARTS, SLOW_LOADS_TO_SWITCH, TIMING_SAMPLES, buildOrLoadLexical, lexicalCacheKey, shouldLoadLexicalCache, timingAfterBuild, timingAfterLoad,
 } from '../../../src/core/retrieval/index-cache';
+import { readLexicalCacheFile } from '../../../src/core/retrieval/lexical-cache-file';
 import { tempDir } from '../../helpers/workspace';
 import { syntheticCollection } from '../../helpers/synthetic-collection';
 import { corpusFingerprint, loadDocs } from './collections';
@@ -90,4 +93,32 @@ test('policy as a pure function: per-document medians, consecutive evidence, a b
   for (let i = 0; i < 10; i++) v = timingAfterLoad(v, 1000);
   assert.ok(shouldLoadLexicalCache(v));
   assert.equal(v.loadMsPerDoc.length, TIMING_SAMPLES, 'bounded history');
+});
+
+test('the cache is JSON Lines (no one string to outgrow) and searches like the built index; the older one-JSON format is a miss, rewritten', async () => {
+  const dir = tempDir();
+  const clock = scriptedClock();
+  const built = await start(dir, all, clock);
+  const [data] = readdirSync(join(dir, 'lexical')).filter((f) => f.endsWith('.json') && !f.includes('.meta.') && !f.includes('.timing.'));
+  const path = join(dir, 'lexical', data);
+  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+  assert.ok(lines.length > 100, `one line per term, got ${lines.length} lines`);
+  const loaded = await start(dir, all, clock);
+  assert.equal(loaded.source, 'cache');
+  for (const q of ['the', all[3].title, all[40].body.split(' ').slice(0, 4).join(' ')]) {
+    assert.deepEqual(loaded.index.miniSearch.search(q).map((r) => [r.id, r.score]), built.index.miniSearch.search(q).map((r) => [r.id, r.score]), q);
+  }
+  writeFileSync(path, JSON.stringify(built.index.miniSearch)); // what older versions wrote
+  assert.equal((await start(dir, all, clock)).source, 'built');
+  assert.ok(readFileSync(path, 'utf8').startsWith('{"format":"ranklab-lexical-lines@1"}\n'), 'rewritten in the new format');
+});
+
+test('the streamed cache file holds exactly what MiniSearch toJSON() gives (it reads MiniSearch tables toJSON reads)', async () => {
+  const dir = tempDir();
+  const built = await start(dir, all.slice(0, 30), scriptedClock());
+  const path = join(dir, 'lexical', `${lexicalCacheKey(fields, analyzer)}.json`);
+  const { dataSha256 } = JSON.parse(readFileSync(join(dir, 'lexical', `${lexicalCacheKey(fields, analyzer)}.meta.json`), 'utf8'));
+  const js = readLexicalCacheFile(path, dataSha256);
+  const streamed = { ...js, index: [...(js.index as Iterable<unknown>)] };
+  assert.deepEqual(streamed, JSON.parse(JSON.stringify(built.index.miniSearch.toJSON())));
 });

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../util/diagnostics';
-import { splitLines } from '../../util/text-file';
+import { type Steps, runSync } from '../../util/cooperative';
+import { type NumberedLine, splitLines } from '../../util/text-file';
 import { JsonSyntaxError, parseJsonWithLocations } from '../../util/json-source';
 import type { Document } from '../document';
 import { mapRecord } from '../record-mapper';
@@ -20,21 +21,36 @@ function recordToDocument(value: unknown, line: number, ctx: ReaderContext, diag
  * A malformed line is reported and skipped; the other lines are kept.
  */
 export function readJsonl(text: string, ctx: ReaderContext): ReadResult {
-  const diagnostics: Diagnostic[] = [];
-  const docs: Document[] = [];
-  for (const { line, text: raw } of splitLines(text)) {
+  const out: ReadResult = { docs: [], diagnostics: [] };
+  runSync(jsonlSteps(splitLines(text), ctx, out));
+  return out;
+}
+
+/** Lines between pauses: a pause costs a clock read, a line of JSON a few microseconds. */
+const LINES_PER_STEP = 256;
+
+/**
+ * `readJsonl` over lines from anywhere (a streamed file: read-file.ts), into `out`; yields every few hundred
+ * lines so a cooperative caller can pause. Returns whether any line was not blank.
+ */
+export function* jsonlSteps(lines: Iterable<NumberedLine>, ctx: ReaderContext, out: ReadResult): Steps<boolean> {
+  let content = false;
+  let n = 0;
+  for (const { line, text: raw } of lines) {
+    if (++n % LINES_PER_STEP === 0) yield;
     if (raw.trim() === '') continue;
+    content = true;
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      diagnostics.push({ file: ctx.path, line, severity: 'error', message: `malformed JSON: ${(e as Error).message}; line skipped` });
+      out.diagnostics.push({ file: ctx.path, line, severity: 'error', message: `malformed JSON: ${(e as Error).message}; line skipped` });
       continue;
     }
-    const doc = recordToDocument(value, line, ctx, diagnostics);
-    if (doc) docs.push(doc);
+    const doc = recordToDocument(value, line, ctx, out.diagnostics);
+    if (doc) out.docs.push(doc);
   }
-  return { docs, diagnostics };
+  return content;
 }
 
 /** A JSON file holding an array of records, or `{ "documents": [...] }`. */

@@ -1,0 +1,41 @@
+// The corpus snapshot (JSON Lines, hashed as it is streamed) through a session: reused when untouched; a document
+// line edited on disk is caught by the hash, logged, and every corpus file is read again (the edit never reaches
+// the corpus). Uses the bundled example workspace: no ../shared needed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RanklabSession } from '../../../src/core/session/session';
+import { copyOfExample, tempDir } from '../../helpers/workspace';
+
+function open(ws: string, state: string): { session: RanklabSession; log: string[] } {
+  const log: string[] = [];
+  return { session: RanklabSession.open(ws, { stateDir: state, log: (m) => log.push(m) }), log };
+}
+
+const readCount = (log: string[]) => Number(/corpus: \d+ documents from \d+ files \((\d+) read/.exec(log.join('\n'))?.[1]);
+
+test('an edited line of the corpus snapshot is caught by its content hash: logged, every file read again, the edit not used', () => {
+  const ws = copyOfExample();
+  const state = tempDir();
+  const first = open(ws, state);
+  const docs = first.session.corpus().docs;
+  const files = readCount(first.log);
+  assert.ok(files > 0);
+
+  const again = open(ws, state);
+  assert.deepEqual(again.session.corpus().docs, docs);
+  assert.equal(readCount(again.log), 0, 'untouched: every file comes from the snapshot (the control)');
+
+  const path = join(again.session.workspace.cacheDir, 'corpus-snapshot.json');
+  const text = readFileSync(path, 'utf8');
+  const title = JSON.stringify(docs[0].title);
+  assert.ok(docs[0].title && text.includes(title));
+  writeFileSync(path, text.replace(title, JSON.stringify(`${docs[0].title} (edited)`)));
+
+  const edited = open(ws, state);
+  assert.deepEqual(edited.session.corpus().docs, docs, 'the corpus is the files\' own');
+  assert.equal(readCount(edited.log), files, 'every file read again');
+  assert.match(edited.log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
+  assert.equal(readFileSync(path, 'utf8'), text, 'the snapshot is written again, as it was before the edit');
+});
