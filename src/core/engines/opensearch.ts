@@ -8,7 +8,7 @@
 import { ProviderError } from '../util/provider-error';
 import { abortableSleep } from '../util/cooperative';
 import { retryable } from '../util/http-client';
-import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, type IndexLayout, idString, mapLimit } from './dialect';
+import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, idString, mapLimit } from './dialect';
 
 interface MsearchItem {
   status?: number;
