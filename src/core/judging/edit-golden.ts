@@ -110,7 +110,7 @@ function goldenItems(text: string, file: string): Item[] {
 
 function itemId(node: Node, position: number): string {
   const idProp = node.type === 'object' ? members(node).find((p) => p.children![0]!.value === 'id') : undefined;
-  const v = idProp?.children![1]!.value;
+  const v: unknown = idProp?.children![1]!.value;
   if (typeof v === 'string' && v.trim() !== '') return v.trim();
   if (typeof v === 'number' && Number.isInteger(v)) return String(v);
   return `q${position}`;

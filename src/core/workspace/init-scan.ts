@@ -187,7 +187,7 @@ function sampleRecords(path: string, ext: string): Rec[] {
       if (out.length >= SAMPLE_RECORDS) break;
       if (!line.trim()) continue;
       try {
-        const v = JSON.parse(line);
+        const v: unknown = JSON.parse(line);
         if (isRec(v)) out.push(v);
       } catch {
         // a bad line is the corpus reader's to report, at its line
