@@ -77,7 +77,7 @@ export class LexicalIndex {
       idField: 'id',
       storeFields: [] as string[],
       extractField: (doc: Document, field: string) => (field === 'id' ? doc.id : fieldText(doc, field)),
-      tokenize: (text: string) => analyzer.tokenize(text),
+      tokenize: analyzer.tokenize,
       processTerm: (t: string) => analyzer.processTerm(t),
       // Discarded documents are skipped at search time anyway; background vacuuming would only add timers.
       autoVacuum: false as const,
