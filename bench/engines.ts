@@ -88,4 +88,4 @@ async function main() {
     for (const e of engines) e.stop();
   }
 }
-main();
+void main();

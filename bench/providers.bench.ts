@@ -38,7 +38,7 @@ async function measure(backend: TransformersBackend) {
 
 const arg = process.argv[2];
 if (arg === 'wasm' || arg === 'native') {
-  measure(arg).then((r) => console.log(JSON.stringify(r)));
+  void measure(arg).then((r) => console.log(JSON.stringify(r)));
 } else {
   for (const b of ['wasm', 'native']) {
     const out = execFileSync(process.execPath, ['--import', 'tsx', __filename, b], { encoding: 'utf8' });

@@ -33,4 +33,4 @@ for (const name of names) {
 }
 console.log(rows.join('\n'));
 }
-main();
+void main();

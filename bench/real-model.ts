@@ -78,4 +78,4 @@ async function main() {
       ...Object.entries(v).map(([c, m]) => `| ${c} | ${f(m['ndcg@10'])} | ${f(m['mrr@10'])} | ${f(m['recall@20'])} |`)].join('\n'));
   }
 }
-if (require.main === module) main();
+if (require.main === module) void main();

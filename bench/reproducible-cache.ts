@@ -77,4 +77,4 @@ async function main() {
   for (const name of names) rows.push(await measure(name));
   console.log(rows.join('\n'));
 }
-main();
+void main();

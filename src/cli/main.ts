@@ -78,7 +78,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       reportInputError(io, name, input);
       return 2;
     }
-    io.err(`ranklab ${name}: internal error (a bug in ranklab; please report it with the lines below): ${(e as Error)?.stack ?? e}\n`);
+    io.err(`ranklab ${name}: internal error (a bug in ranklab; please report it with the lines below): ${(e as Error)?.stack ?? String(e)}\n`);
     return 3;
   }
 }
@@ -101,7 +101,7 @@ function fileSystemError(e: unknown): InputError | undefined {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => {
+  void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
     // Interrupted: leave now rather than wait for work the core abandoned (a library load, a request) to drain.
     if (code === INTERRUPTED) process.exit();

@@ -96,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   // Judgment-file diagnostics show up without waiting for an evaluation (after activation, off its path).
   if (vscode.workspace.isTrusted) setTimeout(refreshWorkspaceDiagnostics, 500);
   const activationMs = performance.now() - t0;
-  log.info(`Ranklab ${context.extension.packageJSON.version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`);
+  log.info(`Ranklab ${(context.extension.packageJSON as { version: string }).version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`);
   console.log(`RANKLAB-ACTIVATED ${activationMs.toFixed(1)} ms`);
   const commands = COMMAND_LIST.map(({ id, internal }) => ({ id, internal }));
   return { activationMs, controller, sessions, live, diagnostics, tests, commands, dashboard: () => (dashboard.isOpen ? dashboard : undefined), judging: () => (judging.isOpen ? judging : undefined), sweep: () => (sweep.isOpen ? sweep : undefined) };

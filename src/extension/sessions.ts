@@ -55,7 +55,7 @@ export class SessionManager implements vscode.Disposable {
    * Runs `method` in the worker on the folder's files; `label` shows in the status bar while it runs. The worker
    * serialises tasks per folder itself; the host's session is not held, so quick commands still answer meanwhile.
    */
-  async inWorker<K extends keyof RanklabMethods & string>(
+  async inWorker<K extends keyof RanklabMethods>(
     folder: vscode.WorkspaceFolder,
     label: string,
     method: K,

@@ -177,7 +177,9 @@ export class RanklabTests implements vscode.Disposable {
       const sub = this.live.onDidChange((s) => {
         if (s.status === 'done' && s.result) this.report(request, s.result);
       });
-      token.onCancellationRequested(() => sub.dispose());
+      token.onCancellationRequested(() => {
+        sub.dispose();
+      });
       return;
     }
     const target = this.pickConfig(folder);

@@ -3,7 +3,7 @@
  * engine fails in the middle of a run. Every request is forwarded unchanged, except that a request whose body
  * contains `failWhenBodyHas` is answered 503 the first `failTimes` times it is seen (Infinity: always).
  */
-import { type Server, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 
 export interface FailingProxy {
   url: string;
@@ -21,7 +21,8 @@ const HOP_BY_HOP = new Set(['host', 'content-length', 'connection', 'keep-alive'
 export async function failingProxy(target: string): Promise<FailingProxy> {
   const state: FailingProxy = { url: '', failed: 0, forwarded: 0, failTimes: 0, close: async () => {} };
   const seen = new Map<string, number>();
-  const server: Server = createServer(async (req, res) => {
+  // Answers every request itself (a failed forward is a 502), so the listener can drop the promise.
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
@@ -46,7 +47,8 @@ export async function failingProxy(target: string): Promise<FailingProxy> {
     } catch (e) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${(e as Error).message}`);
     }
-  });
+  };
+  const server: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   const base = new URL(target);

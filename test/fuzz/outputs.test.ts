@@ -1,7 +1,7 @@
 // Output paths are checked before the work starts; inputs of the workspace are never overwritten; an existing
 // file the user did not name is overwritten only with --force; writes are atomic (no temporary files left).
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, symlinkSync } from 'node:fs';
 import { isRunFile } from '../../src/core/run/run-files';
 import { unusable, alsoThroughBinary } from './cases';
 import { type FuzzCase, type FuzzWorkspace, fuzzTable } from './harness';
@@ -40,7 +40,7 @@ const cases: FuzzCase[] = [
   refused('--summary onto ranklab.json', [...GATE, '--summary', 'ranklab.json'], 'ranklab.json', [/input/]),
   refused('--junit onto a config', [...GATE, '--junit', 'configs/title-boost-3.rank.json'], 'title-boost-3.rank.json', [/input/]),
   refused('--trec-run onto a config through a symlink', [...EVAL, '--trec-run', 'link.txt'], 'link.txt', [/input/], (ws) => {
-    require('node:fs').symlinkSync(ws.path('configs/baseline.rank.json'), ws.path('link.txt'));
+    symlinkSync(ws.path('configs/baseline.rank.json'), ws.path('link.txt'));
   }),
   refused('--trec-run is a folder', [...EVAL, '--trec-run', 'configs'], 'configs', ['folder']),
   refused('--trec-run ends in a slash', [...EVAL, '--trec-run', 'out/'], 'out/', []),

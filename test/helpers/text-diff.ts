@@ -26,7 +26,10 @@ export function diffLines(before: string, after: string): { removed: string[]; a
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) i++, j++;
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+    }
     else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) removed.push(a[i++]!);
     else added.push(b[j++]!);
   }

@@ -5,7 +5,7 @@
  */
 import type { DashboardModel, QueryRow, QueryViewState } from '../../src/protocol/dashboard';
 import { Chart, axes, drawLater } from './charts';
-import { button, data, h, legend, linkButton, tip } from '../dom';
+import { button, h, legend, linkButton, tip } from '../dom';
 import { fmt, fmtCount, fmtDelta } from './format';
 import { outcomeCounts, visibleRows } from './query-view';
 import { VirtualList } from './virtual-list';

@@ -92,13 +92,13 @@ function existingList(existing: { docId: string; title?: string; grade: number }
 function gradeButtons(qid: string, docId: string, current: number | undefined): HTMLElement {
   const buttons = GRADE_LABELS.map(({ grade, label, meaning }) => {
     const b = h('button', { id: `grade-${grade}`, class: `grade-button${current === grade ? ' current' : ''}`, title: meaning }, h('kbd', {}, String(grade)), ` ${label}`);
-    b.addEventListener('click', () => act('grade', { qid, docId, grade }));
+    b.addEventListener('click', () => void act('grade', { qid, docId, grade }));
     return b;
   });
   const skip = h('button', { id: 'skip', class: 'secondary' }, h('kbd', {}, 's'), ' Skip');
-  skip.addEventListener('click', () => act('skip', { qid, docId }));
+  skip.addEventListener('click', () => void act('skip', { qid, docId }));
   const undo = h('button', { id: 'undo', class: 'secondary' }, h('kbd', {}, 'u'), ' Undo');
-  undo.addEventListener('click', () => act('undo', {}));
+  undo.addEventListener('click', () => void act('undo', {}));
   const help = h('button', { id: 'help-button', class: 'secondary' }, h('kbd', {}, '?'), ' Help');
   help.addEventListener('click', toggleHelp);
   return h('section', { id: 'grades', class: 'grades' }, ...buttons, skip, undo, help);

@@ -33,7 +33,7 @@ function render(view: SweepView): void {
       h('ul', { class: 'params' }, ...view.parameters.map((p) => h('li', {}, h('code', {}, p.path), ` (${p.kind}): ${p.values.length} values`))),
       h('p', { id: 'best' }, 'Best on tune: ', h('strong', {}, label(best)), ` — tune ${fmt(best.tune)}, holdout ${fmt(best.holdout)}, holdout gain ${signed(best.gain)} (95% CI ${signed(best.ci[0])}..${signed(best.ci[1])}, p ${Number.isNaN(best.p) ? '-' : best.p.toFixed(3)})`),
       ...view.warnings.map((w) => h('p', { class: 'warning', role: 'alert' }, `⚠ ${w}`))),
-    view.parameters.length === 1 ? curve(view, (p) => showDiff(p, detail)) : heatmap(view, (p) => showDiff(p, detail)),
+    view.parameters.length === 1 ? curve(view, (p) => void showDiff(p, detail)) : heatmap(view, (p) => void showDiff(p, detail)),
     detail,
   );
 }
@@ -117,15 +117,15 @@ async function showDiff(p: SweepPoint, into: HTMLElement): Promise<void> {
   }
   const save = h('button', { id: 'save-config' }, 'Save as config');
   const status = h('span', { class: 'muted', id: 'save-status' });
-  save.addEventListener('click', async () => {
+  save.addEventListener('click', () => {
     save.disabled = true;
-    try {
-      const r = await client.request('saveConfig', { index: p.index });
-      status.textContent = ` saved ${r.path}`;
-    } catch (e) {
-      status.textContent = ` ${(e as Error).message}`;
-      save.disabled = false;
-    }
+    void client.request('saveConfig', { index: p.index }).then(
+      (r) => (status.textContent = ` saved ${r.path}`),
+      (e: unknown) => {
+        status.textContent = ` ${(e as Error).message}`;
+        save.disabled = false;
+      },
+    );
   });
   const changed = diff.rows.filter((r) => Math.abs(r.delta) > 1e-12);
   into.replaceChildren(

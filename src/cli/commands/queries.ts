@@ -104,7 +104,7 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
     out: outPath,
     ...(needed ? { forEffect: needed } : {}),
   };
-  if (format === 'json') io.out(JSON.stringify(result, (_, v) => (v === Infinity ? 'Infinity' : v), 2) + '\n');
+  if (format === 'json') io.out(JSON.stringify(result, (_, v: unknown) => (v === Infinity ? 'Infinity' : v), 2) + '\n');
   else io.out(sampleText(result));
   return 0;
 }

@@ -8,7 +8,7 @@
 import { ProviderError } from '../util/provider-error';
 import { abortableSleep } from '../util/cooperative';
 import { retryable } from '../util/http-client';
-import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, type IndexLayout, idString, mapLimit } from './dialect';
+import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, idString, mapLimit } from './dialect';
 
 interface MsearchItem {
   status?: number;
@@ -72,7 +72,10 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
       const open = new Map<string | undefined, number[]>();
       queries.forEach((q, i) => {
         let b = open.get(q.authorization);
-        if (!b || b.length >= batchSize) open.set(q.authorization, (b = [])), batches.push(b);
+        if (!b || b.length >= batchSize) {
+          open.set(q.authorization, (b = []));
+          batches.push(b);
+        }
         b.push(i);
       });
       const out = new Array<EngineAnswer | Error>(queries.length);
@@ -107,7 +110,7 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
         const chunk = ids.slice(i, i + 1000);
         if (byId) {
           const { body } = await http.json<{ docs?: Array<{ _id: string; found?: boolean; _source?: Record<string, unknown> }> }>({
-            method: 'POST', url: `${base}/_mget?${new URLSearchParams({ _source_includes: fields.join(',') })}`, body: JSON.stringify({ ids: chunk }), headers, signal: opts.signal,
+            method: 'POST', url: `${base}/_mget?${new URLSearchParams({ _source_includes: fields.join(',') }).toString()}`, body: JSON.stringify({ ids: chunk }), headers, signal: opts.signal,
           });
           for (const d of body.docs ?? []) if (d.found) found.set(d._id, d._source ?? {});
         } else {

@@ -218,5 +218,6 @@ function mergeParams(request: Record<string, unknown>, extra: Record<string, unk
 function textOf(v: unknown): string {
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return v.filter((x) => typeof x === 'string').join(' ');
-  return v === undefined || v === null ? '' : String(v);
+  if (v === undefined || v === null) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v as number | boolean | bigint);
 }

@@ -28,7 +28,7 @@ export function solrDialect(ctx: DialectContext): Dialect {
   function params(request: Record<string, unknown>, k: number, fetchFields: string[] | undefined): Record<string, unknown> {
     const p: Record<string, unknown> = { ...request, wt: 'json' };
     if (p.rows === undefined) p.rows = k;
-    const given = p.fl === undefined ? [] : String(p.fl).split(/[\s,]+/).filter(Boolean);
+    const given = p.fl === undefined ? [] : String(p.fl as string | string[]).split(/[\s,]+/).filter(Boolean);
     const fl = [...given];
     for (const f of [config.idField, 'score', ...(fetchFields ?? [])]) if (!fl.includes(f) && !fl.includes('*')) fl.push(f);
     p.fl = fl.join(',');
@@ -36,7 +36,7 @@ export function solrDialect(ctx: DialectContext): Dialect {
   }
 
   async function admin(query: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const url = `${config.url}/admin/cores?${new URLSearchParams({ ...query, wt: 'json' })}`;
+    const url = `${config.url}/admin/cores?${new URLSearchParams({ ...query, wt: 'json' }).toString()}`;
     return (await http.json<Record<string, unknown>>({ url, headers: auth(ctx.authorization), signal })).body;
   }
 

@@ -341,7 +341,7 @@ function* compareSteps(
   const stats = yield* statisticsSteps(baseline, candidate, evA.perQuery, evB.perQuery, judgments, specs, options, s, tests, classTags);
   const qids = [...evA.perQuery.keys()];
 
-  const queryDeltas = stats.queryDeltas.map((d) => ({ ...d, moved: movedDocuments(baseline.run.get(d.qid) ?? [], candidate.run.get(d.qid) ?? [], judgments.qrels.get(d.qid) ?? new Map(), k) }));
+  const queryDeltas = stats.queryDeltas.map((d) => ({ ...d, moved: movedDocuments(baseline.run.get(d.qid) ?? [], candidate.run.get(d.qid) ?? [], judgments.qrels.get(d.qid) ?? new Map<string, number>(), k) }));
   const judged = { k, baseline: mean(qids.map((q) => judgedAt(ctxA.get(q)!, k))), candidate: mean(qids.map((q) => judgedAt(ctxB.get(q)!, k))) };
   const warnings = [...stats.warnings];
   if (judged.baseline - judged.candidate > s.judgedDropThreshold) {

@@ -172,7 +172,7 @@ export function toPlain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(toPlain);
   if (v instanceof Map) return { [TAG]: 'Map', entries: [...v].map(([k, x]) => [toPlain(k), toPlain(x)]) };
   if (v instanceof Set) return { [TAG]: 'Set', values: [...v].map(toPlain) };
-  const proto = typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
+  const proto = typeof v === 'object' ? (Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null) : undefined;
   if (proto !== Object.prototype && proto !== null) throw new Error(`not plain data: ${typeof v === 'object' ? (proto?.constructor?.name ?? 'object') : typeof v}`);
   // fromEntries: a key such as "__proto__" stays a key (an assignment would set the prototype instead).
   const out: Record<string, unknown> = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toPlain(x)]));

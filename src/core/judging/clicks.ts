@@ -64,7 +64,7 @@ export function coecGrades(impressions: readonly Impression[], opts: ClickModelO
   for (const imp of impressions) {
     const q = normalizeQuery(imp.query);
     let docs = pairs.get(q);
-    if (!docs) pairs.set(q, (docs = new Map()));
+    if (!docs) pairs.set(q, (docs = new Map<string, { clicks: number; expected: number; impressions: number }>()));
     const seen = new Set<string>();
     imp.results.forEach((doc, p) => {
       if (seen.has(doc)) return; // a document listed twice counts at its first position

@@ -49,7 +49,7 @@ function existingEdits(items: Item[], docId: string, grade: number | undefined):
         const member = members(value).find((m) => m.children![0]!.value === docId && m.children![1]!.type === 'number');
         if (!member) continue;
         const current = member.children![1]!;
-        if (grade === undefined) return done([removeChild(text, value, member)]);
+        if (grade === undefined) return done([removeChild(value, member)]);
         if (current.value === grade) return [];
         return done([{ offset: current.offset, length: current.length, content: String(grade) }]);
       }
@@ -57,7 +57,7 @@ function existingEdits(items: Item[], docId: string, grade: number | undefined):
         const element = (value.children ?? []).find((e) => idOf(e) === docId);
         if (!element) continue;
         if (grade === 1) return [];
-        const removal = removeChild(text, value, element);
+        const removal = removeChild(value, element);
         return done(grade === undefined ? [removal] : [...addGraded(text, node, docId, grade), removal]);
       }
     }
@@ -110,7 +110,7 @@ function goldenItems(text: string, file: string): Item[] {
 
 function itemId(node: Node, position: number): string {
   const idProp = node.type === 'object' ? members(node).find((p) => p.children![0]!.value === 'id') : undefined;
-  const v = idProp?.children![1]!.value;
+  const v: unknown = idProp?.children![1]!.value;
   if (typeof v === 'string' && v.trim() !== '') return v.trim();
   if (typeof v === 'number' && Number.isInteger(v)) return String(v);
   return `q${position}`;
@@ -143,7 +143,7 @@ function insertChild(text: string, container: Node, member: string, styleFrom: N
 }
 
 /** Removes one child and one separator, the exact inverse of `insertChild` for the last one. */
-function removeChild(text: string, container: Node, child: Node): TextEdit {
+function removeChild(container: Node, child: Node): TextEdit {
   const children = container.children ?? [];
   const i = children.indexOf(child);
   if (children.length === 1) return { offset: child.offset, length: child.length, content: '' };

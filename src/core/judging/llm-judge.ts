@@ -254,7 +254,7 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
   let inARow = 0;
   let done = 0;
   let next = 0;
-  let fatal: unknown;
+  let fatal: { error: unknown } | undefined; // the first failure that stops every worker, rethrown as it came
   let stopped: LlmJudgeRun['stopped'];
   const interrupted = () => {
     if (!(opts.stop?.aborted || opts.signal?.aborted)) return false;
@@ -322,7 +322,7 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
       try {
         if (!(await judgeOne(item))) return;
       } catch (e) {
-        fatal ??= e;
+        fatal ??= { error: e };
         return;
       }
       opts.onProgress?.(++done, plan.items.length);
@@ -333,7 +333,7 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
   } finally {
     flush(); // what was graded before a stop is kept
   }
-  if (fatal !== undefined) throw fatal;
+  if (fatal !== undefined) throw fatal.error;
   const run: LlmJudgeRun = {
     ratings, failures, requests, pairsSent, httpRetries: requests - asks, parseRetries: asks - pairsSent,
     unfinished: plan.items.length - ratings.length - failures.length, // one failure at most per pair

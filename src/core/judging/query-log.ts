@@ -150,11 +150,17 @@ export function splitCsvLine(text: string): string[] | undefined {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      }
       else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === ',') cells.push(cell), (cell = '');
+    else if (ch === ',') {
+      cells.push(cell);
+      cell = '';
+    }
     else cell += ch;
   }
   if (quoted) return undefined;

@@ -126,7 +126,7 @@ export function stratumShares(sizes: readonly number[], n: number): number[] {
   const take = sizes.map(() => 0);
   let left = Math.min(n, sizes.reduce((s, x) => s + x, 0));
   while (left > 0) {
-    const open = sizes.map((s, i) => i).filter((i) => take[i]! < sizes[i]!);
+    const open = sizes.map((_, i) => i).filter((i) => take[i]! < sizes[i]!);
     const each = Math.floor(left / open.length);
     for (const [j, i] of open.entries()) {
       const want = each + (j < left % open.length ? 1 : 0);

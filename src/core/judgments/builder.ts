@@ -35,8 +35,8 @@ export class JudgmentBuilder {
     let qrels = this.byRater.get(this.rater);
     let locations = this.locationsByRater.get(this.rater);
     if (!qrels || !locations) {
-      this.byRater.set(this.rater, (qrels = new Map()));
-      this.locationsByRater.set(this.rater, (locations = new Map()));
+      this.byRater.set(this.rater, (qrels = new Map<string, Map<string, number>>()));
+      this.locationsByRater.set(this.rater, (locations = new Map<string, SourceLocation>()));
     }
     const first = locations.get(key);
     let docs = qrels.get(qid);
@@ -54,7 +54,7 @@ export class JudgmentBuilder {
       }
       return false;
     }
-    if (!docs) qrels.set(qid, (docs = new Map()));
+    if (!docs) qrels.set(qid, (docs = new Map<string, number>()));
     docs.set(docId, grade);
     locations.set(key, at);
     return true;

@@ -95,7 +95,7 @@ export function mergeRatings(
     }
     for (const [key, p] of pairs) {
       let docs = qrels.get(p.qid);
-      if (!docs) qrels.set(p.qid, (docs = new Map()));
+      if (!docs) qrels.set(p.qid, (docs = new Map<string, number>()));
       docs.set(p.doc, mergeGrades(p.grades, how));
       if (p.at) locations.set(key, p.at);
     }

@@ -77,7 +77,7 @@ export function evaluateRun(
   const missingFromRun: string[] = [];
   const noRelevant: string[] = [];
   const qids = [...judgments.qrels.keys()].sort(compareQids);
-  const withResidual = specs.filter((s) => definitionOf(s).residual);
+  const withResidual = specs.filter((s) => typeof definitionOf(s).residual === 'function');
   const residualPerQuery = new Map<string, Record<string, number>>();
   for (const qid of qids) {
     const qrels = judgments.qrels.get(qid)!;

@@ -44,7 +44,7 @@ const SEPARATOR = /[^\p{L}\p{N}]+/u;
 export interface Analyzer {
   /** Identifies every setting that changes the terms (part of index cache keys). */
   readonly key: string;
-  tokenize(text: string): string[];
+  tokenize: (text: string) => string[];
   /** One raw token -> its index term, or null when dropped (stop word, too short). */
   processTerm(token: string): string | null;
   /** tokenize + processTerm, dropped terms removed. */

@@ -76,7 +76,7 @@ export class LexicalIndex {
       fields,
       idField: 'id',
       storeFields: [] as string[],
-      extractField: (doc: any, field: string) => (field === 'id' ? doc.id : fieldText(doc, field)),
+      extractField: (doc: Document, field: string) => (field === 'id' ? doc.id : fieldText(doc, field)),
       tokenize: analyzer.tokenize,
       processTerm: (t: string) => analyzer.processTerm(t),
       // Discarded documents are skipped at search time anyway; background vacuuming would only add timers.
@@ -185,11 +185,12 @@ export class LexicalIndex {
         fuzzy: settings.fuzzy > 0 ? settings.fuzzy : false,
       });
       const hits = results.map((r) => {
-        let s = slot.get(r.id);
+        const id = r.id as string; // MiniSearch types ids as any; ours are strings
+        let s = slot.get(id);
         if (s === undefined) {
           s = docIds.length;
-          slot.set(r.id, s);
-          docIds.push(r.id);
+          slot.set(id, s);
+          docIds.push(id);
         }
         // MiniSearch multiplied by the number of query terms matched in this field; undo it.
         return { slot: s, raw: r.score / Math.max(1, r.queryTerms.length), terms: r.queryTerms };
@@ -230,7 +231,7 @@ export class LexicalIndex {
     const earlier = [...new Set(this.analyzer.analyze(tokens.slice(0, -1).join(' ')))];
     const raw = this.miniSearch.autoSuggest(prefix, {
       fuzzy: options.fuzzy && options.fuzzy > 0 ? options.fuzzy : false,
-      filter: filter ? (r) => filter(r.id) : undefined,
+      filter: filter ? (r) => filter(r.id as string) : undefined,
     });
     const merged = new Map<string, { terms: string[]; score: number }>();
     for (const group of raw) {
@@ -263,7 +264,7 @@ export class LexicalIndex {
       // Index terms are already processed; processing them again (e.g. stemming a stem) could change them.
       processTerm: (t: string) => t,
       tokenize: (t: string) => [t],
-      filter: filter ? (r) => filter(r.id) : undefined,
+      filter: filter ? (r) => filter(r.id as string) : undefined,
     });
     return hits.length > 0;
   }
@@ -597,7 +598,7 @@ const matchedTermsCache = new WeakMap<FieldScores, Map<string, Uint16Array>>();
 function matchedTerms(scores: FieldScores, fields: readonly string[]): Uint16Array {
   const key = JSON.stringify(fields);
   let byFields = matchedTermsCache.get(scores);
-  if (!byFields) matchedTermsCache.set(scores, (byFields = new Map()));
+  if (!byFields) matchedTermsCache.set(scores, (byFields = new Map<string, Uint16Array>()));
   const hit = byFields.get(key);
   if (hit) return hit;
   const { docIds, maskWords } = scores;

@@ -9,7 +9,7 @@ import { configAnalyzer } from '../retrieval/analyzer';
 import type { Run } from '../run/types';
 import type { RanklabSession } from './session';
 import { InputError } from '../util/diagnostics';
-import { type Principal, maySee } from '../acl/policy';
+import { maySee } from '../acl/policy';
 import { findPrincipal } from '../acl/principals';
 import { ReferenceAcl } from '../acl/reference-acl';
 import { type SearchView, buildSearchView, suggestFor, tagCounts } from './search-view';

@@ -629,7 +629,7 @@ function mapSpec(spec: JudgmentSpec, f: (path: string) => string): JudgmentSpec 
 function stateDirFor(root: string, explicit: string | undefined): string {
   if (explicit) return resolve(explicit);
   const own = join(root, '.ranklab');
-  let writable = true;
+  let writable: boolean;
   try {
     // Mode bits, not access(2): as root every folder is writable, yet a read-only data set must stay untouched.
     writable = (statSync(root).mode & 0o222) !== 0;

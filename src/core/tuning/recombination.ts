@@ -101,7 +101,7 @@ export async function prepareRecombination(session: RanklabSession, base: RankCo
             continue;
           }
           const n = q.ranker.rank(options[c], top);
-          const grades: (number | undefined)[] = new Array(n);
+          const grades = new Array<number | undefined>(n);
           for (let i = 0; i < n; i++) {
             const g = q.grades![top[i]];
             grades[i] = Number.isNaN(g) ? undefined : g;

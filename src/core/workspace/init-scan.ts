@@ -78,7 +78,7 @@ export function scanFolder(root: string): FolderScan {
   const scan: FolderScan = { documents: [], frontMatter: {}, records: [], judgments: [], judgmentFiles: [], warnings: [] };
   const claimed = new Set<string>();
 
-  const beir = findBeir(root, files);
+  const beir = findBeir(files);
   if (beir) {
     const prefix = beir === '.' ? '' : `${beir}/`;
     scan.beir = beir;
@@ -131,7 +131,7 @@ export function scanFolder(root: string): FolderScan {
 }
 
 /** A folder (the root or one level down) with corpus.jsonl, queries.jsonl and qrels.tsv or qrels/*.tsv. */
-function findBeir(root: string, files: string[]): string | undefined {
+function findBeir(files: string[]): string | undefined {
   const dirs = [...new Set(files.filter((f) => basename(f) === 'corpus.jsonl').map((f) => posix.dirname(f)))].filter((d) => d === '.' || !d.includes('/'));
   return dirs.find((d) => {
     const p = d === '.' ? '' : `${d}/`;
@@ -187,7 +187,7 @@ function sampleRecords(path: string, ext: string): Rec[] {
       if (out.length >= SAMPLE_RECORDS) break;
       if (!line.trim()) continue;
       try {
-        const v = JSON.parse(line);
+        const v: unknown = JSON.parse(line);
         if (isRec(v)) out.push(v);
       } catch {
         // a bad line is the corpus reader's to report, at its line

@@ -19,7 +19,7 @@ import { sweepParameter } from './sweep';
 import { createWorkspace } from './workspace';
 
 // Handlers take the arguments VS Code passes (untyped at the boundary); each declares the ones it reads.
-type Handler = (...args: any[]) => unknown;
+type Handler = (...args: never[]) => unknown;
 
 export interface CommandSpec {
   create: (ctx: RanklabContext) => Handler;
@@ -58,9 +58,9 @@ export function registerCommands(ctx: RanklabContext): vscode.Disposable[] {
     const handler = create(ctx);
     return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        return await handler(...args);
+        return await handler(...(args as never[]));
       } catch (e) {
-        ctx.log.error(`${id} failed: ${(e as Error)?.stack ?? e}`);
+        ctx.log.error(`${id} failed: ${(e as Error)?.stack ?? String(e)}`);
         void vscode.window.showErrorMessage(commandErrorMessage(e));
         return undefined;
       }

@@ -107,7 +107,7 @@ export class DashboardPanel implements vscode.Disposable {
     build().then((model) => {
       this.post(model);
       then?.();
-    }, (e: unknown) => this.log.error(`dashboard model: ${(e as Error)?.stack ?? e}`));
+    }, (e: unknown) => this.log.error(`dashboard model: ${(e as Error)?.stack ?? String(e)}`));
   }
 
   dispose(): void {

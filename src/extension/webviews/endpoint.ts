@@ -77,7 +77,7 @@ export class HostEndpoint<M extends Messages> {
           const result = await handler(m.params);
           await this.post({ type: 'response', requestId: m.requestId, ok: true, result } as ToWebview<M>);
         } catch (e) {
-          this.log.error(`${view}: request ${m.method} failed: ${(e as Error).stack ?? e}`);
+          this.log.error(`${view}: request ${m.method} failed: ${(e as Error).stack ?? String(e)}`);
           await this.post({ type: 'response', requestId: m.requestId, ok: false, error: (e as Error).message ?? String(e) });
         }
         return;
@@ -87,7 +87,7 @@ export class HostEndpoint<M extends Messages> {
         try {
           await handler(m.params);
         } catch (e) {
-          this.log.error(`${view}: command ${m.command} failed: ${(e as Error).stack ?? e}`);
+          this.log.error(`${view}: command ${m.command} failed: ${(e as Error).stack ?? String(e)}`);
         }
         return;
       }

@@ -103,7 +103,7 @@ serveRpc<RanklabMethods, RanklabNotification>({
       return { result: await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal), fieldProblems };
     }),
 
-  checkAcl: (params, ctx) => exclusive(params, ctx, (session) => checkAcl(session, { signal: ctx.signal, onProgress: ctx.progress })),
+  checkAcl: (params, ctx) => exclusive(params, ctx, (session) => checkAcl(session, { signal: ctx.signal, onProgress: (p) => ctx.progress(p) })),
 
   rebuildIndex: (params, ctx) => {
     const e = entryOf(params.root);

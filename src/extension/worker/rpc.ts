@@ -172,7 +172,8 @@ export function serveRpc<M extends MethodMap<M>, N = never>(handlers: Handlers<M
   const running = new Map<number, AbortController>();
   const post = (m: FromWorker) => port.postMessage(m);
   const log = (level: 'info' | 'warn' | 'error', message: string) => post({ kind: 'log', level, message });
-  port.on('message', async (m: ToWorker) => {
+  // Every failure of a request is answered to the host; the listener itself returns nothing.
+  const answer = async (m: ToWorker) => {
     if (m.kind === 'cancel') return running.get(m.id)?.abort(new DOMException('cancelled', 'AbortError'));
     if (m.kind === 'notify') {
       try {
@@ -194,7 +195,8 @@ export function serveRpc<M extends MethodMap<M>, N = never>(handlers: Handlers<M
     } finally {
       running.delete(m.id);
     }
-  });
+  };
+  port.on('message', (m: ToWorker) => void answer(m));
 }
 
 function toRpcError(e: unknown, aborted: boolean): RpcError {

@@ -181,7 +181,7 @@ suite('Ranklab live evaluation', () => {
     c.computedAhead = undefined;
     fs.copyFileSync(before.file, path.join(path.dirname(before.file), path.basename(before.file).replace(before.id, newId)));
     const ahead = await until('the comparison computed ahead', () => c.computedAhead);
-    assert.equal(await ahead, true, 'computed and cached');
+    assert.equal(ahead, true, 'computed and cached');
     const { baseline, candidate } = c.resolve();
     assert.equal(candidate?.id, newId, 'the new run is in the default pair');
     const cmp = await c.comparison(baseline!.id, newId);

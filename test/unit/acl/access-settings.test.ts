@@ -37,7 +37,7 @@ function refusal(session: RanklabSession, principal: string): InputError {
   assert.fail(`access for ${principal} was granted`);
 }
 
-test('a mapped access field that no document has refuses access, at its line of ranklab.json', withWorkspace(DOCS, { acl: { fields: { tenant: 'tenant_id' }, missingAcl: 'public' } }, (session, dir) => {
+test('a mapped access field that no document has refuses access, at its line of ranklab.json', withWorkspace(DOCS, { acl: { fields: { tenant: 'tenant_id' }, missingAcl: 'public' } }, (session) => {
   const e = refusal(session, 'hr');
   assert.equal(e.file, 'ranklab.json');
   assert.equal(e.key, 'acl.fields.tenant');

@@ -343,7 +343,7 @@ async function holds(mutate: Mutate, params: fc.Parameters<[Intended, number, Ed
     await fc.assert(mutationProperty(mutate), params);
   } catch (e) {
     const cause = (e as Error).cause;
-    throw new Error(`${(e as Error).message}\n${cause instanceof Error ? cause.message : String(cause ?? '')}`);
+    throw new Error(`${(e as Error).message}\n${cause instanceof Error ? cause.message : String(cause ?? '')}`, { cause: e });
   }
 }
 

@@ -15,7 +15,7 @@ import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { createEngine } from '../../../src/core/retrieval/engine';
 import type { Engine } from '../../../src/core/retrieval/pipeline';
 import type { Embedder, Reranker } from '../../../src/core/retrieval/providers/types';
-import { type Scenario, VOCAB, labelledInvalid, scenarioArb, word, writeWorkspace } from './generated-workspace';
+import { type Scenario, VOCAB, labelledInvalid, scenarioArb, writeWorkspace } from './generated-workspace';
 
 /**
  * Properties over random workspaces written as RAW FILES (Markdown front matter and JSONL records, with valid and

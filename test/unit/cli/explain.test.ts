@@ -86,7 +86,12 @@ test('compare: every moved document of every changed query carries its one-line 
   const all = capped.queryDeltas as (Delta & { delta: number })[];
   const explained = new Set([...all.filter((q) => q.delta < 0).slice(0, 5), ...all.filter((q) => q.delta > 0).slice(-5)]);
   assert.ok(all.length > 10);
-  for (const q of all) for (const m of q.moved) explained.has(q) ? assert.match(m.reason!, /^title boost 1→3[:;]/) : assert.equal(m.reason, undefined);
+  for (const q of all) {
+    for (const m of q.moved) {
+      if (explained.has(q)) assert.match(m.reason!, /^title boost 1→3[:;]/);
+      else assert.equal(m.reason, undefined);
+    }
+  }
 });
 
 test('explain: a document below the vector depth is labelled with the search its similarity comes from (exact), not "by hnsw"', () => {

@@ -31,6 +31,7 @@ test('queries sample: the same seed gives the same file byte for byte; the repor
   assert.equal(b.code, 0, b.stderr);
   assert.ok(readFileSync(join(dir, 'a.json')).equals(readFileSync(join(dir, 'b.json'))), 'byte for byte');
   const c = await cli(['queries', 'sample', '--log', log, '--n', '40', '--seed', '6', '--out', join(dir, 'c.json')]);
+  assert.equal(c.code, 0, c.stderr);
   assert.notEqual(readFileSync(join(dir, 'c.json'), 'utf8'), readFileSync(join(dir, 'a.json'), 'utf8'));
 
   const report = JSON.parse(a.stdout);

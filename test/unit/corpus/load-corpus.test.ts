@@ -224,7 +224,7 @@ test('always-excluded folders stay out even when include names them', () => {
   const dir = copyFixture('beir-mini');
   try {
     for (const sub of ['.ranklab/cache', 'node_modules/x', '.git']) {
-      require('node:fs').mkdirSync(join(dir, sub), { recursive: true });
+      mkdirSync(join(dir, sub), { recursive: true });
       writeFileSync(join(dir, sub, 'doc.txt'), 'Hidden\ntext');
     }
     const { files } = loadCorpus(dir, corpusSettings({ include: ['**/*.txt', '.ranklab/**/*.txt', '.git/*.txt'] }));

@@ -39,7 +39,6 @@ function connect(overrides: Partial<ViewHandlers<TestMessages>> = {}) {
   const window = new EventTarget();
   /** Requests `wait` answer when the test releases them by label. */
   const release = new Map<string, () => void>();
-  let host!: HostEndpoint<TestMessages>;
   const api: VsCodeApi<{ page: number }> = {
     postMessage: (m) => {
       const copy = structuredClone(m);
@@ -63,7 +62,7 @@ function connect(overrides: Partial<ViewHandlers<TestMessages>> = {}) {
     commands: { open: ({ id }) => void seen.opened.push(id) },
     ...overrides,
   };
-  host = new HostEndpoint(protocol, handlers, (m: ToWebview<TestMessages>) => {
+  const host: HostEndpoint<TestMessages> = new HostEndpoint(protocol, handlers, (m: ToWebview<TestMessages>) => {
     seen.posted.push(m);
     const copy = structuredClone(m);
     setImmediate(() => window.dispatchEvent(new MessageEvent('message', { data: copy })));

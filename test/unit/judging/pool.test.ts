@@ -55,7 +55,7 @@ describe('buildPool', () => {
   });
 
   it('scopes to queries and skips pairs the caller names', () => {
-    const pool = buildPool([A, B], judgments, { depth: 3, qids: new Set(['q2']), skip: (q, d) => d === 'z', specs: parseMetricList('p@3'), metricOptions: options });
+    const pool = buildPool([A, B], judgments, { depth: 3, qids: new Set(['q2']), skip: (_, d) => d === 'z', specs: parseMetricList('p@3'), metricOptions: options });
     assert.deepEqual(pool.pairs.map((p) => `${p.qid} ${p.docId}`), ['q2 y']);
   });
 

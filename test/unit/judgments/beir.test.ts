@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readBeirJudgments } from '../../../src/core/judgments';
 import { InputError } from '../../../src/core/util/diagnostics';
-import { brief, fixture, plainQrels, withTempDir } from './helpers';
+import { fixture, plainQrels, withTempDir } from './helpers';
 
 describe('readBeirJudgments', () => {
   const dir = fixture('beir');

@@ -60,7 +60,7 @@ function build(c: Case): { index: LexicalIndex; ids: string[] } {
 function filterOf(c: Case, ids: string[]): DocFilter | undefined {
   if (c.filter === 'none') return undefined;
   if (c.filter === 'empty') return permittedFilter(new Set());
-  const keep = new Set(ids.filter((id, i) => ((i * 2654435761 + c.filterSeed) >>> 0) % 3 !== 0));
+  const keep = new Set(ids.filter((_, i) => ((i * 2654435761 + c.filterSeed) >>> 0) % 3 !== 0));
   return c.filter === 'set' ? permittedFilter(keep) : (id: string) => keep.has(id);
 }
 

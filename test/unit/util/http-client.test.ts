@@ -7,7 +7,7 @@ import { HttpClient } from '../../../src/core/util/http-client';
 describe('HttpClient', () => {
   let answers: Array<{ status: number; headers?: Record<string, string>; hang?: boolean }> = [];
   let hits = 0;
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     hits++;
     const a = answers.shift() ?? { status: 200 };
     if (a.hang) return; // never answers

@@ -12,7 +12,7 @@ import type { ReaderContext, ReadResult } from './types';
 export function readMarkdown(text: string, ctx: ReaderContext): ReadResult {
   const diagnostics: Diagnostic[] = [];
   let data: Record<string, unknown> = {};
-  let content = text;
+  let content: string;
   let unreadable = false;
   try {
     // Passing an options object keeps gray-matter from caching every file it has seen.

@@ -62,7 +62,7 @@ export class Postings {
     this.vocabulary = ms._index;
     this.documentCount = ms._documentCount;
     this.docSpace = ms._nextId;
-    this.ids = new Array(this.docSpace);
+    this.ids = new Array<string | undefined>(this.docSpace);
     for (const [n, id] of ms._documentIds) this.ids[n] = id;
     const fieldIds = fields.map((f) => ms._fieldIds[f]);
     this.avgLength = fieldIds.map((id) => ms._avgFieldLength[id] ?? 0);
@@ -112,7 +112,7 @@ export class Postings {
     }
   }
 
-  static fromMiniSearch(miniSearch: MiniSearch<any>, fields: readonly string[]): Postings {
+  static fromMiniSearch(miniSearch: MiniSearch<never>, fields: readonly string[]): Postings {
     return new Postings(fields.length, miniSearch as unknown as MiniSearchState, fields);
   }
 

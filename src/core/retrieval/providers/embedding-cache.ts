@@ -60,7 +60,7 @@ export function decodeSegment(buf: Buffer): Segment | undefined {
   if (8 + headerLen > buf.length) return undefined;
   let header: { id?: unknown; dimension?: unknown; count?: unknown; keys?: unknown; sha256?: unknown };
   try {
-    header = JSON.parse(buf.toString('utf8', 8, 8 + headerLen));
+    header = JSON.parse(buf.toString('utf8', 8, 8 + headerLen)) as typeof header;
   } catch {
     return undefined;
   }

@@ -88,7 +88,7 @@ export function readQueryVectors(path: string, displayPath = path): { vectors: M
     if (text.trim() === '') continue;
     let rec: { text?: unknown; query?: unknown; vector?: unknown };
     try {
-      rec = JSON.parse(text);
+      rec = JSON.parse(text) as typeof rec;
     } catch {
       bad(line, 'not valid JSON');
       continue;
