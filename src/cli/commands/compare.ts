@@ -134,7 +134,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const steps = ['baseline', ...candidates.map((c) => `candidate ${nameOf(c)}`), 'statistics'];
   const finished: string[] = [];
   let judgments: JudgmentSet | undefined;
-  let excluded: ExcludedQuery[] = [];
+  let excluded: ExcludedQuery[];
   let many: ManyComparison;
   try {
     // The rest of the inputs, before any config runs; the corpus first, pausing, so that Ctrl-C stops it too.

@@ -58,7 +58,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const { signal, dispose } = interruptSignal(io);
   const failed: { name: string; message: string }[] = [];
   let outcome: EvaluateConfigsResult = { results: [], failed: [], notRun: [] };
-  let interrupted = false;
+  let interrupted: boolean;
   try {
     const need = { optional: enginesOnly(entries) };
     await readCorpus(session, report, signal, need);

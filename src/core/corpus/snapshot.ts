@@ -135,7 +135,7 @@ class SnapshotParser {
     if (this.broken) return;
     try {
       if (this.expected > 0) {
-        this.current!.docs.push(JSON.parse(line));
+        this.current!.docs.push(JSON.parse(line) as SnapshotFile['docs'][number]);
         this.expected--;
         return;
       }
