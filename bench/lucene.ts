@@ -6,7 +6,8 @@
 // harness runs in its own JVM, then Ranklab in its own Node process (bench/lib/lucene-ranklab.mts), one after the
 // other so they do not share the 2 cores. Prints build time, size on disk, heap and peak RSS, q/s, p50 and p99 for
 // both, the ratio, and overlap@10 of the two engines' top 10 (a sanity figure: the BM25 length norms differ).
-// Unless --no-save: bench/results/lucene.json and the `bench:lucene` section of docs/benchmarks.md.
+// Unless --no-save: bench/results/lucene.json and the `bench:lucene` section of docs/benchmarks.md (default sizes;
+// other sizes: bench/results/lucene-SIZES.json only). 1m needs --node-heap 20000 or so on today's engine.
 // Needs java 17+, mvn (offline when ~/.m2 holds the plugins, else online once) and the shared collections
 // (RANKLAB_SHARED, default ../shared) for the generator's vocabulary.
 import { spawnSync } from 'node:child_process';
@@ -33,6 +34,7 @@ const ROOT = resolve(__dirname, '..');
 const HARNESS = join(ROOT, 'bench', 'lucene');
 const WORK = join(ROOT, 'bench', 'results', 'tmp', 'lucene'); // ignored by git (bench/results/tmp/)
 const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '50k': 50_000, '200k': 200_000, '1m': 1_000_000 };
+const DEFAULT_SIZES = ['50k', '200k'];
 const SHAPE = { title: [4, 10], body: [60, 220] }; // issue 32's corpus
 const KEEP = 10; // top ids compared between the engines
 
@@ -40,11 +42,11 @@ interface Timing { p50: number; p99: number; qps: number; wallMs: number; n: num
 interface LuceneOut {
   docs: number; queries: number; luceneVersion: string; java: string; parseMs: number; indexMs: number; mergeMs: number;
   indexBytes: number; openMs: number; maxHeapBytes: number; peakHeapBytes: number; heapAfterGcBytes: number;
-  peakRssBytes: number; cpuMs: number; warm: Timing; timed: Timing; top: string[][];
+  peakRssBytes: number; cpuMs: number; buildCpuMs: number; queryCpuMs: number; warm: Timing; timed: Timing; top: string[][];
 }
 interface RanklabOut {
   docs: number; queries: number; node: string; buildMs: number; postingsMs: number; notes: string[]; cacheBytes: number;
-  heapMB: number; peakRssBytes: number; cpuMs: number; maxHeapBytes: number; warmStartMs: number | null;
+  heapMB: number; peakRssBytes: number; cpuMs: number; buildCpuMs: number; queryCpuMs: number; maxHeapBytes: number; warmStartMs: number | null;
   warmStartNotes: string[]; warm: Timing; timed: Timing; top: string[][];
 }
 interface SizeResult {
@@ -128,6 +130,7 @@ export async function runLuceneBench(options: { sizes: string[]; queryCount: num
     mkdirSync(dir, { recursive: true });
     const loadStart = bench.loadavg();
     const corpusBytes = writeCorpus(n, options.queryCount, dir);
+    (globalThis as { gc?: () => void }).gc?.(); // the generated documents are garbage now: free them before the engines run
     log(`[${label}] ${(corpusBytes / 2 ** 20).toFixed(0)} MB of JSON Lines written; load ${bench.loadavg()}; Lucene...`);
     const corpus = join(dir, 'corpus.jsonl');
     const queries = join(dir, 'queries.txt');
@@ -154,9 +157,12 @@ export async function runLuceneBench(options: { sizes: string[]; queryCount: num
   log('');
   log(table(results));
   if (options.save) {
-    writeFileSync(join(ROOT, 'bench', 'results', 'lucene.json'), `${JSON.stringify({ date: new Date().toISOString(), machine: bench.machine(), javaHeap: options.javaHeap, nodeHeapMB: options.nodeHeapMB, results }, null, 2)}\n`);
-    bench.writeDocSection('lucene', docSection(results, options));
-    log('wrote bench/results/lucene.json and the bench:lucene section of docs/benchmarks.md');
+    // The default sizes own bench/results/lucene.json and the docs section; other sizes get their own file only.
+    const standard = options.sizes.join(',') === DEFAULT_SIZES.join(',');
+    const file = join('bench', 'results', standard ? 'lucene.json' : `lucene-${options.sizes.join('-')}.json`);
+    writeFileSync(join(ROOT, file), `${JSON.stringify({ date: new Date().toISOString(), machine: bench.machine(), javaHeap: options.javaHeap, nodeHeapMB: options.nodeHeapMB, results }, null, 2)}\n`);
+    if (standard) bench.writeDocSection('lucene', docSection(results, options));
+    log(`wrote ${file}${standard ? ' and the bench:lucene section of docs/benchmarks.md' : ''}`);
   }
   return results;
 }
@@ -168,7 +174,7 @@ const mb = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} 
 const times = (a: number, b: number) => `${(a / b).toFixed(a / b < 10 ? 2 : 1)}×`;
 
 function table(results: SizeResult[]): string {
-  const head = '| docs | engine | build | on disk | heap | peak RSS | q/s | p50 ms | p99 ms | warm start | overlap@10 |';
+  const head = '| docs | engine | build: wall (CPU) | on disk | heap | peak RSS | q/s: wall (per CPU s) | p50 ms | p99 ms | warm start | overlap@10 |';
   const rows: string[] = [];
   for (const r of results) {
     const L = r.lucene;
@@ -176,9 +182,11 @@ function table(results: SizeResult[]): string {
     const lBuild = L.indexMs + L.mergeMs;
     const rBuild = R.buildMs + R.postingsMs;
     const docs = r.docs.toLocaleString('en');
-    rows.push(`| ${docs} | Lucene ${L.luceneVersion} | ${sec(lBuild)} (index ${sec(L.indexMs)} + merge ${sec(L.mergeMs)}) | ${mb(L.indexBytes)} index | ${mb(L.heapAfterGcBytes)} retained, ${mb(L.peakHeapBytes)} peak of ${mb(L.maxHeapBytes)} | ${mb(L.peakRssBytes)} | ${L.timed.qps.toFixed(0)} | ${msf(L.timed.p50)} | ${msf(L.timed.p99)} | ${sec(L.openMs)} (open) | |`);
-    rows.push(`| ${docs} | Ranklab | ${sec(rBuild)} (MiniSearch + cache ${sec(R.buildMs)} + postings ${sec(R.postingsMs)}) | ${mb(R.cacheBytes)} cache | ${R.heapMB.toFixed(0)} MB retained (limit ${mb(R.maxHeapBytes)}) | ${mb(R.peakRssBytes)} | ${R.timed.qps.toFixed(0)} | ${msf(R.timed.p50)} | ${msf(R.timed.p99)} | ${R.warmStartMs === null ? 'no cache' : sec(R.warmStartMs)} | ${(r.overlapAt10 * 100).toFixed(1)}% |`);
-    rows.push(`| ${docs} | Ranklab ÷ Lucene | ${times(rBuild, lBuild)} | ${times(R.cacheBytes, L.indexBytes)} | | ${times(R.peakRssBytes, L.peakRssBytes)} | ${times(R.timed.qps, L.timed.qps)} | ${times(R.timed.p50, L.timed.p50)} | ${times(R.timed.p99, L.timed.p99)} | | |`);
+    const lCpuQps = L.timed.n / (L.queryCpuMs / 1000);
+    const rCpuQps = R.timed.n / (R.queryCpuMs / 1000);
+    rows.push(`| ${docs} | Lucene ${L.luceneVersion} | ${sec(lBuild)} (${sec(L.buildCpuMs)}): index ${sec(L.indexMs)} + merge ${sec(L.mergeMs)} | ${mb(L.indexBytes)} index | ${mb(L.heapAfterGcBytes)} retained, ${mb(L.peakHeapBytes)} peak (-Xmx ${mb(L.maxHeapBytes)}) | ${mb(L.peakRssBytes)} | ${L.timed.qps.toFixed(0)} (${lCpuQps.toFixed(0)}) | ${msf(L.timed.p50)} | ${msf(L.timed.p99)} | ${sec(L.openMs)} (open) | |`);
+    rows.push(`| ${docs} | Ranklab | ${sec(rBuild)} (${sec(R.buildCpuMs)}): MiniSearch + cache ${sec(R.buildMs)} + postings ${sec(R.postingsMs)} | ${mb(R.cacheBytes)} cache | ${R.heapMB.toFixed(0)} MB retained | ${mb(R.peakRssBytes)} | ${R.timed.qps.toFixed(0)} (${rCpuQps.toFixed(0)}) | ${msf(R.timed.p50)} | ${msf(R.timed.p99)} | ${R.warmStartMs === null ? 'no cache' : sec(R.warmStartMs)} | ${(r.overlapAt10 * 100).toFixed(1)}% |`);
+    rows.push(`| ${docs} | Ranklab ÷ Lucene | ${times(rBuild, lBuild)} (${times(R.buildCpuMs, L.buildCpuMs)}) | ${times(R.cacheBytes, L.indexBytes)} | | ${times(R.peakRssBytes, L.peakRssBytes)} | ${times(R.timed.qps, L.timed.qps)} (${times(rCpuQps, lCpuQps)}) | ${times(R.timed.p50, L.timed.p50)} | ${times(R.timed.p99, L.timed.p99)} | | |`);
   }
   return [head, '|---|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
@@ -193,7 +201,7 @@ function docSection(results: SizeResult[], options: { queryCount: number; javaHe
     `Measured ${new Date().toISOString().slice(0, 10)} on ${m.cpus} cores (${m.cpuModel}), ${m.totalMemGB.toFixed(0)} GB, Lucene ${l?.luceneVersion} on Java ${l?.java} (-Xmx${options.javaHeap}, serial GC), Node ${r?.node} (--max-old-space-size=${options.nodeHeapMB}). `
       + `Load average (1/5/15 min) per size: ${results.map((x) => `${x.label} ${x.loadStart} at the start, ${x.loadEnd} at the end`).join('; ')} (the machine was shared: compare the two engines within one size, measured one after the other in the same run).`,
     `Synthetic corpora (bench/lib/corpus.mjs, lexical only, ${SHAPE.title.join('-')} title and ${SHAPE.body.join('-')} body words), ${options.queryCount.toLocaleString('en')} distinct queries of 2-4 words; the same JSON Lines file and query file for both engines. `
-      + 'BM25 k1 1.2 b 0.75, title boost 3 + body, top 100 ids per query, one thread. q/s, p50, p99: the second of two passes over the queries (the first warms the JIT), each query analysed, searched and its 100 ids read. '
+      + 'BM25 k1 1.2 b 0.75, title boost 3 + body, top 100 ids per query, one thread. q/s, p50, p99: the second of two passes over the queries (the first warms the JIT), each query analysed, searched and its 100 ids read; in brackets, queries per second of process CPU time (JIT and GC threads included), which a busy machine disturbs less than wall time. '
       + 'Lucene build = reading and parsing the file, indexing (256 MB RAM buffer, serial merges), commit, forceMerge(1); Ranklab build = `buildOrLoadLexical` (MiniSearch, then the lexical cache written) + the compact postings pruned top-k runs on, from documents already in memory. '
       + 'Heap: Lucene after a full GC with the index open (and the peak used during the run); Ranklab, what the index retains after a full GC. Peak RSS: of the whole process (Ranklab\'s includes the documents it holds). Overlap@10: the share of Lucene\'s top 10 that Ranklab\'s top 10 also has, averaged over queries (Lucene stores document lengths in one byte and counts them differently: see docs/scaling.md).',
     '',
@@ -204,7 +212,7 @@ function docSection(results: SizeResult[], options: { queryCount: number; javaHe
 if (require.main === module) {
   const args = process.argv.slice(2);
   runLuceneBench({
-    sizes: (opt(args, 'sizes') ?? '50k,200k').split(','),
+    sizes: opt(args, 'sizes')?.split(',') ?? DEFAULT_SIZES,
     queryCount: Number(opt(args, 'queries') ?? 1000),
     javaHeap: opt(args, 'java-heap') ?? '2g',
     nodeHeapMB: Number(opt(args, 'node-heap') ?? 8192),

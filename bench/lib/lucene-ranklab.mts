@@ -45,39 +45,45 @@ const analyzer = createAnalyzer(DEFAULT_ANALYZER);
 const bm25 = defaultRankConfig().lexical!.bm25;
 const settings = { bm25, prefix: false, fuzzy: 0, boosts: BOOSTS, combineWith: 'OR' as const, depth: DEPTH };
 
+const cpuMs = () => {
+  const c = process.cpuUsage(); // the whole process (GC threads too), like the JVM's process CPU time
+  return (c.user + c.system) / 1000;
+};
 const before = memory();
 const rssBeforeMB = before.rss;
+let cpu0 = cpuMs();
 let t0 = now();
 const built = await buildOrLoadLexical(docs, fingerprint, FIELDS, analyzer, cacheDir);
 const buildMs = now() - t0;
 t0 = now();
 built.index.postings();
 const postingsMs = now() - t0;
+const buildCpuMs = cpuMs() - cpu0;
 const heapMB = memory().heap - before.heap;
 const cacheBytes = treeSize(cacheDir);
 
 const warm = await timeQueries(queries, (q: string) => built.index.topK(q, settings));
 const top: string[][] = [];
+cpu0 = cpuMs();
 const timed = await timeQueries(queries, (q: string) => {
   top.push(built.index.topK(q, settings).hits.slice(0, keep).map((h) => h.id));
 });
+const queryCpuMs = cpuMs() - cpu0;
 const peakRssBytes = process.resourceUsage().maxRSS * 1024; // build and queries, before the warm start below
-const cpuMs = (() => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-})();
 
-// A warm start: the index read back from the cache just written (what the next `eval` does).
+// A warm start: the index read back from the cache just written (what the next `eval` does). Only when a cache
+// was written (its meta file is the last one written): without one it would be a second full build. null when
+// there is none or it was not reused (the notes say why).
+const written = readdirSync(join(cacheDir, 'lexical')).some((f) => f.endsWith('.meta.json'));
 t0 = now();
-const loaded = await buildOrLoadLexical(docs, fingerprint, FIELDS, analyzer, cacheDir);
-// null when the cache was not written or not reused (the notes say why): no warm start to measure.
-const warmStartMs = loaded.source === 'cache' ? now() - t0 : null;
+const loaded = written ? await buildOrLoadLexical(docs, fingerprint, FIELDS, analyzer, cacheDir) : undefined;
+const warmStartMs = loaded?.source === 'cache' ? now() - t0 : null;
 
 console.log(JSON.stringify({
   engine: 'ranklab', node: process.version, docs: docs.length, queries: queries.length, bm25, boosts: BOOSTS, depth: DEPTH,
-  buildMs, buildSource: built.source, postingsMs, notes: built.notes, cacheBytes, heapMB, rssBeforeMB, peakRssBytes, cpuMs,
+  buildMs, buildSource: built.source, postingsMs, notes: built.notes, cacheBytes, heapMB, rssBeforeMB, peakRssBytes, cpuMs: cpuMs(), buildCpuMs, queryCpuMs,
   maxHeapBytes: (await import('node:v8')).getHeapStatistics().heap_size_limit,
-  warmStartMs, warmStartNotes: loaded.notes, warm, timed, top,
+  warmStartMs, warmStartNotes: loaded?.notes ?? [], warm, timed, top,
 }));
 
 function treeSize(dir: string): number {

@@ -30,13 +30,16 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
-import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SerialMergeScheduler;
-import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -47,6 +50,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Lucene baseline for `npm run bench:lucene`: indexes a JSON Lines corpus ({"id","title","body"} per line) the way
@@ -58,7 +62,6 @@ import org.apache.lucene.store.FSDirectory;
 public final class LuceneBench {
   /** Ranklab's SEPARATOR (src/core/retrieval/analyzer.ts): anything but letters and digits splits tokens. */
   private static final Pattern SEPARATOR = Pattern.compile("[^\\p{L}\\p{N}]+");
-  private static final Set<String> ID_ONLY = Set.of("id");
 
   public static void main(String[] argv) throws Exception {
     Map<String, String> a = args(argv);
@@ -75,6 +78,9 @@ public final class LuceneBench {
         .map(String::strip).filter(w -> !w.isEmpty()).toList(), false);
     Analyzer analyzer = ranklabLike(stop);
     BM25Similarity similarity = new BM25Similarity(k1, b);
+    // CPU time of the whole JVM (its JIT and GC threads too), like process.cpuUsage() on Ranklab's side: on a shared
+    // machine it moves less than wall time.
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     // Reading and parsing alone, so that the index time below can be read without it (Ranklab's build starts from
     // documents already in memory).
@@ -94,11 +100,15 @@ public final class LuceneBench {
         .setOpenMode(IndexWriterConfig.OpenMode.CREATE);
     double indexMs;
     double mergeMs;
+    double buildCpuMs;
     try (FSDirectory dir = FSDirectory.open(indexDir); IndexWriter writer = new IndexWriter(dir, config)) {
       t0 = System.nanoTime();
+      long cpu0 = os.getProcessCpuTime();
       forEachRecord(corpus, r -> {
         Document d = new Document();
-        d.add(new StringField("id", r.get("id"), Field.Store.YES));
+        // Ids as doc values, not stored fields: reading 100 stored documents per query (LZ4 blocks) would cost more
+        // than the search itself; doc values are how a Lucene application reads a key per hit.
+        d.add(new BinaryDocValuesField("id", new BytesRef(r.get("id"))));
         d.add(new Field("title", r.getOrDefault("title", ""), text));
         d.add(new Field("body", r.getOrDefault("body", ""), text));
         writer.addDocument(d);
@@ -109,6 +119,7 @@ public final class LuceneBench {
       writer.forceMerge(1);
       writer.commit();
       mergeMs = ms(t0);
+      buildCpuMs = (os.getProcessCpuTime() - cpu0) / 1e6;
     }
     long indexBytes = treeSize(indexDir);
 
@@ -119,6 +130,7 @@ public final class LuceneBench {
     double[] timed;
     double warmWallMs;
     double timedWallMs;
+    double queryCpuMs;
     try (FSDirectory dir = FSDirectory.open(indexDir); DirectoryReader reader = DirectoryReader.open(dir)) {
       t0 = System.nanoTime();
       IndexSearcher searcher = new IndexSearcher(reader); // no executor: one thread
@@ -129,8 +141,10 @@ public final class LuceneBench {
       warm = runQueries(searcher, analyzer, queries, titleBoost, depth, keep, null);
       warmWallMs = ms(t0);
       t0 = System.nanoTime();
+      long cpu0 = os.getProcessCpuTime();
       timed = runQueries(searcher, analyzer, queries, titleBoost, depth, keep, top);
       timedWallMs = ms(t0);
+      queryCpuMs = (os.getProcessCpuTime() - cpu0) / 1e6;
     }
 
     long peakHeap = 0;
@@ -139,7 +153,6 @@ public final class LuceneBench {
     }
     System.gc();
     long heapAfterGc = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     StringBuilder o = new StringBuilder("{");
     o.append("\"engine\":\"lucene\",\"luceneVersion\":").append(JsonLine.quote(org.apache.lucene.util.Version.LATEST.toString()));
@@ -152,6 +165,7 @@ public final class LuceneBench {
     o.append(",\"peakHeapBytes\":").append(peakHeap).append(",\"heapAfterGcBytes\":").append(heapAfterGc);
     o.append(",\"peakRssBytes\":").append(peakRssBytes());
     o.append(",\"cpuMs\":").append(os.getProcessCpuTime() / 1e6);
+    o.append(",\"buildCpuMs\":").append(buildCpuMs).append(",\"queryCpuMs\":").append(queryCpuMs);
     o.append(",\"warm\":").append(timing(warm, warmWallMs)).append(",\"timed\":").append(timing(timed, timedWallMs));
     o.append(",\"top\":[");
     for (int q = 0; q < top.size(); q++) {
@@ -180,16 +194,32 @@ public final class LuceneBench {
         bq.add(new TermQuery(new Term("body", term)), BooleanClause.Occur.SHOULD);
       }
       TopDocs hits = searcher.search(bq.build(), depth);
-      StoredFields stored = searcher.storedFields();
-      String[] ids = new String[hits.scoreDocs.length];
-      for (int k = 0; k < ids.length; k++) {
-        ScoreDoc sd = hits.scoreDocs[k];
-        ids[k] = stored.document(sd.doc, ID_ONLY).get("id");
-      }
+      String[] ids = ids(searcher.getIndexReader().leaves(), hits.scoreDocs);
       lat[q] = ms(t);
       if (top != null) top.add(Arrays.asList(ids).subList(0, Math.min(keep, ids.length)));
     }
     return lat;
+  }
+
+  /** The id of every hit, in rank order (read in doc order: doc values iterate forwards only). */
+  private static String[] ids(List<LeafReaderContext> leaves, ScoreDoc[] hits) throws IOException {
+    Integer[] order = new Integer[hits.length];
+    for (int k = 0; k < order.length; k++) order[k] = k;
+    Arrays.sort(order, (x, y) -> Integer.compare(hits[x].doc, hits[y].doc));
+    String[] ids = new String[hits.length];
+    int leaf = -1;
+    BinaryDocValues values = null;
+    for (int k : order) {
+      int doc = hits[k].doc;
+      int l = ReaderUtil.subIndex(doc, leaves);
+      if (l != leaf) {
+        leaf = l;
+        values = DocValues.getBinary(leaves.get(l).reader(), "id");
+      }
+      if (!values.advanceExact(doc - leaves.get(l).docBase)) throw new IllegalStateException("document " + doc + " has no id");
+      ids[k] = values.binaryValue().utf8ToString();
+    }
+    return ids;
   }
 
   /** Distinct analyzed terms in order (Ranklab's top-k scores each distinct query term once). */
