@@ -45,7 +45,7 @@ interface LuceneOut {
   peakRssBytes: number; cpuMs: number; buildCpuMs: number; queryCpuMs: number; warm: Timing; timed: Timing; top: string[][];
 }
 interface RanklabOut {
-  docs: number; queries: number; node: string; buildMs: number; postingsMs: number; notes: string[]; cacheBytes: number;
+  docs: number; queries: number; node: string; buildMs: number; postingsMs: number; notes: string[]; cacheWritten: boolean; cacheBytes: number;
   heapMB: number; peakRssBytes: number; cpuMs: number; buildCpuMs: number; queryCpuMs: number; maxHeapBytes: number; warmStartMs: number | null;
   warmStartNotes: string[]; warm: Timing; timed: Timing; top: string[][];
 }
@@ -113,6 +113,8 @@ function overlap(a: string[][], b: string[][]): { mean: number; n: number } {
 }
 
 export async function runLuceneBench(options: { sizes: string[]; queryCount: number; javaHeap: string; nodeHeapMB: number; save: boolean; log?: (s: string) => void }): Promise<SizeResult[]> {
+  const unknown = options.sizes.filter((s) => !SIZES[s]);
+  if (unknown.length) throw new Error(`--sizes: unknown size ${unknown.join(', ')} (one of ${Object.keys(SIZES).join(', ')})`);
   bench = await lib();
   const log = options.log ?? console.log;
   const bm25 = defaultRankConfig().lexical!.bm25;
@@ -124,7 +126,6 @@ export async function runLuceneBench(options: { sizes: string[]; queryCount: num
   const results: SizeResult[] = [];
   for (const label of options.sizes) {
     const n = SIZES[label];
-    if (!n) throw new Error(`--sizes: unknown size ${label} (one of ${Object.keys(SIZES).join(', ')})`);
     const dir = join(WORK, label);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -185,8 +186,8 @@ function table(results: SizeResult[]): string {
     const lCpuQps = L.timed.n / (L.queryCpuMs / 1000);
     const rCpuQps = R.timed.n / (R.queryCpuMs / 1000);
     rows.push(`| ${docs} | Lucene ${L.luceneVersion} | ${sec(lBuild)} (${sec(L.buildCpuMs)}): index ${sec(L.indexMs)} + merge ${sec(L.mergeMs)} | ${mb(L.indexBytes)} index | ${mb(L.heapAfterGcBytes)} retained, ${mb(L.peakHeapBytes)} peak (-Xmx ${mb(L.maxHeapBytes)}) | ${mb(L.peakRssBytes)} | ${L.timed.qps.toFixed(0)} (${lCpuQps.toFixed(0)}) | ${msf(L.timed.p50)} | ${msf(L.timed.p99)} | ${sec(L.openMs)} (open) | |`);
-    rows.push(`| ${docs} | Ranklab | ${sec(rBuild)} (${sec(R.buildCpuMs)}): MiniSearch + cache ${sec(R.buildMs)} + postings ${sec(R.postingsMs)} | ${mb(R.cacheBytes)} cache | ${R.heapMB.toFixed(0)} MB retained | ${mb(R.peakRssBytes)} | ${R.timed.qps.toFixed(0)} (${rCpuQps.toFixed(0)}) | ${msf(R.timed.p50)} | ${msf(R.timed.p99)} | ${R.warmStartMs === null ? 'no cache' : sec(R.warmStartMs)} | ${(r.overlapAt10 * 100).toFixed(1)}% |`);
-    rows.push(`| ${docs} | Ranklab ÷ Lucene | ${times(rBuild, lBuild)} (${times(R.buildCpuMs, L.buildCpuMs)}) | ${times(R.cacheBytes, L.indexBytes)} | | ${times(R.peakRssBytes, L.peakRssBytes)} | ${times(R.timed.qps, L.timed.qps)} (${times(rCpuQps, lCpuQps)}) | ${times(R.timed.p50, L.timed.p50)} | ${times(R.timed.p99, L.timed.p99)} | | |`);
+    rows.push(`| ${docs} | Ranklab | ${sec(rBuild)} (${sec(R.buildCpuMs)}): MiniSearch + cache ${sec(R.buildMs)} + postings ${sec(R.postingsMs)} | ${R.cacheWritten ? `${mb(R.cacheBytes)} cache` : 'no cache (not written)'} | ${R.heapMB.toFixed(0)} MB retained | ${mb(R.peakRssBytes)} | ${R.timed.qps.toFixed(0)} (${rCpuQps.toFixed(0)}) | ${msf(R.timed.p50)} | ${msf(R.timed.p99)} | ${R.warmStartMs === null ? 'no cache' : sec(R.warmStartMs)} | ${(r.overlapAt10 * 100).toFixed(1)}% |`);
+    rows.push(`| ${docs} | Ranklab ÷ Lucene | ${times(rBuild, lBuild)} (${times(R.buildCpuMs, L.buildCpuMs)}) | ${R.cacheWritten ? times(R.cacheBytes, L.indexBytes) : ''} | | ${times(R.peakRssBytes, L.peakRssBytes)} | ${times(R.timed.qps, L.timed.qps)} (${times(rCpuQps, lCpuQps)}) | ${times(R.timed.p50, L.timed.p50)} | ${times(R.timed.p99, L.timed.p99)} | | |`);
   }
   return [head, '|---|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }

@@ -4,7 +4,7 @@
 // postings pruned top-k runs on, runs every query twice through LexicalIndex.topK (BM25, title boost 3, top 100,
 // as bench/lexical-topk.mts does), then loads the cache once more (a warm start). Prints one JSON object.
 // Usage: node --expose-gc --import tsx bench/lib/lucene-ranklab.mts CORPUS QUERIES CACHE_DIR [KEEP]
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_ANALYZER, defaultRankConfig } from '../../src/core/config/defaults';
@@ -74,14 +74,14 @@ const peakRssBytes = process.resourceUsage().maxRSS * 1024; // build and queries
 // A warm start: the index read back from the cache just written (what the next `eval` does). Only when a cache
 // was written (its meta file is the last one written): without one it would be a second full build. null when
 // there is none or it was not reused (the notes say why).
-const written = readdirSync(join(cacheDir, 'lexical')).some((f) => f.endsWith('.meta.json'));
+const written = existsSync(join(cacheDir, 'lexical')) && readdirSync(join(cacheDir, 'lexical')).some((f) => f.endsWith('.meta.json'));
 t0 = now();
 const loaded = written ? await buildOrLoadLexical(docs, fingerprint, FIELDS, analyzer, cacheDir) : undefined;
 const warmStartMs = loaded?.source === 'cache' ? now() - t0 : null;
 
 console.log(JSON.stringify({
   engine: 'ranklab', node: process.version, docs: docs.length, queries: queries.length, bm25, boosts: BOOSTS, depth: DEPTH,
-  buildMs, buildSource: built.source, postingsMs, notes: built.notes, cacheBytes, heapMB, rssBeforeMB, peakRssBytes, cpuMs: cpuMs(), buildCpuMs, queryCpuMs,
+  buildMs, buildSource: built.source, postingsMs, notes: built.notes, cacheWritten: written, cacheBytes, heapMB, rssBeforeMB, peakRssBytes, cpuMs: cpuMs(), buildCpuMs, queryCpuMs,
   maxHeapBytes: (await import('node:v8')).getHeapStatistics().heap_size_limit,
   warmStartMs, warmStartNotes: loaded?.notes ?? [], warm, timed, top,
 }));
