@@ -94,18 +94,22 @@ export const SYNTHETIC = {
  *    Gaussian noise of norm ~0.5, normalised;
  *  - queries: 2-4 non-stop words taken from a random document; the query vector is that document's topic
  *    centroid plus noise of norm ~0.7, normalised (related to, not identical with, the document).
+ * Options (defaults keep the corpus above, draw for draw): `vectors: false` draws no vectors (a lexical-only corpus,
+ * much lighter at 1M documents); `lengths: { title: [min, max], body: [min, max] }` draws word counts uniformly in
+ * those ranges instead of copying a real document's (issue 32's shape: 4-10 title words, 60-220 body words).
+ * Either option gives different documents than the default corpus of the same size.
  */
-export function syntheticCorpus(size, queryCount, isStopword) {
+export function syntheticCorpus(size, queryCount, isStopword, { vectors = true, lengths } = {}) {
   const p = SYNTHETIC;
   const rand = createRng(p.seed); // deterministic: every run builds the same synthetic corpus
   const { docs: real } = loadShared();
   const counts = new Map();
-  const lengths = [];
+  const realLengths = [];
   const words = (t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
   for (const d of real) {
     const tw = words(d.title);
     const bw = words(d.body);
-    lengths.push([tw.length, bw.length]);
+    realLengths.push([tw.length, bw.length]);
     for (const w of tw) counts.set(w, (counts.get(w) ?? 0) + 1);
     for (const w of bw) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
@@ -116,6 +120,7 @@ export function syntheticCorpus(size, queryCount, isStopword) {
   const centroids = Array.from({ length: p.topics }, () => normalise(Array.from({ length: p.dimensions }, () => gaussian(rand))));
   const noiseScale = (s) => s / Math.sqrt(p.dimensions);
 
+  const between = ([min, max]) => min + Math.floor(rand() * (max - min + 1));
   const drawWord = (topic) => (rand() < p.topicShare ? topicWords[topic][Math.floor(rand() * p.wordsPerTopic)] : vocab[drawRank()]);
   const text = (n, topic) => Array.from({ length: n }, () => drawWord(topic)).join(' ');
   const docs = [];
@@ -123,7 +128,11 @@ export function syntheticCorpus(size, queryCount, isStopword) {
   for (let i = 0; i < size; i++) {
     const topic = Math.floor(rand() * p.topics);
     topics[i] = topic;
-    const [tl, bl] = lengths[Math.floor(rand() * lengths.length)];
+    const [tl, bl] = lengths ? [between(lengths.title), between(lengths.body)] : realLengths[Math.floor(rand() * realLengths.length)];
+    if (!vectors) {
+      docs.push(makeDoc(`syn:${i}`, text(tl, topic), text(Math.max(1, bl), topic), 'synthetic'));
+      continue;
+    }
     const v = new Array(p.dimensions).fill(0);
     const weights = [1, rand() * 0.6, rand() * 0.3];
     const mix = [topic, Math.floor(rand() * p.topics), Math.floor(rand() * p.topics)];
@@ -143,15 +152,17 @@ export function syntheticCorpus(size, queryCount, isStopword) {
     const q = content.slice(start, start + n).join(' ');
     if (seen.has(q)) continue;
     seen.add(q);
-    const v = centroids[topics[i]].map((x) => x + gaussian(rand) * noiseScale(p.queryNoise));
     queries.push(q);
+    if (!vectors) continue;
+    const v = centroids[topics[i]].map((x) => x + gaussian(rand) * noiseScale(p.queryNoise));
     queryVectors.push(normalise(v));
   }
   return {
     docs, queries, queryVectors, distinctQueries: queries.length, vocabulary: vocab.length,
     description: `${size.toLocaleString('en')} synthetic documents over the shared collections' ${vocab.length.toLocaleString('en')}-word vocabulary ` +
-      `(Zipf s=${p.zipfExponent} by real frequency rank, ${p.topics} topics taking ${p.topicShare * 100}% of the words, real title/body lengths); ` +
+      `(Zipf s=${p.zipfExponent} by real frequency rank, ${p.topics} topics taking ${p.topicShare * 100}% of the words, ` +
+      `${lengths ? `${lengths.title.join('-')} title and ${lengths.body.join('-')} body words` : 'real title/body lengths'}); ` +
       `${queryCount.toLocaleString('en')} distinct queries of 2-4 non-stop words taken from documents; ` +
-      `${p.dimensions}-d precomputed vectors = mix of ${p.centroidsPerDoc} of ${p.topics} random centroids + noise (norm ~${p.noise}), normalised`,
+      (vectors ? `${p.dimensions}-d precomputed vectors = mix of ${p.centroidsPerDoc} of ${p.topics} random centroids + noise (norm ~${p.noise}), normalised` : 'no vectors'),
   };
 }
