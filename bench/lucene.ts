@@ -11,7 +11,7 @@
 // Needs java 17+, mvn (offline when ~/.m2 holds the plugins, else online once) and the shared collections
 // (RANKLAB_SHARED, default ../shared) for the generator's vocabulary.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ANALYZER, defaultRankConfig } from '../src/core/config/defaults';
 import { createAnalyzer } from '../src/core/retrieval/analyzer';
@@ -81,7 +81,10 @@ function writeCorpus(n: number, queryCount: number, dir: string): number {
     let batch = '';
     for (const d of corpus.docs as Array<{ id: string; title: string; body: string }>) {
       batch += `${JSON.stringify({ id: d.id, title: d.title, body: d.body })}\n`;
-      if (batch.length > 4 * 2 ** 20) (bytes += writeSync(fd, batch), (batch = ''));
+      if (batch.length > 4 * 2 ** 20) {
+        bytes += writeSync(fd, batch);
+        batch = '';
+      }
     }
     bytes += writeSync(fd, batch);
   } finally {

@@ -34,7 +34,7 @@ for await (const line of createInterface({ input: createReadStream(corpusPath, '
   try {
     r = JSON.parse(line);
   } catch (e) {
-    throw new Error(`${corpusPath} line ${lineNo}: ${(e as Error).message}`);
+    throw new Error(`${corpusPath} line ${lineNo}: ${(e as Error).message}`, { cause: e });
   }
   if (typeof r.id !== 'string') throw new Error(`${corpusPath} line ${lineNo}: "id" is not a string`);
   docs.push(makeDoc(r.id, String(r.title ?? ''), String(r.body ?? ''), corpusPath));
