@@ -3,14 +3,13 @@ import { join } from 'node:path';
 import { loadJudgments } from '../../core/judgments';
 import { RanklabSession } from '../../core/session/session';
 import { SETTINGS_FILE } from '../../core/workspace';
-import { DEFAULT_BOT_RULES } from '../../core/judging/bots';
-import { BUILT_IN_PII, loadPiiPatterns } from '../../core/judging/personal-data';
+import { sampleQueryLog } from '../../core/actions/sample-queries';
+import { loadPiiPatterns } from '../../core/judging/personal-data';
 import { type QueriesNeeded, queriesNeeded } from '../../core/judging/queries-needed';
-import { type LogField, parseColumnsFlag, readQueryLog } from '../../core/judging/query-log';
-import { SCHEMES, cleanQueries, goldenSetText, sampleQueries, strataReport } from '../../core/judging/query-sample';
-import { normalizeQuery } from '../../core/judging/query-text';
-import { InputError, plural } from '../../core/util/diagnostics';
-import { readUserText } from '../../core/util/text-file';
+import { parseColumnsFlag } from '../../core/judging/query-log';
+import { SCHEMES } from '../../core/judging/query-sample';
+import { formatQuerySample } from '../../core/report/query-sample';
+import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, intFlag, parse, required } from '../args';
 import { InputReport } from '../input-report';
 import type { Io } from '../io';
@@ -67,11 +66,11 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
   const n = intFlag(values.n, '--n', 1) ?? (needed && Number.isFinite(needed.queries) ? needed.queries : undefined);
   if (n === undefined) throw new InputError(needed ? 'the pilot gives no finite query count; give --n' : 'is required (or --for-effect with --pilot)', [], { key: '--n' });
   const excludes = values.exclude ?? [];
-  const pii = [...BUILT_IN_PII, ...(values['pii-patterns'] ? loadPiiPatterns(values['pii-patterns']) : [])];
-  const bots = { ...DEFAULT_BOT_RULES, maxPerSession: intFlag(values['max-per-session'], '--max-per-session', 1) ?? DEFAULT_BOT_RULES.maxPerSession };
+  const piiPatterns = values['pii-patterns'] ? loadPiiPatterns(values['pii-patterns']) : [];
+  const maxPerSession = intFlag(values['max-per-session'], '--max-per-session', 1);
 
   const report = new InputReport(io, !!values.strict);
-  const exclude = new Set<string>();
+  const exclude: string[] = [];
   const inputs = [logPath, ...excludes, ...(values.pilot ? [values.pilot] : [])];
   for (const path of excludes) {
     // A workspace folder: its judgments as ranklab.json lists them (never overwritten by --out); else a golden set
@@ -83,29 +82,17 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
       set = session.judgments();
     } else set = loadJudgments(judgmentSpecFor(path));
     report.add(path, set.diagnostics);
-    for (const q of set.queries.values()) exclude.add(normalizeQuery(q.text, values.loose));
+    for (const q of set.queries.values()) exclude.push(q.text);
   }
   checkOutputs([{ flag: '--out', path: outPath, named: true }], { inputs, force: false });
-  const log = readQueryLog(readUserText(logPath), logPath, given);
-  report.add(logPath, log.diagnostics);
+  const sampled = sampleQueryLog({ log: logPath, n, scheme, seed, columns: given, loose: values.loose, exclude, piiPatterns, maxPerSession });
+  report.add(logPath, sampled.diagnostics);
   report.stopIfStrict();
-  const { queries, report: cleaned } = cleanQueries(log.records, { pii, bots, loose: values.loose, exclude });
-  const sample = sampleQueries(queries, n, scheme, seed);
-  writeOutput({ flag: '--out', path: outPath, named: true }, goldenSetText(sample));
+  writeOutput({ flag: '--out', path: outPath, named: true }, sampled.golden);
 
-  const result = {
-    log: { file: logPath, format: log.format, columns: log.mapping as Partial<Record<LogField, string>>, lines: log.lines, skipped: log.lines - log.records.length },
-    ...cleaned,
-    strata: strataReport(queries, sample),
-    scheme,
-    seed,
-    n,
-    sampled: sample.length,
-    out: outPath,
-    ...(needed ? { forEffect: needed } : {}),
-  };
+  const result = { ...sampled.report, out: outPath, ...(needed ? { forEffect: needed } : {}) };
   if (format === 'json') io.out(JSON.stringify(result, (_, v: unknown) => (v === Infinity ? 'Infinity' : v), 2) + '\n');
-  else io.out(sampleText(result));
+  else io.out(formatQuerySample(result));
   return 0;
 }
 
@@ -115,29 +102,4 @@ function forEffect(values: { 'for-effect'?: string; pilot?: string; metric?: str
   const power = values.power === undefined ? 0.8 : Number(values.power);
   if (!(power > 0 && power < 1)) throw new InputError(`must be a number between 0 and 1, not "${values.power}"`, [], { key: '--power' });
   return queriesNeeded(required(values.pilot, '--pilot'), effect, { metric: values.metric, power });
-}
-
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-const counted = (m: Record<string, number | undefined>) => Object.entries(m).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
-const sum = (m: Record<string, number | undefined>) => Object.values(m).reduce<number>((s, v) => s + (v ?? 0), 0);
-
-function sampleText(r: {
-  log: { file: string; format: string; columns: Record<string, string | undefined>; lines: number; skipped: number };
-  records: number; searches: number; personal: Record<string, number>; bots: Record<string, number | undefined>; botSessions: number;
-  empty: number; excluded: number; duplicates: number; distinct: number;
-  strata: ReturnType<typeof strataReport>; scheme: string; seed: number; n: number; sampled: number; out: string; forEffect?: QueriesNeeded;
-}): string {
-  const out: string[] = [];
-  out.push(`log: ${r.log.file} (${r.log.format}; columns: ${Object.entries(r.log.columns).map(([f, c]) => `${f} <- ${c}`).join(', ')})`);
-  out.push(`read: ${r.log.lines} lines, ${r.records} records (${r.searches} searches); ${plural(r.log.skipped, "line")} skipped (listed above)`);
-  out.push(`removed: personal data ${sum(r.personal)} (${counted(r.personal)}); bot-like ${sum(r.bots)} (${counted(r.bots)}; ${r.botSessions} sessions); empty ${r.empty}; already judged ${r.excluded}`);
-  out.push(`distinct queries: ${r.distinct} (${r.duplicates} duplicate records merged)`);
-  for (const s of r.strata) out.push(`  ${s.stratum.padEnd(5)}  ${String(s.queries).padStart(7)} queries  ${pct(s.trafficShare).padStart(6)} of searches  ${s.sampled} sampled`);
-  if (r.forEffect) {
-    const f = r.forEffect;
-    out.push(`queries to detect ${f.metric} ${f.effect} (power ${f.power}, alpha ${f.alpha}): ${f.queries} (pilot: ${f.pilotQueries} queries, s_d ${f.sdOfDifferences.toFixed(4)} from ${f.source === 'deltas' ? 'compare deltas' : 'one run, times sqrt 2'})`);
-  }
-  out.push(`sampled ${r.sampled} of ${r.n} asked (${r.scheme}, seed ${r.seed}) -> ${r.out}`);
-  if (r.sampled < r.n) out.push(`warning: only ${r.sampled} distinct queries were left to sample`);
-  return out.join('\n') + '\n';
 }

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { createRng } from '../util/random';
 import { type BotRule, type BotRules, findBots } from './bots';
 import { type PiiPattern, findPersonalData } from './personal-data';
-import type { LogRecord } from './query-log';
+import type { LogField, LogRecord } from './query-log';
 import { normalizeQuery } from './query-text';
 
 export const STRATA = ['head', 'torso', 'tail'] as const;
@@ -172,4 +172,14 @@ export const sampleQueryId = (text: string): string => `log-${createHash('sha256
 /** The golden-set file's text (what ranklab.json "golden" reads): no judgments yet, each query tagged with its stratum. */
 export function goldenSetText(sample: readonly DistinctQuery[]): string {
   return JSON.stringify(sample.map((q) => ({ id: sampleQueryId(q.text), query: q.text, tags: [q.stratum] })), null, 2) + '\n';
+}
+
+/** The report of one sample (`ranklab queries sample --format json`, less its `out`). */
+export interface QuerySample extends CleanReport {
+  log: { file: string; format: string; columns: Partial<Record<LogField, string>>; lines: number; skipped: number };
+  strata: ReturnType<typeof strataReport>;
+  scheme: Scheme;
+  seed: number;
+  n: number;
+  sampled: number;
 }

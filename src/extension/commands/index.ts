@@ -14,6 +14,7 @@ import { commandErrorMessage } from './errors';
 import { evaluateConfig, rebuildIndex, runEvaluation } from './evaluation';
 import { judgeUnjudged } from './judging';
 import { openDocument, openQuery } from './navigate';
+import { sampleQueries } from './queries';
 import { exportRun, setBaseline } from './runs';
 import { sweepParameter } from './sweep';
 import { createWorkspace } from './workspace';
@@ -39,6 +40,7 @@ export const COMMANDS = {
   'ranklab.checkAccessControl': { create: checkAccessControl },
   'ranklab.searchAsPrincipal': { create: searchAsPrincipal },
   'ranklab.judgeUnjudged': { create: judgeUnjudged },
+  'ranklab.sampleQueries': { create: sampleQueries },
   'ranklab.sweepParameter': { create: sweepParameter },
   'ranklab.openDocument': { create: openDocument, internal: true },
   'ranklab.openQuery': { create: openQuery, internal: true },
