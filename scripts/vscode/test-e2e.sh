@@ -8,6 +8,8 @@
 #   sweep        test/e2e/sweep.e2e.mjs: palette → Sweep Parameter on baseline.rank.json → curve → a point's per-query diff → Save as config
 #   responsive   test/e2e/responsive.e2e.mjs: Open Dashboard answers while a long evaluation runs in the worker
 #   beir         test/e2e/testing-beir.e2e.mjs: a BEIR folder (no ranklab.json) → Run All Tests → queries pass under the built-in config, access control skipped with its reason
+#   logs         test/e2e/logs.e2e.mjs: a generated log (planted e-mails, a robot) → queries sample (CLI, then the palette's dialogs:
+#                same bytes) → judging view offers the sampled queries → keyboard grades → eval scores them; no e-mail written
 #   integration  test/integration/runTest.mjs: unmodified @vscode/test-electron runTests() → in-host mocha
 #   installed    test/e2e/installed.e2e.mjs: `npm run package` → the .vsix installed into a clean profile (no
 #                extensionDevelopmentPath) → Run Evaluation on a copy of examples/food-search → runs saved → Open
@@ -18,7 +20,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food verdict scale judging progress responsive sweep beir integration installed}"
+STEPS="${*:-ui food verdict scale judging progress responsive sweep beir logs integration installed}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -56,6 +58,9 @@ for step in $STEPS; do
     judging)
       echo "== judging: example workspace e2e (Judge Unjudged Documents, keyboard grades, file on disk, dashboard judged@10)"
       node test/e2e/judging.e2e.mjs ;;
+    logs)
+      echo "== logs: a generated query log -> queries sample (CLI and Sample Queries from a Log) -> judging view -> keyboard grades -> eval"
+      node test/e2e/logs.e2e.mjs ;;
     sweep)
       echo "== sweep: Sweep Parameter on the example (curve, a point's per-query diff, save as config)"
       node test/e2e/sweep.e2e.mjs ;;
@@ -84,7 +89,7 @@ for step in $STEPS; do
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | responsive | sweep | beir | integration | installed | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | responsive | sweep | beir | logs | integration | installed | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done
