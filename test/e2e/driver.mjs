@@ -324,3 +324,22 @@ export async function withVSCode(opts, fn, { retries = 0 } = {}) {
     }
   }
 }
+
+/**
+ * The visible webview's document (two can live side by side in one editor group: always talk to the shown one),
+ * and `textOf(selector, re)`: polls the first match's text until it matches `re`, or throws with the last text.
+ */
+export function visibleWebview(page, defaultTimeoutMs = 60000) {
+  const visible = () => page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('#active-frame');
+  const textOf = async (selector, re, timeoutMs = defaultTimeoutMs) => {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      last = (await visible().locator(selector).first().textContent({ timeout: 2000 }).catch(() => '')) ?? '';
+      if (re.test(last)) return last;
+      await page.waitForTimeout(300);
+    }
+    throw new Error(`${selector}: ${JSON.stringify(last.slice(0, 300))} never matched ${re}`);
+  };
+  return { visible, textOf };
+}

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, copyWorkspace, log, makeRunDir, withVSCode } from './driver.mjs';
+import { REPO, copyWorkspace, log, makeRunDir, withVSCode, visibleWebview } from './driver.mjs';
 
 const runDir = makeRunDir('judging');
 const workspace = copyWorkspace(path.join(REPO, 'examples/food-search'), runDir);
@@ -31,18 +31,7 @@ await withVSCode({ name: 'judging', runDir, workspace, extensionDevelopmentPath:
   prepare();
   const original = fs.readFileSync(goldenPath, 'utf8');
   const page = vs.page;
-  // Two webviews live side by side in the editor group: always talk to the visible one.
-  const visible = () => page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('#active-frame');
-  const textOf = async (selector, re, timeoutMs = 60000) => {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    while (Date.now() < deadline) {
-      last = (await visible().locator(selector).first().textContent({ timeout: 2000 }).catch(() => '')) ?? '';
-      if (re.test(last)) return last;
-      await page.waitForTimeout(300);
-    }
-    throw new Error(`${selector}: ${JSON.stringify(last.slice(0, 300))} never matched ${re}`);
-  };
+  const { visible, textOf } = visibleWebview(page);
   const judgedOnDashboard = async () => {
     const t = await textOf('#comparison', /judged@10: [^—]*— baseline \d\.\d{3}, candidate \d\.\d{3}/);
     const m = t.match(/judged@10: [^—]*— baseline (\d\.\d{3}), candidate (\d\.\d{3})/);

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { REPO, copyWorkspace, log, makeRunDir, withVSCode } from './driver.mjs';
+import { REPO, copyWorkspace, log, makeRunDir, withVSCode, visibleWebview } from './driver.mjs';
 
 const runDir = makeRunDir('logs');
 const workspace = copyWorkspace(path.join(REPO, 'examples/food-search'), runDir);
@@ -108,17 +108,7 @@ await withVSCode({ name: 'logs', runDir, workspace, extensionDevelopmentPath: RE
   await vs.screenshot('logs-sampled-notification');
 
   // 2. The judging view offers the sampled queries' pairs (after q01's deciding ones, skipped with s).
-  const visible = () => page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('#active-frame');
-  const textOf = async (selector, re, timeoutMs = 60000) => {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    while (Date.now() < deadline) {
-      last = (await visible().locator(selector).first().textContent({ timeout: 2000 }).catch(() => '')) ?? '';
-      if (re.test(last)) return last;
-      await page.waitForTimeout(300);
-    }
-    throw new Error(`${selector}: ${JSON.stringify(last.slice(0, 300))} never matched ${re}`);
-  };
+  const { visible, textOf } = visibleWebview(page);
   await vs.runCommand('Ranklab: Judge Unjudged Documents');
   await textOf('#pool', /Pool: the top 10 of/);
   await visible().locator('#query-text').click(); // focus inside the webview

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, copyWorkspace, log, makeRunDir, withVSCode } from './driver.mjs';
+import { REPO, copyWorkspace, log, makeRunDir, withVSCode, visibleWebview } from './driver.mjs';
 
 const runDir = makeRunDir('sweep');
 const workspace = copyWorkspace(path.join(REPO, 'examples/food-search'), runDir);
@@ -21,17 +21,7 @@ const cli = (args) => {
 await withVSCode({ name: 'sweep', runDir, workspace, extensionDevelopmentPath: REPO }, async (vs) => {
   fs.rmSync(path.join(workspace, '.ranklab'), { recursive: true, force: true });
   const page = vs.page;
-  const wv = () => page.frameLocator('iframe.webview.ready >> visible=true').frameLocator('#active-frame');
-  const textOf = async (selector, re, timeoutMs = 90000) => {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    while (Date.now() < deadline) {
-      last = (await wv().locator(selector).first().textContent({ timeout: 2000 }).catch(() => '')) ?? '';
-      if (re.test(last)) return last;
-      await page.waitForTimeout(300);
-    }
-    throw new Error(`${selector}: ${JSON.stringify(last.slice(0, 300))} never matched ${re}`);
-  };
+  const { visible: wv, textOf } = visibleWebview(page, 90000);
 
   const quickInput = page.locator('.quick-input-widget input.input');
   /** Waits for a quick pick row with this text, moves to it with the arrow keys and takes it with Enter (no mouse). */

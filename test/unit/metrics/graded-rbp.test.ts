@@ -1,5 +1,5 @@
 // Graded RBP (trec_eval 10's `rbp`), computed by hand. The same three queries were scored by trec_eval 10.0 built
-// from ../shared/tools (`-q -m rbp.p=0.5`: q1 0.5208, q2 0.3125, q3 0.2500; `rbp.p=0.8`: q2 0.1400).
+// from the NIST sources, once, by hand (`-q -m rbp.p=0.5`: q1 0.5208, q2 0.3125, q3 0.2500; `rbp.p=0.8`: q2 0.1400).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeMetric, DEFAULT_METRIC_OPTIONS, evaluateRun, parseMetric, parseMetricList } from '../../../src/core/metrics';

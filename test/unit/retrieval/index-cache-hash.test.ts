@@ -1,5 +1,5 @@
 // The lexical index cache is checked against the sha256 stored beside it as it is streamed in: altered postings
-// (or a cache from before hashes) are rebuilt, never searched. Synthetic documents: no ../shared needed.
+// (or a cache from before hashes) are rebuilt, never searched. Synthetic documents, made by the test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 // The corpus snapshot (JSON Lines, hashed as it is streamed) through a session: reused when untouched; a document
 // line edited on disk is caught by the hash, logged, and every corpus file is read again (the edit never reaches
-// the corpus). Uses the bundled example workspace: no ../shared needed.
+// the corpus). Uses the bundled example workspace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
