@@ -1,5 +1,5 @@
 import { InputError, formatDiagnostic } from '../core/util/diagnostics';
-import { type Io, processIo, reportDiagnostics } from './io';
+import { type Io, processIo, quietOnClosedStdout, reportDiagnostics } from './io';
 import { SCORE_USAGE, scoreCommand } from './commands/score';
 import { EVAL_USAGE, evalCommand } from './commands/eval';
 import { COMPARE_USAGE, GATE_USAGE, compareCommand, gateCommand } from './commands/compare';
@@ -101,6 +101,7 @@ function fileSystemError(e: unknown): InputError | undefined {
 }
 
 if (require.main === module) {
+  quietOnClosedStdout();
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
     // Interrupted: leave now rather than wait for work the core abandoned (a library load, a request) to drain.
