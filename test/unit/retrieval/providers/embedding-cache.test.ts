@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, truncateSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { cachedEmbedder, decodeSegment, encodeSegment, EmbeddingStore } from '../../../src/core/retrieval/providers/embedding-cache';
-import { HttpEmbedder } from '../../../src/core/retrieval/providers/http';
-import { type ModelServer, startModelServer } from '../../fixtures/http-model-server';
+import { cachedEmbedder, decodeSegment, encodeSegment, EmbeddingStore } from '../../../../src/core/retrieval/providers/embedding-cache';
+import { HttpEmbedder } from '../../../../src/core/retrieval/providers/http';
+import { type ModelServer, startModelServer } from '../../../fixtures/http-model-server';
 
 let server: ModelServer;
 before(async () => {

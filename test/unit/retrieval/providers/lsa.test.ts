@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LsaModel, createLsaEmbedder, trainLsa } from '../../../src/core/retrieval/providers/lsa';
-import { InputError } from '../../../src/core/util/diagnostics';
+import { LsaModel, createLsaEmbedder, trainLsa } from '../../../../src/core/retrieval/providers/lsa';
+import { InputError } from '../../../../src/core/util/diagnostics';
 
 const tokenize = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((t) => t !== '');
 

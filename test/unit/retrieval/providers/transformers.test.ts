@@ -3,10 +3,10 @@ import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { createEmbedder, createReranker } from '../../../src/core/retrieval/providers/factory';
-import { logitsToScores, TransformersEmbedder, TransformersReranker } from '../../../src/core/retrieval/providers/transformers';
-import { InputError } from '../../../src/core/util/diagnostics';
-import { tinyModelsDir } from '../../helpers/tiny-models';
+import { createEmbedder, createReranker } from '../../../../src/core/retrieval/providers/factory';
+import { logitsToScores, TransformersEmbedder, TransformersReranker } from '../../../../src/core/retrieval/providers/transformers';
+import { InputError } from '../../../../src/core/util/diagnostics';
+import { tinyModelsDir } from '../../../helpers/tiny-models';
 
 const modelsDir = tinyModelsDir();
 const ctx = { baseDir: modelsDir, allowNetwork: false, allowModelLoading: true };

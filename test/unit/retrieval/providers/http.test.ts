@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { ProviderError } from '../../../src/core/retrieval/providers/errors';
-import { HttpEmbedder, HttpReranker } from '../../../src/core/retrieval/providers/http';
-import { parseRetryAfter } from '../../../src/core/util/http-client';
-import { InputError } from '../../../src/core/util/diagnostics';
-import { type ModelServer, startModelServer } from '../../fixtures/http-model-server';
+import { ProviderError } from '../../../../src/core/retrieval/providers/errors';
+import { HttpEmbedder, HttpReranker } from '../../../../src/core/retrieval/providers/http';
+import { parseRetryAfter } from '../../../../src/core/util/http-client';
+import { InputError } from '../../../../src/core/util/diagnostics';
+import { type ModelServer, startModelServer } from '../../../fixtures/http-model-server';
 
 let server: ModelServer;
 before(async () => {

@@ -5,9 +5,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { REPO_DIR } from '../../helpers/cli';
-import { tempDir } from '../../helpers/workspace';
-import { TINY_MODELS_GENERATOR, tinyModelsDir } from '../../helpers/tiny-models';
+import { REPO_DIR } from '../../../helpers/cli';
+import { tempDir } from '../../../helpers/workspace';
+import { TINY_MODELS_GENERATOR, tinyModelsDir } from '../../../helpers/tiny-models';
 
 const MODEL_FILES = ['README.md', 'config.json', 'onnx/model.onnx', 'onnx/model_quantized.onnx', 'special_tokens_map.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.txt'];
 

@@ -3,9 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createEmbedder, createReranker } from '../../../src/core/retrieval/providers/factory';
-import type { Embedder } from '../../../src/core/retrieval/providers/types';
-import { type ModelServer, startModelServer } from '../../fixtures/http-model-server';
+import { createEmbedder, createReranker } from '../../../../src/core/retrieval/providers/factory';
+import type { Embedder } from '../../../../src/core/retrieval/providers/types';
+import { type ModelServer, startModelServer } from '../../../fixtures/http-model-server';
 
 let server: ModelServer;
 before(async () => {

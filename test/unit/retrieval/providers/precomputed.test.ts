@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import type { Document } from '../../../src/core/corpus/document';
-import { PrecomputedQueryEmbedder, precomputedDocumentVectors } from '../../../src/core/retrieval/providers/precomputed';
-import type { Embedder } from '../../../src/core/retrieval/providers/types';
+import type { Document } from '../../../../src/core/corpus/document';
+import { PrecomputedQueryEmbedder, precomputedDocumentVectors } from '../../../../src/core/retrieval/providers/precomputed';
+import type { Embedder } from '../../../../src/core/retrieval/providers/types';
 
 const doc = (id: string, line: number, vector?: unknown, meta: Record<string, unknown> = {}): Document => ({
   id, title: id, body: '', fields: {}, meta, source: { path: 'data/docs.jsonl', line }, vector: vector as number[] | undefined, hash: id,

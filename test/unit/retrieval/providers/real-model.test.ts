@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { createEmbedder } from '../../../src/core/retrieval/providers/factory';
+import { createEmbedder } from '../../../../src/core/retrieval/providers/factory';
 
-const folder = process.env.RANKLAB_MODELS ?? path.resolve(__dirname, '../../../.models');
+const folder = process.env.RANKLAB_MODELS ?? path.resolve(__dirname, '../../../../.models');
 const model = path.join(folder, 'all-MiniLM-L6-v2');
 const skip = existsSync(path.join(model, 'onnx', 'model.onnx')) ? false : `no ${model} (bash scripts/fetch-model.sh fetches it)`;
 if (skip) process.stderr.write(`SKIPPED real-model test: ${skip}\n`);
