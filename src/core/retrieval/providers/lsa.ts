@@ -264,7 +264,9 @@ function* trainLsaSteps(texts: string[], opts: LsaOptions): Steps<LsaModel> {
   }
   if (vocabulary.length === 0) {
     throw new InputError(
-      `LSA: no term is in at least ${settings.minDf} and at most ${maxDf} of the ${n} documents; lower minDf or raise maxDfRatio`,
+      `LSA: no term is in at least ${settings.minDf} and at most ${maxDf} of the ${n} documents, so there is nothing to embed ` +
+        `(${tooRare} terms too rare, ${tooCommon} too common); lower vector.embedder.minDf (now ${settings.minDf}) or raise ` +
+        `vector.embedder.maxDfRatio (now ${settings.maxDfRatio}), or search this corpus lexically`,
     );
   }
   const termIndex = new Map(vocabulary.map((t, i) => [t, i]));

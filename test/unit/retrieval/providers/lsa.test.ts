@@ -118,6 +118,10 @@ test('createLsaEmbedder: id names dimension and model hash; embed() returns embe
 });
 
 test('no usable vocabulary is an InputError that says what to change', () => {
-  assert.throws(() => trainLsa(['alpha beta', 'gamma delta'], { tokenize }), (e: unknown) => e instanceof InputError && /lower minDf/.test(e.message));
+  // Four terms, each in one of the two documents: all four under the default minDf 2, none above maxDf.
+  assert.throws(
+    () => trainLsa(['alpha beta', 'gamma delta'], { tokenize }),
+    (e: unknown) => e instanceof InputError && /\(4 terms too rare, 0 too common\); lower vector\.embedder\.minDf \(now 2\) or raise vector\.embedder\.maxDfRatio/.test(e.message),
+  );
   assert.throws(() => trainLsa([], { tokenize }), InputError);
 });
