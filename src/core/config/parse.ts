@@ -3,6 +3,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import schema from '../../../schemas/rank.schema.json';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { readUserText } from '../util/text-file';
+import { closest } from '../util/closest';
 import { lsaSettingProblems } from './lsa-settings';
 import { checkEngineSection } from './engine-section';
 import { normaliseRankConfig } from './defaults';
@@ -13,7 +14,8 @@ export const RANK_CONFIG_SUFFIX = '.rank.json';
 
 let validator: ReturnType<Ajv['compile']> | undefined;
 function validate(value: unknown): ErrorObject[] {
-  validator ??= new Ajv({ allErrors: true, strict: false }).compile(schema);
+  // verbose: each error keeps its schema, whose known keys give an unknown one its "did you mean".
+  validator ??= new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
@@ -130,7 +132,11 @@ function describeError(err: ErrorObject): string {
   const where = err.instancePath === '' ? 'config' : `"${err.instancePath.slice(1).replace(/\//g, '.')}"`;
   switch (err.keyword) {
     case 'additionalProperties':
-      return `unknown setting "${String(err.params.additionalProperty)}" in ${where}`;
+    {
+      const key = String(err.params.additionalProperty);
+      const guess = closest(key, Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {}));
+      return `unknown setting "${key}" in ${where}${guess ? ` (did you mean "${guess}"?)` : ''}`;
+    }
     case 'enum':
       return `${where} must be one of ${(err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'anyOf':

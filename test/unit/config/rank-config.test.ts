@@ -74,7 +74,7 @@ test('schema errors name the line of the offending key; every error is reported'
   const byLine = diagnostics.map((d) => [d.line, d.message] as const);
   assert.ok(byLine.some(([l, m]) => l === 3 && m.includes('lexical.fields.body') && m.includes('>= 0')), JSON.stringify(byLine));
   assert.ok(byLine.some(([l, m]) => l === 4 && m.includes('"AND", "OR"')), JSON.stringify(byLine));
-  assert.ok(byLine.some(([l, m]) => l === 5 && m.includes('unknown setting "analyzr"')), JSON.stringify(byLine));
+  assert.ok(byLine.some(([l, m]) => l === 5 && m.includes('unknown setting "analyzr" in "lexical" (did you mean "analyzer"?)')), JSON.stringify(byLine));
   assert.ok(byLine.some(([l, m]) => l === 7 && m.includes('missing "embedder"')), JSON.stringify(byLine));
   assert.ok(diagnostics.every((d) => d.file === 'bad.rank.json' && d.severity === 'error'));
 });
