@@ -42,7 +42,7 @@ test('each kind\'s facts reach the config, the adapter and the CLI', () => {
     assert.equal(c!.engine!.idField, engineKind(kind).defaultIdField, `${kind}: default id field`);
     // A principal's filter joins the query at its slot (a body), or as added parameters (Solr).
     const engine = new RemoteEngine({ ...c!, engine: { ...c!.engine!, template: { q: '{{query}}', fq: 'a' }, filter: { fq: 'tenant:{{principal.tenant}}' } } }, { allowNetwork: true });
-    const request = engine.request('kopi', { k: 10, principal: { name: 'ayu', tenant: 't1' } });
+    const request = engine.request('kopi', { k: 10, principal: { name: 'ayu', tenant: 't1', groups: [] } });
     assert.deepEqual(request, kind === 'solr' ? { q: 'kopi', fq: ['a', 'tenant:t1'] } : { q: 'kopi', fq: 'a' }, kind);
   }
   assert.match(INDEX_USAGE, /into the index \(OpenSearch\/Elasticsearch\) or core \(Solr\) that the engine config/);

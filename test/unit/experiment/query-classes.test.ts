@@ -18,7 +18,7 @@ test('labels and meanings at a cut-off; the legend is every class in order', () 
 test('stage recall counts exactly the declared classes, and the CLI table heads its columns with their labels', () => {
   const judgments = judgmentsOf({ q1: { a: 1 }, q2: { b: 1 }, q3: { c: 1 }, q4: { a: 0 } });
   const run = new Map([['q1', [{ id: 'a', score: 2 }]], ['q2', [{ id: 'x', score: 2 }, { id: 'b', score: 1 }]], ['q3', [{ id: 'x', score: 1 }]], ['q4', [{ id: 'a', score: 1 }]]]);
-  const report = stageRecall(run, undefined, judgments, { gain: 'exp', relevanceThreshold: 1 }, 1);
+  const report = stageRecall(run, undefined, judgments, { relevanceThreshold: 1 }, 1);
   assert.deepEqual(Object.keys(report.counts), QUERY_CLASSES);
   assert.deepEqual(report.counts, { hit: 1, 'ranking-miss': 1, 'retrieval-miss': 1, 'no-relevant': 1 });
   const table = stageRecallTable([['r', report]]);
