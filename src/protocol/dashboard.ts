@@ -312,6 +312,8 @@ export interface QueryDetail {
  */
 export interface ExplainStepView {
   step: string;
+  /** What the step's explanation holds (the core's one declaration, src/core/run/stages.ts): the step name's tooltip. */
+  about: string;
   rank: number | null;
   score: number | null;
   /** kept, not-matched, below-depth, filtered, not-reached. */
