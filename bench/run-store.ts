@@ -81,7 +81,7 @@ function hybridQuery(): Pick<SavedQueryResult, 'docs' | 'stageIds'> {
     return i < 0 ? undefined : { rank: i + 1, score: o.scores[i] };
   };
   const docs = ranked.map(([id, score], i): RankedDoc => {
-    const stages: RankedDoc['stages'] = { fused: { rank: i + 1, score } };
+    const stages: RankedDoc['stages'] = { fuse: { rank: i + 1, score } };
     const l = stage(lexical, id);
     const v = stage(vector, id);
     if (l) stages.lexical = l;

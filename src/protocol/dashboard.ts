@@ -84,16 +84,18 @@ export interface QueryRow {
 }
 
 /**
- * Where a query's relevant documents were lost (core stage recall, `ranklab compare`): `hit` = one in the final
- * top k; `ranking-miss` = none there but some stage retrieved one; `retrieval-miss` = no stage retrieved any;
- * `no-relevant` = the query has no relevant judgment.
+ * Where a query's relevant documents were lost (core stage recall, `ranklab compare`): a class name of the core's
+ * one table (src/core/experiment/query-classes.ts: `hit`, `ranking-miss`, `retrieval-miss`, `no-relevant`), which
+ * reaches the app with its labels and meanings in `ClassesView.classes`.
  */
-export type QueryClassName = 'hit' | 'ranking-miss' | 'retrieval-miss' | 'no-relevant';
+export type QueryClassName = string;
 
 /** Query classes of baseline and candidate, and the queries whose class changed. */
 export interface ClassesView {
   /** The cut-off of a hit (the primary metric's k). */
   k: number;
+  /** Every class, better first (a change towards the first is a gain), with its label and meaning at `k`. */
+  classes: { name: QueryClassName; label: string; means: string }[];
   counts: { baseline: Record<QueryClassName, number>; candidate: Record<QueryClassName, number> };
   /** False when a run did not store its stage outputs (TREC run, older saved run): classed from its final list only. */
   complete: { baseline: boolean; candidate: boolean };
@@ -310,6 +312,8 @@ export interface QueryDetail {
  */
 export interface ExplainStepView {
   step: string;
+  /** What the step's explanation holds (the core's one declaration, src/core/run/stages.ts): the step name's tooltip. */
+  about: string;
   rank: number | null;
   score: number | null;
   /** kept, not-matched, below-depth, filtered, not-reached. */

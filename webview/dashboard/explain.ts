@@ -35,7 +35,7 @@ function sideBlock(s: ExplainSideView): HTMLElement {
 }
 
 function stepBlock(s: ExplainStepView): HTMLElement {
-  const parts: Child[] = [h('p', { class: `explain-step outcome-${s.outcome}` }, h('strong', {}, s.step), ': ', data(s.note))];
+  const parts: Child[] = [h('p', { class: `explain-step outcome-${s.outcome}` }, h('strong', { title: s.about }, s.step), ': ', data(s.note))];
   if (s.lexical && s.lexical.parts.length) {
     const lx = s.lexical;
     // The field's boost rides on its name (×3) when it is not 1, to keep the table narrow enough for one list's width.

@@ -142,30 +142,27 @@ export function matrixSection(model: DashboardModel, result: { matrix?: MatrixVi
 
 // ---------------------------------------------------------------- query classes
 
-const CLASS_ORDER: QueryClassName[] = ['hit', 'ranking-miss', 'retrieval-miss', 'no-relevant'];
-/** Better classes first: a change towards `hit` is a gain. */
-const CLASS_RANK: Record<QueryClassName, number> = { hit: 0, 'ranking-miss': 1, 'retrieval-miss': 2, 'no-relevant': 3 };
-const classLabel = (c: QueryClassName, k: number) => ({ hit: `hit@${k}`, 'ranking-miss': 'ranking miss', 'retrieval-miss': 'retrieval miss', 'no-relevant': 'no relevant' })[c];
-
 /** Where each run loses the relevant documents (core stage recall), and the queries whose class changed (a click opens the query's detail). */
 export function classesSection(c: ClassesView, openQuery: (qid: string) => void): HTMLElement {
+  // The classes, their order (better first) and labels come with the view, from the core's one table.
+  const rank = (name: QueryClassName) => c.classes.findIndex((x) => x.name === name);
+  const label = (name: QueryClassName) => c.classes[rank(name)]?.label ?? name;
   const side = (name: 'baseline' | 'candidate') => h('tr', { attrs: { 'data-side': name } },
     h('th', { attrs: { scope: 'row' } }, name === 'baseline' ? 'Baseline' : 'Candidate', c.complete[name] ? '' : ' *'),
-    ...CLASS_ORDER.map((cls) => h('td', { class: 'num', attrs: { 'data-class': cls } }, String(c.counts[name][cls]))));
+    ...c.classes.map((cls) => h('td', { class: 'num', attrs: { 'data-class': cls.name } }, String(c.counts[name][cls.name]))));
   const table = h('table', { class: 'grid', id: 'classes-table' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Run'), ...CLASS_ORDER.map((cls) => h('th', { class: 'num' }, classLabel(cls, c.k))))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Run'), ...c.classes.map((cls) => h('th', { class: 'num' }, cls.label)))),
     h('tbody', {}, side('baseline'), side('candidate')));
   const changed = c.changed.length
     ? h('ul', { id: 'classes-changed', class: 'class-changes' }, ...c.changed.map((q) => h('li', { attrs: { 'data-qid': q.qid } },
       linkButton(data(q.qid), 'Show this query\'s result lists', () => openQuery(q.qid)), ' ',
-      h('span', { class: `nowrap ${CLASS_RANK[q.candidate] < CLASS_RANK[q.baseline] ? 'better' : 'worse'}` }, `${classLabel(q.baseline, c.k)} → ${classLabel(q.candidate, c.k)}`), ' — ', h('span', { title: tip(q.text) }, data(q.text)))))
+      h('span', { class: `nowrap ${rank(q.candidate) < rank(q.baseline) ? 'better' : 'worse'}` }, `${label(q.baseline)} → ${label(q.candidate)}`), ' — ', h('span', { title: tip(q.text) }, data(q.text)))))
     : h('p', { class: 'muted', id: 'classes-changed' }, 'No query changed class.');
   const incomplete = !c.complete.baseline || !c.complete.candidate;
   return h('section', { id: 'classes' },
     h('h2', {}, 'Where relevant documents are lost'),
     h('div', { class: 'scroll-x' }, table),
-    legend(`hit@${c.k}: a relevant document is in the top ${c.k}; ranking miss: none there, but some stage (or the list below ${c.k}) retrieved one — better ranking can fix it; `,
-      'retrieval miss: no stage retrieved any — only retrieval can fix it; no relevant: the query has no relevant judgment. ',
+    legend(c.classes.map((cls) => `${cls.label}: ${cls.means}`).join('; ') + '. ',
       incomplete ? '* stage outputs not stored (TREC run or older saved run): classed from the final list only. ' : '',
       'The per-query filter offers these classes as slices (class:…, the baseline\'s class).'),
     h('h3', {}, `Class changed (${c.changedTotal})`),

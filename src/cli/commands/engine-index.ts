@@ -1,11 +1,12 @@
 import { type IndexReport, indexCorpus } from '../../core/session/engine-index';
 import { InputError } from '../../core/util/diagnostics';
+import { engineCollectionsText } from '../../core/config/engine-kinds';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
 import { INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, openWorkspace, readCorpus, requireConfigs, usableConfigs } from '../workspace-options';
 
 export const INDEX_USAGE = `ranklab index --engine CONFIG [--workspace DIR] [--recreate] [--format table|json] [--strict]
-  Loads the workspace corpus into the index (OpenSearch/Elasticsearch) or core (Solr) that the engine config
+  Loads the workspace corpus into the ${engineCollectionsText()} that the engine config
   names, to try configs on a real engine: title and text as text fields, tags and the access fields (tenant,
   groups, public, and any other field the access rule reads) as keywords, document vectors from the config's
   embedder when it has one. An index that exists is left alone unless --recreate (which deletes it first).`;

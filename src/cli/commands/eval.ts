@@ -151,7 +151,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     if (shared) out.push(`  ${r.config.name}: ${shared}`);
   }
   const st = stageRecallTable(stageReports);
-  out.push('', `Where relevant documents are lost (hit = relevant in the top ${stageReports[0][1].k}; ranking miss = retrieved by a stage but not in the top ${stageReports[0][1].k}; retrieval miss = no stage retrieved one):`);
+  out.push('', `Where relevant documents are lost (${st.legend}):`);
   out.push(table(st.headers, st.rows), ...st.notes.map((n) => `  ${n}`));
   // Engine configs add the round trip measured here and the query embedding beside what the engine says it took.
   const stages = [...STAGE_NAMES, 'embed', 'request', 'total']

@@ -1,4 +1,5 @@
 import { fingerprint } from '../util/fingerprint';
+import { type EngineKind, engineKind } from './engine-kinds';
 import type {
   AclConfig, AnalyzerConfig, Bm25Params, EngineConfig, EngineRequestSettings, HnswParams, HybridConfig, LexicalConfig,
   ProviderConfig, RankConfig, RerankConfig, RetrievalMode, VectorConfig,
@@ -66,7 +67,6 @@ function rerankWithDefaults(raw: Raw): RerankConfig {
 }
 
 function engineWithDefaults(raw: Raw): EngineConfig {
-  const solr = raw.kind === 'solr';
   return {
     kind: raw.kind,
     url: String(raw.url).replace(/\/+$/, ''),
@@ -75,7 +75,7 @@ function engineWithDefaults(raw: Raw): EngineConfig {
     template: structuredClone(raw.template),
     filter: raw.filter === undefined ? undefined : structuredClone(raw.filter),
     params: structuredClone(raw.params ?? {}),
-    idField: raw.idField ?? (solr ? 'id' : '_id'),
+    idField: raw.idField ?? engineKind(raw.kind as EngineKind).defaultIdField,
     fields: { title: 'title', text: 'body', ...raw.fields },
     aclFields: { tenant: 'tenant', groups: 'groups', public: 'public', ...raw.aclFields },
     depth: raw.depth ?? DEFAULT_DEPTH,

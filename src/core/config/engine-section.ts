@@ -1,3 +1,4 @@
+import { type EngineKind, engineKind } from './engine-kinds';
 import { templatePlaceholders } from './engine-template';
 
 /** A problem in a config's `engine` section, at a JSON pointer (the caller turns it into a line). */
@@ -26,9 +27,10 @@ export function checkEngineSection(raw: Record<string, unknown>): EngineProblem[
       out.push({ pointer: `/${key}`, severity: 'error', message: `"${key}" cannot be combined with "engine": an engine config replaces the local pipeline` });
     }
   }
-  const kind = engine.kind as string;
+  const kind = engineKind(engine.kind as EngineKind);
   const params = (engine.params ?? {}) as Record<string, unknown>;
-  const solr = kind === 'solr';
+  // A query of parameters (Solr) has no {{filter}} slot: the filter's parameters are added to the request.
+  const solr = kind.query === 'params';
   const parts: [string, unknown][] = [['template', engine.template]];
   if (engine.filter !== undefined) parts.push(['filter', engine.filter]);
   let filterSlots = 0;
@@ -51,7 +53,7 @@ export function checkEngineSection(raw: Record<string, unknown>): EngineProblem[
         out.push({ pointer: use.pointer, severity: 'error', message: `${where} needs an "embedder" in the engine section (it embeds the query)` });
       } else if (head === 'filter') {
         if (part === 'filter' || solr) {
-          out.push({ pointer: use.pointer, severity: 'error', message: solr ? `${where}: Solr adds the "filter" parameters to the request; there is no {{filter}} slot` : `${where} cannot be used inside the filter itself` });
+          out.push({ pointer: use.pointer, severity: 'error', message: solr ? `${where}: ${kind.displayName} adds the "filter" parameters to the request; there is no {{filter}} slot` : `${where} cannot be used inside the filter itself` });
         } else if (!use.whole) {
           out.push({ pointer: use.pointer, severity: 'error', message: `${where} must be a whole value ("{{filter}}"), not part of a string` });
         } else filterSlots++;
@@ -69,7 +71,7 @@ export function checkEngineSection(raw: Record<string, unknown>): EngineProblem[
       for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
         const scalar = (x: unknown) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';
         if (!scalar(v) && !(Array.isArray(v) && v.every(scalar))) {
-          out.push({ pointer: `/engine/${part}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, severity: 'error', message: `Solr parameter "${key}" must be a string, number, boolean or a list of them` });
+          out.push({ pointer: `/engine/${part}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, severity: 'error', message: `${kind.displayName} parameter "${key}" must be a string, number, boolean or a list of them` });
         }
       }
     }

@@ -6,6 +6,7 @@ import { readUserText } from '../util/text-file';
 import { closest } from '../util/closest';
 import { lsaSettingProblems } from './lsa-settings';
 import { checkEngineSection } from './engine-section';
+import { unknownEngineKindMessage } from './engine-kinds';
 import { normaliseRankConfig } from './defaults';
 import { JsonSyntaxError, type JsonLocations, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
 import type { RankConfig } from './types';
@@ -67,6 +68,8 @@ export function parseRankConfigText(text: string, path: string, name = rankConfi
       const pointer = err.keyword === 'additionalProperties'
         ? `${err.instancePath}/${String(err.params.additionalProperty)}`
         : err.instancePath;
+      // The kinds are the engine-kind table's (the schema lists the same): name the one that was probably meant.
+      if (pointer === '/engine/kind' && err.keyword === 'enum') return error(lineOf(pointer), unknownEngineKindMessage((located.value as { engine?: { kind?: unknown } }).engine?.kind), 'engine.kind');
       return error(lineOf(pointer), describeError(err));
     });
     diagnostics.sort((a, b) => a.line - b.line);

@@ -1,3 +1,5 @@
+import type { EngineKind } from './engine-kinds';
+
 /** A ranking config after validation and defaults (`configs/NAME.rank.json`). See docs/formats.md. */
 
 export type StopwordList = 'none' | 'english' | 'indonesian' | string[];
@@ -94,7 +96,8 @@ export interface AclConfig {
 
 export type RetrievalMode = 'lexical' | 'vector' | 'hybrid' | 'engine';
 
-export type EngineKind = 'opensearch' | 'elasticsearch' | 'solr';
+/** The kinds and their dialect facts: ./engine-kinds.ts. */
+export type { EngineKind };
 
 /** How requests are sent to an engine. Not part of the config hash: it changes how fast, not what is found. */
 export interface EngineRequestSettings {

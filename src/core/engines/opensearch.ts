@@ -9,6 +9,7 @@ import { ProviderError } from '../util/provider-error';
 import { abortableSleep } from '../util/cooperative';
 import { retryable } from '../util/http-client';
 import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, idString, mapLimit } from './dialect';
+import { engineKind } from '../config/engine-kinds';
 
 interface MsearchItem {
   status?: number;
@@ -147,7 +148,7 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
       const settings: Record<string, unknown> = { number_of_shards: 1, number_of_replicas: 0 };
       if (layout.vector) {
         const { field, dimension, space } = layout.vector;
-        if (config.kind === 'elasticsearch') {
+        if (engineKind(config.kind).vectorField === 'dense_vector') {
           properties[field] = { type: 'dense_vector', dims: dimension, index: true, similarity: space === 'ip' ? 'dot_product' : 'cosine' };
         } else {
           // The k-NN plugin's Lucene engine: pure Java (faiss/nmslib need native libraries a cluster may lack).

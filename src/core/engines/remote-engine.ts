@@ -11,6 +11,10 @@ import { type Dialect, type EngineAnswer, type EngineQuery, authorizationHeader,
 import { openSearchDialect } from './opensearch';
 import { solrDialect } from './solr';
 import { TemplateError, renderTemplate } from '../config/engine-template';
+import { engineKind } from '../config/engine-kinds';
+
+/** Each dialect of the engine-kind table (config/engine-kinds.ts), by the name the table gives it. */
+const DIALECTS = { opensearch: openSearchDialect, solr: solrDialect } as const;
 
 /** Most ids fetched per query to verify a hit count (`collectMatches`): OpenSearch's default result window. */
 export const MATCH_LIMIT = 10_000;
@@ -63,7 +67,7 @@ export class RemoteEngine implements Engine {
       headers: { accept: 'application/json' }, settingPath: 'engine.request', ...ctx.http,
     });
     const dialectContext = { config: engine, http, authorization: this.authorization };
-    this.dialect = engine.kind === 'solr' ? solrDialect(dialectContext) : openSearchDialect(dialectContext);
+    this.dialect = DIALECTS[engineKind(engine.kind).dialect](dialectContext);
     if (engine.embedder) {
       this.embedder = ctx.embedder;
       if (!this.embedder) {
@@ -113,8 +117,8 @@ export class RemoteEngine implements Engine {
       let filter: unknown;
       if (principal && engine.filter) filter = renderTemplate(engine.filter, vars, 'engine.filter');
       const request = renderTemplate(engine.template, { ...vars, filter }, 'engine.template') as Record<string, unknown>;
-      // Solr: the access parameters are added to the query's (fq values appended).
-      if (engine.kind === 'solr' && filter) return mergeParams(request, filter as Record<string, unknown>);
+      // A query of parameters (Solr): the access parameters are added to the query's (fq values appended).
+      if (engineKind(engine.kind).query === 'params' && filter) return mergeParams(request, filter as Record<string, unknown>);
       return request;
     } catch (e) {
       if (e instanceof TemplateError) throw new InputError(e.message);

@@ -23,7 +23,7 @@ import { TOOL_VERSION } from '../util/version';
 /** The hidden subfolder of the runs folder holding the entries. */
 export const COMPARISON_CACHE_DIR = '.comparisons';
 /** Bump when what an entry holds (or how a comparison is computed) changes without a version change. */
-export const COMPARISON_CACHE_SCHEMA = 'ranklab-comparison-cache@3'; // 3: one split rule (queryInfo.split), bounds.onlyRelevantJudged
+export const COMPARISON_CACHE_SCHEMA = 'ranklab-comparison-cache@4'; // 3: one split rule (queryInfo.split), bounds.onlyRelevantJudged; 4: stage `fused` spelled `fuse`
 /** Entries kept (pairs' comparisons and runs' evaluations together). */
 export const MAX_CACHED_COMPARISONS = 128;
 

@@ -19,7 +19,8 @@ import { pruneComparisonCache } from './comparison-cache';
 
 /** Hidden: never taken for a run by anything that lists the folder (run-files.ts). */
 export const RUN_INDEX_FILE = '.index';
-const INDEX_FORMAT = 'ranklab-run-index@1';
+// @2: summaries' latencies spell the stage `fuse` (stages.ts); an @1 index is dropped and its runs read again.
+const INDEX_FORMAT = 'ranklab-run-index@2';
 
 /** A saved run without its per-query details. */
 export interface RunSummary extends Pick<SavedRun, 'format' | 'provenance' | 'metricSpecs' | 'metrics' | 'latency' | 'annRecall' | 'principal'> {

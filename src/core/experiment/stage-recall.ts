@@ -2,18 +2,15 @@ import type { JudgmentSet } from '../judgments/types';
 import type { MetricOptions } from '../metrics';
 import { type Run, type SavedQueryResult, type SavedRun, type StageCandidates, type StageName, STAGE_NAMES } from '../run/types';
 import { setKey } from '../util/records';
+import { QUERY_CLASSES, type QueryClass } from './query-classes';
 
 /**
  * Where a pipeline loses the relevant document. For every query: recall of each stage's own output (lexical,
- * vector, fused candidates, reranked — each at the depth that stage ran to) and of the final list, and a class:
- * - `hit`: a relevant document is in the final top k;
- * - `ranking-miss`: none in the top k, but some stage (or the final list below k) had one — ranking is the fix;
- * - `retrieval-miss`: no stage retrieved any — no reranker or prompt can help, retrieval is the fix;
- * - `no-relevant`: the query has no relevant judgment (not classed).
+ * vector, fused candidates, reranked — each at the depth that stage ran to) and of the final list, and a class
+ * (declared, with what each means, in ./query-classes.ts): `hit`, `ranking-miss`, `retrieval-miss`, `no-relevant`.
  * "Relevant" = grade ≥ the relevance threshold; recall = relevant retrieved / relevant judged for the query.
  */
-export type QueryClass = 'hit' | 'ranking-miss' | 'retrieval-miss' | 'no-relevant';
-export const QUERY_CLASSES: readonly QueryClass[] = ['hit', 'ranking-miss', 'retrieval-miss', 'no-relevant'];
+export { QUERY_CLASSES, type QueryClass } from './query-classes';
 
 export interface QueryStageRecall {
   class: QueryClass;

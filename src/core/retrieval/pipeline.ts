@@ -7,6 +7,7 @@
 import type { Document } from '../corpus/document';
 import type { RankConfig } from '../config/types';
 import type { RankedDoc, StageName } from '../run/types';
+import { recordedStage } from '../run/stages';
 import type { DocFilter } from './doc-filter';
 import { type EngineParts, type SearchOptions, STEPS, type StepExplanation, type StepName, type StepOutput } from './steps';
 import type { ScoredId } from './ranking';
@@ -126,10 +127,11 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
     if (!step.runs(parts, input)) continue;
     const t = performance.now();
     const out = await step.run(parts, input);
-    if (step.stage) {
-      record(step.stage, out.hits);
-      latencyMs[step.stage] = performance.now() - t;
-      if (out.cached) cached[step.stage] = true;
+    const stage = recordedStage(step.name); // the stage table (run/stages.ts) says which steps a run records
+    if (stage) {
+      record(stage, out.hits);
+      latencyMs[stage] = performance.now() - t;
+      if (out.cached) cached[stage] = true;
     }
     if (options.explain !== undefined && step.explain) explanation.push(await step.explain(parts, input, out, options.explain));
     outputs.set(step.name, out);

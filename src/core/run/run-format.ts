@@ -15,6 +15,7 @@ import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { sealJson, unsealJson } from '../util/content-hash';
 import { InputError } from '../util/diagnostics';
 import type { SavedRun } from './types';
+import { canonicalStageNames } from './stages';
 import { RUN_FORMAT_V2, decodeRunV2 } from './run-format-v2';
 import { RUN_FORMAT_V3, decodeRunV3 } from './run-format-v3';
 import { RUN_FORMAT_V4, decodeRunV4, encodeRunV4 } from './run-format-v4';
@@ -51,10 +52,13 @@ function runFileBytes(bytes: Buffer): Buffer {
   return isGzip(bytes) ? gunzipSync(bytes) : bytes;
 }
 
-/** The expanded run of a file's parsed JSON (any version); other values are returned unchanged for the checks to name. */
+/**
+ * The expanded run of a file's parsed JSON (any version), its stage names in their current spelling (a run saved
+ * as `fused` reads as `fuse`: stages.ts); other values are returned unchanged for the checks to name.
+ */
 export function decodeRun(value: unknown): unknown {
   const format = (value as { format?: unknown } | null)?.format;
-  return format === RUN_FORMAT_V4 ? decodeRunV4(value) : format === RUN_FORMAT_V3 ? decodeRunV3(value) : format === RUN_FORMAT_V2 ? decodeRunV2(value) : value;
+  return canonicalStageNames(format === RUN_FORMAT_V4 ? decodeRunV4(value) : format === RUN_FORMAT_V3 ? decodeRunV3(value) : format === RUN_FORMAT_V2 ? decodeRunV2(value) : value);
 }
 
 /** A saved run file of any format, expanded; an InputError naming the file when it is not a usable run. */

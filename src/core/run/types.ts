@@ -1,3 +1,5 @@
+import type { StageName } from './stages';
+
 /** One retrieved document in a ranked list. Rank is the 1-based position after trec_eval ordering. */
 export interface RankedDoc {
   id: string;
@@ -8,13 +10,8 @@ export interface RankedDoc {
   stages?: Partial<Record<StageName, { rank: number; score: number }>>;
 }
 
-/**
- * The stages a run records, in pipeline order: per document its rank and score in each stage, per query each stage's
- * ids and latency. The one list of them (retrieval's steps record under these names; reports list them in this order).
- * `engine`: the list an external engine returned (src/core/engines/), in place of the local stages.
- */
-export const STAGE_NAMES = ['lexical', 'vector', 'fused', 'rerank', 'engine'] as const;
-export type StageName = (typeof STAGE_NAMES)[number];
+/** The stages, declared once in ./stages.ts (steps, recorded stages, old spellings, explanations). */
+export { STAGE_NAMES, type StageName } from './stages';
 
 /** A run: ranked documents per query id, already in final order (best first). */
 export type Run = Map<string, RankedDoc[]>;

@@ -9,6 +9,7 @@ import { type ComparisonSettings, type Sides, compareSavedMatrix, compareSavedPa
 import type { Comparison, ComparisonStatistics, SliceComparison } from '../../core/experiment/compare';
 import type { GateResult } from '../../core/experiment/gates';
 import { ALPHA, type Verdict, type VerdictInput, verdictOf } from '../../core/experiment/verdict';
+import { queryClassTexts } from '../../core/experiment/query-classes';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
 import type { StoredRun } from '../run-store';
@@ -139,6 +140,7 @@ export function classesView(cmp: Comparison, maxChanged = 20): ClassesView {
   const { baseline, candidate, changed } = cmp.stageRecall;
   return {
     k: baseline.k,
+    classes: queryClassTexts(baseline.k),
     counts: { baseline: { ...baseline.counts }, candidate: { ...candidate.counts } },
     complete: { baseline: baseline.complete, candidate: candidate.complete },
     changed: changed.slice(0, maxChanged).map((c) => ({ ...c, text: visibleText(cmp.queryInfo[c.qid]?.text ?? '') })),

@@ -4,6 +4,7 @@
  */
 import type { ConfigExplanation, ExplainReport } from '../../core/session/explain';
 import type { DocExplanation, ExplainSideView, ExplainStepView } from '../../protocol/dashboard';
+import { STEP_EXPLAINS } from '../../core/run/stages';
 
 /** `runIds`: the runs whose configs the report's candidate and baseline are. */
 export function explanationView(qid: string, report: ExplainReport, runIds: { candidate: string; baseline?: string }): DocExplanation {
@@ -18,7 +19,7 @@ function sideView(side: ExplainSideView['side'], runId: string, c: ConfigExplana
     side, runId, config: c.config, mode: c.mode, rank: c.rank, score: c.score,
     fellOut: c.fellOut && { step: c.fellOut.step, note: c.fellOut.note },
     steps: c.steps.map((s): ExplainStepView => ({
-      step: s.step, rank: s.rank, score: s.score, outcome: s.outcome, note: s.note,
+      step: s.step, about: STEP_EXPLAINS[s.step], rank: s.rank, score: s.score, outcome: s.outcome, note: s.note,
       ...(s.lexical && {
         lexical: {
           parts: s.lexical.parts.map((p) => ({ field: p.field, queryTerm: p.queryTerm, term: p.term, match: p.match, tf: p.tf, idf: p.idf, lengthNorm: p.lengthNorm, boost: p.boost, contribution: p.contribution })),

@@ -7,7 +7,7 @@ import { visibleText } from '../../core/util/visible-text';
 import type { AclView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, Outcome, QueryDetail, QueryRow } from '../../protocol/dashboard';
 import type { ComparisonStatistics } from '../../core/experiment/compare';
 import { savedTitle } from '../../core/experiment/run-store';
-import { QUERY_CLASSES } from '../../core/experiment/stage-recall';
+import { QUERY_CLASSES } from '../../core/experiment/query-classes';
 import type { MetricOptions } from '../../core/metrics/context';
 import type { SavedQueryResult } from '../../core/run/types';
 import type { StoredRun } from '../run-store';

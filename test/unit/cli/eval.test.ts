@@ -33,7 +33,7 @@ test('every offline mode runs on the example workspace, and runs are saved with 
   assert.equal(saved.provenance.corpus, out.runs[3].corpus);
   assert.match(saved.provenance.configHash ?? '', /^sha256:/);
   const first = saved.queries[0].docs[0];
-  assert.ok(first.stages?.fused && (first.stages.lexical || first.stages.vector), 'per-stage ranks are saved');
+  assert.ok(first.stages?.fuse && (first.stages.lexical || first.stages.vector), 'per-stage ranks are saved');
 });
 
 test('the hybrid + rerank mode runs with a local cross-encoder (the tiny generated test model)', () => {

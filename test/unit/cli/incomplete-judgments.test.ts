@@ -74,7 +74,7 @@ test('compare --format json and markdown: bounds with verdicts and deciding docu
   assert.ok(deciding.length > 0 && deciding.length === cmp.bounds.decidingCount);
   assert.equal(cmp.bounds.maxGrade, 3);
   assert.ok(cmp.tieReports.baseline.queries === 94);
-  assert.deepEqual(cmp.stageRecall.candidate.stages, ['lexical', 'vector', 'fused']);
+  assert.deepEqual(cmp.stageRecall.candidate.stages, ['lexical', 'vector', 'fuse']);
   assert.ok(Object.keys(cmp.slices).some((s) => s.startsWith('class:')), 'class slices');
 
   const md = ranklab(['compare', '--workspace', ws, '--baseline', 'baseline', '--candidate', 'hybrid-rrf', '--metrics', 'ndcg@10,rbp@0.8', '--format', 'markdown']);

@@ -80,7 +80,7 @@ test('a @3 file that mentions a document by number before its id is refused, nam
 });
 
 const METRICS = parseMetricList(['ndcg@10', 'ap', 'mrr@10', 'p@5', 'recall@20']);
-const STAGES: StageName[] = ['lexical', 'vector', 'fused'];
+const STAGES: StageName[] = ['lexical', 'vector', 'fuse'];
 
 test('property: saved as @3 and loaded, a run is exactly its @2 reading; ids, order, ties and every metric are the original\'s', () => {
   // Ids and titles from a small unicode alphabet so lists repeat ids across queries and scores tie.

@@ -46,7 +46,7 @@ test('the real hybrid-rrf run is stored as its two stage outputs (the fused list
   for (const [i, q] of enc.queries.entries()) {
     assert.ok(q.fuse && !q.docs && !q.scores && !q.stageIds, `${q.qid}: the fused form`);
     assert.equal(q.fuse.lexical.length, old.queries[i].stageIds!.lexical!.length);
-    assert.deepEqual(Object.keys(q.stages!).sort(), ['fused', 'lexical', 'vector']);
+    assert.deepEqual(Object.keys(q.stages!).sort(), ['fuse', 'lexical', 'vector']);
   }
   // Hand-checked against the expanded run: the first document's fused score is 1/(60+lexical rank) + 1/(60+vector rank).
   const d = old.queries[0].docs[0];
@@ -54,7 +54,7 @@ test('the real hybrid-rrf run is stored as its two stage outputs (the fused list
   // A fused score that is not the RRF sum (edited) keeps the query's list and scores, and still loads exactly.
   const edited = structuredClone(old);
   edited.queries[1].docs[0].score += 1e-3;
-  edited.queries[1].docs[0].stages!.fused!.score = edited.queries[1].docs[0].score;
+  edited.queries[1].docs[0].stages!.fuse!.score = edited.queries[1].docs[0].score;
   const enc2 = encodeRunV4(edited);
   assert.ok(enc2.queries[1].docs && enc2.queries[1].scores && enc2.queries[0].fuse);
   // Two documents swapped (not the fused order): the list is kept, the RRF scores are still left out.
@@ -98,7 +98,7 @@ test('a @4 file that is not consistent is refused, naming the file and the query
 });
 
 const METRICS = parseMetricList(['ndcg@10', 'ap', 'mrr@10', 'p@5', 'recall@20']);
-const STAGES: StageName[] = ['lexical', 'vector', 'fused'];
+const STAGES: StageName[] = ['lexical', 'vector', 'fuse'];
 // Ids and titles from a small unicode alphabet (bidi override included) so lists repeat ids across queries and scores tie.
 const id = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '文', '😀', '"', '\\', ' ', '\u202e', '0'), minLength: 1, maxLength: 3 });
 const score = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 1, 1.5, 2.5, 1e-9, 0.1, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE), fc.integer({ min: -3, max: 3 }));
@@ -116,7 +116,7 @@ const hybridQuery = fc.record({
   const fused = reciprocalRankFusion([{ name: 'lexical', docs: l }, { name: 'vector', docs: v }], 60).slice(0, depth);
   const at = (o: typeof l, x: string) => o.findIndex((e) => e.id === x);
   const docs = fused.map((f, j): RankedDoc => {
-    const stages: RankedDoc['stages'] = { fused: { rank: j + 1, score: f.score } };
+    const stages: RankedDoc['stages'] = { fuse: { rank: j + 1, score: f.score } };
     for (const [name, o] of [['lexical', l], ['vector', v]] as const) if (at(o, f.id) >= 0) stages[name] = { rank: at(o, f.id) + 1, score: o[at(o, f.id)].score };
     return { id: f.id, score: f.score, stages };
   });

@@ -32,16 +32,16 @@ test('shortestDistinct: 6 significant digits unless more are needed to keep two 
 
 test('a hybrid run survives the round trip: ids, order, stage ranks and scores, stage outputs, titles moved to the run', () => {
   const docs: RankedDoc[] = [
-    { id: 'a', score: 0.031746031746031744, title: 'A title', stages: { lexical: { rank: 2, score: 7.123456789 }, vector: { rank: 1, score: 0.87654321 }, fused: { rank: 1, score: 0.031746031746031744 } } },
-    { id: 'b', score: 0.016393442622950821, stages: { lexical: { rank: 1, score: 9.5 }, fused: { rank: 2, score: 0.016393442622950821 } } },
+    { id: 'a', score: 0.031746031746031744, title: 'A title', stages: { lexical: { rank: 2, score: 7.123456789 }, vector: { rank: 1, score: 0.87654321 }, fuse: { rank: 1, score: 0.031746031746031744 } } },
+    { id: 'b', score: 0.016393442622950821, stages: { lexical: { rank: 1, score: 9.5 }, fuse: { rank: 2, score: 0.016393442622950821 } } },
   ];
   const saved = run([{ qid: 'q1', text: 'x', docs, total: 2, latencyMs: { lexical: 0.123456789, total: 1.5 }, metrics: { 'ndcg@10': 0.6131471927654584 }, stageIds: { lexical: ['b', 'a', 'c'] } }], { titles: { b: 'B title' } });
   const back = decodeRun(JSON.parse(JSON.stringify(encodeRun(saved)))) as SavedRun;
   const q = back.queries[0];
   assert.deepEqual(q.docs.map((d) => d.id), ['a', 'b']);
   assert.deepEqual(q.docs.map((d) => d.score), [0.031746, 0.0163934]);
-  assert.deepEqual(q.docs[0].stages, { lexical: { rank: 2, score: 7.12346 }, vector: { rank: 1, score: 0.876543 }, fused: { rank: 1, score: 0.031746 } });
-  assert.deepEqual(q.docs[1].stages, { lexical: { rank: 1, score: 9.5 }, fused: { rank: 2, score: 0.0163934 } });
+  assert.deepEqual(q.docs[0].stages, { lexical: { rank: 2, score: 7.12346 }, vector: { rank: 1, score: 0.876543 }, fuse: { rank: 1, score: 0.031746 } });
+  assert.deepEqual(q.docs[1].stages, { lexical: { rank: 1, score: 9.5 }, fuse: { rank: 2, score: 0.0163934 } });
   assert.deepEqual(q.stageIds, { lexical: ['b', 'a', 'c'] });
   assert.deepEqual(q.latencyMs, { lexical: 0.123, total: 1.5 });
   assert.equal(q.metrics['ndcg@10'], 0.6131471927654584, 'per-query metrics keep every digit');

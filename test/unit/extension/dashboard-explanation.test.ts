@@ -36,6 +36,8 @@ test('baseline vs hybrid: both sides in the dashboard\'s order with their runs, 
     assert.ok(Math.abs(total - lexical.sum) < 1e-9, `${total} vs ${lexical.sum}`);
     assert.ok(lexical.parts.every((p) => p.tf > 0 && p.idf > 0 && p.lengthNorm > 0));
   }
+  // Each step carries what its explanation holds, as docs/cli.md words it.
+  assert.equal(view.sides[1].steps.find((s) => s.step === 'fuse')!.about, 'each list\'s rank (within the hybrid depth), weight and weight/(k+rank); the sum is the fused score');
   const fusion = view.sides[1].steps.find((s) => s.step === 'fuse')!.fusion!;
   assert.deepEqual(fusion.lists.map((l) => l.name), ['lexical', 'vector']);
   // Reciprocal rank fusion by hand: weight / (k + rank) for each list that holds the document.

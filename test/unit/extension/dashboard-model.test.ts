@@ -166,6 +166,9 @@ test('query classes: counts of both runs and the queries that changed class, fro
   // shallow (BM25 depth 1): qA a1 matches all three words → hit; qB only b2 (all three words) → b1 never retrieved.
   assert.deepEqual(classes.counts.candidate, { hit: 1, 'ranking-miss': 0, 'retrieval-miss': 2, 'no-relevant': 1 });
   assert.deepEqual(classes.complete, { baseline: true, candidate: true });
+  // The app's columns, their order (better first) and labels come from the core's table, at the view's k.
+  assert.deepEqual(classes.classes.map((c) => [c.name, c.label]), [['hit', 'hit@1'], ['ranking-miss', 'ranking miss'], ['retrieval-miss', 'retrieval miss'], ['no-relevant', 'no relevant']]);
+  assert.equal(classes.classes[0].means, 'a relevant document is in the top 1');
   assert.deepEqual(classes.changed, [{ qid: 'qB', text: 'delta epsilon zeta', baseline: 'ranking-miss', candidate: 'retrieval-miss' }]);
   assert.equal(classes.changedTotal, 1);
   // A long list is cut for the page, its total kept.

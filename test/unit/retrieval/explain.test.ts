@@ -54,9 +54,9 @@ async function checkSums(name: string, raw: Record<string, unknown>, reranker?: 
         assert.equal(s.vector!.similarity, d.stages.vector.score);
         if (config.vector!.exact) assert.equal(s.vector!.exactRank, s.rank, 'exact search is its own exact rank');
       }
-      if (d.stages?.fused) {
+      if (d.stages?.fuse) {
         const s = step(ex, 'fuse');
-        assert.equal(s.fusion!.sum, d.stages.fused.score, `${name}: fused parts sum exactly`);
+        assert.equal(s.fusion!.sum, d.stages.fuse.score, `${name}: fused parts sum exactly`);
         for (const l of s.fusion!.lists) {
           const stage: { rank: number } | undefined = d.stages[l.name as 'lexical' | 'vector'];
           assert.equal(l.rank, stage && stage.rank <= config.hybrid!.depth ? stage.rank : null, `${name}: ${l.name} rank`);
@@ -66,7 +66,7 @@ async function checkSums(name: string, raw: Record<string, unknown>, reranker?: 
         const s = step(ex, 'rerank');
         assert.equal(s.rerank!.modelScore, d.stages.rerank.score);
         assert.equal(s.rerank!.rankAfter, i + 1);
-        assert.equal(s.rerank!.rankBefore, d.stages.fused?.rank ?? d.stages.lexical?.rank);
+        assert.equal(s.rerank!.rankBefore, d.stages.fuse?.rank ?? d.stages.lexical?.rank);
       }
       checked++;
     }

@@ -115,12 +115,12 @@ test('hybrid and rerank: stages carry provenance; the fused score is RRF of the 
   assert.equal(r.docs.length, 10, 'topM');
   for (const d of r.docs) {
     const s = d.stages!;
-    assert.ok(s.rerank && s.fused);
+    assert.ok(s.rerank && s.fuse);
     const expected = (s.lexical ? 1 / (60 + s.lexical.rank) : 0) + (s.vector ? 1 / (60 + s.vector.rank) : 0);
-    assert.ok(Math.abs(s.fused.score - expected) < 1e-12);
-    assert.ok(s.fused.rank <= 50, 'reranked docs come from the top 50 fused');
+    assert.ok(Math.abs(s.fuse.score - expected) < 1e-12);
+    assert.ok(s.fuse.rank <= 50, 'reranked docs come from the top 50 fused');
   }
-  assert.ok(r.latencyMs.lexical! >= 0 && r.latencyMs.vector! >= 0 && r.latencyMs.fused! >= 0 && r.latencyMs.rerank! >= 0);
+  assert.ok(r.latencyMs.lexical! >= 0 && r.latencyMs.vector! >= 0 && r.latencyMs.fuse! >= 0 && r.latencyMs.rerank! >= 0);
   assert.ok(r.latencyMs.total >= r.latencyMs.lexical!);
 });
 

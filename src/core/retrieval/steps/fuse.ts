@@ -4,7 +4,6 @@ import { rankOf, type Step } from './step';
 /** The lexical and the vector list fused by weighted reciprocal rank fusion (a hybrid config). */
 export const fuseStep: Step = {
   name: 'fuse',
-  stage: 'fused',
   runs: ({ config }, { outputs }) => !!(config.hybrid && outputs.has('lexical') && outputs.has('vector')),
   run({ config }, { outputs, options }) {
     const h = config.hybrid!;

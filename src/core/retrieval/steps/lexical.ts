@@ -7,7 +7,6 @@ import { rankOf, type Step } from './step';
 /** BM25 over the config's fields, boosted (scores per field cached by the index, then recombined: see lexical.ts). */
 export const lexicalStep: Step = {
   name: 'lexical',
-  stage: 'lexical',
   retrieves: true,
   runs: ({ lexical, config }) => !!(lexical && config.lexical),
   run({ lexical, config }, { text, options, filter, pre }) {

@@ -4,7 +4,6 @@ import { rankOf, type Step } from './step';
 /** The first `topN` candidates scored by the reranker; the best `topM` kept, in its order. */
 export const rerankStep: Step = {
   name: 'rerank',
-  stage: 'rerank',
   runs: ({ reranker, config }) => !!(reranker && config.rerank),
   async run({ reranker, config, docsById, rerankCache }, { text, hits, options }) {
     const r = config.rerank!;

@@ -1,7 +1,7 @@
 import type { Principal } from '../../acl/policy';
 import type { RankConfig } from '../../config/types';
 import type { Document } from '../../corpus/document';
-import type { StageName } from '../../run/types';
+import type { StepName, StepOutcome } from '../../run/stages';
 import type { DocFilter } from '../doc-filter';
 import type { ExactIndex } from '../exact';
 import type { LexicalIndex } from '../lexical';
@@ -83,19 +83,17 @@ export interface StepOutput {
   cached?: boolean;
 }
 
-export type StepName = 'lexical' | 'vector' | 'fuse' | 'rerank' | 'post-filter';
+export type { StepName } from '../../run/stages';
 
 /**
- * One step's account of one document: where its output holds it (or why not), and the parts of its score.
- * `kept`: in the output; `not-matched`: the step could not retrieve it (no query term, AND unmet, no vector);
- * `below-depth`: it scored, but under the step's depth or candidate cut; `filtered`: the principal may not see it;
- * `not-reached`: it was not among the hits the step was given.
+ * One step's account of one document: where its output holds it (or why not: the outcomes and what each means are
+ * `STEP_OUTCOMES`, run/stages.ts), and the parts of its score.
  */
 export interface StepExplanation {
   step: StepName;
   rank: number | null;
   score: number | null;
-  outcome: 'kept' | 'not-matched' | 'below-depth' | 'filtered' | 'not-reached';
+  outcome: StepOutcome;
   /** One line for people: "rank 3 of 41 matches", "below depth 100 (rank 143 of 200 matches)". */
   note: string;
   lexical?: LexicalExplanation;
@@ -123,8 +121,6 @@ export interface StepExplanation {
 /** One stage of the built-in pipeline: hits (or the query) in, hits out. The pipeline times it and records it. */
 export interface Step {
   readonly name: StepName;
-  /** The stage a run records it under (each document's rank and score, the step's ids, its latency); none: not recorded. */
-  readonly stage?: StageName;
   /** It retrieves from an index, rather than reorders or cuts what it is given: its hits count toward `total` and `matches`. */
   readonly retrieves?: boolean;
   /** Does it take part for this engine and query? */

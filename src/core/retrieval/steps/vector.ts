@@ -9,7 +9,6 @@ export const EXACT_FALLBACK_SHARE = 0.05;
  */
 export const vectorStep: Step = {
   name: 'vector',
-  stage: 'vector',
   retrieves: true,
   runs: ({ exact, embedder, config }) => !!(exact && embedder && config.vector),
   async run({ exact, hnsw, embedder, config, vectorCache }, { text, options, pre }) {
