@@ -35,6 +35,36 @@ const floorRules = FLOORS.slice(0, -1).map((floor, i) => ({
 
 const floored = `^src/core/(${FLOORS.join('|')})/`;
 
+/**
+ * The modules of src/extension/ that run without VS Code (unit-tested in plain Node; the worker's thread; the panel
+ * table, read by scripts/build.mjs and the package check). At run time they import neither `vscode` nor a module of
+ * src/extension/ outside this list; type-only imports load nothing and are allowed, and so are the panel table's
+ * dynamic imports of its controllers (run only by the activated extension). A new such module gets its line here.
+ */
+const VSCODE_FREE = [
+  'commands/errors', // the error text of a failed command
+  'dashboard/comparison', // the comparison of the chosen pair, through the core's caches
+  'dashboard/explanation', // a document's explanation as the dashboard shows it
+  'dashboard/model', // the dashboard's view model
+  'dashboard/move-reasons', // the one-line reasons of moved documents
+  'dashboard/runs', // how runs are named and picked
+  'judging/model', // the judging view's walk over the pool
+  'logic/against-baseline', // a config evaluated against the baseline (runs in the worker)
+  'logic/findings', // CodeLens text, diagnostics and test verdicts as plain data
+  'logic/progress', // progress notifications' text
+  'run-store', // saved runs listed through the core's run index
+  'settings', // every ranklab.* setting, read in one place
+  'sweep/model', // the sweep view's points and diffs
+  'webviews/endpoint', // the host's half of a webview protocol
+  'webviews/html', // the page and its CSP
+  'webviews/panels', // the panel table
+  'webviews/view', // what a panel is made of (types)
+  'worker/main', // the Ranklab worker's entry
+  'worker/protocol', // the worker's messages
+  'worker/rpc', // the RPC over a worker thread
+];
+const vscodeFree = `^src/extension/(${VSCODE_FREE.join('|')})\\.ts$`;
+
 module.exports = {
   forbidden: [
     ...floorRules,
@@ -58,6 +88,20 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^src/extension/' },
       to: { path: '^vscode$|node_modules/@types/vscode/' },
+    },
+    {
+      name: 'extension-vscode-free-stays-so',
+      comment: 'a module named in VSCODE_FREE (.dependency-cruiser.cjs) runs in plain Node: no `vscode` at run time',
+      severity: 'error',
+      from: { path: vscodeFree },
+      to: { path: '^vscode$|node_modules/@types/vscode/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'extension-vscode-free-imports-vscode-free',
+      comment: 'a module named in VSCODE_FREE loads only modules of src/extension/ named there too (the others need VS Code)',
+      severity: 'error',
+      from: { path: vscodeFree },
+      to: { path: '^src/extension/', pathNot: vscodeFree, dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
     {
       name: 'core-imports-only-core',

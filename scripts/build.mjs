@@ -1,8 +1,10 @@
 // Bundles the CLI, the extension and the webview apps with esbuild, and assembles the WebAssembly kernels into
 // dist/ beside the bundles, which load them from there.
-// Every folder webview/<app>/ with a main.ts is an app, bundled to dist/webviews/<app>.js (the name a PanelView gives).
+// The webview apps are the panel table's (src/extension/webviews/panels.ts): each row's webview/<app>/main.ts is
+// bundled to dist/webviews/<app>.js, the script its page loads.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tsImport } from 'tsx/esm/api';
 import { buildWasm } from './build-wasm.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -11,10 +13,9 @@ const production = process.argv.includes('--production');
 // (scripts/vscode/package.ts ships exactly these and their dependencies in the .vsix).
 const nodeExternals = JSON.parse(readFileSync(new URL('./node-externals.json', import.meta.url), 'utf8'));
 
-const apps = readdirSync('webview', { withFileTypes: true })
-  .filter((d) => d.isDirectory() && existsSync(`webview/${d.name}/main.ts`))
-  .map((d) => d.name)
-  .sort();
+// The table loads without `vscode` (its controllers are dynamic imports, not run here).
+const { PANEL_LIST } = await tsImport('../src/extension/webviews/panels.ts', import.meta.url);
+const apps = PANEL_LIST.map((p) => p.app);
 const entries = [
   { in: 'src/cli/main.ts', out: 'dist/cli.js', platform: 'node', banner: '#!/usr/bin/env node' },
   { in: 'src/extension/extension.ts', out: 'dist/extension.js', platform: 'node' },

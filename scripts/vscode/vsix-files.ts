@@ -4,6 +4,7 @@
 // scripts/vscode/package.ts (writes the ignore file, refuses a package that breaks these rules) and its unit test.
 import fs from 'node:fs';
 import path from 'node:path';
+import { PANEL_LIST } from '../../src/extension/webviews/panels';
 import externals from '../node-externals.json';
 
 interface Manifest {
@@ -38,7 +39,10 @@ export const RUNTIME_ROOTS: readonly string[] = externals.filter((name) => name 
 const readManifest = (file: string): Manifest => JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
 const relPath = (p: string) => path.posix.normalize(p).replace(/^\.\//, '');
 
-/** Files the package must hold: what package.json points at, every bundle, the externals, the native addons. */
+/**
+ * Files the package must hold: what package.json points at, every bundle, each panel's script, style sheets and
+ * icon (the panel table), the externals, the native addons.
+ */
 export function requiredFiles(repo: string, target = HOST_TARGET): string[] {
   const pkg = readManifest(path.join(repo, 'package.json'));
   const files = new Set<string>(['package.json', 'dist/worker.js']); // the worker is started by file name
@@ -53,9 +57,10 @@ export function requiredFiles(repo: string, target = HOST_TARGET): string[] {
       for (const f of [markdown, ...(typeof image === 'string' ? [image] : Object.values(image ?? {}))]) if (f) files.add(relPath(f));
     }
   }
-  // Like scripts/build.mjs: every webview/<app>/main.ts is bundled to dist/webviews/<app>.js.
-  for (const d of fs.readdirSync(path.join(repo, 'webview'), { withFileTypes: true })) {
-    if (d.isDirectory() && fs.existsSync(path.join(repo, 'webview', d.name, 'main.ts'))) files.add(`dist/webviews/${d.name}.js`);
+  // What each panel's page loads: its app, bundled by scripts/build.mjs to dist/webviews/<app>.js, and its media.
+  for (const p of PANEL_LIST) {
+    files.add(`dist/webviews/${p.app}.js`);
+    for (const m of [...p.styles, ...(p.icon ? [p.icon] : [])]) files.add(`media/${m}`);
   }
   // Whatever else the build put in dist/ (the WebAssembly kernels) is loaded from there.
   for (const f of walk(path.join(repo, 'dist'))) if (!f.endsWith('.map')) files.add(`dist/${f}`);

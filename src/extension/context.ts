@@ -1,17 +1,17 @@
 /**
- * What a command or view of the editor layer may use: the parts `activate()` builds once. Commands are factories
- * `(ctx) => handler` over it (src/extension/commands/), so each one names what it needs and nothing is global.
+ * What a command or view of the editor layer may use: the parts `activate()` builds once, and each webview panel's
+ * controller under its id in the panel table (webviews/panels.ts: `ctx.dashboard`, `ctx.judging`, `ctx.sweep`).
+ * Commands are factories `(ctx) => handler` over it (src/extension/commands/), so each one names what it needs and
+ * nothing is global.
  */
 import type * as vscode from 'vscode';
 import type { RanklabController } from './controller';
-import type { DashboardPanel } from './dashboard/panel';
 import type { RanklabDiagnostics } from './diagnostics';
-import type { JudgingPanel } from './judging/panel';
 import type { LiveEvaluator } from './live';
 import type { SessionManager } from './sessions';
-import type { SweepPanel } from './sweep/panel';
+import type { PanelControllers, PanelId } from './webviews/panels';
 
-export interface RanklabContext {
+export interface RanklabParts {
   readonly extension: vscode.ExtensionContext;
   /** The "Ranklab" output channel. */
   readonly log: vscode.LogOutputChannel;
@@ -19,7 +19,9 @@ export interface RanklabContext {
   readonly sessions: SessionManager;
   readonly live: LiveEvaluator;
   readonly diagnostics: RanklabDiagnostics;
-  readonly dashboard: DashboardPanel;
-  readonly judging: JudgingPanel;
-  readonly sweep: SweepPanel;
 }
+
+export type RanklabContext = RanklabParts & PanelControllers;
+
+/** Fails to compile when a panel's id is also the name of a part (its controller would hide the part). */
+export type PanelIdsNameNoPart<K extends never = Extract<PanelId, keyof RanklabParts>> = K;

@@ -1,6 +1,7 @@
 /**
  * Ranklab extension entry. Activation only wires things up (output channel, session manager, controller, live
- * evaluation, diagnostics, Testing view, CodeLens, the dashboard's serializer, the command table, status bar);
+ * evaluation, diagnostics, Testing view, CodeLens, the panel table's controllers and serializers, the command table,
+ * status bar);
  * the workspace is read lazily on first use. Everything that computes is in src/core; see docs/design.md.
  */
 import * as path from 'node:path';
@@ -9,16 +10,15 @@ import { ConfigCodeLensProvider } from './code-lens';
 import { COMMAND_LIST, registerCommands } from './commands';
 import type { RanklabContext } from './context';
 import { RanklabController } from './controller';
-import { DashboardPanel } from './dashboard/panel';
 import { RanklabDiagnostics } from './diagnostics';
-import { JudgingPanel } from './judging/panel';
-import { SweepPanel } from './sweep/panel';
 import { LiveEvaluator } from './live';
 import { SessionManager } from './sessions';
 import { createStatusBar } from './status-bar';
 import { RanklabTests } from './testing';
+import { PANEL_LIST, type PanelControllers, type PanelId } from './webviews/panels';
+import { createPanels } from './webviews/register';
 
-export interface RanklabApi {
+interface RanklabParts {
   /** Milliseconds spent in activate(). */
   readonly activationMs: number;
   readonly controller: RanklabController;
@@ -28,15 +28,16 @@ export interface RanklabApi {
   readonly tests: RanklabTests;
   /** The command table's ids, each marked internal or not (tests compare them with package.json). */
   readonly commands: { id: string; internal: boolean }[];
-  /** The open dashboard panel, if any (tests read what was posted to the webview). */
-  dashboard(): DashboardPanel | undefined;
-  /** The open judging panel, if any. */
-  judging(): JudgingPanel | undefined;
-  /** The open sweep panel, if any. */
-  sweep(): SweepPanel | undefined;
 }
 
-export function activate(context: vscode.ExtensionContext): RanklabApi {
+/** The parts, and per panel of the table the controller of that panel while it is open (tests read what it posted). */
+export type RanklabApi = RanklabParts & { readonly [K in PanelId]: () => PanelControllers[K] | undefined };
+
+/** Fails to compile when a panel's id is also the name of a part of the API. */
+export type PanelIdsNameNoApiPart<K extends never = Extract<PanelId, keyof RanklabParts>> = K;
+
+// Async only to import the panels' controllers (one bundle: a few microtasks); every part is built before it resolves.
+export async function activate(context: vscode.ExtensionContext): Promise<RanklabApi> {
   const t0 = performance.now();
   const log = vscode.window.createOutputChannel('Ranklab', { log: true });
   // The worker's bundle sits beside this one (dist/worker.js; scripts/build.mjs), in the repository and in a .vsix.
@@ -52,10 +53,8 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   const diagnostics = new RanklabDiagnostics(log);
   const tests = new RanklabTests(sessions, live, () => controller.folder);
   const codeLens = new ConfigCodeLensProvider(live, folderOf);
-  const dashboard = new DashboardPanel(context.extensionUri, controller);
-  const judging = new JudgingPanel(context.extensionUri, controller, sessions);
-  const sweep = new SweepPanel(context.extensionUri, controller, sessions);
-  const ctx: RanklabContext = { extension: context, log, controller, sessions, live, diagnostics, dashboard, judging, sweep };
+  const panels = await createPanels(context.extensionUri, { controller, sessions });
+  const ctx: RanklabContext = { extension: context, log, controller, sessions, live, diagnostics, ...panels.controllers };
 
   const refreshWorkspaceDiagnostics = () => {
     const session = controller.session();
@@ -71,9 +70,7 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
     diagnostics,
     tests,
     codeLens,
-    dashboard,
-    judging,
-    sweep,
+    ...panels.disposables,
     vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/*.rank.json' }, codeLens),
     live.onDidChange((state) => {
       diagnostics.setConfig(state, state.status === 'done' ? controller.session() : undefined);
@@ -88,9 +85,6 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
       if (kinds.has('judgments')) controller.invalidate();
     }),
     ...registerCommands(ctx),
-    dashboard.registerSerializer(),
-    judging.registerSerializer(),
-    sweep.registerSerializer(),
     createStatusBar(controller, sessions),
   );
   // Judgment-file diagnostics show up without waiting for an evaluation (after activation, off its path).
@@ -99,7 +93,8 @@ export function activate(context: vscode.ExtensionContext): RanklabApi {
   log.info(`Ranklab ${(context.extension.packageJSON as { version: string }).version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`);
   console.log(`RANKLAB-ACTIVATED ${activationMs.toFixed(1)} ms`);
   const commands = COMMAND_LIST.map(({ id, internal }) => ({ id, internal }));
-  return { activationMs, controller, sessions, live, diagnostics, tests, commands, dashboard: () => (dashboard.isOpen ? dashboard : undefined), judging: () => (judging.isOpen ? judging : undefined), sweep: () => (sweep.isOpen ? sweep : undefined) };
+  const open = Object.fromEntries(PANEL_LIST.map(({ id }) => [id, () => panels.open(id)])) as { [K in PanelId]: () => PanelControllers[K] | undefined };
+  return { activationMs, controller, sessions, live, diagnostics, tests, commands, ...open };
 }
 
 export function deactivate(): void {}

@@ -1,25 +1,16 @@
 /**
- * The dashboard panel: its protocol (src/protocol/dashboard.ts) answered from the controller's model, hosted by
- * the generic WebviewPanelHost (CSP, handshake, serializer). The app is webview/dashboard/main.ts.
+ * The dashboard panel's controller: its protocol (src/protocol/dashboard.ts) answered from the controller's model.
+ * Its row in the panel table (../webviews/panels.ts) gives its page and the generic host (CSP, handshake,
+ * serializer). The app is webview/dashboard/main.ts.
  */
 import * as vscode from 'vscode';
-import { type DashboardMessages, type DashboardModel, dashboardProtocol } from '../../protocol/dashboard';
-import type { RanklabController } from '../controller';
-import { type PanelView, WebviewPanelHost } from '../webviews/host';
+import type { DashboardMessages, DashboardModel } from '../../protocol/dashboard';
+import type { HostFor, PanelDeps, PanelHost } from '../webviews/view';
 
 type Focus = DashboardMessages['notifications']['focusRuns'];
 
-const VIEW: PanelView<DashboardMessages> = {
-  protocol: dashboardProtocol,
-  title: 'Ranklab Dashboard',
-  app: 'dashboard',
-  styles: ['base.css', 'dashboard.css'],
-  icon: 'ranklab.svg',
-  loading: 'Loading runs…',
-};
-
 export class DashboardPanel implements vscode.Disposable {
-  private readonly host: WebviewPanelHost<DashboardMessages>;
+  private readonly host: PanelHost<DashboardMessages>;
   /** A comparison asked for by a command; sent again after the next `ready` until the app has asked for it. */
   private pendingFocus: Focus | undefined;
   /** The last model posted to the webview (init / runsUpdated / getDashboard); tests read it. */
@@ -27,8 +18,8 @@ export class DashboardPanel implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
   private readonly log: vscode.LogOutputChannel;
 
-  constructor(extensionUri: vscode.Uri, controller: RanklabController) {
-    this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
+  constructor({ controller }: PanelDeps, hostFor: HostFor<DashboardMessages>) {
+    this.host = hostFor({
       ready: () => {
         const focus = this.pendingFocus;
         // The page first, from the run index alone (no run file read); then the verdict from the statistics when they
@@ -93,10 +84,6 @@ export class DashboardPanel implements vscode.Disposable {
     }
   }
 
-  registerSerializer(): vscode.Disposable {
-    return this.host.registerSerializer();
-  }
-
   private post(model: DashboardModel): void {
     this.lastPostedModel = model;
     this.host.notify('runsUpdated', { model });
@@ -112,6 +99,5 @@ export class DashboardPanel implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
-    this.host.dispose();
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The judging panel: builds the pool through the core (src/core/session/judging-pool.ts, saved runs reused),
- * walks it with a JudgingModel (./model.ts, no vscode) and answers its protocol (src/protocol/judging.ts) through
- * the generic WebviewPanelHost (CSP, handshake, serializer). The app is webview/judging/main.ts. Grades are written
+ * The judging panel's controller: builds the pool through the core (src/core/session/judging-pool.ts, saved runs reused),
+ * walks it with a JudgingModel (./model.ts, no vscode) and answers its protocol (src/protocol/judging.ts); its
+ * row in the panel table (../webviews/panels.ts) gives its page and the generic host (CSP, handshake, serializer). The app is webview/judging/main.ts. Grades are written
  * by the core's GradeWriter; the session's file watcher then reloads the judgments, which refreshes the dashboard,
  * the comparisons and the CodeLens.
  */
@@ -11,20 +11,11 @@ import { DEFAULT_ANALYZER } from '../../core/config/defaults';
 import { GradeWriter } from '../../core/judging/writer';
 import { createAnalyzer } from '../../core/retrieval/analyzer';
 import { InputError } from '../../core/util/diagnostics';
-import { type JudgingMessages, type JudgingView, judgingProtocol } from '../../protocol/judging';
+import type { JudgingMessages, JudgingView } from '../../protocol/judging';
 import type { RanklabController } from '../controller';
 import type { SessionManager } from '../sessions';
-import { type PanelView, WebviewPanelHost } from '../webviews/host';
+import type { HostFor, PanelDeps, PanelHost } from '../webviews/view';
 import { JudgingModel } from './model';
-
-const VIEW: PanelView<JudgingMessages> = {
-  protocol: judgingProtocol,
-  title: 'Ranklab: Judge',
-  app: 'judging',
-  styles: ['base.css', 'judging.css'],
-  icon: 'ranklab.svg',
-  loading: 'Building the pool of unjudged documents…',
-};
 
 /** What "Judge Unjudged Documents" may be given: the configs to pool, and a pair to show first. */
 export interface JudgeRequest {
@@ -33,17 +24,21 @@ export interface JudgeRequest {
   docId?: string;
 }
 
-export class JudgingPanel implements vscode.Disposable {
-  private readonly host: WebviewPanelHost<JudgingMessages>;
+export class JudgingPanel {
+  private readonly host: PanelHost<JudgingMessages>;
+  private readonly controller: RanklabController;
+  private readonly sessions: SessionManager;
   private model: JudgingModel | undefined;
   private configs: string[] = [];
 
-  constructor(extensionUri: vscode.Uri, private readonly controller: RanklabController, private readonly sessions: SessionManager) {
+  constructor({ controller, sessions }: PanelDeps, hostFor: HostFor<JudgingMessages>) {
+    this.controller = controller;
+    this.sessions = sessions;
     const model = () => {
       if (!this.model) throw new InputError('no pool yet: run "Ranklab: Judge Unjudged Documents"');
       return this.model;
     };
-    this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
+    this.host = hostFor({
       ready: () => {
         if (this.model) this.host.notify('show', { view: this.model.view() });
         // Restored after a window reload: the pool is built again (saved runs make that quick).
@@ -123,13 +118,5 @@ export class JudgingPanel implements vscode.Disposable {
     const b = this.controller.findRun(m.baselineRunId)?.summary.provenance.config;
     const c = this.controller.findRun(m.candidateRunId)?.summary.provenance.config;
     return b && c && b !== c ? [b, c] : [];
-  }
-
-  registerSerializer(): vscode.Disposable {
-    return this.host.registerSerializer();
-  }
-
-  dispose(): void {
-    this.host.dispose();
   }
 }

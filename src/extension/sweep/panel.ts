@@ -1,7 +1,7 @@
 /**
- * The sweep panel: runs the core's sweep (src/core/tuning/sweep.ts) on a config in the Ranklab worker (method
- * `sweep`, worker/main.ts) under a cancellable progress notification, and answers its protocol (src/protocol/sweep.ts)
- * through the generic WebviewPanelHost (CSP, handshake, serializer). What it shows comes from ./model.ts (no vscode);
+ * The sweep panel's controller: runs the core's sweep (src/core/tuning/sweep.ts) on a config in the Ranklab worker (method
+ * `sweep`, worker/main.ts) under a cancellable progress notification, and answers its protocol (src/protocol/sweep.ts);
+ * its row in the panel table (../webviews/panels.ts) gives its page and the generic host (CSP, handshake, serializer). What it shows comes from ./model.ts (no vscode);
  * the app is webview/sweep/main.ts.
  */
 import * as vscode from 'vscode';
@@ -10,31 +10,26 @@ import type { Variation } from '../../core/tuning/parameters';
 import { type SweepResult, bestConfigText } from '../../core/tuning/sweep';
 import { writeFileAtomic } from '../../core/util/atomic-write';
 import { InputError } from '../../core/util/diagnostics';
-import { type SweepMessages, type SweepView, sweepProtocol } from '../../protocol/sweep';
+import type { SweepMessages, SweepView } from '../../protocol/sweep';
 import type { RanklabController } from '../controller';
 import type { SessionManager } from '../sessions';
-import { type PanelView, WebviewPanelHost } from '../webviews/host';
+import type { HostFor, PanelDeps, PanelHost } from '../webviews/view';
 import { queryDiff, savePathFor, sweepView } from './model';
 
-const VIEW: PanelView<SweepMessages> = {
-  protocol: sweepProtocol,
-  title: 'Ranklab: Sweep',
-  app: 'sweep',
-  styles: ['base.css', 'sweep.css'],
-  icon: 'ranklab.svg',
-  loading: 'Sweeping…',
-};
-
-export class SweepPanel implements vscode.Disposable {
-  private readonly host: WebviewPanelHost<SweepMessages>;
+export class SweepPanel {
+  private readonly host: PanelHost<SweepMessages>;
+  private readonly controller: RanklabController;
+  private readonly sessions: SessionManager;
   private last?: { result: SweepResult; view: SweepView; baseFile: string };
 
-  constructor(extensionUri: vscode.Uri, private readonly controller: RanklabController, private readonly sessions: SessionManager) {
+  constructor({ controller, sessions }: PanelDeps, hostFor: HostFor<SweepMessages>) {
+    this.controller = controller;
+    this.sessions = sessions;
     const last = () => {
       if (!this.last) throw new InputError('no sweep yet: run "Ranklab: Sweep Parameter"');
       return this.last;
     };
-    this.host = new WebviewPanelHost(extensionUri, controller.log, VIEW, {
+    this.host = hostFor({
       ready: () => {
         if (this.last) this.host.notify('show', { view: this.last.view });
       },
@@ -92,13 +87,5 @@ export class SweepPanel implements vscode.Disposable {
     this.host.show();
     if (this.host.isReady) this.host.notify('show', { view });
     return view;
-  }
-
-  registerSerializer(): vscode.Disposable {
-    return this.host.registerSerializer();
-  }
-
-  dispose(): void {
-    this.host.dispose();
   }
 }

@@ -2,27 +2,15 @@
  * Hosts one webview panel of a given view type: creates or reveals it, restores it after a window reload (the
  * serializer), builds its page (CSP + nonce, script from dist/webviews/), and speaks its protocol through a
  * HostEndpoint (ready handshake, typed requests and commands, notifications).
- * A view supplies its protocol (src/protocol/<view>.ts), its handlers and a PanelView; see docs/design.md.
+ * Built by ./register.ts from a row of the panel table (./panels.ts) and its controller's handlers; see docs/design.md.
  */
 import * as vscode from 'vscode';
-import type { Messages, NotificationName, Protocol } from '../../protocol/base';
+import type { Messages, NotificationName } from '../../protocol/base';
 import { HostEndpoint, type ViewHandlers } from './endpoint';
 import { webviewHtml } from './html';
+import type { PanelHost, PanelView } from './view';
 
-export interface PanelView<M extends Messages> {
-  protocol: Protocol<M>;
-  title: string;
-  /** The app: `webview/<app>/main.ts`, bundled by scripts/build.mjs to `dist/webviews/<app>.js`. */
-  app: string;
-  /** Style sheets under media/. */
-  styles: string[];
-  /** Tab icon under media/. */
-  icon?: string;
-  /** Plain text shown until the app has drawn. */
-  loading: string;
-}
-
-export class WebviewPanelHost<M extends Messages> implements vscode.Disposable {
+export class WebviewPanelHost<M extends Messages> implements PanelHost<M>, vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private endpoint: HostEndpoint<M> | undefined;
   private panelDisposables: vscode.Disposable[] = [];

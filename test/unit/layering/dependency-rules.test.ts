@@ -58,6 +58,9 @@ test('each layering rule fails on a file that breaks it, naming the rule and bot
     // the CLI importing the extension
     'src/cli/main.ts': "import { x } from '../extension/wiring';\nexport const y = x;\n",
     'src/extension/wiring.ts': leaf,
+    // a vscode-free module of the extension (VSCODE_FREE) importing vscode, or a module of the extension that does
+    'src/extension/dashboard/model.ts': "import * as vscode from 'vscode';\nexport const m = vscode;\n",
+    'src/extension/judging/model.ts': "import { x } from '../wiring';\nexport const j = x;\n",
     // a webview app importing the core, and another app
     'webview/one/main.ts': "import { x } from '../../src/core/util/leaf';\nimport { z } from '../two/main';\nexport const y = x + z;\n",
     'webview/two/main.ts': 'export const z = 2;\n',
@@ -75,6 +78,8 @@ test('each layering rule fails on a file that breaks it, naming the rule and bot
     ['cli-never-imports-extension', 'src/cli/main.ts', 'src/extension/wiring.ts'],
     ['webview-imports-only-protocol', 'webview/one/main.ts', 'src/core/util/leaf.ts'],
     ['webview-app-imports-only-its-own-files', 'webview/one/main.ts', 'webview/two/main.ts'],
+    ['extension-vscode-free-stays-so', 'src/extension/dashboard/model.ts', 'vscode'],
+    ['extension-vscode-free-imports-vscode-free', 'src/extension/judging/model.ts', 'src/extension/wiring.ts'],
   ];
   for (const [rule, from, to] of expected) {
     assert.ok(r.out.includes(`error ${rule}: ${from} → ${to}`), `expected "${rule}: ${from} → ${to}" in:\n${r.out}`);
@@ -92,6 +97,13 @@ test('a tree whose imports all go down passes', () => {
     'src/cli/main.ts': "import { view } from '../core/session/view';\nimport { act } from '../core/actions/act';\nexport const y = [view, act];\n",
     'src/extension/wiring.ts': "import * as vscode from 'vscode';\nimport { view } from '../core/session/view';\nimport type { Msg } from '../protocol/base';\nexport const w: [unknown, number, Msg?] = [vscode, view];\n",
     'src/protocol/base.ts': 'export interface Msg { type: string }\n',
+    // vscode-free modules: types from any module of the extension are fine (the real settings.ts shows it for
+    // vscode's, which resolves only with node_modules), values from the vscode-free ones only; the panel table
+    // imports its controllers dynamically (only the activated extension runs that import)
+    'src/extension/settings.ts': 'export const s = 1;\n',
+    'src/extension/sweep/model.ts': "import type { w } from '../wiring';\nimport { s } from '../settings';\nexport const m: [number, typeof w?] = [s];\n",
+    'src/extension/sweep/panel.ts': "import * as vscode from 'vscode';\nimport { m } from './model';\nexport const p = [vscode, m];\n",
+    'src/extension/webviews/panels.ts': "export const load = async () => (await import('../sweep/panel')).p;\n",
     'webview/ipc.ts': "import type { Msg } from '../src/protocol/base';\nexport const send = (m: Msg) => m;\n",
     'webview/one/main.ts': "import { send } from '../ipc';\nimport { part } from './part';\nexport const y = send({ type: part });\n",
     'webview/one/part.ts': "export const part = 'p';\n",
