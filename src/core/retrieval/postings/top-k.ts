@@ -28,6 +28,11 @@ export interface TopKQuery {
   filter?: DocFilter;
 }
 
+/** MiniSearch's BM25 idf of a term in `df` of `documentCount` documents (the one expression every scorer uses). */
+export function idfOf(documentCount: number, df: number): number {
+  return Math.log(1 + (documentCount - df + 0.5) / (df + 0.5));
+}
+
 /** One posting list in play: a (field, query-term occurrence, vocabulary expansion) with its weight and bound. */
 interface List {
   field: number;
@@ -86,7 +91,7 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
         const end = p.end[l];
         if (end === start) continue;
         const df = end - start;
-        const idf = Math.log(1 + (p.documentCount - df + 0.5) / (df + 0.5));
+        const idf = idfOf(p.documentCount, df);
         const bound = weight * (idf * p.listMax(l, norm, k, b, d));
         lists.push({ field, norm, weight, idf, boost, source: sourceOf.get(term)!, start, end, ub: boost * bound });
       }
@@ -211,8 +216,9 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
 /**
  * A query term's vocabulary expansions, [term number, weight], in the order MiniSearch's `executeQuerySpec`
  * visits them: the term itself (weight 1), prefix completions, then fuzzy neighbours not already prefix matches.
+ * Also read by the tuner (tuning/tuner.ts), which re-scores a query's candidates under other k1, b and d.
  */
-function expand(p: Postings, term: string, prefix: boolean, fuzzy: number): Array<[number, number]> {
+export function expand(p: Postings, term: string, prefix: boolean, fuzzy: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   const exact = p.termNumbers.get(term);
   if (exact !== undefined) out.push([exact, 1]);

@@ -1,0 +1,115 @@
+// The Tune engine is exact: for random slider positions (field boosts, BM25 k1, b and d, depth), every figure
+// tuner.evaluate gives equals a full evaluation of the same settings written as a config file of its own, in a fresh
+// session (evaluateConfig, the engine's first pass: pruned top-k), compared with the baseline by the compare action
+// (actions/compare-runs.ts): metrics, per-query values, wins/losses/ties, tests and Holm-adjusted p-values, slices,
+// splits, warnings, gates and the verdict.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { compareRuns } from '../../../src/core/actions/compare-runs';
+import { checkGates, withGateMetrics } from '../../../src/core/experiment/gates';
+import { verdictOf } from '../../../src/core/experiment/verdict';
+import { parseMetricList } from '../../../src/core/metrics';
+import { RanklabSession } from '../../../src/core/session/session';
+import { withSetting } from '../../../src/core/tuning/parameters';
+import { type TuneSettings, prepareTune } from '../../../src/core/tuning/tuner';
+import { metricOptionsOf } from '../../../src/core/workspace/settings';
+import { copyOfExample } from '../../helpers/workspace';
+import { BM25_CONFIG, writeSyntheticWorkspace } from '../../helpers/synthetic-workspace';
+
+/** Settings → what the compare action says of them as a config file of their own, in a fresh session. */
+async function fullPath(dir: string, baseFile: string, settings: TuneSettings, n: number, name: string) {
+  let raw = JSON.parse(readFileSync(join(dir, 'configs', baseFile), 'utf8')) as Record<string, unknown>;
+  for (const [path, value] of Object.entries(settings)) raw = withSetting(raw, path, value);
+  const file = join(dir, 'configs', `moved-${n}.rank.json`);
+  writeFileSync(file, JSON.stringify(raw));
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const config = session.usable(session.configEntry(file));
+  const ws = session.workspace.settings;
+  const specs = withGateMetrics(parseMetricList(ws.metrics), ws.gates);
+  const metricOptions = metricOptionsOf(ws);
+  const baseline = session.baselineConfig();
+  const { many } = await compareRuns(session, {
+    baseline: { kind: 'config', config: baseline, name: baseline.name },
+    candidates: [{ kind: 'config', config, name }], // the tuner's name for it, which the verdict's text quotes
+    specs, metricOptions, split: 'all', explain: 0,
+  });
+  rmSync(file);
+  return { config, cmp: many.comparisons[0], gates: checkGates(ws.gates, many.comparisons[0]) };
+}
+
+const boost = fc.constantFrom(0, 0.3, 1, 2.5, 4);
+const settingsArb = fc.record({
+  'lexical.fields.title': boost,
+  'lexical.fields.body': boost,
+  'lexical.bm25.k1': fc.constantFrom(0, 0.5, 0.9, 1.2, 2.75),
+  'lexical.bm25.b': fc.constantFrom(0, 0.3, 0.75, 1),
+  'lexical.bm25.d': fc.constantFrom(0, 0.5, 1),
+  'lexical.depth': fc.constantFrom(1, 3, 10, 100),
+}, { requiredKeys: [] }).filter((s) => (s['lexical.fields.title'] ?? 1) + (s['lexical.fields.body'] ?? 1) > 0);
+
+async function checkExact(dir: string, baseName: string, runs: number, seed: number): Promise<void> {
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const tuner = await prepareTune(session, { baseConfig: session.resolveConfig(baseName) });
+  const headlines = new Set<number>();
+  let n = 0;
+  const check = async (settings: TuneSettings) => {
+    const got = await tuner.evaluate(settings);
+    const { config, cmp, gates } = await fullPath(dir, `${baseName}.rank.json`, settings, n++, got.config.name);
+    const { name: _a, description: _b, ...mine } = got.config;
+    const { name: _c, description: _d, ...theirs } = config;
+    assert.deepEqual(mine, theirs, 'the config these settings mean');
+    assert.deepEqual(got.comparison.perQuery, cmp.perQuery, 'per-query values');
+    assert.deepEqual(got.comparison.metrics, cmp.metrics, 'means, CIs, tests, adjusted p-values');
+    assert.deepEqual(got.comparison.slices, cmp.slices);
+    assert.deepEqual(got.comparison.splits, cmp.splits);
+    assert.deepEqual([got.comparison.wins, got.comparison.losses, got.comparison.ties], [cmp.wins, cmp.losses, cmp.ties]);
+    assert.deepEqual(got.comparison.queryDeltas, cmp.queryDeltas.map(({ moved: _, ...q }) => q));
+    assert.equal(got.comparison.correction, cmp.correction);
+    assert.deepEqual(got.gates, gates);
+    // The tuner has no ranked lists, so no bounds over unjudged documents (the verdict's could-flip notes).
+    assert.deepEqual(got.verdict, verdictOf({ ...cmp, bounds: undefined }, gates));
+    const headline = cmp.primaryMetric;
+    assert.equal(got.metrics.all.candidate[headline], cmp.metrics[headline].candidate);
+    assert.equal(got.wins, cmp.wins[headline]);
+    headlines.add(got.metrics.all.candidate[headline]);
+  };
+  await check({}); // the base config's own settings
+  await fc.assert(fc.asyncProperty(settingsArb, check), { numRuns: runs, seed });
+  // The positions score differently (a tuner that ignored the settings would pass the equalities only by luck).
+  assert.ok(headlines.size > 2, `headline values: ${[...headlines].join(', ')}`);
+}
+
+test('example workspace: random slider positions equal a full eval + compare of the same config', async () => {
+  await checkExact(copyOfExample(), 'title-boost-3', 12, 31);
+});
+
+test('synthetic corpus: random slider positions equal a full eval + compare of the same config', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'ranklab-tuner-'));
+  try {
+    const dir = join(root, 'ws');
+    mkdirSync(dir);
+    const moved = { ...BM25_CONFIG, lexical: { ...BM25_CONFIG.lexical, fields: { title: 2, body: 1 }, bm25: { k1: 0.9, b: 0.4, d: 0.5 } } };
+    writeSyntheticWorkspace(dir, { docs: 400, queries: 60, configs: { baseline: BM25_CONFIG, moved }, seed: 5 });
+    await checkExact(dir, 'moved', 10, 7);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('sliders and refusals: hybrid settings listed as not yet, bad settings named', async () => {
+  const dir = copyOfExample();
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const tuner = await prepareTune(session, { baseConfig: session.resolveConfig('baseline') });
+  const { sliders, fixed } = tuner.sliders();
+  assert.deepEqual(sliders.map((s) => s.path), ['lexical.fields.title', 'lexical.fields.body', 'lexical.bm25.k1', 'lexical.bm25.b', 'lexical.bm25.d', 'lexical.depth']);
+  assert.deepEqual(sliders.find((s) => s.path === 'lexical.bm25.b'), { path: 'lexical.bm25.b', value: 0.7, min: 0, max: 1, step: 0.05 });
+  assert.ok(fixed.some((f) => f.path === 'lexical.prefix'));
+  await assert.rejects(tuner.evaluate({ 'lexical.bm25.k': 1 }), /"lexical\.bm25\.k" is not a setting.*did you mean lexical\.bm25\.k1/s);
+  await assert.rejects(tuner.evaluate({ 'lexical.bm25.b': 1.5 }), /lexical\.bm25\.b.*from 0 to 1/s);
+  await assert.rejects(tuner.evaluate({ 'lexical.fields.title': 0, 'lexical.fields.body': 0 }), /every field boost is 0/);
+  await assert.rejects(prepareTune(session, { baseConfig: session.resolveConfig('hybrid-rrf') }), /hybrid-rrf.*not yet/s);
+});
