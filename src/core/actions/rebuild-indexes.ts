@@ -42,6 +42,7 @@ export interface RebuildIndexesResult {
 
 export async function rebuildIndexes(old: RanklabSession, hooks: RebuildIndexesHooks = {}): Promise<RebuildIndexesResult> {
   const { signal, progress } = hooks;
+  signal?.throwIfAborted(); // stopped before it started: nothing deleted
   const removed = old.clearIndexCaches();
   const session = RanklabSession.open(old.root, old.options);
   hooks.opened?.(session);
