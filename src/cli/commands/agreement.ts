@@ -22,18 +22,18 @@ export async function agreementCommand(argv: string[], io: Io): Promise<number> 
   });
   if (values.help) return io.out(AGREEMENT_USAGE + '\n'), 0;
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
+  const maxConflicts = intFlag(values['max-conflicts'], '--max-conflicts', 0) ?? 10;
+  const flag = intFlag(values['relevance-threshold'], '--relevance-threshold', 1);
   const { session, report: inputs } = openWorkspace(values, io);
   const judgments = session.judgments();
   inputs.add('judgments', judgments.diagnostics);
   inputs.stopIfStrict();
-  const flag = intFlag(values['relevance-threshold'], '--relevance-threshold', 1);
   const report = agreementReport(judgments, { threshold: flag ?? Math.max(1, session.workspace.settings.relevanceThreshold) });
   if (format === 'json') {
     io.out(JSON.stringify({ merge: judgments.merge ?? null, ...report }, null, 2) + '\n');
     return 0;
   }
-  const max = values['max-conflicts'] === undefined ? 10 : Math.max(0, Number(values['max-conflicts']) || 0);
-  io.out(formatAgreement(report, judgments.merge, max));
+  io.out(formatAgreement(report, judgments.merge, maxConflicts));
   return 0;
 }
 

@@ -1,10 +1,10 @@
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from '../../core/judging/llm-judge';
 import { type WorkspaceLlmResult, judgePoolWithLlm, llmJudgeSetup } from '../../core/session/judging-llm';
 import { InputError } from '../../core/util/diagnostics';
-import { formatChoice, parse } from '../args';
+import { formatChoice, intFlag, parse } from '../args';
 import type { Io } from '../io';
 import { INTERRUPTED, WORKSPACE_OPTIONS, openWorkspace, progressReporter } from '../workspace-options';
-import { POOL_OPTIONS, poolOfWorkspace, poolSummary, positive } from './pool';
+import { POOL_OPTIONS, poolOfWorkspace, poolSummary } from './pool';
 
 export const JUDGE_USAGE = `ranklab judge --llm [--workspace DIR] [--config NAME|FILE]... [--depth N] [--queries QIDS | --slice TAG] [--max N]
               [--model M] [--include-judged] [--max-failures N] [--dry-run] [--format table|json]
@@ -33,7 +33,7 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   if (values.help) return io.out(JUDGE_USAGE + '\n'), 0;
   if (!values.llm) throw new InputError('ranklab judge grades with an LLM (--llm); people grade in VS Code with "Ranklab: Judge Unjudged Documents"', [], { key: '--llm' });
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
-  const maxFailures = positive(values['max-failures'], '--max-failures');
+  const maxFailures = intFlag(values['max-failures'], '--max-failures', 1);
   const { session, report } = openWorkspace(values, io);
   const setup = llmJudgeSetup(session, { model: values.model, dryRun: values['dry-run'] });
   const interrupt = drainingInterrupt(io);

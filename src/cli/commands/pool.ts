@@ -1,9 +1,9 @@
+import { type PoolConfigsInput, type PoolConfigsResult, poolConfigs } from '../../core/actions/pool-configs';
 import type { Pool } from '../../core/judging/pool';
-import { type PoolPairText, type WorkspacePool, type WorkspacePoolOptions, poolEntries, poolPairTexts, workspacePool } from '../../core/session/judging-pool';
+import { type PoolPairText, poolEntries, poolPairTexts } from '../../core/session/judging-pool';
 import { parseMetricList } from '../../core/metrics';
 import type { RanklabSession } from '../../core/session/session';
-import { InputError } from '../../core/util/diagnostics';
-import { formatChoice, parse } from '../args';
+import { formatChoice, intFlag, parse } from '../args';
 import type { InputReport } from '../input-report';
 import type { Io } from '../io';
 import {
@@ -51,7 +51,7 @@ export async function poolCommand(argv: string[], io: Io): Promise<number> {
     dispose();
   }
   const { pool } = result;
-  const failed = [...result.failedEntries.map((f) => ({ config: f.name, error: f.message })), ...result.failed];
+  const failed = [...result.failedEntries.map((f) => ({ config: f.name, error: f.message })), ...result.unusable, ...result.failed];
   const texts = poolPairTexts(session, pool, result.configs.find((c) => c.name === pool.configs[0])!);
   if (format === 'json') io.out(JSON.stringify(poolJson(pool, failed, texts), null, 2) + '\n');
   else {
@@ -63,8 +63,9 @@ export async function poolCommand(argv: string[], io: Io): Promise<number> {
 }
 
 /**
- * The pool of the command line's options (shared with `ranklab judge`): corpus, judgments and configs read and
- * their problems printed once (--strict honoured), then workspacePool. `skip` and `includeJudged` come from judge.
+ * The pool of the command line's options (shared with `ranklab judge`): the numeric flags checked, corpus,
+ * judgments and configs read and their problems printed once (--strict honoured), then the action poolConfigs on
+ * the configs that passed. `skip` and `includeJudged` come from judge.
  */
 export async function poolOfWorkspace(
   session: RanklabSession,
@@ -72,33 +73,28 @@ export async function poolOfWorkspace(
   values: PoolValues,
   io: Io,
   signal: AbortSignal,
-  extra: Pick<WorkspacePoolOptions, 'skip' | 'includeJudged'> = {},
-): Promise<WorkspacePool & { failedEntries: ConfigChoice['failed']; configs: ConfigChoice['configs'] }> {
+  extra: Pick<PoolConfigsInput, 'skip' | 'includeJudged'> = {},
+): Promise<PoolConfigsResult & { failedEntries: ConfigChoice['failed'] }> {
+  const depth = intFlag(values.depth, '--depth', 1);
+  const max = intFlag(values.max, '--max', 1);
   await readCorpus(session, report, signal);
   judgmentsOf(session, report);
-  const choice = usableConfigs(session, report, poolEntries(session, values.config ?? []));
+  const entries = poolEntries(session, values.config ?? []);
+  const choice = usableConfigs(session, report, entries);
   report.stopIfStrict();
   requireConfigs(choice);
-  const pool = await workspacePool(session, {
-    configs: choice.configs,
-    depth: positive(values.depth, '--depth'),
+  const pooled = await poolConfigs(session, {
+    // The configs whose problems (printed above) left them usable; the others are `failedEntries`.
+    configs: entries.filter((e) => e.config && choice.configs.includes(e.config)),
+    depth,
     queries: values.queries?.split(',').map((q) => q.trim()).filter(Boolean),
     slice: values.slice,
-    max: positive(values.max, '--max'),
+    max,
     specs: values.metrics ? parseMetricList(values.metrics) : undefined,
-    signal,
-    onProgress: (config, done, total) => progressReporter(io, config)(done, total),
     log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
     ...extra,
-  });
-  return { ...pool, failedEntries: choice.failed, configs: choice.configs };
-}
-
-export function positive(v: string | undefined, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InputError(`must be a positive integer, not "${v}"`, [], { key: flag });
-  return n;
+  }, { signal, progress: (p) => progressReporter(io, p.config)(p.done, p.total) });
+  return { ...pooled, failedEntries: choice.failed };
 }
 
 /** A text as one TSV field: tabs and line breaks (and runs of white space) become one space. */

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { RANK_CONFIG_SUFFIX } from '../../core/config/parse';
-import { parseJsonWithLocations } from '../../core/util/json-source';
-import { readUserText } from '../../core/util/text-file';
 import { InputError } from '../../core/util/diagnostics';
 import { parseVary } from '../../core/tuning/parameters';
-import { type SweepResult, type SweepSearch, bestConfigText, runSweep } from '../../core/tuning/sweep';
+import { type SweepResult, type SweepSearch, bestConfigText } from '../../core/tuning/sweep';
+import { sweepBase, sweepConfig } from '../../core/actions/sweep-config';
 import { sweepJson, sweepText } from '../../core/report/sweep';
 import { formatChoice, intFlag, metricChoice, parse, required } from '../args';
 import type { Io } from '../io';
@@ -60,10 +59,8 @@ export async function sweepCommand(argv: string[], io: Io): Promise<number> {
   const { specs, options, warnings } = metricChoice({ ...values, metrics: values.objective ?? 'ndcg@10' }, { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
   report.add('--relevance-threshold', warnings);
   if (specs.length !== 1) throw new InputError('names one metric', [], { key: '--objective' });
-  const entry = session.configEntry(baseName);
-  const raw = entry.file ? rawConfig(entry.file, session.relativePath(entry.file)) : {};
-  const fieldNames = Object.keys((raw.lexical as { fields?: object } | undefined)?.fields ?? { title: 1, body: 1 });
-  const variations = values.vary.map((v) => parseVary(v, fieldNames));
+  const base = sweepBase(session, baseName);
+  const variations = values.vary.map((v) => parseVary(v, base.fields));
   const output: Output | undefined = values['write-best'] ? { flag: '--write-best', path: values['write-best'], named: false } : undefined;
   if (output && !output.path.endsWith(RANK_CONFIG_SUFFIX)) throw new InputError(`must end with ${RANK_CONFIG_SUFFIX}`, [], { key: '--write-best', file: output.path });
   if (output) checkOutputs([output], { inputs: session.inputFiles(), force: !!values.force });
@@ -74,15 +71,14 @@ export async function sweepCommand(argv: string[], io: Io): Promise<number> {
   try {
     await readCorpus(session, report, signal);
     judgmentsOf(session, report, 'all');
-    const choice = usableConfigs(session, report, [entry]);
+    const choice = usableConfigs(session, report, [base.entry]);
     report.stopIfStrict();
     requireConfigs(choice);
-    result = await runSweep(session, {
-      base: choice.configs[0], raw, variations, search, objective: specs[0], metricOptions: options, folds, top, signal,
-      onProgress: (d, t, label) => {
-        done = d;
-        total = t;
-        if (process.stderr.isTTY) io.err(`\rsweep: ${d}/${t} configs (${label.slice(0, 60)})\x1b[K${d === t ? '\n' : ''}`);
+    result = await sweepConfig(session, { base, variations, search, objective: specs[0], metricOptions: options, folds, top }, {
+      signal,
+      progress: (p) => {
+        ({ done, total } = p);
+        if (process.stderr.isTTY) io.err(`\rsweep: ${p.done}/${p.total} configs (${p.label.slice(0, 60)})\x1b[K${p.done === p.total ? '\n' : ''}`);
       },
     });
   } catch (e) {
@@ -113,10 +109,4 @@ function searchChoice(value: string | undefined, seed: number): SweepSearch {
   const n = m ? Number(m[1]) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw new InputError(`must be grid or random:N (N >= 1), not "${value}"`, [], { key: '--search' });
   return { kind: 'random', n, seed };
-}
-
-/** BASE as written (comments allowed, as in any *.rank.json): each combination is this with its values set. */
-function rawConfig(file: string, display: string): Record<string, unknown> {
-  const value = parseJsonWithLocations(readUserText(file, display), { comments: true }).value;
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

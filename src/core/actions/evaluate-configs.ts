@@ -6,11 +6,12 @@
  * configs and inside each one (the core pauses every ~50 ms): the config it stopped saves nothing.
  */
 import type { RankConfig } from '../config';
-import type { EvaluateOptions as MetricOptions, MetricSpec } from '../metrics';
+import { type EvaluateOptions as MetricOptions, type MetricSpec, parseMetricList } from '../metrics';
 import { type ConfigEvaluation, evaluateConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
 import type { WorkProgress } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
+import { metricOptionsOf } from '../workspace/settings';
 
 export interface EvaluateConfigsInput {
   configs: readonly RankConfig[];
@@ -86,4 +87,34 @@ export async function evaluateConfigs(session: RanklabSession, input: EvaluateCo
     }
   }
   return out;
+}
+
+export interface WorkspaceConfigsInput {
+  /** Only the configs named here (by name or by file); default every config of the workspace. */
+  only?: readonly string[];
+  principal?: string;
+}
+
+/** As EvaluateConfigsProgress, and first each chosen config whose file is not usable (named by file, else name). */
+export type WorkspaceConfigsProgress = EvaluateConfigsProgress | { type: 'skipped'; config: string };
+
+export interface WorkspaceConfigsResult extends EvaluateConfigsResult {
+  /** How many usable configs were chosen. */
+  total: number;
+}
+
+/**
+ * The workspace's configs (or those of `only`) evaluated with its metrics and metric options, each run saved: the
+ * editor's Run Evaluation. Configs whose file is not usable are skipped (reported first; their problems are the
+ * editor's diagnostics); none usable is an InputError.
+ */
+export async function evaluateWorkspaceConfigs(session: RanklabSession, input: WorkspaceConfigsInput, hooks: { signal?: AbortSignal; progress?: (event: WorkspaceConfigsProgress) => void } = {}): Promise<WorkspaceConfigsResult> {
+  const { only } = input;
+  const listed = session.configEntries().filter((e) => !only || only.includes(e.name) || (e.file && only.includes(e.file)));
+  for (const e of listed) if (!e.config) hooks.progress?.({ type: 'skipped', config: e.file ?? e.name });
+  const configs = listed.flatMap((e) => (e.config ? [e.config] : []));
+  if (configs.length === 0) throw new InputError('no usable ranking config in the workspace');
+  const settings = session.workspace.settings;
+  const r = await evaluateConfigs(session, { configs, specs: parseMetricList(settings.metrics), metricOptions: metricOptionsOf(settings), principal: input.principal }, hooks);
+  return { ...r, total: configs.length };
 }

@@ -5,24 +5,20 @@
  * handlers are the same calls the CLI makes, with the request's AbortSignal and progress callbacks.
  * Tasks on one folder run one at a time (as on the host), and file changes the host saw are taken in first.
  */
-import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
-import type { RankConfig } from '../../core/config';
+import { type WorkspaceConfigsProgress, evaluateWorkspaceConfigs } from '../../core/actions/evaluate-configs';
+import { explainRunDocument, moveReasonsOf } from '../../core/actions/explain-runs';
+import { poolConfigs } from '../../core/actions/pool-configs';
+import { rebuildIndexes } from '../../core/actions/rebuild-indexes';
+import { sweepConfig } from '../../core/actions/sweep-config';
 import { parseMetric } from '../../core/metrics';
-import { parseMetricList } from '../../core/metrics/spec';
 import { checkAcl } from '../../core/session/check-acl';
-import { evaluateConfigs } from '../../core/actions/evaluate-configs';
-import { addMoveReasons, configsOfRuns, explainDocument } from '../../core/session/explain';
-import { poolEntries, workspacePool } from '../../core/session/judging-pool';
+import { poolEntries } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
-import { runSweep } from '../../core/tuning/sweep';
 import { abortable } from '../../core/util/cooperative';
-import { InputError } from '../../core/util/diagnostics';
-import { parseJsonWithLocations } from '../../core/util/json-source';
 import { evaluateAgainstBaseline } from '../logic/against-baseline';
-import type { EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
+import type { EvaluateProgress, EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
-import { metricOptionsOf } from '../../core/workspace/settings';
 
 interface Entry {
   session?: RanklabSession;
@@ -63,6 +59,14 @@ function exclusive<T>(params: FolderParams, ctx: HandlerContext<unknown>, fn: (s
   return result;
 }
 
+/** Run Evaluation's progress as the host shows it: query loops as work reports, each config's outcome by name. */
+function evaluateProgress(p: WorkspaceConfigsProgress): EvaluateProgress {
+  if (p.type === 'work') return { type: 'work', step: p.step, work: p.work };
+  if (p.type === 'queries') return { type: 'work', step: p.step, work: { phase: 'queries', label: p.config, done: p.done, total: p.total } };
+  if (p.type === 'evaluated') return { type: 'saved', config: p.config, path: p.result.path ?? '', ms: p.ms, notes: p.result.notes };
+  return p.type === 'skipped' ? p : { type: 'failed', config: p.config, message: p.message };
+}
+
 /** File changes: only a session already open needs to take them in; one opened later reads the files fresh. */
 function onNotify(n: RanklabNotification): void {
   if (n.type === 'changed' && entries.get(n.root)?.session) for (const k of n.kinds) entryOf(n.root).changed.add(k);
@@ -71,30 +75,9 @@ function onNotify(n: RanklabNotification): void {
 serveRpc<RanklabMethods, RanklabNotification>({
   evaluate: (params, ctx) =>
     exclusive(params, ctx, async (session) => {
-      const settings = session.workspace.settings;
-      const specs = parseMetricList(settings.metrics);
-      const metricOptions = metricOptionsOf(settings);
-      const only = params.only;
-      const listed = session.configEntries().filter((e) => !only || only.includes(e.name) || (e.file && only.includes(e.file)));
-      for (const e of listed) if (!e.config) ctx.progress({ type: 'skipped', config: e.file ?? e.name });
-      const configs = listed.filter((e) => e.config).map((e) => e.config!);
-      if (configs.length === 0) throw new InputError('no usable ranking config in the workspace');
-      const r = await evaluateConfigs(session, { configs, specs, metricOptions, principal: params.principal }, {
-        signal: ctx.signal,
-        progress: (p) => {
-          if (p.type === 'work') ctx.progress({ type: 'work', step: p.step, work: p.work });
-          else if (p.type === 'queries') ctx.progress({ type: 'work', step: p.step, work: { phase: 'queries', label: p.config, done: p.done, total: p.total } });
-          else if (p.type === 'evaluated') ctx.progress({ type: 'saved', config: p.config, path: p.result.path ?? '', ms: p.ms, notes: p.result.notes });
-          else ctx.progress({ type: 'failed', config: p.config, message: p.message });
-        },
-      });
-      return {
-        saved: r.results.flatMap((x) => (x.path ? [x.path] : [])),
-        failed: r.failed.map((f) => `${f.name}: ${f.message}`),
-        total: configs.length,
-        cancelled: ctx.signal.aborted,
-        stopped: r.stopped,
-      } satisfies EvaluateResult;
+      const r = await evaluateWorkspaceConfigs(session, params, { signal: ctx.signal, progress: (p) => ctx.progress(evaluateProgress(p)) });
+      const saved = r.results.flatMap((x) => (x.path ? [x.path] : []));
+      return { saved, failed: r.failed.map((f) => `${f.name}: ${f.message}`), total: r.total, cancelled: ctx.signal.aborted, stopped: r.stopped } satisfies EvaluateResult;
     }),
 
   evaluateAgainstBaseline: (params, ctx) =>
@@ -105,81 +88,25 @@ serveRpc<RanklabMethods, RanklabNotification>({
 
   checkAcl: (params, ctx) => exclusive(params, ctx, (session) => checkAcl(session, { signal: ctx.signal, onProgress: (p) => ctx.progress(p) })),
 
-  rebuildIndex: (params, ctx) => {
-    const e = entryOf(params.root);
-    return exclusive(params, ctx, async (old) => {
-      const removed = old.clearIndexCaches();
-      // A fresh session: every file read again, every index built from scratch.
-      const session = (e.session = RanklabSession.open(params.root, { allowNetwork: params.trusted, allowModelLoading: params.trusted, log: (m) => ctx.log('info', m), warn: (m) => ctx.log('warn', m) }));
-      const docs = (await session.loadCorpus(session.work(ctx.signal))).docs.length;
-      const configs = session.configEntries().filter((c) => c.config);
-      const built: string[] = [];
-      const failed: { config: string; message: string }[] = [];
-      for (const [index, c] of configs.entries()) {
-        const step = { index, count: configs.length };
-        try {
-          await session.engine(c.config!, session.work(ctx.signal, (work) => ctx.progress({ type: 'work', step, work: { ...work, label: work.label ?? c.name } })));
-          built.push(c.name);
-        } catch (err) {
-          ctx.signal.throwIfAborted();
-          failed.push({ config: c.name, message: (err as Error).message });
-        }
-      }
-      return { removed, docs, configs: built, failed };
-    });
-  },
+  // The fresh session the rebuild opens is the folder's from then on (also when the rebuild is stopped).
+  rebuildIndex: (params, ctx) =>
+    exclusive(params, ctx, async (old) => {
+      const r = await rebuildIndexes(old, { signal: ctx.signal, progress: (p) => ctx.progress(p), opened: (fresh) => (entryOf(params.root).session = fresh) });
+      return { removed: r.removed, docs: r.docs, configs: r.built, failed: r.failed };
+    }),
 
   pool: (params, ctx) =>
     exclusive(params, ctx, async (session) => {
-      // Configs that cannot be used are reported with the others' pool, not instead of it.
-      const usable: RankConfig[] = [];
-      const unusable: { config: string; error: string }[] = [];
-      for (const entry of poolEntries(session, params.configs)) {
-        try {
-          usable.push(session.usable(entry));
-        } catch (err) {
-          if (!(err instanceof InputError)) throw err;
-          unusable.push({ config: entry.name, error: err.message });
-        }
-      }
-      if (usable.length === 0) throw new InputError(`no config to pool: ${unusable.map((u) => `${u.config}: ${u.error}`).join('; ')}`);
-      const pooled = await workspacePool(session, { configs: usable, signal: ctx.signal, onProgress: (config, done, total) => ctx.progress(`${config} ${done}/${total}`) });
-      return { ...pooled, failed: [...unusable, ...pooled.failed] };
+      const { unusable, configs: _pooled, ...r } = await poolConfigs(session, { configs: poolEntries(session, params.configs) }, { signal: ctx.signal, progress: (p) => ctx.progress(`${p.config} ${p.done}/${p.total}`) });
+      return { ...r, failed: [...unusable, ...r.failed] };
     }),
 
-  explain: (params, ctx) =>
-    exclusive(params, ctx, async (session) => {
-      const runs = params.baseline ? [params.candidate, params.baseline] : [params.candidate];
-      const configs = configsOfRuns(session, runs);
-      if (!configs) throw new InputError('run no longer reproducible: config or corpus changed since it was made (evaluate again to explain it)');
-      return explainDocument(session, { config: configs[0], baseline: configs[1], query: params.query, doc: params.doc, principal: params.principal, signal: ctx.signal });
-    }),
+  explain: (params, ctx) => exclusive(params, ctx, (session) => explainRunDocument(session, params, { signal: ctx.signal })),
 
-  moveReasons: (params, ctx) =>
-    exclusive(params, ctx, async (session) => {
-      const configs = configsOfRuns(session, [params.baseline, params.candidate]);
-      if (!configs) return { reproducible: false, reasons: [] };
-      const queryDeltas = params.queries.map((q) => ({ qid: q.qid, text: q.text, moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })) }));
-      await addMoveReasons(session, configs[0], configs[1], { queryDeltas }, { principal: params.principal, signal: ctx.signal, maxQueries: queryDeltas.length });
-      const reasons = queryDeltas.flatMap((q) => q.moved.filter((m) => m.reason !== undefined).map((m) => ({ qid: q.qid, id: m.id, reason: m.reason! })));
-      return { reproducible: true, reasons };
-    }),
+  moveReasons: (params, ctx) => exclusive(params, ctx, (session) => moveReasonsOf(session, params, { signal: ctx.signal })),
 
   sweep: (params, ctx) =>
-    exclusive(params, ctx, async (session) => {
-      const base = session.usable(session.configEntry(params.baseFile));
-      // Each combination is BASE's JSON as written with its values set (comments allowed, as in any *.rank.json).
-      const raw = parseJsonWithLocations(readFileSync(params.baseFile, 'utf8'), { comments: true }).value as Record<string, unknown>;
-      const settings = session.workspace.settings;
-      const metricOptions = metricOptionsOf(settings);
-      await session.loadCorpus(session.work(ctx.signal));
-      // Every point of the curve gets its holdout comparison (bootstrap CI, permutation p), not only the best few.
-      const top = params.variations.reduce((n, v) => n * v.values.length, 1);
-      return runSweep(session, {
-        base, raw, variations: params.variations, search: { kind: 'grid' }, objective: parseMetric(params.objective), metricOptions, top, signal: ctx.signal,
-        onProgress: (done, total, label) => ctx.progress({ done, total, label }),
-      });
-    }),
+    exclusive(params, ctx, (session) => sweepConfig(session, { base: params.baseFile, variations: params.variations, objective: parseMetric(params.objective) }, { signal: ctx.signal, progress: (p) => ctx.progress(p) })),
 
   status: () => {
     return { sessions: [...entries].filter(([, e]) => e.session).map(([root]) => root), pid: process.pid, threadId };

@@ -6,6 +6,7 @@
  * Why here and not in src/protocol/: the worker is the extension's own machinery, not a webview; its messages carry
  * core types (AclReport, WorkProgress), and src/protocol/ may import nothing but src/protocol/ (docs/design.md).
  */
+import type { MoveReasonsResult, RunRef } from '../../core/actions/explain-runs';
 import type { RankConfig } from '../../core/config';
 import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
@@ -114,11 +115,8 @@ export interface RanklabMethods {
   status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
 }
 
-/** A saved run as far as explaining it goes: the config and corpus it was made with (its provenance). */
-export interface RunRef {
-  configHash?: string;
-  corpus?: string;
-}
+/** A saved run as far as explaining it goes (core actions/explain-runs.ts). */
+export type { RunRef };
 
 /**
  * Explain a document: the configs are those that made the runs (candidate, and the baseline beside it), refused when
@@ -142,9 +140,6 @@ export interface MoveReasonsParams extends FolderParams {
 }
 
 /** `reproducible: false`: a run's config or the corpus changed since it was made, so no reason is given. */
-export interface MoveReasonsResult {
-  reproducible: boolean;
-  reasons: { qid: string; id: string; reason: string }[];
-}
+export type { MoveReasonsResult };
 
 export type RanklabNotification = ChangedNotification;

@@ -3,11 +3,13 @@
 // and an aborted signal stops it between configs or inside one, with nothing of the stopped config saved.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
-import { type EvaluateConfigsProgress, evaluateConfigs } from '../../../src/core/actions/evaluate-configs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type EvaluateConfigsProgress, type WorkspaceConfigsProgress, evaluateConfigs, evaluateWorkspaceConfigs } from '../../../src/core/actions/evaluate-configs';
 import { parseMetricList } from '../../../src/core/metrics';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { RanklabSession } from '../../../src/core/session/session';
+import { InputError } from '../../../src/core/util/diagnostics';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 
 const specs = parseMetricList(['ndcg@10', 'mrr@10']);
@@ -77,4 +79,30 @@ test('a signal aborted inside the second config stops it there: the first saved,
   const saved = savedRuns(session);
   assert.equal(saved.length, 1, saved.join(', '));
   assert.ok(r.results[0].path?.endsWith(saved[0]), `${r.results[0].path} is the one saved run (${saved[0]})`);
+});
+
+test('the workspace\'s configs chosen by name or file: a config whose file is not usable is skipped first, the others evaluated and saved', async () => {
+  const ws = copyOfExample();
+  const broken = join(ws, 'configs/broken.rank.json');
+  writeFileSync(broken, '{\n  "lexical": { "fields": { "title": "three" } }\n}\n');
+  const session = RanklabSession.open(ws, { stateDir: tempDir() });
+  const events: WorkspaceConfigsProgress[] = [];
+  const r = await evaluateWorkspaceConfigs(session, { only: ['baseline', broken, join(ws, 'configs/title-boost-3.rank.json')] }, { progress: (p) => events.push(p) });
+  assert.deepEqual(events[0], { type: 'skipped', config: broken });
+  assert.equal(events.filter((e) => e.type === 'skipped').length, 1);
+  assert.equal(r.total, 2);
+  assert.deepEqual(r.results.map((x) => x.config.name), ['baseline', 'title-boost-3']);
+  assert.equal(savedRuns(session).length, 2);
+  // With the workspace's metrics (ranklab.json), as the core evaluates the config alone.
+  const metrics = session.workspace.settings.metrics;
+  assert.deepEqual(Object.keys(r.results[0].evaluation.means).sort(), [...metrics].sort());
+  const alone = RanklabSession.open(ws, { stateDir: tempDir() });
+  const own = await evaluateConfig(alone, alone.resolveConfig('baseline'), { specs: parseMetricList(metrics), metricOptions: { gain: alone.workspace.settings.gain, relevanceThreshold: alone.workspace.settings.relevanceThreshold }, save: false });
+  assert.deepEqual(r.results[0].evaluation.means, own.evaluation.means);
+
+  // Nothing usable chosen: an InputError, after the unusable one was reported.
+  const skipped: WorkspaceConfigsProgress[] = [];
+  await assert.rejects(evaluateWorkspaceConfigs(session, { only: [broken] }, { progress: (p) => skipped.push(p) }), (e: Error) => e instanceof InputError && /no usable ranking config/.test(e.message));
+  assert.deepEqual(skipped, [{ type: 'skipped', config: broken }]);
+  await assert.rejects(evaluateWorkspaceConfigs(session, { only: ['nothing-here'] }), /no usable ranking config/);
 });
