@@ -1,4 +1,5 @@
-// npm run bench:hnsw [-- --size 100k] [--dim 256] [--probes 200] [--no-save]
+// npm run bench:hnsw [-- --size 100k] [--dim 256] [--probes 200] [--no-save] [--single]
+// --single: one build on this thread only, with peak RSS, query p50 and recall@10 (bench/lib/hnsw-single.mts).
 // HNSW graph build (hnswlib-node, M 16, efConstruction 200) over the same clustered vectors, in one run:
 //   before: on the calling thread, the core's sliced build (a pause every 50 ms), as the extension host ran it;
 //   after:  in a worker thread through the extension's RPC (src/extension/worker/rpc.ts), as the Ranklab worker does.
@@ -12,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Work } from '../src/core/util/cooperative';
 import { RpcClient } from '../src/extension/worker/rpc';
 import { type BenchMethods, type BuildParams, buildAndProbe } from './lib/hnsw-build-worker';
+import { runSingle } from './lib/hnsw-single';
 // @ts-expect-error plain ES module of the bench without type declarations
 import { loadavg, machine } from './lib/measure.mjs';
 
@@ -45,6 +47,11 @@ async function measure(where: string, run: (onProgress: () => void) => Promise<{
   const side = { where, buildMs: r.ms, wallMs, loopMaxMs: delay.max / 1e6, loopP99Ms: delay.percentile(99) / 1e6, progressReports, top: r.top };
   console.log(`${where}: build ${(side.buildMs / 1000).toFixed(2)} s (wall ${(wallMs / 1000).toFixed(2)} s), calling thread's event loop held max ${side.loopMaxMs.toFixed(0)} ms / p99 ${side.loopP99Ms.toFixed(0)} ms, ${progressReports} progress reports`);
   return side;
+}
+
+if (args.includes('--single')) {
+  await runSingle(params, size, ROOT, !args.includes('--no-save'));
+  process.exit(0);
 }
 
 const loadStart = loadavg();

@@ -1,4 +1,6 @@
-// npm run bench:vectors [-- --sizes 10k,50k,200k] [--queries N] [--no-save | --render]
+// npm run bench:vectors [-- --sizes 10k,50k,200k] [--queries N] [--no-save | --render] [--storage-only]
+// --storage-only (for 1M-row sizes): only the SIMD float32 / float16 / int8 scans, with each matrix's memory (bytes and
+// RSS growth); saved to bench/results/vector-scan-storage.json, leaving the full run's results and doc section alone.
 // Exact vector search at 384 dimensions, every variant in one process on the same vectors and queries:
 // the plain JS loop (the scan before the SIMD kernels: test/helpers/plain-exact.ts), the 4-accumulator JS
 // kernels (the fallback), the WebAssembly SIMD kernels over float32 / float16 / int8, and filtered search at
@@ -33,6 +35,8 @@ const DIM = SYNTHETIC.dimensions as number;
 const K = 100;
 const SHARES = [0.01, 0.1, 0.5];
 const RESULTS = join(ROOT, 'bench', 'results', 'vector-scan.json');
+const STORAGE_ONLY = args.includes('--storage-only');
+const matrices: Array<{ size: string; storage: string; matrixMB: number; rssGrowthMB: number }> = [];
 if (args.includes('--render')) {
   // Only rewrites the docs/benchmarks.md section from the saved results, measuring nothing.
   writeSection(JSON.parse(readFileSync(RESULTS, 'utf8')) as Saved);
@@ -96,7 +100,7 @@ function run(variants: Variant[], queries: Float32Array[]): void {
 }
 
 /** "baseline" for a baseline row, else the speed-up against it. */
-const speedup = (r: Row) => (r.against === r.variant ? 'baseline' : `${r.speedup.toFixed(1)}×${r.against === PLAIN ? '' : ' vs the plain loop with the same filter'}`);
+const speedup = (r: Row) => (r.against === r.variant ? 'baseline' : `${r.speedup.toFixed(1)}×${r.against === PLAIN ? '' : r.against.includes('permitted') ? ' vs the plain loop with the same filter' : ` vs ${r.against}`}`);
 
 interface Row { size: string; variant: string; ms: number; fastest: number; gbs?: number; bestGbs?: number; speedup: number; against: string }
 
@@ -114,22 +118,25 @@ for (const { label, n } of SIZES) {
   const { docs, queries, rand } = vectors(n, QUERIES);
   const ids = docs.map((_, i) => `d${i}`);
   const plain = new PlainExactIndex(DIM, 'cosine');
-  ids.forEach((id, i) => plain.set(id, docs[i]));
+  if (!STORAGE_ONLY) ids.forEach((id, i) => plain.set(id, docs[i]));
   const variants: Variant[] = [];
   const add = (v: Omit<Variant, 'ms' | 'results'>) => variants.push({ ...v, ms: [], results: [] });
-  add({ name: PLAIN, search: (q) => plain.search(q, K), bytes: n * DIM * 4 });
+  if (!STORAGE_ONLY) add({ name: PLAIN, search: (q) => plain.search(q, K), bytes: n * DIM * 4 });
   const indexes = new Map<string, ExactIndex>();
   for (const [name, kernel, storage] of [
     ['JS, 4 accumulators (fallback)', 'js', 'float32'], ['WASM SIMD float32', 'simd', 'float32'],
     ['WASM SIMD float16', 'simd', 'float16'], ['WASM SIMD int8', 'simd', 'int8'],
   ] as const) {
+    if (STORAGE_ONLY && kernel === 'js') continue;
+    const rss0 = process.memoryUsage().rss;
     const index = new ExactIndex(DIM, 'cosine', { kernel, storage, capacity: n });
     ids.forEach((id, i) => index.set(id, docs[i]));
+    matrices.push({ size: label, storage, matrixMB: (n * Math.ceil((DIM * BYTES[storage]) / 16) * 16) / 2 ** 20, rssGrowthMB: (process.memoryUsage().rss - rss0) / 2 ** 20 });
     indexes.set(name, index);
-    add({ name, search: (q) => index.search(q, K), bytes: n * DIM * BYTES[storage] });
+    add({ name, search: (q) => index.search(q, K), bytes: n * DIM * BYTES[storage], against: STORAGE_ONLY ? 'WASM SIMD float32' : undefined });
   }
   const simd = indexes.get('WASM SIMD float32')!;
-  for (const share of SHARES) {
+  for (const share of STORAGE_ONLY ? [] : SHARES) {
     const permitted = new Set(ids.filter(() => rand() < share));
     const fn = (id: string) => permitted.has(id);
     const set: DocFilter = permittedFilter(permitted);
@@ -153,7 +160,7 @@ for (const { label, n } of SIZES) {
   }
   // sanity: the SIMD top 10 is the plain loop's; the cost of smaller storage: recall@10 against float32
   const top10 = (name: string) => variants.find((v) => v.name === name)!.results.map((r) => r.slice(0, 10));
-  const agree = annRecallAtK(top10('WASM SIMD float32'), top10(PLAIN), 10);
+  const agree = STORAGE_ONLY ? 1 : annRecallAtK(top10('WASM SIMD float32'), top10(PLAIN), 10);
   if (agree < 0.999) console.warn(`  ! SIMD float32 top 10 agrees with the plain loop on only ${agree}`);
   for (const storage of ['float16', 'int8']) recalls.push({ size: label, storage, recall: annRecallAtK(top10(`WASM SIMD ${storage}`), top10('WASM SIMD float32'), 10) });
   console.log(`\n${label} (${n.toLocaleString('en')} × ${DIM}), load average ${loadavg()}`);
@@ -161,13 +168,18 @@ for (const { label, n } of SIZES) {
     const gbs = r.gbs === undefined ? ''.padEnd(20) : `${r.gbs.toFixed(1).padStart(5)} GB/s (${r.bestGbs!.toFixed(1).padStart(4)} best)`;
     console.log(`  ${r.variant.padEnd(48)} ${r.ms.toFixed(2).padStart(8)} ms/query (${r.fastest.toFixed(2).padStart(7)} fastest)  ${gbs}  ${speedup(r)}`);
   }
+  for (const x of matrices.filter((y) => y.size === label)) console.log(`  ${x.storage} matrix: ${x.matrixMB.toFixed(0)} MB of rows, RSS grew ${x.rssGrowthMB.toFixed(0)} MB while filling it`);
   for (const r of recalls.filter((x) => x.size === label)) console.log(`  recall@10 of ${r.storage} vs float32 exact: ${r.recall.toFixed(4)}`);
 }
 const seconds = (performance.now() - t0) / 1000;
 const loadEnd = loadavg();
 console.log(`\ntotal ${seconds.toFixed(0)} s; load average at end ${loadEnd}`);
 
-if (!args.includes('--no-save')) {
+if (STORAGE_ONLY && !args.includes('--no-save')) {
+  const out = join(ROOT, 'bench', 'results', 'vector-scan-storage.json');
+  writeFileSync(out, JSON.stringify({ machine: m, loadStart, loadEnd, seconds, queries: QUERIES, rows, recalls, matrices }, null, 2) + '\n');
+  console.log('wrote bench/results/vector-scan-storage.json');
+} else if (!args.includes('--no-save')) {
   const saved: Saved = { machine: m, loadStart, loadEnd, seconds, queries: QUERIES, rows, recalls };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify(saved, null, 2) + '\n');

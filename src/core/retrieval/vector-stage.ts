@@ -24,6 +24,7 @@ import type { Embedder } from './providers/types';
 import { VectorQueryCache } from './query-cache';
 import { loadScanModule } from './simd/kernels';
 import { HnswIndex } from './vector-index';
+import { availableVectorMemory, checkVectorsFit, estimateVectorMemory } from './vector-memory';
 
 export interface VectorStageOptions {
   /** The config of the engine that builds the stage (its vector section and analyzer; its name labels the work). */
@@ -35,6 +36,8 @@ export interface VectorStageOptions {
   embedder?: Embedder;
   providers?: ProviderContext;
   work?: Work;
+  /** The memory the vectors may take (default: RANKLAB_VECTOR_MEMORY_MB or what the system has available). */
+  memory?: { bytes: number; source: string };
 }
 
 export class VectorStage {
@@ -101,6 +104,7 @@ export class VectorStage {
       docVectors = pre.vectors;
       if (pre.diagnostics.length) this.notes.push(`vector: ${pre.diagnostics.length} document vector problem(s), first: ${pre.diagnostics[0].message}`);
     }
+    if (!docVectors && this.embedder.dimension) this.checkFits(docs.length, this.embedder.dimension);
     if (!docVectors) {
       docVectors = new Map();
       const batch = 64;
@@ -115,6 +119,7 @@ export class VectorStage {
     const embedMs = performance.now() - t0;
     const first = docVectors.values().next().value as Float32Array | undefined;
     const dim = first?.length ?? this.embedder.dimension ?? 0;
+    this.checkFits(docVectors.size, dim);
     const t1 = performance.now();
     await loadScanModule(); // the SIMD kernels (compiled once per process); without them the JS ones
     // storage applies to exact search only: as HNSW's fallback and recall reference the index stays float32
@@ -123,6 +128,13 @@ export class VectorStage {
     this.queries.clear();
     const source = v.exact ? 'built' : await this.buildOrLoadHnsw(work);
     this.info = { source, ms: performance.now() - t1, embedMs, embedderId: this.embedder.id, exact: v.exact, scan: this.exact.kernel };
+  }
+
+  /** Refuses (InputError) vectors that would not fit in memory, before they are embedded or indexed. */
+  private checkFits(docs: number, dimension: number): void {
+    const v = this.config.vector!;
+    const estimate = estimateVectorMemory(docs, dimension, { storage: v.exact ? v.storage : undefined, hnsw: v.exact ? undefined : v.hnsw });
+    checkVectorsFit(estimate, `config ${this.config.name}`, this.options.memory ?? availableVectorMemory());
   }
 
   /**
