@@ -23,7 +23,7 @@ interface Manifest {
 export const DEV_FILES: readonly { re: RegExp; what: string }[] = [
   { re: /(^|\/)\.[^/]+/, what: 'dotfile or dot-folder (editor, lint, CI and git configs, .vscode-test)' },
   { re: /(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$/, what: 'TypeScript config' },
-  { re: /(^|\/)[^/]*(eslint|prettier|jest|vitest|karma|babel|webpack|rollup|commitlint|dependency-cruiser)[^/]*\.(c|m)?(js|json|ya?ml)$/i, what: 'tool config' },
+  { re: /(^|\/)[^/]*(eslint|prettier|biome|jest|vitest|karma|babel|webpack|rollup|commitlint|dependency-cruiser)[^/]*\.(c|m)?(js|json|ya?ml)$/i, what: 'tool config' },
   { re: /(^|\/)(test|tests|__tests__|spec|specs|bench|benchmark|benchmarks)\//, what: 'test or benchmark folder' },
   { re: /\.(test|spec|bench)\.[cm]?[jt]sx?$/, what: 'test file' },
   { re: /^(src|webview|scripts|docs|examples|out|test-results)\//, what: 'Ranklab sources, scripts, docs or examples' },

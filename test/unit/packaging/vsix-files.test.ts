@@ -15,7 +15,7 @@ const RUNTIME = ['package.json', 'README.md', 'dist/extension.js', 'dist/worker.
 
 test('every kind of dev file is refused, runtime files are not', () => {
   assert.deepEqual(checkVsixFiles(RUNTIME, []), []);
-  const dev = ['.dependency-cruiser.cjs', '.editorconfig', '.eslintrc.json', '.ci/run', 'eslint.config.mjs', 'tsconfig.json',
+  const dev = ['.dependency-cruiser.cjs', '.editorconfig', '.eslintrc.json', '.ci/run', 'eslint.config.mjs', 'biome.json', 'tsconfig.json',
     'tsconfig.build.json', 'test/unit/a.test.ts', 'node_modules/fast-uri/test/parse.test.js', 'node_modules/x/tests/index.js',
     'node_modules/global-agent/dist/a.test.js', 'node_modules/sharp/src/common.cc', 'node_modules/hnswlib-node/binding.gyp',
     'dist/extension.js.map', 'src/core/index.ts', 'package-lock.json', 'bench/run.mjs', 'docs/design.md', 'examples/food-search/ranklab.json'];
