@@ -35,7 +35,10 @@ async function main(): Promise<void> {
     const file = join(dir, 'corpus', 'bar', 'ops-burrs.md');
     const original = readFileSync(file, 'utf8');
     const rounds = 30;
-    const write: number[] = [], refresh: number[] = [], query: number[] = [], total: number[] = [];
+    const write: number[] = [],
+      refresh: number[] = [],
+      query: number[] = [],
+      total: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const revoke = i % 2 === 0;
       const t0 = performance.now();
@@ -47,15 +50,22 @@ async function main(): Promise<void> {
       const t3 = performance.now();
       const shown = view.results.some((x) => x.id === 'ops-burrs');
       if (r.changed.length !== 1 || shown === revoke) throw new Error(`round ${i}: refresh changed ${r.changed.length}, shown ${shown}`);
-      write.push(t1 - t0); refresh.push(t2 - t1); query.push(t3 - t2); total.push(t3 - t0);
+      write.push(t1 - t0);
+      refresh.push(t2 - t1);
+      query.push(t3 - t2);
+      total.push(t3 - t0);
     }
     const t0 = performance.now();
     const cold = RanklabSession.open(dir, { writeCache: false });
     await cold.searchView(config, QUERY, { principal: 'sari' });
     const rebuild = performance.now() - t0;
     console.log(`Revocation lag (398 documents, ${rounds} rounds of revoke/restore of one file, BM25 pre-filter):`);
-    console.log(`  write ${ms(quantile(write, 0.5))}, refresh ${ms(quantile(refresh, 0.5))} (p90 ${ms(quantile(refresh, 0.9))}), query ${ms(quantile(query, 0.5))}`);
-    console.log(`  file write -> query reflects it: median ${ms(quantile(total, 0.5))}, p90 ${ms(quantile(total, 0.9))}, max ${ms(Math.max(...total))}`);
+    console.log(
+      `  write ${ms(quantile(write, 0.5))}, refresh ${ms(quantile(refresh, 0.5))} (p90 ${ms(quantile(refresh, 0.9))}), query ${ms(quantile(query, 0.5))}`,
+    );
+    console.log(
+      `  file write -> query reflects it: median ${ms(quantile(total, 0.5))}, p90 ${ms(quantile(total, 0.9))}, max ${ms(Math.max(...total))}`,
+    );
     console.log(`  for contrast, a full re-index (new session, corpus read and BM25 index built, no cache): ${ms(rebuild)}`);
 
     // 2. Page fill, pre vs post.
@@ -69,9 +79,13 @@ async function main(): Promise<void> {
     for (const name of Object.keys(report.byPrincipal['pre-filter'])) {
       const a = report.byPrincipal['pre-filter'][name];
       const b = report.byPrincipal['post-filter'][name];
-      console.log(`  ${name.padEnd(9)}  ${String(a.visibleDocuments).padStart(7)}  ${pct(a.pageFill).padStart(15)}  ${pct(b.pageFill).padStart(16)}  ${`${b.emptyPages} (pre ${a.emptyPages})`.padStart(16)}  ${String(b.postFilter?.depthFor95 ?? 'never').padStart(13)}  ${a.recall?.toFixed(3) ?? '-'} / ${b.recall?.toFixed(3) ?? '-'}`);
+      console.log(
+        `  ${name.padEnd(9)}  ${String(a.visibleDocuments).padStart(7)}  ${pct(a.pageFill).padStart(15)}  ${pct(b.pageFill).padStart(16)}  ${`${b.emptyPages} (pre ${a.emptyPages})`.padStart(16)}  ${String(b.postFilter?.depthFor95 ?? 'never').padStart(13)}  ${a.recall?.toFixed(3) ?? '-'} / ${b.recall?.toFixed(3) ?? '-'}`,
+      );
     }
-    console.log(`  violations: ${report.violations.length}; check of 2 configs x 6 principals x ${report.queries} queries without prefixes: ${ms(checkMs)}`);
+    console.log(
+      `  violations: ${report.violations.length}; check of 2 configs x 6 principals x ${report.queries} queries without prefixes: ${ms(checkMs)}`,
+    );
 
     // 3. Vector pre-filter and the exact fallback.
     const vector = session.resolveConfig('vector');
@@ -87,13 +101,17 @@ async function main(): Promise<void> {
         if (r.notes.some((n) => n.startsWith('vector: exact filtered fallback'))) fallbacks++;
       }
       const share = session.accessFor(principal).permitted.size / session.corpus().docs.length;
-      console.log(`${principal === 'guest' ? '\nVector (LSA 128, HNSW) pre-filter, per principal:\n' : ''}  ${principal.padEnd(9)} ${pct(share).padStart(6)} permitted: exact fallback in ${fallbacks}/${times.length} queries, p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}`);
+      console.log(
+        `${principal === 'guest' ? '\nVector (LSA 128, HNSW) pre-filter, per principal:\n' : ''}  ${principal.padEnd(9)} ${pct(share).padStart(6)} permitted: exact fallback in ${fallbacks}/${times.length} queries, p50 ${ms(quantile(times, 0.5))}, p90 ${ms(quantile(times, 0.9))}`,
+      );
     }
 
     // 4. The full check.
     const t5 = performance.now();
     const full = await checkAcl(session, { configs: [pre, post] });
-    console.log(`\nFull check-acl (2 configs x 6 principals, ${full.queries} queries + ${full.prefixes} typing prefixes, ${full.checked} responses): ${ms(performance.now() - t5)}, ${full.violations.length} violations`);
+    console.log(
+      `\nFull check-acl (2 configs x 6 principals, ${full.queries} queries + ${full.prefixes} typing prefixes, ${full.checked} responses): ${ms(performance.now() - t5)}, ${full.violations.length} violations`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -21,10 +21,14 @@ import { MINILM, benchState } from './real-model';
 const specs = parseMetricList('ndcg@10,recall@100');
 
 function configs(os: string, solr: string, index: string): Record<string, object> {
-  const engine = (kind: 'opensearch' | 'solr', url: string, template: object) => ({ engine: { kind, url, index, template, embedder: MINILM } });
+  const engine = (kind: 'opensearch' | 'solr', url: string, template: object) => ({
+    engine: { kind, url, index, template, embedder: MINILM },
+  });
   return {
     'ranklab bm25': { lexical: { fields: { title: 1, body: 1 } } },
-    'opensearch bm25': engine('opensearch', os, { query: { multi_match: { query: '{{query}}', fields: ['title', 'body'], type: 'most_fields' } } }),
+    'opensearch bm25': engine('opensearch', os, {
+      query: { multi_match: { query: '{{query}}', fields: ['title', 'body'], type: 'most_fields' } },
+    }),
     // tie 1: the fields' scores summed, as multi_match most_fields and Ranklab do (edismax's default takes the best field)
     'solr bm25': engine('solr', solr, { defType: 'edismax', q: '{{query}}', qf: 'title body', tie: 1, 'q.op': 'OR' }),
     'ranklab minilm exact': { vector: { embedder: MINILM, exact: true } },
@@ -51,18 +55,24 @@ async function main() {
     engines.push(os);
     const solr = startEngine('solr');
     engines.push(solr);
-    const rows = ['| collection | config | nDCG@10 | R@100 | top-10 overlap with exact | one at a time: engine / request / total p50 ms | batched: ms per query |', '|---|---|---|---|---|---|---|'];
+    const rows = [
+      '| collection | config | nDCG@10 | R@100 | top-10 overlap with exact | one at a time: engine / request / total p50 ms | batched: ms per query |',
+      '|---|---|---|---|---|---|---|',
+    ];
     for (const name of names) {
       const session = RanklabSession.open(join(COLLECTIONS_DIR, name), { stateDir: benchState(name) });
       const all = Object.entries(configs(os.url, solr.url, name.replace(/[^a-z0-9]/g, ''))).map(([n, raw]) => normaliseRankConfig(raw, n));
       for (const c of all.filter((c: RankConfig) => c.name.endsWith('knn'))) {
         const t = performance.now();
         const r = await indexCorpus(session, c, { recreate: true });
-        process.stderr.write(`${name}: indexed ${r.indexed} into ${c.engine!.kind} with ${r.vectors?.dimension}-d vectors in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+        process.stderr.write(
+          `${name}: indexed ${r.indexed} into ${c.engine!.kind} with ${r.vectors?.dimension}-d vectors in ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
+        );
       }
       const results = new Map<string, ConfigEvaluation>();
       const batchedMs = new Map<string, number>();
-      const evaluate = (c: RankConfig) => evaluateConfig(session, c, { specs, metricOptions: { gain: 'linear', relevanceThreshold: 1 }, save: false });
+      const evaluate = (c: RankConfig) =>
+        evaluateConfig(session, c, { specs, metricOptions: { gain: 'linear', relevanceThreshold: 1 }, save: false });
       for (const c of all) {
         let t = performance.now();
         const sequential = c.engine ? { ...c, engine: { ...c.engine, request: { ...c.engine.request, batchSize: 1, concurrency: 1 } } } : c;
@@ -72,7 +82,8 @@ async function main() {
           t = performance.now();
           const batched = await evaluate(c);
           batchedMs.set(c.name, (performance.now() - t) / batched.run.size);
-          if (batched.evaluation.means['ndcg@10'] !== results.get(c.name)!.evaluation.means['ndcg@10']) throw new Error(`${c.name}: batched and sequential runs differ`);
+          if (batched.evaluation.means['ndcg@10'] !== results.get(c.name)!.evaluation.means['ndcg@10'])
+            throw new Error(`${c.name}: batched and sequential runs differ`);
         }
       }
       const exact = results.get('ranklab minilm exact')!;
@@ -80,7 +91,9 @@ async function main() {
         const lat = (stage: string) => (r.saved.latency[stage] ? r.saved.latency[stage].p50.toFixed(2) : '-');
         const overlap = n.includes('knn') || n.includes('minilm') ? overlapAt10(r, exact).toFixed(3) : '-';
         const batched = batchedMs.get(n);
-        rows.push(`| ${name} | ${n} | ${r.evaluation.means['ndcg@10'].toFixed(4)} | ${r.evaluation.means['recall@100'].toFixed(4)} | ${overlap} | ${lat('engine')} / ${lat('request')} / ${lat('total')} | ${batched === undefined ? '-' : batched.toFixed(2)} |`);
+        rows.push(
+          `| ${name} | ${n} | ${r.evaluation.means['ndcg@10'].toFixed(4)} | ${r.evaluation.means['recall@100'].toFixed(4)} | ${overlap} | ${lat('engine')} / ${lat('request')} / ${lat('total')} | ${batched === undefined ? '-' : batched.toFixed(2)} |`,
+        );
       }
     }
     console.log(rows.join('\n'));

@@ -24,7 +24,13 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
 const size = opt('size', '100k');
-const params: BuildParams = { n: Number(size.replace(/k$/, '000')), dim: Number(opt('dim', '256')), probes: Number(opt('probes', '200')), M: 16, efConstruction: 200 };
+const params: BuildParams = {
+  n: Number(size.replace(/k$/, '000')),
+  dim: Number(opt('dim', '256')),
+  probes: Number(opt('probes', '200')),
+  M: 16,
+  efConstruction: 200,
+};
 
 interface Side {
   where: string;
@@ -44,8 +50,18 @@ async function measure(where: string, run: (onProgress: () => void) => Promise<{
   const r = await run(() => progressReports++);
   const wallMs = performance.now() - t0;
   delay.disable();
-  const side = { where, buildMs: r.ms, wallMs, loopMaxMs: delay.max / 1e6, loopP99Ms: delay.percentile(99) / 1e6, progressReports, top: r.top };
-  console.log(`${where}: build ${(side.buildMs / 1000).toFixed(2)} s (wall ${(wallMs / 1000).toFixed(2)} s), calling thread's event loop held max ${side.loopMaxMs.toFixed(0)} ms / p99 ${side.loopP99Ms.toFixed(0)} ms, ${progressReports} progress reports`);
+  const side = {
+    where,
+    buildMs: r.ms,
+    wallMs,
+    loopMaxMs: delay.max / 1e6,
+    loopP99Ms: delay.percentile(99) / 1e6,
+    progressReports,
+    top: r.top,
+  };
+  console.log(
+    `${where}: build ${(side.buildMs / 1000).toFixed(2)} s (wall ${(wallMs / 1000).toFixed(2)} s), calling thread's event loop held max ${side.loopMaxMs.toFixed(0)} ms / p99 ${side.loopP99Ms.toFixed(0)} ms, ${progressReports} progress reports`,
+  );
   return side;
 }
 
@@ -55,7 +71,9 @@ if (args.includes('--single')) {
 }
 
 const loadStart = loadavg();
-console.log(`HNSW build at ${params.n.toLocaleString('en')} × ${params.dim} (M ${params.M}, efConstruction ${params.efConstruction}); load ${loadStart}`);
+console.log(
+  `HNSW build at ${params.n.toLocaleString('en')} × ${params.dim} (M ${params.M}, efConstruction ${params.efConstruction}); load ${loadStart}`,
+);
 const before = await measure('before: host thread, sliced', (onProgress) => buildAndProbe(params, new Work({ onProgress })));
 const client = new RpcClient<BenchMethods>({ entry: join(ROOT, 'bench/lib/hnsw-build-worker.cjs') });
 const after = await measure('after: worker thread', (onProgress) => client.request('build', params, { onProgress }));
@@ -66,10 +84,20 @@ console.log(`probe top-10 lists identical: ${identical ? 'yes' : 'NO'} (${params
 console.log('');
 console.log('| HNSW build | build time | calling thread held (max / p99) | progress reports |');
 console.log('|---|---|---|---|');
-for (const s of [before, after]) console.log(`| ${s.where} | ${(s.buildMs / 1000).toFixed(1)} s | ${s.loopMaxMs.toFixed(0)} ms / ${s.loopP99Ms.toFixed(0)} ms | ${s.progressReports} |`);
+for (const s of [before, after])
+  console.log(
+    `| ${s.where} | ${(s.buildMs / 1000).toFixed(1)} s | ${s.loopMaxMs.toFixed(0)} ms / ${s.loopP99Ms.toFixed(0)} ms | ${s.progressReports} |`,
+  );
 if (!identical) process.exitCode = 1;
 if (!args.includes('--no-save')) {
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const strip = ({ top: _top, ...rest }: Side) => rest;
-  writeFileSync(join(ROOT, 'bench/results/hnsw-build.json'), JSON.stringify({ params, machine: machine(), load: { start: loadStart, end: loadEnd }, identical, before: strip(before), after: strip(after) }, null, 2) + '\n');
+  writeFileSync(
+    join(ROOT, 'bench/results/hnsw-build.json'),
+    JSON.stringify(
+      { params, machine: machine(), load: { start: loadStart, end: loadEnd }, identical, before: strip(before), after: strip(after) },
+      null,
+      2,
+    ) + '\n',
+  );
 }

@@ -24,7 +24,12 @@ const BOOSTS = { title: 2, body: 1 };
 const SIZES: Record<string, number> = { '10k': 10_000, '50k': 50_000, '200k': 200_000 };
 const DEFAULT_SIZES = ['10k', '50k', '200k'];
 
-interface Timing { p50: number; p99: number; qps: number; n: number }
+interface Timing {
+  p50: number;
+  p99: number;
+  qps: number;
+  n: number;
+}
 interface SizeResult {
   label: string;
   docs: number;
@@ -38,7 +43,9 @@ interface SizeResult {
   mismatches: number;
 }
 
-export async function runLexicalBench(options: { sizes?: string[]; queryCount?: number; log?: (line: string) => void; writeDoc?: boolean } = {}): Promise<SizeResult[]> {
+export async function runLexicalBench(
+  options: { sizes?: string[]; queryCount?: number; log?: (line: string) => void; writeDoc?: boolean } = {},
+): Promise<SizeResult[]> {
   const log = options.log ?? console.log;
   const sizes = options.sizes ?? DEFAULT_SIZES;
   const queryCount = options.queryCount ?? 1000;
@@ -73,19 +80,32 @@ export async function runLexicalBench(options: { sizes?: string[]; queryCount?: 
     for (const q of queries) {
       const a = index.topK(q, changed);
       const b = index.search(q, changed); // from the cache: the exhaustive oracle
-      const same = a.total === b.total && a.hits.length === b.hits.length && a.hits.every((h: { id: string; score: number }, i: number) => h.id === b.hits[i].id && h.score === b.hits[i].score);
+      const same =
+        a.total === b.total &&
+        a.hits.length === b.hits.length &&
+        a.hits.every((h: { id: string; score: number }, i: number) => h.id === b.hits[i].id && h.score === b.hits[i].score);
       if (!same) {
         mismatches++;
         if (mismatches <= 3) log(`  MISMATCH on "${q}"`);
       }
     }
     const r: SizeResult = {
-      label, docs: n, queries: queries.length, postings: postings.postingCount,
+      label,
+      docs: n,
+      queries: queries.length,
+      postings: postings.postingCount,
       build: {
-        miniSearchMs: plainBuild.ms, miniSearchHeapMB: plainBuild.heapMB,
-        postingsMs: postingsBuild.ms, postingsMB: postings.byteLength / 2 ** 20, postingsHeapMB: postingsBuild.heapMB,
+        miniSearchMs: plainBuild.ms,
+        miniSearchHeapMB: plainBuild.heapMB,
+        postingsMs: postingsBuild.ms,
+        postingsMB: postings.byteLength / 2 ** 20,
+        postingsHeapMB: postingsBuild.heapMB,
       },
-      plain: pick(plainT), exhaustive: pick(exhaustiveT), pruned: pick(prunedT), recombine: pick(recombineT), mismatches,
+      plain: pick(plainT),
+      exhaustive: pick(exhaustiveT),
+      pruned: pick(prunedT),
+      recombine: pick(recombineT),
+      mismatches,
     };
     results.push(r);
     log(sizeLines(r).join('\n'));
@@ -94,17 +114,20 @@ export async function runLexicalBench(options: { sizes?: string[]; queryCount?: 
   log(table(results));
   if (options.writeDoc) {
     const m = machine();
-    writeDocSection('lexical', [
-      '## Exact top-k BM25 (`npm run bench:lexical`, also at the end of `npm run bench`)',
-      '',
-      `Measured ${new Date().toISOString().slice(0, 10)} on ${m.cpus} cores (${m.cpuModel}), node ${m.node}, load average at the end ${loadavg()} (other processes were running: compare the columns of one row, measured in the same run, rather than rows of different runs).`,
-      `Synthetic documents (bench/lib/corpus.mjs), ${queryCount.toLocaleString('en')} distinct queries of 2-4 words, fields title (boost 2) and body (1), default analyzer and BM25, top ${DEPTH}. `
-        + 'Pruned = `LexicalIndex.topK` (MaxScore over the compact postings; what `search` runs when the query\'s field scores are not cached). '
-        + 'MiniSearch = plain `search` with the same boosts, top 100 kept. Exhaustive = Ranklab\'s old first pass (MiniSearch per field, then `recombine`). '
-        + 'Recombine = the same queries with the title boost changed to 3, from the cached field scores. Every pruned answer is compared with the exhaustive one (mismatches column).',
-      '',
-      table(results),
-    ].join('\n'));
+    writeDocSection(
+      'lexical',
+      [
+        '## Exact top-k BM25 (`npm run bench:lexical`, also at the end of `npm run bench`)',
+        '',
+        `Measured ${new Date().toISOString().slice(0, 10)} on ${m.cpus} cores (${m.cpuModel}), node ${m.node}, load average at the end ${loadavg()} (other processes were running: compare the columns of one row, measured in the same run, rather than rows of different runs).`,
+        `Synthetic documents (bench/lib/corpus.mjs), ${queryCount.toLocaleString('en')} distinct queries of 2-4 words, fields title (boost 2) and body (1), default analyzer and BM25, top ${DEPTH}. ` +
+          "Pruned = `LexicalIndex.topK` (MaxScore over the compact postings; what `search` runs when the query's field scores are not cached). " +
+          "MiniSearch = plain `search` with the same boosts, top 100 kept. Exhaustive = Ranklab's old first pass (MiniSearch per field, then `recombine`). " +
+          'Recombine = the same queries with the title boost changed to 3, from the cached field scores. Every pruned answer is compared with the exhaustive one (mismatches column).',
+        '',
+        table(results),
+      ].join('\n'),
+    );
     log('wrote the bench:lexical section of docs/benchmarks.md');
   }
   return results;
@@ -126,8 +149,12 @@ function sizeLines(r: SizeResult): string[] {
 }
 
 function table(results: SizeResult[]): string {
-  const head = '| docs | MiniSearch q/s (p50 / p99 ms) | exhaustive q/s | **pruned q/s** (p50 / p99 ms) | pruned ÷ MiniSearch | recombine (cached) q/s | MiniSearch build | postings build, size | mismatches |';
-  const rows = results.map((r) => `| ${r.docs.toLocaleString('en')} | ${r.plain.qps.toFixed(0)} (${ms(r.plain.p50)} / ${ms(r.plain.p99)}) | ${r.exhaustive.qps.toFixed(0)} | **${r.pruned.qps.toFixed(0)}** (${ms(r.pruned.p50)} / ${ms(r.pruned.p99)}) | ${(r.pruned.qps / r.plain.qps).toFixed(1)}× | ${r.recombine.qps.toFixed(0)} | ${(r.build.miniSearchMs / 1000).toFixed(1)} s, ${r.build.miniSearchHeapMB.toFixed(0)} MB | ${(r.build.postingsMs / 1000).toFixed(2)} s, ${r.build.postingsMB.toFixed(0)} MB (${r.postings.toLocaleString('en')} postings) | ${r.mismatches} |`);
+  const head =
+    '| docs | MiniSearch q/s (p50 / p99 ms) | exhaustive q/s | **pruned q/s** (p50 / p99 ms) | pruned ÷ MiniSearch | recombine (cached) q/s | MiniSearch build | postings build, size | mismatches |';
+  const rows = results.map(
+    (r) =>
+      `| ${r.docs.toLocaleString('en')} | ${r.plain.qps.toFixed(0)} (${ms(r.plain.p50)} / ${ms(r.plain.p99)}) | ${r.exhaustive.qps.toFixed(0)} | **${r.pruned.qps.toFixed(0)}** (${ms(r.pruned.p50)} / ${ms(r.pruned.p99)}) | ${(r.pruned.qps / r.plain.qps).toFixed(1)}× | ${r.recombine.qps.toFixed(0)} | ${(r.build.miniSearchMs / 1000).toFixed(1)} s, ${r.build.miniSearchHeapMB.toFixed(0)} MB | ${(r.build.postingsMs / 1000).toFixed(2)} s, ${r.build.postingsMB.toFixed(0)} MB (${r.postings.toLocaleString('en')} postings) | ${r.mismatches} |`,
+  );
   return [head, '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 

@@ -33,11 +33,21 @@ const read = median(() => void readQueryLog(logText, 'log.jsonl'));
 const log = readQueryLog(logText, 'log.jsonl');
 const clean = median(() => void (distinct = cleanQueries(log.records, { pii: BUILT_IN_PII, bots: DEFAULT_BOT_RULES }).queries.length));
 const { queries } = cleanQueries(log.records, { pii: BUILT_IN_PII, bots: DEFAULT_BOT_RULES });
-const sample = Object.fromEntries((['uniform', 'stratified', 'pps'] as const).map((s) => [s, median(() => void goldenSetText(sampleQueries(queries, 500, s, 1)))]));
+const sample = Object.fromEntries(
+  (['uniform', 'stratified', 'pps'] as const).map((s) => [s, median(() => void goldenSetText(sampleQueries(queries, 500, s, 1)))]),
+);
 
 const rng = createRng(2);
-const truth = Array.from({ length: Math.max(10, Math.floor(lines / 100)) }, (_, i) => ({ text: `query ${i}`, docs: new Map(Array.from({ length: 10 }, (_, d) => [`q${i}-d${d}`, Math.floor(rng() * 4)])) }));
-const lists = simulateClicks(3, truth, lines, (docs, r) => docs.map((d) => [d, r()] as const).sort((a, b) => a[1] - b[1]).map((x) => x[0]));
+const truth = Array.from({ length: Math.max(10, Math.floor(lines / 100)) }, (_, i) => ({
+  text: `query ${i}`,
+  docs: new Map(Array.from({ length: 10 }, (_, d) => [`q${i}-d${d}`, Math.floor(rng() * 4)])),
+}));
+const lists = simulateClicks(3, truth, lines, (docs, r) =>
+  docs
+    .map((d) => [d, r()] as const)
+    .sort((a, b) => a[1] - b[1])
+    .map((x) => x[0]),
+);
 const clickText = lists.map((l) => JSON.stringify({ query: l.query, results: l.results, clicks: [...l.clicks] })).join('\n') + '\n';
 const readClicks = median(() => void readImpressions(clickText, 'clicks.jsonl'));
 const { impressions } = readImpressions(clickText, 'clicks.jsonl');
@@ -48,7 +58,9 @@ const mb = (s: string) => (Buffer.byteLength(s) / 1e6).toFixed(1);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, node ${process.version}`);
 console.log(`queries sample: ${g.lines.length} lines (${mb(logText)} MB), ${distinct} distinct queries after cleaning`);
-console.log(`  read ${ms(read)}, clean (personal data, bots, normalise, merge) ${ms(clean)}, sample 500: uniform ${ms(sample.uniform!)}, stratified ${ms(sample.stratified!)}, pps ${ms(sample.pps!)}`);
+console.log(
+  `  read ${ms(read)}, clean (personal data, bots, normalise, merge) ${ms(clean)}, sample 500: uniform ${ms(sample.uniform!)}, stratified ${ms(sample.stratified!)}, pps ${ms(sample.pps!)}`,
+);
 console.log(`  total (read + clean + stratified) ${ms(read + clean + sample.stratified!)}`);
 console.log(`judgments from-clicks: ${lists.length} result lists of 10 (${mb(clickText)} MB), ${graded} pairs graded`);
 console.log(`  read ${ms(readClicks)}, COEC ${ms(model)}, total ${ms(readClicks + model)}`);

@@ -12,10 +12,17 @@ const args = process.argv.slice(2);
 const dims = Number(args[args.indexOf('--dims') + 1] || 256) || 256;
 const withNdcg = !args.includes('--no-ndcg');
 
-const tokenize = (text) => text.toLowerCase().split(/[^a-z0-9]+/).filter((t) => t !== '');
+const tokenize = (text) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((t) => t !== '');
 
 function readJsonl(file) {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));
 }
 function loadCollection(name) {
   const dir = path.join(shared, 'collections', name);
@@ -52,7 +59,10 @@ function ndcgAt10(ranked, judged) {
     const rel = judged.get(id) ?? 0;
     if (rel > 0) dcg += rel / Math.log2(i + 2);
   });
-  const ideal = [...judged.values()].filter((r) => r > 0).sort((a, b) => b - a).slice(0, 10);
+  const ideal = [...judged.values()]
+    .filter((r) => r > 0)
+    .sort((a, b) => b - a)
+    .slice(0, 10);
   const idcg = ideal.reduce((s, r, i) => s + r / Math.log2(i + 2), 0);
   return idcg > 0 ? dcg / idcg : 0;
 }
@@ -77,9 +87,14 @@ function evaluate(collection, model) {
   let bm25Sum = 0;
   for (const q of queries) {
     const list = (bm25.get(String(q.id)) ?? []).sort((a, b) => b.s - a.s || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    bm25Sum += ndcgAt10(list.map((x) => x.id), qrels.get(String(q.id)) ?? new Map());
+    bm25Sum += ndcgAt10(
+      list.map((x) => x.id),
+      qrels.get(String(q.id)) ?? new Map(),
+    );
   }
-  console.log(`    nDCG@10 of run.bm25.txt by this script = ${(bm25Sum / queries.length).toFixed(4)} (README/trec_eval value for comparison)`);
+  console.log(
+    `    nDCG@10 of run.bm25.txt by this script = ${(bm25Sum / queries.length).toFixed(4)} (README/trec_eval value for comparison)`,
+  );
   const docVectors = model.docVectors();
   const t0 = performance.now();
   let sum = 0;
@@ -92,10 +107,15 @@ function evaluate(collection, model) {
     });
     // Same tie order as trec_eval: score desc, then docid desc as a string.
     scored.sort((a, b) => b.s - a.s || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    sum += ndcgAt10(scored.map((x) => x.id), qrels.get(String(q.id)) ?? new Map());
+    sum += ndcgAt10(
+      scored.map((x) => x.id),
+      qrels.get(String(q.id)) ?? new Map(),
+    );
   }
   const value = sum / queries.length;
-  console.log(`    nDCG@10 (LSA-only, exact cosine, ${queries.length} queries) = ${value.toFixed(4)}   [${((performance.now() - t0) / queries.length).toFixed(2)} ms/query]`);
+  console.log(
+    `    nDCG@10 (LSA-only, exact cosine, ${queries.length} queries) = ${value.toFixed(4)}   [${((performance.now() - t0) / queries.length).toFixed(2)} ms/query]`,
+  );
   return value;
 }
 

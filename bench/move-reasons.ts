@@ -29,7 +29,18 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 function measure(label: string, dir: string): void {
   cli(['eval', '--workspace', dir, '--config', 'baseline', '--config', 'title-boost-3']);
-  const compare = (extra: string[]) => ['compare', '--workspace', dir, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json', ...extra];
+  const compare = (extra: string[]) => [
+    'compare',
+    '--workspace',
+    dir,
+    '--baseline',
+    'baseline',
+    '--candidate',
+    'title-boost-3',
+    '--format',
+    'json',
+    ...extra,
+  ];
   const all: number[] = [];
   const first20: number[] = [];
   const table: number[] = [];
@@ -43,18 +54,33 @@ function measure(label: string, dir: string): void {
   }
   const cmp = JSON.parse(out) as { queries: number; queryDeltas: Array<{ moved: Array<{ reason?: string }> }> };
   const moved = cmp.queryDeltas.flatMap((q) => q.moved);
-  console.log(`| ${label} | ${cmp.queries} | ${cmp.queryDeltas.length} | ${moved.length} (${moved.filter((m) => m.reason).length} with a reason) | ${(median(first20) / 1000).toFixed(2)} s | ${(median(all) / 1000).toFixed(2)} s | ${(median(table) / 1000).toFixed(2)} s |`);
+  console.log(
+    `| ${label} | ${cmp.queries} | ${cmp.queryDeltas.length} | ${moved.length} (${moved.filter((m) => m.reason).length} with a reason) | ${(median(first20) / 1000).toFixed(2)} s | ${(median(all) / 1000).toFixed(2)} s | ${(median(table) / 1000).toFixed(2)} s |`,
+  );
 }
 
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores, shared)`);
-console.log('| workspace | queries | changed queries | moved documents | JSON, first 20 explained (before) | JSON, all explained (now) | table, the 10 printed explained (now) |');
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (2 cores, shared)`,
+);
+console.log(
+  '| workspace | queries | changed queries | moved documents | JSON, first 20 explained (before) | JSON, all explained (now) | table, the 10 printed explained (now) |',
+);
 console.log('|---|---|---|---|---|---|---|');
 const example = join(mkdtempSync(join(tmpdir(), 'ranklab-bench-reasons-')), 'food-search');
 cpSync(join(REPO, 'examples/food-search'), example, { recursive: true, filter: (src) => !src.includes('/.ranklab') });
 const synthetic = mkdtempSync(join(tmpdir(), 'ranklab-bench-reasons-'));
 const docs = Number(arg('docs', '10000'));
 const queries = Number(arg('queries', '1000'));
-writeSyntheticWorkspace(synthetic, { docs, queries, configs: { baseline: BM25_CONFIG, 'title-boost-3': { ...BM25_CONFIG, lexical: { ...BM25_CONFIG.lexical, fields: { title: 3, body: 1 } } } } });
+writeSyntheticWorkspace(synthetic, {
+  docs,
+  queries,
+  configs: {
+    baseline: BM25_CONFIG,
+    'title-boost-3': { ...BM25_CONFIG, lexical: { ...BM25_CONFIG.lexical, fields: { title: 3, body: 1 } } },
+  },
+});
 try {
   measure('examples/food-search', example);
   measure(`synthetic, ${docs.toLocaleString('en')} documents`, synthetic);

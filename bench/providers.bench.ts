@@ -7,7 +7,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { loadTransformers, TransformersEmbedder, TransformersReranker, type TransformersBackend } from '../src/core/retrieval/providers/transformers';
+import {
+  loadTransformers,
+  TransformersEmbedder,
+  TransformersReranker,
+  type TransformersBackend,
+} from '../src/core/retrieval/providers/transformers';
 
 const shared = process.env.RANKLAB_SHARED ?? path.resolve(__dirname, '../../shared');
 const baseDir = path.join(shared, 'models');
@@ -17,7 +22,10 @@ async function measure(backend: TransformersBackend) {
   let t = performance.now();
   loadTransformers(backend, 'bench');
   const libMs = performance.now() - t;
-  const e = new TransformersEmbedder({ provider: 'transformers', model: 'tiny-embedder', backend, batchSize: 32 }, { baseDir, allowRemote: false, settingPath: 'bench' });
+  const e = new TransformersEmbedder(
+    { provider: 'transformers', model: 'tiny-embedder', backend, batchSize: 32 },
+    { baseDir, allowRemote: false, settingPath: 'bench' },
+  );
   t = performance.now();
   await e.embed(['warm up'], 'document');
   const modelLoadMs = performance.now() - t;
@@ -28,12 +36,22 @@ async function measure(backend: TransformersBackend) {
   t = performance.now();
   for (const s of single) await e.embed([s], 'query');
   const queryPerSec = single.length / ((performance.now() - t) / 1000);
-  const r = new TransformersReranker({ provider: 'transformers', model: 'tiny-reranker', backend }, { baseDir, allowRemote: false, settingPath: 'bench' });
+  const r = new TransformersReranker(
+    { provider: 'transformers', model: 'tiny-reranker', backend },
+    { baseDir, allowRemote: false, settingPath: 'bench' },
+  );
   await r.score('warm', ['up']);
   t = performance.now();
   await r.score('cats in the garden', texts.slice(0, 256));
   const pairsPerSec = 256 / ((performance.now() - t) / 1000);
-  return { backend, libMs: Math.round(libMs), modelLoadMs: Math.round(modelLoadMs), embPerSecBatch32: Math.round(embPerSec), queryEmbPerSecBatch1: Math.round(queryPerSec), rerankPairsPerSec: Math.round(pairsPerSec) };
+  return {
+    backend,
+    libMs: Math.round(libMs),
+    modelLoadMs: Math.round(modelLoadMs),
+    embPerSecBatch32: Math.round(embPerSec),
+    queryEmbPerSecBatch1: Math.round(queryPerSec),
+    rerankPairsPerSec: Math.round(pairsPerSec),
+  };
 }
 
 const arg = process.argv[2];

@@ -37,7 +37,11 @@ async function evaluateAll(dir: string, name: string, metrics: string, gain: 'li
   const out: Record<string, Record<string, number>> = {};
   for (const [configName, raw] of Object.entries(configs)) {
     const t0 = performance.now();
-    const r = await evaluateConfig(session, normaliseRankConfig(raw, configName), { specs: parseMetricList(metrics), metricOptions: { gain, relevanceThreshold: 1 }, save: false });
+    const r = await evaluateConfig(session, normaliseRankConfig(raw, configName), {
+      specs: parseMetricList(metrics),
+      metricOptions: { gain, relevanceThreshold: 1 },
+      save: false,
+    });
     out[configName] = r.evaluation.means;
     process.stderr.write(`${name} ${configName}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   }
@@ -64,18 +68,29 @@ async function main() {
   const collections = names.length ? names : args.includes('--example') ? [] : COLLECTIONS;
   const f = (x: number) => x.toFixed(4);
   if (collections.length) {
-    const rows = ['| collection | BM25 nDCG@10 | MiniLM nDCG@10 | hybrid nDCG@10 | BM25 R@100 | MiniLM R@100 | hybrid R@100 |', '|---|---|---|---|---|---|---|'];
+    const rows = [
+      '| collection | BM25 nDCG@10 | MiniLM nDCG@10 | hybrid nDCG@10 | BM25 R@100 | MiniLM R@100 | hybrid R@100 |',
+      '|---|---|---|---|---|---|---|',
+    ];
     for (const name of collections) {
       const v = await evaluateAll(join(COLLECTIONS_DIR, name), name, 'ndcg@10,recall@100', 'linear');
-      rows.push(`| ${name} | ${f(v.bm25['ndcg@10'])} | ${f(v.minilm['ndcg@10'])} | ${f(v.hybrid['ndcg@10'])} | ${f(v.bm25['recall@100'])} | ${f(v.minilm['recall@100'])} | ${f(v.hybrid['recall@100'])} |`);
+      rows.push(
+        `| ${name} | ${f(v.bm25['ndcg@10'])} | ${f(v.minilm['ndcg@10'])} | ${f(v.hybrid['ndcg@10'])} | ${f(v.bm25['recall@100'])} | ${f(v.minilm['recall@100'])} | ${f(v.hybrid['recall@100'])} |`,
+      );
     }
     console.log(rows.join('\n'));
   }
   if (example) {
     const dir = join(ROOT, 'examples', 'food-search');
     const v = await evaluateAll(dir, 'food-search', 'ndcg@10,mrr@10,recall@20', 'exp', exampleConfigs(dir));
-    console.log(['', '| food-search (exp gain) | nDCG@10 | MRR@10 | recall@20 |', '|---|---|---|---|',
-      ...Object.entries(v).map(([c, m]) => `| ${c} | ${f(m['ndcg@10'])} | ${f(m['mrr@10'])} | ${f(m['recall@20'])} |`)].join('\n'));
+    console.log(
+      [
+        '',
+        '| food-search (exp gain) | nDCG@10 | MRR@10 | recall@20 |',
+        '|---|---|---|---|',
+        ...Object.entries(v).map(([c, m]) => `| ${c} | ${f(m['ndcg@10'])} | ${f(m['mrr@10'])} | ${f(m['recall@20'])} |`),
+      ].join('\n'),
+    );
   }
 }
 if (require.main === module) void main();

@@ -42,12 +42,24 @@ async function measure(name: string): Promise<string> {
 
   // HNSW: patch the changed vectors into the graph (markDelete + addPoint) vs build a new graph.
   const vectors = retrained.docVectors();
-  const graph = HnswIndex.build(docs.map((d) => d.id), model.docVectors(), model.dimension, 'cosine', HNSW);
+  const graph = HnswIndex.build(
+    docs.map((d) => d.id),
+    model.docVectors(),
+    model.dimension,
+    'cosine',
+    HNSW,
+  );
   t0 = performance.now();
   edited.forEach((d, i) => d !== docs[i] && graph.upsert(d.id, vectors[i]));
   const patch = ms(t0);
   t0 = performance.now();
-  HnswIndex.build(edited.map((d) => d.id), vectors, retrained.dimension, 'cosine', HNSW);
+  HnswIndex.build(
+    edited.map((d) => d.id),
+    vectors,
+    retrained.dimension,
+    'cosine',
+    HNSW,
+  );
   const rebuild = ms(t0);
 
   // Engine start (LSA + HNSW) after the edit, over caches of the previous corpus version, vs caches that match.

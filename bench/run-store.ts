@@ -104,16 +104,32 @@ function makeRun(r: number): SavedRun {
     const ranked = hybrid ? hybridQuery() : lexicalQuery();
     for (const d of ranked.docs.slice(0, 10)) titles[d.id] = `A document title of about forty characters ${d.id}`;
     return {
-      qid: `q${q}`, text: `synthetic query number ${q}`, ...ranked, total: 1000 + q,
+      qid: `q${q}`,
+      text: `synthetic query number ${q}`,
+      ...ranked,
+      total: 1000 + q,
       latencyMs: hybrid ? { lexical: rnd(), vector: rnd(), fused: rnd() * 0.01, total: rnd() * 2 } : { lexical: rnd(), total: rnd() },
       metrics: Object.fromEntries(SPECS.map((s) => [s, rnd()])),
     };
   });
   return {
     format: 'ranklab-run@4',
-    provenance: { config, configHash: `sha256:${'a'.repeat(64)}`, corpus: `sha256:${'b'.repeat(64)}`, judgments: `sha256:${'c'.repeat(64)}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, r)).toISOString(), tool: 'ranklab bench', access: { principal: null, rule: { doc: 'public', is: true }, missingAcl: 'public' }, models: {} },
-    config: { name: config, ...(hybrid && { hybrid: { k: 60, depth: DEPTH, weights: { lexical: 1, vector: 1 } } }) }, metricSpecs: SPECS, metrics: Object.fromEntries(SPECS.map((s) => [s, rnd()])),
-    latency: { total: { p50: 1, p99: 2 } }, queries, titles,
+    provenance: {
+      config,
+      configHash: `sha256:${'a'.repeat(64)}`,
+      corpus: `sha256:${'b'.repeat(64)}`,
+      judgments: `sha256:${'c'.repeat(64)}`,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, r)).toISOString(),
+      tool: 'ranklab bench',
+      access: { principal: null, rule: { doc: 'public', is: true }, missingAcl: 'public' },
+      models: {},
+    },
+    config: { name: config, ...(hybrid && { hybrid: { k: 60, depth: DEPTH, weights: { lexical: 1, vector: 1 } } }) },
+    metricSpecs: SPECS,
+    metrics: Object.fromEntries(SPECS.map((s) => [s, rnd()])),
+    latency: { total: { p50: 1, p99: 2 } },
+    queries,
+    titles,
   };
 }
 
@@ -132,7 +148,9 @@ function writeQrels(dir: string, first: SavedRun): string {
 /** What the editor did before the run index, on every open and every watcher event: read and parse every run file. */
 function openBefore(dir: string): number {
   let n = 0;
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     if (!checkSavedRun(JSON.parse(readFileSync(join(dir, name), 'utf8')))) n++;
   }
   return n;
@@ -151,14 +169,21 @@ async function time(fn: () => unknown, cpu?: number[]): Promise<number> {
 
 const MB = 2 ** 20;
 const FORMATS = ['v1', 'v2', 'v3', 'v4'] as const;
-const dirs = Object.fromEntries(FORMATS.map((f) => [f, mkdtempSync(join(tmpdir(), `rl-bench-runs-${f}-`))])) as Record<(typeof FORMATS)[number], string>;
+const dirs = Object.fromEntries(FORMATS.map((f) => [f, mkdtempSync(join(tmpdir(), `rl-bench-runs-${f}-`))])) as Record<
+  (typeof FORMATS)[number],
+  string
+>;
 const work = mkdtempSync(join(tmpdir(), 'rl-bench-qrels-'));
 void main().finally(() => {
   for (const d of [...Object.values(dirs), work]) rmSync(d, { recursive: true, force: true });
 });
 
 async function main(): Promise<void> {
-  console.log(`run store: ${RUNS} runs x ${QUERIES} queries at depth ${DEPTH} (synthetic); ${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+  console.log(
+    `run store: ${RUNS} runs x ${QUERIES} queries at depth ${DEPTH} (synthetic); ${cpus().length} cores, Node ${process.version}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}`,
+  );
   const ids: string[] = [];
   let first: SavedRun | undefined;
   for (let r = 0; r < RUNS; r++) {
@@ -172,12 +197,19 @@ async function main(): Promise<void> {
     ids.push(runIdOfFile(path.slice(dirs.v4.length + 1))!);
   }
   // The runs the read times are taken on read back from @4 exactly as from @2 (ids, order, ties, stages, every score).
-  for (const [i, v2] of [[0, 'baseline-0'], [1, 'hybrid-rrf-1']] as const) {
+  for (const [i, v2] of [
+    [0, 'baseline-0'],
+    [1, 'hybrid-rrf-1'],
+  ] as const) {
     const [a, b] = [loadSavedRun(join(dirs.v4, `${ids[i]}.json.gz`)), loadSavedRun(join(dirs.v2, `${v2}.json`))];
-    if (!isDeepStrictEqual({ ...a, format: '' }, { ...b, format: '' })) throw new Error(`${v2}: the @4 file does not read back as the @2 one`);
+    if (!isDeepStrictEqual({ ...a, format: '' }, { ...b, format: '' }))
+      throw new Error(`${v2}: the @4 file does not read back as the @2 one`);
   }
   const judgments = loadJudgments(writeQrels(work, first!));
-  const sizes = (dir: string, hybrid?: boolean) => readdirSync(dir).filter((f) => isRunFile(f) && (hybrid === undefined || f.startsWith('hybrid') === hybrid)).map((f) => statSync(join(dir, f)).size);
+  const sizes = (dir: string, hybrid?: boolean) =>
+    readdirSync(dir)
+      .filter((f) => isRunFile(f) && (hybrid === undefined || f.startsWith('hybrid') === hybrid))
+      .map((f) => statSync(join(dir, f)).size);
   const perThousand = (bytes: number[]) => (bytes.reduce((a, b) => a + b, 0) / bytes.length / MB / (QUERIES / 1000)).toFixed(2);
 
   // A lexical-only run (ids[0]) against a hybrid one (ids[1]), as the dashboard opens on them.
@@ -201,11 +233,27 @@ async function main(): Promise<void> {
   type Open = (typeof OPENS)[number];
   async function dashboardOpen(kind: Open): Promise<{ paint: number; verdict: number; full: number; filesAtVerdict: number }> {
     if (kind !== 'warm') rmSync(join(dirs.v4, COMPARISON_CACHE_DIR), { recursive: true, force: true });
-    if (kind === 'new pair') for (const { id, evaluation } of compared) writeRunEvaluation(dirs.v4, { run: runFileStamp(id, runFilePath(dirs.v4, id)), judgments: judgments.fingerprint, options }, evaluation);
+    if (kind === 'new pair')
+      for (const { id, evaluation } of compared)
+        writeRunEvaluation(
+          dirs.v4,
+          { run: runFileStamp(id, runFilePath(dirs.v4, id)), judgments: judgments.fingerprint, options },
+          evaluation,
+        );
     const t0 = performance.now();
     const store = new SavedRuns(dirs.v4, dirs.v4);
     const runs = store.list().runs;
-    const model = (extra: Partial<Parameters<typeof buildDashboardModel>[0]>) => buildDashboardModel({ workspaceName: 'bench', runsFolder: dirs.v4, runs, problems: [], metricOptions: options, baselineRunId: ids[0], candidateRunId: ids[1], ...extra });
+    const model = (extra: Partial<Parameters<typeof buildDashboardModel>[0]>) =>
+      buildDashboardModel({
+        workspaceName: 'bench',
+        runsFolder: dirs.v4,
+        runs,
+        problems: [],
+        metricOptions: options,
+        baselineRunId: ids[0],
+        candidateRunId: ids[1],
+        ...extra,
+      });
     if (kind === 'before') for (const r of runs) void r.run;
     model({ comparing: kind !== 'before' });
     const paint = performance.now() - t0;
@@ -225,11 +273,21 @@ async function main(): Promise<void> {
     });
     model({ comparison: r.view, core: r.core, sides: r.sides });
     const full = performance.now() - t0;
-    if ((r.cached ?? false) !== (kind === 'warm') || (verdict === undefined) !== (kind === 'warm' || kind === 'before')) throw new Error(`not a ${kind} open`);
+    if ((r.cached ?? false) !== (kind === 'warm') || (verdict === undefined) !== (kind === 'warm' || kind === 'before'))
+      throw new Error(`not a ${kind} open`);
     return { paint, verdict: verdict ?? full, full, filesAtVerdict: verdict === undefined ? store.filesRead : filesAtVerdict };
   }
-  const t = { beforeOpen: [] as number[], first: [] as number[], open: [] as number[], load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] }, compare: [] as number[], compareCpu: [] as number[] };
-  const opens = Object.fromEntries(OPENS.map((k) => [k, { paint: [] as number[], verdict: [] as number[], full: [] as number[], files: 0 }])) as Record<Open, { paint: number[]; verdict: number[]; full: number[]; files: number }>;
+  const t = {
+    beforeOpen: [] as number[],
+    first: [] as number[],
+    open: [] as number[],
+    load: { v1: [] as number[], v2: [] as number[], v3: [] as number[], v4: [] as number[] },
+    compare: [] as number[],
+    compareCpu: [] as number[],
+  };
+  const opens = Object.fromEntries(
+    OPENS.map((k) => [k, { paint: [] as number[], verdict: [] as number[], full: [] as number[], files: 0 }]),
+  ) as Record<Open, { paint: number[]; verdict: number[]; full: number[]; files: number }>;
   for (let round = 0; round < ROUNDS; round++) {
     if (round === 0) t.beforeOpen.push(await time(() => openBefore(dirs.v1))); // minutes under load: one round
     rmSync(join(dirs.v4, '.index'), { force: true });
@@ -245,10 +303,12 @@ async function main(): Promise<void> {
       t.load[f].push(await time(() => [index.load(b), index.load(c)]));
     }
     const [b, c] = [comparisonSideOf(idx.load(ids[0])), comparisonSideOf(idx.load(ids[1]))];
-    t.compare.push(await time(async () => {
-      const cmp = await compareRunsSliced(b, c, judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
-      verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
-    }, t.compareCpu));
+    t.compare.push(
+      await time(async () => {
+        const cmp = await compareRunsSliced(b, c, judgments, specs, DEFAULT_METRIC_OPTIONS, new Work({}).phase('statistics', 0));
+        verdictOf(cmp, checkGates(gates, cmp), { alpha: 0.05 });
+      }, t.compareCpu),
+    );
     for (const kind of OPENS) {
       const o = await dashboardOpen(kind);
       opens[kind].paint.push(o.paint);
@@ -263,18 +323,31 @@ async function main(): Promise<void> {
   row('run file, MB per 1,000 queries at depth 100', ...FORMATS.map((f) => perThousand(sizes(dirs[f]))));
   row('  lexical-only runs', ...FORMATS.map((f) => perThousand(sizes(dirs[f], false))));
   row('  hybrid runs (3 stages, 2 stage outputs)', ...FORMATS.map((f) => perThousand(sizes(dirs[f], true))));
-  row('read one comparison\'s two runs (details)', ...FORMATS.map((f) => ms(t.load[f])));
+  row("read one comparison's two runs (details)", ...FORMATS.map((f) => ms(t.load[f])));
   row('open the store: every file parsed (before the index)', ms(t.beforeOpen), '', '', '');
   row('open the store: run index (pickers, status bar)', '', '', '', ms(t.open, 1));
   row('  first open, no index yet (built from the files)', '', '', '', ms(t.first));
   row('compute the comparison (compare + gates + verdict)', '', '', '', ms(t.compare));
   row('  its CPU time (this process)', '', '', '', ms(t.compareCpu));
-  console.log(`  Open Dashboard on a pair of ${RUNS} runs (from the command: page / verdict on screen / comparison in full; run files read by the verdict)`);
+  console.log(
+    `  Open Dashboard on a pair of ${RUNS} runs (from the command: page / verdict on screen / comparison in full; run files read by the verdict)`,
+  );
   for (const [kind, o] of Object.entries(opens)) {
-    console.log(`    ${kind.padEnd(18)} page ${ms(o.paint, 1).padStart(9)}   verdict ${ms(o.verdict).padStart(8)}   in full ${ms(o.full).padStart(8)}   ${o.files} run files read for the verdict`);
+    console.log(
+      `    ${kind.padEnd(18)} page ${ms(o.paint, 1).padStart(9)}   verdict ${ms(o.verdict).padStart(8)}   in full ${ms(o.full).padStart(8)}   ${o.files} run files read for the verdict`,
+    );
   }
   // A pair's entry is named by both runs (three parts), a run's per-query values by the run alone (two).
-  const entry = (parts: number) => readdirSync(join(dirs.v4, COMPARISON_CACHE_DIR)).filter((f) => f.split('-').length === parts).map((f) => statSync(join(dirs.v4, COMPARISON_CACHE_DIR, f)).size);
-  console.log(`  comparison cache: a pair's entry ${(entry(3)[0] / 1024).toFixed(1)} KB, a run's per-query values ${(entry(2)[0] / 1024).toFixed(1)} KB (gzipped)`);
-  console.log(`  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+  const entry = (parts: number) =>
+    readdirSync(join(dirs.v4, COMPARISON_CACHE_DIR))
+      .filter((f) => f.split('-').length === parts)
+      .map((f) => statSync(join(dirs.v4, COMPARISON_CACHE_DIR, f)).size);
+  console.log(
+    `  comparison cache: a pair's entry ${(entry(3)[0] / 1024).toFixed(1)} KB, a run's per-query values ${(entry(2)[0] / 1024).toFixed(1)} KB (gzipped)`,
+  );
+  console.log(
+    `  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}`,
+  );
 }

@@ -21,7 +21,10 @@ const roundsArg = args.indexOf('--rounds');
 const ROUNDS = roundsArg >= 0 ? Number(args[roundsArg + 1]) : 5;
 const METRICS = 'ndcg@5,ndcg@10,p@5,p@10,recall@10,recall@100,mrr';
 const TREC_ARGS = ['-c', '-m', 'ndcg_cut.5,10', '-m', 'P.5,10', '-m', 'recall.10,100', '-m', 'recip_rank']; // -c: mean over every judged query, as Ranklab
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' / ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -102,11 +105,21 @@ const loadStart = load();
 console.log(`bench:score — load average ${loadStart}`);
 const bin = trecEval();
 const ranklab = cli();
-const largest = COLLECTIONS.map((c) => ({ c, size: statSync(join(COLLECTIONS_DIR, c, 'run.bm25.txt')).size })).sort((a, b) => b.size - a.size)[0].c;
+const largest = COLLECTIONS.map((c) => ({ c, size: statSync(join(COLLECTIONS_DIR, c, 'run.bm25.txt')).size })).sort(
+  (a, b) => b.size - a.size,
+)[0].c;
 const synthetic = syntheticFiles(2000, 1000);
 const cases = [
-  { name: `${largest} (largest shared run)`, qrels: join(COLLECTIONS_DIR, largest, 'qrels.tsv'), run: join(COLLECTIONS_DIR, largest, 'run.bm25.txt') },
-  { name: `synthetic 2,000 queries × 1,000 docs (${synthetic.lines.toLocaleString('en')} lines, ${(statSync(synthetic.run).size / 1e6).toFixed(0)} MB)`, qrels: synthetic.qrels, run: synthetic.run },
+  {
+    name: `${largest} (largest shared run)`,
+    qrels: join(COLLECTIONS_DIR, largest, 'qrels.tsv'),
+    run: join(COLLECTIONS_DIR, largest, 'run.bm25.txt'),
+  },
+  {
+    name: `synthetic 2,000 queries × 1,000 docs (${synthetic.lines.toLocaleString('en')} lines, ${(statSync(synthetic.run).size / 1e6).toFixed(0)} MB)`,
+    qrels: synthetic.qrels,
+    run: synthetic.run,
+  },
 ];
 const results = [];
 for (const c of cases) {
@@ -118,37 +131,55 @@ for (const c of cases) {
   }
   const cpu = (xs: Array<{ cpu?: number }>) => (xs.every((x) => x.cpu !== undefined) ? median(xs.map((x) => x.cpu!)) : undefined);
   const r = {
-    name: c.name, ranklabMs: median(ours.map((x) => x.wall)), trecEvalMs: median(theirs.map((x) => x.wall)),
-    ranklabCpuMs: cpu(ours), trecEvalCpuMs: cpu(theirs), stages: stages(c.qrels, c.run), load: load(),
-    ratio: 0, cpuRatio: undefined as number | undefined,
+    name: c.name,
+    ranklabMs: median(ours.map((x) => x.wall)),
+    trecEvalMs: median(theirs.map((x) => x.wall)),
+    ranklabCpuMs: cpu(ours),
+    trecEvalCpuMs: cpu(theirs),
+    stages: stages(c.qrels, c.run),
+    load: load(),
+    ratio: 0,
+    cpuRatio: undefined as number | undefined,
   };
   r.ratio = r.ranklabMs / r.trecEvalMs;
   r.cpuRatio = r.ranklabCpuMs !== undefined && r.trecEvalCpuMs !== undefined ? r.ranklabCpuMs / r.trecEvalCpuMs : undefined;
   results.push(r);
-  console.log(`${r.name}: ranklab score ${r.ranklabMs.toFixed(0)} ms, trec_eval ${r.trecEvalMs.toFixed(0)} ms — ratio ${r.ratio.toFixed(2)}` +
-    (r.cpuRatio === undefined ? '' : `; CPU ${r.ranklabCpuMs!.toFixed(0)} vs ${r.trecEvalCpuMs!.toFixed(0)} ms — ratio ${r.cpuRatio.toFixed(2)}`) +
-    ` (median of ${ROUNDS}, whole processes; in process: qrels ${r.stages.qrels.toFixed(0)} ms, run ${r.stages.run.toFixed(0)} ms, ` +
-    `metrics ${r.stages.evaluate.toFixed(0)} ms; load ${r.load})`);
+  console.log(
+    `${r.name}: ranklab score ${r.ranklabMs.toFixed(0)} ms, trec_eval ${r.trecEvalMs.toFixed(0)} ms — ratio ${r.ratio.toFixed(2)}` +
+      (r.cpuRatio === undefined
+        ? ''
+        : `; CPU ${r.ranklabCpuMs!.toFixed(0)} vs ${r.trecEvalCpuMs!.toFixed(0)} ms — ratio ${r.cpuRatio.toFixed(2)}`) +
+      ` (median of ${ROUNDS}, whole processes; in process: qrels ${r.stages.qrels.toFixed(0)} ms, run ${r.stages.run.toFixed(0)} ms, ` +
+      `metrics ${r.stages.evaluate.toFixed(0)} ms; load ${r.load})`,
+  );
 }
 const loadEnd = load();
 console.log(`load average at end ${loadEnd}`);
 
 if (!args.includes('--no-save')) {
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'score.json'), JSON.stringify({ loadStart, loadEnd, rounds: ROUNDS, metrics: METRICS, results }, null, 2) + '\n');
-  void writeSection([
-    '## `ranklab score` vs trec_eval (`npm run bench:score`)',
-    '',
-    `Load average (1/5/15 min) ${loadStart} at start, ${loadEnd} at end. Whole processes on the same files, alternating, median of ${ROUNDS}:`,
-    `\`node dist/cli.js score --metrics ${METRICS} --gain linear\` and trec_eval 10.0 (built from ../shared/tools/trec_eval)`,
-    `\`${TREC_ARGS.join(' ')}\`; wall time, and CPU time (user + system, GNU time), which other work on the machine disturbs less.`,
-    '"In process" splits Ranklab\'s wall time (median of 3, without process start-up).',
-    '',
-    '| run | ranklab score: wall (CPU) | trec_eval: wall (CPU) | ratio: wall (CPU) | in process: qrels / run / metrics |',
-    '|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.name} | ${r.ranklabMs.toFixed(0)} ms (${r.ranklabCpuMs?.toFixed(0) ?? '?'}) | ${r.trecEvalMs.toFixed(0)} ms (${r.trecEvalCpuMs?.toFixed(0) ?? '?'}) | ` +
-      `${r.ratio.toFixed(2)} (${r.cpuRatio?.toFixed(2) ?? '?'}) | ${r.stages.qrels.toFixed(0)} / ${r.stages.run.toFixed(0)} / ${r.stages.evaluate.toFixed(0)} ms |`),
-  ].join('\n'));
+  writeFileSync(
+    join(ROOT, 'bench', 'results', 'score.json'),
+    JSON.stringify({ loadStart, loadEnd, rounds: ROUNDS, metrics: METRICS, results }, null, 2) + '\n',
+  );
+  void writeSection(
+    [
+      '## `ranklab score` vs trec_eval (`npm run bench:score`)',
+      '',
+      `Load average (1/5/15 min) ${loadStart} at start, ${loadEnd} at end. Whole processes on the same files, alternating, median of ${ROUNDS}:`,
+      `\`node dist/cli.js score --metrics ${METRICS} --gain linear\` and trec_eval 10.0 (built from ../shared/tools/trec_eval)`,
+      `\`${TREC_ARGS.join(' ')}\`; wall time, and CPU time (user + system, GNU time), which other work on the machine disturbs less.`,
+      '"In process" splits Ranklab\'s wall time (median of 3, without process start-up).',
+      '',
+      '| run | ranklab score: wall (CPU) | trec_eval: wall (CPU) | ratio: wall (CPU) | in process: qrels / run / metrics |',
+      '|---|---|---|---|---|',
+      ...results.map(
+        (r) =>
+          `| ${r.name} | ${r.ranklabMs.toFixed(0)} ms (${r.ranklabCpuMs?.toFixed(0) ?? '?'}) | ${r.trecEvalMs.toFixed(0)} ms (${r.trecEvalCpuMs?.toFixed(0) ?? '?'}) | ` +
+          `${r.ratio.toFixed(2)} (${r.cpuRatio?.toFixed(2) ?? '?'}) | ${r.stages.qrels.toFixed(0)} / ${r.stages.run.toFixed(0)} / ${r.stages.evaluate.toFixed(0)} ms |`,
+      ),
+    ].join('\n'),
+  );
 }
 
 async function writeSection(markdown: string): Promise<void> {

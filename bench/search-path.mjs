@@ -27,7 +27,9 @@ const HERE = resolve(import.meta.dirname, '..');
 /** A checkout's engine factory: retrieval/engine.ts since the steps, retrieval/pipeline.ts before. */
 async function loadTree(dir, label) {
   const at = (p) => pathToFileURL(join(dir, p)).href;
-  const engineFile = existsSync(join(dir, 'src/core/retrieval/engine.ts')) ? 'src/core/retrieval/engine.ts' : 'src/core/retrieval/pipeline.ts';
+  const engineFile = existsSync(join(dir, 'src/core/retrieval/engine.ts'))
+    ? 'src/core/retrieval/engine.ts'
+    : 'src/core/retrieval/pipeline.ts';
   const { createEngine } = await import(at(engineFile));
   const { normaliseRankConfig } = await import(at('src/core/config/defaults.ts'));
   return { label, createEngine, normaliseRankConfig };
@@ -38,7 +40,10 @@ const MODES = [
   { name: 'lexical, post-filter', config: { lexical: { fields: { title: 2, body: 1 } }, acl: { mode: 'post-filter' } }, post: true },
   { name: 'vector exact', config: { vector: { embedder: { provider: 'lsa' }, exact: true } } },
   { name: 'vector HNSW', config: { vector: { embedder: { provider: 'lsa' } } } },
-  { name: 'hybrid (RRF)', config: { mode: 'hybrid', lexical: { fields: { title: 2, body: 1 } }, vector: { embedder: { provider: 'lsa' } } } },
+  {
+    name: 'hybrid (RRF)',
+    config: { mode: 'hybrid', lexical: { fields: { title: 2, body: 1 } }, vector: { embedder: { provider: 'lsa' } } },
+  },
 ];
 
 const { docs, description, distinctQueries } = realCorpus(docCount, 1);
@@ -50,7 +55,9 @@ const filter = (id) => visible.has(id);
 
 const trees = [await loadTree(HERE, 'this tree')];
 if (baselineDir) trees.push(await loadTree(resolve(baselineDir), `baseline ${baselineDir}`));
-console.log(`search-path bench: ${description.split(';')[0]}; ${distinct.length} distinct queries x ${rounds} rounds per side; load ${loadavg()}`);
+console.log(
+  `search-path bench: ${description.split(';')[0]}; ${distinct.length} distinct queries x ${rounds} rounds per side; load ${loadavg()}`,
+);
 
 const cacheRoot = mkdtempSync(join(tmpdir(), 'ranklab-bench-search-'));
 try {
@@ -80,7 +87,10 @@ try {
     }
     const med = (xs) => percentile(xs, 0.5);
     const cells = trees.map((t, i) => `${t.label}: p50 ${med(p50s[i]).toFixed(3)} ms, mean ${med(means[i]).toFixed(3)} ms`);
-    const ratio = trees.length > 1 ? `; this / baseline: p50 ${(med(p50s[0]) / med(p50s[1])).toFixed(3)}x, mean ${(med(means[0]) / med(means[1])).toFixed(3)}x` : '';
+    const ratio =
+      trees.length > 1
+        ? `; this / baseline: p50 ${(med(p50s[0]) / med(p50s[1])).toFixed(3)}x, mean ${(med(means[0]) / med(means[1])).toFixed(3)}x`
+        : '';
     console.log(`${mode.name.padEnd(22)} ${cells.join(' | ')}${ratio}`);
   }
 } finally {

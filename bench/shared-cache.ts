@@ -35,15 +35,35 @@ async function writeWorkspace(dir: string): Promise<void> {
   const analyzer = createAnalyzer(DEFAULT_ANALYZER);
   const { docs, queries } = syntheticCorpus(DOCS, QUERIES, (w: string) => analyzer.processTerm(w) === null);
   mkdirSync(join(dir, 'data'));
-  writeFileSync(join(dir, 'data', 'docs.jsonl'), docs.map((d: { id: string; title: string; body: string }) => JSON.stringify({ id: d.id, title: d.title, text: d.body })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'data', 'docs.jsonl'),
+    docs.map((d: { id: string; title: string; body: string }) => JSON.stringify({ id: d.id, title: d.title, text: d.body })).join('\n') +
+      '\n',
+  );
   mkdirSync(join(dir, 'judgments'));
-  writeFileSync(join(dir, 'judgments', 'golden.json'), JSON.stringify(queries.map((q: string, i: number) => ({ id: `q${i}`, query: q, judgments: { [docs[(i * 7919) % docs.length].id]: 2 } }))));
+  writeFileSync(
+    join(dir, 'judgments', 'golden.json'),
+    JSON.stringify(
+      queries.map((q: string, i: number) => ({ id: `q${i}`, query: q, judgments: { [docs[(i * 7919) % docs.length].id]: 2 } })),
+    ),
+  );
   mkdirSync(join(dir, 'configs'));
-  for (const [name, config] of Object.entries(CONFIGS)) writeFileSync(join(dir, 'configs', `${name}.rank.json`), JSON.stringify(config, null, 2));
-  writeFileSync(join(dir, 'ranklab.json'), JSON.stringify({
-    corpus: { include: ['data/*.jsonl'], fields: { id: 'id', title: 'title', body: 'text' } },
-    judgments: ['judgments/golden.json'], configs: 'configs/*.rank.json', baseline: 'baseline', metrics: ['ndcg@10', 'mrr@10'],
-  }, null, 2));
+  for (const [name, config] of Object.entries(CONFIGS))
+    writeFileSync(join(dir, 'configs', `${name}.rank.json`), JSON.stringify(config, null, 2));
+  writeFileSync(
+    join(dir, 'ranklab.json'),
+    JSON.stringify(
+      {
+        corpus: { include: ['data/*.jsonl'], fields: { id: 'id', title: 'title', body: 'text' } },
+        judgments: ['judgments/golden.json'],
+        configs: 'configs/*.rank.json',
+        baseline: 'baseline',
+        metrics: ['ndcg@10', 'mrr@10'],
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 const specs = parseMetricList(['ndcg@10', 'mrr@10']);
@@ -75,13 +95,17 @@ async function main(): Promise<void> {
     await shared.loadCorpus();
     const first = await timedEval(shared, 'baseline');
     const second = await timedEval(shared, 'title-boost-3');
-    console.log(`shared:   baseline ${fmt(first.ms)} (index built), title-boost-3 ${fmt(second.ms)} (${describeSharing(second.r.sharing!)}); ratio 1/${(first.ms / second.ms).toFixed(1)}`);
+    console.log(
+      `shared:   baseline ${fmt(first.ms)} (index built), title-boost-3 ${fmt(second.ms)} (${describeSharing(second.r.sharing!)}); ratio 1/${(first.ms / second.ms).toFixed(1)}`,
+    );
 
     // Without sharing: title-boost-3 in its own session over the same state folder (index from the disk cache).
     const alone = RanklabSession.open(ws, { stateDir: state });
     await alone.loadCorpus();
     const separate = await timedEval(alone, 'title-boost-3');
-    console.log(`separate: title-boost-3 ${fmt(separate.ms)} (${describeSharing(separate.r.sharing!) || 'nothing shared'}); shared is ${(separate.ms / second.ms).toFixed(1)}x faster`);
+    console.log(
+      `separate: title-boost-3 ${fmt(separate.ms)} (${describeSharing(separate.r.sharing!) || 'nothing shared'}); shared is ${(separate.ms / second.ms).toFixed(1)}x faster`,
+    );
     for (const [a, b] of [[second.r, separate.r]]) {
       if (JSON.stringify([...a.run]) !== JSON.stringify([...b.run])) throw new Error('shared and separate runs differ');
     }
@@ -89,18 +113,21 @@ async function main(): Promise<void> {
     console.log(`target (second <= 1/10 of first): ${target}`);
     if (writeDoc) {
       const m = machine();
-      writeDocSection('shared-cache', [
-        '## Shared index and score cache (`npm run bench:shared`)',
-        '',
-        `\`ranklab eval\` of \`baseline\` then \`title-boost-3\` (title boost 3 instead of 1, nothing else differs) through the session API as the CLI calls it (runs saved), on a generated workspace of ${DOCS.toLocaleString('en')} synthetic documents (\`bench/lib/corpus.mjs\`) and ${QUERIES.toLocaleString('en')} queries; the corpus is read before timing. Baseline in the same run: \`title-boost-3\` in a session of its own over the same state folder (lexical index loaded from the disk cache, empty score cache), which is what each config cost before indexes were shared. ${m.cpuModel}, ${m.cpus} cores, Node ${m.node}; load average at the end ${loadavg()}.`,
-        '',
-        '| eval | wall time |',
-        '|---|---|',
-        `| baseline (index built, every query scored) | ${fmt(first.ms)} |`,
-        `| title-boost-3, same session (index shared, scores recombined) | ${fmt(second.ms)} (1/${(first.ms / second.ms).toFixed(1)} of baseline) |`,
-        `| title-boost-3, own session (no sharing) | ${fmt(separate.ms)} (${(separate.ms / second.ms).toFixed(1)}x the shared one) |`,
-        '',
-      ].join('\n'));
+      writeDocSection(
+        'shared-cache',
+        [
+          '## Shared index and score cache (`npm run bench:shared`)',
+          '',
+          `\`ranklab eval\` of \`baseline\` then \`title-boost-3\` (title boost 3 instead of 1, nothing else differs) through the session API as the CLI calls it (runs saved), on a generated workspace of ${DOCS.toLocaleString('en')} synthetic documents (\`bench/lib/corpus.mjs\`) and ${QUERIES.toLocaleString('en')} queries; the corpus is read before timing. Baseline in the same run: \`title-boost-3\` in a session of its own over the same state folder (lexical index loaded from the disk cache, empty score cache), which is what each config cost before indexes were shared. ${m.cpuModel}, ${m.cpus} cores, Node ${m.node}; load average at the end ${loadavg()}.`,
+          '',
+          '| eval | wall time |',
+          '|---|---|',
+          `| baseline (index built, every query scored) | ${fmt(first.ms)} |`,
+          `| title-boost-3, same session (index shared, scores recombined) | ${fmt(second.ms)} (1/${(first.ms / second.ms).toFixed(1)} of baseline) |`,
+          `| title-boost-3, own session (no sharing) | ${fmt(separate.ms)} (${(separate.ms / second.ms).toFixed(1)}x the shared one) |`,
+          '',
+        ].join('\n'),
+      );
       console.log('wrote its section of docs/benchmarks.md');
     }
   } finally {

@@ -56,7 +56,10 @@ function writeBeir(dir: string, docs: Doc[], copies = 1): void {
     closeSync(fd);
   }
   const picked = docs.slice(0, 20);
-  writeFileSync(join(dir, 'queries.jsonl'), picked.map((d, i) => JSON.stringify({ _id: `q${i}`, text: d.title.split(' ').slice(0, 3).join(' ') })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    picked.map((d, i) => JSON.stringify({ _id: `q${i}`, text: d.title.split(' ').slice(0, 3).join(' ') })).join('\n') + '\n',
+  );
   writeFileSync(join(dir, 'qrels.tsv'), picked.map((d, i) => `q${i}\t${d.id}\t1`).join('\n') + '\n');
 }
 
@@ -73,8 +76,10 @@ if (!args.has('--skip-big')) {
     const ms = performance.now() - t0;
     const after = settle();
     const rss = process.resourceUsage().maxRSS * 1024;
-    console.log(`big corpus: ${(bytes / MB).toFixed(0)} MiB corpus.jsonl, ${r.corpus.docs.length.toLocaleString('en')} documents, ${r.corpus.diagnostics.length} problems; ` +
-      `loaded in ${(ms / 1000).toFixed(1)} s; heap of the corpus ${((after - before) / MB).toFixed(0)} MiB; peak RSS of the process ${(rss / MB).toFixed(0)} MiB`);
+    console.log(
+      `big corpus: ${(bytes / MB).toFixed(0)} MiB corpus.jsonl, ${r.corpus.docs.length.toLocaleString('en')} documents, ${r.corpus.diagnostics.length} problems; ` +
+        `loaded in ${(ms / 1000).toFixed(1)} s; heap of the corpus ${((after - before) / MB).toFixed(0)} MiB; peak RSS of the process ${(rss / MB).toFixed(0)} MiB`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -88,8 +93,10 @@ for (const size of [10_000, 50_000, 200_000]) {
   const h0 = settle();
   const index = LexicalIndex.build(full, ['title', 'body'], analyzer);
   const h1 = settle();
-  console.log(`index ${size.toLocaleString('en')} docs (${(estimate.chars / 1e6).toFixed(1)} M chars): estimate ${(estimate.bytes / MB).toFixed(0)} MiB, measured ${((h1 - h0) / MB).toFixed(0)} MiB ` +
-    `(estimate/measured ${(estimate.bytes / (h1 - h0)).toFixed(2)}), ${index.documentCount} indexed`);
+  console.log(
+    `index ${size.toLocaleString('en')} docs (${(estimate.chars / 1e6).toFixed(1)} M chars): estimate ${(estimate.bytes / MB).toFixed(0)} MiB, measured ${((h1 - h0) / MB).toFixed(0)} MiB ` +
+      `(estimate/measured ${(estimate.bytes / (h1 - h0)).toFixed(2)}), ${index.documentCount} indexed`,
+  );
 }
 
 // (3) the built CLI at a few heap limits: where does it stop, and does the check speak before the crash?
@@ -101,10 +108,23 @@ if (!args.has('--skip-cli')) {
     for (const heap of [128, 192, 256, 320, 384, 512]) {
       const state = mkdtempSync(join(tmpdir(), 'ranklab-bench-state-'));
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, [`--max-old-space-size=${heap}`, cli, 'eval', '--workspace', dir, '--state-dir', state, '--no-save'], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [`--max-old-space-size=${heap}`, cli, 'eval', '--workspace', dir, '--state-dir', state, '--no-save'],
+        { encoding: 'utf8' },
+      );
       rmSync(state, { recursive: true, force: true });
-      const outcome = r.status === 0 ? 'ran' : /FATAL ERROR/.test(r.stderr) ? 'V8 out-of-memory crash' : /needs about/.test(r.stderr) ? `refused: ${r.stderr.match(/needs about [^;]+; [^,]+/)?.[0]}` : `exit ${r.status}: ${r.stderr.slice(0, 200)}`;
-      console.log(`cli 50k, --max-old-space-size=${heap}: exit ${r.status} in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${outcome}`);
+      const outcome =
+        r.status === 0
+          ? 'ran'
+          : /FATAL ERROR/.test(r.stderr)
+            ? 'V8 out-of-memory crash'
+            : /needs about/.test(r.stderr)
+              ? `refused: ${r.stderr.match(/needs about [^;]+; [^,]+/)?.[0]}`
+              : `exit ${r.status}: ${r.stderr.slice(0, 200)}`;
+      console.log(
+        `cli 50k, --max-old-space-size=${heap}: exit ${r.status} in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${outcome}`,
+      );
     }
     console.log(`(the check refuses when heap in use + estimate > ${HEADROOM} x the heap limit)`);
   } finally {

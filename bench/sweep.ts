@@ -49,18 +49,31 @@ async function main(): Promise<void> {
   const top = (GRID * 0.5).toFixed(1);
   const variations = [parseVary(`lexical.fields.title=0.5..${top}:0.5`), parseVary(`lexical.fields.body=0.5..${top}:0.5`)];
   const combos = variations.reduce((n, v) => n * v.values.length, 1);
-  console.log(`sweep benchmark: ${DOCS.toLocaleString('en')} documents, ${QUERIES.toLocaleString('en')} queries, ${combos} combinations (${variations.map((v) => `${v.path} ×${v.values.length}`).join(', ')})`);
-  console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}; load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} (uptime ${Math.round(uptime() / 60)} min)`);
+  console.log(
+    `sweep benchmark: ${DOCS.toLocaleString('en')} documents, ${QUERIES.toLocaleString('en')} queries, ${combos} combinations (${variations.map((v) => `${v.path} ×${v.values.length}`).join(', ')})`,
+  );
+  console.log(
+    `machine: ${process.platform} ${process.arch}, node ${process.version}; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')} (uptime ${Math.round(uptime() / 60)} min)`,
+  );
 
   const t0 = performance.now();
   await session.loadCorpus();
   const corpusMs = performance.now() - t0;
-  const sweep = (pass: string, recombine = true) => runSweep(session, {
-    base, raw: structuredClone(BM25_CONFIG), variations, search: { kind: 'grid' }, objective, metricOptions, recombine,
-    onProgress: (done, total) => {
-      if (done % 10 === 0 || done === total) console.error(`  ${pass}: ${done}/${total} configs`);
-    },
-  });
+  const sweep = (pass: string, recombine = true) =>
+    runSweep(session, {
+      base,
+      raw: structuredClone(BM25_CONFIG),
+      variations,
+      search: { kind: 'grid' },
+      objective,
+      metricOptions,
+      recombine,
+      onProgress: (done, total) => {
+        if (done % 10 === 0 || done === total) console.error(`  ${pass}: ${done}/${total} configs`);
+      },
+    });
   const firstRun = await timed(() => sweep('first pass'));
   const first = firstRun.value;
   const secondRun = await timed(() => sweep('second pass'));
@@ -69,24 +82,45 @@ async function main(): Promise<void> {
   if (!process.argv.includes('--no-general')) {
     const run = await timed(() => sweep('general path', false));
     generalRun = run;
-    const same = (r: typeof first) => JSON.stringify({ rows: r.rows, base: r.base, perQuery: [...r.perQuery.combinations].map(([i, m]) => [i, [...m]]) });
+    const same = (r: typeof first) =>
+      JSON.stringify({ rows: r.rows, base: r.base, perQuery: [...r.perQuery.combinations].map(([i, m]) => [i, [...m]]) });
     if (same(run.value) !== same(first)) throw new Error('the fast path and the general path disagree');
   }
   const oneEval = await timed(() => evaluateConfig(session, base, { specs: [objective], metricOptions, split: 'all', save: false }));
-  if (JSON.stringify(first.rows.map((r) => r.tune)) !== JSON.stringify(second.rows.map((r) => r.tune))) throw new Error('the two passes disagree');
+  if (JSON.stringify(first.rows.map((r) => r.tune)) !== JSON.stringify(second.rows.map((r) => r.tune)))
+    throw new Error('the two passes disagree');
 
   console.log('');
   console.log(`corpus load                        ${secs(corpusMs)}`);
   const cpu = (r: { cpuMs: number }) => `CPU ${secs(r.cpuMs)}`;
-  console.log(`sweep, first pass                  ${secs(firstRun.ms)}  (${cpu(firstRun)}; ${(firstRun.ms / (combos + 1)).toFixed(0)} ms per config: BASE + ${combos} combinations)`);
-  console.log(`sweep, after the first pass        ${secs(secondRun.ms)}  (${cpu(secondRun)}; ${(secondRun.ms / (combos + 1)).toFixed(0)} ms per config)   target ≤ 5 s`);
-  if (generalRun) console.log(`general path, after the first pass ${secs(generalRun.ms)}  (${cpu(generalRun)}; every combination through scoreConfig, as before; same results)`);
-  console.log(`baseline: one evaluation of BASE   ${secs(oneEval.ms)}  (${cpu(oneEval)}; warm engine; the sweep costs ${(secondRun.ms / oneEval.ms).toFixed(1)} of these)`);
-  console.log(`best: ${Object.entries(first.rows[0].values).map(([k, v]) => `${k}=${v}`).join(', ')}; tune ${first.rows[0].tune.toFixed(4)}, holdout gain ${first.estimate.gain.toFixed(4)}`);
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+  console.log(
+    `sweep, first pass                  ${secs(firstRun.ms)}  (${cpu(firstRun)}; ${(firstRun.ms / (combos + 1)).toFixed(0)} ms per config: BASE + ${combos} combinations)`,
+  );
+  console.log(
+    `sweep, after the first pass        ${secs(secondRun.ms)}  (${cpu(secondRun)}; ${(secondRun.ms / (combos + 1)).toFixed(0)} ms per config)   target ≤ 5 s`,
+  );
+  if (generalRun)
+    console.log(
+      `general path, after the first pass ${secs(generalRun.ms)}  (${cpu(generalRun)}; every combination through scoreConfig, as before; same results)`,
+    );
+  console.log(
+    `baseline: one evaluation of BASE   ${secs(oneEval.ms)}  (${cpu(oneEval)}; warm engine; the sweep costs ${(secondRun.ms / oneEval.ms).toFixed(1)} of these)`,
+  );
+  console.log(
+    `best: ${Object.entries(first.rows[0].values)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}; tune ${first.rows[0].tune.toFixed(4)}, holdout gain ${first.estimate.gain.toFixed(4)}`,
+  );
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}`,
+  );
 }
 
-main().finally(() => rmSync(root, { recursive: true, force: true })).catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+main()
+  .finally(() => rmSync(root, { recursive: true, force: true }))
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });

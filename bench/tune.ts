@@ -46,8 +46,14 @@ const candidateFile = join(dir, 'configs', 'candidate.rank.json');
 writeSyntheticWorkspace(dir, { docs: DOCS, queries: QUERIES, layout: 'jsonl', configs: { baseline: BM25_CONFIG, candidate: BM25_CONFIG } });
 
 async function main(): Promise<void> {
-  console.log(`tune benchmark: ${DOCS.toLocaleString('en')} documents, ${QUERIES.toLocaleString('en')} queries, ${MOVES} slider moves (old path: ${OLD_MOVES} saved edits)`);
-  console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}; load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} (uptime ${Math.round(uptime() / 60)} min)`);
+  console.log(
+    `tune benchmark: ${DOCS.toLocaleString('en')} documents, ${QUERIES.toLocaleString('en')} queries, ${MOVES} slider moves (old path: ${OLD_MOVES} saved edits)`,
+  );
+  console.log(
+    `machine: ${process.platform} ${process.arch}, node ${process.version}; load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')} (uptime ${Math.round(uptime() / 60)} min)`,
+  );
   const session = RanklabSession.open(dir);
   const base = session.resolveConfig('candidate');
   const ws = session.workspace.settings;
@@ -73,7 +79,13 @@ async function main(): Promise<void> {
     const max = s.path === 'lexical.depth' ? 200 : s.max;
     const steps = Math.round((max - s.min) / s.step);
     settings[s.path] = Number((s.min + Math.round(uniform() * steps) * s.step).toPrecision(12));
-    if (s.path.startsWith('lexical.fields.') && Object.entries(settings).filter(([p]) => p.startsWith('lexical.fields.')).every(([, v]) => v === 0)) settings[s.path] = 1;
+    if (
+      s.path.startsWith('lexical.fields.') &&
+      Object.entries(settings)
+        .filter(([p]) => p.startsWith('lexical.fields.'))
+        .every(([, v]) => v === 0)
+    )
+      settings[s.path] = 1;
     moves.push({ path: s.path, settings: { ...settings } });
   }
   const rescoring: number[] = [];
@@ -89,9 +101,22 @@ async function main(): Promise<void> {
     (move.path.startsWith('lexical.bm25.') ? rescoring : reranking).push(took);
     verdicts.add(result.verdict.headline.replace(/^\S+ vs \S+: /, ''));
     // compare's statistics alone, on the same per-query values (where the rest of a move's time goes).
-    const values = (side: 'baseline' | 'candidate') => new Map(Object.entries(result.comparison.perQuery).map(([q, m]) => [q, Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v[side]]))]));
+    const values = (side: 'baseline' | 'candidate') =>
+      new Map(
+        Object.entries(result.comparison.perQuery).map(([q, m]) => [
+          q,
+          Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v[side]])),
+        ]),
+      );
     const s = performance.now();
-    await compareStatistics({ name: 'a', values: values('baseline') }, { name: 'b', values: values('candidate') }, session.judgments(), specs, metricOptions, new Work().phase('statistics', 0));
+    await compareStatistics(
+      { name: 'a', values: values('baseline') },
+      { name: 'b', values: values('candidate') },
+      session.judgments(),
+      specs,
+      metricOptions,
+      new Work().phase('statistics', 0),
+    );
     statistics.push(performance.now() - s);
   }
 
@@ -111,7 +136,13 @@ async function main(): Promise<void> {
     const common = { specs, metricOptions, reuse: true, save: true };
     const candidate = await evaluateConfig(session, config, common);
     const base = await evaluateConfig(session, baseline, common);
-    const cmp = compareRuns({ name: baseline.name, run: base.run, latencies: base.latencies }, { name: config.name, run: candidate.run, latencies: candidate.latencies }, session.judgments(), specs, metricOptions);
+    const cmp = compareRuns(
+      { name: baseline.name, run: base.run, latencies: base.latencies },
+      { name: config.name, run: candidate.run, latencies: candidate.latencies },
+      session.judgments(),
+      specs,
+      metricOptions,
+    );
     checkGates(ws.gates, cmp);
     old.push(performance.now() - t);
   }
@@ -125,10 +156,16 @@ async function main(): Promise<void> {
   console.log(`  of which compare's statistics    ${summary(statistics)}`);
   console.log(`old path: saved edit → CodeLens    ${summary(old)}   (evaluateConfig ×2 with reuse, compareRuns, checkGates; warm index)`);
   console.log(`verdicts seen: ${[...verdicts].slice(0, 4).join(' | ')}`);
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}`,
+  );
 }
 
-main().finally(() => rmSync(root, { recursive: true, force: true })).catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+main()
+  .finally(() => rmSync(root, { recursive: true, force: true }))
+  .catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });

@@ -29,7 +29,9 @@ const opt = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
-const SIZES = opt('sizes', '10k,50k,200k').split(',').map((s) => ({ label: s, n: Number(s.replace(/k$/, '000')) }));
+const SIZES = opt('sizes', '10k,50k,200k')
+  .split(',')
+  .map((s) => ({ label: s, n: Number(s.replace(/k$/, '000')) }));
 const QUERIES = Number(opt('queries', '40'));
 const DIM = SYNTHETIC.dimensions as number;
 const K = 100;
@@ -100,9 +102,21 @@ function run(variants: Variant[], queries: Float32Array[]): void {
 }
 
 /** "baseline" for a baseline row, else the speed-up against it. */
-const speedup = (r: Row) => (r.against === r.variant ? 'baseline' : `${r.speedup.toFixed(1)}×${r.against === PLAIN ? '' : r.against.includes('permitted') ? ' vs the plain loop with the same filter' : ` vs ${r.against}`}`);
+const speedup = (r: Row) =>
+  r.against === r.variant
+    ? 'baseline'
+    : `${r.speedup.toFixed(1)}×${r.against === PLAIN ? '' : r.against.includes('permitted') ? ' vs the plain loop with the same filter' : ` vs ${r.against}`}`;
 
-interface Row { size: string; variant: string; ms: number; fastest: number; gbs?: number; bestGbs?: number; speedup: number; against: string }
+interface Row {
+  size: string;
+  variant: string;
+  ms: number;
+  fastest: number;
+  gbs?: number;
+  bestGbs?: number;
+  speedup: number;
+  against: string;
+}
 
 const BYTES: Record<VectorStorage, number> = { float32: 4, float16: 2, int8: 1 };
 const PLAIN = 'plain JS loop (before)';
@@ -124,16 +138,28 @@ for (const { label, n } of SIZES) {
   if (!STORAGE_ONLY) add({ name: PLAIN, search: (q) => plain.search(q, K), bytes: n * DIM * 4 });
   const indexes = new Map<string, ExactIndex>();
   for (const [name, kernel, storage] of [
-    ['JS, 4 accumulators (fallback)', 'js', 'float32'], ['WASM SIMD float32', 'simd', 'float32'],
-    ['WASM SIMD float16', 'simd', 'float16'], ['WASM SIMD int8', 'simd', 'int8'],
+    ['JS, 4 accumulators (fallback)', 'js', 'float32'],
+    ['WASM SIMD float32', 'simd', 'float32'],
+    ['WASM SIMD float16', 'simd', 'float16'],
+    ['WASM SIMD int8', 'simd', 'int8'],
   ] as const) {
     if (STORAGE_ONLY && kernel === 'js') continue;
     const rss0 = process.memoryUsage().rss;
     const index = new ExactIndex(DIM, 'cosine', { kernel, storage, capacity: n });
     ids.forEach((id, i) => index.set(id, docs[i]));
-    matrices.push({ size: label, storage, matrixMB: (n * Math.ceil((DIM * BYTES[storage]) / 16) * 16) / 2 ** 20, rssGrowthMB: (process.memoryUsage().rss - rss0) / 2 ** 20 });
+    matrices.push({
+      size: label,
+      storage,
+      matrixMB: (n * Math.ceil((DIM * BYTES[storage]) / 16) * 16) / 2 ** 20,
+      rssGrowthMB: (process.memoryUsage().rss - rss0) / 2 ** 20,
+    });
     indexes.set(name, index);
-    add({ name, search: (q) => index.search(q, K), bytes: n * DIM * BYTES[storage], against: STORAGE_ONLY ? 'WASM SIMD float32' : undefined });
+    add({
+      name,
+      search: (q) => index.search(q, K),
+      bytes: n * DIM * BYTES[storage],
+      against: STORAGE_ONLY ? 'WASM SIMD float32' : undefined,
+    });
   }
   const simd = indexes.get('WASM SIMD float32')!;
   for (const share of STORAGE_ONLY ? [] : SHARES) {
@@ -145,7 +171,12 @@ for (const { label, n } of SIZES) {
     add({ name: base, search: (q) => plain.search(q, K, fn) });
     add({ name: `${pct} permitted: SIMD, filter per row`, search: (q) => simd.search(q, K, fn), against: base });
     // the first search builds the set's row list (cached per set and index layout), as an evaluation's first query does
-    add({ name: `${pct} permitted: SIMD, permitted set (row list)`, search: (q) => simd.search(q, K, set), bytes: permitted.size * DIM * 4, against: base });
+    add({
+      name: `${pct} permitted: SIMD, permitted set (row list)`,
+      search: (q) => simd.search(q, K, set),
+      bytes: permitted.size * DIM * 4,
+      against: base,
+    });
   }
   run(variants, queries);
   const byName = new Map(variants.map((v) => [v.name, median(v.ms)]));
@@ -154,22 +185,33 @@ for (const { label, n } of SIZES) {
     const against = v.against ?? (v.name.endsWith('plain loop, filter per row') ? v.name : PLAIN);
     const fastest = Math.min(...v.ms);
     rows.push({
-      size: label, variant: v.name, ms, fastest, speedup: byName.get(against)! / ms, against,
-      gbs: v.bytes === undefined ? undefined : v.bytes / ms / 1e6, bestGbs: v.bytes === undefined ? undefined : v.bytes / fastest / 1e6,
+      size: label,
+      variant: v.name,
+      ms,
+      fastest,
+      speedup: byName.get(against)! / ms,
+      against,
+      gbs: v.bytes === undefined ? undefined : v.bytes / ms / 1e6,
+      bestGbs: v.bytes === undefined ? undefined : v.bytes / fastest / 1e6,
     });
   }
   // sanity: the SIMD top 10 is the plain loop's; the cost of smaller storage: recall@10 against float32
   const top10 = (name: string) => variants.find((v) => v.name === name)!.results.map((r) => r.slice(0, 10));
   const agree = STORAGE_ONLY ? 1 : annRecallAtK(top10('WASM SIMD float32'), top10(PLAIN), 10);
   if (agree < 0.999) console.warn(`  ! SIMD float32 top 10 agrees with the plain loop on only ${agree}`);
-  for (const storage of ['float16', 'int8']) recalls.push({ size: label, storage, recall: annRecallAtK(top10(`WASM SIMD ${storage}`), top10('WASM SIMD float32'), 10) });
+  for (const storage of ['float16', 'int8'])
+    recalls.push({ size: label, storage, recall: annRecallAtK(top10(`WASM SIMD ${storage}`), top10('WASM SIMD float32'), 10) });
   console.log(`\n${label} (${n.toLocaleString('en')} × ${DIM}), load average ${loadavg()}`);
   for (const r of rows.filter((x) => x.size === label)) {
     const gbs = r.gbs === undefined ? ''.padEnd(20) : `${r.gbs.toFixed(1).padStart(5)} GB/s (${r.bestGbs!.toFixed(1).padStart(4)} best)`;
-    console.log(`  ${r.variant.padEnd(48)} ${r.ms.toFixed(2).padStart(8)} ms/query (${r.fastest.toFixed(2).padStart(7)} fastest)  ${gbs}  ${speedup(r)}`);
+    console.log(
+      `  ${r.variant.padEnd(48)} ${r.ms.toFixed(2).padStart(8)} ms/query (${r.fastest.toFixed(2).padStart(7)} fastest)  ${gbs}  ${speedup(r)}`,
+    );
   }
-  for (const x of matrices.filter((y) => y.size === label)) console.log(`  ${x.storage} matrix: ${x.matrixMB.toFixed(0)} MB of rows, RSS grew ${x.rssGrowthMB.toFixed(0)} MB while filling it`);
-  for (const r of recalls.filter((x) => x.size === label)) console.log(`  recall@10 of ${r.storage} vs float32 exact: ${r.recall.toFixed(4)}`);
+  for (const x of matrices.filter((y) => y.size === label))
+    console.log(`  ${x.storage} matrix: ${x.matrixMB.toFixed(0)} MB of rows, RSS grew ${x.rssGrowthMB.toFixed(0)} MB while filling it`);
+  for (const r of recalls.filter((x) => x.size === label))
+    console.log(`  recall@10 of ${r.storage} vs float32 exact: ${r.recall.toFixed(4)}`);
 }
 const seconds = (performance.now() - t0) / 1000;
 const loadEnd = loadavg();
@@ -177,7 +219,10 @@ console.log(`\ntotal ${seconds.toFixed(0)} s; load average at end ${loadEnd}`);
 
 if (STORAGE_ONLY && !args.includes('--no-save')) {
   const out = join(ROOT, 'bench', 'results', 'vector-scan-storage.json');
-  writeFileSync(out, JSON.stringify({ machine: m, loadStart, loadEnd, seconds, queries: QUERIES, rows, recalls, matrices }, null, 2) + '\n');
+  writeFileSync(
+    out,
+    JSON.stringify({ machine: m, loadStart, loadEnd, seconds, queries: QUERIES, rows, recalls, matrices }, null, 2) + '\n',
+  );
   console.log('wrote bench/results/vector-scan-storage.json');
 } else if (!args.includes('--no-save')) {
   const saved: Saved = { machine: m, loadStart, loadEnd, seconds, queries: QUERIES, rows, recalls };
@@ -198,22 +243,35 @@ interface Saved {
 }
 
 function writeSection({ machine: mc, loadStart: l0, loadEnd: l1, seconds: secs, queries, rows: rs, recalls: rc }: Saved): void {
-  const table = ['| size | variant | ms / query: median (fastest) | GB/s scanned: median (fastest) | speed-up (medians) |', '|---|---|---|---|---|',
-    ...rs.map((r) => `| ${r.size} | ${r.variant} | ${r.ms.toFixed(2)} (${r.fastest.toFixed(2)}) | ${r.gbs == null ? '' : `${r.gbs.toFixed(1)} (${r.bestGbs!.toFixed(1)})`} | ${r.against === r.variant ? 'baseline' : `${r.speedup.toFixed(1)}×`} |`)];
-  const recallTable = ['| size | storage | recall@10 vs float32 exact |', '|---|---|---|', ...rc.map((r) => `| ${r.size} | ${r.storage} | ${r.recall.toFixed(4)} |`)];
-  writeDocSection('vectors', [
-    '## Exact vector search (`npm run bench:vectors`)',
-    '',
-    `${mc.cpus} cores (${mc.cpuModel}), Node ${mc.node}; load average (1/5/15 min) ${l0} at start, ${l1} at end; ${secs.toFixed(0)} s.`,
-    `${DIM}-d embedding-like vectors (mixtures of 3 of ${SYNTHETIC.topics} centroids + noise, normalised), cosine, top ${K}; ${queries} queries,`,
-    'each run through every variant in turn (so load from other work falls on all alike); median per query, and the fastest query',
-    '(the least disturbed by other work on this shared machine). GB/s = bytes of vectors the scan reads per second',
-    '(float32 4, float16 2, int8 1 byte per component; filtered: the permitted rows only). "Plain JS loop" is the scan as it was',
-    'before the SIMD kernels (one float64 accumulator, a heap offered every row, the filter called per row), kept as',
-    '`test/helpers/plain-exact.ts`; a filtered variant\'s speed-up is against the plain loop with the same filter.',
-    '',
-    ...table,
-    '',
-    ...recallTable,
-  ].join('\n'));
+  const table = [
+    '| size | variant | ms / query: median (fastest) | GB/s scanned: median (fastest) | speed-up (medians) |',
+    '|---|---|---|---|---|',
+    ...rs.map(
+      (r) =>
+        `| ${r.size} | ${r.variant} | ${r.ms.toFixed(2)} (${r.fastest.toFixed(2)}) | ${r.gbs == null ? '' : `${r.gbs.toFixed(1)} (${r.bestGbs!.toFixed(1)})`} | ${r.against === r.variant ? 'baseline' : `${r.speedup.toFixed(1)}×`} |`,
+    ),
+  ];
+  const recallTable = [
+    '| size | storage | recall@10 vs float32 exact |',
+    '|---|---|---|',
+    ...rc.map((r) => `| ${r.size} | ${r.storage} | ${r.recall.toFixed(4)} |`),
+  ];
+  writeDocSection(
+    'vectors',
+    [
+      '## Exact vector search (`npm run bench:vectors`)',
+      '',
+      `${mc.cpus} cores (${mc.cpuModel}), Node ${mc.node}; load average (1/5/15 min) ${l0} at start, ${l1} at end; ${secs.toFixed(0)} s.`,
+      `${DIM}-d embedding-like vectors (mixtures of 3 of ${SYNTHETIC.topics} centroids + noise, normalised), cosine, top ${K}; ${queries} queries,`,
+      'each run through every variant in turn (so load from other work falls on all alike); median per query, and the fastest query',
+      '(the least disturbed by other work on this shared machine). GB/s = bytes of vectors the scan reads per second',
+      '(float32 4, float16 2, int8 1 byte per component; filtered: the permitted rows only). "Plain JS loop" is the scan as it was',
+      'before the SIMD kernels (one float64 accumulator, a heap offered every row, the filter called per row), kept as',
+      "`test/helpers/plain-exact.ts`; a filtered variant's speed-up is against the plain loop with the same filter.",
+      '',
+      ...table,
+      '',
+      ...recallTable,
+    ].join('\n'),
+  );
 }

@@ -39,9 +39,10 @@ for (const e of entries) {
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     // Some ESM dependencies (fdir, via tinyglobby) read import.meta.url, which is empty in a CJS bundle.
     define: e.platform === 'node' ? { 'import.meta.url': '__ranklabImportMetaUrl' } : undefined,
-    banner: e.platform === 'node'
-      ? { js: `${e.banner ? e.banner + '\n' : ''}const __ranklabImportMetaUrl = require('url').pathToFileURL(__filename).href;` }
-      : undefined,
+    banner:
+      e.platform === 'node'
+        ? { js: `${e.banner ? e.banner + '\n' : ''}const __ranklabImportMetaUrl = require('url').pathToFileURL(__filename).href;` }
+        : undefined,
     logLevel: 'warning',
   };
   await build(opts);

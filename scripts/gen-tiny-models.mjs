@@ -43,7 +43,8 @@ function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const normal = () => {
-    const u1 = Math.max(u(), 1e-12), u2 = u();
+    const u1 = Math.max(u(), 1e-12),
+      u2 = u();
     return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
   };
   return { u, normal };
@@ -105,8 +106,12 @@ license copyright permission software free redistribute modify warranty merchant
 
 function basicTokenize(text) {
   // same spirit as BertPreTokenizer after lowercasing: split on whitespace and punctuation
-  return text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')
-    .split(/[^a-z0-9]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function buildVocab() {
@@ -115,41 +120,123 @@ function buildVocab() {
   for (let c = 33; c < 127; c++) chars.push(String.fromCharCode(c)); // printable ASCII (punctuation + alnum)
   const cont = [];
   for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789') cont.push('##' + c);
-  const suffixes = ['s', 'es', 'ed', 'ing', 'er', 'ers', 'ly', 'ion', 'tion', 'ation', 'ment', 'ness', 'able',
-    'ible', 'al', 'ize', 'ise', 'ity', 'ful', 'less', 'est', 'ive', 'ous', 'ic', 'y', 'en', 'or', 'ism', 'ist',
-    'ify', 'ence', 'ance', 'ship', 'hood', 'ward', 'wise', 'like', 'ings', 'ers', 'ies', 'ied', 'ier', 'iest']
-    .map((s) => '##' + s);
+  const suffixes = [
+    's',
+    'es',
+    'ed',
+    'ing',
+    'er',
+    'ers',
+    'ly',
+    'ion',
+    'tion',
+    'ation',
+    'ment',
+    'ness',
+    'able',
+    'ible',
+    'al',
+    'ize',
+    'ise',
+    'ity',
+    'ful',
+    'less',
+    'est',
+    'ive',
+    'ous',
+    'ic',
+    'y',
+    'en',
+    'or',
+    'ism',
+    'ist',
+    'ify',
+    'ence',
+    'ance',
+    'ship',
+    'hood',
+    'ward',
+    'wise',
+    'like',
+    'ings',
+    'ers',
+    'ies',
+    'ied',
+    'ier',
+    'iest',
+  ].map((s) => '##' + s);
   const freq = new Map();
   for (const w of basicTokenize(EMBEDDED_TEXT)) if (w.length > 1) freq.set(w, (freq.get(w) ?? 0) + 1);
   // most frequent first, ties alphabetical (deterministic); cap the word list
-  const words = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, 4000).map(([w]) => w);
+  const words = [...freq.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 4000)
+    .map(([w]) => w);
   const vocab = [];
   const seen = new Set();
   for (const t of [...specials, ...chars, ...cont, ...suffixes, ...words]) {
-    if (!seen.has(t)) { seen.add(t); vocab.push(t); }
+    if (!seen.has(t)) {
+      seen.add(t);
+      vocab.push(t);
+    }
   }
   return vocab;
 }
 
 // ---------------------------------------------------------------- minimal protobuf writer for ONNX
 class PB {
-  constructor() { this.parts = []; this.len = 0; }
-  _push(u8) { this.parts.push(u8); this.len += u8.length; }
-  varint(v) { // v: number or bigint, non-negative (int64 negatives encoded as 10-byte two's complement)
+  constructor() {
+    this.parts = [];
+    this.len = 0;
+  }
+  _push(u8) {
+    this.parts.push(u8);
+    this.len += u8.length;
+  }
+  varint(v) {
+    // v: number or bigint, non-negative (int64 negatives encoded as 10-byte two's complement)
     let b = BigInt.asUintN(64, BigInt(v));
     const out = [];
-    do { let byte = Number(b & 0x7fn); b >>= 7n; if (b) byte |= 0x80; out.push(byte); } while (b);
+    do {
+      let byte = Number(b & 0x7fn);
+      b >>= 7n;
+      if (b) byte |= 0x80;
+      out.push(byte);
+    } while (b);
     this._push(Uint8Array.from(out));
     return this;
   }
-  key(field, wire) { return this.varint((field << 3) | wire); }
-  int(field, v) { return this.key(field, 0).varint(v); }
-  float(field, v) { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, v, true); this.key(field, 5)._push(b); return this; }
-  bytes(field, u8) { this.key(field, 2).varint(u8.length)._push(u8); return this; }
-  str(field, s) { return this.bytes(field, new TextEncoder().encode(s)); }
-  msg(field, pb) { return this.bytes(field, pb.finish()); }
-  finish() { const o = new Uint8Array(this.len); let p = 0; for (const x of this.parts) { o.set(x, p); p += x.length; } return o; }
+  key(field, wire) {
+    return this.varint((field << 3) | wire);
+  }
+  int(field, v) {
+    return this.key(field, 0).varint(v);
+  }
+  float(field, v) {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setFloat32(0, v, true);
+    this.key(field, 5)._push(b);
+    return this;
+  }
+  bytes(field, u8) {
+    this.key(field, 2).varint(u8.length)._push(u8);
+    return this;
+  }
+  str(field, s) {
+    return this.bytes(field, new TextEncoder().encode(s));
+  }
+  msg(field, pb) {
+    return this.bytes(field, pb.finish());
+  }
+  finish() {
+    const o = new Uint8Array(this.len);
+    let p = 0;
+    for (const x of this.parts) {
+      o.set(x, p);
+      p += x.length;
+    }
+    return o;
+  }
 }
 const DT = { FLOAT: 1, UINT8: 2, INT8: 3, INT32: 6, INT64: 7 };
 const ATTR = { FLOAT: 1, INT: 2, STRING: 3, INTS: 7 };
@@ -160,7 +247,8 @@ function tensor(name, dataType, dims, data) {
   t.int(2, dataType);
   t.str(8, name);
   let raw;
-  if (data instanceof Float32Array || data instanceof Uint8Array || data instanceof Int8Array) raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof Float32Array || data instanceof Uint8Array || data instanceof Int8Array)
+    raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   else if (data instanceof BigInt64Array) raw = new Uint8Array(data.buffer);
   else throw new Error('unsupported tensor data');
   // raw_data must be little-endian; typed arrays are host-endian (all supported hosts are LE)
@@ -175,8 +263,10 @@ function attr(name, v) {
   if (typeof v === 'number' && Number.isInteger(v)) a.int(20, ATTR.INT).int(3, v);
   else if (typeof v === 'number') a.int(20, ATTR.FLOAT).float(2, v);
   else if (typeof v === 'string') a.int(20, ATTR.STRING).bytes(4, new TextEncoder().encode(v));
-  else if (Array.isArray(v)) { a.int(20, ATTR.INTS); for (const x of v) a.int(8, x); }
-  else throw new Error('attr type');
+  else if (Array.isArray(v)) {
+    a.int(20, ATTR.INTS);
+    for (const x of v) a.int(8, x);
+  } else throw new Error('attr type');
   return a;
 }
 function node(op, inputs, outputs, attrs = {}, name = undefined) {
@@ -216,26 +306,30 @@ function model({ name, nodes, initializers, inputs, outputs, doc }) {
 
 // ---------------------------------------------------------------- graphs
 const BS = ['batch_size', 'sequence_length'];
-const INPUTS = [
-  valueInfo('input_ids', DT.INT64, BS),
-  valueInfo('attention_mask', DT.INT64, BS),
-  valueInfo('token_type_ids', DT.INT64, BS),
-];
+const INPUTS = [valueInfo('input_ids', DT.INT64, BS), valueInfo('attention_mask', DT.INT64, BS), valueInfo('token_type_ids', DT.INT64, BS)];
 
 // word-embedding table: either a fp32 initializer or uint8 + DequantizeLinear
 function wordEmbedding(W, V, quantized) {
   if (!quantized) return { nodes: [], inits: [f32('word_embeddings', W, [V, H])] };
-  let lo = Infinity, hi = -Infinity;
-  for (const x of W) { if (x < lo) lo = x; if (x > hi) hi = x; }
-  lo = Math.min(lo, 0); hi = Math.max(hi, 0);
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const x of W) {
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  lo = Math.min(lo, 0);
+  hi = Math.max(hi, 0);
   const scale = (hi - lo) / 255;
   const zp = Math.round(-lo / scale);
   const q = new Uint8Array(W.length);
   for (let i = 0; i < W.length; i++) q[i] = Math.max(0, Math.min(255, Math.round(W[i] / scale) + zp));
   return {
     nodes: [node('DequantizeLinear', ['word_embeddings_quant', 'we_scale', 'we_zero_point'], ['word_embeddings'])],
-    inits: [tensor('word_embeddings_quant', DT.UINT8, [V, H], q), f32('we_scale', [scale], []),
-      tensor('we_zero_point', DT.UINT8, [], Uint8Array.of(zp))],
+    inits: [
+      tensor('word_embeddings_quant', DT.UINT8, [V, H], q),
+      f32('we_scale', [scale], []),
+      tensor('we_zero_point', DT.UINT8, [], Uint8Array.of(zp)),
+    ],
   };
 }
 
@@ -247,7 +341,8 @@ function embedderGraph(V, quantized) {
   const T = randn(r, 2 * H, 0.02);
   const W1 = randn(r, H * H, 1 / Math.sqrt(H));
   const b1 = randn(r, H, 0.01);
-  const ones = new Float32Array(H).fill(1), zeros = new Float32Array(H);
+  const ones = new Float32Array(H).fill(1),
+    zeros = new Float32Array(H);
   const we = wordEmbedding(W, V, quantized);
   const nodes = [
     ...we.nodes,
@@ -273,13 +368,21 @@ function embedderGraph(V, quantized) {
     ...we.inits,
     f32('position_embeddings', P, [MAX_POS, H]),
     f32('token_type_embeddings', T, [2, H]),
-    f32('ln1_gamma', ones, [H]), f32('ln1_beta', zeros, [H]),
-    f32('dense_w', W1, [H, H]), f32('dense_b', b1, [H]),
-    f32('ln2_gamma', ones, [H]), f32('ln2_beta', zeros, [H]),
-    i64('c_zero', [0], []), i64('c_one', [1], []), i64('c_axes_last', [-1]),
+    f32('ln1_gamma', ones, [H]),
+    f32('ln1_beta', zeros, [H]),
+    f32('dense_w', W1, [H, H]),
+    f32('dense_b', b1, [H]),
+    f32('ln2_gamma', ones, [H]),
+    f32('ln2_beta', zeros, [H]),
+    i64('c_zero', [0], []),
+    i64('c_one', [1], []),
+    i64('c_axes_last', [-1]),
   ];
   return model({
-    name: 'tiny_embedder', nodes, initializers: inits, inputs: INPUTS,
+    name: 'tiny_embedder',
+    nodes,
+    initializers: inits,
+    inputs: INPUTS,
     outputs: [valueInfo('last_hidden_state', DT.FLOAT, ['batch_size', 'sequence_length', H])],
     doc: 'Tiny deterministic BERT-shaped feature extractor for offline tests (random weights, not trained).',
   });
@@ -301,10 +404,15 @@ function rerankerGraph(V, quantized) {
     node('Unsqueeze', ['wB', 'c_axis1'], ['wB3']),
     node('MatMul', ['wA3', 'we'], ['sA']), // [B,1,H]
     node('MatMul', ['wB3', 'we'], ['sB']),
-    node('Mul', ['sA', 'sA'], ['sA2']), node('ReduceSum', ['sA2', 'c_axes_last'], ['nA2'], { keepdims: 1 }),
-    node('Mul', ['sB', 'sB'], ['sB2']), node('ReduceSum', ['sB2', 'c_axes_last'], ['nB2'], { keepdims: 1 }),
-    node('Mul', ['nA2', 'nB2'], ['nAB2']), node('Sqrt', ['nAB2'], ['nAB']), node('Add', ['nAB', 'c_eps'], ['den']),
-    node('Mul', ['sA', 'sB'], ['sAB']), node('ReduceSum', ['sAB', 'c_axes_last'], ['dot'], { keepdims: 0 }), // [B,1]
+    node('Mul', ['sA', 'sA'], ['sA2']),
+    node('ReduceSum', ['sA2', 'c_axes_last'], ['nA2'], { keepdims: 1 }),
+    node('Mul', ['sB', 'sB'], ['sB2']),
+    node('ReduceSum', ['sB2', 'c_axes_last'], ['nB2'], { keepdims: 1 }),
+    node('Mul', ['nA2', 'nB2'], ['nAB2']),
+    node('Sqrt', ['nAB2'], ['nAB']),
+    node('Add', ['nAB', 'c_eps'], ['den']),
+    node('Mul', ['sA', 'sB'], ['sAB']),
+    node('ReduceSum', ['sAB', 'c_axes_last'], ['dot'], { keepdims: 0 }), // [B,1]
     node('Squeeze', ['den', 'c_axes_last'], ['den_sq']), // [B,1,1] -> [B,1]
     node('Div', ['dot', 'den_sq'], ['cos']),
     node('Mul', ['cos', 'c_scale'], ['scaled']),
@@ -312,11 +420,17 @@ function rerankerGraph(V, quantized) {
   ];
   const inits = [
     ...we.inits,
-    i64('c_axis1', [1]), i64('c_axes_last', [-1]),
-    f32('c_eps', [1e-6], []), f32('c_scale', [8], []), f32('c_bias', [-4], []),
+    i64('c_axis1', [1]),
+    i64('c_axes_last', [-1]),
+    f32('c_eps', [1e-6], []),
+    f32('c_scale', [8], []),
+    f32('c_bias', [-4], []),
   ];
   return model({
-    name: 'tiny_reranker', nodes, initializers: inits, inputs: INPUTS,
+    name: 'tiny_reranker',
+    nodes,
+    initializers: inits,
+    inputs: INPUTS,
     outputs: [valueInfo('logits', DT.FLOAT, ['batch_size', 1])],
     doc: 'Tiny deterministic cross-encoder for offline tests: logit = 8*cos(bag(A), bag(B)) - 4 (not trained).',
   });
@@ -326,7 +440,13 @@ function rerankerGraph(V, quantized) {
 function tokenizerJson(vocab) {
   const id = (t) => vocab.indexOf(t);
   const added = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map((t) => ({
-    id: id(t), content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+    id: id(t),
+    content: t,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
   }));
   const sp = (t, type_id) => ({ SpecialToken: { id: t, type_id } });
   const seq = (s, type_id) => ({ Sequence: { id: s, type_id } });
@@ -348,7 +468,10 @@ function tokenizerJson(vocab) {
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
     model: {
-      type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100,
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
       vocab: Object.fromEntries(vocab.map((t, i) => [t, i])),
     },
   };
@@ -360,9 +483,17 @@ const tokenizerConfig = (vocab) => ({
   strip_accents: null,
   clean_up_tokenization_spaces: true,
   model_max_length: MAX_POS,
-  cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]',
-  added_tokens_decoder: Object.fromEntries(['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map((t) => [String(vocab.indexOf(t)),
-    { content: t, lstrip: false, normalized: false, rstrip: false, single_word: false, special: true }])),
+  cls_token: '[CLS]',
+  sep_token: '[SEP]',
+  pad_token: '[PAD]',
+  unk_token: '[UNK]',
+  mask_token: '[MASK]',
+  added_tokens_decoder: Object.fromEntries(
+    ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].map((t) => [
+      String(vocab.indexOf(t)),
+      { content: t, lstrip: false, normalized: false, rstrip: false, single_word: false, special: true },
+    ]),
+  ),
 });
 const specialTokensMap = { cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]' };
 
@@ -415,7 +546,9 @@ writeModel(rr, {
   ...common,
   'config.json': bertConfig(V, {
     architectures: ['BertForSequenceClassification'],
-    id2label: { 0: 'LABEL_0' }, label2id: { LABEL_0: 0 }, num_labels: 1,
+    id2label: { 0: 'LABEL_0' },
+    label2id: { LABEL_0: 0 },
+    num_labels: 1,
   }),
   'onnx/model.onnx': rerankerGraph(V, false),
   'onnx/model_quantized.onnx': rerankerGraph(V, true),

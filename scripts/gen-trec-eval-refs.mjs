@@ -30,7 +30,14 @@ function trecEvalBinary() {
 /** trec_eval pads measure names with spaces; one tab between columns keeps the files small. */
 function run(bin, args, qrels, runFile, out) {
   const text = execFileSync(bin, ['-q', '-c', ...args, qrels, runFile], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  writeFileSync(out, text.split('\n').filter(Boolean).map((l) => l.trim().split(/\s+/).join('\t')).join('\n') + '\n');
+  writeFileSync(
+    out,
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.trim().split(/\s+/).join('\t'))
+      .join('\n') + '\n',
+  );
 }
 
 /** mulberry32: a small seeded PRNG, so the adversarial run is the same on every regeneration. */
@@ -56,23 +63,53 @@ function adversarial() {
   const rank = (q, docs) => docs.forEach(([d, s], i) => runLines.push(`${q} Q0 ${d} ${i + 1} ${s} adv`));
   // 1: a tie group spanning ranks 1-4 whose docid-descending order puts the relevant ones last.
   ['9', '10', '100', '1000'].forEach((d, i) => judge(1, d, i < 2 ? 0 : 3));
-  rank(1, [['1000', 5], ['100', 5], ['10', 5], ['9', 5], ['x1', 1]]);
+  rank(1, [
+    ['1000', 5],
+    ['100', 5],
+    ['10', 5],
+    ['9', 5],
+    ['x1', 1],
+  ]);
   // 2: unjudged documents on top, relevant ones below them.
-  judge(2, 'r1', 2); judge(2, 'r2', 1); judge(2, 'n1', 0);
-  rank(2, [['u1', 9], ['u2', 8], ['u3', 7], ['r1', 6], ['n1', 5], ['r2', 4]]);
+  judge(2, 'r1', 2);
+  judge(2, 'r2', 1);
+  judge(2, 'n1', 0);
+  rank(2, [
+    ['u1', 9],
+    ['u2', 8],
+    ['u3', 7],
+    ['r1', 6],
+    ['n1', 5],
+    ['r2', 4],
+  ]);
   // 3: judged, but missing from the run.
-  judge(3, 'a', 1); judge(3, 'b', 2);
+  judge(3, 'a', 1);
+  judge(3, 'b', 2);
   // 4: only non-relevant judgments.
-  judge(4, 'a', 0); judge(4, 'b', 0);
-  rank(4, [['a', 2], ['c', 1]]);
+  judge(4, 'a', 0);
+  judge(4, 'b', 0);
+  rank(4, [
+    ['a', 2],
+    ['c', 1],
+  ]);
   // 5: no judged non-relevant document (bpref's N = 0), list shorter than R.
   for (const d of ['a', 'b', 'c', 'd', 'e']) judge(5, d, 1);
-  rank(5, [['z', 3], ['a', 2], ['b', 1]]);
+  rank(5, [
+    ['z', 3],
+    ['a', 2],
+    ['b', 1],
+  ]);
   // 6: everything retrieved is unjudged.
-  judge(6, 'a', 3); judge(6, 'b', 0);
-  rank(6, [['u1', 3], ['u2', 2], ['u3', 1]]);
+  judge(6, 'a', 3);
+  judge(6, 'b', 0);
+  rank(6, [
+    ['u1', 3],
+    ['u2', 2],
+    ['u3', 1],
+  ]);
   // 7: relevant, then many judged non-relevant, then relevant (bpref's min(n, R) cap), with ties inside.
-  judge(7, 'r1', 1); judge(7, 'r2', 2);
+  judge(7, 'r1', 1);
+  judge(7, 'r2', 2);
   for (let i = 0; i < 8; i++) judge(7, `n${i}`, 0);
   rank(7, [['r1', 10], ...Array.from({ length: 8 }, (_, i) => [`n${i}`, 5]), ['r2', 1]]);
   // 8: run query without judgments (ignored).

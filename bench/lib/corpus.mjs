@@ -9,7 +9,11 @@ export const SHARED = process.env.RANKLAB_SHARED ?? resolve(import.meta.dirname,
 /** Concatenation order; the 10k corpus is the first 10,000 documents of it (lisa is cut). */
 export const COLLECTION_ORDER = ['cranfield', 'cisi', 'med', 'cacm', 'lisa', 'adi'];
 
-const jsonl = (p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const jsonl = (p) =>
+  readFileSync(p, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 export function makeDoc(id, title, body, source, vector) {
   const d = { id, title, body, fields: {}, meta: {}, source: { path: source }, hash: '' };
@@ -41,11 +45,11 @@ export function realCorpus(size, queryCount) {
     docs: picked,
     distinctQueries: queries.length,
     queries: Array.from({ length: queryCount }, (_, i) => queries[i % queries.length]),
-    description: `${size.toLocaleString('en')} real documents: ${COLLECTION_ORDER.join(', ')} concatenated (ids prefixed), first ${size.toLocaleString('en')}; ` +
+    description:
+      `${size.toLocaleString('en')} real documents: ${COLLECTION_ORDER.join(', ')} concatenated (ids prefixed), first ${size.toLocaleString('en')}; ` +
       `${queryCount.toLocaleString('en')} queries = the ${queries.length} queries of their queries.jsonl files, cycled`,
   };
 }
-
 
 export function gaussian(rand) {
   let u = 0;
@@ -80,8 +84,15 @@ function zipfSampler(n, s, rand) {
 }
 
 export const SYNTHETIC = {
-  seed: 42, zipfExponent: 1.0, topics: 50, wordsPerTopic: 400, topicShare: 0.25,
-  dimensions: 384, centroidsPerDoc: 3, noise: 0.5, queryNoise: 0.7,
+  seed: 42,
+  zipfExponent: 1.0,
+  topics: 50,
+  wordsPerTopic: 400,
+  topicShare: 0.25,
+  dimensions: 384,
+  centroidsPerDoc: 3,
+  noise: 0.5,
+  queryNoise: 0.7,
 };
 
 /**
@@ -105,7 +116,11 @@ export function syntheticCorpus(size, queryCount, isStopword, { vectors = true, 
   const { docs: real } = loadShared();
   const counts = new Map();
   const realLengths = [];
-  const words = (t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  const words = (t) =>
+    t
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== '');
   for (const d of real) {
     const tw = words(d.title);
     const bw = words(d.body);
@@ -116,7 +131,9 @@ export function syntheticCorpus(size, queryCount, isStopword, { vectors = true, 
   const vocab = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
   const drawRank = zipfSampler(vocab.length, p.zipfExponent, rand);
   const topicPool = vocab.slice(100, Math.min(vocab.length, 20000));
-  const topicWords = Array.from({ length: p.topics }, () => Array.from({ length: p.wordsPerTopic }, () => topicPool[Math.floor(rand() * topicPool.length)]));
+  const topicWords = Array.from({ length: p.topics }, () =>
+    Array.from({ length: p.wordsPerTopic }, () => topicPool[Math.floor(rand() * topicPool.length)]),
+  );
   const centroids = Array.from({ length: p.topics }, () => normalise(Array.from({ length: p.dimensions }, () => gaussian(rand))));
   const noiseScale = (s) => s / Math.sqrt(p.dimensions);
 
@@ -158,11 +175,18 @@ export function syntheticCorpus(size, queryCount, isStopword, { vectors = true, 
     queryVectors.push(normalise(v));
   }
   return {
-    docs, queries, queryVectors, distinctQueries: queries.length, vocabulary: vocab.length,
-    description: `${size.toLocaleString('en')} synthetic documents over the shared collections' ${vocab.length.toLocaleString('en')}-word vocabulary ` +
+    docs,
+    queries,
+    queryVectors,
+    distinctQueries: queries.length,
+    vocabulary: vocab.length,
+    description:
+      `${size.toLocaleString('en')} synthetic documents over the shared collections' ${vocab.length.toLocaleString('en')}-word vocabulary ` +
       `(Zipf s=${p.zipfExponent} by real frequency rank, ${p.topics} topics taking ${p.topicShare * 100}% of the words, ` +
       `${lengths ? `${lengths.title.join('-')} title and ${lengths.body.join('-')} body words` : 'real title/body lengths'}); ` +
       `${queryCount.toLocaleString('en')} distinct queries of 2-4 non-stop words taken from documents; ` +
-      (vectors ? `${p.dimensions}-d precomputed vectors = mix of ${p.centroidsPerDoc} of ${p.topics} random centroids + noise (norm ~${p.noise}), normalised` : 'no vectors'),
+      (vectors
+        ? `${p.dimensions}-d precomputed vectors = mix of ${p.centroidsPerDoc} of ${p.topics} random centroids + noise (norm ~${p.noise}), normalised`
+        : 'no vectors'),
   };
 }

@@ -22,7 +22,14 @@ export async function buildAndProbe(p: BuildParams, work: Work): Promise<{ ms: n
   const vectors = benchVectors(p.n, p.dim);
   const ids = vectors.map((_, i) => `d${i}`);
   const t0 = performance.now();
-  const index = await HnswIndex.buildSliced(ids, vectors, p.dim, 'cosine', { M: p.M, efConstruction: p.efConstruction, efSearch: 100 }, work.phase('hnsw', p.n));
+  const index = await HnswIndex.buildSliced(
+    ids,
+    vectors,
+    p.dim,
+    'cosine',
+    { M: p.M, efConstruction: p.efConstruction, efSearch: 100 },
+    work.phase('hnsw', p.n),
+  );
   const ms = performance.now() - t0;
   const top = vectors.slice(0, p.probes).map((v) => index.search(v, 10).map((h) => h.id));
   return { ms, top };

@@ -38,7 +38,9 @@ export async function runSingle(p: BuildParams, size: string, root: string, save
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(out, JSON.stringify(record, null, 2) + '\n');
   };
-  console.log(`HNSW single build at ${p.n.toLocaleString('en')} × ${p.dim} (M ${p.M}, efConstruction ${p.efConstruction}); load ${loadavg()}`);
+  console.log(
+    `HNSW single build at ${p.n.toLocaleString('en')} × ${p.dim} (M ${p.M}, efConstruction ${p.efConstruction}); load ${loadavg()}`,
+  );
   const all = benchVectors(p.n + p.probes, p.dim);
   const vectors = all.slice(0, p.n);
   const probes = all.slice(p.n);
@@ -57,11 +59,20 @@ export async function runSingle(p: BuildParams, size: string, root: string, save
       nextReport = done + Math.max(1, Math.floor(p.n / 200));
       const s = (performance.now() - t0) / 1000;
       progress.push({ done, s: Math.round(s), rssMB: Math.round(rssMB()), load: loadavg() });
-      console.log(`${done.toLocaleString('en')} / ${p.n.toLocaleString('en')} points in ${s.toFixed(0)} s (${(done / s).toFixed(0)}/s), RSS ${rssMB().toFixed(0)} MB, load ${loadavg()}`);
+      console.log(
+        `${done.toLocaleString('en')} / ${p.n.toLocaleString('en')} points in ${s.toFixed(0)} s (${(done / s).toFixed(0)}/s), RSS ${rssMB().toFixed(0)} MB, load ${loadavg()}`,
+      );
       write();
     },
   });
-  const index = await HnswIndex.buildSliced(ids, vectors, p.dim, 'cosine', { M: p.M, efConstruction: p.efConstruction, efSearch: 100 }, work.phase('hnsw', p.n));
+  const index = await HnswIndex.buildSliced(
+    ids,
+    vectors,
+    p.dim,
+    'cosine',
+    { M: p.M, efConstruction: p.efConstruction, efSearch: 100 },
+    work.phase('hnsw', p.n),
+  );
   record.buildS = (performance.now() - t0) / 1000;
   record.peakRssMB = peakRssMB();
   record.status = 'probing';
@@ -81,5 +92,7 @@ export async function runSingle(p: BuildParams, size: string, root: string, save
   record.load = { ...(record.load as object), end: loadavg() };
   record.status = 'done';
   write();
-  console.log(`build ${(record.buildS as number).toFixed(0)} s, peak RSS ${(record.peakRssMB as number).toFixed(0)} MB, query p50 ${(record.queryP50Ms as number).toFixed(2)} ms (efSearch 100), recall@10 ${(record.recallAt10 as number).toFixed(3)} on ${probes.length} held-out probes; load ${loadavg()}`);
+  console.log(
+    `build ${(record.buildS as number).toFixed(0)} s, peak RSS ${(record.peakRssMB as number).toFixed(0)} MB, query p50 ${(record.queryP50Ms as number).toFixed(2)} ms (efSearch 100), recall@10 ${(record.recallAt10 as number).toFixed(3)} on ${probes.length} held-out probes; load ${loadavg()}`,
+  );
 }

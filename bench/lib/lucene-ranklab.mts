@@ -39,7 +39,9 @@ for await (const line of createInterface({ input: createReadStream(corpusPath, '
   if (typeof r.id !== 'string') throw new Error(`${corpusPath} line ${lineNo}: "id" is not a string`);
   docs.push(makeDoc(r.id, String(r.title ?? ''), String(r.body ?? ''), corpusPath));
 }
-const queries = readFileSync(queriesPath, 'utf8').split('\n').filter((q) => q.trim());
+const queries = readFileSync(queriesPath, 'utf8')
+  .split('\n')
+  .filter((q) => q.trim());
 const fingerprint = corpusFingerprint(docs);
 const analyzer = createAnalyzer(DEFAULT_ANALYZER);
 const bm25 = defaultRankConfig().lexical!.bm25;
@@ -66,7 +68,12 @@ const warm = await timeQueries(queries, (q: string) => built.index.topK(q, setti
 const top: string[][] = [];
 cpu0 = cpuMs();
 const timed = await timeQueries(queries, (q: string) => {
-  top.push(built.index.topK(q, settings).hits.slice(0, keep).map((h) => h.id));
+  top.push(
+    built.index
+      .topK(q, settings)
+      .hits.slice(0, keep)
+      .map((h) => h.id),
+  );
 });
 const queryCpuMs = cpuMs() - cpu0;
 const peakRssBytes = process.resourceUsage().maxRSS * 1024; // build and queries, before the warm start below
@@ -79,12 +86,35 @@ t0 = now();
 const loaded = written ? await buildOrLoadLexical(docs, fingerprint, FIELDS, analyzer, cacheDir) : undefined;
 const warmStartMs = loaded?.source === 'cache' ? now() - t0 : null;
 
-console.log(JSON.stringify({
-  engine: 'ranklab', node: process.version, docs: docs.length, queries: queries.length, bm25, boosts: BOOSTS, depth: DEPTH,
-  buildMs, buildSource: built.source, postingsMs, notes: built.notes, cacheWritten: written, cacheBytes, heapMB, rssBeforeMB, peakRssBytes, cpuMs: cpuMs(), buildCpuMs, queryCpuMs,
-  maxHeapBytes: (await import('node:v8')).getHeapStatistics().heap_size_limit,
-  warmStartMs, warmStartNotes: loaded?.notes ?? [], warm, timed, top,
-}));
+console.log(
+  JSON.stringify({
+    engine: 'ranklab',
+    node: process.version,
+    docs: docs.length,
+    queries: queries.length,
+    bm25,
+    boosts: BOOSTS,
+    depth: DEPTH,
+    buildMs,
+    buildSource: built.source,
+    postingsMs,
+    notes: built.notes,
+    cacheWritten: written,
+    cacheBytes,
+    heapMB,
+    rssBeforeMB,
+    peakRssBytes,
+    cpuMs: cpuMs(),
+    buildCpuMs,
+    queryCpuMs,
+    maxHeapBytes: (await import('node:v8')).getHeapStatistics().heap_size_limit,
+    warmStartMs,
+    warmStartNotes: loaded?.notes ?? [],
+    warm,
+    timed,
+    top,
+  }),
+);
 
 function treeSize(dir: string): number {
   let n = 0;

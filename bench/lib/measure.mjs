@@ -57,4 +57,8 @@ export function machine() {
   };
 }
 
-export const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+export const loadavg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' / ');

@@ -3,7 +3,9 @@
 import { build } from 'esbuild';
 import { readdirSync } from 'node:fs';
 
-const suites = readdirSync('test/integration/suite').filter((n) => n.endsWith('.test.ts')).map((n) => `test/integration/suite/${n}`);
+const suites = readdirSync('test/integration/suite')
+  .filter((n) => n.endsWith('.test.ts'))
+  .map((n) => `test/integration/suite/${n}`);
 await build({
   entryPoints: ['test/integration/index.ts', ...suites],
   outdir: 'out/test/integration',

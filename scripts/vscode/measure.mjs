@@ -42,11 +42,17 @@ for (let i = 0; i < runs; i++) {
   }
 }
 times.sort((a, b) => a - b);
-if (times.length) console.log(`activation: median ${times[Math.floor(times.length / 2)].toFixed(1)} ms over ${times.length} runs (min ${times[0].toFixed(1)}, max ${times.at(-1).toFixed(1)})`);
+if (times.length)
+  console.log(
+    `activation: median ${times[Math.floor(times.length / 2)].toFixed(1)} ms over ${times.length} runs (min ${times[0].toFixed(1)}, max ${times.at(-1).toFixed(1)})`,
+  );
 
 const vsix = path.join(REPO, '.vscode-test', 'ranklab.vsix');
 // The package users get (`npm run package`: platform target, bundled dependencies left out, contents checked).
-execFileSync(process.execPath, ['--import', 'tsx', 'scripts/vscode/package.ts', '--out', vsix], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(process.execPath, ['--import', 'tsx', 'scripts/vscode/package.ts', '--out', vsix], {
+  cwd: REPO,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 const size = fs.statSync(vsix).size;
 console.log(`vsix: ${(size / 1048576).toFixed(1)} MB (${size} bytes) at ${path.relative(REPO, vsix)}`);
 // What the large parts weigh inside the package (uncompressed), from the zip listing.
@@ -62,5 +68,6 @@ for (const line of listing.split('\n')) {
   groups.set(key, (groups.get(key) ?? 0) + Number(m[1]));
 }
 console.log(`vsix: ${files} files; largest parts (uncompressed):`);
-for (const [k, v] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${(v / 1048576).toFixed(1).padStart(7)} MB  ${k}`);
+for (const [k, v] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12))
+  console.log(`  ${(v / 1048576).toFixed(1).padStart(7)} MB  ${k}`);
 execFileSync('node', ['scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });

@@ -20,13 +20,21 @@ const ignoreFile = `${out}.vscodeignore`;
 fs.writeFileSync(ignoreFile, packageIgnoreFile(REPO, target));
 
 const vsce = path.join(REPO, 'node_modules/@vscode/vsce/vsce');
-const run = spawnSync(process.execPath, [vsce, 'package', '--target', target, '--allow-missing-repository', '--skip-license',
-  '--ignoreFile', ignoreFile, '-o', out], { cwd: REPO, stdio: 'inherit' });
-if (run.status !== 0) { console.error(`package: vsce package failed (exit ${run.status ?? run.signal})`); process.exit(1); }
+const run = spawnSync(
+  process.execPath,
+  [vsce, 'package', '--target', target, '--allow-missing-repository', '--skip-license', '--ignoreFile', ignoreFile, '-o', out],
+  { cwd: REPO, stdio: 'inherit' },
+);
+if (run.status !== 0) {
+  console.error(`package: vsce package failed (exit ${run.status ?? run.signal})`);
+  process.exit(1);
+}
 
 // The zip's own listing: what users install, not what vsce meant to put in.
 const files = execFileSync('unzip', ['-Z1', out], { encoding: 'utf8', maxBuffer: 64 << 20 })
-  .split('\n').filter((l) => l.startsWith('extension/') && !l.endsWith('/')).map((l) => l.slice('extension/'.length));
+  .split('\n')
+  .filter((l) => l.startsWith('extension/') && !l.endsWith('/'))
+  .map((l) => l.slice('extension/'.length));
 const problems = checkVsixFiles(files, requiredFiles(REPO, target));
 if (problems.length) {
   fs.rmSync(out, { force: true });

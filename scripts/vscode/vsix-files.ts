@@ -23,7 +23,10 @@ interface Manifest {
 export const DEV_FILES: readonly { re: RegExp; what: string }[] = [
   { re: /(^|\/)\.[^/]+/, what: 'dotfile or dot-folder (editor, lint, CI and git configs, .vscode-test)' },
   { re: /(^|\/)tsconfig[^/]*\.json$|\.tsbuildinfo$/, what: 'TypeScript config' },
-  { re: /(^|\/)[^/]*(eslint|prettier|biome|jest|vitest|karma|babel|webpack|rollup|commitlint|dependency-cruiser)[^/]*\.(c|m)?(js|json|ya?ml)$/i, what: 'tool config' },
+  {
+    re: /(^|\/)[^/]*(eslint|prettier|biome|jest|vitest|karma|babel|webpack|rollup|commitlint|dependency-cruiser)[^/]*\.(c|m)?(js|json|ya?ml)$/i,
+    what: 'tool config',
+  },
   { re: /(^|\/)(test|tests|__tests__|spec|specs|bench|benchmark|benchmarks)\//, what: 'test or benchmark folder' },
   { re: /\.(test|spec|bench)\.[cm]?[jt]sx?$/, what: 'test file' },
   { re: /^(src|webview|scripts|docs|examples|out|test-results)\//, what: 'Ranklab sources, scripts, docs or examples' },
@@ -106,7 +109,10 @@ export function bundledDependencyIgnores(repo: string): string[] {
   const pkg = readManifest(path.join(repo, 'package.json'));
   const runtime = dependencyClosure(repo, RUNTIME_ROOTS);
   const production = dependencyClosure(repo, Object.keys(pkg.dependencies ?? {}));
-  return [...production].filter((dir) => !runtime.has(dir)).sort().map((dir) => `${dir}/**`);
+  return [...production]
+    .filter((dir) => !runtime.has(dir))
+    .sort()
+    .map((dir) => `${dir}/**`);
 }
 
 /** The package's platform, as `vsce package --target` spells it (linux-x64, darwin-arm64, win32-x64, …). */
@@ -135,7 +141,9 @@ export function packageIgnoreFile(repo: string, target = HOST_TARGET): string {
 # Added by scripts/vscode/package.ts: production dependencies bundled into dist/ by esbuild
 ${bundledDependencyIgnores(repo).join('\n')}
 # Added by scripts/vscode/package.ts: onnxruntime-node binaries of platforms other than ${target}
-${onnxruntimeBinaries(repo, target).other.map((d) => `${d}/**`).join('\n')}
+${onnxruntimeBinaries(repo, target)
+  .other.map((d) => `${d}/**`)
+  .join('\n')}
 `;
 }
 
@@ -150,6 +158,7 @@ function resolvePackage(repo: string, name: string, from: string): string | unde
 
 function walk(dir: string, prefix = ''): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]));
 }

@@ -1,6 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type Diagnostic, InputError } from '../core/util/diagnostics';
-import { parseMetricList, metricNamesHelp, type EvaluateOptions, type MetricSpec, DEFAULT_METRICS, THRESHOLD_ZERO_WARNING } from '../core/metrics';
+import {
+  parseMetricList,
+  metricNamesHelp,
+  type EvaluateOptions,
+  type MetricSpec,
+  DEFAULT_METRICS,
+  THRESHOLD_ZERO_WARNING,
+} from '../core/metrics';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -32,7 +39,8 @@ export function parse<T extends Options>(argv: string[], options: T, opts: { pos
   }
   for (const [name, value] of Object.entries(parsed.values)) {
     const values = Array.isArray(value) ? value : [value];
-    if (values.some((v) => typeof v === 'string' && v.trim() === '')) throw new InputError('needs a value, got an empty string', [], { key: `--${name}` });
+    if (values.some((v) => typeof v === 'string' && v.trim() === ''))
+      throw new InputError('needs a value, got an empty string', [], { key: `--${name}` });
   }
   return parsed;
 }
@@ -65,9 +73,13 @@ export const METRICS_HELP = `  --metrics: comma-separated, from ${metricNamesHel
  * Metrics and their variant from the flags, else from ranklab.json (validated where it was read, so a bad
  * setting is reported at its line there, never as a bad flag).
  */
-export function metricChoice(values: { metrics?: string; gain?: string; 'relevance-threshold'?: string; 'exclude-no-relevant'?: boolean; 'judged-only'?: boolean }, defaults: { metrics?: string | string[]; gain?: 'exp' | 'linear'; relevanceThreshold?: number; judgedOnly?: boolean } = {}): MetricChoice {
+export function metricChoice(
+  values: { metrics?: string; gain?: string; 'relevance-threshold'?: string; 'exclude-no-relevant'?: boolean; 'judged-only'?: boolean },
+  defaults: { metrics?: string | string[]; gain?: 'exp' | 'linear'; relevanceThreshold?: number; judgedOnly?: boolean } = {},
+): MetricChoice {
   const gain = values.gain ?? defaults.gain ?? 'exp';
-  if (gain !== 'exp' && gain !== 'linear') throw new InputError(`must be "exp" (2^rel-1) or "linear" (rel), not "${gain}"`, [], { key: '--gain' });
+  if (gain !== 'exp' && gain !== 'linear')
+    throw new InputError(`must be "exp" (2^rel-1) or "linear" (rel), not "${gain}"`, [], { key: '--gain' });
   // 0 is legal, as trec_eval's -l 0: every judged document is relevant, unjudged ones are not.
   const threshold = intFlag(values['relevance-threshold'], '--relevance-threshold', 0) ?? defaults.relevanceThreshold ?? 1;
   let specs: MetricSpec[];
@@ -79,9 +91,17 @@ export function metricChoice(values: { metrics?: string; gain?: string; 'relevan
   }
   return {
     specs,
-    options: { gain, relevanceThreshold: threshold, excludeNoRelevant: !!values['exclude-no-relevant'], judgedOnly: !!(values['judged-only'] ?? defaults.judgedOnly) },
+    options: {
+      gain,
+      relevanceThreshold: threshold,
+      excludeNoRelevant: !!values['exclude-no-relevant'],
+      judgedOnly: !!(values['judged-only'] ?? defaults.judgedOnly),
+    },
     // ranklab.json's 0 is reported at its line when the workspace is read; the flag's here.
-    warnings: values['relevance-threshold'] !== undefined && threshold === 0 ? [{ file: '', line: 0, severity: 'warning', key: '--relevance-threshold', message: THRESHOLD_ZERO_WARNING }] : [],
+    warnings:
+      values['relevance-threshold'] !== undefined && threshold === 0
+        ? [{ file: '', line: 0, severity: 'warning', key: '--relevance-threshold', message: THRESHOLD_ZERO_WARNING }]
+        : [],
   };
 }
 

@@ -10,15 +10,21 @@ export class InputReport {
   private readonly printed = new Set<string>();
   private errors = 0;
 
-  constructor(private readonly io: Io, readonly strict: boolean) {}
+  constructor(
+    private readonly io: Io,
+    readonly strict: boolean,
+  ) {}
 
   /** Prints the problems of one input (info lines left out), unless that input was reported already. */
   add(input: string, diagnostics: readonly Diagnostic[]): void {
     if (this.printed.has(input)) return;
     this.printed.add(input);
     // In file and line order (stable: problems of one line keep theirs), as an editor lists them.
-    const shown = diagnostics.filter((d) => d.severity !== 'info').map((d, i) => ({ d, i }))
-      .sort((a, b) => (a.d.file < b.d.file ? -1 : a.d.file > b.d.file ? 1 : a.d.line - b.d.line || a.i - b.i)).map((x) => x.d);
+    const shown = diagnostics
+      .filter((d) => d.severity !== 'info')
+      .map((d, i) => ({ d, i }))
+      .sort((a, b) => (a.d.file < b.d.file ? -1 : a.d.file > b.d.file ? 1 : a.d.line - b.d.line || a.i - b.i))
+      .map((x) => x.d);
     if (shown.length === 0) return;
     this.errors += shown.filter((d) => d.severity === 'error').length;
     this.io.err(`${input}: ${countProblems(shown)}\n`);

@@ -44,7 +44,9 @@ const USAGE = `ranklab — measured search-ranking experiments
 
 Usage: ranklab <command> [options]   (ranklab <command> --help for details)
 
-${Object.values(COMMANDS).map((c) => c.usage).join('\n\n')}
+${Object.values(COMMANDS)
+  .map((c) => c.usage)
+  .join('\n\n')}
 
 Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message says what and where),
 3 internal error (a bug: please report it), 130 interrupted.
@@ -78,7 +80,9 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       reportInputError(io, name, input);
       return 2;
     }
-    io.err(`ranklab ${name}: internal error (a bug in ranklab; please report it with the lines below): ${(e as Error)?.stack ?? String(e)}\n`);
+    io.err(
+      `ranklab ${name}: internal error (a bug in ranklab; please report it with the lines below): ${(e as Error)?.stack ?? String(e)}\n`,
+    );
     return 3;
   }
 }

@@ -24,17 +24,33 @@ export function checkOutputs(outputs: readonly Output[], opts: { inputs: readonl
   const seen = new Map<string, Output>();
   for (const o of outputs) {
     const abs = resolve(o.path);
-    if (/[\\/]$/.test(o.path) || isFolder(abs)) throw new InputError('is a folder; expected a file name', [], { file: o.path, key: o.flag });
+    if (/[\\/]$/.test(o.path) || isFolder(abs))
+      throw new InputError('is a folder; expected a file name', [], { file: o.path, key: o.flag });
     const parent = dirname(abs);
-    if (!existsSync(parent)) throw new InputError(`folder not found, so ${o.flag} cannot be written`, [], { file: dirname(o.path), key: o.flag, hint: 'create it first' });
-    if (!isFolder(parent)) throw new InputError(`is not a folder, so ${o.flag} cannot be written under it`, [], { file: dirname(o.path), key: o.flag });
+    if (!existsSync(parent))
+      throw new InputError(`folder not found, so ${o.flag} cannot be written`, [], {
+        file: dirname(o.path),
+        key: o.flag,
+        hint: 'create it first',
+      });
+    if (!isFolder(parent))
+      throw new InputError(`is not a folder, so ${o.flag} cannot be written under it`, [], { file: dirname(o.path), key: o.flag });
     const real = canonical(abs);
-    if (inputs.has(real)) throw new InputError('is an input of this command or workspace; it is never overwritten', [], { file: o.path, key: o.flag, hint: 'write the output elsewhere' });
+    if (inputs.has(real))
+      throw new InputError('is an input of this command or workspace; it is never overwritten', [], {
+        file: o.path,
+        key: o.flag,
+        hint: 'write the output elsewhere',
+      });
     const other = seen.get(real);
     if (other) throw new InputError(`is named by both ${other.flag} and ${o.flag}`, [], { file: o.path, key: o.flag });
     seen.set(real, o);
     if (!o.named && !opts.force && existsSync(abs)) {
-      throw new InputError(`exists and was not named by you (derived from ${o.flag}); it is not overwritten`, [], { file: o.path, key: o.flag, hint: 'pass --force to replace it' });
+      throw new InputError(`exists and was not named by you (derived from ${o.flag}); it is not overwritten`, [], {
+        file: o.path,
+        key: o.flag,
+        hint: 'pass --force to replace it',
+      });
     }
   }
 }

@@ -37,7 +37,12 @@ export function openWorkspace(values: WorkspaceValues, io: Io): { session: Rankl
   const file = session.workspace.settingsFile ? SETTINGS_FILE : session.root;
   report.add(file, session.diagnostics);
   const errors = session.diagnostics.filter((d) => d.severity === 'error').length;
-  if (errors) throw new InputError(`${errors === 1 ? 'an error' : `${errors} errors`} in the settings (listed above); fix ${errors === 1 ? 'it' : 'them'} first`, [], { file });
+  if (errors)
+    throw new InputError(
+      `${errors === 1 ? 'an error' : `${errors} errors`} in the settings (listed above); fix ${errors === 1 ? 'it' : 'them'} first`,
+      [],
+      { file },
+    );
   session.checkStateDir(values['state-dir'] ? '--state-dir' : undefined);
   return { session, report };
 }
@@ -46,7 +51,12 @@ export function openWorkspace(values: WorkspaceValues, io: Io): { session: Rankl
  * Reads the corpus pausing between files, so that Ctrl-C (`signal`) stops even this first and longest read of
  * the inputs; then as corpusOf. Commands that can be interrupted read it so before their other inputs.
  */
-export async function readCorpus(session: RanklabSession, report: InputReport, signal: AbortSignal, need: CorpusNeed = {}): Promise<Corpus> {
+export async function readCorpus(
+  session: RanklabSession,
+  report: InputReport,
+  signal: AbortSignal,
+  need: CorpusNeed = {},
+): Promise<Corpus> {
   await session.loadCorpus(session.work(signal));
   return corpusOf(session, report, need);
 }
@@ -72,7 +82,11 @@ export function corpusOf(session: RanklabSession, report: InputReport, need: Cor
   if (corpus.docs.length === 0 && !need.optional) {
     // Why is listed above (a glob that matches nothing, or the problem of each file).
     const include = diagnostics.find((d) => d.key === 'corpus.include');
-    throw new InputError('the corpus has no document, so there is nothing to search', [], include ? { file: include.file, line: include.line, key: include.key } : {});
+    throw new InputError(
+      'the corpus has no document, so there is nothing to search',
+      [],
+      include ? { file: include.file, line: include.line, key: include.key } : {},
+    );
   }
   return corpus;
 }
@@ -81,7 +95,12 @@ export function corpusOf(session: RanklabSession, report: InputReport, need: Cor
  * The judgments (and, for the unknown-document check, the corpus), their problems printed once. Exit 2 when
  * the chosen split has no query, or when none of the judged documents is in the corpus (every metric would be 0).
  */
-export function judgmentsOf(session: RanklabSession, report: InputReport, split: 'tune' | 'holdout' | 'all' = 'all', need: CorpusNeed = {}): JudgmentSet {
+export function judgmentsOf(
+  session: RanklabSession,
+  report: InputReport,
+  split: 'tune' | 'holdout' | 'all' = 'all',
+  need: CorpusNeed = {},
+): JudgmentSet {
   const corpus = corpusOf(session, report, need);
   const set = session.judgments();
   report.add('judgments', session.judgmentDiagnostics());
@@ -89,11 +108,15 @@ export function judgmentsOf(session: RanklabSession, report: InputReport, split:
   const corpusIds = new Set(corpus.docs.map((d) => d.id));
   if (judged.size > 0 && corpusIds.size > 0 && ![...judged].some((id) => corpusIds.has(id))) {
     throw new InputError(`none of the ${judged.size} judged documents is in the corpus, so every metric would be 0`, [], {
-      file: set.sources.join(', '), hint: 'check corpus.fields.id in ranklab.json and the document ids in the judgments',
+      file: set.sources.join(', '),
+      hint: 'check corpus.fields.id in ranklab.json and the document ids in the judgments',
     });
   }
   if (session.judgmentsFor({ split }).qrels.size === 0) {
-    throw new InputError(split === 'all' ? 'no query has judgments' : `no judged query in split "${split}"`, [], { file: set.sources.join(', '), key: split === 'all' ? undefined : '--split' });
+    throw new InputError(split === 'all' ? 'no query has judgments' : `no judged query in split "${split}"`, [], {
+      file: set.sources.join(', '),
+      key: split === 'all' ? undefined : '--split',
+    });
   }
   const noText = missingQueryText(set);
   if (noText) throw noText;
@@ -109,7 +132,10 @@ export function principalsOf(session: RanklabSession, report: InputReport, names
   const file = session.relativePath(session.principalsFile() ?? 'principals.json');
   report.add('principals', session.principalDiagnostics());
   // Errors of the access settings stop the command (requireDecidableAccess prints them); warnings are listed.
-  report.add('access settings', session.accessDiagnostics().filter((d) => d.severity !== 'error'));
+  report.add(
+    'access settings',
+    session.accessDiagnostics().filter((d) => d.severity !== 'error'),
+  );
   // Settings first: every entry skipped for a key the rule misspells is the rule's error before it is the file's.
   session.requireDecidableAccess();
   if (principals.length === 0) throw new InputError('no principals (the list is empty or every entry was skipped)', [], { file });
@@ -158,7 +184,10 @@ export function requireConfigs(choice: ConfigChoice): void {
  * For commands that run one query (search, suggest): the workspace, the one config (-c, else the baseline) and,
  * with --as, the principals, their problems reported; --strict honoured. Exit 2 when the config cannot run.
  */
-export function openForOneQuery(values: WorkspaceValues & { config?: string; as?: string }, io: Io): { session: RanklabSession; config: RankConfig } {
+export function openForOneQuery(
+  values: WorkspaceValues & { config?: string; as?: string },
+  io: Io,
+): { session: RanklabSession; config: RankConfig } {
   const { session, report } = openWorkspace(values, io);
   const choice = usableConfigs(session, report, [session.configEntry(values.config)]);
   if (values.as) principalsOf(session, report, [values.as]);
@@ -197,7 +226,9 @@ export const INTERRUPTED = 130;
 
 /** The report of an interrupted command: what completed (with details) and what did not. */
 export function reportInterrupted(io: Io, what: string, completed: string[], notFinished: string[]): number {
-  io.err(`interrupted: ${completed.length} of ${completed.length + notFinished.length} ${what} completed${completed.length ? `: ${completed.join('; ')}` : ''}\n`);
+  io.err(
+    `interrupted: ${completed.length} of ${completed.length + notFinished.length} ${what} completed${completed.length ? `: ${completed.join('; ')}` : ''}\n`,
+  );
   if (notFinished.length) io.err(`not completed: ${notFinished.join(', ')}\n`);
   return INTERRUPTED;
 }

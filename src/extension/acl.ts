@@ -24,7 +24,11 @@ export function aclView(report: AclReport, at = new Date()): AclView {
     status: 'checked',
     passed: aclFindings(report).failures.length === 0 && report.failed.length === 0,
     checkedAt: at.toISOString(),
-    principals: [...perPrincipal].map(([name, p]) => ({ name, violations: p.violations, pageFill: p.fills.length ? p.fills.reduce((a, b) => a + b, 0) / p.fills.length : undefined })),
+    principals: [...perPrincipal].map(([name, p]) => ({
+      name,
+      violations: p.violations,
+      pageFill: p.fills.length ? p.fills.reduce((a, b) => a + b, 0) / p.fills.length : undefined,
+    })),
     violations: report.violations.map((v) => ({ principal: v.principal, query: v.query, docId: v.docId, config: v.config })),
     notChecked: report.failed.map((f) => ({ config: f.config, message: f.message })),
   };
@@ -41,31 +45,58 @@ export async function checkAccessControl(controller: RanklabController, diagnost
       const sub = token.onCancellationRequested(() => abort.abort(new DOMException('cancelled', 'AbortError')));
       try {
         // The check runs in the worker; the diagnostics are set here from its report and the host's config list.
-        return await sessions.inWorker(folder, 'checking access', 'checkAcl', {}, { signal: abort.signal, onProgress: (message) => progress.report({ message }) });
+        return await sessions.inWorker(
+          folder,
+          'checking access',
+          'checkAcl',
+          {},
+          { signal: abort.signal, onProgress: (message) => progress.report({ message }) },
+        );
       } finally {
         sub.dispose();
       }
     },
   );
   if (diagnostics) {
-    const files = new Map(sessions.session(folder).configEntries().filter((e) => e.file).map((e) => [e.name, e.file!]));
+    const files = new Map(
+      sessions
+        .session(folder)
+        .configEntries()
+        .filter((e) => e.file)
+        .map((e) => [e.name, e.file!]),
+    );
     const byConfig = new Map<string, typeof report.violations>();
     for (const v of report.violations) byConfig.set(v.config, [...(byConfig.get(v.config) ?? []), v]);
     for (const [name, file] of files) {
       const vs = byConfig.get(name) ?? [];
-      diagnostics.setAcl(file, vs.length ? [{
-        severity: 'error', line: 0, queries: [],
-        message: `access control: ${vs.length} forbidden document(s) shown, e.g. ${vs.slice(0, 3).map((v) => `"${v.docId}" to ${v.principal} for "${v.query}" (${v.where})`).join('; ')}`,
-      }] : []);
+      diagnostics.setAcl(
+        file,
+        vs.length
+          ? [
+              {
+                severity: 'error',
+                line: 0,
+                queries: [],
+                message: `access control: ${vs.length} forbidden document(s) shown, e.g. ${vs
+                  .slice(0, 3)
+                  .map((v) => `"${v.docId}" to ${v.principal} for "${v.query}" (${v.where})`)
+                  .join('; ')}`,
+              },
+            ]
+          : [],
+      );
     }
   }
   controller.setAcl(aclView(report));
   // The same failures as `ranklab check-acl`: leaks, a stale index filter, invalid or misspelled access fields,
   // anything left unchecked, documents public only by an unstated missingAcl.
   const { failures } = aclFindings(report);
-  const missing = report.documentsWithoutAcl ? `; ${report.documentsWithoutAcl} document(s) decided by acl.missingAcl (${report.missingAcl})` : '';
-  const msg = `Ranklab: access control ${failures.length ? `FAILED: ${failures.join('; ')}` : 'passed'} (${report.checked} responses checked, `
-    + `${report.principals.checked.length} of ${report.principals.total} principals${report.failed.length ? `, ${report.failed.length} config(s) could not run` : ''}${missing})`;
+  const missing = report.documentsWithoutAcl
+    ? `; ${report.documentsWithoutAcl} document(s) decided by acl.missingAcl (${report.missingAcl})`
+    : '';
+  const msg =
+    `Ranklab: access control ${failures.length ? `FAILED: ${failures.join('; ')}` : 'passed'} (${report.checked} responses checked, ` +
+    `${report.principals.checked.length} of ${report.principals.total} principals${report.failed.length ? `, ${report.failed.length} config(s) could not run` : ''}${missing})`;
   controller.log.info(msg);
   if (failures.length) void vscode.window.showErrorMessage(msg);
   else void vscode.window.showInformationMessage(msg);

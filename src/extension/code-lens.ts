@@ -12,7 +12,10 @@ export class ConfigCodeLensProvider implements vscode.CodeLensProvider, vscode.D
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly live: LiveEvaluator, private readonly folderOf: (uri: vscode.Uri) => vscode.WorkspaceFolder | undefined) {
+  constructor(
+    private readonly live: LiveEvaluator,
+    private readonly folderOf: (uri: vscode.Uri) => vscode.WorkspaceFolder | undefined,
+  ) {
     this.sub = live.onDidChange(() => this.changed.fire());
   }
 
@@ -28,20 +31,41 @@ export class ConfigCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     const lenses: vscode.CodeLens[] = [];
     const r = state.result;
     if (state.status === 'invalid') {
-      lenses.push(new vscode.CodeLens(top, { title: 'Ranklab: this config has errors (see Problems)', command: 'workbench.actions.view.problems' }));
+      lenses.push(
+        new vscode.CodeLens(top, { title: 'Ranklab: this config has errors (see Problems)', command: 'workbench.actions.view.problems' }),
+      );
     } else if (r) {
       const prefix = state.status === 'evaluating' ? '$(sync~spin) ' : state.status === 'error' ? '$(warning) ' : '';
       const failed = r.gates.filter((g) => !g.passed).length;
-      const title = prefix + headline(r.specs, r.candidate.evaluation.means, r.baseline?.evaluation.means) + (failed ? ` · $(error) ${failed} gate(s) failed` : '');
-      lenses.push(new vscode.CodeLens(top, { title, command: 'ranklab.openDashboard', tooltip: state.error ?? `${r.name}: ${r.candidate.evaluation.means[r.specs[0]]}` }));
+      const title =
+        prefix +
+        headline(r.specs, r.candidate.evaluation.means, r.baseline?.evaluation.means) +
+        (failed ? ` · $(error) ${failed} gate(s) failed` : '');
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title,
+          command: 'ranklab.openDashboard',
+          tooltip: state.error ?? `${r.name}: ${r.candidate.evaluation.means[r.specs[0]]}`,
+        }),
+      );
     } else if (state.status === 'evaluating') {
       lenses.push(new vscode.CodeLens(top, { title: '$(sync~spin) Ranklab: evaluating…', command: '' }));
     } else {
       lenses.push(new vscode.CodeLens(top, { title: `$(warning) Ranklab: ${state.error ?? 'not evaluated'}`, command: '' }));
     }
     lenses.push(
-      new vscode.CodeLens(top, { title: 'Run', command: 'ranklab.evaluateConfig', arguments: [doc.uri], tooltip: 'Evaluate this config now' }),
-      new vscode.CodeLens(top, { title: 'Compare', command: 'ranklab.compareWithBaseline', arguments: [doc.uri], tooltip: 'Compare this config with the baseline in the dashboard' }),
+      new vscode.CodeLens(top, {
+        title: 'Run',
+        command: 'ranklab.evaluateConfig',
+        arguments: [doc.uri],
+        tooltip: 'Evaluate this config now',
+      }),
+      new vscode.CodeLens(top, {
+        title: 'Compare',
+        command: 'ranklab.compareWithBaseline',
+        arguments: [doc.uri],
+        tooltip: 'Compare this config with the baseline in the dashboard',
+      }),
       new vscode.CodeLens(top, { title: 'Open dashboard', command: 'ranklab.openDashboard' }),
     );
     return lenses;

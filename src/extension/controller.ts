@@ -16,7 +16,14 @@ import type { AclView, ComparisonParams, DashboardModel, DocExplanation, MatrixV
 import { explanationView } from './dashboard/explanation';
 import { applyMoveReasons, movesWithoutReason } from './dashboard/move-reasons';
 import { ACL_UNAVAILABLE, buildDashboardModel, buildQueryDetail } from './dashboard/model';
-import { type DashboardComparison, type DashboardComparisonOptions, type DocLookup, dashboardComparison, dashboardMatrix, matrixCandidates } from './dashboard/comparison';
+import {
+  type DashboardComparison,
+  type DashboardComparisonOptions,
+  type DocLookup,
+  dashboardComparison,
+  dashboardMatrix,
+  matrixCandidates,
+} from './dashboard/comparison';
 import { chooseBaseline, chooseCandidate, principalOf, principalText } from './dashboard/runs';
 import type { SessionManager } from './sessions';
 import { setPinned } from '../core/experiment/run-store';
@@ -117,7 +124,9 @@ export class RanklabController implements vscode.Disposable {
   /** Records the comparison the user picked; `undefined` fields go back to the defaults. */
   select(params: ComparisonParams): void {
     const next: ComparisonParams = {
-      baselineRunId: params.baselineRunId, candidateRunId: params.candidateRunId, allowMixedPrincipals: params.allowMixedPrincipals || undefined,
+      baselineRunId: params.baselineRunId,
+      candidateRunId: params.candidateRunId,
+      allowMixedPrincipals: params.allowMixedPrincipals || undefined,
     };
     if (JSON.stringify(next) === JSON.stringify(this.picked)) return;
     this.picked = next;
@@ -138,7 +147,9 @@ export class RanklabController implements vscode.Disposable {
   /** Where a document came from (`Document.source`), by id. */
   documentSource(docId: string): { path: string; line?: number } | undefined {
     try {
-      return this.session()?.corpus().docs.find((d) => d.id === docId)?.source;
+      return this.session()
+        ?.corpus()
+        .docs.find((d) => d.id === docId)?.source;
     } catch {
       return undefined;
     }
@@ -151,7 +162,12 @@ export class RanklabController implements vscode.Disposable {
    * refused (the core's message) unless `allowMixed`; then they are scored on the unrestricted judgments, as
    * `ranklab compare --allow-mixed-principals` does.
    */
-  async comparison(baselineId: string | undefined, candidateId: string | undefined, allowMixed = false, onStatistics?: DashboardComparisonOptions['onStatistics']): Promise<DashboardComparison & { note?: string }> {
+  async comparison(
+    baselineId: string | undefined,
+    candidateId: string | undefined,
+    allowMixed = false,
+    onStatistics?: DashboardComparisonOptions['onStatistics'],
+  ): Promise<DashboardComparison & { note?: string }> {
     // The user's request goes first: a comparison computed ahead stops at its next slice (it is not cached half done).
     this.ahead?.abort();
     this.asked++;
@@ -163,7 +179,12 @@ export class RanklabController implements vscode.Disposable {
   }
 
   /** `onStatistics`: given the statistics first when the pair's comparison is computed now from cached per-query values. */
-  private async compare(baselineId: string | undefined, candidateId: string | undefined, allowMixed: boolean, onStatistics?: DashboardComparisonOptions['onStatistics']): Promise<DashboardComparison & { note?: string }> {
+  private async compare(
+    baselineId: string | undefined,
+    candidateId: string | undefined,
+    allowMixed: boolean,
+    onStatistics?: DashboardComparisonOptions['onStatistics'],
+  ): Promise<DashboardComparison & { note?: string }> {
     const b = this.findRun(baselineId);
     const c = this.findRun(candidateId);
     if (!b || !c || b === c) return { note: 'Pick two different runs to compare.' };
@@ -176,22 +197,44 @@ export class RanklabController implements vscode.Disposable {
       let hit = this.comparisons.get(key);
       if (!hit) {
         // A run is stale when the judgments as its own principal sees them changed since it was made.
-        const stale = [b, c].some((r) => r.summary.provenance.judgments !== undefined && r.summary.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint);
+        const stale = [b, c].some(
+          (r) =>
+            r.summary.provenance.judgments !== undefined && r.summary.provenance.judgments !== this.judgmentsFor(session, [r]).fingerprint,
+        );
         let skipped = false;
-        const reasons = async (cmp: Comparison) => { skipped = !(await this.moveReasons(b, c, cmp)); };
+        const reasons = async (cmp: Comparison) => {
+          skipped = !(await this.moveReasons(b, c, cmp));
+        };
         const t0 = Date.now();
         hit = dashboardComparison(b, c, judgments, session.workspace.settings, {
-          allowMixedPrincipals: allowMixed, stale, lookup: this.docLookup(undefined, ''), reasons, cacheDir: this.store?.dir, log: (m) => this.log.warn(m),
+          allowMixedPrincipals: allowMixed,
+          stale,
+          lookup: this.docLookup(undefined, ''),
+          reasons,
+          cacheDir: this.store?.dir,
+          log: (m) => this.log.warn(m),
           onStatistics: (first) => {
             this.log.info(`statistics of ${b.id} and ${c.id} from their cached per-query values in ${Date.now() - t0} ms`);
             onStatistics?.(first);
           },
         });
-        hit.then((r) => r.view && this.log.info(`comparison of ${b.id} and ${c.id} ${r.cached ? 'read from the comparison cache' : 'computed'} in ${Date.now() - t0} ms`), () => undefined);
+        hit.then(
+          (r) =>
+            r.view &&
+            this.log.info(
+              `comparison of ${b.id} and ${c.id} ${r.cached ? 'read from the comparison cache' : 'computed'} in ${Date.now() - t0} ms`,
+            ),
+          () => undefined,
+        );
         if (this.comparisons.size >= 32) this.comparisons.clear(); // pairs the user looked at; recomputed on demand
         this.comparisons.set(key, hit);
         // Without its reasons (the worker was busy) it is not kept: asked again once the worker is idle.
-        hit.then(() => { if (skipped) this.comparisons.delete(key); }, () => this.comparisons.delete(key));
+        hit.then(
+          () => {
+            if (skipped) this.comparisons.delete(key);
+          },
+          () => this.comparisons.delete(key),
+        );
       }
       return await hit;
     } catch (e) {
@@ -222,8 +265,16 @@ export class RanklabController implements vscode.Disposable {
       this.computedAhead = (async () => {
         try {
           const judgments = this.judgmentsFor(session, [b, c]);
-          const r = await dashboardComparison(b, c, judgments, session.workspace.settings, { allowMixedPrincipals: allowMixed, signal: abort.signal, cacheDir: dir, log: (m) => this.log.warn(m) });
-          if (r.view) this.log.info(`comparison of ${b.id} and ${c.id} ${r.cached ? 'already in the comparison cache' : `computed ahead in ${Date.now() - t0} ms and cached`}`);
+          const r = await dashboardComparison(b, c, judgments, session.workspace.settings, {
+            allowMixedPrincipals: allowMixed,
+            signal: abort.signal,
+            cacheDir: dir,
+            log: (m) => this.log.warn(m),
+          });
+          if (r.view)
+            this.log.info(
+              `comparison of ${b.id} and ${c.id} ${r.cached ? 'already in the comparison cache' : `computed ahead in ${Date.now() - t0} ms and cached`}`,
+            );
           return r.view !== undefined;
         } catch (e) {
           if (!abort.signal.aborted) this.log.warn(`comparison of ${b.id} and ${c.id} not computed ahead: ${(e as Error).message}`);
@@ -260,7 +311,10 @@ export class RanklabController implements vscode.Disposable {
       return false;
     }
     const r = await sessions.inWorker(folder, 'explaining moved documents', 'moveReasons', {
-      baseline: runRef(b), candidate: runRef(c), principal: principalOf(b) ?? undefined, queries,
+      baseline: runRef(b),
+      candidate: runRef(c),
+      principal: principalOf(b) ?? undefined,
+      queries,
     });
     applyMoveReasons(cmp, r.reasons);
     return true;
@@ -278,10 +332,15 @@ export class RanklabController implements vscode.Disposable {
     const cand = candidate ?? baseline;
     if (!cand) return failed('No run to explain.');
     const base = candidate && baseline !== candidate ? baseline : undefined;
-    if (base && principalOf(base) !== principalOf(cand)) return failed('The runs were made as different principals: explain each with `ranklab explain --as`.');
+    if (base && principalOf(base) !== principalOf(cand))
+      return failed('The runs were made as different principals: explain each with `ranklab explain --as`.');
     try {
       const report = await this.sessions.inWorker(folder, `explaining ${docId}`, 'explain', {
-        candidate: runRef(cand), baseline: base && runRef(base), query: qid, doc: docId, principal: principalOf(cand) ?? undefined,
+        candidate: runRef(cand),
+        baseline: base && runRef(base),
+        query: qid,
+        doc: docId,
+        principal: principalOf(cand) ?? undefined,
       });
       return explanationView(qid, report, { candidate: cand.id, baseline: base?.id });
     } catch (e) {
@@ -292,7 +351,7 @@ export class RanklabController implements vscode.Disposable {
   /** The judgments as the runs' principal sees them (unrestricted when they were made as different principals). */
   private judgmentsFor(session: RanklabSession, runs: StoredRun[]): JudgmentSet {
     const p = principalOf(runs[0]);
-    const principal = runs.every((r) => principalOf(r) === p) ? p ?? undefined : undefined;
+    const principal = runs.every((r) => principalOf(r) === p) ? (p ?? undefined) : undefined;
     return session.judgmentsFor({ principal, relevanceThreshold: session.workspace.settings.relevanceThreshold });
   }
 
@@ -305,7 +364,12 @@ export class RanklabController implements vscode.Disposable {
     // The runs resolved before the comparison, not again after it: the user may have picked another pair meanwhile,
     // and a model must never label one pair's figures with another pair's runs.
     const picked = { baselineRunId: ids.baseline?.id, candidateRunId: ids.candidate?.id, allowMixedPrincipals: ids.allowMixed };
-    const cmp = await this.comparison(ids.baseline?.id, ids.candidate?.id, ids.allowMixed, onStatistics && ((first) => onStatistics(this.model(picked, first))));
+    const cmp = await this.comparison(
+      ids.baseline?.id,
+      ids.candidate?.id,
+      ids.allowMixed,
+      onStatistics && ((first) => onStatistics(this.model(picked, first))),
+    );
     return this.model(picked, cmp);
   }
 
@@ -329,7 +393,16 @@ export class RanklabController implements vscode.Disposable {
     this.matrixWork = abort;
     try {
       const settings = readWorkspaceSettings(this.folder!.uri.fsPath);
-      return { matrix: await dashboardMatrix(b, candidates, this.judgmentsFor(session, [b]), session.workspace.settings, settings.metricOptions, abort.signal) };
+      return {
+        matrix: await dashboardMatrix(
+          b,
+          candidates,
+          this.judgmentsFor(session, [b]),
+          session.workspace.settings,
+          settings.metricOptions,
+          abort.signal,
+        ),
+      };
     } catch (e) {
       return { note: abort.signal.aborted ? 'Superseded by a newer request.' : `No comparison: ${(e as Error).message}` };
     } finally {
@@ -351,7 +424,9 @@ export class RanklabController implements vscode.Disposable {
       if (this.store?.dir !== dir) this.store = new SavedRuns(dir, folder.uri.fsPath, (m) => this.log.warn(m));
       const before = this.store.filesRead;
       this.cache = this.store.list();
-      this.log.info(`listed ${this.cache.runs.length} saved run(s) from ${this.runsFolder} in ${Date.now() - t0} ms (${this.store.filesRead - before} run file(s) read, the rest from the run index)`);
+      this.log.info(
+        `listed ${this.cache.runs.length} saved run(s) from ${this.runsFolder} in ${Date.now() - t0} ms (${this.store.filesRead - before} run file(s) read, the rest from the run index)`,
+      );
       for (const p of this.cache.problems) this.log.warn(p);
     }
     return this.cache;
@@ -379,7 +454,11 @@ export class RanklabController implements vscode.Disposable {
       }
     }
     this.log.info(`baseline set to run ${runId}`);
-    this.picked = { ...this.picked, baselineRunId: runId, candidateRunId: this.picked.candidateRunId === runId ? undefined : this.picked.candidateRunId };
+    this.picked = {
+      ...this.picked,
+      baselineRunId: runId,
+      candidateRunId: this.picked.candidateRunId === runId ? undefined : this.picked.candidateRunId,
+    };
     this.changed.fire();
     this.selectionChanged.fire();
   }
@@ -388,13 +467,20 @@ export class RanklabController implements vscode.Disposable {
   resolve(overrides: ComparisonParams = {}): { baseline?: StoredRun; candidate?: StoredRun; allowMixed: boolean } {
     const runs = this.runs().runs;
     const settings = this.folder ? readWorkspaceSettings(this.folder.uri.fsPath) : undefined;
-    const baseline = chooseBaseline(runs, overrides.baselineRunId ?? this.picked.baselineRunId ?? this.baselineRunId, settings?.baselineConfig);
+    const baseline = chooseBaseline(
+      runs,
+      overrides.baselineRunId ?? this.picked.baselineRunId ?? this.baselineRunId,
+      settings?.baselineConfig,
+    );
     const candidate = chooseCandidate(runs, baseline, overrides.candidateRunId ?? this.picked.candidateRunId);
     return { baseline, candidate, allowMixed: overrides.allowMixedPrincipals ?? this.picked.allowMixedPrincipals ?? false };
   }
 
   /** `cmp.comparing`: the comparison is on its way (the page first, without reading any run file). */
-  model(overrides: ComparisonParams = {}, cmp?: DashboardComparison<ComparisonStatistics> & { note?: string; comparing?: boolean }): DashboardModel {
+  model(
+    overrides: ComparisonParams = {},
+    cmp?: DashboardComparison<ComparisonStatistics> & { note?: string; comparing?: boolean },
+  ): DashboardModel {
     const folder = this.folder;
     const store = this.runs();
     const settings = folder ? readWorkspaceSettings(folder.uri.fsPath) : undefined;
@@ -425,10 +511,12 @@ export class RanklabController implements vscode.Disposable {
   private queryInfo(): ((qid: string) => { tags: string[]; split?: string } | undefined) | undefined {
     try {
       const judgments = this.session()?.judgments();
-      return judgments ? (qid) => {
-        const q = judgments.queries.get(qid);
-        return q ? { tags: q.tags ?? [], split: querySplit(judgments, qid) } : undefined;
-      } : undefined;
+      return judgments
+        ? (qid) => {
+            const q = judgments.queries.get(qid);
+            return q ? { tags: q.tags ?? [], split: querySplit(judgments, qid) } : undefined;
+          }
+        : undefined;
     } catch {
       return undefined;
     }
@@ -440,14 +528,27 @@ export class RanklabController implements vscode.Disposable {
     const core = (await this.comparison(baseline?.id, candidate?.id, allowMixed)).core;
     // A changed query beyond the first screenful gets its moved documents' reasons now (one query: a short worker task,
     // kept on the cached comparison for the next time it is opened).
-    if (core && baseline && candidate && !core.principals.mixed) await this.moveReasons(baseline, candidate, core, [qid]).catch((e) => this.log.warn(`no reasons for ${qid}: ${(e as Error).message}`));
+    if (core && baseline && candidate && !core.principals.mixed)
+      await this.moveReasons(baseline, candidate, core, [qid]).catch((e) =>
+        this.log.warn(`no reasons for ${qid}: ${(e as Error).message}`),
+      );
     let qrels: ReadonlyMap<string, number> | undefined;
     try {
       qrels = this.session()?.judgments().qrels.get(qid);
     } catch {
       qrels = undefined;
     }
-    return buildQueryDetail(qid, baseline, candidate, m, 10, qrels, this.queryInfo()?.(qid), core, this.docLookup(baseline ?? candidate, qid));
+    return buildQueryDetail(
+      qid,
+      baseline,
+      candidate,
+      m,
+      10,
+      qrels,
+      this.queryInfo()?.(qid),
+      core,
+      this.docLookup(baseline ?? candidate, qid),
+    );
   }
 
   /**

@@ -84,7 +84,12 @@ export class RanklabDiagnostics implements vscode.Disposable {
           const at = r.judgments.queryLocations?.get(q.qid);
           if (!at) return [];
           const file = path.resolve(session.root, at.file);
-          return [new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file(file), lineRange(at.line)), `${q.qid} "${q.text}": ${q.value.toFixed(3)}`)];
+          return [
+            new vscode.DiagnosticRelatedInformation(
+              new vscode.Location(vscode.Uri.file(file), lineRange(at.line)),
+              `${q.qid} "${q.text}": ${q.value.toFixed(3)}`,
+            ),
+          ];
         });
         out.push(d);
       }

@@ -90,10 +90,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Rankla
   // Judgment-file diagnostics show up without waiting for an evaluation (after activation, off its path).
   if (vscode.workspace.isTrusted) setTimeout(refreshWorkspaceDiagnostics, 500);
   const activationMs = performance.now() - t0;
-  log.info(`Ranklab ${(context.extension.packageJSON as { version: string }).version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`);
+  log.info(
+    `Ranklab ${(context.extension.packageJSON as { version: string }).version} activated in ${activationMs.toFixed(1)} ms (trusted: ${vscode.workspace.isTrusted})`,
+  );
   console.log(`RANKLAB-ACTIVATED ${activationMs.toFixed(1)} ms`);
   const commands = COMMAND_LIST.map(({ id, internal }) => ({ id, internal }));
-  const open = Object.fromEntries(PANEL_LIST.map(({ id }) => [id, () => panels.open(id)])) as { [K in PanelId]: () => PanelControllers[K] | undefined };
+  const open = Object.fromEntries(PANEL_LIST.map(({ id }) => [id, () => panels.open(id)])) as {
+    [K in PanelId]: () => PanelControllers[K] | undefined;
+  };
   return { activationMs, controller, sessions, live, diagnostics, tests, commands, ...open };
 }
 

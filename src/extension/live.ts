@@ -30,7 +30,10 @@ export class LiveEvaluator implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly sessions: SessionManager, private readonly folderOf: (uri: vscode.Uri) => vscode.WorkspaceFolder | undefined) {
+  constructor(
+    private readonly sessions: SessionManager,
+    private readonly folderOf: (uri: vscode.Uri) => vscode.WorkspaceFolder | undefined,
+  ) {
     this.disposables.push(
       vscode.workspace.onDidSaveTextDocument((doc) => {
         if (!doc.uri.fsPath.endsWith('.rank.json')) return;
@@ -80,7 +83,13 @@ export class LiveEvaluator implements vscode.Disposable {
     const config = parsed.config;
     this.set({ file, folder, status: 'evaluating', parseDiagnostics: parsed.diagnostics, result: previous?.result });
     if (!vscode.workspace.isTrusted) {
-      const state: ConfigState = { file, folder, status: 'error', parseDiagnostics: parsed.diagnostics, error: 'evaluation is off in an untrusted workspace' };
+      const state: ConfigState = {
+        file,
+        folder,
+        status: 'error',
+        parseDiagnostics: parsed.diagnostics,
+        error: 'evaluation is off in an untrusted workspace',
+      };
       this.set(state);
       return state;
     }
@@ -88,14 +97,29 @@ export class LiveEvaluator implements vscode.Disposable {
     let fieldProblems: Diagnostic[] = [];
     try {
       // Searched fields no document has come back too: shown on the config like its other problems (as the CLI).
-      const r = await this.sessions.inWorker(folder, `evaluating ${config.name}`, 'evaluateAgainstBaseline', { file, config }, { signal: abort.signal });
+      const r = await this.sessions.inWorker(
+        folder,
+        `evaluating ${config.name}`,
+        'evaluateAgainstBaseline',
+        { file, config },
+        { signal: abort.signal },
+      );
       const result = r.result;
       fieldProblems = r.fieldProblems;
       state = { file, folder, status: 'done', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], result };
-      this.sessions.log.info(`live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`);
+      this.sessions.log.info(
+        `live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`,
+      );
     } catch (e) {
       if (abort.signal.aborted) return this.states.get(file)!;
-      state = { file, folder, status: 'error', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], error: (e as Error).message, result: previous?.result };
+      state = {
+        file,
+        folder,
+        status: 'error',
+        parseDiagnostics: [...parsed.diagnostics, ...fieldProblems],
+        error: (e as Error).message,
+        result: previous?.result,
+      };
       this.sessions.log.warn(`live: ${file}: ${(e as Error).message}`);
     } finally {
       if (this.running.get(file) === abort) this.running.delete(file);

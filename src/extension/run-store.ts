@@ -40,7 +40,9 @@ export function storedRunOf(id: string, file: string, saved: SavedRun): StoredRu
 function lazyRun(file: string, summary: RunSummary, load: () => SavedRun): StoredRun {
   let details: SavedRun | undefined;
   return {
-    id: summary.id, file, summary,
+    id: summary.id,
+    file,
+    summary,
     get run() {
       return (details ??= load());
     },
@@ -53,7 +55,11 @@ export class SavedRuns {
   /** Kept while a run's summary is unchanged, so details read once are not read again. */
   private readonly known = new Map<string, StoredRun>();
 
-  constructor(readonly dir: string, readonly workspaceRoot: string, log?: (message: string) => void) {
+  constructor(
+    readonly dir: string,
+    readonly workspaceRoot: string,
+    log?: (message: string) => void,
+  ) {
     this.index = new RunIndex(dir, log);
   }
 

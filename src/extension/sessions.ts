@@ -40,7 +40,10 @@ export class SessionManager implements vscode.Disposable {
   readonly worker: RpcClient<RanklabMethods, RanklabNotification>;
 
   /** `workerEntry`: the worker's bundle (dist/worker.js beside dist/extension.js). */
-  constructor(readonly log: vscode.LogOutputChannel, workerEntry: string) {
+  constructor(
+    readonly log: vscode.LogOutputChannel,
+    workerEntry: string,
+  ) {
     this.worker = new RpcClient({
       entry: workerEntry,
       onLog: (level, message) => this.log[level](`worker: ${message}`),
@@ -100,7 +103,12 @@ export class SessionManager implements vscode.Disposable {
     const e = this.entry(folder);
     if (!e.session) {
       const trusted = vscode.workspace.isTrusted;
-      e.session = RanklabSession.open(folder.uri.fsPath, { allowNetwork: trusted, allowModelLoading: trusted, log: (m) => this.log.info(m), warn: (m) => this.log.warn(m) });
+      e.session = RanklabSession.open(folder.uri.fsPath, {
+        allowNetwork: trusted,
+        allowModelLoading: trusted,
+        log: (m) => this.log.info(m),
+        warn: (m) => this.log.warn(m),
+      });
       this.log.info(`session opened on ${folder.uri.fsPath}`);
     }
     return e.session;
@@ -163,7 +171,8 @@ export class SessionManager implements vscode.Disposable {
     for (const rel of files) {
       const abs = path.join(folder.uri.fsPath, rel);
       if (rel === 'ranklab.json' || abs === principals) kinds.add('settings');
-      else if (judgmentFiles.has(abs) || raterDirs.some((d) => abs.startsWith(d)) || /(^|\/)(judgments|qrels)\//.test(rel)) kinds.add('judgments');
+      else if (judgmentFiles.has(abs) || raterDirs.some((d) => abs.startsWith(d)) || /(^|\/)(judgments|qrels)\//.test(rel))
+        kinds.add('judgments');
       else if (rel.endsWith('.rank.json')) kinds.add('config');
       else kinds.add('corpus');
     }
@@ -176,7 +185,9 @@ export class SessionManager implements vscode.Disposable {
       if (kinds.has('corpus')) {
         const r = await s.refreshCorpus();
         const n = r.added.length + r.changed.length + r.removed.length;
-        this.log.info(`corpus refresh: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed in ${r.ms.toFixed(0)} ms`);
+        this.log.info(
+          `corpus refresh: ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed in ${r.ms.toFixed(0)} ms`,
+        );
         // No document changed, but the file may have brought or fixed a problem (a duplicate id, a binary file).
         if (n === 0) {
           kinds.delete('corpus');

@@ -45,13 +45,18 @@ export function createStatusBar(controller: RanklabController, sessions?: Sessio
     const mixed = base !== undefined && principalOf(base) !== principalOf(cand);
     if (mixed && !allowMixed) {
       item.text = `$(warning) ${name}: ${value} · not compared`;
-      md.appendText(`\nNot compared: the runs were made as different principals (${principalText(principalOf(base))} vs ${principalText(principalOf(cand))}), so their difference would mix access with ranking.`);
+      md.appendText(
+        `\nNot compared: the runs were made as different principals (${principalText(principalOf(base))} vs ${principalText(principalOf(cand))}), so their difference would mix access with ranking.`,
+      );
     } else {
       const b = base?.summary.metrics[metric];
       const delta = typeof v === 'number' && typeof b === 'number' ? v - b : undefined;
       const deltaText = delta === undefined ? '' : ` (${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(3)})`;
       item.text = `$(beaker) ${name}: ${value}${deltaText}${mixed ? ' · MIXED PRINCIPALS' : ''}`;
-      if (delta !== undefined) md.appendText(`\n${metric} change of the means: ${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(4)}. Open the dashboard for its confidence interval and significance.`);
+      if (delta !== undefined)
+        md.appendText(
+          `\n${metric} change of the means: ${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(4)}. Open the dashboard for its confidence interval and significance.`,
+        );
     }
     item.tooltip = md;
     item.show();

@@ -29,7 +29,8 @@ const ACL_NONE = 'acl:(none)';
 type TestTarget = { file: string; name: string } | { file?: undefined; name: string };
 
 /** Why access-control tests cannot run in a workspace with no principals (shown on the item and in the run). */
-export const NO_PRINCIPALS_REASON = 'no principals declared (ranklab.json "acl.principals" or principals.json), so there is no one to check access for';
+export const NO_PRINCIPALS_REASON =
+  'no principals declared (ranklab.json "acl.principals" or principals.json), so there is no one to check access for';
 
 export class RanklabTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('ranklab', 'Ranklab');
@@ -47,7 +48,14 @@ export class RanklabTests implements vscode.Disposable {
       if (!item) this.loadItems();
     };
     c.refreshHandler = () => this.loadItems();
-    const profile = c.createRunProfile('Evaluate against the baseline', vscode.TestRunProfileKind.Run, (req, token) => this.run(req, token), true, undefined, true);
+    const profile = c.createRunProfile(
+      'Evaluate against the baseline',
+      vscode.TestRunProfileKind.Run,
+      (req, token) => this.run(req, token),
+      true,
+      undefined,
+      true,
+    );
     this.disposables.push(
       profile,
       sessions.onDidChangeInputs(({ kinds }) => {
@@ -131,8 +139,11 @@ export class RanklabTests implements vscode.Disposable {
   /** The config a test run evaluates (see the module comment). */
   private pickConfig(folder: vscode.WorkspaceFolder): TestTarget | undefined {
     const active = vscode.window.activeTextEditor?.document.uri;
-    if (active?.scheme === 'file' && active.fsPath.endsWith('.rank.json') && active.fsPath.startsWith(folder.uri.fsPath + path.sep)) return { file: active.fsPath, name: path.basename(active.fsPath) };
-    const recent = [...this.live.states.values()].filter((s) => s.result).sort((a, b) => b.result!.evaluatedAt.getTime() - a.result!.evaluatedAt.getTime())[0];
+    if (active?.scheme === 'file' && active.fsPath.endsWith('.rank.json') && active.fsPath.startsWith(folder.uri.fsPath + path.sep))
+      return { file: active.fsPath, name: path.basename(active.fsPath) };
+    const recent = [...this.live.states.values()]
+      .filter((s) => s.result)
+      .sort((a, b) => b.result!.evaluatedAt.getTime() - a.result!.evaluatedAt.getTime())[0];
     if (recent) return { file: recent.file, name: path.basename(recent.file) };
     const session = this.sessions.session(folder);
     const entries = session.configEntries();
@@ -147,7 +158,13 @@ export class RanklabTests implements vscode.Disposable {
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
       const config = this.sessions.session(folder).resolveConfig(name);
-      const { result } = await this.sessions.inWorker(folder, `evaluating ${name}`, 'evaluateAgainstBaseline', { file: name, config }, { signal: abort.signal });
+      const { result } = await this.sessions.inWorker(
+        folder,
+        `evaluating ${name}`,
+        'evaluateAgainstBaseline',
+        { file: name, config },
+        { signal: abort.signal },
+      );
       return { file: name, folder, status: 'done', parseDiagnostics: [], result };
     } catch (e) {
       return { file: name, folder, status: 'error', parseDiagnostics: [], error: (e as Error).message };
@@ -208,7 +225,13 @@ export class RanklabTests implements vscode.Disposable {
     this.report(request, state.result, pending);
   }
 
-  private async runAcl(request: vscode.TestRunRequest, items: vscode.TestItem[], folder: vscode.WorkspaceFolder, target: TestTarget | undefined, token: vscode.CancellationToken): Promise<void> {
+  private async runAcl(
+    request: vscode.TestRunRequest,
+    items: vscode.TestItem[],
+    folder: vscode.WorkspaceFolder,
+    target: TestTarget | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     const run = this.controller.createTestRun(request, `Ranklab access control${target ? `: ${target.name}` : ''}`, false);
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
@@ -257,7 +280,13 @@ export class RanklabTests implements vscode.Disposable {
     const folder = this.folder();
     if (!folder) return;
     const gates = this.sessions.session(folder).workspace.settings.gates;
-    const run = existing ?? this.controller.createTestRun(new vscode.TestRunRequest(request.include, request.exclude, request.profile), `Ranklab: ${r.name} vs baseline`, false);
+    const run =
+      existing ??
+      this.controller.createTestRun(
+        new vscode.TestRunRequest(request.include, request.exclude, request.profile),
+        `Ranklab: ${r.name} vs baseline`,
+        false,
+      );
     const metric = r.specs[0];
     for (const item of this.queryItems(request).filter((i) => i.id.startsWith('query:'))) {
       const qid = item.id.slice('query:'.length);

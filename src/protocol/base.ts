@@ -41,7 +41,13 @@ export function defineProtocol<M extends Messages>(p: {
   notifications: AllNames<M['notifications']>;
 }): Protocol<M> {
   const names = (o: object) => new Set(Object.keys(o));
-  return { viewType: p.viewType, version: p.version, requests: names(p.requests), commands: names(p.commands), notifications: names(p.notifications) };
+  return {
+    viewType: p.viewType,
+    version: p.version,
+    requests: names(p.requests),
+    commands: names(p.commands),
+    notifications: names(p.notifications),
+  };
 }
 
 // ---------------------------------------------------------------- names, params and results of one protocol

@@ -321,13 +321,30 @@ export interface ExplainStepView {
   note: string;
   /** The BM25 sum term by term: contribution = idf · tf-part · boost · expansion weight · coordination. */
   lexical?: {
-    parts: { field: string; queryTerm: string; term: string; match: string; tf: number; idf: number; lengthNorm: number; boost: number; contribution: number }[];
+    parts: {
+      field: string;
+      queryTerm: string;
+      term: string;
+      match: string;
+      tf: number;
+      idf: number;
+      lengthNorm: number;
+      boost: number;
+      contribution: number;
+    }[];
     sum: number;
     matched: boolean;
     missingTerms: string[];
     combineWith: string;
   };
-  vector?: { similarity: number | null; producedBy: 'hnsw' | 'exact'; exactRank: number | null; exactSimilarity: number | null; differsFromExact: boolean; depth: number };
+  vector?: {
+    similarity: number | null;
+    producedBy: 'hnsw' | 'exact';
+    exactRank: number | null;
+    exactSimilarity: number | null;
+    differsFromExact: boolean;
+    depth: number;
+  };
   fusion?: { k: number; depth: number; lists: { name: string; rank: number | null; weight: number; contribution: number }[]; sum: number };
   rerank?: { modelScore: number | null; rankBefore: number | null; rankAfter: number | null; topN: number; topM: number };
 }

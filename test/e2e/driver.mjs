@@ -19,8 +19,16 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const CS_BIN = process.env.RANKLAB_CODE_SERVER || path.join(REPO, '.vscode-test/code-server/node_modules/.bin/code-server');
 export const CHROMIUM = process.env.RANKLAB_CHROMIUM || '/usr/bin/chromium';
 export const RESULTS = path.join(REPO, 'test-results');
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 const t0 = Date.now();
 export const log = (...a) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
@@ -32,7 +40,10 @@ export function freePort() {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
   });
 }
 
@@ -56,14 +67,28 @@ function installExitHooks() {
   if (hooksInstalled) return;
   hooksInstalled = true;
   // Last-resort cleanup: SIGTERM the code-server process groups synchronously (the browser dies with us).
-  process.on('exit', () => { for (const s of live) killGroup(s); });
+  process.on('exit', () => {
+    for (const s of live) killGroup(s);
+  });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(sig, () => { log(`got ${sig}, cleaning up`); for (const s of live) killGroup(s); process.exit(130); });
+    process.on(sig, () => {
+      log(`got ${sig}, cleaning up`);
+      for (const s of live) killGroup(s);
+      process.exit(130);
+    });
   }
 }
 function killGroup(server, signal = 'SIGTERM') {
   if (server.exitCode !== null || server.signalCode !== null) return;
-  try { process.kill(-server.pid, signal); } catch { try { server.kill(signal); } catch { /* gone */ } }
+  try {
+    process.kill(-server.pid, signal);
+  } catch {
+    try {
+      server.kill(signal);
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 /**
@@ -80,7 +105,12 @@ export async function launchVSCode(opts) {
   if (opts.vsix && opts.extensionDevelopmentPath) throw new Error('launchVSCode: vsix and extensionDevelopmentPath exclude each other');
   const runDir = opts.runDir ?? makeRunDir(opts.name ?? 'vscode');
   const ud = path.join(runDir, 'user-data');
-  const xdg = { XDG_CONFIG_HOME: path.join(runDir, 'xdg/config'), XDG_DATA_HOME: path.join(runDir, 'xdg/data'), XDG_CACHE_HOME: path.join(runDir, 'xdg/cache'), TMPDIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rl-')) }; // short: VS Code's IPC socket paths must stay < 108 chars
+  const xdg = {
+    XDG_CONFIG_HOME: path.join(runDir, 'xdg/config'),
+    XDG_DATA_HOME: path.join(runDir, 'xdg/data'),
+    XDG_CACHE_HOME: path.join(runDir, 'xdg/cache'),
+    TMPDIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rl-')),
+  }; // short: VS Code's IPC socket paths must stay < 108 chars
   // An installed extension lives outside the repo (in TMPDIR, removed by close()), see installVsix().
   const ext = opts.extensionsDir ?? (opts.vsix ? path.join(xdg.TMPDIR, 'extensions') : path.join(runDir, 'extensions'));
   for (const d of [ud, ext, ...Object.values(xdg), path.join(ud, 'User')]) fs.mkdirSync(d, { recursive: true });
@@ -93,36 +123,80 @@ export async function launchVSCode(opts) {
   }
   const settingsFile = path.join(ud, 'User', 'settings.json');
   writeSettings(settingsFile, {
-    'workbench.startupEditor': 'none', 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false,
-    'extensions.ignoreRecommendations': true, 'telemetry.telemetryLevel': 'off', 'update.mode': 'none',
-    'workbench.enableExperiments': false, 'security.workspace.trust.enabled': false, 'workbench.tips.enabled': false,
-    'chat.disableAIFeatures': true, 'git.openRepositoryInParentFolders': 'never', 'git.enabled': false, 'workbench.colorTheme': 'Default Dark Modern',
+    'workbench.startupEditor': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'workbench.enableExperiments': false,
+    'security.workspace.trust.enabled': false,
+    'workbench.tips.enabled': false,
+    'chat.disableAIFeatures': true,
+    'git.openRepositoryInParentFolders': 'never',
+    'git.enabled': false,
+    'workbench.colorTheme': 'Default Dark Modern',
     ...opts.settings,
   });
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const csLog = fs.openSync(path.join(runDir, 'code-server.log'), 'w');
-  const server = spawn(CS_BIN, [
-    '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override',
-    '--config', path.join(ud, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', ext, '--log', 'info', opts.workspace,
-  ], {
-    detached: true, // own process group: close() kills code-server and its extension host together
-    stdio: ['ignore', csLog, csLog],
-    // The extension host inherits this environment (the web payload's extensionEnvironment is ignored).
-    env: { ...process.env, EXTENSIONS_GALLERY: '{}', ...xdg, ...opts.env },
-  });
+  const server = spawn(
+    CS_BIN,
+    [
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--config',
+      path.join(ud, 'config.yaml'),
+      '--user-data-dir',
+      ud,
+      '--extensions-dir',
+      ext,
+      '--log',
+      'info',
+      opts.workspace,
+    ],
+    {
+      detached: true, // own process group: close() kills code-server and its extension host together
+      stdio: ['ignore', csLog, csLog],
+      // The extension host inherits this environment (the web payload's extensionEnvironment is ignored).
+      env: { ...process.env, EXTENSIONS_GALLERY: '{}', ...xdg, ...opts.env },
+    },
+  );
   fs.closeSync(csLog);
   live.add(server);
   log(`code-server pid ${server.pid} on ${base} (run dir ${path.relative(REPO, runDir)})`);
 
   let browser;
   const vs = {
-    runDir, server, base, settingsFile, installedExtension, page: undefined, dialogs: [], dialogCalls: [], consoleLines: [], hostLog: [],
+    runDir,
+    server,
+    base,
+    settingsFile,
+    installedExtension,
+    page: undefined,
+    dialogs: [],
+    dialogCalls: [],
+    consoleLines: [],
+    hostLog: [],
     async close() {
-      try { if (vs.page) fs.writeFileSync(path.join(runDir, 'browser-console.txt'), vs.consoleLines.join('\n') + '\n'); } catch { /* best effort */ }
-      try { if (browser) await browser.close(); } catch { /* already gone */ }
+      try {
+        if (vs.page) fs.writeFileSync(path.join(runDir, 'browser-console.txt'), vs.consoleLines.join('\n') + '\n');
+      } catch {
+        /* best effort */
+      }
+      try {
+        if (browser) await browser.close();
+      } catch {
+        /* already gone */
+      }
       killGroup(server);
       const deadline = Date.now() + 5000;
       while (server.exitCode === null && server.signalCode === null && Date.now() < deadline) await sleep(100);
@@ -142,7 +216,10 @@ export async function launchVSCode(opts) {
     await context.addInitScript(() => {
       for (const name of ['alert', 'confirm', 'prompt']) {
         const orig = window[name];
-        window[name] = function (...args) { console.log(`RANKLAB-DIALOG-CALLED ${name} ${String(args[0])}`); return orig.apply(this, args); };
+        window[name] = function (...args) {
+          console.log(`RANKLAB-DIALOG-CALLED ${name} ${String(args[0])}`);
+          return orig.apply(this, args);
+        };
       }
     });
     const page = await context.newPage();
@@ -151,11 +228,18 @@ export async function launchVSCode(opts) {
     page.on('console', (m) => {
       const line = `[${m.type()}] ${m.text()}`;
       vs.consoleLines.push(line);
-      if (/RANKLAB-DIALOG-CALLED|Ignored call to '(alert|confirm|prompt)\(\)'/.test(line)) { vs.dialogCalls.push(line); log(`dialog call: ${line}`); }
+      if (/RANKLAB-DIALOG-CALLED|Ignored call to '(alert|confirm|prompt)\(\)'/.test(line)) {
+        vs.dialogCalls.push(line);
+        log(`dialog call: ${line}`);
+      }
     });
     page.on('pageerror', (e) => vs.consoleLines.push(`[pageerror] ${e.message}`));
     // Dialogs from any frame of the page (incl. the webview's nested iframes) arrive here.
-    page.on('dialog', async (d) => { vs.dialogs.push({ type: d.type(), message: d.message() }); log(`DIALOG ${d.type()}: ${d.message()}`); await d.dismiss().catch(() => {}); });
+    page.on('dialog', async (d) => {
+      vs.dialogs.push({ type: d.type(), message: d.message() });
+      log(`DIALOG ${d.type()}: ${d.message()}`);
+      await d.dismiss().catch(() => {});
+    });
 
     let resolveExit;
     vs.testsExit = new Promise((r) => (resolveExit = r));
@@ -168,7 +252,8 @@ export async function launchVSCode(opts) {
 
     // code-server 4.100 fixes the workbench's remote authority to "remote".
     const payload = [];
-    if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', `vscode-remote://remote${path.resolve(opts.extensionDevelopmentPath)}`]);
+    if (opts.extensionDevelopmentPath)
+      payload.push(['extensionDevelopmentPath', `vscode-remote://remote${path.resolve(opts.extensionDevelopmentPath)}`]);
     if (opts.extensionTestsPath) payload.push(['extensionTestsPath', `vscode-remote://remote${path.resolve(opts.extensionTestsPath)}`]);
     const url = `${base}/?folder=${encodeURIComponent(opts.workspace)}${payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : ''}`;
     await page.goto(url, { waitUntil: 'domcontentloaded' });
@@ -188,13 +273,19 @@ export async function launchVSCode(opts) {
  * module the package lacks from each parent folder's node_modules, and the repo's would hide the gap.
  */
 function installVsix(vsix, { ud, ext, env, runDir }) {
-  if (!path.relative(REPO, ext).startsWith('..')) throw new Error(`installVsix: ${ext} is inside ${REPO}; its node_modules would stand in for the package's`);
-  const r = spawnSync(CS_BIN, ['--config', path.join(ud, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', ext, '--install-extension', path.resolve(vsix)],
-    { env, encoding: 'utf8', timeout: 300000 });
+  if (!path.relative(REPO, ext).startsWith('..'))
+    throw new Error(`installVsix: ${ext} is inside ${REPO}; its node_modules would stand in for the package's`);
+  const r = spawnSync(
+    CS_BIN,
+    ['--config', path.join(ud, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', ext, '--install-extension', path.resolve(vsix)],
+    { env, encoding: 'utf8', timeout: 300000 },
+  );
   fs.writeFileSync(path.join(runDir, 'install.log'), `${r.stdout ?? ''}${r.stderr ?? ''}`);
   const installed = fs.readdirSync(ext).filter((n) => n.startsWith('ranklab.ranklab-'));
   if (r.status !== 0 || installed.length !== 1) {
-    throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}, installed: ${installed.join(', ') || 'nothing'}):\n${r.stdout}${r.stderr}`);
+    throw new Error(
+      `code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}, installed: ${installed.join(', ') || 'nothing'}):\n${r.stdout}${r.stderr}`,
+    );
   }
   log(`installed ${path.basename(vsix)} -> ${installed[0]}`);
   return path.join(ext, installed[0]);
@@ -207,8 +298,14 @@ function writeSettings(file, settings) {
 async function waitHealthy(server, base, runDir) {
   const deadline = Date.now() + 90000;
   while (Date.now() < deadline) {
-    try { const r = await fetch(`${base}/healthz`); if (r.ok) return; } catch { /* not up yet */ }
-    if (server.exitCode !== null) throw new Error(`code-server exited early (${server.exitCode}); see ${path.join(runDir, 'code-server.log')}`);
+    try {
+      const r = await fetch(`${base}/healthz`);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (server.exitCode !== null)
+      throw new Error(`code-server exited early (${server.exitCode}); see ${path.join(runDir, 'code-server.log')}`);
     await sleep(200);
   }
   throw new Error('code-server did not become healthy within 90 s');
@@ -233,8 +330,17 @@ function helpers(vs) {
         try {
           await row.waitFor({ timeout: 3000 });
           // The palette filters fuzzily: make sure the first row is the exact command before Enter.
-          const label = (await row.locator('.label-name').first().textContent().catch(() => '')) ?? '';
-          if (label.trim() !== title) { await row.click(); } else { await page.keyboard.press('Enter'); }
+          const label =
+            (await row
+              .locator('.label-name')
+              .first()
+              .textContent()
+              .catch(() => '')) ?? '';
+          if (label.trim() !== title) {
+            await row.click();
+          } else {
+            await page.keyboard.press('Enter');
+          }
           log(`ran command "${title}" (attempt ${attempt})`);
           return;
         } catch {
@@ -259,7 +365,12 @@ function helpers(vs) {
       const deadline = Date.now() + timeoutMs;
       let last = '';
       while (Date.now() < deadline) {
-        try { last = (await loc.textContent({ timeout: 2000 })) ?? ''; if (re.test(last)) return last; } catch { /* not there yet */ }
+        try {
+          last = (await loc.textContent({ timeout: 2000 })) ?? '';
+          if (re.test(last)) return last;
+        } catch {
+          /* not there yet */
+        }
         await sleep(300);
       }
       throw new Error(`webview ${selector}: text ${JSON.stringify(last.slice(0, 300))} never matched ${re}`);
@@ -270,8 +381,16 @@ function helpers(vs) {
       const deadline = Date.now() + timeoutMs;
       let opened = false;
       while (Date.now() < deadline) {
-        if (!opened || !(await page.locator('.markers-panel').isVisible().catch(() => false))) {
-          await page.keyboard.press('Control+Shift+M'); opened = true; await sleep(500);
+        if (
+          !opened ||
+          !(await page
+            .locator('.markers-panel')
+            .isVisible()
+            .catch(() => false))
+        ) {
+          await page.keyboard.press('Control+Shift+M');
+          opened = true;
+          await sleep(500);
         }
         const texts = await rows.allTextContents().catch(() => []);
         const hit = texts.find((t) => re.test(t));
@@ -291,7 +410,10 @@ function helpers(vs) {
       await input.fill(label);
       await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10000 });
       await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+      await page
+        .locator('.quick-input-widget')
+        .waitFor({ state: 'hidden', timeout: 10000 })
+        .catch(() => {});
       log(`colour theme: ${label}`);
     },
     /** Changes a user setting live (code-server watches settings.json), e.g. the colour theme. */
@@ -335,7 +457,12 @@ export function visibleWebview(page, defaultTimeoutMs = 60000) {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {
-      last = (await visible().locator(selector).first().textContent({ timeout: 2000 }).catch(() => '')) ?? '';
+      last =
+        (await visible()
+          .locator(selector)
+          .first()
+          .textContent({ timeout: 2000 })
+          .catch(() => '')) ?? '';
       if (re.test(last)) return last;
       await page.waitForTimeout(300);
     }

@@ -11,7 +11,8 @@ export const SLOW_QUERIES = 2000;
 /** `queries`: how many queries in all (default SLOW_QUERIES). */
 export function slowWorkspace(runDir, { queries: count = SLOW_QUERIES } = {}) {
   const workspace = copyWorkspace(path.join(REPO, 'examples/food-search'), runDir);
-  for (const f of fs.readdirSync(path.join(workspace, 'configs'))) if (!SLOW_CONFIGS.includes(f.replace(/\.rank\.json$/, ''))) fs.rmSync(path.join(workspace, 'configs', f));
+  for (const f of fs.readdirSync(path.join(workspace, 'configs')))
+    if (!SLOW_CONFIGS.includes(f.replace(/\.rank\.json$/, ''))) fs.rmSync(path.join(workspace, 'configs', f));
   // Long documents over the judged queries' words, every generated query three of those words (many documents
   // match each one).
   const golden = JSON.parse(fs.readFileSync(path.join(workspace, 'judgments/golden.json'), 'utf8'));
@@ -19,13 +20,21 @@ export function slowWorkspace(runDir, { queries: count = SLOW_QUERIES } = {}) {
   const queries = [...golden];
   for (let i = 0; queries.length < count; i++) {
     const like = golden[i % golden.length];
-    queries.push({ id: `gen${i}`, query: [i, i * 7 + 3, i * 13 + 5].map((k) => words[k % words.length]).join(' '), judgments: like.judgments, tags: ['generated'], split: like.split });
+    queries.push({
+      id: `gen${i}`,
+      query: [i, i * 7 + 3, i * 13 + 5].map((k) => words[k % words.length]).join(' '),
+      judgments: like.judgments,
+      tags: ['generated'],
+      split: like.split,
+    });
   }
   fs.writeFileSync(path.join(workspace, 'judgments/golden.json'), JSON.stringify(queries));
   const docs = [];
   for (let d = 0; d < 30000; d++) {
     const text = Array.from({ length: 39 }, (_, k) => words[(d * (k + 1) * 31 + (k + 1) * 17) % words.length]).join(' ');
-    docs.push(JSON.stringify({ id: `gen-doc-${d}`, title: `${words[d % words.length]} ${words[(d * 3) % words.length]}`, text, public: true }));
+    docs.push(
+      JSON.stringify({ id: `gen-doc-${d}`, title: `${words[d % words.length]} ${words[(d * 3) % words.length]}`, text, public: true }),
+    );
   }
   fs.writeFileSync(path.join(workspace, 'data/generated.jsonl'), docs.join('\n') + '\n');
   return workspace;
@@ -48,12 +57,21 @@ export async function startEvaluation(vs, counting) {
   await page.keyboard.press('Enter');
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Ranklab: evaluating' }).first();
   await toast.waitFor({ timeout: 60000 });
-  const textOf = async () => ((await toast.locator('.notification-list-item-message').textContent({ timeout: 5000 }).catch(() => '')) ?? '').trim();
+  const textOf = async () =>
+    (
+      (await toast
+        .locator('.notification-list-item-message')
+        .textContent({ timeout: 5000 })
+        .catch(() => '')) ?? ''
+    ).trim();
   let text = '';
   const seen = new Set();
   for (let i = 0; i < 600 && !counting.test(text); i++) {
     text = await textOf();
-    if (text && !seen.has(text)) { seen.add(text); if (seen.size <= 8) log('progress:', text); }
+    if (text && !seen.has(text)) {
+      seen.add(text);
+      if (seen.size <= 8) log('progress:', text);
+    }
     await page.waitForTimeout(300);
   }
   return { toast, text, textOf };

@@ -13,7 +13,10 @@ import { REPO, copyWorkspace, log, makeRunDir, withVSCode, visibleWebview } from
 const runDir = makeRunDir('sweep');
 const workspace = copyWorkspace(path.join(REPO, 'examples/food-search'), runDir);
 const cli = (args) => {
-  const r = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), ...args, '--workspace', workspace], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [path.join(REPO, 'dist/cli.js'), ...args, '--workspace', workspace], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 };
@@ -29,7 +32,12 @@ await withVSCode({ name: 'sweep', runDir, workspace, extensionDevelopmentPath: R
     const rows = page.locator('.quick-input-list .monaco-list-row');
     await rows.filter({ hasText: text }).first().waitFor({ timeout: 30000 });
     for (let i = 0; i < 50; i++) {
-      const focused = (await page.locator('.quick-input-list .monaco-list-row.focused').first().textContent().catch(() => '')) ?? '';
+      const focused =
+        (await page
+          .locator('.quick-input-list .monaco-list-row.focused')
+          .first()
+          .textContent()
+          .catch(() => '')) ?? '';
       if (focused.includes(text)) return page.keyboard.press('Enter');
       await page.keyboard.press('ArrowDown');
     }
@@ -101,15 +109,37 @@ await withVSCode({ name: 'sweep', runDir, workspace, extensionDevelopmentPath: R
   await cells.first().waitFor({ timeout: 60000 });
   assert.equal(await cells.count(), 2 * 3, 'one cell per pair of values');
   const objective = (await textOf('h1', /^Sweep of baseline on \S+$/)).replace('Sweep of baseline on ', '');
-  const sweep = JSON.parse(cli(['sweep', '--config', 'baseline', '--objective', objective, '--vary', 'lexical.fields.title=1,3', '--vary', 'lexical.fields.body=0.5,1,2', '--top', '6', '--format', 'json']));
+  const sweep = JSON.parse(
+    cli([
+      'sweep',
+      '--config',
+      'baseline',
+      '--objective',
+      objective,
+      '--vary',
+      'lexical.fields.title=1,3',
+      '--vary',
+      'lexical.fields.body=0.5,1,2',
+      '--top',
+      '6',
+      '--format',
+      'json',
+    ]),
+  );
   assert.equal(sweep.results.length, 6);
   const rowValues = await wv().locator('#heatmap tbody th').allTextContents();
   const colValues = (await wv().locator('#heatmap thead th').allTextContents()).slice(1);
   assert.deepEqual(rowValues, ['1', '3']);
   assert.deepEqual(colValues, ['0.5', '1', '2']);
   for (const [r, title] of rowValues.entries()) {
-    const shown = await wv().locator(`#heatmap tbody tr:nth-child(${r + 1}) td`).allTextContents();
-    const expected = colValues.map((body) => sweep.results.find((x) => x.values['lexical.fields.title'] === Number(title) && x.values['lexical.fields.body'] === Number(body)).tune.toFixed(4));
+    const shown = await wv()
+      .locator(`#heatmap tbody tr:nth-child(${r + 1}) td`)
+      .allTextContents();
+    const expected = colValues.map((body) =>
+      sweep.results
+        .find((x) => x.values['lexical.fields.title'] === Number(title) && x.values['lexical.fields.body'] === Number(body))
+        .tune.toFixed(4),
+    );
     assert.deepEqual(shown, expected, `title=${title}: the tune scores of the CLI's sweep`);
   }
   // A cell → its per-query diff against BASE; "Save as config" writes that pair.
@@ -117,7 +147,7 @@ await withVSCode({ name: 'sweep', runDir, workspace, extensionDevelopmentPath: R
   await cell.click();
   const cellTitle = await textOf('#detail-title', /lexical\.fields\.title=3.*lexical\.fields\.body=0\.5/);
   log('heatmap cell:', cellTitle);
-  assert.ok(await wv().locator('#diff tbody tr').count() > 0, 'title 3, body 0.5 changes some queries');
+  assert.ok((await wv().locator('#diff tbody tr').count()) > 0, 'title 3, body 0.5 changes some queries');
   await vs.screenshot('sweep-heatmap-dark');
   await wv().locator('#save-config').click();
   await textOf('#save-status', /saved .*baseline-sweep-2\.rank\.json/);

@@ -35,9 +35,13 @@ export function engineSkip(kind: TestEngineKind): string | undefined {
 /** Starts the engine (blocks until it answers; the first run also resolves and compiles the launcher). */
 export function startEngine(kind: TestEngineKind): RunningEngine {
   const dataDir = mkdtempSync(join(tmpdir(), `ranklab-${kind}-`));
-  const port = Number(execFileSync('bash', [join(HERE, kind, 'start.sh'), '0', dataDir], {
-    encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000,
-  }).trim());
+  const port = Number(
+    execFileSync('bash', [join(HERE, kind, 'start.sh'), '0', dataDir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: 600_000,
+    }).trim(),
+  );
   // Never leave an engine behind, even when the test process dies (and .ci/run's trap stops what is listed here).
   const pid = Number(readFileSync(join(dataDir, 'engine.pid'), 'utf8'));
   if (process.env.RANKLAB_ENGINE_PIDS) appendFileSync(process.env.RANKLAB_ENGINE_PIDS, `${pid}\n`);
@@ -51,7 +55,9 @@ export function startEngine(kind: TestEngineKind): RunningEngine {
   process.on('exit', kill);
   let stopped = false;
   return {
-    kind, port, dataDir,
+    kind,
+    port,
+    dataDir,
     url: kind === 'solr' ? `http://127.0.0.1:${port}/solr` : `http://127.0.0.1:${port}`,
     stop() {
       if (stopped) return;

@@ -41,7 +41,11 @@ export async function failingProxy(target: string): Promise<FailingProxy> {
       const url = new URL(req.url ?? '/', target);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !HOP_BY_HOP.has(k)) headers[k] = v;
-      const upstream = await fetch(url, { method: req.method, headers, body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : body });
+      const upstream = await fetch(url, {
+        method: req.method,
+        headers,
+        body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : body,
+      });
       const out = Buffer.from(await upstream.arrayBuffer());
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(out);
     } catch (e) {

@@ -24,7 +24,6 @@ import { copyOfExample, tempDir } from '../helpers/workspace';
 import { type RunningEngine, type TestEngineKind, engineSkip, startEngine } from './launcher';
 import { failingProxy } from './proxy';
 
-
 type Raw = Record<string, unknown>;
 
 /** The engine-specific parts: config templates, and a direct query (this file's own client) for the reference run. */
@@ -51,35 +50,79 @@ const OPENSEARCH_FILTER = {
   bool: {
     should: [
       { term: { public: true } },
-      { bool: { filter: [{ term: { tenant: '{{principal.tenant}}' } }, { bool: { should: [{ terms: { groups: '{{principal.groups}}' } }, { bool: { must_not: { exists: { field: 'groups' } } } }] } }] } },
+      {
+        bool: {
+          filter: [
+            { term: { tenant: '{{principal.tenant}}' } },
+            { bool: { should: [{ terms: { groups: '{{principal.groups}}' } }, { bool: { must_not: { exists: { field: 'groups' } } } }] } },
+          ],
+        },
+      },
       { bool: { must_not: [{ exists: { field: 'tenant' } }, { exists: { field: 'groups' } }, { exists: { field: 'public' } }] } },
     ],
   },
 };
 
 const opensearch: Flavour = {
-  bm25: (url) => ({ engine: { kind: 'opensearch', url, index: 'cranfield', template: { query: { multi_match: { query: '{{query}}', fields: ['title', 'body'], type: 'most_fields' } }, size: '{{k}}' } } }),
-  boosted: (url, titleBoost) => ({ engine: { kind: 'opensearch', url, index: 'cranfield', template: { query: { multi_match: { query: '{{query}}', fields: ['title^{{params.titleBoost}}', 'body'], type: 'most_fields' } }, size: '{{k}}' }, params: { titleBoost } } }),
-  strict: (url) => ({ engine: { kind: 'opensearch', url, index: 'cranfield', template: { query: { query_string: { query: '{{query}}', default_field: 'body' } } } } }),
+  bm25: (url) => ({
+    engine: {
+      kind: 'opensearch',
+      url,
+      index: 'cranfield',
+      template: { query: { multi_match: { query: '{{query}}', fields: ['title', 'body'], type: 'most_fields' } }, size: '{{k}}' },
+    },
+  }),
+  boosted: (url, titleBoost) => ({
+    engine: {
+      kind: 'opensearch',
+      url,
+      index: 'cranfield',
+      template: {
+        query: { multi_match: { query: '{{query}}', fields: ['title^{{params.titleBoost}}', 'body'], type: 'most_fields' } },
+        size: '{{k}}',
+      },
+      params: { titleBoost },
+    },
+  }),
+  strict: (url) => ({
+    engine: {
+      kind: 'opensearch',
+      url,
+      index: 'cranfield',
+      template: { query: { query_string: { query: '{{query}}', default_field: 'body' } } },
+    },
+  }),
   acl: (url, variant) => {
-    const filter = variant === 'no-tenant'
-      ? { bool: { should: [{ term: { public: true } }, { terms: { groups: '{{principal.groups}}' } }] } }
-      : OPENSEARCH_FILTER;
-    const bool = variant === 'not-a-filter'
-      ? { must: { multi_match: { query: '{{query}}', fields: ['title^2', 'body'] } }, should: '{{filter}}' } // scores the access clause instead of requiring it
-      : { must: { multi_match: { query: '{{query}}', fields: ['title^2', 'body'] } }, filter: '{{filter}}' };
+    const filter =
+      variant === 'no-tenant'
+        ? { bool: { should: [{ term: { public: true } }, { terms: { groups: '{{principal.groups}}' } }] } }
+        : OPENSEARCH_FILTER;
+    const bool =
+      variant === 'not-a-filter'
+        ? { must: { multi_match: { query: '{{query}}', fields: ['title^2', 'body'] } }, should: '{{filter}}' } // scores the access clause instead of requiring it
+        : { must: { multi_match: { query: '{{query}}', fields: ['title^2', 'body'] } }, filter: '{{filter}}' };
     return { engine: { kind: 'opensearch', url, index: 'food', template: { query: { bool } }, filter }, pageSize: 10 };
   },
   knn: (url, embedder) => ({
-    engine: { kind: 'opensearch', url, index: 'foodvec', embedder, filter: OPENSEARCH_FILTER,
-      template: { query: { knn: { vector: { vector: '{{vector}}', k: '{{k}}', filter: '{{filter}}' } } } } },
+    engine: {
+      kind: 'opensearch',
+      url,
+      index: 'foodvec',
+      embedder,
+      filter: OPENSEARCH_FILTER,
+      template: { query: { knn: { vector: { vector: '{{vector}}', k: '{{k}}', filter: '{{filter}}' } } } },
+    },
   }),
   async direct(url, index, text, titleBoost) {
-    const body = await post(`${url}/${index}/_search`, { size: 100, _source: false, query: { multi_match: { query: text, fields: [`title^${titleBoost}`, 'body'], type: 'most_fields' } } });
+    const body = await post(`${url}/${index}/_search`, {
+      size: 100,
+      _source: false,
+      query: { multi_match: { query: text, fields: [`title^${titleBoost}`, 'body'], type: 'most_fields' } },
+    });
     return body.hits.hits.map((h: any) => [h._id, h._score]);
   },
   async count(url, index) {
-    return (await (await fetch(`${url}/${index}/_count`)).json() as any).count;
+    return ((await (await fetch(`${url}/${index}/_count`)).json()) as any).count;
   },
 };
 
@@ -95,26 +138,64 @@ const SOLR_FILTER = {
 };
 
 const solr: Flavour = {
-  bm25: (url) => ({ engine: { kind: 'solr', url, index: 'cranfield', template: { defType: 'edismax', q: '{{query}}', qf: 'title body', 'q.op': 'OR', rows: '{{k}}' } } }),
-  boosted: (url, titleBoost) => ({ engine: { kind: 'solr', url, index: 'cranfield', template: { defType: 'edismax', q: '{{query}}', qf: 'title^{{params.titleBoost}} body', 'q.op': 'OR', rows: '{{k}}' }, params: { titleBoost } } }),
+  bm25: (url) => ({
+    engine: {
+      kind: 'solr',
+      url,
+      index: 'cranfield',
+      template: { defType: 'edismax', q: '{{query}}', qf: 'title body', 'q.op': 'OR', rows: '{{k}}' },
+    },
+  }),
+  boosted: (url, titleBoost) => ({
+    engine: {
+      kind: 'solr',
+      url,
+      index: 'cranfield',
+      template: { defType: 'edismax', q: '{{query}}', qf: 'title^{{params.titleBoost}} body', 'q.op': 'OR', rows: '{{k}}' },
+      params: { titleBoost },
+    },
+  }),
   strict: (url) => ({ engine: { kind: 'solr', url, index: 'cranfield', template: { defType: 'lucene', df: 'body', q: '{{query}}' } } }),
   acl: (url, variant) => {
-    const filter = variant === 'no-tenant'
-      ? { fq: '{!bool should=$aclPublic should=$aclGroupTerms}', aclPublic: '{!term f=public}true', aclGroupTerms: '{!terms f=groups}{{principal.groups}}' }
-      : variant === 'not-a-filter'
-        ? { ...SOLR_FILTER, fq: undefined, bq: '{!bool should=$aclPublic should=$aclTenant should=$aclNone}' } // a boost query: it ranks, it does not restrict
-        : SOLR_FILTER;
-    return { engine: { kind: 'solr', url, index: 'food', template: { defType: 'edismax', q: '{{query}}', qf: 'title^2 body' }, filter: JSON.parse(JSON.stringify(filter)) }, pageSize: 10 };
+    const filter =
+      variant === 'no-tenant'
+        ? {
+            fq: '{!bool should=$aclPublic should=$aclGroupTerms}',
+            aclPublic: '{!term f=public}true',
+            aclGroupTerms: '{!terms f=groups}{{principal.groups}}',
+          }
+        : variant === 'not-a-filter'
+          ? { ...SOLR_FILTER, fq: undefined, bq: '{!bool should=$aclPublic should=$aclTenant should=$aclNone}' } // a boost query: it ranks, it does not restrict
+          : SOLR_FILTER;
+    return {
+      engine: {
+        kind: 'solr',
+        url,
+        index: 'food',
+        template: { defType: 'edismax', q: '{{query}}', qf: 'title^2 body' },
+        filter: JSON.parse(JSON.stringify(filter)),
+      },
+      pageSize: 10,
+    };
   },
   knn: (url, embedder) => ({
-    engine: { kind: 'solr', url, index: 'foodvec', embedder, filter: SOLR_FILTER, template: { q: '{!knn f=vector topK={{k}}}[{{vector}}]' } },
+    engine: {
+      kind: 'solr',
+      url,
+      index: 'foodvec',
+      embedder,
+      filter: SOLR_FILTER,
+      template: { q: '{!knn f=vector topK={{k}}}[{{vector}}]' },
+    },
   }),
   async direct(url, index, text, titleBoost) {
-    const body = await post(`${url}/${index}/select`, { params: { defType: 'edismax', q: text, qf: `title^${titleBoost} body`, 'q.op': 'OR', rows: 100, fl: 'id,score' } });
+    const body = await post(`${url}/${index}/select`, {
+      params: { defType: 'edismax', q: text, qf: `title^${titleBoost} body`, 'q.op': 'OR', rows: 100, fl: 'id,score' },
+    });
     return body.response.docs.map((d: any) => [d.id, d.score]);
   },
   async count(url, index) {
-    return (await (await fetch(`${url}/${index}/select?q=*:*&rows=0&wt=json`)).json() as any).response.numFound;
+    return ((await (await fetch(`${url}/${index}/select?q=*:*&rows=0&wt=json`)).json()) as any).response.numFound;
   },
 };
 
@@ -151,7 +232,11 @@ export function engineSuite(kind: TestEngineKind): void {
     };
     // The Cranfield scenarios (the first five) need the real collection: skipped, saying what to set, without it.
     const cranfield = () => collectionPath('cranfield');
-    const cranfieldQueries = () => readFileSync(join(cranfield(), 'queries.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; text: string });
+    const cranfieldQueries = () =>
+      readFileSync(join(cranfield(), 'queries.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; text: string });
     const onCranfield = (...args: string[]) => ranklab([...args, '--workspace', cranfield(), '--state-dir', state]);
     const onCranfieldAsync = (...args: string[]) => ranklabAsync([...args, '--workspace', cranfield(), '--state-dir', state]);
     let bm25: string;
@@ -177,18 +262,57 @@ export function engineSuite(kind: TestEngineKind): void {
       assert.equal(await flavour.count(engine.url, 'cranfield'), 1398, 'the index is untouched');
     });
 
-    it('eval of a BM25 and a boosted config gives the nDCG@10 that `ranklab score` gives on the run fetched from the engine', { skip: COLLECTIONS_SKIP }, async () => {
+    it('eval of a BM25 and a boosted config gives the nDCG@10 that `ranklab score` gives on the run fetched from the engine', {
+      skip: COLLECTIONS_SKIP,
+    }, async () => {
       const queries = cranfieldQueries();
-      const out = json(onCranfield('eval', '--config', bm25, '--config', boosted, '--metrics', 'ndcg@10,recall@100', '--gain', 'linear', '--format', 'json', '--trec-run', join(work, 'eval.txt')), 0);
+      const out = json(
+        onCranfield(
+          'eval',
+          '--config',
+          bm25,
+          '--config',
+          boosted,
+          '--metrics',
+          'ndcg@10,recall@100',
+          '--gain',
+          'linear',
+          '--format',
+          'json',
+          '--trec-run',
+          join(work, 'eval.txt'),
+        ),
+        0,
+      );
       evaluated = Object.fromEntries(out.runs.map((r: any) => [r.config, r]));
       assert.equal(evaluated.bm25.queries, 225);
-      for (const [name, titleBoost] of [['bm25', 1], ['boosted', 3]] as const) {
+      for (const [name, titleBoost] of [
+        ['bm25', 1],
+        ['boosted', 3],
+      ] as const) {
         const lines: string[] = [];
         for (const q of queries) {
-          (await flavour.direct(engine.url, 'cranfield', q.text, titleBoost)).forEach(([id, score], i) => lines.push(`${q.id} Q0 ${id} ${i + 1} ${score} direct`));
+          (await flavour.direct(engine.url, 'cranfield', q.text, titleBoost)).forEach(([id, score], i) =>
+            lines.push(`${q.id} Q0 ${id} ${i + 1} ${score} direct`),
+          );
         }
         writeFileSync(join(work, `direct-${name}.txt`), lines.join('\n') + '\n');
-        const scored = json(ranklab(['score', '--qrels', join(cranfield(), 'qrels.tsv'), '--run', join(work, `direct-${name}.txt`), '--metrics', 'ndcg@10,recall@100', '--gain', 'linear', '--format', 'json']), 0);
+        const scored = json(
+          ranklab([
+            'score',
+            '--qrels',
+            join(cranfield(), 'qrels.tsv'),
+            '--run',
+            join(work, `direct-${name}.txt`),
+            '--metrics',
+            'ndcg@10,recall@100',
+            '--gain',
+            'linear',
+            '--format',
+            'json',
+          ]),
+          0,
+        );
         assert.equal(scored.metrics['ndcg@10'], evaluated[name].metrics['ndcg@10'], `${name}: eval and score on the engine's own run`);
         assert.equal(scored.metrics['recall@100'], evaluated[name].metrics['recall@100']);
       }
@@ -196,11 +320,15 @@ export function engineSuite(kind: TestEngineKind): void {
       assert.ok(Math.abs(evaluated.bm25.metrics['ndcg@10'] - 0.3437) < 0.03, String(evaluated.bm25.metrics['ndcg@10']));
       assert.notEqual(evaluated.boosted.metrics['ndcg@10'], evaluated.bm25.metrics['ndcg@10'], 'the boost changed the ranking');
       // both latencies are reported: what the engine says it took, and the round trip measured here
-      for (const stage of ['engine', 'request', 'total']) assert.ok(evaluated.bm25.latency[stage]?.p50 >= 0, `latency ${stage}: ${JSON.stringify(evaluated.bm25.latency)}`);
+      for (const stage of ['engine', 'request', 'total'])
+        assert.ok(evaluated.bm25.latency[stage]?.p50 >= 0, `latency ${stage}: ${JSON.stringify(evaluated.bm25.latency)}`);
     });
 
     it('compare and gate work on engine configs', { skip: COLLECTIONS_SKIP }, () => {
-      const cmp = json(onCranfield('compare', '--baseline', bm25, '--candidate', boosted, '--metrics', 'ndcg@10', '--gain', 'linear', '--format', 'json'), 0);
+      const cmp = json(
+        onCranfield('compare', '--baseline', bm25, '--candidate', boosted, '--metrics', 'ndcg@10', '--gain', 'linear', '--format', 'json'),
+        0,
+      );
       assert.equal(cmp.metrics['ndcg@10'].baseline, evaluated.bm25.metrics['ndcg@10']);
       assert.equal(cmp.metrics['ndcg@10'].candidate, evaluated.boosted.metrics['ndcg@10']);
       assert.equal(cmp.metrics['ndcg@10'].n, 225);
@@ -215,22 +343,51 @@ export function engineSuite(kind: TestEngineKind): void {
       assert.equal(ok.code, 0, ok.stderr + ok.stdout);
     });
 
-    it('a request that fails is retried; one that keeps failing is reported per query and the rest of the run is kept', { skip: COLLECTIONS_SKIP }, async () => {
+    it('a request that fails is retried; one that keeps failing is reported per query and the rest of the run is kept', {
+      skip: COLLECTIONS_SKIP,
+    }, async () => {
       const proxy = await failingProxy(engine.url);
       try {
         const victim = cranfieldQueries()[49];
         const raw = flavour.bm25(proxy.url) as { engine: Raw };
-        const config = configFile('bm25-proxied', { engine: { ...raw.engine, request: { maxRetries: 2, retryDelayMs: 10, batchSize: 5 } } });
+        const config = configFile('bm25-proxied', {
+          engine: { ...raw.engine, request: { maxRetries: 2, retryDelayMs: 10, batchSize: 5 } },
+        });
         proxy.failWhenBodyHas = JSON.stringify(victim.text).slice(1, -1);
         proxy.failTimes = 2;
-        const healed = json(await onCranfieldAsync('eval', '--config', config, '--metrics', 'ndcg@10,recall@100', '--gain', 'linear', '--format', 'json', '--no-save'), 0);
+        const healed = json(
+          await onCranfieldAsync(
+            'eval',
+            '--config',
+            config,
+            '--metrics',
+            'ndcg@10,recall@100',
+            '--gain',
+            'linear',
+            '--format',
+            'json',
+            '--no-save',
+          ),
+          0,
+        );
         assert.equal(proxy.failed, 2, 'two 503s, then the retry went through');
         assert.equal(healed.runs[0].queries, 225);
         assert.equal(healed.runs[0].metrics['ndcg@10'], evaluated.bm25.metrics['ndcg@10'], 'nothing lost');
 
         proxy.failed = 0;
         proxy.failTimes = Infinity;
-        const r = await onCranfieldAsync('eval', '--config', config, '--metrics', 'ndcg@10,recall@100', '--gain', 'linear', '--format', 'json', '--no-save');
+        const r = await onCranfieldAsync(
+          'eval',
+          '--config',
+          config,
+          '--metrics',
+          'ndcg@10,recall@100',
+          '--gain',
+          'linear',
+          '--format',
+          'json',
+          '--no-save',
+        );
         const partial = json(r, 2);
         const run = partial.runs[0];
         // OpenSearch sends the query in an _msearch of 5: those 5 fail together; Solr sends it alone.
@@ -251,7 +408,9 @@ export function engineSuite(kind: TestEngineKind): void {
       }
     });
 
-    it('a query the engine refuses fails alone; the others in its batch are answered (on the Cranfield index)', { skip: COLLECTIONS_SKIP }, async () => {
+    it('a query the engine refuses fails alone; the others in its batch are answered (on the Cranfield index)', {
+      skip: COLLECTIONS_SKIP,
+    }, async () => {
       const engineApi = new RemoteEngine(normaliseRankConfig(flavour.strict(engine.url), 'strict'), { allowNetwork: true });
       const answers = await engineApi.searchMany(['boundary layer', 'boundary "layer', 'heat transfer'], { pageSize: 5 });
       assert.ok(!(answers[0] instanceof Error) && answers[0].docs.length === 5);
@@ -265,7 +424,8 @@ export function engineSuite(kind: TestEngineKind): void {
       let right: string;
       let noTenant: string;
       let notAFilter: string;
-      const checkAcl = (config: string, ...extra: string[]) => ranklab(['check-acl', '--workspace', ws, '--config', config, '--no-prefixes', '--format', 'json', ...extra]);
+      const checkAcl = (config: string, ...extra: string[]) =>
+        ranklab(['check-acl', '--workspace', ws, '--config', config, '--no-prefixes', '--format', 'json', ...extra]);
 
       before(() => {
         ws = copyOfExample();
@@ -307,21 +467,30 @@ export function engineSuite(kind: TestEngineKind): void {
       it(`check-acl: the access part as a scoring clause (${kind === 'solr' ? 'bq' : 'should'}) instead of a filter is caught`, () => {
         const report = json(checkAcl('engine-not-a-filter'), 1);
         assert.ok(report.violations.some((v: any) => v.where === 'results'));
-        assert.ok(report.violations.some((v: any) => v.principal === 'guest'), 'the guest sees private documents');
+        assert.ok(
+          report.violations.some((v: any) => v.principal === 'guest'),
+          'the guest sees private documents',
+        );
       });
 
       it('a workspace with judgments, configs and principals but no corpus: eval --as and check-acl read the access fields from the engine', () => {
         const bare = tempDir('ranklab-no-corpus-');
         cpSync(ws, bare, { recursive: true, filter: (src) => !/\/(corpus|data|\.ranklab)(\/|$)/.test(src.slice(ws.length)) });
-        const r = json(ranklab(['eval', '--workspace', bare, '--config', 'engine-right', '--as', 'ayu', '--format', 'json', '--no-save']), 0);
+        const r = json(
+          ranklab(['eval', '--workspace', bare, '--config', 'engine-right', '--as', 'ayu', '--format', 'json', '--no-save']),
+          0,
+        );
         assert.equal(r.runs[0].queries, 40, 'the same 40 queries as with the corpus files');
-        const leak = json(ranklab(['check-acl', '--workspace', bare, '--config', 'engine-no-tenant', '--no-prefixes', '--format', 'json']), 1);
+        const leak = json(
+          ranklab(['check-acl', '--workspace', bare, '--config', 'engine-no-tenant', '--no-prefixes', '--format', 'json']),
+          1,
+        );
         assert.equal(leak.aclSource['engine-no-tenant'], 'engine');
         assert.ok(leak.violations.some((v: any) => v.where === 'results'));
         json(ranklab(['check-acl', '--workspace', bare, '--config', 'engine-right', '--no-prefixes', '--format', 'json']), 0);
       });
 
-      it('kNN over the same vectors: the engine\'s top 10 is Ranklab\'s exact top 10, and its filter leaks nothing', () => {
+      it("kNN over the same vectors: the engine's top 10 is Ranklab's exact top 10, and its filter leaks nothing", () => {
         // A tiny random ONNX model (test/helpers/tiny-models.ts) is enough to check the plumbing: the same vectors in, the same neighbours out.
         const embedder = { provider: 'transformers', model: tinyModel('tiny-embedder'), pooling: 'mean', normalize: true };
         writeFileSync(join(ws, 'configs', 'engine-knn.rank.json'), JSON.stringify(flavour.knn(engine.url, embedder), null, 2));
@@ -329,7 +498,23 @@ export function engineSuite(kind: TestEngineKind): void {
         const indexed = json(ranklab(['index', '--engine', 'engine-knn', '--workspace', ws, '--format', 'json']), 0);
         assert.deepEqual([indexed.indexed, indexed.vectors.dimension], [398, 64]);
         const runs = join(ws, 'knn.txt');
-        json(ranklab(['eval', '--workspace', ws, '--config', 'engine-knn', '--config', 'local-exact', '--format', 'json', '--no-save', '--trec-run', runs]), 0);
+        json(
+          ranklab([
+            'eval',
+            '--workspace',
+            ws,
+            '--config',
+            'engine-knn',
+            '--config',
+            'local-exact',
+            '--format',
+            'json',
+            '--no-save',
+            '--trec-run',
+            runs,
+          ]),
+          0,
+        );
         const top10 = (file: string) => {
           const out = new Map<string, string[]>();
           for (const line of readFileSync(file, 'utf8').trim().split('\n')) {
@@ -354,7 +539,23 @@ export function engineSuite(kind: TestEngineKind): void {
       });
 
       it('eval as a principal: judged as the principal sees the corpus, as for a local config', () => {
-        const r = json(ranklab(['eval', '--workspace', ws, '--config', 'engine-right', '--config', 'baseline', '--as', 'ayu', '--format', 'json', '--no-save']), 0);
+        const r = json(
+          ranklab([
+            'eval',
+            '--workspace',
+            ws,
+            '--config',
+            'engine-right',
+            '--config',
+            'baseline',
+            '--as',
+            'ayu',
+            '--format',
+            'json',
+            '--no-save',
+          ]),
+          0,
+        );
         const [onEngine, local] = r.runs;
         assert.equal(onEngine.queries, local.queries);
         assert.equal(onEngine.queries, 40, 'ayu is scored on the 40 queries with a relevant document she may see (docs/access-control.md)');

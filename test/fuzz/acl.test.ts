@@ -39,7 +39,16 @@ function hiddenFromInsider(id: string) {
  * A misspelled access key in a document: an error at the key's line (the record's line in JSONL) naming the key and
  * the field it resembles; the document is visible to nobody, so check-acl lists it and exits 1.
  */
-function docNearMiss(name: string, file: string, id: string, from: string, to: string, key: string, field: string, needle: string): FuzzCase {
+function docNearMiss(
+  name: string,
+  file: string,
+  id: string,
+  from: string,
+  to: string,
+  key: string,
+  field: string,
+  needle: string,
+): FuzzCase {
   return {
     name: `a document key ${key} (for ${field}) in ${file.split('.').pop()}: ${name}`,
     setup: (ws) => ws.replace(file, from, to),
@@ -63,7 +72,10 @@ const DEFAULT_RULE = { any: [{ doc: 'public', is: true }, { all: [{ same: 'tenan
 /** Strips the document's access keys (tenant, groups, public): missingAcl then decides it. */
 const stripAccess = (ws: FuzzWorkspace) => {
   const text = ws.read(MD);
-  const stripped = text.split('\n').filter((l) => !/^(tenant|groups|public):/.test(l)).join('\n');
+  const stripped = text
+    .split('\n')
+    .filter((l) => !/^(tenant|groups|public):/.test(l))
+    .join('\n');
   assert.equal(text.split('\n').length - stripped.split('\n').length, 3, 'the fixture has tenant, groups and public');
   ws.write(MD, stripped);
 };
@@ -71,10 +83,28 @@ const stripAccess = (ws: FuzzWorkspace) => {
 const cases: FuzzCase[] = [
   // 1. Near-miss keys in documents.
   docNearMiss('misspelled', MD, MD_ID, 'tenant: warung-kopi', 'tennant: warung-kopi', 'tennant', 'tenant', 'tennant:'),
-  docNearMiss('mis-cased', MD, MD_ID, 'groups: [baristas, roastery, management]', 'Groups: [baristas, roastery, management]', 'Groups', 'groups', 'Groups:'),
+  docNearMiss(
+    'mis-cased',
+    MD,
+    MD_ID,
+    'groups: [baristas, roastery, management]',
+    'Groups: [baristas, roastery, management]',
+    'Groups',
+    'groups',
+    'Groups:',
+  ),
   docNearMiss('transposed', MD, MD_ID, 'public: false', 'pubilc: false', 'pubilc', 'public', 'pubilc:'),
   docNearMiss('misspelled', JSONL, JSONL_ID, '"tenant":"warung-kopi"', '"tennant":"warung-kopi"', 'tennant', 'tenant', `"${JSONL_ID}"`),
-  docNearMiss('mis-cased', JSONL, JSONL_ID, '"groups":["baristas","roastery","management"]', '"Groups":["baristas","roastery","management"]', 'Groups', 'groups', `"${JSONL_ID}"`),
+  docNearMiss(
+    'mis-cased',
+    JSONL,
+    JSONL_ID,
+    '"groups":["baristas","roastery","management"]',
+    '"Groups":["baristas","roastery","management"]',
+    'Groups',
+    'groups',
+    `"${JSONL_ID}"`,
+  ),
   docNearMiss('transposed', JSONL, JSONL_ID, '"public":false', '"pubilc":false', 'pubilc', 'public', `"${JSONL_ID}"`),
   {
     // An HTML page public by its meta tags: a mis-cased key must not leave it half-read either.
@@ -108,7 +138,12 @@ const cases: FuzzCase[] = [
       code: 1,
       stderr: (ws) => [at(PRINCIPALS, ws.lineOf(PRINCIPALS, '"eka"')), /error: [^\n]*\bgroup\b/, 'did you mean "groups"'],
       check: (r, ws) => {
-        assert.ok(!session(ws).principals().some((p) => p.name === 'eka'), 'eka is not usable');
+        assert.ok(
+          !session(ws)
+            .principals()
+            .some((p) => p.name === 'eka'),
+          'eka is not usable',
+        );
         assert.match(both(r), /eka[^\n]*(not checked|skipped)|(not checked|skipped)[^\n]*eka/, 'check-acl names eka as not checked');
       },
     },
@@ -123,7 +158,10 @@ const cases: FuzzCase[] = [
     name: 'a principal key Tenant (mis-cased): an error at its line naming it',
     setup: addPrincipal('{ "name": "eka", "Tenant": "warung-kopi", "groups": ["baristas"] }'),
     argv: ACL,
-    expect: { code: 1, stderr: (ws) => [at(PRINCIPALS, ws.lineOf(PRINCIPALS, '"eka"')), /error: [^\n]*\bTenant\b/, 'did you mean "tenant"'] },
+    expect: {
+      code: 1,
+      stderr: (ws) => [at(PRINCIPALS, ws.lineOf(PRINCIPALS, '"eka"')), /error: [^\n]*\bTenant\b/, 'did you mean "tenant"'],
+    },
   },
 
   // 3. A principal entry with any error is not checked: exit 1 naming it, not 0.
@@ -134,7 +172,8 @@ const cases: FuzzCase[] = [
     expect: {
       code: 1,
       stderr: (ws) => [at(PRINCIPALS, ws.lineOf(PRINCIPALS, '"eka"')), /tenant/],
-      check: (r) => assert.match(both(r), /eka[^\n]*(not checked|skipped)|(not checked|skipped)[^\n]*eka/, 'check-acl names eka as not checked'),
+      check: (r) =>
+        assert.match(both(r), /eka[^\n]*(not checked|skipped)|(not checked|skipped)[^\n]*eka/, 'check-acl names eka as not checked'),
     },
   },
 
@@ -161,11 +200,23 @@ const cases: FuzzCase[] = [
     name: 'a rule naming a document field no document carries (classificaton): exit 2 at its line with the rule path',
     setup: (ws) => {
       // The intent: hide the secret document even from its own groups. The typo makes `not` always true.
-      ws.settings((s) => (s.acl.rule = { any: [{ doc: 'public', is: true }, { all: [{ same: 'tenant' }, { overlap: 'groups', ifEmpty: 'allow' }, { not: { doc: 'classificaton', is: 'secret' } }] }] }));
+      ws.settings(
+        (s) =>
+          (s.acl.rule = {
+            any: [
+              { doc: 'public', is: true },
+              { all: [{ same: 'tenant' }, { overlap: 'groups', ifEmpty: 'allow' }, { not: { doc: 'classificaton', is: 'secret' } }] },
+            ],
+          }),
+      );
       ws.replace(MD, 'public: false', 'public: false\nclassification: secret');
     },
     argv: ACL,
-    expect: { code: 2, noRuns: true, stderr: (ws) => [at(SETTINGS, ws.lineOf(SETTINGS, '"classificaton"')), 'acl.rule.any[1].all[2].not.doc', 'classificaton'] },
+    expect: {
+      code: 2,
+      noRuns: true,
+      stderr: (ws) => [at(SETTINGS, ws.lineOf(SETTINGS, '"classificaton"')), 'acl.rule.any[1].all[2].not.doc', 'classificaton'],
+    },
   },
   {
     name: 'a rule naming a principal attribute no principal carries: exit 2 at its line with the rule path',
@@ -218,7 +269,10 @@ const cases: FuzzCase[] = [
         delete s.acl.fields;
         s.corpus.include = ['beir/*.jsonl'];
       });
-      ws.write('beir/corpus.jsonl', [1, 2, 3].map((i) => JSON.stringify({ id: `b${i}`, title: `Kopi ${i}`, text: 'kopi gayo wet-hulled' })).join('\n') + '\n');
+      ws.write(
+        'beir/corpus.jsonl',
+        [1, 2, 3].map((i) => JSON.stringify({ id: `b${i}`, title: `Kopi ${i}`, text: 'kopi gayo wet-hulled' })).join('\n') + '\n',
+      );
     },
     argv: ['search', '--as', 'guest', 'kopi'],
     expect: { code: 0, notStderr: [/acl\.fields/, /did you mean/] },
@@ -305,25 +359,45 @@ const cases: FuzzCase[] = [
     name: 'a document group no principal holds (managment): a warning naming "management", exit 0',
     setup: (ws) => ws.replace(MD, 'groups: [baristas, roastery, management]', 'groups: [baristas, roastery, managment]'),
     argv: ACL,
-    expect: { code: 0, check: (r) => assert.match(r.stderr, new RegExp(`${literal(MD)}[^\\n]*warning[^\\n]*managment[^\\n]*"management"`)) },
+    expect: {
+      code: 0,
+      check: (r) => assert.match(r.stderr, new RegExp(`${literal(MD)}[^\\n]*warning[^\\n]*managment[^\\n]*"management"`)),
+    },
   },
   {
     name: 'a principal group no document uses (barista): a warning naming "baristas", exit 0',
     setup: addPrincipal('{ "name": "eka", "tenant": "warung-kopi", "groups": ["barista"] }'),
     argv: ACL,
-    expect: { code: 0, check: (r, ws) => assert.match(r.stderr, new RegExp(`${literal(PRINCIPALS)}:${ws.lineOf(PRINCIPALS, '"eka"')}: warning[^\\n]*barista\\b[^\\n]*"baristas"`)) },
+    expect: {
+      code: 0,
+      check: (r, ws) =>
+        assert.match(
+          r.stderr,
+          new RegExp(`${literal(PRINCIPALS)}:${ws.lineOf(PRINCIPALS, '"eka"')}: warning[^\\n]*barista\\b[^\\n]*"baristas"`),
+        ),
+    },
   },
   {
     name: 'a document tenant no principal has (warung-kopl): a warning naming "warung-kopi", exit 0',
     setup: (ws) => ws.replace(MD, 'tenant: warung-kopi', 'tenant: warung-kopl'),
     argv: ACL,
-    expect: { code: 0, check: (r) => assert.match(r.stderr, new RegExp(`${literal(MD)}[^\\n]*warning[^\\n]*warung-kopl[^\\n]*"warung-kopi"`)) },
+    expect: {
+      code: 0,
+      check: (r) => assert.match(r.stderr, new RegExp(`${literal(MD)}[^\\n]*warning[^\\n]*warung-kopl[^\\n]*"warung-kopi"`)),
+    },
   },
   {
     name: 'a principal tenant no document has (dapur-nusantra): a warning naming "dapur-nusantara", exit 0',
     setup: addPrincipal('{ "name": "eka", "tenant": "dapur-nusantra", "groups": ["kitchen"] }'),
     argv: ACL,
-    expect: { code: 0, check: (r, ws) => assert.match(r.stderr, new RegExp(`${literal(PRINCIPALS)}:${ws.lineOf(PRINCIPALS, '"eka"')}: warning[^\\n]*dapur-nusantra\\b[^\\n]*"dapur-nusantara"`)) },
+    expect: {
+      code: 0,
+      check: (r, ws) =>
+        assert.match(
+          r.stderr,
+          new RegExp(`${literal(PRINCIPALS)}:${ws.lineOf(PRINCIPALS, '"eka"')}: warning[^\\n]*dapur-nusantra\\b[^\\n]*"dapur-nusantara"`),
+        ),
+    },
   },
   {
     name: 'the example as shipped: no warning, no error, exit 0',

@@ -53,15 +53,22 @@ export function reportedAndStrict(
       name: `${name} (--strict: exit 2 before the work)`,
       setup,
       argv: [...argv, '--strict'],
-      expect: opts.strictFails === false
-        ? { code: opts.code ?? 0, stderr: (ws) => problemMatchers(ws, problem) }
-        : { code: 2, noRuns: true, stderr: (ws) => [...problemMatchers(ws, problem), /--strict/] },
+      expect:
+        opts.strictFails === false
+          ? { code: opts.code ?? 0, stderr: (ws) => problemMatchers(ws, problem) }
+          : { code: 2, noRuns: true, stderr: (ws) => [...problemMatchers(ws, problem), /--strict/] },
     },
   ];
 }
 
 /** One case: the command cannot use the input and exits 2, naming where, before any run is saved. */
-export function unusable(name: string, setup: ((ws: FuzzWorkspace) => void) | undefined, argv: string[], problem: Problem, extra: Partial<FuzzCase['expect']> = {}): FuzzCase {
+export function unusable(
+  name: string,
+  setup: ((ws: FuzzWorkspace) => void) | undefined,
+  argv: string[],
+  problem: Problem,
+  extra: Partial<FuzzCase['expect']> = {},
+): FuzzCase {
   return {
     name,
     setup,

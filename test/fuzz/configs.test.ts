@@ -37,8 +37,17 @@ const cases: FuzzCase[] = [
   badConfig('no fields', lexical('"fields": {}'), '"fields"', ['fields']),
   badConfig('a negative boost', lexical('"fields": { "title": -1, "body": 1 }'), '"fields"', ['title']),
   badConfig('a boost as a string', lexical('"fields": { "title": "3", "body": 1 }'), '"fields"', ['title']),
-  badConfig('every searched field unknown', lexical('"fields": {\n      "titel": 1,\n      "bdy": 1\n    }'), '"titel"', ['lexical.fields.titel', /no document/, 'did you mean "title"']),
-  badConfig('hybrid weights all 0', '{\n  "lexical": {},\n  "vector": { "embedder": { "provider": "lsa", "dimensions": 16 } },\n  "hybrid": {\n    "weights": { "lexical": 0, "vector": 0 }\n  }\n}\n', '"weights"', ['weights']),
+  badConfig('every searched field unknown', lexical('"fields": {\n      "titel": 1,\n      "bdy": 1\n    }'), '"titel"', [
+    'lexical.fields.titel',
+    /no document/,
+    'did you mean "title"',
+  ]),
+  badConfig(
+    'hybrid weights all 0',
+    '{\n  "lexical": {},\n  "vector": { "embedder": { "provider": "lsa", "dimensions": 16 } },\n  "hybrid": {\n    "weights": { "lexical": 0, "vector": 0 }\n  }\n}\n',
+    '"weights"',
+    ['weights'],
+  ),
   badConfig('bm25.b 2', lexical('"bm25": { "b": 2 }'), '"bm25"', ['b']),
   badConfig('bm25.k1 -1', lexical('"bm25": { "k1": -1 }'), '"bm25"', ['k1']),
   badConfig('depth 0', lexical('"depth": 0'), '"depth"', ['depth']),
@@ -54,21 +63,63 @@ const cases: FuzzCase[] = [
   badConfig('acl.mode "sideways"', '{\n  "acl": {\n    "mode": "sideways"\n  }\n}\n', '"mode"', ['mode']),
   badConfig('acl.candidates 0', '{\n  "acl": {\n    "candidates": 0\n  }\n}\n', '"candidates"', ['candidates']),
   badConfig('rerank without provider', '{\n  "lexical": {},\n  "rerank": {\n    "topN": 5\n  }\n}\n', '"rerank"', ['provider']),
-  badConfig('hybrid.k -5', '{\n  "lexical": {},\n  "vector": { "embedder": { "provider": "lsa" } },\n  "hybrid": {\n    "k": -5\n  }\n}\n', '"k": -5', ['hybrid.k']),
-  badConfig('lsa: a typo\'d setting ("dimension")', '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "dimension": 64\n    }\n  }\n}\n', '"dimension"', ['dimension', 'dimensions']),
-  badConfig('lsa: maxDfRatio 5', '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "maxDfRatio": 5\n    }\n  }\n}\n', '"maxDfRatio"', ['maxDfRatio']),
-  badConfig('lsa: powerIterations -1', '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "powerIterations": -1\n    }\n  }\n}\n', '"powerIterations"', ['powerIterations']),
-  badConfig('lsa: seed "x"', '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "seed": "x"\n    }\n  }\n}\n', '"seed"', ['seed']),
-  badConfig('lsa: dimensions 0', '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "dimensions": 0\n    }\n  }\n}\n', '"dimensions": 0', ['dimensions']),
+  badConfig(
+    'hybrid.k -5',
+    '{\n  "lexical": {},\n  "vector": { "embedder": { "provider": "lsa" } },\n  "hybrid": {\n    "k": -5\n  }\n}\n',
+    '"k": -5',
+    ['hybrid.k'],
+  ),
+  badConfig(
+    'lsa: a typo\'d setting ("dimension")',
+    '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "dimension": 64\n    }\n  }\n}\n',
+    '"dimension"',
+    ['dimension', 'dimensions'],
+  ),
+  badConfig(
+    'lsa: maxDfRatio 5',
+    '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "maxDfRatio": 5\n    }\n  }\n}\n',
+    '"maxDfRatio"',
+    ['maxDfRatio'],
+  ),
+  badConfig(
+    'lsa: powerIterations -1',
+    '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "powerIterations": -1\n    }\n  }\n}\n',
+    '"powerIterations"',
+    ['powerIterations'],
+  ),
+  badConfig(
+    'lsa: seed "x"',
+    '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "seed": "x"\n    }\n  }\n}\n',
+    '"seed"',
+    ['seed'],
+  ),
+  badConfig(
+    'lsa: dimensions 0',
+    '{\n  "vector": {\n    "embedder": {\n      "provider": "lsa",\n      "dimensions": 0\n    }\n  }\n}\n',
+    '"dimensions": 0',
+    ['dimensions'],
+  ),
   badConfig('description 5', '{\n  "description": 5\n}\n', '"description"', ['description']),
   badConfig('empty file', '', undefined, ['empty']),
   badConfig('a list', '[]\n', undefined, [/object/]),
   badConfig('null', 'null\n', undefined, [/object/]),
   badConfig('binary', Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0]), undefined, ['binary']),
   badConfig('fuzzy 1e9 through search', lexical('"fuzzy": 1e9'), '"fuzzy"', ['fuzzy'], ['search', '-c', 'broken', 'kopi']),
-  badConfig('through compare', lexical('"fuzzy": 1e9'), '"fuzzy"', ['fuzzy'], ['compare', '--baseline', 'baseline', '--candidate', 'broken']),
+  badConfig(
+    'through compare',
+    lexical('"fuzzy": 1e9'),
+    '"fuzzy"',
+    ['fuzzy'],
+    ['compare', '--baseline', 'baseline', '--candidate', 'broken'],
+  ),
   badConfig('through gate', lexical('"fuzzy": 1e9'), '"fuzzy"', ['fuzzy'], ['gate', '--candidate', 'broken']),
-  badConfig('through check-acl', lexical('"fuzzy": 1e9'), '"fuzzy"', ['fuzzy'], ['check-acl', '-c', 'broken', '--as', 'guest', '--no-prefixes']),
+  badConfig(
+    'through check-acl',
+    lexical('"fuzzy": 1e9'),
+    '"fuzzy"',
+    ['fuzzy'],
+    ['check-acl', '-c', 'broken', '--as', 'guest', '--no-prefixes'],
+  ),
   badConfig('through suggest', lexical('"fuzzy": 1e9'), '"fuzzy"', ['fuzzy'], ['suggest', '-c', 'broken', 'kop']),
   warned('unknown field in fields', lexical('"fields": {\n      "titel": 3,\n      "body": 1\n    }'), '"titel"', ['titel', 'title']),
   warned('"hybrid" without "vector"', '{\n  "lexical": {},\n  "hybrid": {\n    "k": 10\n  }\n}\n', '"hybrid"', ['hybrid']),
@@ -80,10 +131,18 @@ const cases: FuzzCase[] = [
   },
   unusable('config: -c names no config', undefined, ['eval', '-c', 'nonexistent'], { file: 'nonexistent', words: ['baseline'] }),
   unusable('config: -c names a folder', undefined, ['eval', '-c', 'configs'], { file: 'configs', words: ['folder'] }),
-  unusable('config: -c names a file outside the workspace with an error', (ws) => ws.write('../outside.rank.json', '{\n  "pageSize": -1\n}\n'), ['eval', '-c', '../outside.rank.json'], { file: 'outside.rank.json', words: ['pageSize'] }),
+  unusable(
+    'config: -c names a file outside the workspace with an error',
+    (ws) => ws.write('../outside.rank.json', '{\n  "pageSize": -1\n}\n'),
+    ['eval', '-c', '../outside.rank.json'],
+    { file: 'outside.rank.json', words: ['pageSize'] },
+  ),
   {
     name: 'config: a bad config among good ones: the good ones run, the bad one is reported with its line, exit 2',
-    setup: (ws) => { ws.keepConfigs('baseline', 'title-boost-3'); ws.write(FILE, lexical('"fuzzy": 1e9')); },
+    setup: (ws) => {
+      ws.keepConfigs('baseline', 'title-boost-3');
+      ws.write(FILE, lexical('"fuzzy": 1e9'));
+    },
     argv: ['eval', '--format', 'json'],
     expect: {
       code: 2,
@@ -91,20 +150,34 @@ const cases: FuzzCase[] = [
       check: (r) => {
         const out = JSON.parse(r.stdout);
         assert.deepEqual(out.runs.map((x: { config: string }) => x.config).sort(), ['baseline', 'title-boost-3']);
-        assert.deepEqual(out.failed.map((x: { name: string }) => x.name), ['broken']);
+        assert.deepEqual(
+          out.failed.map((x: { name: string }) => x.name),
+          ['broken'],
+        );
       },
     },
   },
   {
     // A check that left a config unchecked has not passed: exit 1, the config named among the failures.
     name: 'config: a bad config among good ones in check-acl: the good one is checked, exit 1',
-    setup: (ws) => { ws.keepConfigs('baseline'); ws.write(FILE, '{\n  "pageSize": 0\n}\n'); },
+    setup: (ws) => {
+      ws.keepConfigs('baseline');
+      ws.write(FILE, '{\n  "pageSize": 0\n}\n');
+    },
     argv: ['check-acl', '--as', 'guest', '--no-prefixes'],
-    expect: { code: 1, stderr: (ws) => [at(FILE, ws.lineOf(FILE, '"pageSize"'))], stdout: ['baseline', /FAILED: config broken was not checked/] },
+    expect: {
+      code: 1,
+      stderr: (ws) => [at(FILE, ws.lineOf(FILE, '"pageSize"'))],
+      stdout: ['baseline', /FAILED: config broken was not checked/],
+    },
   },
   {
     name: 'config: every config bad',
-    setup: (ws) => { ws.keepConfigs(); ws.write(FILE, '{\n  "pageSize": 0\n}\n'); ws.write('configs/other.rank.json', '{ "lexical": 3 }'); },
+    setup: (ws) => {
+      ws.keepConfigs();
+      ws.write(FILE, '{\n  "pageSize": 0\n}\n');
+      ws.write('configs/other.rank.json', '{ "lexical": 3 }');
+    },
     argv: ['eval'],
     expect: { code: 2, noRuns: true, stderr: (ws) => [at(FILE, ws.lineOf(FILE, '"pageSize"')), 'configs/other.rank.json'] },
   },

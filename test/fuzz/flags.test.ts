@@ -33,15 +33,27 @@ const cases: FuzzCase[] = [
   badFlag('--metrics empty', ['eval', '-c', 'baseline', '--metrics', ''], ['--metrics']),
   badFlag('--metrics ndcg@0', ['eval', '-c', 'baseline', '--metrics', 'ndcg@0'], ['--metrics']),
   badFlag('--metrics p (no cut-off)', ['eval', '-c', 'baseline', '--metrics', 'p'], ['--metrics', /cut-off/]),
-  badFlag('sweep: --vary naming no setting', ['sweep', '-c', 'baseline', '--vary', 'lexical.boosts.title=1..5:0.5'], ['--vary', /did you mean lexical\.fields\.title/]),
+  badFlag(
+    'sweep: --vary naming no setting',
+    ['sweep', '-c', 'baseline', '--vary', 'lexical.boosts.title=1..5:0.5'],
+    ['--vary', /did you mean lexical\.fields\.title/],
+  ),
   badFlag('sweep: --vary with an empty range', ['sweep', '-c', 'baseline', '--vary', 'hybrid.k=9..1:1'], ['--vary', /empty/]),
   badFlag('sweep: --vary without =', ['sweep', '-c', 'baseline', '--vary', 'lexical.fields.title'], ['--vary']),
   badFlag('sweep: --vary step 0', ['sweep', '-c', 'baseline', '--vary', 'lexical.fields.title=1..2:0'], ['--vary']),
   badFlag('sweep without --vary', ['sweep', '-c', 'baseline'], ['--vary']),
   badFlag('sweep without --config', ['sweep', '--vary', 'lexical.fields.title=1,2'], ['--config']),
-  badFlag('sweep: --search random without N', ['sweep', '-c', 'baseline', '--vary', 'lexical.fields.title=1,2', '--search', 'random:0'], ['--search']),
+  badFlag(
+    'sweep: --search random without N',
+    ['sweep', '-c', 'baseline', '--vary', 'lexical.fields.title=1,2', '--search', 'random:0'],
+    ['--search'],
+  ),
   badFlag('sweep: --folds 1', ['sweep', '-c', 'baseline', '--vary', 'lexical.fields.title=1,2', '--folds', '1'], ['--folds']),
-  badFlag('sweep: --write-best not a .rank.json', ['sweep', '-c', 'baseline', '--vary', 'lexical.fields.title=1,2', '--write-best', 'best.json'], ['--write-best']),
+  badFlag(
+    'sweep: --write-best not a .rank.json',
+    ['sweep', '-c', 'baseline', '--vary', 'lexical.fields.title=1,2', '--write-best', 'best.json'],
+    ['--write-best'],
+  ),
   badFlag('an unknown flag', ['eval', '--frobnicate'], ['--frobnicate']),
   badFlag('a flag without its value', ['eval', '--config'], ['--config']),
   badFlag('an unexpected argument to eval', ['eval', '-c', 'baseline', 'extra'], ['extra']),
@@ -60,10 +72,22 @@ const cases: FuzzCase[] = [
   badFlag('explain without --query', ['explain', '--config', 'baseline', '--doc', 'visit-toraja'], ['--query']),
   badFlag('explain without --doc', ['explain', '--config', 'baseline', '--query', 'q02'], ['--doc']),
   badFlag('explain with a blank --query', ['explain', '--config', 'baseline', '--query', '  ', '--doc', 'visit-toraja'], ['--query']),
-  badFlag('explain --format markdown', ['explain', '--config', 'baseline', '--query', 'q02', '--doc', 'visit-toraja', '--format', 'markdown'], ['--format']),
+  badFlag(
+    'explain --format markdown',
+    ['explain', '--config', 'baseline', '--query', 'q02', '--doc', 'visit-toraja', '--format', 'markdown'],
+    ['--format'],
+  ),
   badFlag('explain an unknown document', ['explain', '--config', 'baseline', '--query', 'q02', '--doc', 'nope-doc'], ['--doc', 'nope-doc']),
-  badFlag('explain a mistyped query id', ['explain', '--config', 'baseline', '--query', 'q020', '--doc', 'visit-toraja'], ['--query', 'q020', 'did you mean']),
-  badFlag('explain an unknown --baseline', ['explain', '--config', 'baseline', '--baseline', 'nope', '--query', 'q02', '--doc', 'visit-toraja'], ['nope']),
+  badFlag(
+    'explain a mistyped query id',
+    ['explain', '--config', 'baseline', '--query', 'q020', '--doc', 'visit-toraja'],
+    ['--query', 'q020', 'did you mean'],
+  ),
+  badFlag(
+    'explain an unknown --baseline',
+    ['explain', '--config', 'baseline', '--baseline', 'nope', '--query', 'q02', '--doc', 'visit-toraja'],
+    ['nope'],
+  ),
   badFlag('--as with an empty name', ['eval', '-c', 'baseline', '--as', ''], ['--as']),
   badFlag('--config with an empty name', ['eval', '--config', ''], ['--config']),
   badFlag('--workspace empty', ['eval', '--workspace', ''], ['--workspace']),
@@ -94,4 +118,7 @@ const cases: FuzzCase[] = [
   },
 ];
 
-fuzzTable('flags', alsoThroughBinary(cases, ['flags: --max-queries abc', 'flags: an unknown command', 'flags: an unknown flag', 'flags: --page-size 0x10']));
+fuzzTable(
+  'flags',
+  alsoThroughBinary(cases, ['flags: --max-queries abc', 'flags: an unknown command', 'flags: an unknown flag', 'flags: --page-size 0x10']),
+);

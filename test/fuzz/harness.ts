@@ -14,7 +14,20 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { constants as os, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
@@ -159,12 +172,16 @@ export async function runCase(c: FuzzCase): Promise<RunResult> {
     const argv = typeof c.argv === 'function' ? c.argv(ws) : c.argv;
     let watch: InterruptWatch | undefined;
     const onSpawn = (child: ChildProcess) => {
-      if (c.interruptWhen) watch = interruptOnProgress(child, { interruptWhen: c.interruptWhen, secondInterruptOnNotice: c.secondInterrupt });
+      if (c.interruptWhen)
+        watch = interruptOnProgress(child, { interruptWhen: c.interruptWhen, secondInterruptOnNotice: c.secondInterrupt });
       c.onSpawn?.(child, ws);
     };
     const env = c.interruptWhen ? { RANKLAB_PROGRESS: '1', ...c.env } : c.env;
     const r = c.child || c.interruptWhen ? await runChild(argv, ws.root, { env, onSpawn }) : await runInProcess(argv, ws.root, env);
-    const stderr = r.stderr.split('\n').filter((l) => !l.startsWith('ranklab-progress ')).join('\n');
+    const stderr = r.stderr
+      .split('\n')
+      .filter((l) => !l.startsWith('ranklab-progress '))
+      .join('\n');
     const show = `\n--- argv: ${argv.join(' ')}\n--- exit ${r.code}\n--- stderr:\n${stderr.slice(0, 4000)}\n--- stdout:\n${r.stdout.slice(0, 2000)}`;
     if (c.interruptWhen) assert.ok(watch?.interruptedAt !== undefined, `the phase to interrupt never showed${show}`);
     assert.equal(r.code, c.expect.code, `exit code${show}`);
@@ -176,8 +193,17 @@ export async function runCase(c: FuzzCase): Promise<RunResult> {
     for (const m of e.notStderr ?? []) assert.ok(!matches(stderr, m), `stderr has ${String(m)}${show}`);
     const changed = diffTrees(before, treeHashes(ws.root)).filter((p) => !(e.writes ?? []).includes(p));
     assert.deepEqual(changed, [], `files outside .ranklab/ changed${show}`);
-    assert.deepEqual(filesUnder(ws.root).filter((f) => f.endsWith('.tmp')), [], `half-written files were left${show}`);
-    if (e.noRuns) assert.deepEqual(savedRuns(ws.root).filter((f) => !runsBefore.includes(f)), [], `a run was saved${show}`);
+    assert.deepEqual(
+      filesUnder(ws.root).filter((f) => f.endsWith('.tmp')),
+      [],
+      `half-written files were left${show}`,
+    );
+    if (e.noRuns)
+      assert.deepEqual(
+        savedRuns(ws.root).filter((f) => !runsBefore.includes(f)),
+        [],
+        `a run was saved${show}`,
+      );
     if (e.runs) assert.deepEqual(configsOfRuns(savedRuns(ws.root)), [...e.runs].sort(), `saved runs${show}`);
     for (const entry of e.noCache ?? []) {
       const prefix = `.ranklab/cache/${entry}`;
@@ -236,7 +262,13 @@ export function treeHashes(root: string): Map<string, string> {
       const st = lstatSync(join(root, r));
       if (st.isDirectory()) walk(r);
       else if (st.isSymbolicLink()) out.set(r, 'link');
-      else out.set(r, createHash('sha1').update(readFileSync(join(root, r))).digest('hex'));
+      else
+        out.set(
+          r,
+          createHash('sha1')
+            .update(readFileSync(join(root, r)))
+            .digest('hex'),
+        );
     }
   };
   walk('');
@@ -263,7 +295,10 @@ function filesUnder(root: string, rel = ''): string[] {
 
 /** What saved run files are of: `<config>[@principal]` of `<config>[@principal]-<time>.json.gz` (or older `.json`). */
 function configsOfRuns(files: string[]): string[] {
-  return files.filter((n) => n.endsWith('.json.gz') || n.endsWith('.json')).map((n) => n.replace(/-\d{4}-\d\d-\d\dT[\d-]+Z\.json(\.gz)?$/, '')).sort();
+  return files
+    .filter((n) => n.endsWith('.json.gz') || n.endsWith('.json'))
+    .map((n) => n.replace(/-\d{4}-\d\d-\d\dT[\d-]+Z\.json(\.gz)?$/, ''))
+    .sort();
 }
 
 function savedRuns(root: string): string[] {
@@ -291,7 +326,9 @@ async function runInProcess(argv: string[], cwd: string, extraEnv?: Record<strin
   const env = caseEnv(extraEnv);
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const apply = (vars: Record<string, string | undefined>) => {
-    for (const [k, v] of Object.entries(vars)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(vars))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   };
   apply(env);
   process.chdir(cwd);
@@ -308,10 +345,16 @@ async function runInProcess(argv: string[], cwd: string, extraEnv?: Record<strin
 }
 
 /** Runs the built binary (test/helpers/cli.ts; RANKLAB_TEST_CLI picks another build); `npm test` builds it first. */
-export function runChild(argv: string[], cwd: string, opts: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {}): Promise<RunResult> {
+export function runChild(
+  argv: string[],
+  cwd: string,
+  opts: { env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<RunResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [k, v] of Object.entries(caseEnv(opts.env))) if (v === undefined) delete env[k]; else env[k] = v;
+  for (const [k, v] of Object.entries(caseEnv(opts.env)))
+    if (v === undefined) delete env[k];
+    else env[k] = v;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [CLI, ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

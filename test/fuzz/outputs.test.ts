@@ -10,7 +10,13 @@ const EVAL = ['eval', '-c', 'baseline'];
 const COMPARE = ['compare', '--baseline', 'baseline', '--candidate', 'title-boost-3'];
 const GATE = ['gate', '--candidate', 'title-boost-3'];
 
-function refused(name: string, argv: string[], path: string, words: (string | RegExp)[] = [], setup?: (ws: FuzzWorkspace) => void): FuzzCase {
+function refused(
+  name: string,
+  argv: string[],
+  path: string,
+  words: (string | RegExp)[] = [],
+  setup?: (ws: FuzzWorkspace) => void,
+): FuzzCase {
   return unusable(`outputs: ${name}`, setup, argv, { file: path, words });
 }
 
@@ -22,7 +28,11 @@ function wellFormedTrec(text: string): void {
 }
 
 const noTempFiles = (dir: string) => (_r: unknown, ws: FuzzWorkspace) =>
-  assert.deepEqual(readdirSync(ws.path(dir)).filter((f) => f.endsWith('.tmp')), [], 'no temporary file is left behind');
+  assert.deepEqual(
+    readdirSync(ws.path(dir)).filter((f) => f.endsWith('.tmp')),
+    [],
+    'no temporary file is left behind',
+  );
 
 const cases: FuzzCase[] = [
   refused('--trec-run into a missing folder', [...EVAL, '--trec-run', 'no/dir/out.txt'], 'no/dir', ['--trec-run']),
@@ -33,7 +43,12 @@ const cases: FuzzCase[] = [
   refused('--trec-run onto the judgments', [...EVAL, '--trec-run', 'judgments/golden.json'], 'judgments/golden.json', [/input/]),
   refused('--trec-run onto ranklab.json', [...EVAL, '--trec-run', 'ranklab.json'], 'ranklab.json', [/input/]),
   refused('--trec-run onto a config', [...EVAL, '--trec-run', 'configs/baseline.rank.json'], 'configs/baseline.rank.json', [/input/]),
-  refused('--trec-run onto a corpus file', [...EVAL, '--trec-run', 'corpus/brewing/brew-aeropress.md'], 'corpus/brewing/brew-aeropress.md', [/input/]),
+  refused(
+    '--trec-run onto a corpus file',
+    [...EVAL, '--trec-run', 'corpus/brewing/brew-aeropress.md'],
+    'corpus/brewing/brew-aeropress.md',
+    [/input/],
+  ),
   refused('--trec-run onto the JSONL corpus', [...EVAL, '--trec-run', './data/../data/products.jsonl'], 'products.jsonl', [/input/]),
   refused('--trec-run onto the principals', [...EVAL, '--trec-run', 'principals.json'], 'principals.json', [/input/]),
   refused('--junit onto the judgments', [...COMPARE, '--junit', 'judgments/golden.json'], 'judgments/golden.json', [/input/]),
@@ -46,20 +61,37 @@ const cases: FuzzCase[] = [
   refused('--trec-run ends in a slash', [...EVAL, '--trec-run', 'out/'], 'out/', []),
   refused('--trec-run under a file', [...EVAL, '--trec-run', 'ranklab.json/out.txt'], 'ranklab.json', ['folder']),
   refused('--junit is a folder', [...COMPARE, '--junit', 'judgments'], 'judgments', ['folder']),
-  refused('--junit and --summary name the same file', [...COMPARE, '--junit', 'report.txt', '--summary', 'report.txt'], 'report.txt', ['--junit', '--summary']),
-  refused('--trec-run names the baseline run it compares', ['compare', '--qrels', 'judgments/golden.json', '--baseline', 'a.txt', '--candidate', 'b.txt', '--junit', 'a.txt'], 'a.txt', [/input/], (ws) => {
-    ws.write('a.txt', 'q01 Q0 origin-gayo 1 9 a\n');
-    ws.write('b.txt', 'q01 Q0 visit-gayo 1 9 b\n');
-  }),
-  refused('eval -c a -c b --trec-run over existing derived files', ['eval', '-c', 'baseline', '-c', 'title-boost-3', '--trec-run', 'out.txt'], 'out.baseline.txt', ['--force'], (ws) => {
-    ws.write('out.baseline.txt', 'mine\n');
-    ws.write('out.title-boost-3.txt', 'mine too\n');
-  }),
+  refused('--junit and --summary name the same file', [...COMPARE, '--junit', 'report.txt', '--summary', 'report.txt'], 'report.txt', [
+    '--junit',
+    '--summary',
+  ]),
+  refused(
+    '--trec-run names the baseline run it compares',
+    ['compare', '--qrels', 'judgments/golden.json', '--baseline', 'a.txt', '--candidate', 'b.txt', '--junit', 'a.txt'],
+    'a.txt',
+    [/input/],
+    (ws) => {
+      ws.write('a.txt', 'q01 Q0 origin-gayo 1 9 a\n');
+      ws.write('b.txt', 'q01 Q0 visit-gayo 1 9 b\n');
+    },
+  ),
+  refused(
+    'eval -c a -c b --trec-run over existing derived files',
+    ['eval', '-c', 'baseline', '-c', 'title-boost-3', '--trec-run', 'out.txt'],
+    'out.baseline.txt',
+    ['--force'],
+    (ws) => {
+      ws.write('out.baseline.txt', 'mine\n');
+      ws.write('out.title-boost-3.txt', 'mine too\n');
+    },
+  ),
   refused('--state-dir is a file', [...EVAL, '--state-dir', 'ranklab.json'], 'ranklab.json', ['--state-dir']),
   refused('.ranklab is a file', EVAL, '.ranklab', [], (ws) => ws.write('.ranklab', 'not a folder\n')),
   refused('.ranklab/runs is a file', EVAL, '.ranklab/runs', [], (ws) => ws.write('.ranklab/runs', 'not a folder\n')),
   refused('.ranklab/cache is a file', ['search', 'kopi'], '.ranklab/cache', [], (ws) => ws.write('.ranklab/cache', 'not a folder\n')),
-  refused('RANKLAB_STATE_DIR-like --state-dir under a file', [...EVAL, '--state-dir', 'principals.json/state'], 'principals.json', ['--state-dir']),
+  refused('RANKLAB_STATE_DIR-like --state-dir under a file', [...EVAL, '--state-dir', 'principals.json/state'], 'principals.json', [
+    '--state-dir',
+  ]),
   {
     name: 'outputs: --force overwrites derived files the user did not name',
     setup: (ws) => ws.write('out.baseline.txt', 'mine\n'),
@@ -67,14 +99,25 @@ const cases: FuzzCase[] = [
     expect: {
       code: 0,
       writes: ['out.baseline.txt', 'out.title-boost-3.txt'],
-      check: (r, ws) => { wellFormedTrec(ws.read('out.baseline.txt')); wellFormedTrec(ws.read('out.title-boost-3.txt')); noTempFiles('.')(r, ws); },
+      check: (r, ws) => {
+        wellFormedTrec(ws.read('out.baseline.txt'));
+        wellFormedTrec(ws.read('out.title-boost-3.txt'));
+        noTempFiles('.')(r, ws);
+      },
     },
   },
   {
     name: 'outputs: a file the user named is replaced (atomically)',
     setup: (ws) => ws.write('out.txt', 'old\n'),
     argv: [...EVAL, '--trec-run', 'out.txt', '--no-save'],
-    expect: { code: 0, writes: ['out.txt'], check: (r, ws) => { wellFormedTrec(ws.read('out.txt')); noTempFiles('.')(r, ws); } },
+    expect: {
+      code: 0,
+      writes: ['out.txt'],
+      check: (r, ws) => {
+        wellFormedTrec(ws.read('out.txt'));
+        noTempFiles('.')(r, ws);
+      },
+    },
   },
   {
     name: 'outputs: compare writes --junit and --summary where asked',
@@ -83,12 +126,20 @@ const cases: FuzzCase[] = [
     expect: {
       code: 0,
       writes: ['reports/j.xml', 'reports/s.md'],
-      check: (r, ws) => { assert.match(ws.read('reports/j.xml'), /<testsuites/); assert.match(ws.read('reports/s.md'), /ndcg@10/); noTempFiles('reports')(r, ws); },
+      check: (r, ws) => {
+        assert.match(ws.read('reports/j.xml'), /<testsuites/);
+        assert.match(ws.read('reports/s.md'), /ndcg@10/);
+        noTempFiles('reports')(r, ws);
+      },
     },
   },
   {
     name: 'outputs: a document id holding a tab never breaks a TREC line',
-    setup: (ws) => ws.write('data/products.jsonl', ws.read('data/products.jsonl') + JSON.stringify({ id: 'kopi\tgayo', title: 'Kopi gayo tab', text: 'kopi gayo' }) + '\n'),
+    setup: (ws) =>
+      ws.write(
+        'data/products.jsonl',
+        ws.read('data/products.jsonl') + JSON.stringify({ id: 'kopi\tgayo', title: 'Kopi gayo tab', text: 'kopi gayo' }) + '\n',
+      ),
     argv: [...EVAL, '--trec-run', 'out.txt', '--no-save'],
     expect: { code: 0, writes: ['out.txt'], check: (_r, ws) => wellFormedTrec(ws.read('out.txt')) },
   },
@@ -99,4 +150,11 @@ const cases: FuzzCase[] = [
   },
 ];
 
-fuzzTable('outputs', alsoThroughBinary(cases, ['outputs: --trec-run into a missing folder', 'outputs: --trec-run onto the judgments', 'outputs: .ranklab is a file']));
+fuzzTable(
+  'outputs',
+  alsoThroughBinary(cases, [
+    'outputs: --trec-run into a missing folder',
+    'outputs: --trec-run onto the judgments',
+    'outputs: .ranklab is a file',
+  ]),
+);

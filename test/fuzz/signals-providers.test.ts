@@ -26,19 +26,30 @@ before(async () => {
 });
 after(() => server.close());
 
-const at = (phase: WorkProgress['phase'], label?: string, minDone = 1) => (p: WorkProgress) =>
-  p.phase === phase && (label === undefined || p.label === label) && p.done >= minDone;
+const at =
+  (phase: WorkProgress['phase'], label?: string, minDone = 1) =>
+  (p: WorkProgress) =>
+    p.phase === phase && (label === undefined || p.label === label) && p.done >= minDone;
 
 const TITLE_BOOST = { ...BM25_CONFIG, lexical: { ...BM25_CONFIG.lexical, fields: { title: 3, body: 1 } } };
-const LSA_HNSW = { vector: { embedder: { provider: 'lsa', dimensions: 16 }, hnsw: { M: 16, efConstruction: 200, efSearch: 50 }, depth: 100 }, pageSize: 10 };
+const LSA_HNSW = {
+  vector: { embedder: { provider: 'lsa', dimensions: 16 }, hnsw: { M: 16, efConstruction: 200, efSearch: 50 }, depth: 100 },
+  pageSize: 10,
+};
 const BIG = { docs: 30_000, queries: 300 };
 
 /** A vector config embedding through the test server (or a dead address), with fast retries. */
 function httpVectorConfig(url: string, extra: Record<string, unknown> = {}) {
-  return { vector: { embedder: { provider: 'http', url, model: 'fake', maxRetries: 2, retryDelayMs: 10, ...extra }, exact: true, depth: 100 }, pageSize: 10 };
+  return {
+    vector: { embedder: { provider: 'http', url, model: 'fake', maxRetries: 2, retryDelayMs: 10, ...extra }, exact: true, depth: 100 },
+    pageSize: 10,
+  };
 }
 function httpRerankConfig(url: string) {
-  return { ...BM25_CONFIG, rerank: { provider: { provider: 'http', url, model: 'fake', maxRetries: 1, retryDelayMs: 10 }, topN: 20, topM: 10 } };
+  return {
+    ...BM25_CONFIG,
+    rerank: { provider: { provider: 'http', url, model: 'fake', maxRetries: 1, retryDelayMs: 10 }, topN: 20, topM: 10 },
+  };
 }
 function writeConfig(ws: FuzzWorkspace, name: string, config: unknown): void {
   ws.writeJson(`configs/${name}.rank.json`, config);
@@ -98,7 +109,14 @@ const SIGNAL_CASES: FuzzCase[] = [
     workspace: { docs: 5_000, queries: 3_000, configs: { baseline: BM25_CONFIG, title: TITLE_BOOST } },
     argv: ['compare', '--baseline', 'baseline', '--candidate', 'title'],
     interruptWhen: at('queries', 'title'),
-    expect: { code: 130, stderr: [/interrupted: 1 of 3 steps completed: baseline baseline \(run in .*baseline-.*\.json\.gz\)/, 'not completed: candidate title, statistics'], runs: ['baseline'] },
+    expect: {
+      code: 130,
+      stderr: [
+        /interrupted: 1 of 3 steps completed: baseline baseline \(run in .*baseline-.*\.json\.gz\)/,
+        'not completed: candidate title, statistics',
+      ],
+      runs: ['baseline'],
+    },
   },
   {
     name: 'eval: Ctrl-C while an HTTP embedder does not answer stops the request',
@@ -133,8 +151,14 @@ const PROVIDER_CASES: FuzzCase[] = [
     argv: ['eval', '-c', 'baseline', '-c', 'http-vector'],
     expect: {
       code: 2,
-      stderr: () => [`config http-vector not run: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`, '(gave up after 3 attempts; see vector.embedder.maxRetries)'],
-      stdout: () => [/baseline +lexical +0\.\d{4}/, `not run: http-vector: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`],
+      stderr: () => [
+        `config http-vector not run: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`,
+        '(gave up after 3 attempts; see vector.embedder.maxRetries)',
+      ],
+      stdout: () => [
+        /baseline +lexical +0\.\d{4}/,
+        `not run: http-vector: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`,
+      ],
       runs: ['baseline'],
     },
   },
@@ -149,7 +173,9 @@ const PROVIDER_CASES: FuzzCase[] = [
       code: 2,
       // Two attempts, said by the message. (How many requests reached the server is not asserted: under load the
       // client can give up before the server has read a request, so that count depends on timing.)
-      stderr: () => [`config http-vector not run: vector.embedder.timeoutMs: no answer within 300 ms from ${server.url}/v1/embeddings (gave up after 2 attempts; see vector.embedder.maxRetries)`],
+      stderr: () => [
+        `config http-vector not run: vector.embedder.timeoutMs: no answer within 300 ms from ${server.url}/v1/embeddings (gave up after 2 attempts; see vector.embedder.maxRetries)`,
+      ],
       runs: ['baseline'],
     },
   },
@@ -165,7 +191,10 @@ const PROVIDER_CASES: FuzzCase[] = [
       runs: ['baseline', 'http-vector'],
       check: (r) => {
         const out = JSON.parse(r.stdout);
-        assert.deepEqual(out.runs.map((x: { config: string }) => x.config), ['baseline', 'http-vector']);
+        assert.deepEqual(
+          out.runs.map((x: { config: string }) => x.config),
+          ['baseline', 'http-vector'],
+        );
         assert.deepEqual(out.failed, []);
         // 398 documents in batches of 64 = 7 requests, the first one answered 500, 500, then 200.
         assert.equal(server.requests.filter((q) => Array.isArray(q.body.input) && q.body.input.length > 1).length, 9);
@@ -185,7 +214,10 @@ const PROVIDER_CASES: FuzzCase[] = [
       runs: ['baseline'],
       check: (r) => {
         const out = JSON.parse(r.stdout);
-        assert.deepEqual(out.runs.map((x: { config: string }) => x.config), ['baseline']);
+        assert.deepEqual(
+          out.runs.map((x: { config: string }) => x.config),
+          ['baseline'],
+        );
         assert.equal(out.failed[0].name, 'http-vector');
         assert.match(out.failed[0].message, /not JSON.*Welcome to nginx/);
         assert.equal(server.requests.length, 1);
@@ -208,7 +240,10 @@ const PROVIDER_CASES: FuzzCase[] = [
     argv: ['compare', '--baseline', 'baseline', '--candidate', 'http-vector'],
     expect: {
       code: 2,
-      stderr: () => [`ranklab compare: error: candidate "http-vector" not run: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`, /the baseline's run is in .*baseline-.*\.json/],
+      stderr: () => [
+        `ranklab compare: error: candidate "http-vector" not run: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`,
+        /the baseline's run is in .*baseline-.*\.json/,
+      ],
       runs: ['baseline'],
     },
   },
@@ -216,7 +251,13 @@ const PROVIDER_CASES: FuzzCase[] = [
     name: 'compare: an unreachable baseline is named',
     setup: (ws) => writeConfig(ws, 'http-vector', httpVectorConfig(`${deadUrl}/v1/embeddings`)),
     argv: ['compare', '--baseline', 'http-vector', '--candidate', 'baseline'],
-    expect: { code: 2, stderr: () => [`ranklab compare: error: baseline "http-vector" not run: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`], runs: [] },
+    expect: {
+      code: 2,
+      stderr: () => [
+        `ranklab compare: error: baseline "http-vector" not run: vector.embedder: connection refused (ECONNREFUSED) at ${deadUrl}/v1/embeddings`,
+      ],
+      runs: [],
+    },
   },
   {
     // The others are checked, but a check that left a config out has not passed: exit 1, the config named.

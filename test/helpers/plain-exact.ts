@@ -10,7 +10,11 @@ export class PlainExactIndex {
   private readonly rowOf = new Map<string, number>();
   private freeRows: number[] = [];
 
-  constructor(readonly dimension: number, readonly space: 'cosine' | 'ip' | 'l2' = 'cosine', capacity = 1024) {
+  constructor(
+    readonly dimension: number,
+    readonly space: 'cosine' | 'ip' | 'l2' = 'cosine',
+    capacity = 1024,
+  ) {
     this.matrix = new Float32Array(Math.max(1, capacity) * dimension);
   }
 

@@ -23,7 +23,8 @@ export function crosscheckPython(): { python?: string; versions?: Record<string,
     if (r.status === 0) return { python, versions: JSON.parse(r.stdout) };
     reason = `${python} cannot import the packages (${r.error ? r.error.message : r.stderr.trim().split('\n').pop()})`;
   }
-  if (process.env.RANKLAB_REQUIRE_CROSSCHECK === '1') throw new Error(`Python cross-check required (RANKLAB_REQUIRE_CROSSCHECK=1) but ${reason}; set it up: ${setup}`);
+  if (process.env.RANKLAB_REQUIRE_CROSSCHECK === '1')
+    throw new Error(`Python cross-check required (RANKLAB_REQUIRE_CROSSCHECK=1) but ${reason}; set it up: ${setup}`);
   const skip = `Python cross-check skipped: ${reason}; to run it: ${setup}`;
   process.stderr.write(`${skip}\n`);
   return { skip };

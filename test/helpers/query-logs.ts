@@ -28,7 +28,28 @@ export function germanIban(rng: () => number): string {
   return `DE${String(98 - rest).padStart(2, '0')}${bban}`;
 }
 
-export const WORDS = ['red', 'shoes', 'running', 'jacket', 'waterproof', 'kids', 'café', 'table', 'lamp', 'garden', 'hose', 'coffee', 'grinder', 'wool', 'socks', 'laptop', 'stand', 'yoga', 'mat', 'tent'];
+export const WORDS = [
+  'red',
+  'shoes',
+  'running',
+  'jacket',
+  'waterproof',
+  'kids',
+  'café',
+  'table',
+  'lamp',
+  'garden',
+  'hose',
+  'coffee',
+  'grinder',
+  'wool',
+  'socks',
+  'laptop',
+  'stand',
+  'yoga',
+  'mat',
+  'tent',
+];
 
 export interface GeneratedLog {
   lines: string[];
@@ -54,7 +75,13 @@ export function generateLog(opts: { seed: number; distinct: number; searches: nu
     const q = queries[k]!;
     people.set(q, (people.get(q) ?? 0) + 1);
     const variant = rng() < 0.3 ? `  ${q.toUpperCase().replace(' ', '   ')} ` : q;
-    lines.push(JSON.stringify({ query: variant, session_id: `p${i % Math.max(1, Math.floor(opts.searches / 20))}`, timestamp: new Date(t0 + i * 60_000).toISOString() }));
+    lines.push(
+      JSON.stringify({
+        query: variant,
+        session_id: `p${i % Math.max(1, Math.floor(opts.searches / 20))}`,
+        timestamp: new Date(t0 + i * 60_000).toISOString(),
+      }),
+    );
   }
   const planted: { kind: string; item: string }[] = [];
   const plant = (kind: string, item: string) => {
@@ -70,10 +97,15 @@ export function generateLog(opts: { seed: number; distinct: number; searches: nu
     plant('account', String(123456789 + i * 7));
   }
   const bots = { agent: 3, volume: 250, rate: 12, shape: 2 };
-  for (let i = 0; i < bots.agent; i++) lines.push(JSON.stringify({ query: pick(WORDS), user_agent: 'Mozilla/5.0 (compatible; Googlebot/2.1)' }));
+  for (let i = 0; i < bots.agent; i++)
+    lines.push(JSON.stringify({ query: pick(WORDS), user_agent: 'Mozilla/5.0 (compatible; Googlebot/2.1)' }));
   for (let i = 0; i < bots.volume; i++) lines.push(JSON.stringify({ query: `${pick(WORDS)} ${i}`, session_id: 'crawler-1' }));
-  for (let i = 0; i < bots.rate; i++) lines.push(JSON.stringify({ query: `${pick(WORDS)} fast`, session_id: 'burst-1', timestamp: new Date(t0 + i * 200).toISOString() }));
-  lines.push(JSON.stringify({ query: 'see https://example.com/page', session_id: 'u1' }), JSON.stringify({ query: 'x'.repeat(300), session_id: 'u2' }));
+  for (let i = 0; i < bots.rate; i++)
+    lines.push(JSON.stringify({ query: `${pick(WORDS)} fast`, session_id: 'burst-1', timestamp: new Date(t0 + i * 200).toISOString() }));
+  lines.push(
+    JSON.stringify({ query: 'see https://example.com/page', session_id: 'u1' }),
+    JSON.stringify({ query: 'x'.repeat(300), session_id: 'u2' }),
+  );
   lines.push('{"query": "unterminated', '[1, 2]', JSON.stringify({ session_id: 'no-query' }));
   // Shuffle so that the planted lines are spread through the file (the bots' own order does not matter).
   for (let i = lines.length - 1; i > 0; i--) {
@@ -84,7 +116,12 @@ export function generateLog(opts: { seed: number; distinct: number; searches: nu
 }
 
 /** Position-based clicks: P(click) = examination(position) × attractiveness(grade). */
-export function simulateClicks(seed: number, queries: { text: string; docs: Map<string, number> }[], lists: number, shuffle: (docs: string[], rng: () => number) => string[]): Impression[] {
+export function simulateClicks(
+  seed: number,
+  queries: { text: string; docs: Map<string, number> }[],
+  lists: number,
+  shuffle: (docs: string[], rng: () => number) => string[],
+): Impression[] {
   const rng = createRng(seed);
   const exam = [1, 0.7, 0.5, 0.35, 0.25, 0.18, 0.13, 0.1];
   const attract = [0.05, 0.2, 0.5, 0.9];

@@ -11,8 +11,12 @@ export function savedRun(queries: SavedQueryResult[], extra: Partial<SavedRun> =
   return {
     format: 'ranklab-run@4',
     provenance: { config: 'c', createdAt: '2026-12-03T10:00:00.000Z', tool: 't' },
-    config: { name: 'c' }, metricSpecs: ['ndcg@10'], metrics: { 'ndcg@10': 0.5 }, latency: { total: { p50: 1, p99: 2 } },
-    queries, ...extra,
+    config: { name: 'c' },
+    metricSpecs: ['ndcg@10'],
+    metrics: { 'ndcg@10': 0.5 },
+    latency: { total: { p50: 1, p99: 2 } },
+    queries,
+    ...extra,
   };
 }
 

@@ -60,7 +60,10 @@ export function writeSyntheticCollection(dir: string, opts: SyntheticCollectionO
   const docs = Array.from({ length: opts.docs }, (_, i) => {
     const topic = i % topics;
     const title = sentence(Array.from({ length: 4 + Math.floor(uniform() * 7) }, () => word(topic, 0.7)));
-    const body = Array.from({ length: 2 + Math.floor(uniform() * 6) }, () => sentence(Array.from({ length: 8 + Math.floor(uniform() * 14) }, () => word(topic, 0.5))) + '.').join(' ');
+    const body = Array.from(
+      { length: 2 + Math.floor(uniform() * 6) },
+      () => sentence(Array.from({ length: 8 + Math.floor(uniform() * 14) }, () => word(topic, 0.5))) + '.',
+    ).join(' ');
     return { id: String(i + 1), title, text: body, topic };
   });
   const qrels: string[] = [];
@@ -69,11 +72,16 @@ export function writeSyntheticCollection(dir: string, opts: SyntheticCollectionO
     const topic = q % topics;
     const members = docs.filter((d) => d.topic === topic);
     const target = pick(members);
-    const targetWords = `${target.title} ${target.text}`.toLowerCase().split(/[^a-z]+/).filter((w) => w && !STOPWORDS.includes(w));
+    const targetWords = `${target.title} ${target.text}`
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w && !STOPWORDS.includes(w));
     // Like real queries: words of the wanted document, of its topic, common words and stop words.
     const words = [
-      ...Array.from({ length: 2 + (q % 4) }, () => pick(targetWords)), topicWord(topic),
-      ...Array.from({ length: 1 + (q % 3) }, generalWord), pick(STOPWORDS),
+      ...Array.from({ length: 2 + (q % 4) }, () => pick(targetWords)),
+      topicWord(topic),
+      ...Array.from({ length: 1 + (q % 3) }, generalWord),
+      pick(STOPWORDS),
     ];
     const grades = new Map<string, number>([[target.id, 2]]);
     for (let k = 0; k < 2 + (q % 5); k++) {

@@ -29,7 +29,13 @@ export function writeSyntheticWorkspace(dir: string, opts: SyntheticWorkspaceOpt
   const words = (n: number) => Array.from({ length: n }, word).join(' ');
   const tenants = ['acme', 'globex', 'initech'];
   const docs = Array.from({ length: opts.docs }, (_, i) => ({
-    id: `d${i}`, title: words(4), text: words(30 + (i % 40)), tenant: tenants[i % 3], groups: [`g${i % 4}`], public: i % 10 === 0, tags: [`t${i % 7}`],
+    id: `d${i}`,
+    title: words(4),
+    text: words(30 + (i % 40)),
+    tenant: tenants[i % 3],
+    groups: [`g${i % 4}`],
+    public: i % 10 === 0,
+    tags: [`t${i % 7}`],
   }));
   if ((opts.layout ?? 'jsonl') === 'jsonl') {
     mkdirSync(join(dir, 'data'), { recursive: true });
@@ -38,38 +44,57 @@ export function writeSyntheticWorkspace(dir: string, opts: SyntheticWorkspaceOpt
     for (const [i, d] of docs.entries()) {
       const sub = join(dir, 'corpus', `part${Math.floor(i / 500)}`);
       if (i % 500 === 0) mkdirSync(sub, { recursive: true });
-      writeFileSync(join(sub, `${d.id}.md`), `---\nid: ${d.id}\ntitle: ${d.title}\ntags: [${d.tags}]\ntenant: ${d.tenant}\ngroups: [${d.groups}]\npublic: ${d.public}\n---\n\n${d.text}\n`);
+      writeFileSync(
+        join(sub, `${d.id}.md`),
+        `---\nid: ${d.id}\ntitle: ${d.title}\ntags: [${d.tags}]\ntenant: ${d.tenant}\ngroups: [${d.groups}]\npublic: ${d.public}\n---\n\n${d.text}\n`,
+      );
     }
   }
   const golden = Array.from({ length: opts.queries }, (_, q) => {
     const target = docs[(q * 7919) % docs.length];
     const terms = target.text.split(' ');
     const judged = [target.id, docs[(q * 104729 + 1) % docs.length].id];
-    return { id: `q${q}`, query: `${target.title.split(' ')[0]} ${terms[q % terms.length]}${q % 2 ? ` ${terms[(q + 3) % terms.length]}` : ''}`, judgments: { [judged[0]]: 3, [judged[1]]: 1 }, tags: [`topic${q % 5}`], split: q % 4 ? 'tune' : 'holdout' };
+    return {
+      id: `q${q}`,
+      query: `${target.title.split(' ')[0]} ${terms[q % terms.length]}${q % 2 ? ` ${terms[(q + 3) % terms.length]}` : ''}`,
+      judgments: { [judged[0]]: 3, [judged[1]]: 1 },
+      tags: [`topic${q % 5}`],
+      split: q % 4 ? 'tune' : 'holdout',
+    };
   });
   mkdirSync(join(dir, 'judgments'), { recursive: true });
   writeFileSync(join(dir, 'judgments/golden.json'), JSON.stringify(golden));
-  writeFileSync(join(dir, 'principals.json'), JSON.stringify([
-    { name: 'guest', tenant: 'public', groups: [] },
-    ...tenants.flatMap((t, i) => [{ name: `${t}-staff`, tenant: t, groups: [`g${i}`] }]),
-    { name: 'acme-all', tenant: 'acme', groups: ['g0', 'g1', 'g2', 'g3'] },
-    { name: 'globex-none', tenant: 'globex', groups: [] },
-  ]));
+  writeFileSync(
+    join(dir, 'principals.json'),
+    JSON.stringify([
+      { name: 'guest', tenant: 'public', groups: [] },
+      ...tenants.flatMap((t, i) => [{ name: `${t}-staff`, tenant: t, groups: [`g${i}`] }]),
+      { name: 'acme-all', tenant: 'acme', groups: ['g0', 'g1', 'g2', 'g3'] },
+      { name: 'globex-none', tenant: 'globex', groups: [] },
+    ]),
+  );
   mkdirSync(join(dir, 'configs'), { recursive: true });
   for (const [name, config] of Object.entries(opts.configs ?? { baseline: BM25_CONFIG })) {
     writeFileSync(join(dir, 'configs', `${name}.rank.json`), JSON.stringify(config, null, 2));
   }
-  writeFileSync(join(dir, 'ranklab.json'), JSON.stringify({
-    corpus: {
-      include: (opts.layout ?? 'jsonl') === 'jsonl' ? ['data/*.jsonl'] : ['corpus/**/*.md'],
-      fields: { id: 'id', title: 'title', body: 'text', meta: ['tags', 'tenant', 'groups', 'public'] },
-    },
-    judgments: ['judgments/golden.json'],
-    configs: 'configs/*.rank.json',
-    baseline: Object.keys(opts.configs ?? { baseline: 1 })[0],
-    metrics: ['ndcg@10', 'mrr@10'],
-    acl: { principals: 'principals.json', fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: 'public' },
-  }, null, 2));
+  writeFileSync(
+    join(dir, 'ranklab.json'),
+    JSON.stringify(
+      {
+        corpus: {
+          include: (opts.layout ?? 'jsonl') === 'jsonl' ? ['data/*.jsonl'] : ['corpus/**/*.md'],
+          fields: { id: 'id', title: 'title', body: 'text', meta: ['tags', 'tenant', 'groups', 'public'] },
+        },
+        judgments: ['judgments/golden.json'],
+        configs: 'configs/*.rank.json',
+        baseline: Object.keys(opts.configs ?? { baseline: 1 })[0],
+        metrics: ['ndcg@10', 'mrr@10'],
+        acl: { principals: 'principals.json', fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: 'public' },
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** A pronounceable, distinct word for each index (so analyzers keep them as they are). */

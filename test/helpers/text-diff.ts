@@ -19,7 +19,8 @@ export function diffLines(before: string, after: string): { removed: string[]; a
   // lcs[i][j] = LCS length of a[i..] and b[j..]
   const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   }
   const removed: string[] = [];
   const added: string[] = [];
@@ -29,8 +30,7 @@ export function diffLines(before: string, after: string): { removed: string[]; a
     if (a[i] === b[j]) {
       i++;
       j++;
-    }
-    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) removed.push(a[i++]!);
+    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) removed.push(a[i++]!);
     else added.push(b[j++]!);
   }
   return { removed: [...removed, ...a.slice(i)], added: [...added, ...b.slice(j)] };

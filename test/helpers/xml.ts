@@ -9,7 +9,8 @@ export interface XmlElement {
   text: string;
 }
 
-const unescape = (s: string) => s.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
+const unescape = (s: string) =>
+  s.replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
 
 export function parseXml(doc: string): XmlElement {
   const body = doc.replace(/^<\?xml[^?]*\?>\s*/, '');

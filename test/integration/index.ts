@@ -7,7 +7,11 @@ import Mocha from 'mocha';
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60000, reporter: 'spec' });
   const suiteDir = path.join(__dirname, 'suite');
-  for (const f of fs.readdirSync(suiteDir).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(path.join(suiteDir, f));
+  for (const f of fs
+    .readdirSync(suiteDir)
+    .filter((n) => n.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(path.join(suiteDir, f));
   const resultFile = process.env.RANKLAB_TEST_RESULT;
   const result = { passes: [] as string[], failures: [] as { title: string; error: string }[] };
   return new Promise((resolve, reject) => {

@@ -21,7 +21,12 @@ if (!testsPath || dev.length !== 1 || !workspace) {
 }
 const timeoutMs = Number(process.env.RANKLAB_TEST_TIMEOUT_MS || 240000);
 let code = 1;
-const vs = await launchVSCode({ name: 'integration', workspace: path.resolve(workspace), extensionDevelopmentPath: dev[0], extensionTestsPath: testsPath });
+const vs = await launchVSCode({
+  name: 'integration',
+  workspace: path.resolve(workspace),
+  extensionDevelopmentPath: dev[0],
+  extensionTestsPath: testsPath,
+});
 try {
   code = await Promise.race([
     vs.testsExit,

@@ -17,8 +17,14 @@ export interface ChartColors {
 }
 
 export function chartColors(): ChartColors {
-  const palette = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-yellow', '--vscode-charts-red']
-    .map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'][i]));
+  const palette = [
+    '--vscode-charts-blue',
+    '--vscode-charts-orange',
+    '--vscode-charts-green',
+    '--vscode-charts-purple',
+    '--vscode-charts-yellow',
+    '--vscode-charts-red',
+  ].map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'][i]));
   return {
     fg: cssVar('--vscode-foreground', '#888'),
     grid: cssVar('--vscode-panel-border', 'rgba(128,128,128,0.3)'),

@@ -5,7 +5,12 @@
  * its protocol (src/protocol/dashboard.ts) over the shared client (webview/ipc.ts).
  */
 import {
-  type DashboardMessages, type DashboardModel, type DashboardState, type MatrixView, type QueryViewState, dashboardProtocol,
+  type DashboardMessages,
+  type DashboardModel,
+  type DashboardState,
+  type MatrixView,
+  type QueryViewState,
+  dashboardProtocol,
 } from '../../src/protocol/dashboard';
 import { WebviewClient } from '../ipc';
 import { destroyCharts } from './charts';
@@ -42,7 +47,11 @@ function save(): void {
 function showModel(model: DashboardModel): void {
   const ids = new Set(model.runs.map((r) => r.id));
   const keep = (id: string | undefined, hostId: string | undefined) => id !== undefined && ids.has(id) && id !== hostId;
-  if (keep(state.baselineRunId, model.baselineRunId) || keep(state.candidateRunId, model.candidateRunId) || (state.allowMixedPrincipals ?? false) !== model.allowMixedPrincipals) {
+  if (
+    keep(state.baselineRunId, model.baselineRunId) ||
+    keep(state.candidateRunId, model.candidateRunId) ||
+    (state.allowMixedPrincipals ?? false) !== model.allowMixedPrincipals
+  ) {
     void refresh();
   } else {
     setModel(model);
@@ -55,7 +64,11 @@ let refreshes = 0;
 async function refresh(): Promise<void> {
   const mine = ++refreshes;
   try {
-    const model = await client.request('getDashboard', { baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId, allowMixedPrincipals: state.allowMixedPrincipals });
+    const model = await client.request('getDashboard', {
+      baselineRunId: state.baselineRunId,
+      candidateRunId: state.candidateRunId,
+      allowMixedPrincipals: state.allowMixedPrincipals,
+    });
     if (mine === refreshes) setModel(model);
   } catch (e) {
     showError(e);
@@ -63,7 +76,13 @@ async function refresh(): Promise<void> {
 }
 
 function setModel(model: DashboardModel): void {
-  state = { ...state, model, baselineRunId: model.baselineRunId, candidateRunId: model.candidateRunId, allowMixedPrincipals: model.allowMixedPrincipals };
+  state = {
+    ...state,
+    model,
+    baselineRunId: model.baselineRunId,
+    candidateRunId: model.candidateRunId,
+    allowMixedPrincipals: model.allowMixedPrincipals,
+  };
   // While the comparison is on its way the table is empty: the selection waits for its rows (a reload keeps it).
   if (!model.comparing) {
     if (state.selectedQid && !model.perQuery.some((q) => q.qid === state.selectedQid)) state.selectedQid = undefined;
@@ -85,19 +104,32 @@ function render(model: DashboardModel): void {
   perQuery = undefined;
   const runEval = button('Run Evaluation', () => client.command('runEvaluation', {}), { class: 'secondary' });
   app.replaceChildren(
-    h('header', { class: 'top' },
+    h(
+      'header',
+      { class: 'top' },
       h('h1', {}, 'Ranklab — ', data(model.workspaceName)),
       h('span', { class: 'muted' }, `${model.runs.length} saved run(s) in `, data(model.runsFolder)),
-      runEval),
+      runEval,
+    ),
   );
   if (model.problems.length) {
-    app.append(h('section', { class: 'problems' }, h('h2', {}, 'Problems'), h('ul', {}, ...model.problems.map((p) => h('li', {}, data(p))))));
+    app.append(
+      h('section', { class: 'problems' }, h('h2', {}, 'Problems'), h('ul', {}, ...model.problems.map((p) => h('li', {}, data(p))))),
+    );
   }
   if (model.runs.length === 0) {
     app.append(h('p', { id: 'empty' }, 'No saved runs yet. "Run Evaluation" evaluates every config of the workspace and saves the runs.'));
     return;
   }
-  app.append(pickers(model), verdictSection(model, { allowMixed: (allow) => { state.allowMixedPrincipals = allow; void refresh(); } }));
+  app.append(
+    pickers(model),
+    verdictSection(model, {
+      allowMixed: (allow) => {
+        state.allowMixedPrincipals = allow;
+        void refresh();
+      },
+    }),
+  );
   perQuery = perQueryView(model, state.queryView ?? DEFAULT_QUERY_VIEW, state.selectedQid, {
     select: selectQuery,
     openQuery: (qid) => client.command('openQuery', { qid }),
@@ -111,7 +143,10 @@ function render(model: DashboardModel): void {
   app.append(matrixPlaceholder());
   if (model.comparison) app.append(comparisonSection(model.comparison));
   app.append(
-    metricsSection(model, showAllRuns, () => { showAllRuns = !showAllRuns; render(model); }),
+    metricsSection(model, showAllRuns, () => {
+      showAllRuns = !showAllRuns;
+      render(model);
+    }),
     latencySection(model),
     aclSection(model.acl, () => client.command('checkAccessControl', {})),
   );
@@ -141,13 +176,29 @@ function pickers(model: DashboardModel): HTMLElement {
     state.allowMixedPrincipals = false;
     void refresh();
   };
-  return h('section', { class: 'pickers', attrs: { 'aria-label': 'Runs compared' } },
+  return h(
+    'section',
+    { class: 'pickers', attrs: { 'aria-label': 'Runs compared' } },
     runPicker({ id: 'pick-baseline', label: 'Baseline', runs: model.runs, value: model.baselineRunId, onPick: pick('baselineRunId') }),
     runPicker({
-      id: 'pick-candidate', label: 'Candidate', runs: model.runs, value: model.candidateRunId, onPick: pick('candidateRunId'),
-      note: (r) => (base && r.principal !== base.principal ? '(another principal than the baseline: not comparable)' : r.id === model.baselineRunId ? '(the baseline)' : undefined),
+      id: 'pick-candidate',
+      label: 'Candidate',
+      runs: model.runs,
+      value: model.candidateRunId,
+      onPick: pick('candidateRunId'),
+      note: (r) =>
+        base && r.principal !== base.principal
+          ? '(another principal than the baseline: not comparable)'
+          : r.id === model.baselineRunId
+            ? '(the baseline)'
+            : undefined,
     }),
-    model.baselineRunId ? button('Set as default baseline', () => client.command('setBaseline', { runId: model.baselineRunId! }), { class: 'secondary', title: 'Use the baseline picked here in the status bar, CodeLens and Testing view too' }) : null,
+    model.baselineRunId
+      ? button('Set as default baseline', () => client.command('setBaseline', { runId: model.baselineRunId! }), {
+          class: 'secondary',
+          title: 'Use the baseline picked here in the status bar, CodeLens and Testing view too',
+        })
+      : null,
   );
 }
 
@@ -157,13 +208,19 @@ async function showQuery(qid: string): Promise<void> {
   const box = perQuery?.detail;
   if (!box) return;
   try {
-    const detail = await client.request('getQueryDetail', { qid, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId });
+    const detail = await client.request('getQueryDetail', {
+      qid,
+      baselineRunId: state.baselineRunId,
+      candidateRunId: state.candidateRunId,
+    });
     if (state.selectedQid !== qid || perQuery?.detail !== box) return; // a later click won, or the page was redrawn
     renderDetail(box, detail, state.model?.primaryMetric?.spec, {
       openDocument: (docId, runId) => client.command('openDocument', { docId, runId }),
       openQuery: (q) => client.command('openQuery', { qid: q }),
-      judge: (q, docId) => client.command('judge', { qid: q, docId, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }),
-      explain: (docId) => client.request('explainDocument', { qid, docId, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }),
+      judge: (q, docId) =>
+        client.command('judge', { qid: q, docId, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }),
+      explain: (docId) =>
+        client.request('explainDocument', { qid, docId, baselineRunId: state.baselineRunId, candidateRunId: state.candidateRunId }),
     });
   } catch (e) {
     box.replaceChildren(h('p', { class: 'error' }, (e as Error).message));
@@ -183,13 +240,15 @@ async function loadMatrix(model: DashboardModel): Promise<void> {
   const draw = () => {
     const old = document.getElementById('matrix');
     if (old && matrix && matrix.result !== 'loading') {
-      old.replaceWith(matrixSection(model, matrix.result, state.matrixRunIds, {
-        choose: (ids) => {
-          state.matrixRunIds = ids;
-          save();
-          void loadMatrix(model);
-        },
-      }));
+      old.replaceWith(
+        matrixSection(model, matrix.result, state.matrixRunIds, {
+          choose: (ids) => {
+            state.matrixRunIds = ids;
+            save();
+            void loadMatrix(model);
+          },
+        }),
+      );
     }
   };
   if (matrix?.key === key) {

@@ -46,7 +46,12 @@ const OUTCOMES: { value: QueryViewState['outcome']; label: string; title: string
   { value: 'changed', label: 'Changed', title: 'wins and losses' },
 ];
 
-export function perQueryView(model: DashboardModel, initial: QueryViewState, selectedQid: string | undefined, cb: PerQueryCallbacks): PerQueryView {
+export function perQueryView(
+  model: DashboardModel,
+  initial: QueryViewState,
+  selectedQid: string | undefined,
+  cb: PerQueryCallbacks,
+): PerQueryView {
   const rows = model.perQuery;
   const metric = model.primaryMetric;
   let view = { ...initial };
@@ -69,7 +74,10 @@ export function perQueryView(model: DashboardModel, initial: QueryViewState, sel
     const b = button(o.label, () => update({ outcome: o.value }), { class: 'segment', title: o.title, attrs: { 'data-outcome': o.value } });
     return b;
   });
-  const search = h('input', { id: 'pq-text', attrs: { type: 'search', placeholder: 'filter by id or text', 'aria-label': 'Filter queries by id or text', spellcheck: 'false' } });
+  const search = h('input', {
+    id: 'pq-text',
+    attrs: { type: 'search', placeholder: 'filter by id or text', 'aria-label': 'Filter queries by id or text', spellcheck: 'false' },
+  });
   search.value = view.text;
   let typing = 0;
   search.addEventListener('input', () => {
@@ -81,34 +89,60 @@ export function perQueryView(model: DashboardModel, initial: QueryViewState, sel
     typing = window.setTimeout(apply, 120);
   });
   const count = h('span', { id: 'pq-count', class: 'muted nowrap' });
-  const controls = h('div', { class: 'pq-controls' },
+  const controls = h(
+    'div',
+    { class: 'pq-controls' },
     h('label', {}, 'Slice ', sliceSelect),
     h('span', { class: 'segments', role: 'group', attrs: { 'aria-label': 'Outcome' } }, ...outcomeButtons),
-    search, count);
+    search,
+    count,
+  );
 
   // ---- table
   const headerCells = COLUMNS.map((c) => {
-    const b = button(c.label, () => update(view.sort === c.key ? { descending: !view.descending } : { sort: c.key, descending: c.key === 'delta' ? false : c.num === true }), { class: 'sort', title: `${c.title}. Click to sort.` });
+    const b = button(
+      c.label,
+      () =>
+        update(
+          view.sort === c.key ? { descending: !view.descending } : { sort: c.key, descending: c.key === 'delta' ? false : c.num === true },
+        ),
+      { class: 'sort', title: `${c.title}. Click to sort.` },
+    );
     return h('div', { class: `vt-cell${c.num ? ' num' : ''}`, role: 'columnheader', attrs: { 'data-key': c.key } }, b);
   });
   const header = h('div', { class: 'vt-row vt-head', role: 'row' }, ...headerCells);
   const list = new VirtualList({ rowHeight: ROW_HEIGHT, header, label: 'Queries', renderRow: (i) => renderRow(rows[shown[i]], i) });
-  const table = h('div', { id: 'per-query-table', class: 'vt', role: 'grid', attrs: { 'aria-label': 'Queries', 'aria-rowcount': String(rows.length + 1) } }, list.viewport);
+  const table = h(
+    'div',
+    { id: 'per-query-table', class: 'vt', role: 'grid', attrs: { 'aria-label': 'Queries', 'aria-rowcount': String(rows.length + 1) } },
+    list.viewport,
+  );
 
   function renderRow(q: QueryRow, i: number): HTMLElement {
     const cls = q.outcome === 'win' ? 'better' : q.outcome === 'loss' ? 'worse' : '';
-    const row = h('div', { class: `vt-row clickable${q.qid === selected ? ' selected' : ''}`, role: 'row', attrs: { 'data-qid': q.qid, 'aria-rowindex': String(i + 2), 'aria-selected': String(q.qid === selected) } },
-      h('div', { class: 'vt-cell clip', role: 'gridcell', dir: 'auto', title: tip(q.qid) }, linkButton(q.qid, 'Open in the judgments', () => cb.openQuery(q.qid))),
+    const row = h(
+      'div',
+      {
+        class: `vt-row clickable${q.qid === selected ? ' selected' : ''}`,
+        role: 'row',
+        attrs: { 'data-qid': q.qid, 'aria-rowindex': String(i + 2), 'aria-selected': String(q.qid === selected) },
+      },
+      h(
+        'div',
+        { class: 'vt-cell clip', role: 'gridcell', dir: 'auto', title: tip(q.qid) },
+        linkButton(q.qid, 'Open in the judgments', () => cb.openQuery(q.qid)),
+      ),
       h('div', { class: 'vt-cell clip', role: 'gridcell', dir: 'auto', title: tip(q.text) }, q.text),
       h('div', { class: 'vt-cell num', role: 'gridcell' }, fmt(q.baseline)),
       h('div', { class: 'vt-cell num', role: 'gridcell' }, fmt(q.candidate)),
-      h('div', { class: `vt-cell num delta ${cls}`, role: 'gridcell' }, fmtDelta(q.delta)));
+      h('div', { class: `vt-cell num delta ${cls}`, role: 'gridcell' }, fmtDelta(q.delta)),
+    );
     row.addEventListener('click', () => choose(q.qid, false));
     return row;
   }
 
   list.viewport.addEventListener('keydown', (e) => {
-    const at = selected !== undefined ? position.get(selected) ?? -1 : -1;
+    const at = selected !== undefined ? (position.get(selected) ?? -1) : -1;
     const step = { ArrowDown: 1, ArrowUp: -1, PageDown: list.pageSize, PageUp: -list.pageSize, Home: -Infinity, End: Infinity }[e.key];
     if (step === undefined || shown.length === 0) return;
     e.preventDefault();
@@ -119,44 +153,78 @@ export function perQueryView(model: DashboardModel, initial: QueryViewState, sel
   // ---- chart: the filtered queries with a change value, sorted worst to best
   const canvas = h('canvas', { id: 'chart-query-delta', attrs: { role: 'img', 'aria-label': 'Per-query change, sorted' } });
   const chartCaption = h('figcaption', {});
-  const figure = h('figure', { class: 'delta-chart' }, chartCaption, h('div', { class: 'chart-box short' }, canvas),
-    legend(h('span', { class: 'better' }, '■ win'), ': candidate better on the query; ', h('span', { class: 'worse' }, '■ loss'), ': worse; ',
-      h('span', { class: 'muted' }, '■ tie'), ': |Δ| ≤ 1e-9. Bars run from the worst change (left) to the best (right); click a bar to open its query.'));
+  const figure = h(
+    'figure',
+    { class: 'delta-chart' },
+    chartCaption,
+    h('div', { class: 'chart-box short' }, canvas),
+    legend(
+      h('span', { class: 'better' }, '■ win'),
+      ': candidate better on the query; ',
+      h('span', { class: 'worse' }, '■ loss'),
+      ': worse; ',
+      h('span', { class: 'muted' }, '■ tie'),
+      ': |Δ| ≤ 1e-9. Bars run from the worst change (left) to the best (right); click a bar to open its query.',
+    ),
+  );
 
   function colours(c: { win: string; loss: string; tie: string; selected: string }): string[] {
-    return chartOrder.map((i) => (rows[i].qid === selected ? c.selected : rows[i].outcome === 'win' ? c.win : rows[i].outcome === 'loss' ? c.loss : c.tie));
+    return chartOrder.map((i) =>
+      rows[i].qid === selected ? c.selected : rows[i].outcome === 'win' ? c.win : rows[i].outcome === 'loss' ? c.loss : c.tie,
+    );
   }
   let chartColours: { win: string; loss: string; tie: string; selected: string } | undefined;
-  drawLater(canvas, (c) => {
-    chartColours = c;
-    return new Chart(canvas, {
-      type: 'bar',
-      data: { labels: [], datasets: [{ label: 'Δ', data: [], backgroundColor: [], barPercentage: 1, categoryPercentage: 1, minBarLength: 2 }] },
-      options: {
-        responsive: true, maintainAspectRatio: false, animation: false,
-        scales: axes(c, { hideX: true }),
-        plugins: {
-          legend: { display: false },
-          tooltip: { callbacks: { title: (items) => items.map((it) => tip(String(rows[chartOrder[it.dataIndex]]?.qid ?? ''), 60)), label: (it) => `Δ ${fmtDelta(Number(it.raw))} — ${tip(rows[chartOrder[it.dataIndex]]?.text ?? '', 80)}` } },
+  drawLater(
+    canvas,
+    (c) => {
+      chartColours = c;
+      return new Chart(canvas, {
+        type: 'bar',
+        data: {
+          labels: [],
+          datasets: [{ label: 'Δ', data: [], backgroundColor: [], barPercentage: 1, categoryPercentage: 1, minBarLength: 2 }],
         },
-        onClick: (event, _elements, ch) => {
-          const hit = ch.getElementsAtEventForMode(event.native as Event, 'index', { intersect: false }, false)[0];
-          if (hit) choose(rows[chartOrder[hit.index]].qid, true);
+        options: {
+          responsive: true,
+          maintainAspectRatio: false,
+          animation: false,
+          scales: axes(c, { hideX: true }),
+          plugins: {
+            legend: { display: false },
+            tooltip: {
+              callbacks: {
+                title: (items) => items.map((it) => tip(String(rows[chartOrder[it.dataIndex]]?.qid ?? ''), 60)),
+                label: (it) => `Δ ${fmtDelta(Number(it.raw))} — ${tip(rows[chartOrder[it.dataIndex]]?.text ?? '', 80)}`,
+              },
+            },
+          },
+          onClick: (event, _elements, ch) => {
+            const hit = ch.getElementsAtEventForMode(event.native as Event, 'index', { intersect: false }, false)[0];
+            if (hit) choose(rows[chartOrder[hit.index]].qid, true);
+          },
         },
-      },
-    });
-  }, (ch) => {
-    chart = ch;
-    fillChart();
-  });
+      });
+    },
+    (ch) => {
+      chart = ch;
+      fillChart();
+    },
+  );
 
   function fillChart(): void {
-    chartOrder = shown.filter((i) => rows[i].delta !== undefined).sort((i, j) => rows[i].delta! - rows[j].delta! || (rows[i].qid < rows[j].qid ? -1 : 1));
+    chartOrder = shown
+      .filter((i) => rows[i].delta !== undefined)
+      .sort((i, j) => rows[i].delta! - rows[j].delta! || (rows[i].qid < rows[j].qid ? -1 : 1));
     const n = outcomeCounts(rows, chartOrder);
     const count = (k: number, one: string, many: string) => `${fmtCount(k)} ${k === 1 ? one : many}`;
-    chartCaption.replaceChildren(`Δ ${metric ? metric.spec : ''} per query (candidate − baseline), sorted: `,
-      h('span', { class: 'worse nowrap' }, count(n.losses, 'loss', 'losses')), ' · ', h('span', { class: 'muted nowrap' }, count(n.ties, 'tie', 'ties')), ' · ',
-      h('span', { class: 'better nowrap' }, count(n.wins, 'win', 'wins')));
+    chartCaption.replaceChildren(
+      `Δ ${metric ? metric.spec : ''} per query (candidate − baseline), sorted: `,
+      h('span', { class: 'worse nowrap' }, count(n.losses, 'loss', 'losses')),
+      ' · ',
+      h('span', { class: 'muted nowrap' }, count(n.ties, 'tie', 'ties')),
+      ' · ',
+      h('span', { class: 'better nowrap' }, count(n.wins, 'win', 'wins')),
+    );
     if (!chart) return;
     chart.data.labels = chartOrder.map((i) => rows[i].qid);
     chart.data.datasets[0].data = chartOrder.map((i) => rows[i].delta!);
@@ -185,7 +253,11 @@ export function perQueryView(model: DashboardModel, initial: QueryViewState, sel
       const key = cell.dataset.key;
       cell.setAttribute('aria-sort', key === view.sort ? (view.descending ? 'descending' : 'ascending') : 'none');
     }
-    count.textContent = model.comparing ? 'Comparing the runs…' : shown.length === rows.length ? `${fmtCount(rows.length)} queries` : `${fmtCount(shown.length)} of ${fmtCount(rows.length)} queries`;
+    count.textContent = model.comparing
+      ? 'Comparing the runs…'
+      : shown.length === rows.length
+        ? `${fmtCount(rows.length)} queries`
+        : `${fmtCount(shown.length)} of ${fmtCount(rows.length)} queries`;
     list.setCount(shown.length);
     fillChart();
   }
@@ -208,13 +280,32 @@ export function perQueryView(model: DashboardModel, initial: QueryViewState, sel
   }
 
   const detail = h('aside', { id: 'query-detail', class: 'detail', attrs: { 'aria-label': 'Selected query' } });
-  const element = h('section', { id: 'per-query' },
+  const element = h(
+    'section',
+    { id: 'per-query' },
     h('h2', {}, 'Per query'),
     figure,
     controls,
-    h('div', { class: 'pq-split' }, h('div', { class: 'pq-left' }, table,
-      legend('Δ = candidate − baseline on ', metric ? metric.spec : 'the primary metric', ' for one query; ', h('span', { class: 'better' }, 'green'), ' = win, ',
-        h('span', { class: 'worse' }, 'red'), ' = loss. Click a header to sort, a row to see both result lists, an id to open the query in the judgments; ↑ ↓ move the selection.')), detail));
+    h(
+      'div',
+      { class: 'pq-split' },
+      h(
+        'div',
+        { class: 'pq-left' },
+        table,
+        legend(
+          'Δ = candidate − baseline on ',
+          metric ? metric.spec : 'the primary metric',
+          ' for one query; ',
+          h('span', { class: 'better' }, 'green'),
+          ' = win, ',
+          h('span', { class: 'worse' }, 'red'),
+          ' = loss. Click a header to sort, a row to see both result lists, an id to open the query in the judgments; ↑ ↓ move the selection.',
+        ),
+      ),
+      detail,
+    ),
+  );
   apply();
   // Scroll the initial selection into the window once the list has its size.
   requestAnimationFrame(() => {

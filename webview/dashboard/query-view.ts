@@ -38,7 +38,8 @@ export function visibleRows(rows: readonly QueryRow[], view: QueryViewState): nu
   const keep: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    if (inSlice(r, view.slice) && matchesOutcome(r, view.outcome) && (!view.text || matchesWords(`${r.qid} ${r.text}`, view.text))) keep.push(i);
+    if (inSlice(r, view.slice) && matchesOutcome(r, view.outcome) && (!view.text || matchesWords(`${r.qid} ${r.text}`, view.text)))
+      keep.push(i);
   }
   const dir = view.descending ? -1 : 1;
   const key = view.sort;
@@ -74,7 +75,13 @@ export function outcomeCounts(rows: readonly QueryRow[], indices: readonly numbe
  * The rows to draw for a scroll position: [first, end) with `overscan` rows either side, clamped to `count`.
  * With a fixed row height the window is all a list of any length needs.
  */
-export function windowRange(scrollTop: number, viewportHeight: number, rowHeight: number, count: number, overscan = 8): { first: number; end: number } {
+export function windowRange(
+  scrollTop: number,
+  viewportHeight: number,
+  rowHeight: number,
+  count: number,
+  overscan = 8,
+): { first: number; end: number } {
   if (count === 0 || rowHeight <= 0) return { first: 0, end: 0 };
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const end = Math.min(count, Math.ceil((scrollTop + Math.max(0, viewportHeight)) / rowHeight) + overscan);

@@ -21,8 +21,18 @@ export function runPicker(o: RunPickerOptions): HTMLElement {
   const newestFirst = [...o.runs].reverse();
   const current = o.runs.find((r) => r.id === o.value);
   const input = h('input', {
-    id: `${o.id}-input`, class: 'picker-input', dir: 'auto',
-    attrs: { role: 'combobox', 'aria-autocomplete': 'list', 'aria-expanded': 'false', 'aria-controls': `${o.id}-list`, autocomplete: 'off', spellcheck: 'false', placeholder: 'type to filter: config, principal, date, metric' },
+    id: `${o.id}-input`,
+    class: 'picker-input',
+    dir: 'auto',
+    attrs: {
+      role: 'combobox',
+      'aria-autocomplete': 'list',
+      'aria-expanded': 'false',
+      'aria-controls': `${o.id}-list`,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: 'type to filter: config, principal, date, metric',
+    },
   });
   input.value = current?.label ?? '';
   input.title = current ? `${current.label}\n${current.id}` : '';
@@ -35,17 +45,31 @@ export function runPicker(o: RunPickerOptions): HTMLElement {
     options = matchRuns(newestFirst, filter);
     active = options.findIndex((r) => r.id === o.value);
     if (active < 0 && options.length) active = 0;
-    list.replaceChildren(...(options.length ? options.map((r, i) => {
-      const note = o.note?.(r);
-      const li = h('li', { id: `${o.id}-opt-${i}`, role: 'option', class: r.id === o.value ? 'current' : '', attrs: { 'aria-selected': String(i === active), 'data-run': r.id }, title: r.id },
-        data(r.label), note ? h('span', { class: 'picker-note' }, ` ${note}`) : null);
-      // mousedown, not click: it comes before the input loses focus (which closes the list).
-      li.addEventListener('mousedown', (e) => {
-        e.preventDefault();
-        pick(r.id);
-      });
-      return li;
-    }) : [h('li', { class: 'muted', attrs: { 'aria-disabled': 'true' } }, 'No run matches.')]));
+    list.replaceChildren(
+      ...(options.length
+        ? options.map((r, i) => {
+            const note = o.note?.(r);
+            const li = h(
+              'li',
+              {
+                id: `${o.id}-opt-${i}`,
+                role: 'option',
+                class: r.id === o.value ? 'current' : '',
+                attrs: { 'aria-selected': String(i === active), 'data-run': r.id },
+                title: r.id,
+              },
+              data(r.label),
+              note ? h('span', { class: 'picker-note' }, ` ${note}`) : null,
+            );
+            // mousedown, not click: it comes before the input loses focus (which closes the list).
+            li.addEventListener('mousedown', (e) => {
+              e.preventDefault();
+              pick(r.id);
+            });
+            return li;
+          })
+        : [h('li', { class: 'muted', attrs: { 'aria-disabled': 'true' } }, 'No run matches.')]),
+    );
     list.hidden = false;
     input.setAttribute('aria-expanded', 'true');
     highlight();
@@ -95,7 +119,10 @@ export function runPicker(o: RunPickerOptions): HTMLElement {
     }
   });
 
-  return h('div', { class: 'picker', id: o.id, attrs: { 'data-run': o.value ?? '' } },
+  return h(
+    'div',
+    { class: 'picker', id: o.id, attrs: { 'data-run': o.value ?? '' } },
     h('label', { attrs: { for: `${o.id}-input` } }, o.label),
-    h('div', { class: 'combo' }, input, list));
+    h('div', { class: 'combo' }, input, list),
+  );
 }

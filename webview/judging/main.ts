@@ -5,7 +5,14 @@
  * highlighted terms are <mark> elements holding text nodes: nothing is ever parsed as HTML.
  * Protocol: src/protocol/judging.ts over the shared client (webview/ipc.ts).
  */
-import { GRADE_LABELS, type HighlightedText, type JudgingMessages, type JudgingState, type JudgingView, judgingProtocol } from '../../src/protocol/judging';
+import {
+  GRADE_LABELS,
+  type HighlightedText,
+  type JudgingMessages,
+  type JudgingState,
+  type JudgingView,
+  judgingProtocol,
+} from '../../src/protocol/judging';
 import { h } from '../dom';
 import { WebviewClient } from '../ipc';
 
@@ -43,39 +50,81 @@ function render(view: JudgingView): void {
   client.state = state;
   const p = view.pair;
   const progress = view.progress;
-  const header = h('header', {},
+  const header = h(
+    'header',
+    {},
     h('h1', {}, 'Judge unjudged documents'),
-    h('p', { class: 'muted', id: 'pool' }, `Pool: the top ${view.depth} of ${view.configs.join(', ')} · grades go to ${view.writesTo}${view.rater ? ` as ${view.rater}` : ''}`),
+    h(
+      'p',
+      { class: 'muted', id: 'pool' },
+      `Pool: the top ${view.depth} of ${view.configs.join(', ')} · grades go to ${view.writesTo}${view.rater ? ` as ${view.rater}` : ''}`,
+    ),
     h('p', { id: 'progress' }, `${progress.graded} / ${progress.size} graded`, progress.skipped ? ` · ${progress.skipped} skipped` : ''),
     h('progress', { id: 'progress-bar' }),
-    h('ul', { id: 'judged', class: 'judged' }, ...Object.entries(progress.judged).map(([config, j]) =>
-      h('li', {}, `judged@${j.k} ${config}: `, h('strong', {}, fmt(j.now)), ` now, ${fmt(j.projected)} when the pool is graded`))),
+    h(
+      'ul',
+      { id: 'judged', class: 'judged' },
+      ...Object.entries(progress.judged).map(([config, j]) =>
+        h('li', {}, `judged@${j.k} ${config}: `, h('strong', {}, fmt(j.now)), ` now, ${fmt(j.projected)} when the pool is graded`),
+      ),
+    ),
   );
   const bar = header.querySelector('progress')!;
   bar.max = Math.max(1, progress.size);
   bar.value = progress.graded;
   const parts: HTMLElement[] = [header];
-  if (view.failed.length) parts.push(h('ul', { class: 'error' }, ...view.failed.map((f) => h('li', {}, `${f.config} not pooled: ${f.error}`))));
+  if (view.failed.length)
+    parts.push(h('ul', { class: 'error' }, ...view.failed.map((f) => h('li', {}, `${f.config} not pooled: ${f.error}`))));
   if (!p) {
-    parts.push(h('p', { id: 'done' }, progress.size ? 'Every pair of the pool is graded.' : 'Nothing to judge: every document these configs show is graded.'));
+    parts.push(
+      h(
+        'p',
+        { id: 'done' },
+        progress.size ? 'Every pair of the pool is graded.' : 'Nothing to judge: every document these configs show is graded.',
+      ),
+    );
   } else {
     const openQuery = h('a', { title: 'Open the query in its judgments file' }, p.qid);
     openQuery.href = '#';
-    openQuery.addEventListener('click', (e) => { e.preventDefault(); client.command('openQuery', { qid: p.qid }); });
-    const openDoc = h('a', { id: 'open-document', title: p.doc.path ? `${p.doc.path}${p.doc.line ? `:${p.doc.line}` : ''}` : 'not in the corpus' }, 'open file');
+    openQuery.addEventListener('click', (e) => {
+      e.preventDefault();
+      client.command('openQuery', { qid: p.qid });
+    });
+    const openDoc = h(
+      'a',
+      { id: 'open-document', title: p.doc.path ? `${p.doc.path}${p.doc.line ? `:${p.doc.line}` : ''}` : 'not in the corpus' },
+      'open file',
+    );
     openDoc.href = '#';
-    openDoc.addEventListener('click', (e) => { e.preventDefault(); client.command('openDocument', { docId: p.docId }); });
+    openDoc.addEventListener('click', (e) => {
+      e.preventDefault();
+      client.command('openDocument', { docId: p.docId });
+    });
     parts.push(
-      h('section', { id: 'query' },
+      h(
+        'section',
+        { id: 'query' },
         h('h2', {}, 'Query ', openQuery, p.query.split ? h('span', { class: 'badge' }, p.query.split) : null),
         h('p', { class: 'query-text', id: 'query-text' }, p.query.text || '(no text)'),
         p.query.tags.length ? h('p', { class: 'tags' }, ...p.query.tags.map((t) => h('span', { class: 'badge' }, t))) : null,
-        existingList(p.existing)),
-      h('section', { id: 'document' },
+        existingList(p.existing),
+      ),
+      h(
+        'section',
+        { id: 'document' },
         h('h2', {}, 'Document ', h('code', { id: 'doc-id' }, p.docId), ' · ', openDoc),
         highlighted('p', p.doc.title, { class: 'doc-title', id: 'doc-title' }),
-        h('p', { class: 'muted', id: 'ranks' }, `${p.reason} · ` + Object.entries(p.ranks).map(([c, r]) => `rank ${r} in ${c}`).join(', ') + (p.grade !== undefined ? ` · graded ${p.grade}` : '')),
-        highlighted('p', p.doc.passage, { class: 'passage', id: 'passage' })),
+        h(
+          'p',
+          { class: 'muted', id: 'ranks' },
+          `${p.reason} · ` +
+            Object.entries(p.ranks)
+              .map(([c, r]) => `rank ${r} in ${c}`)
+              .join(', ') +
+            (p.grade !== undefined ? ` · graded ${p.grade}` : ''),
+        ),
+        highlighted('p', p.doc.passage, { class: 'passage', id: 'passage' }),
+      ),
       gradeButtons(p.qid, p.docId, p.grade),
     );
   }
@@ -84,14 +133,35 @@ function render(view: JudgingView): void {
 }
 
 function existingList(existing: { docId: string; title?: string; grade: number }[]): HTMLElement {
-  return h('details', { id: 'existing' },
+  return h(
+    'details',
+    { id: 'existing' },
     h('summary', {}, `${existing.length} judged document${existing.length === 1 ? '' : 's'} for this query`),
-    h('ul', {}, ...existing.map((e) => h('li', {}, h('span', { class: `grade grade-${Math.min(e.grade, 3)}` }, String(e.grade)), ' ', h('code', {}, e.docId), e.title ? ` — ${e.title}` : ''))));
+    h(
+      'ul',
+      {},
+      ...existing.map((e) =>
+        h(
+          'li',
+          {},
+          h('span', { class: `grade grade-${Math.min(e.grade, 3)}` }, String(e.grade)),
+          ' ',
+          h('code', {}, e.docId),
+          e.title ? ` — ${e.title}` : '',
+        ),
+      ),
+    ),
+  );
 }
 
 function gradeButtons(qid: string, docId: string, current: number | undefined): HTMLElement {
   const buttons = GRADE_LABELS.map(({ grade, label, meaning }) => {
-    const b = h('button', { id: `grade-${grade}`, class: `grade-button${current === grade ? ' current' : ''}`, title: meaning }, h('kbd', {}, String(grade)), ` ${label}`);
+    const b = h(
+      'button',
+      { id: `grade-${grade}`, class: `grade-button${current === grade ? ' current' : ''}`, title: meaning },
+      h('kbd', {}, String(grade)),
+      ` ${label}`,
+    );
     b.addEventListener('click', () => void act('grade', { qid, docId, grade }));
     return b;
   });
@@ -105,11 +175,27 @@ function gradeButtons(qid: string, docId: string, current: number | undefined): 
 }
 
 function helpPanel(): HTMLElement {
-  const panel = h('section', { id: 'help', class: helpOpen ? 'help' : 'help hidden' },
+  const panel = h(
+    'section',
+    { id: 'help', class: helpOpen ? 'help' : 'help hidden' },
     h('h2', {}, 'Grading'),
-    h('dl', {}, ...GRADE_LABELS.flatMap(({ grade, label, meaning }) => [h('dt', {}, h('kbd', {}, String(grade)), ` ${label}`), h('dd', {}, meaning)])),
-    h('p', {}, h('kbd', {}, 's'), ' skips the pair (it comes back at the end), ', h('kbd', {}, 'u'), ' takes back the last grade or skip, ', h('kbd', {}, '?'), ' shows this.'),
-    h('p', { class: 'muted' }, 'Each grade is written to the judgments file at once; closing the editor loses nothing.'));
+    h(
+      'dl',
+      {},
+      ...GRADE_LABELS.flatMap(({ grade, label, meaning }) => [h('dt', {}, h('kbd', {}, String(grade)), ` ${label}`), h('dd', {}, meaning)]),
+    ),
+    h(
+      'p',
+      {},
+      h('kbd', {}, 's'),
+      ' skips the pair (it comes back at the end), ',
+      h('kbd', {}, 'u'),
+      ' takes back the last grade or skip, ',
+      h('kbd', {}, '?'),
+      ' shows this.',
+    ),
+    h('p', { class: 'muted' }, 'Each grade is written to the judgments file at once; closing the editor loses nothing.'),
+  );
   return panel;
 }
 
@@ -145,11 +231,11 @@ document.addEventListener('keydown', (e) => {
   const target = e.target as HTMLElement | null;
   if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
   const pair = state.view?.pair;
-  if (e.key === '?') return e.preventDefault(), toggleHelp();
-  if (e.key === 'u') return e.preventDefault(), void act('undo', {});
+  if (e.key === '?') return (e.preventDefault(), toggleHelp());
+  if (e.key === 'u') return (e.preventDefault(), void act('undo', {}));
   if (!pair) return;
-  if (/^[0-3]$/.test(e.key)) return e.preventDefault(), void act('grade', { qid: pair.qid, docId: pair.docId, grade: Number(e.key) });
-  if (e.key === 's') return e.preventDefault(), void act('skip', { qid: pair.qid, docId: pair.docId });
+  if (/^[0-3]$/.test(e.key)) return (e.preventDefault(), void act('grade', { qid: pair.qid, docId: pair.docId, grade: Number(e.key) }));
+  if (e.key === 's') return (e.preventDefault(), void act('skip', { qid: pair.qid, docId: pair.docId }));
 });
 
 // Draw the last known view at once (panel restored), then ask the host for the current one.

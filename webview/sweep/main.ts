@@ -5,7 +5,14 @@
  * it as a new *.rank.json. Text only (textContent); protocol: src/protocol/sweep.ts over webview/ipc.ts.
  */
 import { Chart, Filler, Legend, LineController, LineElement, LinearScale, PointElement, Tooltip } from 'chart.js';
-import { type QueryDiff, type SweepMessages, type SweepPoint, type SweepState, type SweepView, sweepProtocol } from '../../src/protocol/sweep';
+import {
+  type QueryDiff,
+  type SweepMessages,
+  type SweepPoint,
+  type SweepState,
+  type SweepView,
+  sweepProtocol,
+} from '../../src/protocol/sweep';
 import { cssVar, h } from '../dom';
 import { WebviewClient } from '../ipc';
 
@@ -18,21 +25,41 @@ const app = document.getElementById('app')!;
 let chart: Chart | undefined;
 const fmt = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(4));
 const signed = (x: number) => (Number.isNaN(x) ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);
-const label = (p: SweepPoint) => Object.entries(p.values).map(([k, v]) => `${k}=${v}`).join(', ');
+const label = (p: SweepPoint) =>
+  Object.entries(p.values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 
 function render(view: SweepView): void {
   client.state = { view };
   chart?.destroy();
   chart = undefined;
   const best = view.points.find((p) => p.index === view.best)!;
-  const detail = h('section', { id: 'detail' }, h('p', { class: 'muted' }, 'Click a point to see that combination against BASE, per query.'));
+  const detail = h(
+    'section',
+    { id: 'detail' },
+    h('p', { class: 'muted' }, 'Click a point to see that combination against BASE, per query.'),
+  );
   app.replaceChildren(
-    h('header', {},
+    h(
+      'header',
+      {},
       h('h1', {}, `Sweep of ${view.base} on ${view.objective}`),
       h('p', { class: 'muted', id: 'split' }, `${view.split}; BASE scores ${fmt(view.baseTune)} tune, ${fmt(view.baseHoldout)} holdout.`),
-      h('ul', { class: 'params' }, ...view.parameters.map((p) => h('li', {}, h('code', {}, p.path), ` (${p.kind}): ${p.values.length} values`))),
-      h('p', { id: 'best' }, 'Best on tune: ', h('strong', {}, label(best)), ` — tune ${fmt(best.tune)}, holdout ${fmt(best.holdout)}, holdout gain ${signed(best.gain)} (95% CI ${signed(best.ci[0])}..${signed(best.ci[1])}, p ${Number.isNaN(best.p) ? '-' : best.p.toFixed(3)})`),
-      ...view.warnings.map((w) => h('p', { class: 'warning', role: 'alert' }, `⚠ ${w}`))),
+      h(
+        'ul',
+        { class: 'params' },
+        ...view.parameters.map((p) => h('li', {}, h('code', {}, p.path), ` (${p.kind}): ${p.values.length} values`)),
+      ),
+      h(
+        'p',
+        { id: 'best' },
+        'Best on tune: ',
+        h('strong', {}, label(best)),
+        ` — tune ${fmt(best.tune)}, holdout ${fmt(best.holdout)}, holdout gain ${signed(best.gain)} (95% CI ${signed(best.ci[0])}..${signed(best.ci[1])}, p ${Number.isNaN(best.p) ? '-' : best.p.toFixed(3)})`,
+      ),
+      ...view.warnings.map((w) => h('p', { class: 'warning', role: 'alert' }, `⚠ ${w}`)),
+    ),
     view.parameters.length === 1 ? curve(view, (p) => void showDiff(p, detail)) : heatmap(view, (p) => void showDiff(p, detail)),
     detail,
   );
@@ -56,14 +83,31 @@ function curve(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement {
         datasets: [
           { label: 'tune', data: xy((p) => p.tune), borderColor: blue, backgroundColor: blue, pointRadius: 4 },
           { label: 'holdout', data: xy((p) => p.holdout), borderColor: orange, backgroundColor: orange, pointRadius: 4 },
-          { label: 'holdout 95% CI', data: xy((p) => view.baseHoldout + p.ci[0]), borderColor: 'transparent', backgroundColor: 'transparent', pointRadius: 0, fill: false },
-          { label: 'holdout 95% CI (upper)', data: xy((p) => view.baseHoldout + p.ci[1]), borderColor: 'transparent', backgroundColor: withAlpha(orange), pointRadius: 0, fill: '-1' },
+          {
+            label: 'holdout 95% CI',
+            data: xy((p) => view.baseHoldout + p.ci[0]),
+            borderColor: 'transparent',
+            backgroundColor: 'transparent',
+            pointRadius: 0,
+            fill: false,
+          },
+          {
+            label: 'holdout 95% CI (upper)',
+            data: xy((p) => view.baseHoldout + p.ci[1]),
+            borderColor: 'transparent',
+            backgroundColor: withAlpha(orange),
+            pointRadius: 0,
+            fill: '-1',
+          },
         ],
       },
       options: {
         animation: false,
         maintainAspectRatio: false,
-        scales: { x: { type: 'linear', title: { display: true, text: path, color: fg }, ticks: { color: fg }, grid: { color: grid } }, y: { title: { display: true, text: view.objective, color: fg }, ticks: { color: fg }, grid: { color: grid } } },
+        scales: {
+          x: { type: 'linear', title: { display: true, text: path, color: fg }, ticks: { color: fg }, grid: { color: grid } },
+          y: { title: { display: true, text: view.objective, color: fg }, ticks: { color: fg }, grid: { color: grid } },
+        },
         plugins: { legend: { labels: { color: fg, filter: (item) => !item.text.endsWith('(upper)') } } },
         onClick: (_e, elements) => {
           const hit = elements.find((el) => el.datasetIndex <= 1);
@@ -73,11 +117,19 @@ function curve(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement {
     });
   });
   // The same points as buttons: reachable by keyboard, and what tests click.
-  const list = h('div', { class: 'points', id: 'points' }, ...points.map((p) => {
-    const b = h('button', { class: p.index === view.best ? 'best' : '', attrs: { 'data-index': String(p.index) } }, String(p.values[path]));
-    b.addEventListener('click', () => onPick(p));
-    return b;
-  }));
+  const list = h(
+    'div',
+    { class: 'points', id: 'points' },
+    ...points.map((p) => {
+      const b = h(
+        'button',
+        { class: p.index === view.best ? 'best' : '', attrs: { 'data-index': String(p.index) } },
+        String(p.values[path]),
+      );
+      b.addEventListener('click', () => onPick(p));
+      return b;
+    }),
+  );
   return h('section', { id: 'curve-section' }, wrap, list);
 }
 
@@ -87,23 +139,50 @@ function heatmap(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement 
   const scores = view.points.map((p) => p.tune);
   const lo = Math.min(...scores);
   const hi = Math.max(...scores);
-  const table = h('table', { class: 'heatmap', id: 'heatmap' },
+  const table = h(
+    'table',
+    { class: 'heatmap', id: 'heatmap' },
     h('thead', {}, h('tr', {}, h('th', {}, `${a.path} \\ ${b.path}`), ...b.values.map((v) => h('th', {}, String(v))))),
-    h('tbody', {}, ...a.values.map((va) => h('tr', {}, h('th', {}, String(va)), ...b.values.map((vb) => {
-      const p = byKey.get(`${va}\0${vb}`);
-      if (!p) return h('td', { class: 'missing' }, '-');
-      const cell = h('td', { class: p.index === view.best ? 'best' : '', title: `${label(p)}: tune ${fmt(p.tune)}, holdout ${fmt(p.holdout)}`, attrs: { 'data-index': String(p.index), tabindex: '0', role: 'button' } }, fmt(p.tune));
-      cell.style.setProperty('--heat', String(hi > lo ? (p.tune - lo) / (hi - lo) : 1));
-      cell.addEventListener('click', () => onPick(p));
-      // Reachable by keyboard as the curve's value buttons are: Tab to a cell, Enter or Space.
-      cell.addEventListener('keydown', (e) => {
-        if (e.key !== 'Enter' && e.key !== ' ') return;
-        e.preventDefault();
-        onPick(p);
-      });
-      return cell;
-    })))));
-  return h('section', { id: 'heatmap-section' }, h('p', { class: 'muted' }, 'Tune score per combination (darker = higher); hover for the holdout score.'), table);
+    h(
+      'tbody',
+      {},
+      ...a.values.map((va) =>
+        h(
+          'tr',
+          {},
+          h('th', {}, String(va)),
+          ...b.values.map((vb) => {
+            const p = byKey.get(`${va}\0${vb}`);
+            if (!p) return h('td', { class: 'missing' }, '-');
+            const cell = h(
+              'td',
+              {
+                class: p.index === view.best ? 'best' : '',
+                title: `${label(p)}: tune ${fmt(p.tune)}, holdout ${fmt(p.holdout)}`,
+                attrs: { 'data-index': String(p.index), tabindex: '0', role: 'button' },
+              },
+              fmt(p.tune),
+            );
+            cell.style.setProperty('--heat', String(hi > lo ? (p.tune - lo) / (hi - lo) : 1));
+            cell.addEventListener('click', () => onPick(p));
+            // Reachable by keyboard as the curve's value buttons are: Tab to a cell, Enter or Space.
+            cell.addEventListener('keydown', (e) => {
+              if (e.key !== 'Enter' && e.key !== ' ') return;
+              e.preventDefault();
+              onPick(p);
+            });
+            return cell;
+          }),
+        ),
+      ),
+    ),
+  );
+  return h(
+    'section',
+    { id: 'heatmap-section' },
+    h('p', { class: 'muted' }, 'Tune score per combination (darker = higher); hover for the holdout score.'),
+    table,
+  );
 }
 
 async function showDiff(p: SweepPoint, into: HTMLElement): Promise<void> {
@@ -130,11 +209,49 @@ async function showDiff(p: SweepPoint, into: HTMLElement): Promise<void> {
   const changed = diff.rows.filter((r) => Math.abs(r.delta) > 1e-12);
   into.replaceChildren(
     h('h2', { id: 'detail-title' }, diff.label),
-    h('p', {}, `tune ${fmt(p.tune)}, holdout ${fmt(p.holdout)}, holdout gain ${signed(p.gain)} (95% CI ${signed(p.ci[0])}..${signed(p.ci[1])}); ${changed.length} of ${diff.rows.length} queries change. `, save, status),
-    h('table', { class: 'diff', id: 'diff' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'query'), h('th', {}, 'text'), h('th', {}, 'split'), h('th', {}, 'BASE'), h('th', {}, 'this'), h('th', {}, 'Δ'))),
-      h('tbody', {}, ...changed.slice(0, 200).map((r) => h('tr', { class: r.delta > 0 ? 'win' : 'loss' },
-        h('td', {}, r.qid), h('td', { dir: 'auto', title: r.text }, r.text), h('td', {}, r.split), h('td', { class: 'num' }, fmt(r.base)), h('td', { class: 'num' }, fmt(r.value)), h('td', { class: 'num' }, signed(r.delta)))))),
+    h(
+      'p',
+      {},
+      `tune ${fmt(p.tune)}, holdout ${fmt(p.holdout)}, holdout gain ${signed(p.gain)} (95% CI ${signed(p.ci[0])}..${signed(p.ci[1])}); ${changed.length} of ${diff.rows.length} queries change. `,
+      save,
+      status,
+    ),
+    h(
+      'table',
+      { class: 'diff', id: 'diff' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'query'),
+          h('th', {}, 'text'),
+          h('th', {}, 'split'),
+          h('th', {}, 'BASE'),
+          h('th', {}, 'this'),
+          h('th', {}, 'Δ'),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...changed
+          .slice(0, 200)
+          .map((r) =>
+            h(
+              'tr',
+              { class: r.delta > 0 ? 'win' : 'loss' },
+              h('td', {}, r.qid),
+              h('td', { dir: 'auto', title: r.text }, r.text),
+              h('td', {}, r.split),
+              h('td', { class: 'num' }, fmt(r.base)),
+              h('td', { class: 'num' }, fmt(r.value)),
+              h('td', { class: 'num' }, signed(r.delta)),
+            ),
+          ),
+      ),
+    ),
   );
 }
 

@@ -20,7 +20,7 @@ export async function agreementCommand(argv: string[], io: Io): Promise<number> 
     'relevance-threshold': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return io.out(AGREEMENT_USAGE + '\n'), 0;
+  if (values.help) return (io.out(AGREEMENT_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const maxConflicts = intFlag(values['max-conflicts'], '--max-conflicts', 0) ?? 10;
   const flag = intFlag(values['relevance-threshold'], '--relevance-threshold', 1);
@@ -48,19 +48,56 @@ export function formatAgreement(r: AgreementReport, merge: string | undefined, m
     return out.join('\n') + '\n';
   }
   const t = r.threshold;
-  out.push(`grades ${r.scale[0]}–${r.scale[r.scale.length - 1]}; kappa weights: linear |i−j|, quadratic (i−j)²; alpha: Krippendorff, ordinal; kappa ≥${t}: relevant (grade ≥ ${t}) or not`, '');
-  out.push(textTable(
-    ['rater A', 'rater B', 'overlap', 'equal', 'kappa', 'kappa linear', 'kappa quadratic', 'alpha ordinal', `equal ≥${t}`, `kappa ≥${t}`, 'conflicts'],
-    r.pairs.map((p) => [p.a, p.b, String(p.overlap), fmt(p.agreement), fmt(p.kappa), fmt(p.kappaLinear), fmt(p.kappaQuadratic), fmt(p.alpha), fmt(p.agreementBinary), fmt(p.kappaBinary), String(p.conflicts.length)]),
-  ));
+  out.push(
+    `grades ${r.scale[0]}–${r.scale[r.scale.length - 1]}; kappa weights: linear |i−j|, quadratic (i−j)²; alpha: Krippendorff, ordinal; kappa ≥${t}: relevant (grade ≥ ${t}) or not`,
+    '',
+  );
+  out.push(
+    textTable(
+      [
+        'rater A',
+        'rater B',
+        'overlap',
+        'equal',
+        'kappa',
+        'kappa linear',
+        'kappa quadratic',
+        'alpha ordinal',
+        `equal ≥${t}`,
+        `kappa ≥${t}`,
+        'conflicts',
+      ],
+      r.pairs.map((p) => [
+        p.a,
+        p.b,
+        String(p.overlap),
+        fmt(p.agreement),
+        fmt(p.kappa),
+        fmt(p.kappaLinear),
+        fmt(p.kappaQuadratic),
+        fmt(p.alpha),
+        fmt(p.agreementBinary),
+        fmt(p.kappaBinary),
+        String(p.conflicts.length),
+      ]),
+    ),
+  );
   const o = r.overall;
-  out.push('', o.people.length >= 2
-    ? `overall (people: ${o.people.join(', ')}): ${o.overlap} pairs graded more than once, alpha ordinal ${fmt(o.alpha)}, mean kappa ${fmt(o.meanKappa)} (linear ${fmt(o.meanKappaLinear)}, quadratic ${fmt(o.meanKappaQuadratic)}, ≥${t} ${fmt(o.meanKappaBinary)}), ${o.conflicts.length} conflicting pair${o.conflicts.length === 1 ? '' : 's'}`
-    : `overall: one person (${o.people.join(', ') || 'none'}); LLM and click raters are compared with people above`);
+  out.push(
+    '',
+    o.people.length >= 2
+      ? `overall (people: ${o.people.join(', ')}): ${o.overlap} pairs graded more than once, alpha ordinal ${fmt(o.alpha)}, mean kappa ${fmt(o.meanKappa)} (linear ${fmt(o.meanKappaLinear)}, quadratic ${fmt(o.meanKappaQuadratic)}, ≥${t} ${fmt(o.meanKappaBinary)}), ${o.conflicts.length} conflicting pair${o.conflicts.length === 1 ? '' : 's'}`
+      : `overall: one person (${o.people.join(', ') || 'none'}); LLM and click raters are compared with people above`,
+  );
   for (const p of r.pairs) {
     if (p.overlap === 0) continue;
     out.push('', `confusion: rows ${p.a}, columns ${p.b}`);
-    out.push(textTable(['', ...r.scale.map(String)], p.confusion.map((row, i) => [String(r.scale[i]), ...row.map(String)])));
+    out.push(
+      textTable(
+        ['', ...r.scale.map(String)],
+        p.confusion.map((row, i) => [String(r.scale[i]), ...row.map(String)]),
+      ),
+    );
     const [[neither, onlyB], [onlyA, both]] = p.confusionBinary as [[number, number], [number, number]];
     out.push(`relevant (grade ≥ ${t}) for both: ${both}, neither: ${neither}, only ${p.a}: ${onlyA}, only ${p.b}: ${onlyB}`);
   }
@@ -72,4 +109,7 @@ export function formatAgreement(r: AgreementReport, merge: string | undefined, m
   return out.join('\n') + '\n';
 }
 
-const conflictLine = (c: Conflict) => `${c.qid} ${c.docId}: ${Object.entries(c.grades).map(([rater, g]) => `${rater} ${g}`).join(', ')}`;
+const conflictLine = (c: Conflict) =>
+  `${c.qid} ${c.docId}: ${Object.entries(c.grades)
+    .map(([rater, g]) => `${rater} ${g}`)
+    .join(', ')}`;

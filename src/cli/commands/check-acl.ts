@@ -4,8 +4,18 @@ import { InputError } from '../../core/util/diagnostics';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
 import {
-  type ConfigChoice, WORKSPACE_OPTIONS, configEntriesOf, interruptSignal, judgmentsOf, openWorkspace, principalsOf, readCorpus, reportInterrupted,
-  enginesOnly, requireConfigs, usableConfigs,
+  type ConfigChoice,
+  WORKSPACE_OPTIONS,
+  configEntriesOf,
+  interruptSignal,
+  judgmentsOf,
+  openWorkspace,
+  principalsOf,
+  readCorpus,
+  reportInterrupted,
+  enginesOnly,
+  requireConfigs,
+  usableConfigs,
 } from '../workspace-options';
 
 export const CHECK_ACL_USAGE = `ranklab check-acl [--workspace DIR] [--config NAME|FILE]... [--principals FILE] [--as PRINCIPAL]...
@@ -36,7 +46,7 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return io.out(CHECK_ACL_USAGE + '\n'), 0;
+  if (values.help) return (io.out(CHECK_ACL_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const aclSource = formatChoice(values['acl-source'], ['auto', 'corpus', 'engine'] as const, 'auto', '--acl-source');
   const { session, report: inputs } = openWorkspace(values, io);
@@ -54,12 +64,22 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
     inputs.stopIfStrict();
     requireConfigs(choice);
     report = await checkAcl(session, {
-      configs: choice.configs, principals: values.as, prefixes: !values['no-prefixes'], signal, aclSource,
+      configs: choice.configs,
+      principals: values.as,
+      prefixes: !values['no-prefixes'],
+      signal,
+      aclSource,
       onProgress: values.verbose ? (m) => io.err(`[check-acl] ${m}\n`) : undefined,
       onConfigDone: (name) => checked.push(name),
     });
   } catch (e) {
-    if (signal.aborted) return reportInterrupted(io, 'configs', checked, entries.map((e) => e.name).filter((n) => !checked.includes(n)));
+    if (signal.aborted)
+      return reportInterrupted(
+        io,
+        'configs',
+        checked,
+        entries.map((e) => e.name).filter((n) => !checked.includes(n)),
+      );
     throw e;
   } finally {
     dispose();
@@ -75,27 +95,67 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
     return code;
   }
   const out: string[] = [];
-  out.push(`Access check of ${session.root}: ${report.documents} documents (${report.documentsWithoutAcl} with none of the fields the rule reads, treated as ${report.missingAcl}; ${report.invalidAcl} with invalid access fields, visible to nobody), ${report.queries} queries, ${report.prefixes} typing prefixes`);
+  out.push(
+    `Access check of ${session.root}: ${report.documents} documents (${report.documentsWithoutAcl} with none of the fields the rule reads, treated as ${report.missingAcl}; ${report.invalidAcl} with invalid access fields, visible to nobody), ${report.queries} queries, ${report.prefixes} typing prefixes`,
+  );
   for (const c of report.configs) {
     const rows = Object.entries(report.byPrincipal[c.name]);
     const post = c.aclMode === 'post-filter';
     const source = report.aclSource?.[c.name];
-    out.push('', `${c.name} (${c.mode}, ${c.aclMode}, page ${c.pageSize}${source ? `; access fields from the ${source === 'engine' ? 'engine' : 'corpus files'}` : ''})`);
-    out.push(textTable(
-      ['principal', 'visible docs', 'queries', 'results', 'prefixes', 'suggestions', 'violations', 'page fill', 'short/empty', `recall@${c.pageSize} (n)`,
-        ...(post ? ['fill@candidates', 'fill possible', 'depth for 95%'] : [])],
-      rows.map(([name, r]) => [
-        name, String(r.visibleDocuments), String(r.queries), String(r.resultsChecked), String(r.prefixes), String(r.suggestionsChecked),
-        r.violations ? `${r.violations} (${LEAK_PLACES.filter((p) => r.byPlace[p]).map((p) => `${p} ${r.byPlace[p]}`).join(', ')})` : '0',
-        pct(r.pageFill), `${r.shortPages} / ${r.emptyPages}`,
-        r.recall === null ? '-' : `${r.recall.toFixed(4)} (${r.recallQueries}${r.excludedQueries.length ? `, ${r.excludedQueries.length} left out` : ''})`,
-        ...(post && r.postFilter ? [`${pct(r.postFilter.fillAtCandidates)} @${r.postFilter.candidates}`, pct(r.postFilter.fillPossible), String(r.postFilter.depthFor95 ?? 'never')] : []),
-      ] as Cell[]),
-    ));
+    out.push(
+      '',
+      `${c.name} (${c.mode}, ${c.aclMode}, page ${c.pageSize}${source ? `; access fields from the ${source === 'engine' ? 'engine' : 'corpus files'}` : ''})`,
+    );
+    out.push(
+      textTable(
+        [
+          'principal',
+          'visible docs',
+          'queries',
+          'results',
+          'prefixes',
+          'suggestions',
+          'violations',
+          'page fill',
+          'short/empty',
+          `recall@${c.pageSize} (n)`,
+          ...(post ? ['fill@candidates', 'fill possible', 'depth for 95%'] : []),
+        ],
+        rows.map(
+          ([name, r]) =>
+            [
+              name,
+              String(r.visibleDocuments),
+              String(r.queries),
+              String(r.resultsChecked),
+              String(r.prefixes),
+              String(r.suggestionsChecked),
+              r.violations
+                ? `${r.violations} (${LEAK_PLACES.filter((p) => r.byPlace[p])
+                    .map((p) => `${p} ${r.byPlace[p]}`)
+                    .join(', ')})`
+                : '0',
+              pct(r.pageFill),
+              `${r.shortPages} / ${r.emptyPages}`,
+              r.recall === null
+                ? '-'
+                : `${r.recall.toFixed(4)} (${r.recallQueries}${r.excludedQueries.length ? `, ${r.excludedQueries.length} left out` : ''})`,
+              ...(post && r.postFilter
+                ? [
+                    `${pct(r.postFilter.fillAtCandidates)} @${r.postFilter.candidates}`,
+                    pct(r.postFilter.fillPossible),
+                    String(r.postFilter.depthFor95 ?? 'never'),
+                  ]
+                : []),
+            ] as Cell[],
+        ),
+      ),
+    );
   }
   if (report.violations.length) {
     out.push('', `${report.violations.length} violation(s):`);
-    for (const v of report.violations.slice(0, 50)) out.push(`  ${v.config} as ${v.principal}, "${v.query}": ${v.where} ${v.docId || '(count)'}: ${v.detail}`);
+    for (const v of report.violations.slice(0, 50))
+      out.push(`  ${v.config} as ${v.principal}, "${v.query}": ${v.where} ${v.docId || '(count)'}: ${v.detail}`);
     if (report.violations.length > 50) out.push(`  … and ${report.violations.length - 50} more (--format json lists all)`);
   } else {
     out.push('', `No violations: ${report.checked} responses checked.`);
@@ -104,9 +164,11 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
   const decided = report.documents - report.documentsWithoutAcl - report.invalidAcl;
   // A config whose engine failed some queries was not checked completely (those queries are among the failures).
   const complete = report.configs.filter((c) => !Object.values(report.byPrincipal[c.name] ?? {}).some((r) => r.failedQueries)).length;
-  out.push(`Checked ${p.checked.length} of ${p.total} principals, ${complete} of ${report.configs.length + report.failed.length} configs completely, `
-    + `${report.documents} documents (${decided} decided by the rule, ${report.documentsWithoutAcl} by acl.missingAcl (${report.missingAcl}${report.missingAclStated ? '' : ', not stated'}), `
-    + `${report.invalidAcl} visible to nobody for invalid or misspelled access fields).`);
+  out.push(
+    `Checked ${p.checked.length} of ${p.total} principals, ${complete} of ${report.configs.length + report.failed.length} configs completely, ` +
+      `${report.documents} documents (${decided} decided by the rule, ${report.documentsWithoutAcl} by acl.missingAcl (${report.missingAcl}${report.missingAclStated ? '' : ', not stated'}), ` +
+      `${report.invalidAcl} visible to nobody for invalid or misspelled access fields).`,
+  );
   if (findings.failures.length || findings.warnings.length) out.push('');
   for (const f of findings.failures) out.push(`FAILED: ${f}`);
   for (const w of findings.warnings) out.push(`warning: ${w}`);

@@ -20,7 +20,16 @@ import type { Io } from '../io';
 import { judgmentSpecFor } from '../judgment-spec';
 import { type Output, checkOutputs, writeOutput } from '../outputs';
 import {
-  WORKSPACE_OPTIONS, enginesOnly, interruptSignal, judgmentsOf, openWorkspace, principalsOf, progressReporter, readCorpus, reportInterrupted, usableConfigs,
+  WORKSPACE_OPTIONS,
+  enginesOnly,
+  interruptSignal,
+  judgmentsOf,
+  openWorkspace,
+  principalsOf,
+  progressReporter,
+  readCorpus,
+  reportInterrupted,
+  usableConfigs,
 } from '../workspace-options';
 import { SPLITS, excludedLine } from './eval';
 
@@ -67,13 +76,13 @@ const COMPARE_OPTIONS = {
 
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, COMPARE_OPTIONS);
-  if (values.help) return io.out(COMPARE_USAGE + '\n'), 0;
+  if (values.help) return (io.out(COMPARE_USAGE + '\n'), 0);
   return runComparison(values, io, { gate: !!values['fail-on-regression'] });
 }
 
 export async function gateCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, COMPARE_OPTIONS);
-  if (values.help) return io.out(GATE_USAGE + '\n'), 0;
+  if (values.help) return (io.out(GATE_USAGE + '\n'), 0);
   return runComparison(values, io, { gate: true });
 }
 
@@ -95,7 +104,12 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const session = opened?.session;
   const report = opened?.report ?? new InputReport(io, !!values.strict);
   const settings = session?.workspace.settings;
-  const choice = metricChoice(values, { metrics: settings?.metrics, gain: settings?.gain, relevanceThreshold: settings?.relevanceThreshold, judgedOnly: settings?.judgedOnly });
+  const choice = metricChoice(values, {
+    metrics: settings?.metrics,
+    gain: settings?.gain,
+    relevanceThreshold: settings?.relevanceThreshold,
+    judgedOnly: settings?.judgedOnly,
+  });
   report.add('--relevance-threshold', choice.warnings);
 
   // Gates first: a gate that cannot be evaluated, or gating with nothing to gate, is exit 2 before any work.
@@ -107,9 +121,17 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   const baselineArg = values.baseline ?? session?.workspace.baselineName;
   if (!baselineArg) throw new InputError('is required (or set "baseline" in ranklab.json)', [], { key: '--baseline' });
   const twice = candidateArgs.find((c, i) => candidateArgs.indexOf(c) !== i || c === baselineArg);
-  if (twice) throw new InputError(`"${twice}" is given twice (${twice === baselineArg ? 'as the baseline and a candidate' : 'as two candidates'})`, [], { key: '--candidate' });
+  if (twice)
+    throw new InputError(
+      `"${twice}" is given twice (${twice === baselineArg ? 'as the baseline and a candidate' : 'as two candidates'})`,
+      [],
+      { key: '--candidate' },
+    );
   const baseline = resolveSide(baselineArg, session, report);
-  const candidates = distinctNames(baseline, candidateArgs.map((arg) => ({ arg, side: resolveSide(arg, session, report) })));
+  const candidates = distinctNames(
+    baseline,
+    candidateArgs.map((arg) => ({ arg, side: resolveSide(arg, session, report) })),
+  );
 
   // Who each side is made as is known before any run: refuse mixed principals now, not after the work.
   const principalOf = (s: Side) => (s.kind === 'run' ? s.side.principal : (values.as ?? null));
@@ -153,23 +175,38 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
 
     // Moved documents get their one-line reason when both sides are configs of the built-in pipeline: for every
     // changed query in JSON, for those printed in a table or markdown (--brief prints none).
-    const explain = format === 'json' && maxQueries === undefined ? 'all' : brief && format !== 'json' ? 0 : (maxQueries ?? PRINTED_QUERIES);
-    const actionSide = (s: Side): CompareSide => (s.kind === 'run' ? s : { kind: 'config', config: session!.usable(s.entry), name: nameOf(s) });
+    const explain =
+      format === 'json' && maxQueries === undefined ? 'all' : brief && format !== 'json' ? 0 : (maxQueries ?? PRINTED_QUERIES);
+    const actionSide = (s: Side): CompareSide =>
+      s.kind === 'run' ? s : { kind: 'config', config: session!.usable(s.entry), name: nameOf(s) };
     const reporters = new Map<string, (done: number, total: number) => void>();
-    ({ many, excluded } = await compareRuns(session, {
-      baseline: actionSide(baseline), candidates: candidates.map(actionSide), specs, metricOptions: choice.options, split, runAs: values.as, principal, judgments,
-      classSlices: !!values['class-slices'], allowMixedPrincipals: values['allow-mixed-principals'], explain,
-    }, {
-      signal,
-      progress: (p) => {
-        if (p.type === 'queries') {
-          if (!reporters.has(p.config)) reporters.set(p.config, progressReporter(io, p.config));
-          reporters.get(p.config)!(p.done, p.total);
-        } else if (p.type === 'reused') {
-          io.err(`${p.config}: reusing ${p.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
-        } else finished.push(`${p.role} ${p.name}${p.from ? ` (run in ${p.from})` : ''}`);
+    ({ many, excluded } = await compareRuns(
+      session,
+      {
+        baseline: actionSide(baseline),
+        candidates: candidates.map(actionSide),
+        specs,
+        metricOptions: choice.options,
+        split,
+        runAs: values.as,
+        principal,
+        judgments,
+        classSlices: !!values['class-slices'],
+        allowMixedPrincipals: values['allow-mixed-principals'],
+        explain,
       },
-    }));
+      {
+        signal,
+        progress: (p) => {
+          if (p.type === 'queries') {
+            if (!reporters.has(p.config)) reporters.set(p.config, progressReporter(io, p.config));
+            reporters.get(p.config)!(p.done, p.total);
+          } else if (p.type === 'reused') {
+            io.err(`${p.config}: reusing ${p.path} (same config, corpus, judgments, access, tool version and learned models)\n`);
+          } else finished.push(`${p.role} ${p.name}${p.from ? ` (run in ${p.from})` : ''}`);
+        },
+      },
+    ));
   } catch (e) {
     if (signal.aborted) return reportInterrupted(io, 'steps', finished, steps.slice(finished.length));
     if (e instanceof MixedPrincipalsError) throw mixedError(e);
@@ -182,7 +219,11 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
 
   if (many.comparisons.length === 1) {
     const [cmp] = many.comparisons;
-    for (const o of outputs) writeOutput(o, o.flag === '--junit' ? gatesJUnit(gates[0], cmp) : formatComparison(cmp, 'markdown', { gates: gates[0], maxQueries, brief }));
+    for (const o of outputs)
+      writeOutput(
+        o,
+        o.flag === '--junit' ? gatesJUnit(gates[0], cmp) : formatComparison(cmp, 'markdown', { gates: gates[0], maxQueries, brief }),
+      );
     if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates[0]), excludedQueries: excluded }, null, 2) + '\n');
     else if (format === 'junit') io.out(gatesJUnit(gates[0], cmp));
     else io.out(prefix + formatComparison(cmp, format, { gates: gates[0], maxQueries, brief }));
@@ -193,10 +234,19 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
     else io.out(prefix + formatMany(many, gates, format, { brief }));
   }
 
-  const failed = many.comparisons.flatMap((cmp, i) => gates[i].filter((g) => !g.passed).map((g) => ({ g, who: many.comparisons.length > 1 ? `${cmp.candidate}: ` : '' })));
+  const failed = many.comparisons.flatMap((cmp, i) =>
+    gates[i].filter((g) => !g.passed).map((g) => ({ g, who: many.comparisons.length > 1 ? `${cmp.candidate}: ` : '' })),
+  );
   if (mode.gate && failed.length) {
     for (const { g, who: name } of failed) {
-      io.err(`gate failed: ${name}${g.gate} (actual ${Number.isNaN(g.actual) ? 'n/a: metric not computed' : g.actual.toFixed(4)}); queries: ${g.queries.slice(0, 10).map((q) => q.qid).join(', ') || '-'}\n`);
+      io.err(
+        `gate failed: ${name}${g.gate} (actual ${Number.isNaN(g.actual) ? 'n/a: metric not computed' : g.actual.toFixed(4)}); queries: ${
+          g.queries
+            .slice(0, 10)
+            .map((q) => q.qid)
+            .join(', ') || '-'
+        }\n`,
+      );
     }
     return 1;
   }
@@ -240,7 +290,9 @@ function gatesFor(file: string | undefined, fromWorkspace: GateSettings | undefi
   }
   if (gating && gateCount(gates) === 0) {
     throw new InputError('no gates declared, so nothing could fail', [], {
-      file: file ?? SETTINGS_FILE, key: file ? undefined : 'gates', hint: 'declare "gates": {"min": {"ndcg@10": 0.65}, ...} in ranklab.json or pass --gates FILE',
+      file: file ?? SETTINGS_FILE,
+      key: file ? undefined : 'gates',
+      hint: 'declare "gates": {"min": {"ndcg@10": 0.65}, ...} in ranklab.json or pass --gates FILE',
     });
   }
   return gates;

@@ -3,7 +3,15 @@ import { InputError } from '../../core/util/diagnostics';
 import { engineCollectionsText } from '../../core/config/engine-kinds';
 import { formatChoice, parse } from '../args';
 import type { Io } from '../io';
-import { INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, openWorkspace, readCorpus, requireConfigs, usableConfigs } from '../workspace-options';
+import {
+  INTERRUPTED,
+  WORKSPACE_OPTIONS,
+  interruptSignal,
+  openWorkspace,
+  readCorpus,
+  requireConfigs,
+  usableConfigs,
+} from '../workspace-options';
 
 export const INDEX_USAGE = `ranklab index --engine CONFIG [--workspace DIR] [--recreate] [--format table|json] [--strict]
   Loads the workspace corpus into the ${engineCollectionsText()} that the engine config
@@ -19,7 +27,7 @@ export async function indexCommand(argv: string[], io: Io): Promise<number> {
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return io.out(INDEX_USAGE + '\n'), 0;
+  if (values.help) return (io.out(INDEX_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   if (!values.engine) throw new InputError('--engine CONFIG is required: the engine config whose index is loaded', [], { key: '--engine' });
   const { session, report: inputs } = openWorkspace(values, io);
@@ -34,7 +42,8 @@ export async function indexCommand(argv: string[], io: Io): Promise<number> {
     if (!config.engine) throw new InputError(`config ${config.name} has no "engine" section`, [], { key: '--engine' });
     let last = 0;
     report = await indexCorpus(session, config, {
-      recreate: !!values.recreate, signal,
+      recreate: !!values.recreate,
+      signal,
       onProgress: (phase, done, total) => {
         if (!process.stderr.isTTY || (done !== total && Date.now() - last < 200)) return;
         last = Date.now();
@@ -56,13 +65,17 @@ export async function indexCommand(argv: string[], io: Io): Promise<number> {
   if (format === 'json') {
     io.out(JSON.stringify(report, null, 2) + '\n');
   } else {
-    io.out([
-      `${report.recreated ? 'Recreated' : 'Created'} ${report.kind} index "${report.index}" at ${report.url}: ${report.indexed} of ${report.documents} documents in ${(report.ms / 1000).toFixed(1)} s`,
-      `  text: ${report.fields.text.join(', ')}; keywords: ${[...report.fields.keyword, ...report.fields.keywords].join(', ')}; boolean: ${report.fields.boolean.join(', ')}`,
-      report.vectors ? `  vectors: ${report.fields.vector!.field}, ${report.vectors.dimension} dimensions (${report.vectors.embedder})` : '  vectors: none (the config has no embedder)',
-      ...(report.skipped.length ? [`  ${report.skipped.length} document(s) with invalid access fields not indexed (listed above)`] : []),
-      ...(report.refused.length ? [`  ${report.refused.length} document(s) refused by the engine (listed above)`] : []),
-    ].join('\n') + '\n');
+    io.out(
+      [
+        `${report.recreated ? 'Recreated' : 'Created'} ${report.kind} index "${report.index}" at ${report.url}: ${report.indexed} of ${report.documents} documents in ${(report.ms / 1000).toFixed(1)} s`,
+        `  text: ${report.fields.text.join(', ')}; keywords: ${[...report.fields.keyword, ...report.fields.keywords].join(', ')}; boolean: ${report.fields.boolean.join(', ')}`,
+        report.vectors
+          ? `  vectors: ${report.fields.vector!.field}, ${report.vectors.dimension} dimensions (${report.vectors.embedder})`
+          : '  vectors: none (the config has no embedder)',
+        ...(report.skipped.length ? [`  ${report.skipped.length} document(s) with invalid access fields not indexed (listed above)`] : []),
+        ...(report.refused.length ? [`  ${report.refused.length} document(s) refused by the engine (listed above)`] : []),
+      ].join('\n') + '\n',
+    );
   }
   return complete ? 0 : 2;
 }

@@ -27,7 +27,7 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return io.out(EXPLAIN_USAGE + '\n'), 0;
+  if (values.help) return (io.out(EXPLAIN_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   required(values.config, '--config');
   const query = required(values.query, '--query');
@@ -39,7 +39,10 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
   // Query ids come from the judgments; their problems are reported, but a workspace without any still explains text.
   report.add('judgments', session.judgmentDiagnostics());
   report.stopIfStrict();
-  if (choice.failed.length) throw new InputError(`config ${choice.failed[0].name} cannot run (its problems are listed above)`, [], { key: choice.failed[0].name === entries[0].name ? '--config' : '--baseline' });
+  if (choice.failed.length)
+    throw new InputError(`config ${choice.failed[0].name} cannot run (its problems are listed above)`, [], {
+      key: choice.failed[0].name === entries[0].name ? '--config' : '--baseline',
+    });
   const [config, baseline] = choice.configs;
   const { signal, dispose } = interruptSignal(io);
   try {

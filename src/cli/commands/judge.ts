@@ -30,8 +30,11 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
     'include-judged': { type: 'boolean' },
     'max-failures': { type: 'string' },
   });
-  if (values.help) return io.out(JUDGE_USAGE + '\n'), 0;
-  if (!values.llm) throw new InputError('ranklab judge grades with an LLM (--llm); people grade in VS Code with "Ranklab: Judge Unjudged Documents"', [], { key: '--llm' });
+  if (values.help) return (io.out(JUDGE_USAGE + '\n'), 0);
+  if (!values.llm)
+    throw new InputError('ranklab judge grades with an LLM (--llm); people grade in VS Code with "Ranklab: Judge Unjudged Documents"', [], {
+      key: '--llm',
+    });
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const maxFailures = intFlag(values['max-failures'], '--max-failures', 1);
   const { session, report } = openWorkspace(values, io);
@@ -41,12 +44,19 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   let failedEntries: { config: string; error: string }[];
   let judging = false;
   try {
-    const pooled = await poolOfWorkspace(session, report, values, io, interrupt.stop, { skip: setup.skip, includeJudged: values['include-judged'] });
+    const pooled = await poolOfWorkspace(session, report, values, io, interrupt.stop, {
+      skip: setup.skip,
+      includeJudged: values['include-judged'],
+    });
     failedEntries = pooled.failedEntries.map((f) => ({ config: f.name, error: f.message }));
     interrupt.judging();
     judging = true;
     result = await judgePoolWithLlm(session, setup, pooled, {
-      dryRun: values['dry-run'], stop: interrupt.stop, signal: interrupt.signal, maxConsecutiveFailures: maxFailures, onJudged: progressReporter(io, 'judged', 'pairs'),
+      dryRun: values['dry-run'],
+      stop: interrupt.stop,
+      signal: interrupt.signal,
+      maxConsecutiveFailures: maxFailures,
+      onJudged: progressReporter(io, 'judged', 'pairs'),
     });
   } catch (e) {
     if (interrupt.stop.aborted && !judging) {
@@ -62,10 +72,15 @@ export async function judgeCommand(argv: string[], io: Io): Promise<number> {
   if (format === 'json') io.out(JSON.stringify(judgeJson(result), null, 2) + '\n');
   else io.out(judgeText(result));
   const run = result.run;
-  if (result.failureLog) io.err(`ranklab judge: ${result.failures.length} pair${result.failures.length === 1 ? '' : 's'} not graded, listed in ${session.relativePath(result.failureLog)}\n`);
+  if (result.failureLog)
+    io.err(
+      `ranklab judge: ${result.failures.length} pair${result.failures.length === 1 ? '' : 's'} not graded, listed in ${session.relativePath(result.failureLog)}\n`,
+    );
   if (run?.stopped) {
     const left = run.failures.length + run.unfinished;
-    io.err(`ranklab judge: ${run.stopped.message}; ${run.ratings.length} grades saved in ${result.file}; ${left} pairs left (${run.failures.length} failed, ${run.unfinished} not answered): running the command again asks them, not the graded ones\n`);
+    io.err(
+      `ranklab judge: ${run.stopped.message}; ${run.ratings.length} grades saved in ${result.file}; ${left} pairs left (${run.failures.length} failed, ${run.unfinished} not answered): running the command again asks them, not the graded ones\n`,
+    );
     if (run.stopped.reason === 'interrupted') return INTERRUPTED;
   }
   return result.failures.length || result.failedConfigs.length || run?.stopped ? 2 : 0;
@@ -134,7 +149,9 @@ function judgeText(r: WorkspaceLlmResult): string {
   const { plan } = r;
   const lines = [poolSummary(r.pool).trimEnd()];
   const toSend = plan.items.length - plan.cachedCount;
-  lines.push(`${plan.items.length} prompts for ${plan.rater} (${plan.cachedCount} answered before, from the cache; ${toSend} to send, about ${plan.tokens} prompt tokens at 4 characters a token)`);
+  lines.push(
+    `${plan.items.length} prompts for ${plan.rater} (${plan.cachedCount} answered before, from the cache; ${toSend} to send, about ${plan.tokens} prompt tokens at 4 characters a token)`,
+  );
   if (!r.run) {
     lines.push(`dry run: nothing sent; grades would go to ${r.file}`);
     const sample = samplePrompt(r);
@@ -142,13 +159,18 @@ function judgeText(r: WorkspaceLlmResult): string {
   } else {
     const run = r.run;
     lines.push(`${run.ratings.length} graded → ${r.file}`);
-    lines.push(`requests: ${run.requests} sent for ${run.pairsSent} pairs (${run.httpRetries} HTTP retries, ${run.parseRetries} asked again for a grade)`);
+    lines.push(
+      `requests: ${run.requests} sent for ${run.pairsSent} pairs (${run.httpRetries} HTTP retries, ${run.parseRetries} asked again for a grade)`,
+    );
     const counts = [0, 1, 2, 3].map((g) => `${g}: ${run.ratings.filter((x) => x.grade === g).length}`);
     lines.push(`grades ${counts.join(', ')}`);
   }
   if (r.failures.length) {
     lines.push(`${r.failures.length} not graded (reported, not guessed):`);
-    for (const f of r.failures.slice(0, 20)) lines.push(`  ${f.qid} ${f.docId}: ${f.reason}: ${f.detail}${f.answer ? ` — answer: ${JSON.stringify(f.answer.slice(0, 120))}` : ''}`);
+    for (const f of r.failures.slice(0, 20))
+      lines.push(
+        `  ${f.qid} ${f.docId}: ${f.reason}: ${f.detail}${f.answer ? ` — answer: ${JSON.stringify(f.answer.slice(0, 120))}` : ''}`,
+      );
     if (r.failures.length > 20) lines.push(`  … and ${r.failures.length - 20} more (in the log named on stderr, and in --format json)`);
   }
   return lines.join('\n') + '\n';

@@ -19,7 +19,7 @@ export const JUDGMENTS_USAGE = `ranklab judgments from-clicks (--log FILE | --ub
 export async function judgmentsCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'from-clicks') return fromClicksCommand(rest, io);
-  if (sub === undefined || sub === '--help' || sub === '-h') return io.out(JUDGMENTS_USAGE + '\n'), sub ? 0 : 2;
+  if (sub === undefined || sub === '--help' || sub === '-h') return (io.out(JUDGMENTS_USAGE + '\n'), sub ? 0 : 2);
   throw new InputError(`unknown subcommand "${sub}" (ranklab judgments from-clicks)`, [], { hint: 'see ranklab judgments --help' });
 }
 
@@ -36,30 +36,46 @@ async function fromClicksCommand(argv: string[], io: Io): Promise<number> {
     format: { type: 'string', short: 'f' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return io.out(JUDGMENTS_USAGE + '\n'), 0;
+  if (values.help) return (io.out(JUDGMENTS_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const ubi = values['ubi-queries'] !== undefined || values['ubi-events'] !== undefined;
-  if (ubi === (values.log !== undefined)) throw new InputError('give either --log FILE or both --ubi-queries and --ubi-events', [], { key: '--log' });
-  if (ubi && (!values['ubi-queries'] || !values['ubi-events'])) throw new InputError('--ubi-queries and --ubi-events go together', [], { key: values['ubi-queries'] ? '--ubi-events' : '--ubi-queries' });
+  if (ubi === (values.log !== undefined))
+    throw new InputError('give either --log FILE or both --ubi-queries and --ubi-events', [], { key: '--log' });
+  if (ubi && (!values['ubi-queries'] || !values['ubi-events']))
+    throw new InputError('--ubi-queries and --ubi-events go together', [], {
+      key: values['ubi-queries'] ? '--ubi-events' : '--ubi-queries',
+    });
   const model: ClickModelOptions = {
     minImpressions: intFlag(values['min-impressions'], '--min-impressions', 1) ?? DEFAULT_CLICK_MODEL.minImpressions,
     thresholds: values.thresholds === undefined ? DEFAULT_CLICK_MODEL.thresholds : thresholdsFlag(values.thresholds),
   };
-  const actions = values['click-actions']?.split(',').map((a) => a.trim()).filter(Boolean) ?? ['click'];
+  const actions = values['click-actions']
+    ?.split(',')
+    .map((a) => a.trim())
+    .filter(Boolean) ?? ['click'];
 
   const { session, report } = openWorkspace(values, io);
   const ratersSpec = session.workspace.judgmentSpecs.find((s) => s.raters);
   if (!ratersSpec && !values['dry-run']) {
-    throw new InputError('click grades are written as a rater of their own: add a folder of per-rater files to "judgments", e.g. {"raters": "judgments"}', [], { file: 'ranklab.json', key: 'judgments' });
+    throw new InputError(
+      'click grades are written as a rater of their own: add a folder of per-rater files to "judgments", e.g. {"raters": "judgments"}',
+      [],
+      { file: 'ranklab.json', key: 'judgments' },
+    );
   }
   const judgments = session.judgments();
   report.add('judgments', judgments.diagnostics);
   const read = ubi
-    ? readUbi({ text: readUserText(values['ubi-queries']!), file: values['ubi-queries']! }, { text: readUserText(values['ubi-events']!), file: values['ubi-events']! }, actions)
+    ? readUbi(
+        { text: readUserText(values['ubi-queries']!), file: values['ubi-queries']! },
+        { text: readUserText(values['ubi-events']!), file: values['ubi-events']! },
+        actions,
+      )
     : readImpressions(readUserText(values.log!), values.log!);
   report.add('clicks', read.diagnostics);
   report.stopIfStrict();
-  if (read.impressions.length === 0) throw new InputError('no usable result list in the log (problems above)', [], { file: values.log ?? values['ubi-queries'] });
+  if (read.impressions.length === 0)
+    throw new InputError('no usable result list in the log (problems above)', [], { file: values.log ?? values['ubi-queries'] });
 
   const clicks = coecGrades(read.impressions, model);
   const lines = clickRatingLines(clicks, judgments.queries, CLICK_RATER);
@@ -81,11 +97,18 @@ async function fromClicksCommand(argv: string[], io: Io): Promise<number> {
   };
   if (format === 'json') io.out(JSON.stringify(result, null, 2) + '\n');
   else {
-    io.out([
-      `${result.impressions} result lists; click-through by position: ${result.positionCtr.slice(0, 10).map((x, i) => `${i + 1}: ${x.toFixed(3)}`).join(', ')}`,
-      `COEC grades (thresholds ${model.thresholds.join(', ')}) for ${result.graded} pairs of ${result.queries} queries; ${result.pairsBelowMinImpressions} pairs shown fewer than ${model.minImpressions} times left out; ${result.queriesNotInJudgments} logged queries not in the judgments`,
-      result.dryRun ? `dry run: nothing written (would replace ${display})` : `written as rater "${CLICK_RATER}" to ${display}; ranklab agreement compares it with each person`,
-    ].join('\n') + '\n');
+    io.out(
+      [
+        `${result.impressions} result lists; click-through by position: ${result.positionCtr
+          .slice(0, 10)
+          .map((x, i) => `${i + 1}: ${x.toFixed(3)}`)
+          .join(', ')}`,
+        `COEC grades (thresholds ${model.thresholds.join(', ')}) for ${result.graded} pairs of ${result.queries} queries; ${result.pairsBelowMinImpressions} pairs shown fewer than ${model.minImpressions} times left out; ${result.queriesNotInJudgments} logged queries not in the judgments`,
+        result.dryRun
+          ? `dry run: nothing written (would replace ${display})`
+          : `written as rater "${CLICK_RATER}" to ${display}; ranklab agreement compares it with each person`,
+      ].join('\n') + '\n',
+    );
   }
   return 0;
 }
@@ -93,7 +116,9 @@ async function fromClicksCommand(argv: string[], io: Io): Promise<number> {
 function thresholdsFlag(value: string): number[] {
   const xs = value.split(',').map((s) => Number(s.trim()));
   if (xs.some((x) => !(x > 0 && Number.isFinite(x))) || xs.some((x, i) => i > 0 && x <= xs[i - 1]!)) {
-    throw new InputError(`must be increasing positive numbers separated by commas (grade g from the g-th), not "${value}"`, [], { key: '--thresholds' });
+    throw new InputError(`must be increasing positive numbers separated by commas (grade g from the g-th), not "${value}"`, [], {
+      key: '--thresholds',
+    });
   }
   return xs;
 }

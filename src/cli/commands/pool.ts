@@ -7,7 +7,16 @@ import { formatChoice, intFlag, parse } from '../args';
 import type { InputReport } from '../input-report';
 import type { Io } from '../io';
 import {
-  type ConfigChoice, INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, progressReporter, readCorpus, requireConfigs, usableConfigs,
+  type ConfigChoice,
+  INTERRUPTED,
+  WORKSPACE_OPTIONS,
+  interruptSignal,
+  judgmentsOf,
+  openWorkspace,
+  progressReporter,
+  readCorpus,
+  requireConfigs,
+  usableConfigs,
 } from '../workspace-options';
 
 export const POOL_USAGE = `ranklab pool [--workspace DIR] [--config NAME|FILE]... [--depth N] [--queries QIDS | --slice TAG] [--max N]
@@ -37,7 +46,7 @@ export type PoolValues = ReturnType<typeof parse<typeof POOL_OPTIONS>>['values']
 
 export async function poolCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, POOL_OPTIONS);
-  if (values.help) return io.out(POOL_USAGE + '\n'), 0;
+  if (values.help) return (io.out(POOL_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['tsv', 'json'] as const, 'tsv');
   const { session, report } = openWorkspace(values, io);
   const { signal, dispose } = interruptSignal(io);
@@ -83,17 +92,24 @@ export async function poolOfWorkspace(
   const choice = usableConfigs(session, report, entries);
   report.stopIfStrict();
   requireConfigs(choice);
-  const pooled = await poolConfigs(session, {
-    // The configs whose problems (printed above) left them usable; the others are `failedEntries`.
-    configs: entries.filter((e) => e.config && choice.configs.includes(e.config)),
-    depth,
-    queries: values.queries?.split(',').map((q) => q.trim()).filter(Boolean),
-    slice: values.slice,
-    max,
-    specs: values.metrics ? parseMetricList(values.metrics) : undefined,
-    log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
-    ...extra,
-  }, { signal, progress: (p) => progressReporter(io, p.config)(p.done, p.total) });
+  const pooled = await poolConfigs(
+    session,
+    {
+      // The configs whose problems (printed above) left them usable; the others are `failedEntries`.
+      configs: entries.filter((e) => e.config && choice.configs.includes(e.config)),
+      depth,
+      queries: values.queries
+        ?.split(',')
+        .map((q) => q.trim())
+        .filter(Boolean),
+      slice: values.slice,
+      max,
+      specs: values.metrics ? parseMetricList(values.metrics) : undefined,
+      log: values.verbose ? (m) => io.err(`[ranklab] ${m}\n`) : undefined,
+      ...extra,
+    },
+    { signal, progress: (p) => progressReporter(io, p.config)(p.done, p.total) },
+  );
   return { ...pooled, failedEntries: choice.failed };
 }
 
@@ -104,14 +120,28 @@ export function poolTsv(pool: Pool, texts: PoolPairText[]): string {
   const lines = ['qid\tdocid\tbest_rank\treason\tranks\tquery\ttitle\tpassage'];
   pool.pairs.forEach((p, i) => {
     const t = texts[i]!;
-    lines.push([p.qid, p.docId, p.bestRank, p.reason, pool.configs.map((c) => `${c}:${p.ranks[c] ?? '-'}`).join(','), field(t.query), field(t.title), field(t.passage)].join('\t'));
+    lines.push(
+      [
+        p.qid,
+        p.docId,
+        p.bestRank,
+        p.reason,
+        pool.configs.map((c) => `${c}:${p.ranks[c] ?? '-'}`).join(','),
+        field(t.query),
+        field(t.title),
+        field(t.passage),
+      ].join('\t'),
+    );
   });
   return lines.join('\n') + '\n';
 }
 
 export function poolSummary(pool: Pool): string {
   const n = pool.pairs.length;
-  const what = pool.alreadyJudged === undefined ? `${n} unjudged pairs` : `${n} pairs (${pool.alreadyJudged} graded already, ${n - pool.alreadyJudged} unjudged)`;
+  const what =
+    pool.alreadyJudged === undefined
+      ? `${n} unjudged pairs`
+      : `${n} pairs (${pool.alreadyJudged} graded already, ${n - pool.alreadyJudged} unjudged)`;
   const over = pool.scope ? ` over the ${pool.scope.size} chosen quer${pool.scope.size === 1 ? 'y' : 'ies'}` : '';
   const lines = [
     `pool: ${what} from the top ${pool.depth} of ${pool.configs.join(', ')}` +

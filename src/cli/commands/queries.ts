@@ -31,7 +31,7 @@ export const QUERIES_USAGE = `ranklab queries sample --log FILE (--n N | --for-e
 export async function queriesCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'sample') return sampleCommand(rest, io);
-  if (sub === undefined || sub === '--help' || sub === '-h') return io.out(QUERIES_USAGE + '\n'), sub ? 0 : 2;
+  if (sub === undefined || sub === '--help' || sub === '-h') return (io.out(QUERIES_USAGE + '\n'), sub ? 0 : 2);
   throw new InputError(`unknown subcommand "${sub}" (ranklab queries sample)`, [], { hint: 'see ranklab queries --help' });
 }
 
@@ -55,7 +55,7 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
     strict: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return io.out(QUERIES_USAGE + '\n'), 0;
+  if (values.help) return (io.out(QUERIES_USAGE + '\n'), 0);
   const logPath = required(values.log, '--log');
   const outPath = required(values.out, '--out');
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
@@ -64,7 +64,10 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
   const given = parseColumnsFlag(values.columns);
   const needed = values['for-effect'] !== undefined ? forEffect(values) : undefined;
   const n = intFlag(values.n, '--n', 1) ?? (needed && Number.isFinite(needed.queries) ? needed.queries : undefined);
-  if (n === undefined) throw new InputError(needed ? 'the pilot gives no finite query count; give --n' : 'is required (or --for-effect with --pilot)', [], { key: '--n' });
+  if (n === undefined)
+    throw new InputError(needed ? 'the pilot gives no finite query count; give --n' : 'is required (or --for-effect with --pilot)', [], {
+      key: '--n',
+    });
   const excludes = values.exclude ?? [];
   const piiPatterns = values['pii-patterns'] ? loadPiiPatterns(values['pii-patterns']) : [];
   const maxPerSession = intFlag(values['max-per-session'], '--max-per-session', 1);
@@ -78,14 +81,26 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
     let set;
     if (existsSync(join(path, SETTINGS_FILE))) {
       const session = RanklabSession.open(path);
-      inputs.push(...session.workspace.judgmentSpecs.flatMap((j) => [j.qrels, j.queries, j.golden].filter((f): f is string => f !== undefined)));
+      inputs.push(
+        ...session.workspace.judgmentSpecs.flatMap((j) => [j.qrels, j.queries, j.golden].filter((f): f is string => f !== undefined)),
+      );
       set = session.judgments();
     } else set = loadJudgments(judgmentSpecFor(path));
     report.add(path, set.diagnostics);
     for (const q of set.queries.values()) exclude.push(q.text);
   }
   checkOutputs([{ flag: '--out', path: outPath, named: true }], { inputs, force: false });
-  const sampled = sampleQueryLog({ log: logPath, n, scheme, seed, columns: given, loose: values.loose, exclude, piiPatterns, maxPerSession });
+  const sampled = sampleQueryLog({
+    log: logPath,
+    n,
+    scheme,
+    seed,
+    columns: given,
+    loose: values.loose,
+    exclude,
+    piiPatterns,
+    maxPerSession,
+  });
   report.add(logPath, sampled.diagnostics);
   report.stopIfStrict();
   writeOutput({ flag: '--out', path: outPath, named: true }, sampled.golden);
@@ -98,7 +113,10 @@ async function sampleCommand(argv: string[], io: Io): Promise<number> {
 
 function forEffect(values: { 'for-effect'?: string; pilot?: string; metric?: string; power?: string }): QueriesNeeded {
   const effect = Number(values['for-effect']);
-  if (!(effect > 0 && effect < 1e9)) throw new InputError(`must be a positive number (a metric change, e.g. 0.02), not "${values['for-effect']}"`, [], { key: '--for-effect' });
+  if (!(effect > 0 && effect < 1e9))
+    throw new InputError(`must be a positive number (a metric change, e.g. 0.02), not "${values['for-effect']}"`, [], {
+      key: '--for-effect',
+    });
   const power = values.power === undefined ? 0.8 : Number(values.power);
   if (!(power > 0 && power < 1)) throw new InputError(`must be a number between 0 and 1, not "${values.power}"`, [], { key: '--power' });
   return queriesNeeded(required(values.pilot, '--pilot'), effect, { metric: values.metric, power });

@@ -16,8 +16,15 @@ export const SCORE_USAGE = `ranklab score --qrels FILE --run FILE [--queries FIL
 ${METRICS_HELP}`;
 
 export async function scoreCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, { ...METRIC_OPTIONS, qrels: { type: 'string' }, run: { type: 'string' }, queries: { type: 'string' }, 'per-query': { type: 'boolean' }, strict: { type: 'boolean' } });
-  if (values.help) return io.out(SCORE_USAGE + '\n'), 0;
+  const { values } = parse(argv, {
+    ...METRIC_OPTIONS,
+    qrels: { type: 'string' },
+    run: { type: 'string' },
+    queries: { type: 'string' },
+    'per-query': { type: 'boolean' },
+    strict: { type: 'boolean' },
+  });
+  if (values.help) return (io.out(SCORE_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json', 'markdown'] as const, 'table');
   const { specs, options, warnings } = metricChoice(values);
   const qrelsPath = required(values.qrels, '--qrels');
@@ -33,9 +40,17 @@ export async function scoreCommand(argv: string[], io: Io): Promise<number> {
   const ev = evaluateRun(run.run, judgments, specs, options);
   const ties = tieReport(run.run, judgments, specs, options);
   if (format === 'json') {
-    io.out(JSON.stringify(evaluationJson(ev, { run: { file: runPath, tag: run.tag, fingerprint: run.fingerprint }, ties }), null, 2) + '\n');
+    io.out(
+      JSON.stringify(evaluationJson(ev, { run: { file: runPath, tag: run.tag, fingerprint: run.fingerprint }, ties }), null, 2) + '\n',
+    );
   } else {
-    io.out(formatEvaluation(ev, format, { perQuery: !!values['per-query'], title: `Run ${runPath} (${run.tag || 'no tag'}) scored on ${qrelsPath}`, ties }));
+    io.out(
+      formatEvaluation(ev, format, {
+        perQuery: !!values['per-query'],
+        title: `Run ${runPath} (${run.tag || 'no tag'}) scored on ${qrelsPath}`,
+        ties,
+      }),
+    );
   }
   return 0;
 }

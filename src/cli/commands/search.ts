@@ -17,16 +17,20 @@ export const SEARCH_USAGE = `ranklab search [--workspace DIR] [--config NAME|FIL
   any the access rule no longer allows; without --as it checks that each is still in its file.`;
 
 export async function searchCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    ...WORKSPACE_OPTIONS,
-    config: { type: 'string', short: 'c' },
-    as: { type: 'string' },
-    'page-size': { type: 'string' },
-    verify: { type: 'boolean' },
-    format: { type: 'string', short: 'f' },
-    help: { type: 'boolean', short: 'h' },
-  }, { positionals: 'query' });
-  if (values.help) return io.out(SEARCH_USAGE + '\n'), 0;
+  const { values, positionals } = parse(
+    argv,
+    {
+      ...WORKSPACE_OPTIONS,
+      config: { type: 'string', short: 'c' },
+      as: { type: 'string' },
+      'page-size': { type: 'string' },
+      verify: { type: 'boolean' },
+      format: { type: 'string', short: 'f' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    { positionals: 'query' },
+  );
+  if (values.help) return (io.out(SEARCH_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const query = positionals.join(' ').trim();
   if (!query) throw new InputError('a query is required: ranklab search "query"');
@@ -38,27 +42,59 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   if (!values.as) notes.push('no --as: unrestricted search (every document)');
 
   if (format === 'json') {
-    io.out(JSON.stringify({
-      query, config: config.name, principal: values.as ?? null, total: view.total,
-      results: view.results.map((r) => ({ id: r.id, score: r.score, title: r.title, stages: r.stages, snippet: r.snippet })),
-      facets: view.facets, notes,
-    }, null, 2) + '\n');
+    io.out(
+      JSON.stringify(
+        {
+          query,
+          config: config.name,
+          principal: values.as ?? null,
+          total: view.total,
+          results: view.results.map((r) => ({ id: r.id, score: r.score, title: r.title, stages: r.stages, snippet: r.snippet })),
+          facets: view.facets,
+          notes,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return 0;
   }
   const stages = STAGE_NAMES.filter((s) => view.results.some((r) => r.stages[s]));
   const out: string[] = [];
-  out.push(`"${shortText(query)}": ${view.total} matching document(s)${values.as ? ` visible to ${values.as}` : ''}; showing ${view.results.length} (config ${config.name}, ${modeLabel(config)}, ${config.acl.mode})`, '');
+  out.push(
+    `"${shortText(query)}": ${view.total} matching document(s)${values.as ? ` visible to ${values.as}` : ''}; showing ${view.results.length} (config ${config.name}, ${modeLabel(config)}, ${config.acl.mode})`,
+    '',
+  );
   if (view.results.length) {
-    out.push(textTable(['#', 'id', 'score', ...stages.map((s) => `${s} rank/score`), 'title'], view.results.map((r, i) => [
-      String(i + 1), r.id, r.score,
-      ...stages.map((s) => (r.stages[s] ? `${r.stages[s]!.rank} / ${r.stages[s]!.score.toFixed(4)}` : '-')),
-      shortText(r.title, 60),
-    ] as Cell[])));
+    out.push(
+      textTable(
+        ['#', 'id', 'score', ...stages.map((s) => `${s} rank/score`), 'title'],
+        view.results.map(
+          (r, i) =>
+            [
+              String(i + 1),
+              r.id,
+              r.score,
+              ...stages.map((s) => (r.stages[s] ? `${r.stages[s]!.rank} / ${r.stages[s]!.score.toFixed(4)}` : '-')),
+              shortText(r.title, 60),
+            ] as Cell[],
+        ),
+      ),
+    );
     out.push('');
-    view.results.forEach((r, i) => { if (r.snippet) out.push(`${i + 1}. ${r.id}: ${visibleText(r.snippet)}`); });
+    view.results.forEach((r, i) => {
+      if (r.snippet) out.push(`${i + 1}. ${r.id}: ${visibleText(r.snippet)}`);
+    });
   }
   const tags = Object.entries(view.facets.tags);
-  if (tags.length) out.push('', `tags: ${tags.slice(0, 20).map(([t, n]) => `${t} (${n})`).join(', ')}${tags.length > 20 ? `, … ${tags.length - 20} more` : ''}`);
+  if (tags.length)
+    out.push(
+      '',
+      `tags: ${tags
+        .slice(0, 20)
+        .map(([t, n]) => `${t} (${n})`)
+        .join(', ')}${tags.length > 20 ? `, … ${tags.length - 20} more` : ''}`,
+    );
   for (const n of notes) out.push(`note: ${n}`);
   io.out(out.join('\n') + '\n');
   return 0;

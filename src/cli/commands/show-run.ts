@@ -11,10 +11,17 @@ export const SHOW_RUN_USAGE = `ranklab show-run FILE [--format json|trec]
   "qid Q0 docid rank score tag" lines tagged with the config name.`;
 
 export async function showRunCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, help: { type: 'boolean', short: 'h' } }, { positionals: 'FILE' });
-  if (values.help) return io.out(SHOW_RUN_USAGE + '\n'), 0;
+  const { values, positionals } = parse(
+    argv,
+    { format: { type: 'string', short: 'f' }, help: { type: 'boolean', short: 'h' } },
+    { positionals: 'FILE' },
+  );
+  if (values.help) return (io.out(SHOW_RUN_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['json', 'trec'] as const, 'json');
-  if (positionals.length !== 1) throw new InputError(`needs exactly one saved run file, got ${positionals.length}`, [], { hint: 'ranklab show-run .ranklab/runs/NAME.json.gz' });
+  if (positionals.length !== 1)
+    throw new InputError(`needs exactly one saved run file, got ${positionals.length}`, [], {
+      hint: 'ranklab show-run .ranklab/runs/NAME.json.gz',
+    });
   const saved = loadSavedRun(positionals[0]);
   if (format === 'trec') io.out(formatTrecRun(runOfSaved(saved).run, saved.provenance.config));
   else io.out(expandedRunJson(saved));

@@ -10,15 +10,19 @@ export const SUGGEST_USAGE = `ranklab suggest [--workspace DIR] [--config NAME|F
   may see (MiniSearch autoSuggest with the access predicate as its filter).`;
 
 export async function suggestCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, {
-    ...WORKSPACE_OPTIONS,
-    config: { type: 'string', short: 'c' },
-    as: { type: 'string' },
-    limit: { type: 'string' },
-    format: { type: 'string', short: 'f' },
-    help: { type: 'boolean', short: 'h' },
-  }, { positionals: 'prefix' });
-  if (values.help) return io.out(SUGGEST_USAGE + '\n'), 0;
+  const { values, positionals } = parse(
+    argv,
+    {
+      ...WORKSPACE_OPTIONS,
+      config: { type: 'string', short: 'c' },
+      as: { type: 'string' },
+      limit: { type: 'string' },
+      format: { type: 'string', short: 'f' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    { positionals: 'prefix' },
+  );
+  if (values.help) return (io.out(SUGGEST_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json'] as const, 'table');
   const prefix = positionals.join(' ');
   if (!prefix.trim()) throw new InputError('a prefix is required: ranklab suggest "prefix"');
@@ -26,7 +30,13 @@ export async function suggestCommand(argv: string[], io: Io): Promise<number> {
   const { session, config } = openForOneQuery(values, io);
   const suggestions = await session.suggest(config, prefix, { principal: values.as, limit });
   if (format === 'json') {
-    io.out(JSON.stringify({ prefix, principal: values.as ?? null, suggestions: suggestions.map((s) => ({ suggestion: s.suggestion, score: s.score })) }, null, 2) + '\n');
+    io.out(
+      JSON.stringify(
+        { prefix, principal: values.as ?? null, suggestions: suggestions.map((s) => ({ suggestion: s.suggestion, score: s.score })) },
+        null,
+        2,
+      ) + '\n',
+    );
     return 0;
   }
   if (suggestions.length === 0) io.out(`no suggestions for "${prefix}"${values.as ? ` visible to ${values.as}` : ''}\n`);

@@ -9,7 +9,14 @@ import { formatChoice, intFlag, metricChoice, parse, required } from '../args';
 import type { Io } from '../io';
 import { type Output, checkOutputs, writeOutput } from '../outputs';
 import {
-  INTERRUPTED, WORKSPACE_OPTIONS, interruptSignal, judgmentsOf, openWorkspace, readCorpus, requireConfigs, usableConfigs,
+  INTERRUPTED,
+  WORKSPACE_OPTIONS,
+  interruptSignal,
+  judgmentsOf,
+  openWorkspace,
+  readCorpus,
+  requireConfigs,
+  usableConfigs,
 } from '../workspace-options';
 
 export const SWEEP_USAGE = `ranklab sweep [--workspace DIR] --config BASE --vary PATH=FROM..TO:STEP|PATH=V1,V2,... [--vary ...]
@@ -45,24 +52,29 @@ export async function sweepCommand(argv: string[], io: Io): Promise<number> {
     force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return io.out(SWEEP_USAGE + '\n'), 0;
+  if (values.help) return (io.out(SWEEP_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['table', 'json', 'markdown'] as const, 'table');
   const baseName = required(values.config, '--config');
   if (!values.vary?.length) throw new InputError('is required', [], { key: '--vary', hint: "e.g. --vary 'lexical.fields.title=1..5:0.5'" });
   const search = searchChoice(values.search, intFlag(values.seed, '--seed', 0) ?? 42);
   if (values.split !== undefined) formatChoice(values.split, ['tune'] as const, 'tune', '--split');
   const folds = intFlag(values.folds, '--folds', 2);
-  if (folds !== undefined && values.split !== undefined) throw new InputError('--split and --folds exclude each other', [], { key: '--folds' });
+  if (folds !== undefined && values.split !== undefined)
+    throw new InputError('--split and --folds exclude each other', [], { key: '--folds' });
   const top = intFlag(values.top, '--top', 1) ?? 5;
   const { session, report } = openWorkspace(values, io);
   const settings = session.workspace.settings;
-  const { specs, options, warnings } = metricChoice({ ...values, metrics: values.objective ?? 'ndcg@10' }, { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly });
+  const { specs, options, warnings } = metricChoice(
+    { ...values, metrics: values.objective ?? 'ndcg@10' },
+    { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, judgedOnly: settings.judgedOnly },
+  );
   report.add('--relevance-threshold', warnings);
   if (specs.length !== 1) throw new InputError('names one metric', [], { key: '--objective' });
   const base = sweepBase(session, baseName);
   const variations = values.vary.map((v) => parseVary(v, base.fields));
   const output: Output | undefined = values['write-best'] ? { flag: '--write-best', path: values['write-best'], named: false } : undefined;
-  if (output && !output.path.endsWith(RANK_CONFIG_SUFFIX)) throw new InputError(`must end with ${RANK_CONFIG_SUFFIX}`, [], { key: '--write-best', file: output.path });
+  if (output && !output.path.endsWith(RANK_CONFIG_SUFFIX))
+    throw new InputError(`must end with ${RANK_CONFIG_SUFFIX}`, [], { key: '--write-best', file: output.path });
   if (output) checkOutputs([output], { inputs: session.inputFiles(), force: !!values.force });
   const { signal, dispose } = interruptSignal(io);
   let result: SweepResult;
@@ -74,13 +86,18 @@ export async function sweepCommand(argv: string[], io: Io): Promise<number> {
     const choice = usableConfigs(session, report, [base.entry]);
     report.stopIfStrict();
     requireConfigs(choice);
-    result = await sweepConfig(session, { base, variations, search, objective: specs[0], metricOptions: options, folds, top }, {
-      signal,
-      progress: (p) => {
-        ({ done, total } = p);
-        if (process.stderr.isTTY) io.err(`\rsweep: ${p.done}/${p.total} configs (${p.label.slice(0, 60)})\x1b[K${p.done === p.total ? '\n' : ''}`);
+    result = await sweepConfig(
+      session,
+      { base, variations, search, objective: specs[0], metricOptions: options, folds, top },
+      {
+        signal,
+        progress: (p) => {
+          ({ done, total } = p);
+          if (process.stderr.isTTY)
+            io.err(`\rsweep: ${p.done}/${p.total} configs (${p.label.slice(0, 60)})\x1b[K${p.done === p.total ? '\n' : ''}`);
+        },
       },
-    });
+    );
   } catch (e) {
     if (signal.aborted) {
       io.err(`interrupted: ${done} of ${total || '?'} configs evaluated; nothing written\n`);
@@ -93,12 +110,21 @@ export async function sweepCommand(argv: string[], io: Io): Promise<number> {
   let written: string | undefined;
   if (output) {
     // Checked again: the file may have appeared while the sweep ran.
-    if (!values.force && existsSync(output.path)) throw new InputError('exists; it is not overwritten', [], { file: output.path, key: '--write-best', hint: 'pass --force to replace it' });
+    if (!values.force && existsSync(output.path))
+      throw new InputError('exists; it is not overwritten', [], {
+        file: output.path,
+        key: '--write-best',
+        hint: 'pass --force to replace it',
+      });
     writeOutput(output, bestConfigText(result));
     written = output.path;
   }
   const objective = specs[0].name;
-  io.out(format === 'json' ? JSON.stringify(sweepJson(result, objective, written), null, 2) + '\n' : sweepText(result, objective, { markdown: format === 'markdown', top, written }));
+  io.out(
+    format === 'json'
+      ? JSON.stringify(sweepJson(result, objective, written), null, 2) + '\n'
+      : sweepText(result, objective, { markdown: format === 'markdown', top, written }),
+  );
   return 0;
 }
 

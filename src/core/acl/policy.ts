@@ -152,16 +152,29 @@ export function validateRule(rule: unknown, at = '/acl/rule'): { pointer: string
   if ('same' in r) return typeof r.same === 'string' ? [] : problem(`${at}/same`, 'must be a field name');
   if ('overlap' in r) {
     if (typeof r.overlap !== 'string') return problem(`${at}/overlap`, 'must be a field name');
-    return r.ifEmpty === undefined || r.ifEmpty === 'allow' || r.ifEmpty === 'deny' ? [] : problem(`${at}/ifEmpty`, 'must be "allow" or "deny"');
+    return r.ifEmpty === undefined || r.ifEmpty === 'allow' || r.ifEmpty === 'deny'
+      ? []
+      : problem(`${at}/ifEmpty`, 'must be "allow" or "deny"');
   }
-  return problem(at, `a rule needs one of any, all, not, doc/is, principal/is, same or overlap; found ${Object.keys(r).map((k) => `"${k}"`).join(', ') || 'nothing'}`);
+  return problem(
+    at,
+    `a rule needs one of any, all, not, doc/is, principal/is, same or overlap; found ${
+      Object.keys(r)
+        .map((k) => `"${k}"`)
+        .join(', ') || 'nothing'
+    }`,
+  );
 }
 
 /**
  * The set of documents a principal may see, computed once per principal so that every retrieval
  * stage can use a cheap membership test as its filter.
  */
-export function permittedIds(policy: AclPolicy, principal: Principal, docs: readonly Pick<Document, 'id' | 'meta' | 'invalidAcl'>[]): Set<string> {
+export function permittedIds(
+  policy: AclPolicy,
+  principal: Principal,
+  docs: readonly Pick<Document, 'id' | 'meta' | 'invalidAcl'>[],
+): Set<string> {
   const out = new Set<string>();
   for (const d of docs) if (maySee(policy, principal, d)) out.add(d.id);
   return out;

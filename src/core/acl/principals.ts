@@ -19,7 +19,17 @@ export interface SkippedPrincipal {
  * messages. `accessKeys` are the attributes access decisions read (tenant, groups and those the rule names): an
  * entry with a key that nearly spells one (`group`, `Tenant`) is an error and skipped, never a principal without it.
  */
-export function readPrincipals(path: string, display = path, accessKeys: readonly string[] = ['tenant', 'groups']): { principals: Principal[]; diagnostics: Diagnostic[]; skipped: SkippedPrincipal[]; lines: Map<string, number>; attributes: Set<string> } {
+export function readPrincipals(
+  path: string,
+  display = path,
+  accessKeys: readonly string[] = ['tenant', 'groups'],
+): {
+  principals: Principal[];
+  diagnostics: Diagnostic[];
+  skipped: SkippedPrincipal[];
+  lines: Map<string, number>;
+  attributes: Set<string>;
+} {
   if (!existsSync(path)) throw new InputError('principals file not found', [], { file: display });
   const text = readUserText(path, display);
   if (text.trim() === '') throw new InputError('file is empty; expected a list of principals', [], { file: display });
@@ -28,13 +38,17 @@ export function readPrincipals(path: string, display = path, accessKeys: readonl
   try {
     ({ value: data, locations } = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' }));
   } catch (e) {
-    if (e instanceof JsonSyntaxError) throw new InputError(`invalid JSON: ${e.reason} (column ${e.column})`, [], { file: display, line: e.line });
+    if (e instanceof JsonSyntaxError)
+      throw new InputError(`invalid JSON: ${e.reason} (column ${e.column})`, [], { file: display, line: e.line });
     throw e;
   }
   const wrapped = !Array.isArray(data);
   const items = wrapped ? (data as { principals?: unknown })?.principals : data;
   if (!Array.isArray(items)) {
-    throw new InputError('expected a list of principals [{"name", "tenant", "groups"}] (or {"principals": [...]})', [], { file: display, line: lineOfPointer(locations, wrapped && data && typeof data === 'object' ? '/principals' : '') });
+    throw new InputError('expected a list of principals [{"name", "tenant", "groups"}] (or {"principals": [...]})', [], {
+      file: display,
+      line: lineOfPointer(locations, wrapped && data && typeof data === 'object' ? '/principals' : ''),
+    });
   }
   const diagnostics: Diagnostic[] = [];
   const principals: Principal[] = [];
@@ -52,7 +66,8 @@ export function readPrincipals(path: string, display = path, accessKeys: readonl
       diagnostics.push({ file: display, line: at, severity: 'error', message, ...(key ? { key } : {}) });
       skipped.push({ ...(name ? { name } : {}), line: at, reason });
     };
-    if (!p || typeof p !== 'object' || Array.isArray(p) || name === undefined) return skip('no "name"', `principal #${index + 1} has no "name"; skipped`);
+    if (!p || typeof p !== 'object' || Array.isArray(p) || name === undefined)
+      return skip('no "name"', `principal #${index + 1} has no "name"; skipped`);
     const misses = nearMissKeys(p, accessKeys, new Set(['name']));
     if (misses.length) {
       const { key, name: meant } = misses[0];
@@ -62,7 +77,8 @@ export function readPrincipals(path: string, display = path, accessKeys: readonl
     const groups = p.groups === undefined ? [] : p.groups;
     if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string')) return skip('"groups" must be a list of strings');
     if (p.tenant !== undefined && typeof p.tenant !== 'string') return skip('"tenant" must be a string');
-    if (lines.has(p.name as string)) return skip('declared twice (the first is used)', `principal "${name}" is declared twice; the first is used`);
+    if (lines.has(p.name as string))
+      return skip('declared twice (the first is used)', `principal "${name}" is declared twice; the first is used`);
     lines.set(name, line);
     principals.push({ ...p, name, tenant: p.tenant as string | undefined, groups: groups as string[] });
   });
@@ -73,6 +89,16 @@ export function findPrincipal(principals: Principal[], name: string, source: str
   const p = principals.find((x) => x.name === name);
   if (p) return p;
   const bad = skipped.find((s) => s.name === name);
-  if (bad) throw new InputError(`principal "${name}" cannot be used: ${bad.reason}`, [], { file: source, line: bad.line, key: '--as', hint: 'fix its entry in the principals file' });
-  throw new InputError(`unknown principal "${name}"`, [], { file: source, key: '--as', hint: `declared: ${principals.map((x) => x.name).join(', ') || 'none'}` });
+  if (bad)
+    throw new InputError(`principal "${name}" cannot be used: ${bad.reason}`, [], {
+      file: source,
+      line: bad.line,
+      key: '--as',
+      hint: 'fix its entry in the principals file',
+    });
+  throw new InputError(`unknown principal "${name}"`, [], {
+    file: source,
+    key: '--as',
+    hint: `declared: ${principals.map((x) => x.name).join(', ') || 'none'}`,
+  });
 }

@@ -30,7 +30,10 @@ export class ReferenceAcl {
   private readonly records = new Map<string, RawRecord[]>();
   private readonly ruleFields: string[];
 
-  constructor(records: readonly RawRecord[], readonly policy: AclPolicy) {
+  constructor(
+    records: readonly RawRecord[],
+    readonly policy: AclPolicy,
+  ) {
     for (const r of records) {
       const same = this.records.get(r.id);
       if (same) same.push(r);
@@ -89,7 +92,9 @@ export class ReferenceAcl {
 
   /** Records of these ids with a present but invalid access field, in file order. */
   invalidDocuments(ids: Iterable<string>): { id: string; file: string; line: number; fields: string[] }[] {
-    const out = [...ids].flatMap((id) => this.records.get(id) ?? []).filter((r) => r.invalid.length > 0)
+    const out = [...ids]
+      .flatMap((id) => this.records.get(id) ?? [])
+      .filter((r) => r.invalid.length > 0)
       .map((r) => ({ id: r.id, file: r.file, line: Math.min(...r.invalid.map((x) => x.line)), fields: r.invalid.map((x) => x.key) }));
     return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
@@ -101,7 +106,8 @@ export class ReferenceAcl {
 
   /** Those documents themselves, where they are, in file order. */
   missingAclDocuments(ids: Iterable<string>): { id: string; file: string; line: number }[] {
-    const out = [...ids].flatMap((id) => (this.records.get(id) ?? []).filter((r) => this.followsMissingAcl(r)).slice(0, 1))
+    const out = [...ids]
+      .flatMap((id) => (this.records.get(id) ?? []).filter((r) => this.followsMissingAcl(r)).slice(0, 1))
       .map((r) => ({ id: r.id, file: r.file, line: r.line }));
     return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
@@ -127,7 +133,14 @@ export function storedRecord(raw: Record<string, unknown>, id: string, where: st
 }
 
 /** The raw documents of one corpus file, by extension; a file or record the corpus would skip yields nothing here either. */
-function makeRecords(path: string, settings: CorpusSettings, raw: unknown, line: number, fallbackId: string | undefined, keyLine: (key: string) => number): RawRecord[] {
+function makeRecords(
+  path: string,
+  settings: CorpusSettings,
+  raw: unknown,
+  line: number,
+  fallbackId: string | undefined,
+  keyLine: (key: string) => number,
+): RawRecord[] {
   if (!isPlainObject(raw)) {
     // Front matter that is not a mapping: its access fields cannot be read.
     return fallbackId ? [{ id: fallbackId, file: path, line, value: () => undefined, invalid: [{ key: 'front matter', line: 1 }] }] : [];
@@ -157,7 +170,8 @@ export function readRawJsonlRecords(path: string, lines: Iterable<NumberedLine>,
 
 export function readRawRecords(path: string, text: string, settings: CorpusSettings): RawRecord[] {
   const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
-  const make = (raw: unknown, line: number, fallbackId: string | undefined, keyLine: (key: string) => number) => makeRecords(path, settings, raw, line, fallbackId, keyLine);
+  const make = (raw: unknown, line: number, fallbackId: string | undefined, keyLine: (key: string) => number) =>
+    makeRecords(path, settings, raw, line, fallbackId, keyLine);
   if (ext === '.md' || ext === '.markdown') {
     let data: unknown;
     try {
@@ -172,7 +186,12 @@ export function readRawRecords(path: string, text: string, settings: CorpusSetti
     const tags = htmlMetaTags(text);
     return make(Object.fromEntries([...tags].map(([k, v]) => [k, v.content])), 1, path, (key) => tags.get(key)?.line ?? 1);
   }
-  if (ext === '.jsonl') return readRawJsonlRecords(path, text.split(text.includes('\n') ? '\n' : '\r').map((t, i) => ({ line: i + 1, text: t })), settings);
+  if (ext === '.jsonl')
+    return readRawJsonlRecords(
+      path,
+      text.split(text.includes('\n') ? '\n' : '\r').map((t, i) => ({ line: i + 1, text: t })),
+      settings,
+    );
   if (ext === '.json') {
     try {
       const { value, locations } = parseJsonWithLocations(text, { maxDepth: 2 });
@@ -190,11 +209,22 @@ export function readRawRecords(path: string, text: string, settings: CorpusSetti
   return [];
 }
 
-function record(raw: Record<string, unknown>, id: string, file: string, line: number, settings: CorpusSettings, keyLine: (key: string) => number): RawRecord {
+function record(
+  raw: Record<string, unknown>,
+  id: string,
+  file: string,
+  line: number,
+  settings: CorpusSettings,
+  keyLine: (key: string) => number,
+): RawRecord {
   const names = settings.aclFields;
   const acl = new Map<string, unknown>();
   const invalid: RawRecord['invalid'] = [];
-  for (const [field, parse] of [['tenant', strictTenant], ['groups', strictGroups], ['public', strictPublic]] as const) {
+  for (const [field, parse] of [
+    ['tenant', strictTenant],
+    ['groups', strictGroups],
+    ['public', strictPublic],
+  ] as const) {
     const v = lookup(raw, names[field]);
     if (v === undefined) continue;
     const parsed = parse(v);

@@ -62,28 +62,42 @@ export interface CompareRunsResult {
  * candidate, where the baseline's run was saved, so it is not lost). Runs made as different principals are refused
  * (MixedPrincipalsError) unless `allowMixedPrincipals`.
  */
-export async function compareRuns(session: RanklabSession | undefined, input: CompareRunsInput, hooks: CompareRunsHooks = {}): Promise<CompareRunsResult> {
+export async function compareRuns(
+  session: RanklabSession | undefined,
+  input: CompareRunsInput,
+  hooks: CompareRunsHooks = {},
+): Promise<CompareRunsResult> {
   const { signal, progress } = hooks;
   const sides: Array<ComparisonSide & { from?: string }> = [];
   for (const [i, side] of [input.baseline, ...input.candidates].entries()) {
     const role = i === 0 ? 'baseline' : 'candidate';
-    const done: ComparisonSide & { from?: string } = side.kind === 'run' ? side.side : { ...(await runSide(role, side, session, input, hooks, sides[0]?.from)), name: side.name };
+    const done: ComparisonSide & { from?: string } =
+      side.kind === 'run' ? side.side : { ...(await runSide(role, side, session, input, hooks, sides[0]?.from)), name: side.name };
     sides.push(done);
     progress?.({ type: 'side', role, name: done.name, from: done.from });
   }
   let judgments = input.judgments;
   let excluded: ExcludedQuery[] = [];
-  if (!judgments) ({ judgments, excluded } = session!.judgmentsAs({ split: input.split, principal: input.principal, relevanceThreshold: input.metricOptions.relevanceThreshold }));
+  if (!judgments)
+    ({ judgments, excluded } = session!.judgmentsAs({
+      split: input.split,
+      principal: input.principal,
+      relevanceThreshold: input.metricOptions.relevanceThreshold,
+    }));
   const work = session?.work(signal) ?? new Work({ signal });
   const many = await compareManySliced(sides[0], sides.slice(1), judgments, input.specs, input.metricOptions, work.phase('statistics', 0), {
-    classSlices: !!input.classSlices, allowMixedPrincipals: input.allowMixedPrincipals,
+    classSlices: !!input.classSlices,
+    allowMixedPrincipals: input.allowMixedPrincipals,
   });
   const builtIn = (s: CompareSide): s is Extract<CompareSide, { kind: 'config' }> => s.kind === 'config' && !s.config.engine;
   if (session && builtIn(input.baseline) && input.explain !== 0) {
     for (const [i, c] of input.candidates.entries()) {
       if (!builtIn(c)) continue;
       const cmp = many.comparisons[i];
-      const shown = input.explain === 'all' ? cmp : (({ losses, wins }) => ({ queryDeltas: [...losses, ...wins] }))(biggestChanges(cmp.queryDeltas, input.explain));
+      const shown =
+        input.explain === 'all'
+          ? cmp
+          : (({ losses, wins }) => ({ queryDeltas: [...losses, ...wins] }))(biggestChanges(cmp.queryDeltas, input.explain));
       await addMoveReasons(session, input.baseline.config, c.config, shown, { principal: input.runAs, signal });
     }
   }
@@ -91,12 +105,24 @@ export async function compareRuns(session: RanklabSession | undefined, input: Co
 }
 
 /** A config side run now (or its saved run reused when nothing changed). */
-async function runSide(role: 'baseline' | 'candidate', side: Extract<CompareSide, { kind: 'config' }>, session: RanklabSession | undefined, input: CompareRunsInput, hooks: CompareRunsHooks, baselineFrom?: string): Promise<ComparisonSide & { from?: string }> {
+async function runSide(
+  role: 'baseline' | 'candidate',
+  side: Extract<CompareSide, { kind: 'config' }>,
+  session: RanklabSession | undefined,
+  input: CompareRunsInput,
+  hooks: CompareRunsHooks,
+  baselineFrom?: string,
+): Promise<ComparisonSide & { from?: string }> {
   const { config } = side;
   if (!session) throw new InputError(`${role} "${config.name}" is a config: comparing configs needs a workspace`);
   try {
     const r = await evaluateConfig(session, config, {
-      specs: input.specs, metricOptions: input.metricOptions, split: input.split, principal: input.runAs, reuse: true, signal: hooks.signal,
+      specs: input.specs,
+      metricOptions: input.metricOptions,
+      split: input.split,
+      principal: input.runAs,
+      reuse: true,
+      signal: hooks.signal,
       onProgress: hooks.progress && ((done, total) => hooks.progress!({ type: 'queries', config: config.name, done, total })),
     });
     if (r.reused) hooks.progress?.({ type: 'reused', config: config.name, path: r.path! });
@@ -104,6 +130,9 @@ async function runSide(role: 'baseline' | 'candidate', side: Extract<CompareSide
     return { name: config.name, run: r.run, latencies: r.latencies, stageIds: r.stageIds, principal: input.runAs ?? null, from: r.path };
   } catch (e) {
     if (!(e instanceof InputError) || hooks.signal?.aborted) throw e;
-    throw new InputError(`${role} "${config.name}" not run: ${e.message}${baselineFrom ? ` (the baseline's run is in ${baselineFrom})` : ''}`, e.diagnostics);
+    throw new InputError(
+      `${role} "${config.name}" not run: ${e.message}${baselineFrom ? ` (the baseline's run is in ${baselineFrom})` : ''}`,
+      e.diagnostics,
+    );
   }
 }

@@ -4,8 +4,23 @@
  * run's per-query values: core comparison-cache.ts, evaluation-cache.ts), and the N-way matrix (compareMany, one
  * Holm correction, the core's comparisonMatrix). Plain data out; the extension maps it to its views.
  */
-import { type Comparison, type ComparisonStatistics, type EvaluatedSide, type ManyComparison, MixedPrincipalsError, compareManySliced, compareRunsSliced, compareStatistics } from '../experiment/compare';
-import { type ComparisonCacheKey, type RunFileStamp, readCachedComparison, runFileStamp, writeCachedComparison } from '../experiment/comparison-cache';
+import {
+  type Comparison,
+  type ComparisonStatistics,
+  type EvaluatedSide,
+  type ManyComparison,
+  MixedPrincipalsError,
+  compareManySliced,
+  compareRunsSliced,
+  compareStatistics,
+} from '../experiment/compare';
+import {
+  type ComparisonCacheKey,
+  type RunFileStamp,
+  readCachedComparison,
+  runFileStamp,
+  writeCachedComparison,
+} from '../experiment/comparison-cache';
 import { type RunEvaluation, readRunEvaluation, runEvaluationOf, writeRunEvaluation } from '../experiment/evaluation-cache';
 import { type GateResult, type GateSettings, checkGates, withGateMetrics } from '../experiment/gates';
 import { type ComparisonMatrix, comparisonMatrix } from '../experiment/matrix';
@@ -78,7 +93,10 @@ export interface ComparePairOptions {
 }
 
 /** The metrics runs are compared on (those all computed, plus every gate's) and how they are scored. */
-export function comparisonSpecs(runs: readonly StoredRunRef[], settings: ComparisonSettings): { specs: MetricSpec[]; options: MetricOptions } {
+export function comparisonSpecs(
+  runs: readonly StoredRunRef[],
+  settings: ComparisonSettings,
+): { specs: MetricSpec[]; options: MetricOptions } {
   const common = runs[0].summary.metricSpecs.filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
   return {
     specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
@@ -96,7 +114,13 @@ function statisticsSlicer(signal?: AbortSignal): Slicer {
  * `allowMixedPrincipals`. With `cacheDir`, the figures are read from the comparison cache when computed before from
  * exactly these inputs (`cached`; neither run file is read), else computed and written to it.
  */
-export async function compareSavedPair(b: StoredRunRef, c: StoredRunRef, judgments: JudgmentSet, settings: ComparisonSettings, opts: ComparePairOptions): Promise<PairResult> {
+export async function compareSavedPair(
+  b: StoredRunRef,
+  c: StoredRunRef,
+  judgments: JudgmentSet,
+  settings: ComparisonSettings,
+  opts: ComparePairOptions,
+): Promise<PairResult> {
   const { specs, options } = comparisonSpecs([b, c], settings);
   const dir = opts.cacheDir;
   const key = dir !== undefined ? cacheKey(b, c, judgments, specs, options, settings.gates, opts.allowMixedPrincipals ?? false) : undefined;
@@ -105,12 +129,27 @@ export async function compareSavedPair(b: StoredRunRef, c: StoredRunRef, judgmen
   try {
     if (!entry) {
       // Each run's per-query values (kept, or evaluated now and kept): the statistics first, and the next new pairs'.
-      const evaluations = { baseline: keptEvaluation(b, judgments, specs, options, opts), candidate: keptEvaluation(c, judgments, specs, options, opts) };
+      const evaluations = {
+        baseline: keptEvaluation(b, judgments, specs, options, opts),
+        candidate: keptEvaluation(c, judgments, specs, options, opts),
+      };
       const sides = { baseline: queriesOf(evaluations.baseline), candidate: queriesOf(evaluations.candidate) };
       // A run with failed queries is refused by the full comparison: no verdict is given for it before.
       if (opts.onStatistics && b.summary.failedQueries === 0 && c.summary.failedQueries === 0) {
-        const side = (r: StoredRunRef, e: RunEvaluation): EvaluatedSide => ({ name: r.summary.provenance.config, principal: r.summary.principal ?? null, values: e.values });
-        const stats = await compareStatistics(side(b, evaluations.baseline), side(c, evaluations.candidate), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
+        const side = (r: StoredRunRef, e: RunEvaluation): EvaluatedSide => ({
+          name: r.summary.provenance.config,
+          principal: r.summary.principal ?? null,
+          values: e.values,
+        });
+        const stats = await compareStatistics(
+          side(b, evaluations.baseline),
+          side(c, evaluations.candidate),
+          judgments,
+          specs,
+          options,
+          statisticsSlicer(opts.signal),
+          { allowMixedPrincipals: opts.allowMixedPrincipals },
+        );
         const gates = checkGates(settings.gates, stats);
         opts.onStatistics({ comparison: stats, gates, verdict: verdictOf(stats, gates, { alpha: ALPHA }), sides, metricOptions: options });
       }
@@ -125,15 +164,36 @@ export async function compareSavedPair(b: StoredRunRef, c: StoredRunRef, judgmen
 }
 
 /** The comparison in full from both runs' ranked lists (each run file read once), with what the cache keeps. */
-async function computePair(b: StoredRunRef, c: StoredRunRef, sides: Sides, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, settings: ComparisonSettings, opts: ComparePairOptions): Promise<CachedPair> {
-  const cmp = await compareRunsSliced(comparisonSideOf(b.run), comparisonSideOf(c.run), judgments, specs, options, statisticsSlicer(opts.signal), { allowMixedPrincipals: opts.allowMixedPrincipals });
+async function computePair(
+  b: StoredRunRef,
+  c: StoredRunRef,
+  sides: Sides,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: MetricOptions,
+  settings: ComparisonSettings,
+  opts: ComparePairOptions,
+): Promise<CachedPair> {
+  const cmp = await compareRunsSliced(
+    comparisonSideOf(b.run),
+    comparisonSideOf(c.run),
+    judgments,
+    specs,
+    options,
+    statisticsSlicer(opts.signal),
+    { allowMixedPrincipals: opts.allowMixedPrincipals },
+  );
   const gates = checkGates(settings.gates, cmp);
   const verdict = verdictOf(cmp, gates, { alpha: ALPHA });
   // Without its bounds: the verdict, kept with it, is what reads them (half of the entry at 1,000 queries).
   const { bounds: _bounds, ...comparison } = cmp;
   const stored = titlesOf([b, c]);
   // fromEntries: an id such as "__proto__" is a key like any other.
-  const titles = Object.fromEntries(comparison.queryDeltas.slice(0, opts.titlesFor).flatMap((q) => q.moved.flatMap((d) => (stored.has(d.id) ? [[d.id, stored.get(d.id)!]] : []))));
+  const titles = Object.fromEntries(
+    comparison.queryDeltas
+      .slice(0, opts.titlesFor)
+      .flatMap((q) => q.moved.flatMap((d) => (stored.has(d.id) ? [[d.id, stored.get(d.id)!]] : []))),
+  );
   return { comparison, gates, verdict, sides, titles };
 }
 
@@ -141,10 +201,22 @@ async function computePair(b: StoredRunRef, c: StoredRunRef, sides: Sides, judgm
  * A run's per-query values on `judgments`: kept beside the runs (core evaluation-cache.ts: its file is not read), or
  * evaluated now from its file (the judgments or options changed since it was saved, an older run) and kept.
  */
-function keptEvaluation(r: StoredRunRef, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, opts: ComparePairOptions): RunEvaluation {
+function keptEvaluation(
+  r: StoredRunRef,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: MetricOptions,
+  opts: ComparePairOptions,
+): RunEvaluation {
   const stamp = opts.cacheDir !== undefined ? fileStamp(r) : undefined;
   const key = stamp && { run: stamp, judgments: judgments.fingerprint, options };
-  const kept = key && readRunEvaluation(opts.cacheDir!, key, specs.map((s) => s.name));
+  const kept =
+    key &&
+    readRunEvaluation(
+      opts.cacheDir!,
+      key,
+      specs.map((s) => s.name),
+    );
   if (kept) return kept;
   const evaluated = runEvaluationOf(evaluateRun(runOfSaved(r.run).run, judgments, specs, options).perQuery, r.run);
   if (key) writeRunEvaluation(opts.cacheDir!, key, evaluated, opts.log);
@@ -168,9 +240,28 @@ function fileStamp(r: StoredRunRef): RunFileStamp | undefined {
  * Every input of the pair's figures, for the comparison cache. `entry` names the shape of what is kept (the core
  * verdict since the action moved to the core), so an entry written in another shape is never read as this one.
  */
-function cacheKey(b: StoredRunRef, c: StoredRunRef, judgments: JudgmentSet, specs: MetricSpec[], options: MetricOptions, gates: GateSettings, allowMixed: boolean): ComparisonCacheKey | undefined {
+function cacheKey(
+  b: StoredRunRef,
+  c: StoredRunRef,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: MetricOptions,
+  gates: GateSettings,
+  allowMixed: boolean,
+): ComparisonCacheKey | undefined {
   const [baseline, candidate] = [fileStamp(b), fileStamp(c)];
-  return baseline && candidate ? { baseline, candidate, judgments: judgments.fingerprint, specs, options, gates, allowMixedPrincipals: allowMixed, extra: { alpha: ALPHA, entry: 'pair-figures' } } : undefined;
+  return baseline && candidate
+    ? {
+        baseline,
+        candidate,
+        judgments: judgments.fingerprint,
+        specs,
+        options,
+        gates,
+        allowMixedPrincipals: allowMixed,
+        extra: { alpha: ALPHA, entry: 'pair-figures' },
+      }
+    : undefined;
 }
 
 /** Document titles as the runs stored them. */
@@ -188,9 +279,22 @@ function titlesOf(runs: StoredRunRef[]): Map<string, string> {
  * candidate's tests, then the gates of each pair, as the core's matrix (significance at ALPHA). Candidates made as
  * another principal are refused (MixedPrincipalsError; the caller offers only comparable ones).
  */
-export async function compareSavedMatrix(baseline: StoredRunRef, candidates: readonly StoredRunRef[], judgments: JudgmentSet, settings: ComparisonSettings, signal?: AbortSignal): Promise<{ many: ManyComparison; matrix: ComparisonMatrix; gates: GateResult[][] }> {
+export async function compareSavedMatrix(
+  baseline: StoredRunRef,
+  candidates: readonly StoredRunRef[],
+  judgments: JudgmentSet,
+  settings: ComparisonSettings,
+  signal?: AbortSignal,
+): Promise<{ many: ManyComparison; matrix: ComparisonMatrix; gates: GateResult[][] }> {
   const { specs, options } = comparisonSpecs([baseline, ...candidates], settings);
-  const many = await compareManySliced(comparisonSideOf(baseline.run), candidates.map((c) => comparisonSideOf(c.run)), judgments, specs, options, statisticsSlicer(signal));
+  const many = await compareManySliced(
+    comparisonSideOf(baseline.run),
+    candidates.map((c) => comparisonSideOf(c.run)),
+    judgments,
+    specs,
+    options,
+    statisticsSlicer(signal),
+  );
   const gates = many.comparisons.map((cmp) => checkGates(settings.gates, cmp));
   return { many, matrix: comparisonMatrix(many, gates, { alpha: ALPHA }), gates };
 }

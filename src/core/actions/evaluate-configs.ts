@@ -53,7 +53,11 @@ export interface EvaluateConfigsResult {
   notRun: string[];
 }
 
-export async function evaluateConfigs(session: RanklabSession, input: EvaluateConfigsInput, hooks: EvaluateConfigsHooks = {}): Promise<EvaluateConfigsResult> {
+export async function evaluateConfigs(
+  session: RanklabSession,
+  input: EvaluateConfigsInput,
+  hooks: EvaluateConfigsHooks = {},
+): Promise<EvaluateConfigsResult> {
   const { signal, progress } = hooks;
   const out: EvaluateConfigsResult = { results: [], failed: [], notRun: [] };
   const count = input.configs.length;
@@ -70,7 +74,12 @@ export async function evaluateConfigs(session: RanklabSession, input: EvaluateCo
     const t0 = Date.now();
     try {
       const result = await evaluateConfig(session, config, {
-        specs: input.specs, metricOptions: input.metricOptions, split: input.split, principal: input.principal, save: input.save ?? true, signal,
+        specs: input.specs,
+        metricOptions: input.metricOptions,
+        split: input.split,
+        principal: input.principal,
+        save: input.save ?? true,
+        signal,
         onWork: progress && ((work) => progress({ ...at, type: 'work', work })),
         onProgress: progress && ((done, total) => progress({ ...at, type: 'queries', done, total })),
       });
@@ -108,13 +117,21 @@ export interface WorkspaceConfigsResult extends EvaluateConfigsResult {
  * editor's Run Evaluation. Configs whose file is not usable are skipped (reported first; their problems are the
  * editor's diagnostics); none usable is an InputError.
  */
-export async function evaluateWorkspaceConfigs(session: RanklabSession, input: WorkspaceConfigsInput, hooks: { signal?: AbortSignal; progress?: (event: WorkspaceConfigsProgress) => void } = {}): Promise<WorkspaceConfigsResult> {
+export async function evaluateWorkspaceConfigs(
+  session: RanklabSession,
+  input: WorkspaceConfigsInput,
+  hooks: { signal?: AbortSignal; progress?: (event: WorkspaceConfigsProgress) => void } = {},
+): Promise<WorkspaceConfigsResult> {
   const { only } = input;
   const listed = session.configEntries().filter((e) => !only || only.includes(e.name) || (e.file && only.includes(e.file)));
   for (const e of listed) if (!e.config) hooks.progress?.({ type: 'skipped', config: e.file ?? e.name });
   const configs = listed.flatMap((e) => (e.config ? [e.config] : []));
   if (configs.length === 0) throw new InputError('no usable ranking config in the workspace');
   const settings = session.workspace.settings;
-  const r = await evaluateConfigs(session, { configs, specs: parseMetricList(settings.metrics), metricOptions: metricOptionsOf(settings), principal: input.principal }, hooks);
+  const r = await evaluateConfigs(
+    session,
+    { configs, specs: parseMetricList(settings.metrics), metricOptions: metricOptionsOf(settings), principal: input.principal },
+    hooks,
+  );
   return { ...r, total: configs.length };
 }

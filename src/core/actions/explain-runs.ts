@@ -28,10 +28,21 @@ export interface ExplainRunDocumentInput {
 export const NOT_REPRODUCIBLE = 'run no longer reproducible: config or corpus changed since it was made (evaluate again to explain it)';
 
 /** A run that can no longer be reproduced is an InputError saying so (and what to do). */
-export async function explainRunDocument(session: RanklabSession, input: ExplainRunDocumentInput, hooks: { signal?: AbortSignal } = {}): Promise<ExplainReport> {
+export async function explainRunDocument(
+  session: RanklabSession,
+  input: ExplainRunDocumentInput,
+  hooks: { signal?: AbortSignal } = {},
+): Promise<ExplainReport> {
   const configs = configsOfRuns(session, input.baseline ? [input.candidate, input.baseline] : [input.candidate]);
   if (!configs) throw new InputError(NOT_REPRODUCIBLE);
-  return explainDocument(session, { config: configs[0], baseline: configs[1], query: input.query, doc: input.doc, principal: input.principal, signal: hooks.signal });
+  return explainDocument(session, {
+    config: configs[0],
+    baseline: configs[1],
+    query: input.query,
+    doc: input.doc,
+    principal: input.principal,
+    signal: hooks.signal,
+  });
 }
 
 export interface MoveReasonsInput {
@@ -49,11 +60,27 @@ export interface MoveReasonsResult {
 }
 
 /** Every query given is explained (not only the first screenful, as compare's reasons are). */
-export async function moveReasonsOf(session: RanklabSession, input: MoveReasonsInput, hooks: { signal?: AbortSignal } = {}): Promise<MoveReasonsResult> {
+export async function moveReasonsOf(
+  session: RanklabSession,
+  input: MoveReasonsInput,
+  hooks: { signal?: AbortSignal } = {},
+): Promise<MoveReasonsResult> {
   const configs = configsOfRuns(session, [input.baseline, input.candidate]);
   if (!configs) return { reproducible: false, reasons: [] };
-  const queryDeltas = input.queries.map((q) => ({ qid: q.qid, text: q.text, moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })) }));
-  await addMoveReasons(session, configs[0], configs[1], { queryDeltas }, { principal: input.principal, signal: hooks.signal, maxQueries: queryDeltas.length });
-  const reasons = queryDeltas.flatMap((q) => q.moved.filter((m) => m.reason !== undefined).map((m) => ({ qid: q.qid, id: m.id, reason: m.reason! })));
+  const queryDeltas = input.queries.map((q) => ({
+    qid: q.qid,
+    text: q.text,
+    moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })),
+  }));
+  await addMoveReasons(
+    session,
+    configs[0],
+    configs[1],
+    { queryDeltas },
+    { principal: input.principal, signal: hooks.signal, maxQueries: queryDeltas.length },
+  );
+  const reasons = queryDeltas.flatMap((q) =>
+    q.moved.filter((m) => m.reason !== undefined).map((m) => ({ qid: q.qid, id: m.id, reason: m.reason! })),
+  );
   return { reproducible: true, reasons };
 }

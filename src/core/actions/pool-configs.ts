@@ -34,7 +34,11 @@ export interface PoolConfigsResult extends WorkspacePool {
 }
 
 /** Throws an InputError naming every config when none can be used. */
-export async function poolConfigs(session: RanklabSession, input: PoolConfigsInput, hooks: PoolConfigsHooks = {}): Promise<PoolConfigsResult> {
+export async function poolConfigs(
+  session: RanklabSession,
+  input: PoolConfigsInput,
+  hooks: PoolConfigsHooks = {},
+): Promise<PoolConfigsResult> {
   const { configs: entries, ...options } = input;
   const configs: RankConfig[] = [];
   const unusable: PoolConfigsResult['unusable'] = [];
@@ -49,7 +53,9 @@ export async function poolConfigs(session: RanklabSession, input: PoolConfigsInp
   if (configs.length === 0) throw new InputError(`no config to pool: ${unusable.map((u) => `${u.config}: ${u.error}`).join('; ')}`);
   const { progress } = hooks;
   const pooled = await workspacePool(session, {
-    ...options, configs, signal: hooks.signal,
+    ...options,
+    configs,
+    signal: hooks.signal,
     onProgress: progress && ((config, done, total) => progress({ config, done, total })),
   });
   return { ...pooled, configs, unusable };

@@ -52,7 +52,9 @@ export async function rebuildIndexes(old: RanklabSession, hooks: RebuildIndexesH
   for (const [index, entry] of configs.entries()) {
     signal?.throwIfAborted();
     const step = { index, count: configs.length };
-    const report = progress && ((work: WorkProgress) => progress({ type: 'work', config: entry.name, step, work: { ...work, label: work.label ?? entry.name } }));
+    const report =
+      progress &&
+      ((work: WorkProgress) => progress({ type: 'work', config: entry.name, step, work: { ...work, label: work.label ?? entry.name } }));
     try {
       await session.engine(session.usable(entry), session.work(signal, report));
       out.built.push(entry.name);

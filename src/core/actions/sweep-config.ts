@@ -68,9 +68,15 @@ export async function sweepConfig(session: RanklabSession, input: SweepConfigInp
   const { raw } = typeof input.base === 'string' ? sweepBase(session, entry) : input.base;
   await session.loadCorpus(session.work(signal));
   return runSweep(session, {
-    base, raw, variations: input.variations, search: input.search ?? { kind: 'grid' }, objective: input.objective,
-    metricOptions: input.metricOptions ?? metricOptionsOf(session.workspace.settings), folds: input.folds,
-    top: input.top ?? input.variations.reduce((n, v) => n * v.values.length, 1), signal,
+    base,
+    raw,
+    variations: input.variations,
+    search: input.search ?? { kind: 'grid' },
+    objective: input.objective,
+    metricOptions: input.metricOptions ?? metricOptionsOf(session.workspace.settings),
+    folds: input.folds,
+    top: input.top ?? input.variations.reduce((n, v) => n * v.values.length, 1),
+    signal,
     onProgress: progress && ((done, total, label) => progress({ done, total, label })),
   });
 }

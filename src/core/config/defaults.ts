@@ -1,8 +1,19 @@
 import { fingerprint } from '../util/fingerprint';
 import { type EngineKind, engineKind } from './engine-kinds';
 import type {
-  AclConfig, AnalyzerConfig, Bm25Params, EngineConfig, EngineRequestSettings, HnswParams, HybridConfig, LexicalConfig,
-  ProviderConfig, RankConfig, RerankConfig, RetrievalMode, VectorConfig,
+  AclConfig,
+  AnalyzerConfig,
+  Bm25Params,
+  EngineConfig,
+  EngineRequestSettings,
+  HnswParams,
+  HybridConfig,
+  LexicalConfig,
+  ProviderConfig,
+  RankConfig,
+  RerankConfig,
+  RetrievalMode,
+  VectorConfig,
 } from './types';
 
 /**
@@ -21,7 +32,13 @@ export const DEFAULT_RERANK_TOP_M = 10;
 export const DEFAULT_MAX_PASSAGE_CHARS = 2000;
 export const DEFAULT_ACL: AclConfig = { mode: 'pre-filter', candidates: 50 };
 export const DEFAULT_PAGE_SIZE = 10;
-export const DEFAULT_ENGINE_REQUEST: EngineRequestSettings = { batchSize: 20, concurrency: 2, timeoutMs: 30_000, maxRetries: 3, retryDelayMs: 500 };
+export const DEFAULT_ENGINE_REQUEST: EngineRequestSettings = {
+  batchSize: 20,
+  concurrency: 2,
+  timeoutMs: 30_000,
+  maxRetries: 3,
+  retryDelayMs: 500,
+};
 
 type Raw = Record<string, any>; // validated by the schema before it gets here
 
@@ -93,8 +110,12 @@ function engineWithDefaults(raw: Raw): EngineConfig {
 export function normaliseRankConfig(raw: Raw, name: string): RankConfig {
   if (raw.engine !== undefined) {
     const config: Omit<RankConfig, 'configHash'> = {
-      name, description: raw.description ?? '', mode: 'engine', engine: engineWithDefaults(raw.engine),
-      acl: { ...DEFAULT_ACL }, pageSize: raw.pageSize ?? DEFAULT_PAGE_SIZE,
+      name,
+      description: raw.description ?? '',
+      mode: 'engine',
+      engine: engineWithDefaults(raw.engine),
+      acl: { ...DEFAULT_ACL },
+      pageSize: raw.pageSize ?? DEFAULT_PAGE_SIZE,
     };
     return { ...config, configHash: hashRankConfig(config) };
   }
@@ -148,7 +169,11 @@ export function hashRankConfig(config: Omit<RankConfig, 'configHash'> | RankConf
 export function withEngineParams(config: RankConfig, params: Record<string, unknown>, name = config.name): RankConfig {
   if (!config.engine) throw new Error(`${config.name}: not an engine config`);
   const { configHash: _h, ...rest } = config;
-  const next: Omit<RankConfig, 'configHash'> = { ...rest, name, engine: { ...config.engine, params: { ...config.engine.params, ...structuredClone(params) } } };
+  const next: Omit<RankConfig, 'configHash'> = {
+    ...rest,
+    name,
+    engine: { ...config.engine, params: { ...config.engine.params, ...structuredClone(params) } },
+  };
   return { ...next, configHash: hashRankConfig(next) };
 }
 

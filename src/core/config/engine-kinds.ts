@@ -29,15 +29,27 @@ export interface EngineKindFacts {
 
 const DECLARED = {
   opensearch: {
-    displayName: 'OpenSearch', dialect: 'opensearch', query: 'body', collection: 'index', defaultIdField: '_id',
+    displayName: 'OpenSearch',
+    dialect: 'opensearch',
+    query: 'body',
+    collection: 'index',
+    defaultIdField: '_id',
     vectorField: 'knn_vector',
   },
   elasticsearch: {
-    displayName: 'Elasticsearch', dialect: 'opensearch', query: 'body', collection: 'index', defaultIdField: '_id',
+    displayName: 'Elasticsearch',
+    dialect: 'opensearch',
+    query: 'body',
+    collection: 'index',
+    defaultIdField: '_id',
     vectorField: 'dense_vector',
   },
   solr: {
-    displayName: 'Solr', dialect: 'solr', query: 'params', collection: 'core', defaultIdField: 'id',
+    displayName: 'Solr',
+    dialect: 'solr',
+    query: 'params',
+    collection: 'core',
+    defaultIdField: 'id',
     vectorField: 'DenseVectorField',
   },
 } as const satisfies Record<string, EngineKindFacts>;
@@ -65,6 +77,7 @@ export function unknownEngineKindMessage(value: unknown): string {
  */
 export function engineCollectionsText(): string {
   const groups = new Map<string, string[]>();
-  for (const k of ENGINE_KINDS) groups.set(DECLARED[k].collection, [...(groups.get(DECLARED[k].collection) ?? []), DECLARED[k].displayName]);
+  for (const k of ENGINE_KINDS)
+    groups.set(DECLARED[k].collection, [...(groups.get(DECLARED[k].collection) ?? []), DECLARED[k].displayName]);
   return [...groups].map(([collection, names]) => `${collection} (${names.join('/')})`).join(' or ');
 }

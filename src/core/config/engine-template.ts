@@ -35,7 +35,11 @@ const WHOLE = /^\{\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}\}$/;
 
 /** A placeholder that cannot be filled: its name and the JSON path (dotted) where it is. */
 export class TemplateError extends Error {
-  constructor(message: string, readonly placeholder: string, readonly path: string) {
+  constructor(
+    message: string,
+    readonly placeholder: string,
+    readonly path: string,
+  ) {
     super(message);
     this.name = 'TemplateError';
   }
@@ -123,15 +127,24 @@ function lookup(name: string, vars: TemplateVars): unknown {
 function asString(value: unknown, name: string, path: string): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean')) return value.join(',');
-  throw new TemplateError(`${path}: {{${name}}} is ${Array.isArray(value) ? 'a list of non-scalar values' : 'an object'} and cannot be put inside a string; make the whole string "{{${name}}}"`, name, path);
+  if (Array.isArray(value) && value.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean'))
+    return value.join(',');
+  throw new TemplateError(
+    `${path}: {{${name}}} is ${Array.isArray(value) ? 'a list of non-scalar values' : 'an object'} and cannot be put inside a string; make the whole string "{{${name}}}"`,
+    name,
+    path,
+  );
 }
 
 function missing(name: string, vars: TemplateVars, path: string): TemplateError {
   const [head, ...rest] = name.split('.');
   let why: string;
-  if (head === 'principal') why = vars.principal ? `the principal "${String(vars.principal.name)}" has no attribute "${rest.join('.')}"` : 'no principal is given (run with --as, or move the access part into "filter")';
-  else if (head === 'params') why = `"params" has no "${rest.join('.')}"${Object.keys(vars.params).length ? ` (it has ${Object.keys(vars.params).join(', ')})` : ''}`;
+  if (head === 'principal')
+    why = vars.principal
+      ? `the principal "${String(vars.principal.name)}" has no attribute "${rest.join('.')}"`
+      : 'no principal is given (run with --as, or move the access part into "filter")';
+  else if (head === 'params')
+    why = `"params" has no "${rest.join('.')}"${Object.keys(vars.params).length ? ` (it has ${Object.keys(vars.params).join(', ')})` : ''}`;
   else if (head === 'vector') why = 'there is no query vector (give the engine config an "embedder")';
   else if (['query', 'k', 'filter'].includes(head)) why = `{{${head}}} takes no ".${rest.join('.')}"`;
   else why = 'unknown variable (use query, k, vector, filter, principal.NAME or params.NAME)';

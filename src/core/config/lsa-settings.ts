@@ -24,7 +24,10 @@ export function lsaSettingProblems(settings: Record<string, unknown>): Array<{ k
     const rule = LSA_SETTINGS[key];
     if (!rule) {
       const guess = closest(key, Object.keys(LSA_SETTINGS));
-      out.push({ key, message: `"${key}" is not a setting of the lsa embedder (${guess ? `did you mean "${guess}"?` : `settings: ${Object.keys(LSA_SETTINGS).join(', ')}`})` });
+      out.push({
+        key,
+        message: `"${key}" is not a setting of the lsa embedder (${guess ? `did you mean "${guess}"?` : `settings: ${Object.keys(LSA_SETTINGS).join(', ')}`})`,
+      });
     } else if (!rule.ok(value)) {
       out.push({ key, message: `must be ${rule.want}, not ${JSON.stringify(value)}` });
     }

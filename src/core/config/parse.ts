@@ -50,8 +50,15 @@ export function parseRankConfig(path: string, display = path): ParsedRankConfig 
 }
 
 export function parseRankConfigText(text: string, path: string, name = rankConfigName(path)): ParsedRankConfig {
-  const error = (line: number, message: string, key?: string): Diagnostic => ({ file: path, line, severity: 'error', message, ...(key ? { key } : {}) });
-  if (text.trim() === '') return { config: undefined, diagnostics: [error(0, 'file is empty; {} is the smallest config (BM25 with defaults)')] };
+  const error = (line: number, message: string, key?: string): Diagnostic => ({
+    file: path,
+    line,
+    severity: 'error',
+    message,
+    ...(key ? { key } : {}),
+  });
+  if (text.trim() === '')
+    return { config: undefined, diagnostics: [error(0, 'file is empty; {} is the smallest config (BM25 with defaults)')] };
   let located;
   try {
     located = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' });
@@ -65,11 +72,15 @@ export function parseRankConfigText(text: string, path: string, name = rankConfi
   const errors = simplify(validate(located.value));
   if (errors.length > 0) {
     const diagnostics = errors.map((err) => {
-      const pointer = err.keyword === 'additionalProperties'
-        ? `${err.instancePath}/${String(err.params.additionalProperty)}`
-        : err.instancePath;
+      const pointer =
+        err.keyword === 'additionalProperties' ? `${err.instancePath}/${String(err.params.additionalProperty)}` : err.instancePath;
       // The kinds are the engine-kind table's (the schema lists the same): name the one that was probably meant.
-      if (pointer === '/engine/kind' && err.keyword === 'enum') return error(lineOf(pointer), unknownEngineKindMessage((located.value as { engine?: { kind?: unknown } }).engine?.kind), 'engine.kind');
+      if (pointer === '/engine/kind' && err.keyword === 'enum')
+        return error(
+          lineOf(pointer),
+          unknownEngineKindMessage((located.value as { engine?: { kind?: unknown } }).engine?.kind),
+          'engine.kind',
+        );
       return error(lineOf(pointer), describeError(err));
     });
     diagnostics.sort((a, b) => a.line - b.line);
@@ -78,21 +89,33 @@ export function parseRankConfigText(text: string, path: string, name = rankConfi
   const raw = located.value as Record<string, unknown>;
   const keyOf = (pointer: string) => pointer.slice(1).replace(/\//g, '.');
   const semantic = semanticProblems(raw).map((p) => error(lineOf(p.pointer), p.message, keyOf(p.pointer)));
-  const engine: Diagnostic[] = checkEngineSection(raw).map((p) => ({ file: path, line: lineOf(p.pointer), severity: p.severity, message: p.message, key: keyOf(p.pointer) }));
+  const engine: Diagnostic[] = checkEngineSection(raw).map((p) => ({
+    file: path,
+    line: lineOf(p.pointer),
+    severity: p.severity,
+    message: p.message,
+    key: keyOf(p.pointer),
+  }));
   if (semantic.length || engine.some((d) => d.severity === 'error')) {
     return { config: undefined, diagnostics: [...semantic, ...engine].sort((a, b) => a.line - b.line), locations: located.locations };
   }
   const diagnostics: Diagnostic[] = engine;
   if (raw.hybrid !== undefined && (raw.lexical === undefined || raw.vector === undefined)) {
     diagnostics.push({
-      file: path, line: lineOf('/hybrid'), severity: 'warning', key: 'hybrid',
+      file: path,
+      line: lineOf('/hybrid'),
+      severity: 'warning',
+      key: 'hybrid',
       message: '"hybrid" has no effect unless both "lexical" and "vector" are present',
     });
   }
   const vector = raw.vector as Record<string, unknown> | undefined;
   if (vector?.storage !== undefined && vector.storage !== 'float32' && vector.exact !== true) {
     diagnostics.push({
-      file: path, line: lineOf('/vector/storage'), severity: 'warning', key: 'vector.storage',
+      file: path,
+      line: lineOf('/vector/storage'),
+      severity: 'warning',
+      key: 'vector.storage',
       message: '"vector.storage" applies to exact search only ("exact": true); HNSW search keeps float32 vectors',
     });
   }
@@ -108,7 +131,10 @@ function semanticProblems(raw: Record<string, any>): Array<{ pointer: string; me
   const out: Array<{ pointer: string; message: string }> = [];
   const fuzzy = raw.lexical?.fuzzy;
   if (typeof fuzzy === 'number' && fuzzy >= 1 && !Number.isInteger(fuzzy)) {
-    out.push({ pointer: '/lexical/fuzzy', message: `${fuzzy} is neither a ratio below 1 nor a whole edit distance (1 to 6, the schema's maximum)` });
+    out.push({
+      pointer: '/lexical/fuzzy',
+      message: `${fuzzy} is neither a ratio below 1 nor a whole edit distance (1 to 6, the schema's maximum)`,
+    });
   }
   const boosts = raw.lexical?.fields as Record<string, number> | undefined;
   if (boosts && Object.keys(boosts).length > 0 && Object.values(boosts).every((b) => b === 0)) {
@@ -134,8 +160,7 @@ function simplify(errors: ErrorObject[]): ErrorObject[] {
 function describeError(err: ErrorObject): string {
   const where = err.instancePath === '' ? 'config' : `"${err.instancePath.slice(1).replace(/\//g, '.')}"`;
   switch (err.keyword) {
-    case 'additionalProperties':
-    {
+    case 'additionalProperties': {
       const key = String(err.params.additionalProperty);
       const guess = closest(key, Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {}));
       return `unknown setting "${key}" in ${where}${guess ? ` (did you mean "${guess}"?)` : ''}`;

@@ -4,9 +4,34 @@ import type { EngineKind } from './engine-kinds';
 
 export type StopwordList = 'none' | 'english' | 'indonesian' | string[];
 export const STEMMER_NAMES = [
-  'none', 'arabic', 'armenian', 'bulgarian', 'danish', 'dutch', 'english', 'finnish', 'french', 'german', 'greek',
-  'hungarian', 'indian', 'indonesian', 'irish', 'italian', 'lithuanian', 'nepali', 'norwegian', 'portuguese',
-  'romanian', 'russian', 'serbian', 'spanish', 'swedish', 'tamil', 'turkish', 'ukrainian',
+  'none',
+  'arabic',
+  'armenian',
+  'bulgarian',
+  'danish',
+  'dutch',
+  'english',
+  'finnish',
+  'french',
+  'german',
+  'greek',
+  'hungarian',
+  'indian',
+  'indonesian',
+  'irish',
+  'italian',
+  'lithuanian',
+  'nepali',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'russian',
+  'serbian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
+  'ukrainian',
 ] as const;
 export type StemmerName = (typeof STEMMER_NAMES)[number];
 

@@ -41,7 +41,13 @@ export interface LoadCorpusResult {
 export function snapshotSettingsKey(settings: CorpusSettings): string {
   return fingerprint([
     `reader-v${READER_VERSION}`,
-    stableJson({ fields: settings.fields, acl: settings.aclFields, ruleFields: settings.aclRuleFields, max: settings.maxFileBytes, maxRecord: settings.maxRecordFileBytes }),
+    stableJson({
+      fields: settings.fields,
+      acl: settings.aclFields,
+      ruleFields: settings.aclRuleFields,
+      max: settings.maxFileBytes,
+      maxRecord: settings.maxRecordFileBytes,
+    }),
   ]);
 }
 
@@ -56,7 +62,12 @@ export function loadCorpus(root: string, settings: CorpusSettings, previous?: Co
 }
 
 /** `loadCorpus` that pauses between files (see util/cooperative); stops with the slicer's abort reason. */
-export function loadCorpusSliced(root: string, settings: CorpusSettings, slicer: Slicer, previous?: CorpusSnapshot): Promise<LoadCorpusResult> {
+export function loadCorpusSliced(
+  root: string,
+  settings: CorpusSettings,
+  slicer: Slicer,
+  previous?: CorpusSnapshot,
+): Promise<LoadCorpusResult> {
   return runSliced(loadCorpusSteps(root, settings, previous), slicer);
 }
 
@@ -75,7 +86,12 @@ function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: Cor
     try {
       stat = statSync(abs);
     } catch (e) {
-      diagnostics.push({ file: rel, line: 0, severity: 'error', message: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; skipped` });
+      diagnostics.push({
+        file: rel,
+        line: 0,
+        severity: 'error',
+        message: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; skipped`,
+      });
       continue;
     }
     const old = reusable?.get(rel);
@@ -85,7 +101,13 @@ function* loadCorpusSteps(root: string, settings: CorpusSettings, previous?: Cor
     }
     reread.push(rel);
     const result = yield* readCorpusFileSteps(abs, rel, stat.size, settings);
-    const entry: SnapshotFile = { mtimeMs: stat.mtimeMs, size: stat.size, docs: result.docs, diagnostics: result.diagnostics, fieldsSeen: result.fieldsSeen };
+    const entry: SnapshotFile = {
+      mtimeMs: stat.mtimeMs,
+      size: stat.size,
+      docs: result.docs,
+      diagnostics: result.diagnostics,
+      fieldsSeen: result.fieldsSeen,
+    };
     if (result.readable) snapshotFiles.set(rel, entry);
     else diagnostics.push(...result.diagnostics);
   }

@@ -43,7 +43,13 @@ export interface FileReadResult {
  * Reads one corpus file: size and binary checks, decoding, then the reader for its extension.
  * `relPath` names the file in ids and diagnostics; `size` comes from the caller's stat.
  */
-export function readCorpusFile(absPath: string, relPath: string, size: number, settings: CorpusSettings, chunkBytes?: number): FileReadResult {
+export function readCorpusFile(
+  absPath: string,
+  relPath: string,
+  size: number,
+  settings: CorpusSettings,
+  chunkBytes?: number,
+): FileReadResult {
   return runSync(readCorpusFileSteps(absPath, relPath, size, settings, chunkBytes));
 }
 
@@ -54,7 +60,13 @@ export function readCorpusFile(absPath: string, relPath: string, size: number, s
 export const MAX_WHOLE_FILE_BYTES = (1 << 29) - 24;
 
 /** `readCorpusFile` as steps: a JSON Lines file is streamed in chunks, pausing every few hundred lines. */
-export function* readCorpusFileSteps(absPath: string, relPath: string, size: number, settings: CorpusSettings, chunkBytes?: number): Steps<FileReadResult> {
+export function* readCorpusFileSteps(
+  absPath: string,
+  relPath: string,
+  size: number,
+  settings: CorpusSettings,
+  chunkBytes?: number,
+): Steps<FileReadResult> {
   const ext = extensionOf(relPath);
   const reader = READERS[ext];
   const problem = (message: string, severity: Diagnostic['severity'] = 'warning'): FileReadResult => ({
@@ -63,8 +75,10 @@ export function* readCorpusFileSteps(absPath: string, relPath: string, size: num
     fieldsSeen: [],
     readable: true,
   });
-  const unreadable = (e: unknown): FileReadResult =>
-    ({ ...problem(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; skipped`, 'error'), readable: false });
+  const unreadable = (e: unknown): FileReadResult => ({
+    ...problem(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; skipped`, 'error'),
+    readable: false,
+  });
   if (!reader) return problem(`unsupported file type "${ext || '(none)'}"; skipped`);
   const limit = RECORD_EXTENSIONS.has(ext) ? settings.maxRecordFileBytes : settings.maxFileBytes;
   if (size > limit) return problem(`file is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; skipped`);
@@ -89,7 +103,9 @@ export function* readCorpusFileSteps(absPath: string, relPath: string, size: num
     return { ...out, fieldsSeen: [...fieldsSeen], readable: true };
   }
   if (size > MAX_WHOLE_FILE_BYTES) {
-    return problem(`file is ${formatBytes(size)}, too large to read as one JSON value (at most ${formatBytes(MAX_WHOLE_FILE_BYTES)}); write its records as JSON Lines (.jsonl), which are read line by line; skipped`);
+    return problem(
+      `file is ${formatBytes(size)}, too large to read as one JSON value (at most ${formatBytes(MAX_WHOLE_FILE_BYTES)}); write its records as JSON Lines (.jsonl), which are read line by line; skipped`,
+    );
   }
   let buf: Buffer;
   try {

@@ -95,7 +95,10 @@ export function mapRecord(record: Record<string, unknown>, settings: CorpusSetti
       const id = String(idHit.value).trim();
       if (id) out.id = id;
     } else {
-      problems.push({ field: idHit.name, message: `id field "${idHit.name}" should be a string or number, found ${describe(idHit.value)}` });
+      problems.push({
+        field: idHit.name,
+        message: `id field "${idHit.name}" should be a string or number, found ${describe(idHit.value)}`,
+      });
     }
   }
   const titleHit = firstPresent(record, withDefaults(f.title, [DEFAULT_TITLE_FIELD]));
@@ -138,7 +141,9 @@ export function mapRecord(record: Record<string, unknown>, settings: CorpusSetti
   for (const miss of nearMissKeys(record, access, mappedRecordKeys(settings))) {
     out.invalidAcl.push(miss.key);
     problems.push({
-      field: miss.key, key: miss.key, severity: 'error',
+      field: miss.key,
+      key: miss.key,
+      severity: 'error',
       message: `looks like the access field "${miss.name}" misspelled; did you mean "${miss.name}"? The document is visible to nobody until it is fixed (or map the key in ranklab.json "acl.fields" / "corpus.fields")`,
     });
   }
@@ -182,7 +187,11 @@ function mapAcl(
     invalid.push(name);
     const json = JSON.stringify(value);
     const found = value === null ? 'null' : `${describe(value)} ${json.length > 60 ? `${json.slice(0, 59)}…` : json}`;
-    problems.push({ field: name, severity: 'error', message: `${key} field "${name}" should be ${expected}, found ${found}; the document is visible to nobody until it is fixed` });
+    problems.push({
+      field: name,
+      severity: 'error',
+      message: `${key} field "${name}" should be ${expected}, found ${found}; the document is visible to nobody until it is fixed`,
+    });
   };
   check('tenant', toTenant, 'a non-empty string');
   check('groups', toGroups, 'a list of group names (or a comma-separated string)');

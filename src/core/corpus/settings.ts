@@ -54,10 +54,12 @@ export const DEFAULT_CORPUS_SETTINGS: CorpusSettings = {
 };
 
 /** Merges partial settings over the defaults (used by the workspace loader and by callers without a ranklab.json). */
-export function corpusSettings(partial: Partial<Omit<CorpusSettings, 'fields' | 'aclFields'>> & {
-  fields?: Partial<CorpusFieldMap>;
-  aclFields?: Partial<AclFieldNames>;
-} = {}): CorpusSettings {
+export function corpusSettings(
+  partial: Partial<Omit<CorpusSettings, 'fields' | 'aclFields'>> & {
+    fields?: Partial<CorpusFieldMap>;
+    aclFields?: Partial<AclFieldNames>;
+  } = {},
+): CorpusSettings {
   const d = DEFAULT_CORPUS_SETTINGS;
   const fields: CorpusFieldMap = {
     text: partial.fields?.text ?? d.fields.text,
@@ -91,13 +93,29 @@ export const ACL_LOGICAL_FIELDS = ['tenant', 'groups', 'public'] as const;
  */
 export function accessFieldNames(settings: Pick<CorpusSettings, 'aclFields' | 'aclRuleFields'>): string[] {
   const logical = ACL_LOGICAL_FIELDS as readonly string[];
-  const names = [settings.aclFields.tenant, settings.aclFields.groups, settings.aclFields.public, ...settings.aclRuleFields.filter((f) => !logical.includes(f))];
+  const names = [
+    settings.aclFields.tenant,
+    settings.aclFields.groups,
+    settings.aclFields.public,
+    ...settings.aclRuleFields.filter((f) => !logical.includes(f)),
+  ];
   return [...new Set(names)];
 }
 
 /** Record keys the settings map to something else (id, title, body, text, meta, vector, their defaults): never near misses. */
 export function mappedRecordKeys(settings: Pick<CorpusSettings, 'fields'>): Set<string> {
   const f = settings.fields;
-  return new Set([...DEFAULT_ID_FIELDS, DEFAULT_TITLE_FIELD, ...DEFAULT_BODY_FIELDS, f.id, f.title, f.body, f.vector, ...f.text, ...(f.meta ?? [])]
-    .filter((k): k is string => k !== undefined));
+  return new Set(
+    [
+      ...DEFAULT_ID_FIELDS,
+      DEFAULT_TITLE_FIELD,
+      ...DEFAULT_BODY_FIELDS,
+      f.id,
+      f.title,
+      f.body,
+      f.vector,
+      ...f.text,
+      ...(f.meta ?? []),
+    ].filter((k): k is string => k !== undefined),
+  );
 }

@@ -16,14 +16,28 @@ import type { CorpusSnapshot, SnapshotFile } from './load';
  */
 const FORMAT = 'ranklab-corpus-snapshot@2';
 
-type FileLine = { path: string; mtimeMs: number; size: number; diagnostics: SnapshotFile['diagnostics']; fieldsSeen: string[]; docs: number };
+type FileLine = {
+  path: string;
+  mtimeMs: number;
+  size: number;
+  diagnostics: SnapshotFile['diagnostics'];
+  fieldsSeen: string[];
+  docs: number;
+};
 type LastLine = { end: number; sha256: string };
 
 /** The lines of a snapshot, without line ends and without the last line. */
 function* contentLines(snapshot: CorpusSnapshot): Generator<string, void, void> {
   yield JSON.stringify({ format: FORMAT, settingsKey: snapshot.settingsKey });
   for (const [path, f] of snapshot.files) {
-    const head: FileLine = { path, mtimeMs: f.mtimeMs, size: f.size, diagnostics: f.diagnostics, fieldsSeen: f.fieldsSeen, docs: f.docs.length };
+    const head: FileLine = {
+      path,
+      mtimeMs: f.mtimeMs,
+      size: f.size,
+      diagnostics: f.diagnostics,
+      fieldsSeen: f.fieldsSeen,
+      docs: f.docs.length,
+    };
     yield JSON.stringify(head);
     for (const doc of f.docs) yield JSON.stringify(doc);
   }
@@ -140,11 +154,23 @@ class SnapshotParser {
         return;
       }
       const f = JSON.parse(line) as FileLine;
-      if (typeof f?.path !== 'string' || typeof f.mtimeMs !== 'number' || typeof f.size !== 'number' || !Number.isInteger(f.docs) || f.docs < 0) {
+      if (
+        typeof f?.path !== 'string' ||
+        typeof f.mtimeMs !== 'number' ||
+        typeof f.size !== 'number' ||
+        !Number.isInteger(f.docs) ||
+        f.docs < 0
+      ) {
         this.broken = true;
         return;
       }
-      this.current = { mtimeMs: f.mtimeMs, size: f.size, docs: [], diagnostics: Array.isArray(f.diagnostics) ? f.diagnostics : [], fieldsSeen: Array.isArray(f.fieldsSeen) ? f.fieldsSeen : [] };
+      this.current = {
+        mtimeMs: f.mtimeMs,
+        size: f.size,
+        docs: [],
+        diagnostics: Array.isArray(f.diagnostics) ? f.diagnostics : [],
+        fieldsSeen: Array.isArray(f.fieldsSeen) ? f.fieldsSeen : [],
+      };
       this.files.set(f.path, this.current);
       this.expected = f.docs;
     } catch {

@@ -56,7 +56,11 @@ export interface Dialect {
   /** Sends queries (batched and in parallel as the request settings say); a query that failed gets an Error. */
   search(queries: readonly EngineQuery[], opts: { fetchFields?: string[]; signal?: AbortSignal }): Promise<Array<EngineAnswer | Error>>;
   /** Stored fields of documents by id (ids the engine does not have are absent from the map). */
-  fetch(ids: readonly string[], fields: readonly string[], opts: { authorization?: string; signal?: AbortSignal }): Promise<Map<string, Record<string, unknown>>>;
+  fetch(
+    ids: readonly string[],
+    fields: readonly string[],
+    opts: { authorization?: string; signal?: AbortSignal },
+  ): Promise<Map<string, Record<string, unknown>>>;
   indexExists(signal?: AbortSignal): Promise<boolean>;
   deleteIndex(signal?: AbortSignal): Promise<void>;
   createIndex(layout: IndexLayout, signal?: AbortSignal): Promise<void>;

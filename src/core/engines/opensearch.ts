@@ -8,14 +8,26 @@
 import { ProviderError } from '../util/provider-error';
 import { abortableSleep } from '../util/cooperative';
 import { retryable } from '../util/http-client';
-import { type Dialect, type DialectContext, type EngineAnswer, type EngineDocument, type EngineHit, type EngineQuery, idString, mapLimit } from './dialect';
+import {
+  type Dialect,
+  type DialectContext,
+  type EngineAnswer,
+  type EngineDocument,
+  type EngineHit,
+  type EngineQuery,
+  idString,
+  mapLimit,
+} from './dialect';
 import { engineKind } from '../config/engine-kinds';
 
 interface MsearchItem {
   status?: number;
   took?: number;
   error?: unknown;
-  hits?: { total?: number | { value: number; relation?: string }; hits?: Array<{ _id?: string; _score?: number | null; _source?: Record<string, unknown>; fields?: Record<string, unknown> }> };
+  hits?: {
+    total?: number | { value: number; relation?: string };
+    hits?: Array<{ _id?: string; _score?: number | null; _source?: Record<string, unknown>; fields?: Record<string, unknown> }>;
+  };
 }
 
 export function openSearchDialect(ctx: DialectContext): Dialect {
@@ -37,7 +49,10 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
 
   function answerOf(item: MsearchItem, requestMs: number): EngineAnswer | Error {
     if (item.error !== undefined || (item.status !== undefined && item.status >= 300)) {
-      return new ProviderError(`the engine refused the query (${item.status ?? 'error'}): ${describeError(item.error)}`, base, { key: 'engine.template', status: item.status });
+      return new ProviderError(`the engine refused the query (${item.status ?? 'error'}): ${describeError(item.error)}`, base, {
+        key: 'engine.template',
+        status: item.status,
+      });
     }
     const hits: EngineHit[] = [];
     for (const h of item.hits?.hits ?? []) {
@@ -52,15 +67,26 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
   }
 
   /** One `_msearch` request; items the engine rejected for load are returned for another try. */
-  async function msearch(batch: readonly EngineQuery[], fetchFields: string[] | undefined, signal?: AbortSignal): Promise<Array<EngineAnswer | Error>> {
+  async function msearch(
+    batch: readonly EngineQuery[],
+    fetchFields: string[] | undefined,
+    signal?: AbortSignal,
+  ): Promise<Array<EngineAnswer | Error>> {
     const lines = batch.flatMap((q) => [{}, body(q, fetchFields)]);
     const { body: res, response } = await http.json<{ responses?: MsearchItem[] }>({
-      method: 'POST', url: `${base}/_msearch`, body: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
-      headers: { ...NDJSON, ...(batch[0].authorization ? { authorization: batch[0].authorization } : {}) }, signal,
+      method: 'POST',
+      url: `${base}/_msearch`,
+      body: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+      headers: { ...NDJSON, ...(batch[0].authorization ? { authorization: batch[0].authorization } : {}) },
+      signal,
     });
     const items = res.responses;
     if (!Array.isArray(items) || items.length !== batch.length) {
-      throw new ProviderError(`_msearch answered ${Array.isArray(items) ? items.length : 'no'} responses for ${batch.length} queries`, `${base}/_msearch`, { key: 'engine' });
+      throw new ProviderError(
+        `_msearch answered ${Array.isArray(items) ? items.length : 'no'} responses for ${batch.length} queries`,
+        `${base}/_msearch`,
+        { key: 'engine' },
+      );
     }
     return items.map((item) => answerOf(item, response.ms));
   }
@@ -85,7 +111,11 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
         for (let attempt = 0; pending.length; attempt++) {
           let answers: Array<EngineAnswer | Error>;
           try {
-            answers = await msearch(pending.map((i) => queries[i]), opts.fetchFields, opts.signal);
+            answers = await msearch(
+              pending.map((i) => queries[i]),
+              opts.fetchFields,
+              opts.signal,
+            );
           } catch (e) {
             if (opts.signal?.aborted || !(e instanceof ProviderError)) throw e;
             for (const i of pending) out[i] = e; // the whole request failed (after the client's retries)
@@ -111,13 +141,24 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
         const chunk = ids.slice(i, i + 1000);
         if (byId) {
           const { body } = await http.json<{ docs?: Array<{ _id: string; found?: boolean; _source?: Record<string, unknown> }> }>({
-            method: 'POST', url: `${base}/_mget?${new URLSearchParams({ _source_includes: fields.join(',') }).toString()}`, body: JSON.stringify({ ids: chunk }), headers, signal: opts.signal,
+            method: 'POST',
+            url: `${base}/_mget?${new URLSearchParams({ _source_includes: fields.join(',') }).toString()}`,
+            body: JSON.stringify({ ids: chunk }),
+            headers,
+            signal: opts.signal,
           });
           for (const d of body.docs ?? []) if (d.found) found.set(d._id, d._source ?? {});
         } else {
           const { body } = await http.json<{ hits?: { hits?: Array<{ _source?: Record<string, unknown> }> } }>({
-            method: 'POST', url: `${base}/_search`, headers, signal: opts.signal,
-            body: JSON.stringify({ size: chunk.length, _source: [...fields, config.idField], query: { terms: { [config.idField]: chunk } } }),
+            method: 'POST',
+            url: `${base}/_search`,
+            headers,
+            signal: opts.signal,
+            body: JSON.stringify({
+              size: chunk.length,
+              _source: [...fields, config.idField],
+              query: { terms: { [config.idField]: chunk } },
+            }),
           });
           for (const h of body.hits?.hits ?? []) {
             const id = idString(h._source?.[config.idField]);
@@ -137,7 +178,11 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
 
     async deleteIndex(signal) {
       const r = await http.send({ method: 'DELETE', url: base, headers: admin(), signal });
-      if (r.status !== 200 && r.status !== 404) throw new ProviderError(`DELETE ${base} answered ${r.status}: ${r.text.slice(0, 300)}`, base, { key: 'engine.index', status: r.status });
+      if (r.status !== 200 && r.status !== 404)
+        throw new ProviderError(`DELETE ${base} answered ${r.status}: ${r.text.slice(0, 300)}`, base, {
+          key: 'engine.index',
+          status: r.status,
+        });
     },
 
     async createIndex(layout, signal) {
@@ -152,20 +197,39 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
           properties[field] = { type: 'dense_vector', dims: dimension, index: true, similarity: space === 'ip' ? 'dot_product' : 'cosine' };
         } else {
           // The k-NN plugin's Lucene engine: pure Java (faiss/nmslib need native libraries a cluster may lack).
-          properties[field] = { type: 'knn_vector', dimension, method: { name: 'hnsw', engine: 'lucene', space_type: space === 'ip' ? 'innerproduct' : 'cosinesimil' } };
+          properties[field] = {
+            type: 'knn_vector',
+            dimension,
+            method: { name: 'hnsw', engine: 'lucene', space_type: space === 'ip' ? 'innerproduct' : 'cosinesimil' },
+          };
           settings['index.knn'] = true;
         }
       }
-      await http.json({ method: 'PUT', url: base, headers: admin(JSON_TYPE), body: JSON.stringify({ settings, mappings: { dynamic: false, properties } }), signal });
+      await http.json({
+        method: 'PUT',
+        url: base,
+        headers: admin(JSON_TYPE),
+        body: JSON.stringify({ settings, mappings: { dynamic: false, properties } }),
+        signal,
+      });
     },
 
     async bulk(docs, signal) {
-      const lines = docs.flatMap((d: EngineDocument) => [{ index: { _id: d.id } }, byId ? d.fields : { ...d.fields, [config.idField]: d.id }]);
+      const lines = docs.flatMap((d: EngineDocument) => [
+        { index: { _id: d.id } },
+        byId ? d.fields : { ...d.fields, [config.idField]: d.id },
+      ]);
       const { body } = await http.json<{ errors?: boolean; items?: Array<{ index?: { _id?: string; error?: unknown } }> }>({
-        method: 'POST', url: `${base}/_bulk`, headers: admin(NDJSON), body: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', signal,
+        method: 'POST',
+        url: `${base}/_bulk`,
+        headers: admin(NDJSON),
+        body: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+        signal,
       });
       if (!body.errors) return [];
-      return (body.items ?? []).filter((it) => it.index?.error).map((it) => ({ id: String(it.index?._id), reason: describeError(it.index?.error) }));
+      return (body.items ?? [])
+        .filter((it) => it.index?.error)
+        .map((it) => ({ id: String(it.index?._id), reason: describeError(it.index?.error) }));
     },
 
     async commit(signal) {
@@ -182,7 +246,14 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
 /** The engine's error object in one line: type and reason, and the root cause's when it differs. */
 function describeError(error: unknown): string {
   if (typeof error === 'string') return error;
-  const e = error as { type?: string; reason?: string; root_cause?: Array<{ type?: string; reason?: string }>; caused_by?: { type?: string; reason?: string } } | undefined;
+  const e = error as
+    | {
+        type?: string;
+        reason?: string;
+        root_cause?: Array<{ type?: string; reason?: string }>;
+        caused_by?: { type?: string; reason?: string };
+      }
+    | undefined;
   if (!e) return 'unknown error';
   const main = [e.type, e.reason].filter(Boolean).join(': ');
   const root = e.root_cause?.[0] ?? e.caused_by;

@@ -53,18 +53,28 @@ export class RemoteEngine implements Engine {
   private readonly authorization?: string;
   private readonly env: Record<string, string | undefined>;
 
-  constructor(readonly config: RankConfig, ctx: RemoteEngineContext) {
+  constructor(
+    readonly config: RankConfig,
+    ctx: RemoteEngineContext,
+  ) {
     if (!config.engine) throw new Error(`${config.name}: not an engine config`);
     const engine = config.engine;
     this.engine = engine;
     if (!ctx.allowNetwork) {
-      throw new InputError(`querying ${engine.url} needs network access, which is not allowed here (untrusted workspace)`, [], { key: 'engine.url', hint: 'trust the workspace to evaluate engine configs' });
+      throw new InputError(`querying ${engine.url} needs network access, which is not allowed here (untrusted workspace)`, [], {
+        key: 'engine.url',
+        hint: 'trust the workspace to evaluate engine configs',
+      });
     }
     this.env = ctx.env ?? process.env;
     this.authorization = engine.auth ? this.credentials(engine.auth.env, 'engine.auth.env') : undefined;
     const http = new HttpClient({
-      timeoutMs: engine.request.timeoutMs, maxRetries: engine.request.maxRetries, retryDelayMs: engine.request.retryDelayMs,
-      headers: { accept: 'application/json' }, settingPath: 'engine.request', ...ctx.http,
+      timeoutMs: engine.request.timeoutMs,
+      maxRetries: engine.request.maxRetries,
+      retryDelayMs: engine.request.retryDelayMs,
+      headers: { accept: 'application/json' },
+      settingPath: 'engine.request',
+      ...ctx.http,
     });
     const dialectContext = { config: engine, http, authorization: this.authorization };
     this.dialect = DIALECTS[engineKind(engine.kind).dialect](dialectContext);
@@ -91,7 +101,10 @@ export class RemoteEngine implements Engine {
   /** The `Authorization` header for a credentials variable; the value is never put in a message. */
   private credentials(variable: string, setting: string): string {
     const value = this.env[variable];
-    if (!value) throw new InputError(`the environment variable ${variable} is not set (it should hold the credentials for ${this.engine.url})`, [], { key: setting });
+    if (!value)
+      throw new InputError(`the environment variable ${variable} is not set (it should hold the credentials for ${this.engine.url})`, [], {
+        key: setting,
+      });
     return authorizationHeader(this.engine.auth?.scheme ?? 'basic', value);
   }
 
@@ -139,11 +152,12 @@ export class RemoteEngine implements Engine {
   async searchMany(texts: readonly string[], options: SearchOptions = {}): Promise<Array<SearchResult | Error>> {
     const { signal, principal } = options;
     const pageSize = options.pageSize;
-    const k = options.collectMatches ? Math.max(MATCH_LIMIT, pageSize ?? 0) : pageSize ?? options.stageDepth ?? this.engine.depth;
+    const k = options.collectMatches ? Math.max(MATCH_LIMIT, pageSize ?? 0) : (pageSize ?? options.stageDepth ?? this.engine.depth);
     const authorization = this.authorizationFor(principal);
-    const noFilter = principal && !this.engine.filter && authorization === this.authorization
-      ? `searching as ${principal.name}, but the engine config has no "filter" and the principal no credentials: no access control is sent`
-      : undefined;
+    const noFilter =
+      principal && !this.engine.filter && authorization === this.authorization
+        ? `searching as ${principal.name}, but the engine config has no "filter" and the principal no credentials: no access control is sent`
+        : undefined;
     let vectors: Float32Array[] | undefined;
     let embedMs = 0;
     if (this.embedder) {
@@ -152,19 +166,26 @@ export class RemoteEngine implements Engine {
       embedMs = (performance.now() - t) / Math.max(1, texts.length);
     }
     const queries: EngineQuery[] = texts.map((text, i) => ({
-      request: this.request(text, { k, principal, vector: vectors ? vectorJson(vectors[i]) : undefined }), k, authorization,
+      request: this.request(text, { k, principal, vector: vectors ? vectorJson(vectors[i]) : undefined }),
+      k,
+      authorization,
     }));
     const fields = options.fetchText ? [this.engine.fields.title, this.engine.fields.text] : undefined;
     const answers = await this.dialect.search(queries, { fetchFields: fields, signal });
-    return answers.map((a) => (a instanceof Error ? a : this.result(a, { pageSize, collect: !!options.collectMatches, embedMs, noFilter, fetchText: !!fields })));
+    return answers.map((a) =>
+      a instanceof Error ? a : this.result(a, { pageSize, collect: !!options.collectMatches, embedMs, noFilter, fetchText: !!fields }),
+    );
   }
 
-  private result(a: EngineAnswer, opts: { pageSize?: number; collect: boolean; embedMs: number; noFilter?: string; fetchText: boolean }): SearchResult {
+  private result(
+    a: EngineAnswer,
+    opts: { pageSize?: number; collect: boolean; embedMs: number; noFilter?: string; fetchText: boolean },
+  ): SearchResult {
     const notes: string[] = [];
     if (opts.noFilter) notes.push(opts.noFilter);
     // Ranklab orders final lists by score (ties by id, as trec_eval); a list the engine sorted otherwise keeps its order.
     const ordered = a.hits.every((h, i) => h.score !== null && (i === 0 || h.score <= a.hits[i - 1].score!));
-    if (!ordered) notes.push('engine: scores missing or not in rank order (a sort?); the engine\'s order is kept with scores n, n−1, …, 1');
+    if (!ordered) notes.push("engine: scores missing or not in rank order (a sort?); the engine's order is kept with scores n, n−1, …, 1");
     const all: RankedDoc[] = a.hits.map((h, i) => {
       const score = ordered ? h.score! : a.hits.length - i;
       return { id: h.id, score, stages: { engine: { rank: i + 1, score } } };
@@ -172,17 +193,32 @@ export class RemoteEngine implements Engine {
     const docs = opts.pageSize !== undefined ? all.slice(0, opts.pageSize) : all;
     if (a.totalIsLowerBound) notes.push(`engine: the hit count ${a.total} is a lower bound (the engine stopped counting)`);
     const result: SearchResult = {
-      docs, total: a.total, notes, stageIds: { engine: all.map((d) => d.id) },
-      latencyMs: { ...(a.engineMs !== undefined ? { engine: a.engineMs } : {}), ...(opts.embedMs ? { embed: opts.embedMs } : {}), request: a.requestMs, total: a.requestMs + opts.embedMs },
+      docs,
+      total: a.total,
+      notes,
+      stageIds: { engine: all.map((d) => d.id) },
+      latencyMs: {
+        ...(a.engineMs !== undefined ? { engine: a.engineMs } : {}),
+        ...(opts.embedMs ? { embed: opts.embedMs } : {}),
+        request: a.requestMs,
+        total: a.requestMs + opts.embedMs,
+      },
     };
     if (opts.collect) {
       result.matches = all.map((d) => d.id);
-      if (a.total > all.length) notes.push(`engine: ${all.length} of ${a.total} matching documents listed (at most ${MATCH_LIMIT} per query)`);
+      if (a.total > all.length)
+        notes.push(`engine: ${all.length} of ${a.total} matching documents listed (at most ${MATCH_LIMIT} per query)`);
     }
     if (opts.fetchText) {
-      result.texts = new Map(a.hits.slice(0, docs.length).map((h) => [h.id, {
-        title: textOf(h.source?.[this.engine.fields.title]), body: textOf(h.source?.[this.engine.fields.text]),
-      }]));
+      result.texts = new Map(
+        a.hits.slice(0, docs.length).map((h) => [
+          h.id,
+          {
+            title: textOf(h.source?.[this.engine.fields.title]),
+            body: textOf(h.source?.[this.engine.fields.text]),
+          },
+        ]),
+      );
     }
     return result;
   }

@@ -28,7 +28,12 @@ export function solrDialect(ctx: DialectContext): Dialect {
   function params(request: Record<string, unknown>, k: number, fetchFields: string[] | undefined): Record<string, unknown> {
     const p: Record<string, unknown> = { ...request, wt: 'json' };
     if (p.rows === undefined) p.rows = k;
-    const given = p.fl === undefined ? [] : String(p.fl as string | string[]).split(/[\s,]+/).filter(Boolean);
+    const given =
+      p.fl === undefined
+        ? []
+        : String(p.fl as string | string[])
+            .split(/[\s,]+/)
+            .filter(Boolean);
     const fl = [...given];
     for (const f of [config.idField, 'score', ...(fetchFields ?? [])]) if (!fl.includes(f) && !fl.includes('*')) fl.push(f);
     p.fl = fl.join(',');
@@ -46,7 +51,13 @@ export function solrDialect(ctx: DialectContext): Dialect {
         const url = `${core}/select`;
         let r;
         try {
-          r = await http.send({ method: 'POST', url, headers: { ...JSON_TYPE, ...auth(q.authorization) }, body: JSON.stringify({ params: params(q.request, q.k, opts.fetchFields) }), signal: opts.signal });
+          r = await http.send({
+            method: 'POST',
+            url,
+            headers: { ...JSON_TYPE, ...auth(q.authorization) },
+            body: JSON.stringify({ params: params(q.request, q.k, opts.fetchFields) }),
+            signal: opts.signal,
+          });
         } catch (e) {
           if (opts.signal?.aborted || !(e instanceof ProviderError)) throw e;
           return e;
@@ -55,10 +66,16 @@ export function solrDialect(ctx: DialectContext): Dialect {
         try {
           body = JSON.parse(r.text) as SelectAnswer;
         } catch {
-          return new ProviderError(`${url} answered ${r.status} with a body that is not JSON: ${r.text.slice(0, 200)}`, url, { key: 'engine', status: r.status });
+          return new ProviderError(`${url} answered ${r.status} with a body that is not JSON: ${r.text.slice(0, 200)}`, url, {
+            key: 'engine',
+            status: r.status,
+          });
         }
         if (r.status !== 200) {
-          return new ProviderError(`the engine refused the query (${r.status}): ${body.error?.msg ?? r.text.slice(0, 300)}`, url, { key: 'engine.template', status: r.status });
+          return new ProviderError(`the engine refused the query (${r.status}): ${body.error?.msg ?? r.text.slice(0, 300)}`, url, {
+            key: 'engine.template',
+            status: r.status,
+          });
         }
         const hits: EngineHit[] = [];
         for (const d of body.response?.docs ?? []) {
@@ -67,8 +84,11 @@ export function solrDialect(ctx: DialectContext): Dialect {
           hits.push({ id, score: typeof d.score === 'number' ? d.score : null, source: d });
         }
         return {
-          hits, total: body.response?.numFound ?? hits.length, totalIsLowerBound: body.response?.numFoundExact === false,
-          engineMs: body.responseHeader?.QTime, requestMs: r.ms,
+          hits,
+          total: body.response?.numFound ?? hits.length,
+          totalIsLowerBound: body.response?.numFoundExact === false,
+          engineMs: body.responseHeader?.QTime,
+          requestMs: r.ms,
         };
       });
     },
@@ -79,7 +99,11 @@ export function solrDialect(ctx: DialectContext): Dialect {
         const form = new URLSearchParams({ wt: 'json', fl: [...new Set([config.idField, ...fields])].join(',') });
         for (const id of ids.slice(i, i + 500)) form.append('id', id);
         const { body } = await http.json<{ response?: { docs?: Array<Record<string, unknown>> } }>({
-          method: 'POST', url: `${core}/get`, headers: { ...FORM, ...auth(opts.authorization) }, body: form.toString(), signal: opts.signal,
+          method: 'POST',
+          url: `${core}/get`,
+          headers: { ...FORM, ...auth(opts.authorization) },
+          body: form.toString(),
+          signal: opts.signal,
         });
         for (const d of body.response?.docs ?? []) {
           const id = idString(d[config.idField]);
@@ -102,7 +126,11 @@ export function solrDialect(ctx: DialectContext): Dialect {
 
     async createIndex(layout: IndexLayout, signal) {
       await admin({ action: 'CREATE', name: config.index, configSet: SOLR_CONFIGSET }, signal);
-      const { body } = await http.json<{ fields?: Array<{ name: string }> }>({ url: `${core}/schema/fields?wt=json`, headers: auth(ctx.authorization), signal });
+      const { body } = await http.json<{ fields?: Array<{ name: string }> }>({
+        url: `${core}/schema/fields?wt=json`,
+        headers: auth(ctx.authorization),
+        signal,
+      });
       const existing = new Set((body.fields ?? []).map((f) => f.name));
       const commands: Record<string, unknown>[] = [];
       const add = (name: string, type: string, extra: Record<string, unknown> = {}) => {
@@ -116,21 +144,39 @@ export function solrDialect(ctx: DialectContext): Dialect {
         const { field, dimension, space } = layout.vector;
         const similarity = space === 'ip' ? 'dot_product' : 'cosine';
         const type = `knn_vector_${dimension}_${similarity}`;
-        const { body: types } = await http.json<{ fieldTypes?: Array<{ name: string }> }>({ url: `${core}/schema/fieldtypes?wt=json`, headers: auth(ctx.authorization), signal });
+        const { body: types } = await http.json<{ fieldTypes?: Array<{ name: string }> }>({
+          url: `${core}/schema/fieldtypes?wt=json`,
+          headers: auth(ctx.authorization),
+          signal,
+        });
         if (!(types.fieldTypes ?? []).some((t) => t.name === type)) {
-          commands.push({ 'add-field-type': { name: type, class: 'solr.DenseVectorField', vectorDimension: dimension, similarityFunction: similarity } });
+          commands.push({
+            'add-field-type': { name: type, class: 'solr.DenseVectorField', vectorDimension: dimension, similarityFunction: similarity },
+          });
         }
         add(field, type, { stored: false });
       }
       // One command per request: Solr applies a multi-command body all or nothing and names only the first problem.
       for (const c of commands) {
-        await http.json({ method: 'POST', url: `${core}/schema?wt=json`, headers: { ...JSON_TYPE, ...auth(ctx.authorization) }, body: JSON.stringify(c), signal });
+        await http.json({
+          method: 'POST',
+          url: `${core}/schema?wt=json`,
+          headers: { ...JSON_TYPE, ...auth(ctx.authorization) },
+          body: JSON.stringify(c),
+          signal,
+        });
       }
     },
 
     async bulk(docs, signal) {
       const body = docs.map((d) => ({ ...d.fields, [config.idField]: d.id }));
-      const r = await http.send({ method: 'POST', url: `${core}/update?wt=json`, headers: { ...JSON_TYPE, ...auth(ctx.authorization) }, body: JSON.stringify(body), signal });
+      const r = await http.send({
+        method: 'POST',
+        url: `${core}/update?wt=json`,
+        headers: { ...JSON_TYPE, ...auth(ctx.authorization) },
+        body: JSON.stringify(body),
+        signal,
+      });
       if (r.status === 200) return [];
       let reason = r.text.slice(0, 300);
       try {
@@ -143,11 +189,21 @@ export function solrDialect(ctx: DialectContext): Dialect {
     },
 
     async commit(signal) {
-      await http.json({ method: 'POST', url: `${core}/update?commit=true&wt=json`, headers: { ...JSON_TYPE, ...auth(ctx.authorization) }, body: '[]', signal });
+      await http.json({
+        method: 'POST',
+        url: `${core}/update?commit=true&wt=json`,
+        headers: { ...JSON_TYPE, ...auth(ctx.authorization) },
+        body: '[]',
+        signal,
+      });
     },
 
     async count(signal) {
-      const { body } = await http.json<SelectAnswer>({ url: `${core}/select?q=*:*&rows=0&wt=json`, headers: auth(ctx.authorization), signal });
+      const { body } = await http.json<SelectAnswer>({
+        url: `${core}/select?q=*:*&rows=0&wt=json`,
+        headers: auth(ctx.authorization),
+        signal,
+      });
       return body.response?.numFound ?? 0;
     },
   };

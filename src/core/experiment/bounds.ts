@@ -1,5 +1,14 @@
 import type { JudgmentSet } from '../judgments/types';
-import { type EvaluateOptions, type JudgedContext, type MetricSpec, type QueryContext, computeMetric, contextOfGrades, gainOf, judgedContext } from '../metrics';
+import {
+  type EvaluateOptions,
+  type JudgedContext,
+  type MetricSpec,
+  type QueryContext,
+  computeMetric,
+  contextOfGrades,
+  gainOf,
+  judgedContext,
+} from '../metrics';
 import type { RankedDoc, Run } from '../run/types';
 import { type Steps, runSync } from '../util/cooperative';
 import { compareIdBytes } from '../util/id-order';
@@ -95,12 +104,25 @@ interface Side {
 }
 
 /** Bounds for every metric of a comparison over the queries `qids`; undefined under judgedOnly. */
-export function comparisonBounds(baseline: Run, candidate: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[]): ComparisonBounds | undefined {
+export function comparisonBounds(
+  baseline: Run,
+  candidate: Run,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  qids: string[],
+): ComparisonBounds | undefined {
   return runSync(comparisonBoundsSteps(judgments, specs, options, qids, gradeQueries(baseline, candidate, judgments, options)));
 }
 
 /** comparisonBounds over lists already graded (gradeQueries), as steps: it yields after every query (see util/cooperative). */
-export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, qids: string[], graded: ReadonlyMap<string, QueryLists>): Steps<ComparisonBounds | undefined> {
+export function* comparisonBoundsSteps(
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  qids: string[],
+  graded: ReadonlyMap<string, QueryLists>,
+): Steps<ComparisonBounds | undefined> {
   if (options.judgedOnly) return undefined;
   let maxGrade = options.relevanceThreshold;
   for (const q of judgments.qrels.values()) for (const g of q.values()) maxGrade = Math.max(maxGrade, g);
@@ -139,7 +161,14 @@ export function* comparisonBoundsSteps(judgments: JudgmentSet, specs: MetricSpec
         for (const doc of docs) q.docs.add(doc);
       }
     }
-    metrics[spec.name] = { ...m, exact: inexact === 0, inexactQueries: inexact, holds, deciding: pairs, verdict: verdictOf(m.delta, holds, pairs, inexact) };
+    metrics[spec.name] = {
+      ...m,
+      exact: inexact === 0,
+      inexactQueries: inexact,
+      holds,
+      deciding: pairs,
+      verdict: verdictOf(m.delta, holds, pairs, inexact),
+    };
   });
   // Per query, the documents by their best rank in either whole list (the judging pool takes the top first).
   const byQuery: Record<string, string[]> = {};
@@ -178,7 +207,8 @@ function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, numb
 /** Every judged query's two lists, graded once (QueryLists), for every part of a comparison that scores them. */
 export function gradeQueries(baseline: Run, candidate: Run, judgments: JudgmentSet, options: EvaluateOptions): Map<string, QueryLists> {
   const out = new Map<string, QueryLists>();
-  for (const [qid, qrels] of judgments.qrels) out.set(qid, new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], qrels, options));
+  for (const [qid, qrels] of judgments.qrels)
+    out.set(qid, new QueryLists(baseline.get(qid) ?? [], candidate.get(qid) ?? [], qrels, options));
   return out;
 }
 
@@ -201,7 +231,12 @@ export class QueryLists {
   /** Today's delta (no hypothesis) per metric name. */
   private readonly today = new Map<string, number>();
 
-  constructor(readonly a: readonly RankedDoc[], readonly b: readonly RankedDoc[], readonly qrels: Map<string, number>, private readonly options: EvaluateOptions) {
+  constructor(
+    readonly a: readonly RankedDoc[],
+    readonly b: readonly RankedDoc[],
+    readonly qrels: Map<string, number>,
+    private readonly options: EvaluateOptions,
+  ) {
     this.judged = judgedContext(qrels, options);
     this.grades = [a.map((d) => qrels.get(d.id)), b.map((d) => qrels.get(d.id))];
     this.contexts = [contextOfGrades(this.grades[0], this.judged), contextOfGrades(this.grades[1], this.judged)];
@@ -290,7 +325,10 @@ export class QueryLists {
     let s = this.leading.get(depth);
     if (!s) {
       s = new Set();
-      for (const [list, grades] of [[this.a, this.grades[0]], [this.b, this.grades[1]]] as const) {
+      for (const [list, grades] of [
+        [this.a, this.grades[0]],
+        [this.b, this.grades[1]],
+      ] as const) {
         for (let i = 0; i < Math.min(depth, list.length); i++) {
           const g = grades[i];
           if (g !== undefined && g >= this.options.relevanceThreshold) break;
@@ -320,7 +358,14 @@ function positionsOf(docs: readonly RankedDoc[]): Map<string, number[]> {
 }
 
 /** Extremes of (candidate − baseline) for one query and metric over every grading of its unjudged documents. */
-export function queryBounds(spec: MetricSpec, a: readonly RankedDoc[], b: readonly RankedDoc[], qrels: Map<string, number>, options: EvaluateOptions, maxGrade: number): QueryBound {
+export function queryBounds(
+  spec: MetricSpec,
+  a: readonly RankedDoc[],
+  b: readonly RankedDoc[],
+  qrels: Map<string, number>,
+  options: EvaluateOptions,
+  maxGrade: number,
+): QueryBound {
   return boundsOf(spec, new QueryLists(a, b, qrels, options), options, maxGrade);
 }
 
@@ -337,10 +382,18 @@ function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions,
     (B.rank.has(d) ? contribution(B.rank.get(d)!) : 0) - (A.rank.has(d) ? contribution(A.rank.get(d)!) : 0);
   switch (spec.kind) {
     case 'p':
-      return linear(delta(), unjudged, weightOf(() => 1 / spec.k!));
+      return linear(
+        delta(),
+        unjudged,
+        weightOf(() => 1 / spec.k!),
+      );
     case 'rbp': {
       const p = spec.param!;
-      return linear(delta(), unjudged, weightOf((r) => (1 - p) * p ** (r - 1)));
+      return linear(
+        delta(),
+        unjudged,
+        weightOf((r) => (1 - p) * p ** (r - 1)),
+      );
     }
     case 'hit':
     case 'mrr': {
@@ -360,7 +413,9 @@ function boundsOf(spec: MetricSpec, lists: QueryLists, options: EvaluateOptions,
     case 'recall':
       return recallBounds(A, B, qrels, T, unjudged);
     case 'ndcg':
-      return ndcgBounds(spec.k, A, B, qrels, lists.judged.idealGrades, options, maxGrade, unjudged) ?? enumerate(spec, delta, unjudged, maxGrade);
+      return (
+        ndcgBounds(spec.k, A, B, qrels, lists.judged.idealGrades, options, maxGrade, unjudged) ?? enumerate(spec, delta, unjudged, maxGrade)
+      );
     default:
       return enumerate(spec, delta, unjudged, maxGrade);
   }
@@ -408,13 +463,22 @@ function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, u
 }
 
 /** `judged`: the grades > 0 of the judged documents, highest first (the query's idealGrades). */
-function ndcgBounds(k: number | undefined, A: Side, B: Side, qrels: Map<string, number>, judged: readonly number[], options: EvaluateOptions, G: number, unjudged: string[]): QueryBound | undefined {
+function ndcgBounds(
+  k: number | undefined,
+  A: Side,
+  B: Side,
+  qrels: Map<string, number>,
+  judged: readonly number[],
+  options: EvaluateOptions,
+  G: number,
+  unjudged: string[],
+): QueryBound | undefined {
   const U = unjudged.length;
   if (countVectors(U, G) > COUNT_VECTOR_BUDGET) return undefined;
   const disc = (s: Side, d: string) => (s.rank.has(d) ? 1 / Math.log2(s.rank.get(d)! + 1) : 0);
   let C = 0;
   for (const s of [A, B]) {
-    for (const [d, r] of s.rank) C += (s === B ? 1 : -1) * gainOf(qrels.get(d), options.gain) / Math.log2(r + 1);
+    for (const [d, r] of s.rank) C += ((s === B ? 1 : -1) * gainOf(qrels.get(d), options.gain)) / Math.log2(r + 1);
   }
   const w = unjudged.map((d) => disc(B, d) - disc(A, d)).sort((x, y) => y - x);
   // Little work per count vector (a query can have thousands of them): see visitOnes.

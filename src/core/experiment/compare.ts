@@ -32,7 +32,9 @@ export type SideIdentity = Pick<ComparisonSide, 'name' | 'principal'>;
  */
 export class MixedPrincipalsError extends InputError {
   constructor(baseline: SideIdentity, candidate: SideIdentity) {
-    super(`${mixedPrincipalsText(baseline, candidate)}: they rank different sets of documents, so their difference is not the ranking change alone. Compare runs made as the same principal, or allow mixed principals explicitly.`);
+    super(
+      `${mixedPrincipalsText(baseline, candidate)}: they rank different sets of documents, so their difference is not the ranking change alone. Compare runs made as the same principal, or allow mixed principals explicitly.`,
+    );
     this.name = 'MixedPrincipalsError';
   }
 }
@@ -157,14 +159,21 @@ export interface Comparison extends ComparisonStatistics {
   /** Score ties in each side and what another tie order could change (./ties.ts). */
   tieReports: { baseline: TieReport; candidate: TieReport };
   /** Stage recall and query classes of each side, and the queries whose class changed (./stage-recall.ts). */
-  stageRecall: { baseline: StageRecallReport; candidate: StageRecallReport; changed: { qid: string; baseline: QueryClass; candidate: QueryClass }[] };
+  stageRecall: {
+    baseline: StageRecallReport;
+    candidate: StageRecallReport;
+    changed: { qid: string; baseline: QueryClass; candidate: QueryClass }[];
+  };
 }
 
 /**
  * The changed queries a report lists (queryDeltas is worst first): the `n` biggest losses, worst first, and the `n`
  * biggest wins, best first; with the counts of each.
  */
-export function biggestChanges<Q extends { delta: number }>(queryDeltas: readonly Q[], n: number): { losses: Q[]; wins: Q[]; lossCount: number; winCount: number } {
+export function biggestChanges<Q extends { delta: number }>(
+  queryDeltas: readonly Q[],
+  n: number,
+): { losses: Q[]; wins: Q[]; lossCount: number; winCount: number } {
   const lost = queryDeltas.filter((q) => q.delta < 0);
   const won = queryDeltas.filter((q) => q.delta > 0).reverse();
   return { losses: lost.slice(0, n), wins: won.slice(0, n), lossCount: lost.length, winCount: won.length };
@@ -192,7 +201,10 @@ export function compareRunsSliced(
   slicer: Slicer,
   settings: CompareSettings = {},
 ): Promise<Comparison> {
-  return runSliced(correctedSteps(baseline, [candidate], specs, settings, pairs(baseline, judgments, specs, options, settings)), slicer).then((c) => c[0]);
+  return runSliced(
+    correctedSteps(baseline, [candidate], specs, settings, pairs(baseline, judgments, specs, options, settings)),
+    slicer,
+  ).then((c) => c[0]);
 }
 
 /** One side of compareStatistics: who made it and its per-query metric values (evaluateRun's `perQuery`). */
@@ -215,7 +227,12 @@ export function compareStatistics(
   settings: CompareSettings = {},
 ): Promise<ComparisonStatistics> {
   const s = settingsOf(settings);
-  return runSliced(correctedSteps(baseline, [candidate], specs, settings, (c, tests) => statisticsSteps(baseline, c, baseline.values, candidate.values, judgments, specs, options, s, tests)), slicer).then((c) => c[0]);
+  return runSliced(
+    correctedSteps(baseline, [candidate], specs, settings, (c, tests) =>
+      statisticsSteps(baseline, c, baseline.values, candidate.values, judgments, specs, options, s, tests),
+    ),
+    slicer,
+  ).then((c) => c[0]);
 }
 
 /** Several candidates against one baseline: one paired comparison per candidate, one Holm correction over all of them. */
@@ -247,7 +264,11 @@ export function compareMany(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): ManyComparison {
-  return manyOf(baseline, candidates, runSync(correctedSteps(baseline, candidates, specs, settings, pairs(baseline, judgments, specs, options, settings))));
+  return manyOf(
+    baseline,
+    candidates,
+    runSync(correctedSteps(baseline, candidates, specs, settings, pairs(baseline, judgments, specs, options, settings))),
+  );
 }
 
 /** compareMany pausing between its significance tests (see util/cooperative). */
@@ -260,7 +281,11 @@ export async function compareManySliced(
   slicer: Slicer,
   settings: CompareSettings = {},
 ): Promise<ManyComparison> {
-  return manyOf(baseline, candidates, await runSliced(correctedSteps(baseline, candidates, specs, settings, pairs(baseline, judgments, specs, options, settings)), slicer));
+  return manyOf(
+    baseline,
+    candidates,
+    await runSliced(correctedSteps(baseline, candidates, specs, settings, pairs(baseline, judgments, specs, options, settings)), slicer),
+  );
 }
 
 function manyOf(baseline: ComparisonSide, candidates: ComparisonSide[], comparisons: Comparison[]): ManyComparison {
@@ -289,7 +314,8 @@ function* correctedSteps<S extends SideIdentity, T extends ComparisonStatistics>
   pair: (candidate: S, tests: Test[]) => Steps<T>,
 ): Steps<T[]> {
   if (candidates.length === 0) throw new RangeError('compare: no candidate');
-  for (const c of candidates) if (mixedPrincipals(baseline, c) && !settings.allowMixedPrincipals) throw new MixedPrincipalsError(baseline, c);
+  for (const c of candidates)
+    if (mixedPrincipals(baseline, c) && !settings.allowMixedPrincipals) throw new MixedPrincipalsError(baseline, c);
   const tests: Test[] = [];
   const parts: { name: string; slices: number; splits: number }[] = [];
   const out: T[] = [];
@@ -301,15 +327,26 @@ function* correctedSteps<S extends SideIdentity, T extends ComparisonStatistics>
   const adjusted = holmBonferroni(tests.map((t) => t.p));
   tests.forEach((t, i) => t.set(adjusted[i]));
   const each = (p: (typeof parts)[number]) => `${specs.length} metrics × overall, ${p.slices} slices and ${p.splits} splits`;
-  const correction = candidates.length === 1
-    ? `Holm–Bonferroni over ${tests.length} permutation tests (${each(parts[0])})`
-    : `Holm–Bonferroni over ${tests.length} permutation tests of ${candidates.length} candidates (${parts.map((p) => `${p.name}: ${each(p)}`).join('; ')})`;
+  const correction =
+    candidates.length === 1
+      ? `Holm–Bonferroni over ${tests.length} permutation tests (${each(parts[0])})`
+      : `Holm–Bonferroni over ${tests.length} permutation tests of ${candidates.length} candidates (${parts.map((p) => `${p.name}: ${each(p)}`).join('; ')})`;
   for (const cmp of out) Object.assign(cmp, { correction, tests: tests.length });
   return out;
 }
 
 function settingsOf(settings: CompareSettings): Required<CompareSettings> {
-  return { sliceRegressionThreshold: 0.02, judgedDropThreshold: 0.05, minSliceSize: 3, bootstrapSamples: 10_000, permutationSamples: 10_000, seed: 42, classSlices: false, allowMixedPrincipals: false, ...settings };
+  return {
+    sliceRegressionThreshold: 0.02,
+    judgedDropThreshold: 0.05,
+    minSliceSize: 3,
+    bootstrapSamples: 10_000,
+    permutationSamples: 10_000,
+    seed: 42,
+    classSlices: false,
+    allowMixedPrincipals: false,
+    ...settings,
+  };
 }
 
 /** Each candidate's whole comparison with `baseline` (compareSteps), for correctedSteps. */
@@ -341,11 +378,26 @@ function* compareSteps(
   const stats = yield* statisticsSteps(baseline, candidate, evA.perQuery, evB.perQuery, judgments, specs, options, s, tests, classTags);
   const qids = [...evA.perQuery.keys()];
 
-  const queryDeltas = stats.queryDeltas.map((d) => ({ ...d, moved: movedDocuments(baseline.run.get(d.qid) ?? [], candidate.run.get(d.qid) ?? [], judgments.qrels.get(d.qid) ?? new Map<string, number>(), k) }));
-  const judged = { k, baseline: mean(qids.map((q) => judgedAt(ctxA.get(q)!, k))), candidate: mean(qids.map((q) => judgedAt(ctxB.get(q)!, k))) };
+  const queryDeltas = stats.queryDeltas.map((d) => ({
+    ...d,
+    moved: movedDocuments(
+      baseline.run.get(d.qid) ?? [],
+      candidate.run.get(d.qid) ?? [],
+      judgments.qrels.get(d.qid) ?? new Map<string, number>(),
+      k,
+    ),
+  }));
+  const judged = {
+    k,
+    baseline: mean(qids.map((q) => judgedAt(ctxA.get(q)!, k))),
+    candidate: mean(qids.map((q) => judgedAt(ctxB.get(q)!, k))),
+  };
   const warnings = [...stats.warnings];
   if (judged.baseline - judged.candidate > s.judgedDropThreshold) {
-    warnings.push({ kind: 'judged-coverage', message: `the candidate shows fewer judged documents (judged@${judged.k} ${judged.candidate.toFixed(3)} vs ${judged.baseline.toFixed(3)}): its scores are a lower bound; judge the new documents before trusting a loss` });
+    warnings.push({
+      kind: 'judged-coverage',
+      message: `the candidate shows fewer judged documents (judged@${judged.k} ${judged.candidate.toFixed(3)} vs ${judged.baseline.toFixed(3)}): its scores are a lower bound; judge the new documents before trusting a loss`,
+    });
   }
   const bounds = yield* comparisonBoundsSteps(judgments, specs, options, qids, graded);
   return {
@@ -355,7 +407,10 @@ function* compareSteps(
     judged,
     warnings,
     bounds,
-    tieReports: { baseline: tieReport(baseline.run, judgments, specs, options, evA), candidate: tieReport(candidate.run, judgments, specs, options, evB) },
+    tieReports: {
+      baseline: tieReport(baseline.run, judgments, specs, options, evA),
+      candidate: tieReport(candidate.run, judgments, specs, options, evB),
+    },
     stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
   };
 }
@@ -379,17 +434,21 @@ function* statisticsSteps(
   const qids = [...valuesA.keys()];
   const value = (values: typeof valuesA, q: string, spec: string): number => {
     const v = values.get(q)?.[spec];
-    if (typeof v !== 'number') throw new RangeError(`compare: no ${spec} for query ${q} of ${values === valuesA ? baseline.name : candidate.name}`);
+    if (typeof v !== 'number')
+      throw new RangeError(`compare: no ${spec} for query ${q} of ${values === valuesA ? baseline.name : candidate.name}`);
     return v;
   };
-  if (valuesB.size !== qids.length) throw new RangeError(`compare: ${baseline.name} has ${qids.length} queries, ${candidate.name} ${valuesB.size}`);
+  if (valuesB.size !== qids.length)
+    throw new RangeError(`compare: ${baseline.name} has ${qids.length} queries, ${candidate.name} ${valuesB.size}`);
   const mixed = mixedPrincipals(baseline, candidate); // allowed: correctedSteps refused it otherwise
   const primary = specs[0];
 
   // Every test goes into `tests`, so that one Holm–Bonferroni correction (correctedSteps) covers them all.
   const compareOn = function* (ids: string[]): Steps<Record<string, MetricComparison>> {
     const out: Record<string, MetricComparison> = {};
-    const values = specs.map((spec) => [ids.map((q) => value(valuesA, q, spec.name)), ids.map((q) => value(valuesB, q, spec.name))] as const);
+    const values = specs.map(
+      (spec) => [ids.map((q) => value(valuesA, q, spec.name)), ids.map((q) => value(valuesB, q, spec.name))] as const,
+    );
     // Every metric's interval from one set of resamples (the same seed draws the same queries for each).
     const cis = yield* pairedBootstrapCIsSteps(values, { samples: s.bootstrapSamples, seed: s.seed });
     for (const [i, spec] of specs.entries()) {
@@ -431,16 +490,26 @@ function* statisticsSteps(
     if (ids.length > 0 && ids.length < qids.length) splits[split] = { queries: ids.length, metrics: yield* compareOn(ids) };
   }
   // fromEntries: a query id such as "__proto__" is a key like any other (an assignment would set the prototype).
-  const perQuery: Comparison['perQuery'] = Object.fromEntries(qids.map((q) => [q, Object.fromEntries(specs.map((spec) => {
-    const a = value(valuesA, q, spec.name);
-    const b = value(valuesB, q, spec.name);
-    return [spec.name, { baseline: a, candidate: b, delta: b - a }];
-  }))]));
+  const perQuery: Comparison['perQuery'] = Object.fromEntries(
+    qids.map((q) => [
+      q,
+      Object.fromEntries(
+        specs.map((spec) => {
+          const a = value(valuesA, q, spec.name);
+          const b = value(valuesB, q, spec.name);
+          return [spec.name, { baseline: a, candidate: b, delta: b - a }];
+        }),
+      ),
+    ]),
+  );
   const wins: Record<string, number> = {};
   const losses: Record<string, number> = {};
   const ties: Record<string, number> = {};
   for (const spec of specs) {
-    const wlt = winsLossesTies(qids.map((q) => perQuery[q][spec.name].baseline), qids.map((q) => perQuery[q][spec.name].candidate));
+    const wlt = winsLossesTies(
+      qids.map((q) => perQuery[q][spec.name].baseline),
+      qids.map((q) => perQuery[q][spec.name].candidate),
+    );
     wins[spec.name] = wlt.wins;
     losses[spec.name] = wlt.losses;
     ties[spec.name] = wlt.ties;
@@ -456,7 +525,11 @@ function* statisticsSteps(
     .map(({ q, d }): QueryChange => ({ qid: q, ...infoOf(q), baseline: d.baseline, candidate: d.candidate, delta: d.delta }));
 
   const warnings = collectWarnings(metrics, slices, splits, s, qids.length);
-  if (mixed) warnings.unshift({ kind: 'mixed-principals', message: `MIXED PRINCIPALS: ${mixedPrincipalsText(baseline, candidate)}; compared anyway as asked, but the difference mixes access with ranking` });
+  if (mixed)
+    warnings.unshift({
+      kind: 'mixed-principals',
+      message: `MIXED PRINCIPALS: ${mixedPrincipalsText(baseline, candidate)}; compared anyway as asked, but the difference mixes access with ranking`,
+    });
   return {
     baseline: baseline.name,
     candidate: candidate.name,
@@ -492,7 +565,12 @@ function groupByTag(qids: string[], judgments: JudgmentSet, extraTags?: Map<stri
 }
 
 /** Documents that entered, left or moved within the top k, with their grades (null = unjudged). */
-export function movedDocuments(before: readonly RankedDoc[], after: readonly RankedDoc[], qrels: Map<string, number>, k: number): MovedDocument[] {
+export function movedDocuments(
+  before: readonly RankedDoc[],
+  after: readonly RankedDoc[],
+  qrels: Map<string, number>,
+  k: number,
+): MovedDocument[] {
   const rankIn = (list: readonly RankedDoc[]) => new Map(list.slice(0, k).map((d, i) => [d.id, i + 1]));
   const a = rankIn(before);
   const b = rankIn(after);
@@ -505,7 +583,12 @@ export function movedDocuments(before: readonly RankedDoc[], after: readonly Ran
     moved.push({ id, grade: qrels.get(id) ?? null, baselineRank: ra, candidateRank: rb, change });
   }
   // Judged documents first (they explain the metric change), best grade first; then by new rank.
-  return moved.sort((x, y) => (y.grade ?? -1) - (x.grade ?? -1) || (x.candidateRank ?? Infinity) - (y.candidateRank ?? Infinity) || (x.baselineRank ?? Infinity) - (y.baselineRank ?? Infinity));
+  return moved.sort(
+    (x, y) =>
+      (y.grade ?? -1) - (x.grade ?? -1) ||
+      (x.candidateRank ?? Infinity) - (y.candidateRank ?? Infinity) ||
+      (x.baselineRank ?? Infinity) - (y.baselineRank ?? Infinity),
+  );
 }
 
 /** p50/p99 per stage over queries (nearest rank), from per-query latencies in milliseconds. */
@@ -528,13 +611,19 @@ function collectWarnings(
   n: number,
 ): ComparisonWarning[] {
   const warnings: ComparisonWarning[] = [];
-  if (n < 10) warnings.push({ kind: 'few-queries', message: `only ${n} queries: differences this small are rarely distinguishable from noise` });
+  if (n < 10)
+    warnings.push({ kind: 'few-queries', message: `only ${n} queries: differences this small are rarely distinguishable from noise` });
   for (const [name, overall] of Object.entries(metrics)) {
     if (overall.delta <= 0) continue;
     for (const [slice, sc] of Object.entries(slices)) {
       const d = sc.metrics[name].delta;
       if (d < -s.sliceRegressionThreshold) {
-        warnings.push({ kind: 'slice-regression', metric: name, slice, message: `${name} improves overall (${signed(overall.delta)}) but slice "${slice}" (${sc.queries} queries) regresses by ${signed(d)}` });
+        warnings.push({
+          kind: 'slice-regression',
+          metric: name,
+          slice,
+          message: `${name} improves overall (${signed(overall.delta)}) but slice "${slice}" (${sc.queries} queries) regresses by ${signed(d)}`,
+        });
       }
     }
   }
@@ -544,7 +633,11 @@ function collectWarnings(
       const dt = tune.metrics[name].delta;
       const dh = holdout.metrics[name].delta;
       if (dt > s.sliceRegressionThreshold && dh < dt / 2) {
-        warnings.push({ kind: 'overfitting', metric: name, message: `${name} gains ${signed(dt)} on tuning queries but ${signed(dh)} on holdout queries: less than half of the gain carries over (overfitting to the labeled set?)` });
+        warnings.push({
+          kind: 'overfitting',
+          metric: name,
+          message: `${name} gains ${signed(dt)} on tuning queries but ${signed(dh)} on holdout queries: less than half of the gain carries over (overfitting to the labeled set?)`,
+        });
       }
     }
   }

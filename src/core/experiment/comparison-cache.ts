@@ -67,7 +67,10 @@ const ENTRY = /^([0-9a-f]{12})(?:-([0-9a-f]{12}))?-[0-9a-f]{32}\.json\.gz$/;
 
 /** Where the entry of `key` (of the runs `runIds`) is, and the hash it must hold. */
 export function cacheEntry(runsDir: string, runIds: string[], key: unknown): { path: string; hash: string } {
-  const hash = createHash('sha256').update(stableStringify({ schema: COMPARISON_CACHE_SCHEMA, tool: TOOL_VERSION, key })).digest('hex').slice(0, 32);
+  const hash = createHash('sha256')
+    .update(stableStringify({ schema: COMPARISON_CACHE_SCHEMA, tool: TOOL_VERSION, key }))
+    .digest('hex')
+    .slice(0, 32);
   return { path: join(runsDir, COMPARISON_CACHE_DIR, `${[...runIds.map(idHash), hash].join('-')}.json.gz`), hash };
 }
 
@@ -103,9 +106,17 @@ export function readCacheEntry<T>(entry: { path: string; hash: string }, log?: (
 }
 
 /** Writes an entry atomically and prunes the cache; false (and `log`) when it could not be written. */
-export function writeCacheEntry(runsDir: string, entry: { path: string; hash: string }, value: unknown, log?: (message: string) => void): boolean {
+export function writeCacheEntry(
+  runsDir: string,
+  entry: { path: string; hash: string },
+  value: unknown,
+  log?: (message: string) => void,
+): boolean {
   try {
-    writeFileAtomic(entry.path, gzipSync(sealJson(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) }))));
+    writeFileAtomic(
+      entry.path,
+      gzipSync(sealJson(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) }))),
+    );
     pruneComparisonCache(runsDir);
     return true;
   } catch (e) {
@@ -173,7 +184,8 @@ export function toPlain(v: unknown): unknown {
   if (v instanceof Map) return { [TAG]: 'Map', entries: [...v].map(([k, x]) => [toPlain(k), toPlain(x)]) };
   if (v instanceof Set) return { [TAG]: 'Set', values: [...v].map(toPlain) };
   const proto = typeof v === 'object' ? (Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null) : undefined;
-  if (proto !== Object.prototype && proto !== null) throw new Error(`not plain data: ${typeof v === 'object' ? (proto?.constructor?.name ?? 'object') : typeof v}`);
+  if (proto !== Object.prototype && proto !== null)
+    throw new Error(`not plain data: ${typeof v === 'object' ? (proto?.constructor?.name ?? 'object') : typeof v}`);
   // fromEntries: a key such as "__proto__" stays a key (an assignment would set the prototype instead).
   const out: Record<string, unknown> = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toPlain(x)]));
   // An object of the data's own with the tag's key is wrapped, so that it is never taken for a tag.
@@ -190,14 +202,23 @@ export function fromPlain(v: unknown): unknown {
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, fromPlain(x)]));
   }
   switch (o[TAG]) {
-    case 'undefined': return undefined;
-    case 'NaN': return NaN;
-    case 'Infinity': return Infinity;
-    case '-Infinity': return -Infinity;
-    case '-0': return -0;
-    case 'Map': return new Map((o.entries as [unknown, unknown][]).map(([k, x]) => [fromPlain(k), fromPlain(x)]));
-    case 'Set': return new Set((o.values as unknown[]).map(fromPlain));
-    case 'object': return Object.fromEntries((o.entries as [string, unknown][]).map(([k, x]) => [k, fromPlain(x)]));
-    default: throw new Error(`unknown tag ${String(o[TAG])}`);
+    case 'undefined':
+      return undefined;
+    case 'NaN':
+      return NaN;
+    case 'Infinity':
+      return Infinity;
+    case '-Infinity':
+      return -Infinity;
+    case '-0':
+      return -0;
+    case 'Map':
+      return new Map((o.entries as [unknown, unknown][]).map(([k, x]) => [fromPlain(k), fromPlain(x)]));
+    case 'Set':
+      return new Set((o.values as unknown[]).map(fromPlain));
+    case 'object':
+      return Object.fromEntries((o.entries as [string, unknown][]).map(([k, x]) => [k, fromPlain(x)]));
+    default:
+      throw new Error(`unknown tag ${String(o[TAG])}`);
   }
 }

@@ -45,14 +45,24 @@ export function readRunEvaluation(runsDir: string, key: RunEvaluationKey, specs:
 }
 
 /** Stores the run's values (adding to the metrics already stored for the same key); false when not stored. */
-export function writeRunEvaluation(runsDir: string, key: RunEvaluationKey, evaluation: RunEvaluation, log?: (message: string) => void): boolean {
+export function writeRunEvaluation(
+  runsDir: string,
+  key: RunEvaluationKey,
+  evaluation: RunEvaluation,
+  log?: (message: string) => void,
+): boolean {
   const entry = entryOf(runsDir, key);
   const qids = [...evaluation.values.keys()];
   const specs = Object.keys(evaluation.values.values().next().value ?? {});
   const old = readCacheEntry<Stored>(entry);
   const columns: Record<string, number[]> = old && sameList(old.qids, qids) ? { ...old.columns } : {};
   for (const s of specs) columns[s] = qids.map((q) => evaluation.values.get(q)![s]);
-  return writeCacheEntry(runsDir, entry, { qids, columns, missing: evaluation.missing, notEvaluated: evaluation.notEvaluated } satisfies Stored, (m) => log?.(`run evaluation not cached: ${m}`));
+  return writeCacheEntry(
+    runsDir,
+    entry,
+    { qids, columns, missing: evaluation.missing, notEvaluated: evaluation.notEvaluated } satisfies Stored,
+    (m) => log?.(`run evaluation not cached: ${m}`),
+  );
 }
 
 /** A run's evaluation from its per-query values (evaluateRun's `perQuery`, or one side of a comparison) and the run. */

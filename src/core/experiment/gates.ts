@@ -37,19 +37,33 @@ export function validateGates(value: unknown): { gates: GateSettings; problems: 
   const problems: GateProblem[] = [];
   const gates: GateSettings = {};
   if (!isObject(value)) {
-    problems.push({ pointer: '', key: '', message: `gates must be an object {"min": {...}, "maxRegression": {...}, "maxSliceRegression": {...}}, not ${describe(value)}` });
+    problems.push({
+      pointer: '',
+      key: '',
+      message: `gates must be an object {"min": {...}, "maxRegression": {...}, "maxSliceRegression": {...}}, not ${describe(value)}`,
+    });
     return { gates, problems };
   }
   for (const [kind, entries] of Object.entries(value)) {
     const kindPointer = `/${escapePointerToken(kind)}`;
     if (!(GATE_KINDS as readonly string[]).includes(kind)) {
       const lower = kind.toLowerCase();
-      const guess = closest(kind, [...GATE_KINDS]) ?? GATE_KINDS.find((k) => lower.startsWith(k.toLowerCase()) || k.toLowerCase().startsWith(lower));
-      problems.push({ pointer: kindPointer, key: kind, message: `unknown gate kind "${kind}"`, hint: guess ? `did you mean "${guess}"?` : `use ${GATE_KINDS.map((k) => `"${k}"`).join(', ')}` });
+      const guess =
+        closest(kind, [...GATE_KINDS]) ?? GATE_KINDS.find((k) => lower.startsWith(k.toLowerCase()) || k.toLowerCase().startsWith(lower));
+      problems.push({
+        pointer: kindPointer,
+        key: kind,
+        message: `unknown gate kind "${kind}"`,
+        hint: guess ? `did you mean "${guess}"?` : `use ${GATE_KINDS.map((k) => `"${k}"`).join(', ')}`,
+      });
       continue;
     }
     if (!isObject(entries)) {
-      problems.push({ pointer: kindPointer, key: kind, message: `must be an object of metric -> threshold, e.g. {"ndcg@10": 0.65}, not ${describe(entries)}` });
+      problems.push({
+        pointer: kindPointer,
+        key: kind,
+        message: `must be an object of metric -> threshold, e.g. {"ndcg@10": 0.65}, not ${describe(entries)}`,
+      });
       continue;
     }
     const out: Record<string, number> = {};
@@ -105,7 +119,8 @@ export function readGatesFile(path: string, display = path): { gates: GateSettin
   try {
     parsed = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' });
   } catch (e) {
-    if (e instanceof JsonSyntaxError) throw new InputError(`invalid JSON: ${e.reason} (column ${e.column})`, [], { file: display, line: e.line });
+    if (e instanceof JsonSyntaxError)
+      throw new InputError(`invalid JSON: ${e.reason} (column ${e.column})`, [], { file: display, line: e.line });
     throw e;
   }
   const { gates, problems } = validateGates(parsed.value);
@@ -150,25 +165,56 @@ export function checkGates(gates: GateSettings, cmp: ComparisonStatistics): Gate
   const results: GateResult[] = [];
   const qids = Object.keys(cmp.perQuery);
   const losers = (metric: string, ids: string[]) =>
-    ids.map((q) => ({ qid: q, value: cmp.perQuery[q]?.[metric]?.delta ?? NaN })).filter((x) => x.value < -1e-9).sort((a, b) => a.value - b.value);
+    ids
+      .map((q) => ({ qid: q, value: cmp.perQuery[q]?.[metric]?.delta ?? NaN }))
+      .filter((x) => x.value < -1e-9)
+      .sort((a, b) => a.value - b.value);
 
   for (const [metric, threshold] of Object.entries(gates.min ?? {})) {
     const m = cmp.metrics[metric];
     const actual = m ? m.candidate : NaN;
-    const below = qids.map((q) => ({ qid: q, value: cmp.perQuery[q]?.[metric]?.candidate ?? NaN })).filter((x) => x.value < threshold).sort((a, b) => a.value - b.value);
-    results.push({ gate: `${metric} >= ${threshold}`, kind: 'min', metric, threshold, actual, passed: actual >= threshold, queries: below });
+    const below = qids
+      .map((q) => ({ qid: q, value: cmp.perQuery[q]?.[metric]?.candidate ?? NaN }))
+      .filter((x) => x.value < threshold)
+      .sort((a, b) => a.value - b.value);
+    results.push({
+      gate: `${metric} >= ${threshold}`,
+      kind: 'min',
+      metric,
+      threshold,
+      actual,
+      passed: actual >= threshold,
+      queries: below,
+    });
   }
   for (const [metric, threshold] of Object.entries(gates.maxRegression ?? {})) {
     const m = cmp.metrics[metric];
     const drop = m ? -m.delta : NaN;
-    results.push({ gate: `${metric} drop vs baseline <= ${threshold}`, kind: 'maxRegression', metric, threshold, actual: drop, passed: drop <= threshold, queries: losers(metric, qids) });
+    results.push({
+      gate: `${metric} drop vs baseline <= ${threshold}`,
+      kind: 'maxRegression',
+      metric,
+      threshold,
+      actual: drop,
+      passed: drop <= threshold,
+      queries: losers(metric, qids),
+    });
   }
   for (const [metric, threshold] of Object.entries(gates.maxSliceRegression ?? {})) {
     for (const [slice, sc] of Object.entries({ ...cmp.slices, ...prefixed(cmp.splits) })) {
       const m = sc.metrics[metric];
       const drop = m ? -m.delta : NaN;
       const ids = qids.filter((q) => sliceHas(cmp, q, slice));
-      results.push({ gate: `${metric} drop vs baseline <= ${threshold} in slice ${slice}`, kind: 'maxSliceRegression', metric, slice, threshold, actual: drop, passed: drop <= threshold, queries: losers(metric, ids) });
+      results.push({
+        gate: `${metric} drop vs baseline <= ${threshold} in slice ${slice}`,
+        kind: 'maxSliceRegression',
+        metric,
+        slice,
+        threshold,
+        actual: drop,
+        passed: drop <= threshold,
+        queries: losers(metric, ids),
+      });
     }
   }
   return results;

@@ -36,7 +36,11 @@ export interface ComparisonMatrix {
 }
 
 /** The matrix of `many`, with each candidate's gate results (same order as the candidates; [] when none). */
-export function comparisonMatrix(many: ManyComparison, gates: readonly (readonly GateResult[])[], settings: VerdictSettings = {}): ComparisonMatrix {
+export function comparisonMatrix(
+  many: ManyComparison,
+  gates: readonly (readonly GateResult[])[],
+  settings: VerdictSettings = {},
+): ComparisonMatrix {
   const alpha = settings.alpha ?? ALPHA;
   const metrics = Object.keys(many.comparisons[0].metrics);
   const rows = many.comparisons.map((cmp, i): MatrixRow => {

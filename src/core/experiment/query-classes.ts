@@ -6,7 +6,11 @@
  */
 const DECLARED = [
   { name: 'hit', label: 'hit@{k}', means: 'a relevant document is in the top {k}' },
-  { name: 'ranking-miss', label: 'ranking miss', means: 'none there, but some stage (or the list below {k}) retrieved one — better ranking can fix it' },
+  {
+    name: 'ranking-miss',
+    label: 'ranking miss',
+    means: 'none there, but some stage (or the list below {k}) retrieved one — better ranking can fix it',
+  },
   { name: 'retrieval-miss', label: 'retrieval miss', means: 'no stage retrieved any — only retrieval can fix it' },
   { name: 'no-relevant', label: 'no relevant', means: 'the query has no relevant judgment' },
 ] as const;
@@ -31,5 +35,7 @@ export function queryClassTexts(k: number): QueryClassText[] {
 
 /** `hit@10: a relevant document is in the top 10; ranking miss: …` — every class with its meaning, in one line. */
 export function queryClassLegend(k: number): string {
-  return queryClassTexts(k).map((c) => `${c.label}: ${c.means}`).join('; ');
+  return queryClassTexts(k)
+    .map((c) => `${c.label}: ${c.means}`)
+    .join('; ');
 }

@@ -23,7 +23,8 @@ export const RUN_INDEX_FILE = '.index';
 const INDEX_FORMAT = 'ranklab-run-index@2';
 
 /** A saved run without its per-query details. */
-export interface RunSummary extends Pick<SavedRun, 'format' | 'provenance' | 'metricSpecs' | 'metrics' | 'latency' | 'annRecall' | 'principal'> {
+export interface RunSummary
+  extends Pick<SavedRun, 'format' | 'provenance' | 'metricSpecs' | 'metrics' | 'latency' | 'annRecall' | 'principal'> {
   /** File name without `.json.gz` (or `.json`): the run's id for the editor. */
   id: string;
   queryCount: number;
@@ -48,7 +49,12 @@ export interface RunListing {
 export function summaryOf(id: string, saved: SavedRun): RunSummary {
   const { format, provenance, metricSpecs, metrics, latency, annRecall, principal } = saved;
   return {
-    id, format, provenance, metricSpecs, metrics, latency,
+    id,
+    format,
+    provenance,
+    metricSpecs,
+    metrics,
+    latency,
     ...(annRecall !== undefined && { annRecall }),
     ...(principal !== undefined && { principal }),
     queryCount: saved.queries.length,
@@ -62,7 +68,10 @@ export class RunIndex {
   /** Files read (parsed in full) since construction: what the index saves, observable by tests and logs. */
   filesRead = 0;
 
-  constructor(readonly dir: string, private readonly log?: (message: string) => void) {}
+  constructor(
+    readonly dir: string,
+    private readonly log?: (message: string) => void,
+  ) {}
 
   /** Reads the index once and brings it up to date with the folder (see the module comment). */
   open(): RunListing {
@@ -87,7 +96,10 @@ export class RunIndex {
     if (changed) {
       this.write();
       // Comparisons of runs no longer here are dropped (comparison-cache.ts).
-      pruneComparisonCache(this.dir, names.map((n) => runIdOfFile(n)!));
+      pruneComparisonCache(
+        this.dir,
+        names.map((n) => runIdOfFile(n)!),
+      );
     }
     return this.listing();
   }
@@ -149,7 +161,10 @@ export class RunIndex {
 
   private write(): void {
     try {
-      writeFileAtomic(join(this.dir, RUN_INDEX_FILE), sealJson(JSON.stringify({ format: INDEX_FORMAT, runs: Object.fromEntries(this.entries) }) + '\n'));
+      writeFileAtomic(
+        join(this.dir, RUN_INDEX_FILE),
+        sealJson(JSON.stringify({ format: INDEX_FORMAT, runs: Object.fromEntries(this.entries) }) + '\n'),
+      );
     } catch (e) {
       // A read-only folder still lists its runs; the index is only a cache.
       this.log?.(`run index not written: ${(e as Error).message}`);
@@ -165,7 +180,15 @@ function readIndex(path: string): Map<string, IndexEntry> {
     if (!unsealed.sealed) return new Map();
     const v = JSON.parse(unsealed.text) as { format?: unknown; runs?: Record<string, IndexEntry> };
     if (v.format !== INDEX_FORMAT || typeof v.runs !== 'object' || v.runs === null) return new Map();
-    return new Map(Object.entries(v.runs).filter(([name, e]) => isRunFile(name) && typeof e?.size === 'number' && typeof e.mtimeMs === 'number' && (usableSummary(name, e.summary) || (!e.summary && typeof e.problem === 'string'))));
+    return new Map(
+      Object.entries(v.runs).filter(
+        ([name, e]) =>
+          isRunFile(name) &&
+          typeof e?.size === 'number' &&
+          typeof e.mtimeMs === 'number' &&
+          (usableSummary(name, e.summary) || (!e.summary && typeof e.problem === 'string')),
+      ),
+    );
   } catch {
     return new Map();
   }
@@ -173,6 +196,14 @@ function readIndex(path: string): Map<string, IndexEntry> {
 
 /** An entry's summary as the editor needs it; anything else (a hand-edited index) makes the file be read again. */
 function usableSummary(name: string, s: RunSummary | undefined): boolean {
-  return !!s && s.id === runIdOfFile(name) && typeof s.provenance?.config === 'string' && typeof s.provenance.createdAt === 'string'
-    && typeof s.metrics === 'object' && s.metrics !== null && Array.isArray(s.metricSpecs) && typeof s.queryCount === 'number';
+  return (
+    !!s &&
+    s.id === runIdOfFile(name) &&
+    typeof s.provenance?.config === 'string' &&
+    typeof s.provenance.createdAt === 'string' &&
+    typeof s.metrics === 'object' &&
+    s.metrics !== null &&
+    Array.isArray(s.metricSpecs) &&
+    typeof s.queryCount === 'number'
+  );
 }

@@ -26,7 +26,11 @@ export function saveRun(runsDir: string, saved: SavedRun, keep = RUNS_KEPT_PER_C
   writeFileAtomic(path, encodeRunFile(saved));
   const removed = pruneRuns(runsDir, stem, keep);
   for (const f of removed) log?.(`removed the older run ${f} (keeping the newest ${keep} of ${stem}: ranklab.json "runs.keep")`);
-  if (removed.length > 0) pruneComparisonCache(runsDir, readdirSync(runsDir).flatMap((f) => runIdOfFile(f) ?? []));
+  if (removed.length > 0)
+    pruneComparisonCache(
+      runsDir,
+      readdirSync(runsDir).flatMap((f) => runIdOfFile(f) ?? []),
+    );
   return path;
 }
 
@@ -49,7 +53,7 @@ export function pinnedRuns(runsDir: string): Set<string> {
 export function setPinned(runsDir: string, id: string, pinned: boolean): void {
   const pins = pinnedRuns(runsDir);
   const mine = [...pins].filter((f) => runIdOfFile(f) === id);
-  if ((mine.length > 0) === pinned) return;
+  if (mine.length > 0 === pinned) return;
   if (pinned) pins.add(basename(runFilePath(runsDir, id)));
   else for (const f of mine) pins.delete(f);
   writeFileAtomic(join(runsDir, PINS_FILE), JSON.stringify([...pins].sort()) + '\n');
@@ -65,7 +69,9 @@ function pruneRuns(runsDir: string, stem: string, keep: number): string[] {
   const pattern = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z$`);
   const idOf = (f: string) => runIdOfFile(f) ?? '';
   // ISO times sort by id, whichever the extension.
-  const mine = readdirSync(runsDir).filter((f) => pattern.test(idOf(f))).sort((a, b) => idOf(a).localeCompare(idOf(b)) || a.localeCompare(b));
+  const mine = readdirSync(runsDir)
+    .filter((f) => pattern.test(idOf(f)))
+    .sort((a, b) => idOf(a).localeCompare(idOf(b)) || a.localeCompare(b));
   const pins = new Set([...pinnedRuns(runsDir)].map(idOf));
   const removed: string[] = [];
   for (const f of mine.slice(0, Math.max(0, mine.length - keep))) {
@@ -94,12 +100,15 @@ export function isSavedRunFile(path: string): boolean {
   }
 }
 
-
-
 /** A saved run as one side of a comparison: its config name, ranked lists, latencies and principal (null: none). */
 export function comparisonSideOf(saved: SavedRun): ComparisonSide {
   refuseIncomplete(saved.provenance.config, saved.failedQueries ?? []);
-  return { name: saved.provenance.config, ...runOfSaved(saved), stageIds: stageCandidatesOfSaved(saved), principal: saved.principal ?? null };
+  return {
+    name: saved.provenance.config,
+    ...runOfSaved(saved),
+    stageIds: stageCandidatesOfSaved(saved),
+    principal: saved.principal ?? null,
+  };
 }
 
 /**
@@ -108,8 +117,13 @@ export function comparisonSideOf(saved: SavedRun): ComparisonSide {
  */
 export function refuseIncomplete(name: string, failed: readonly { qid: string; error: string }[]): void {
   if (failed.length === 0) return;
-  const shown = failed.slice(0, 3).map((f) => `${f.qid} (${f.error})`).join('; ');
-  throw new InputError(`${name}: ${failed.length} quer${failed.length === 1 ? 'y' : 'ies'} failed against the engine, so the run is incomplete and is not compared: ${shown}${failed.length > 3 ? ' …' : ''}. Run it again when the engine answers.`);
+  const shown = failed
+    .slice(0, 3)
+    .map((f) => `${f.qid} (${f.error})`)
+    .join('; ');
+  throw new InputError(
+    `${name}: ${failed.length} quer${failed.length === 1 ? 'y' : 'ies'} failed against the engine, so the run is incomplete and is not compared: ${shown}${failed.length > 3 ? ' …' : ''}. Run it again when the engine answers.`,
+  );
 }
 
 /** A document's title as the run stored it (`SavedRun.titles`); undefined when it has none (older runs, deeper ranks). */
@@ -156,8 +170,10 @@ export function reuseMismatches(saved: Pick<SavedRun, 'provenance' | 'principal'
     out.push('no record of its access rule and learned models (saved by an earlier version)');
     return out;
   }
-  if ((saved.principal ?? undefined) === key.principal && stableStringify(p.access.principal) !== stableStringify(key.access.principal)) out.push('principal attributes differ');
-  if (stableStringify(p.access.rule) !== stableStringify(key.access.rule) || p.access.missingAcl !== key.access.missingAcl) out.push('access rule or missingAcl differ');
+  if ((saved.principal ?? undefined) === key.principal && stableStringify(p.access.principal) !== stableStringify(key.access.principal))
+    out.push('principal attributes differ');
+  if (stableStringify(p.access.rule) !== stableStringify(key.access.rule) || p.access.missingAcl !== key.access.missingAcl)
+    out.push('access rule or missingAcl differ');
   if (stableStringify(p.models) !== stableStringify(key.models)) out.push('learned models differ');
   return out;
 }
@@ -167,7 +183,11 @@ export function reuseMismatches(saved: Pick<SavedRun, 'provenance' | 'principal'
  * reuse it instead of running the config again. `explain` hears why the newest run of the same config and
  * principal was or was not reused (`--verbose`).
  */
-export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: string) => void): { path: string; saved: SavedRun } | undefined {
+export function findCachedRun(
+  runsDir: string,
+  key: RunKey,
+  explain?: (message: string) => void,
+): { path: string; saved: SavedRun } | undefined {
   // The run index has every run's provenance: only the run that matches is read in full.
   const index = new RunIndex(runsDir);
   let nearest: string | undefined;
@@ -175,7 +195,9 @@ export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: 
   // A run of this config that cannot be read (one edited after it was written fails its content hash) is not
   // a candidate at all: said here, so that the fresh run has its reason in the log.
   const stem = safeName(key.config);
-  for (const problem of listing.problems) if (problem.startsWith(`${stem}-`) || problem.startsWith(`${stem}@`)) explain?.(`${key.config}: not reusing ${problem.replace(/; file skipped$/, '')}; running the config again`);
+  for (const problem of listing.problems)
+    if (problem.startsWith(`${stem}-`) || problem.startsWith(`${stem}@`))
+      explain?.(`${key.config}: not reusing ${problem.replace(/; file skipped$/, '')}; running the config again`);
   for (const summary of listing.summaries.reverse()) {
     const path = runFilePath(runsDir, summary.id);
     const mismatches = reuseMismatches(summary, key);
@@ -193,14 +215,22 @@ export function findCachedRun(runsDir: string, key: RunKey, explain?: (message: 
         if (reuseMismatches(saved, key).length > 0) continue;
       } catch (e) {
         // Gone or rewritten since it was listed, or edited after it was written (its hash does not match).
-        if (existsSync(path)) explain?.(`${key.config}: not reusing ${path}: ${(e as Error).message.replace(`${path}: `, '')}; running the config again`);
+        if (existsSync(path))
+          explain?.(`${key.config}: not reusing ${path}: ${(e as Error).message.replace(`${path}: `, '')}; running the config again`);
         continue;
       }
-      explain?.(`${key.config}: reusing ${path} (same config, corpus, judgments, principal and access rule, tool version and learned models)`);
+      explain?.(
+        `${key.config}: reusing ${path} (same config, corpus, judgments, principal and access rule, tool version and learned models)`,
+      );
       return { path, saved };
     }
-    if (!nearest && summary.provenance.config === key.config && (summary.principal ?? undefined) === key.principal) nearest = `${path}: ${mismatches.join(', ')}`;
+    if (!nearest && summary.provenance.config === key.config && (summary.principal ?? undefined) === key.principal)
+      nearest = `${path}: ${mismatches.join(', ')}`;
   }
-  explain?.(nearest ? `${key.config}: not reusing ${nearest}` : `${key.config}: no saved run${key.principal ? ` as ${key.principal}` : ''} to reuse`);
+  explain?.(
+    nearest
+      ? `${key.config}: not reusing ${nearest}`
+      : `${key.config}: no saved run${key.principal ? ` as ${key.principal}` : ''} to reuse`,
+  );
   return undefined;
 }

@@ -47,7 +47,13 @@ export function stageCandidatesOfSaved(saved: Pick<SavedRun, 'queries'>): StageC
   return stored.every(([, s]) => s) ? new Map(stored.map(([q, s]) => [q, s!])) : undefined;
 }
 
-export function stageRecall(run: Run, stageIds: StageCandidates | undefined, judgments: JudgmentSet, options: Pick<MetricOptions, 'relevanceThreshold'>, k: number): StageRecallReport {
+export function stageRecall(
+  run: Run,
+  stageIds: StageCandidates | undefined,
+  judgments: JudgmentSet,
+  options: Pick<MetricOptions, 'relevanceThreshold'>,
+  k: number,
+): StageRecallReport {
   const perQuery: Record<string, QueryStageRecall> = {};
   const counts = Object.fromEntries(QUERY_CLASSES.map((c) => [c, 0])) as Record<QueryClass, number>;
   const sums: Partial<Record<StageName | 'final', number>> = {};
@@ -61,7 +67,7 @@ export function stageRecall(run: Run, stageIds: StageCandidates | undefined, jud
     const final = (run.get(qid) ?? []).map((d) => d.id);
     const stages = stageIds?.get(qid);
     if (run.has(qid) && !stages) complete = false;
-    const lists: [StageName | 'final', string[]][] = [...Object.entries(stages ?? {}) as [StageName, string[]][], ['final', final]];
+    const lists: [StageName | 'final', string[]][] = [...(Object.entries(stages ?? {}) as [StageName, string[]][]), ['final', final]];
     const recall: QueryStageRecall['recall'] = {};
     let retrieved = false;
     for (const [stage, ids] of lists) {
@@ -70,7 +76,8 @@ export function stageRecall(run: Run, stageIds: StageCandidates | undefined, jud
       recall[stage] = relevant.size ? found / relevant.size : 0;
       if (found) retrieved = true;
     }
-    const cls: QueryClass = relevant.size === 0 ? 'no-relevant' : countIn(final, relevant, k) > 0 ? 'hit' : retrieved ? 'ranking-miss' : 'retrieval-miss';
+    const cls: QueryClass =
+      relevant.size === 0 ? 'no-relevant' : countIn(final, relevant, k) > 0 ? 'hit' : retrieved ? 'ranking-miss' : 'retrieval-miss';
     setKey(perQuery, qid, { class: cls, recall });
     counts[cls]++;
     if (relevant.size) {
@@ -95,7 +102,10 @@ function countIn(ids: readonly string[], relevant: ReadonlySet<string>, depth = 
 }
 
 /** Queries whose class differs between two runs (compare: what a change fixed or broke). */
-export function classChanges(baseline: StageRecallReport, candidate: StageRecallReport): { qid: string; baseline: QueryClass; candidate: QueryClass }[] {
+export function classChanges(
+  baseline: StageRecallReport,
+  candidate: StageRecallReport,
+): { qid: string; baseline: QueryClass; candidate: QueryClass }[] {
   return Object.keys(baseline.perQuery)
     .filter((q) => candidate.perQuery[q] && candidate.perQuery[q].class !== baseline.perQuery[q].class)
     .map((qid) => ({ qid, baseline: baseline.perQuery[qid].class, candidate: candidate.perQuery[qid].class }));
@@ -111,7 +121,11 @@ export interface ClassSlice {
  * The mean of each metric over the queries of each class (`class:hit`, …), like compare's class slices. Only queries
  * scored (in `perQuery`) count; classes with no scored query are left out.
  */
-export function classSliceMeans(report: StageRecallReport, perQuery: ReadonlyMap<string, Record<string, number>>, metrics: readonly string[]): Record<string, ClassSlice> {
+export function classSliceMeans(
+  report: StageRecallReport,
+  perQuery: ReadonlyMap<string, Record<string, number>>,
+  metrics: readonly string[],
+): Record<string, ClassSlice> {
   const out: Record<string, ClassSlice> = {};
   for (const cls of QUERY_CLASSES) {
     const ids = Object.keys(report.perQuery).filter((q) => report.perQuery[q].class === cls && perQuery.has(q));

@@ -35,7 +35,13 @@ export interface TieReport {
  * condensed list (the one that is scored). `evaluation`, when given, is the run's own evaluateRun under the same
  * judgments and options (with these metrics among its own): the values as given, not computed again.
  */
-export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[], options: EvaluateOptions, evaluation?: Evaluation): TieReport {
+export function tieReport(
+  run: Run,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  evaluation?: Evaluation,
+): TieReport {
   const depth = specs.some((s) => s.param === undefined || s.k === undefined) ? null : Math.max(...specs.map((s) => s.k!));
   // Only the queries with equal scores are re-ordered, and an order is kept only when it moves a grade: the metrics
   // see a list's grades alone, so an order that leaves every position its grade scores as the list given.
@@ -62,7 +68,8 @@ export function tieReport(run: Run, judgments: JudgmentSet, specs: MetricSpec[],
     }
     if (!bestMoves && !worstMoves) continue;
     const groups = tieGroups(docs);
-    const order = (moves: boolean, compare: (a: RankedDoc, b: RankedDoc) => number) => (moves ? groups.flatMap((g) => [...g.docs].sort(compare)) : undefined);
+    const order = (moves: boolean, compare: (a: RankedDoc, b: RankedDoc) => number) =>
+      moves ? groups.flatMap((g) => [...g.docs].sort(compare)) : undefined;
     reordered.set(qid, { best: order(bestMoves, (a, b) => grade(b) - grade(a)), worst: order(worstMoves, (a, b) => grade(a) - grade(b)) });
   }
   const ranged = specs.filter((s) => TIE_RANGE_KINDS.has(s.kind));

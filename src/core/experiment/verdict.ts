@@ -95,7 +95,8 @@ export function verdictOf(cmp: VerdictInput, gates: readonly GateResult[], setti
   const metrics = Object.keys(cmp.metrics).map((name) => metricVerdict(cmp, name, gates, s));
   const improved = metrics.filter((m) => m.change === 'improved').map((m) => m.metric);
   const regressed = metrics.filter((m) => m.change === 'regressed').map((m) => m.metric);
-  const outcome = improved.length && regressed.length ? 'mixed' : regressed.length ? 'regressed' : improved.length ? 'improved' : 'no significant change';
+  const outcome =
+    improved.length && regressed.length ? 'mixed' : regressed.length ? 'regressed' : improved.length ? 'improved' : 'no significant change';
   const passed = gates.filter((g) => g.passed).length;
   return {
     baseline: cmp.baseline,
@@ -113,7 +114,8 @@ export function verdictOf(cmp: VerdictInput, gates: readonly GateResult[], setti
   };
 }
 
-const ONLY_RELEVANT_NOTE = 'The judgments list only relevant documents (every judged grade is relevant): an unjudged document counts as not relevant, as such judgments mean it, so no line above is flagged for unjudged documents.';
+const ONLY_RELEVANT_NOTE =
+  'The judgments list only relevant documents (every judged grade is relevant): an unjudged document counts as not relevant, as such judgments mean it, so no line above is flagged for unjudged documents.';
 
 function metricVerdict(cmp: VerdictInput, name: string, gates: readonly GateResult[], s: Required<VerdictSettings>): MetricVerdict {
   const m = cmp.metrics[name];
@@ -136,7 +138,8 @@ function metricVerdict(cmp: VerdictInput, name: string, gates: readonly GateResu
   const worst = worstSlice(cmp, name);
   if (worst) v.worstSlice = { ...worst, significant: worst.pAdjusted < s.alpha };
   const b = cmp.bounds?.metrics[name];
-  if (b && !cmp.bounds!.onlyRelevantJudged && !b.holds && m.delta !== 0) v.couldFlip = { low: b.low, high: b.high, deciding: b.deciding, exact: b.exact };
+  if (b && !cmp.bounds!.onlyRelevantJudged && !b.holds && m.delta !== 0)
+    v.couldFlip = { low: b.low, high: b.high, deciding: b.deciding, exact: b.exact };
   v.line = metricLine(v);
   return v;
 }
@@ -144,7 +147,9 @@ function metricVerdict(cmp: VerdictInput, name: string, gates: readonly GateResu
 /** MDE of one metric from the spread of its per-query differences (see ./stats/power.ts for the formula). */
 export function minimumDetectableEffect(cmp: VerdictInput, name: string, settings: VerdictSettings = {}): MinimumDetectableEffect {
   const s = { ...DEFAULTS, ...settings };
-  const deltas = Object.values(cmp.perQuery).map((q) => q[name]?.delta).filter((d): d is number => Number.isFinite(d));
+  const deltas = Object.values(cmp.perQuery)
+    .map((q) => q[name]?.delta)
+    .filter((d): d is number => Number.isFinite(d));
   const n = deltas.length;
   const sd = n >= 2 ? sampleStdDev(deltas) : NaN;
   const value = pairedMde(sd, n, s);
@@ -166,7 +171,8 @@ export function minimumDetectableEffect(cmp: VerdictInput, name: string, setting
 function mdeText(name: string, m: MinimumDetectableEffect, needed: number): string {
   const queries = `${count(m.queries)} ${m.queries === 1 ? 'query' : 'queries'}`;
   if (m.queries < 2) return `With ${queries}, no minimum detectable effect can be estimated for ${name} (it needs at least 2).`;
-  if (m.sd === 0 || m.value === null) return `With ${queries}, both runs score every query the same on ${name}: there is no spread to estimate a minimum detectable effect from.`;
+  if (m.sd === 0 || m.value === null)
+    return `With ${queries}, both runs score every query the same on ${name}: there is no spread to estimate a minimum detectable effect from.`;
   const head = `With ${queries}, changes smaller than ±${fixed(m.value)} in ${name} cannot be told from noise (${pct(m.power)} power, two-sided α = ${m.alpha})`;
   if (m.value <= m.detect) return `${head}; ±${m.detect} is detectable already.`;
   if (needed === Infinity) return `${head}; more than ${count(10_000_000)} queries would be needed to detect ±${m.detect}.`;
@@ -175,11 +181,15 @@ function mdeText(name: string, m: MinimumDetectableEffect, needed: number): stri
 
 /** The slice or split with the most negative delta on `name`, if any is negative. */
 function worstSlice(cmp: VerdictInput, name: string): { name: string; queries: number; delta: number; pAdjusted: number } | undefined {
-  const all: [string, SliceComparison][] = [...Object.entries(cmp.slices), ...Object.entries(cmp.splits).map(([k, v]): [string, SliceComparison] => [`split:${k}`, v!])];
+  const all: [string, SliceComparison][] = [
+    ...Object.entries(cmp.slices),
+    ...Object.entries(cmp.splits).map(([k, v]): [string, SliceComparison] => [`split:${k}`, v!]),
+  ];
   let worst: { name: string; queries: number; delta: number; pAdjusted: number } | undefined;
   for (const [slice, sc] of all) {
     const m = sc.metrics[name];
-    if (m && m.delta < -1e-12 && (!worst || m.delta < worst.delta)) worst = { name: slice, queries: sc.queries, delta: m.delta, pAdjusted: m.pAdjusted };
+    if (m && m.delta < -1e-12 && (!worst || m.delta < worst.delta))
+      worst = { name: slice, queries: sc.queries, delta: m.delta, pAdjusted: m.pAdjusted };
   }
   return worst;
 }
@@ -188,10 +198,15 @@ function metricLine(v: MetricVerdict): string {
   const parts = [
     `${v.metric} ${signed(v.delta)} (${fixed(v.baseline)} → ${fixed(v.candidate)}), 95% CI [${signed(v.ci95[0])}, ${signed(v.ci95[1])}]: ${changeText(v)} (p adj. ${pvalue(v.pAdjusted)})`,
     v.gates.total ? `gates ${v.gates.passed}/${v.gates.total} pass` : 'no gate',
-    v.worstSlice ? `worst slice ${v.worstSlice.name} ${signed(v.worstSlice.delta)} (${v.worstSlice.queries} queries${v.worstSlice.significant ? ', significant' : ''})` : 'no slice regresses',
+    v.worstSlice
+      ? `worst slice ${v.worstSlice.name} ${signed(v.worstSlice.delta)} (${v.worstSlice.queries} queries${v.worstSlice.significant ? ', significant' : ''})`
+      : 'no slice regresses',
     v.mde.value === null ? 'MDE n/a' : `MDE ±${fixed(v.mde.value)}`,
   ];
-  if (v.couldFlip) parts.push(`unjudged documents could flip it (delta could be ${signed(v.couldFlip.low)} to ${signed(v.couldFlip.high)}; ${v.couldFlip.deciding} decide it)`);
+  if (v.couldFlip)
+    parts.push(
+      `unjudged documents could flip it (delta could be ${signed(v.couldFlip.low)} to ${signed(v.couldFlip.high)}; ${v.couldFlip.deciding} decide it)`,
+    );
   return parts.join('; ');
 }
 

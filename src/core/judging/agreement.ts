@@ -156,7 +156,12 @@ export function agreementReport(set: JudgmentSet, opts: AgreementOptions = {}): 
     return defined.length ? defined.reduce((s, x) => s + x, 0) / defined.length : null;
   };
   return {
-    raters: names.map((name) => ({ name, grades: [...ratings.get(name)!.values()].reduce((s, d) => s + d.size, 0), llm: isLlmRater(name), machine: isMachineRater(name) })),
+    raters: names.map((name) => ({
+      name,
+      grades: [...ratings.get(name)!.values()].reduce((s, d) => s + d.size, 0),
+      llm: isLlmRater(name),
+      machine: isMachineRater(name),
+    })),
     scale,
     threshold,
     pairs,
@@ -208,8 +213,15 @@ function pairAgreement(a: string, b: string, ga: Grades, gb: Grades, G: number, 
 }
 
 /** The graded confusion matrix folded at the threshold: not relevant (grade < threshold) and relevant. */
-function binaryAgreement(confusion: number[][], threshold: number, overlap: number): Pick<PairAgreement, 'agreementBinary' | 'kappaBinary' | 'confusionBinary'> {
-  const binary = [[0, 0], [0, 0]];
+function binaryAgreement(
+  confusion: number[][],
+  threshold: number,
+  overlap: number,
+): Pick<PairAgreement, 'agreementBinary' | 'kappaBinary' | 'confusionBinary'> {
+  const binary = [
+    [0, 0],
+    [0, 0],
+  ];
   confusion.forEach((row, i) => row.forEach((n, j) => (binary[Number(i >= threshold)]![Number(j >= threshold)]! += n)));
   return {
     agreementBinary: overlap ? (binary[0]![0]! + binary[1]![1]!) / overlap : null,

@@ -24,7 +24,10 @@ const MAX_QUERY_LENGTH = 256;
 const sessionOf = (r: LogRecord) => r.session ?? r.user;
 
 /** The rule each bot-like record breaks (records not in the map are kept), and how many sessions were flagged. */
-export function findBots(records: readonly LogRecord[], rules: BotRules = DEFAULT_BOT_RULES): { byRecord: Map<LogRecord, BotRule>; sessions: number } {
+export function findBots(
+  records: readonly LogRecord[],
+  rules: BotRules = DEFAULT_BOT_RULES,
+): { byRecord: Map<LogRecord, BotRule>; sessions: number } {
   const bySession = new Map<string, LogRecord[]>();
   for (const r of records) {
     const s = sessionOf(r);
@@ -40,9 +43,12 @@ export function findBots(records: readonly LogRecord[], rules: BotRules = DEFAUL
   }
   const byRecord = new Map<LogRecord, BotRule>();
   for (const r of records) {
-    const rule: BotRule | undefined = r.agent !== undefined && ROBOT_AGENT.test(r.agent) ? 'agent'
-      : r.text.length > MAX_QUERY_LENGTH || URL_LIKE.test(r.text) ? 'shape'
-        : flagged.get(sessionOf(r) ?? '\u0000');
+    const rule: BotRule | undefined =
+      r.agent !== undefined && ROBOT_AGENT.test(r.agent)
+        ? 'agent'
+        : r.text.length > MAX_QUERY_LENGTH || URL_LIKE.test(r.text)
+          ? 'shape'
+          : flagged.get(sessionOf(r) ?? '\u0000');
     if (rule) byRecord.set(r, rule);
   }
   return { byRecord, sessions: flagged.size };

@@ -17,15 +17,30 @@ export interface ChatClientOptions {
 export function createChatClient(settings: LlmJudgeSettings, opts: ChatClientOptions): ChatClient {
   const url = `${settings.baseUrl}/chat/completions`;
   const post = jsonPoster(
-    { provider: 'http', url, model: settings.model, ...(settings.apiKeyEnv && { apiKeyEnv: settings.apiKeyEnv }), timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries },
-    { allowNetwork: opts.allowNetwork, settingPath: 'judging.llm', env: opts.env, retryBaseMs: settings.retryDelayMs, ...(opts.sleep && { sleep: opts.sleep }) },
+    {
+      provider: 'http',
+      url,
+      model: settings.model,
+      ...(settings.apiKeyEnv && { apiKeyEnv: settings.apiKeyEnv }),
+      timeoutMs: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+    },
+    {
+      allowNetwork: opts.allowNetwork,
+      settingPath: 'judging.llm',
+      env: opts.env,
+      retryBaseMs: settings.retryDelayMs,
+      ...(opts.sleep && { sleep: opts.sleep }),
+    },
   );
   return async (request, signal, onSend) => answerOf(await post(request, signal, onSend), url);
 }
 
 function answerOf(json: unknown, url: string): ChatAnswer {
   const choice = (json as { choices?: unknown })?.choices;
-  const first = Array.isArray(choice) ? (choice[0] as { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown } | undefined) : undefined;
+  const first = Array.isArray(choice)
+    ? (choice[0] as { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown } | undefined)
+    : undefined;
   if (!first || typeof first.message !== 'object' || first.message === null) {
     throw new Error(`unexpected response from ${url}: expected {"choices": [{"message": {"content"}}]} (judging.llm.baseUrl)`);
   }

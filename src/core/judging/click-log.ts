@@ -46,16 +46,27 @@ export function readImpressions(text: string, file: string): { impressions: Impr
     const query = qk ? rec[qk] : undefined;
     const results = rk ? ids(rec[rk]) : undefined;
     const clicks = ck ? ids(rec[ck]) : [];
-    const problem = typeof query !== 'string' || query.trim() === '' ? `no query text (${QUERY_KEYS.join(', ')})`
-      : !results ? `no result list: ${RESULT_KEYS.join(', ')} must be an array of document ids`
-        : !clicks ? `"${ck}" must be an array of document ids` : undefined;
+    const problem =
+      typeof query !== 'string' || query.trim() === ''
+        ? `no query text (${QUERY_KEYS.join(', ')})`
+        : !results
+          ? `no result list: ${RESULT_KEYS.join(', ')} must be an array of document ids`
+          : !clicks
+            ? `"${ck}" must be an array of document ids`
+            : undefined;
     if (problem) {
       diagnostics.push({ file, line, severity: 'error', message: `${problem}; line skipped` });
       continue;
     }
     const shown = new Set(results);
     const notShown = clicks!.filter((c) => !shown.has(c));
-    if (notShown.length) diagnostics.push({ file, line, severity: 'warning', message: `${notShown.length} clicked document(s) not in the result list; those clicks ignored` });
+    if (notShown.length)
+      diagnostics.push({
+        file,
+        line,
+        severity: 'warning',
+        message: `${notShown.length} clicked document(s) not in the result list; those clicks ignored`,
+      });
     impressions.push({ query: query as string, results: results!, clicks: new Set(clicks!.filter((c) => shown.has(c))) });
   }
   return { impressions, diagnostics: diagnostics.sort((a, b) => a.line - b.line) };
@@ -73,7 +84,12 @@ export function readUbi(
     const text = rec['user_query'];
     const results = ids(rec['query_response_hit_ids']);
     if (typeof id !== 'string' || id === '' || typeof text !== 'string' || text.trim() === '' || !results) {
-      diagnostics.push({ file: queries.file, line, severity: 'error', message: 'a UBI query needs "query_id", "user_query" and "query_response_hit_ids" (an array); line skipped' });
+      diagnostics.push({
+        file: queries.file,
+        line,
+        severity: 'error',
+        message: 'a UBI query needs "query_id", "user_query" and "query_response_hit_ids" (an array); line skipped',
+      });
       continue;
     }
     if (byId.has(id)) {
@@ -89,8 +105,10 @@ export function readUbi(
     const object = attrs?.object?.object_id;
     const where = { file: events.file, line, severity: 'warning' as const };
     if (!imp) diagnostics.push({ ...where, key: 'query_id', message: 'no query of that query_id in the query export; event ignored' });
-    else if (typeof object !== 'string' && typeof object !== 'number') diagnostics.push({ ...where, key: 'event_attributes.object.object_id', message: 'missing; event ignored' });
-    else if (!imp.results.includes(String(object))) diagnostics.push({ ...where, message: 'the clicked object is not in that query\'s results; event ignored' });
+    else if (typeof object !== 'string' && typeof object !== 'number')
+      diagnostics.push({ ...where, key: 'event_attributes.object.object_id', message: 'missing; event ignored' });
+    else if (!imp.results.includes(String(object)))
+      diagnostics.push({ ...where, message: "the clicked object is not in that query's results; event ignored" });
     else imp.clicks.add(String(object));
   }
   return { impressions: [...byId.values()], diagnostics };

@@ -99,7 +99,11 @@ export { CLICK_RATER } from '../judgments/merge';
  * The grades of the queries that are in the judgments (matched by normal form), as the click rater's JSONL lines
  * (`{"qid", "docid", "grade", "rater": "clicks", "coec", "clicks", "expected", "impressions"}`), in query-id order.
  */
-export function clickRatingLines(model: ClickModel, queries: ReadonlyMap<string, { id: string; text: string }>, rater: string): { text: string; graded: number; matchedQueries: number; unmatchedQueries: number } {
+export function clickRatingLines(
+  model: ClickModel,
+  queries: ReadonlyMap<string, { id: string; text: string }>,
+  rater: string,
+): { text: string; graded: number; matchedQueries: number; unmatchedQueries: number } {
   const qidOf = new Map<string, string>();
   for (const q of queries.values()) if (!qidOf.has(normalizeQuery(q.text))) qidOf.set(normalizeQuery(q.text), q.id);
   const lines: { qid: string; line: string }[] = [];
@@ -113,8 +117,25 @@ export function clickRatingLines(model: ClickModel, queries: ReadonlyMap<string,
     }
     matched.add(qid);
     const round = (x: number) => Math.round(x * 1e4) / 1e4;
-    lines.push({ qid, line: JSON.stringify({ qid, docid: g.docId, grade: g.grade, rater, coec: round(g.coec), clicks: g.clicks, expected: round(g.expected), impressions: g.impressions }) });
+    lines.push({
+      qid,
+      line: JSON.stringify({
+        qid,
+        docid: g.docId,
+        grade: g.grade,
+        rater,
+        coec: round(g.coec),
+        clicks: g.clicks,
+        expected: round(g.expected),
+        impressions: g.impressions,
+      }),
+    });
   }
   lines.sort((a, b) => (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0));
-  return { text: lines.map((l) => l.line + '\n').join(''), graded: lines.length, matchedQueries: matched.size, unmatchedQueries: unmatched.size };
+  return {
+    text: lines.map((l) => l.line + '\n').join(''),
+    graded: lines.length,
+    matchedQueries: matched.size,
+    unmatchedQueries: unmatched.size,
+  };
 }

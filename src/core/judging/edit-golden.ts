@@ -87,7 +87,7 @@ function goldenItems(text: string, file: string): Item[] {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (!/\.jsonl$/i.test(file) && errors.length === 0 && root) {
-    const nodes = root.type === 'array' ? root.children ?? [] : [root];
+    const nodes = root.type === 'array' ? (root.children ?? []) : [root];
     return nodes.map((node, i) => ({ node, id: itemId(node, i + 1), text, base: 0 })).filter((i) => i.node.type === 'object');
   }
   // JSONL (also a .json file of one-object lines, as the reader accepts): one item per non-blank line.
@@ -122,7 +122,7 @@ function idOf(e: Node): string | undefined {
   return undefined;
 }
 
-const members = (n: Node): Node[] => (n.type === 'object' ? n.children ?? [] : []);
+const members = (n: Node): Node[] => (n.type === 'object' ? (n.children ?? []) : []);
 const end = (n: Node): number => n.offset + n.length;
 
 /**

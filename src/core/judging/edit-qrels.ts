@@ -33,12 +33,20 @@ export function qrelsEdit(text: string, format: QrelsFormat, qid: string, docId:
   if (existing) {
     if (grade === undefined) return removeLine(lines, existing.line);
     if (existing.grade.text === String(grade)) return null;
-    return { offset: existing.line.offset + existing.grade.start, length: existing.grade.end - existing.grade.start, content: String(grade) };
+    return {
+      offset: existing.line.offset + existing.grade.start,
+      length: existing.grade.end - existing.grade.start,
+      content: String(grade),
+    };
   }
   if (grade === undefined) return null;
   const sameQuery = data.filter((d) => d.qid.text === qid);
   const after = sameQuery[sameQuery.length - 1] ?? data[data.length - 1];
-  const newLine = after ? fromTemplate(after, qid, docId, grade) : format === 'beir' ? `${qid}\t${docId}\t${grade}` : `${qid} 0 ${docId} ${grade}`;
+  const newLine = after
+    ? fromTemplate(after, qid, docId, grade)
+    : format === 'beir'
+      ? `${qid}\t${docId}\t${grade}`
+      : `${qid} 0 ${docId} ${grade}`;
   // A query seen before goes after its last line; a new one at the end of the file.
   const anchor = sameQuery.length ? after!.line : lines[lines.length - 1];
   if (!anchor) return { offset: 0, length: 0, content: newLine + '\n' };
@@ -86,7 +94,11 @@ function tokenize(text: string, format: QrelsFormat): Token[] {
 
 /** A new line shaped like `template`: same separators and `iter` column, other values. */
 function fromTemplate(template: DataLine, qid: string, docId: string, grade: number): string {
-  const values = new Map<Token, string>([[template.qid, qid], [template.doc, docId], [template.grade, String(grade)]]);
+  const values = new Map<Token, string>([
+    [template.qid, qid],
+    [template.doc, docId],
+    [template.grade, String(grade)],
+  ]);
   let out = '';
   let at = 0;
   for (const t of template.tokens) {
@@ -107,9 +119,14 @@ function removeLine(lines: RawLine[], line: RawLine): TextEdit {
 
 function checkIds(format: QrelsFormat, qid: string, docId: string): void {
   const bad = format === 'beir' ? /[\t\r\n]/ : /\s/;
-  for (const [what, id] of [['query id', qid], ['document id', docId]] as const) {
+  for (const [what, id] of [
+    ['query id', qid],
+    ['document id', docId],
+  ] as const) {
     if (id === '' || bad.test(id) || (format === 'trec' && id.startsWith('#'))) {
-      throw new InputError(`${what} ${JSON.stringify(id)} cannot be written to a ${format === 'beir' ? 'BEIR qrels' : 'TREC qrels'} file (${format === 'beir' ? 'tabs and line breaks' : 'white space'} would split the column)`);
+      throw new InputError(
+        `${what} ${JSON.stringify(id)} cannot be written to a ${format === 'beir' ? 'BEIR qrels' : 'TREC qrels'} file (${format === 'beir' ? 'tabs and line breaks' : 'white space'} would split the column)`,
+      );
     }
   }
 }

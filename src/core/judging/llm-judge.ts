@@ -51,11 +51,15 @@ export function llmJudgeSettings(raw: Record<string, unknown> | undefined, overr
   const int = (k: string, def: number, min: number): number => {
     const v = r[k];
     if (v === undefined) return def;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new InputError(`${where(k)} must be an integer >= ${min}, not ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+      throw new InputError(`${where(k)} must be an integer >= ${min}, not ${JSON.stringify(v)}`);
     return v;
   };
   const baseUrl = str('baseUrl');
-  if (!baseUrl) throw new InputError('the LLM judge needs an endpoint: add "judging": {"llm": {"baseUrl": "http://localhost:11434/v1", "model": "..."}} to ranklab.json');
+  if (!baseUrl)
+    throw new InputError(
+      'the LLM judge needs an endpoint: add "judging": {"llm": {"baseUrl": "http://localhost:11434/v1", "model": "..."}} to ranklab.json',
+    );
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -66,7 +70,8 @@ export function llmJudgeSettings(raw: Record<string, unknown> | undefined, overr
   const model = overrides.model ?? str('model');
   if (!model) throw new InputError(`${where('model')} is missing (or pass --model)`);
   const temperature = r.temperature === undefined ? 0 : r.temperature;
-  if (typeof temperature !== 'number' || temperature < 0 || temperature > 2) throw new InputError(`${where('temperature')} must be a number from 0 to 2`);
+  if (typeof temperature !== 'number' || temperature < 0 || temperature > 2)
+    throw new InputError(`${where('temperature')} must be a number from 0 to 2`);
   const out: LlmJudgeSettings = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     model,
@@ -266,7 +271,18 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
     if (pending.length) appendRatings(opts.ratingsFile, pending.splice(0));
   };
   const record = (item: LlmJudgeItem, grade: number, answer: string, at: string, cached: boolean) => {
-    const r: LlmRating = { qid: item.qid, docid: item.docId, grade, rater, model: settings.model, template: PROMPT_TEMPLATE_ID, promptHash: item.hash, prompt: item.prompt, answer, at };
+    const r: LlmRating = {
+      qid: item.qid,
+      docid: item.docId,
+      grade,
+      rater,
+      model: settings.model,
+      template: PROMPT_TEMPLATE_ID,
+      promptHash: item.hash,
+      prompt: item.prompt,
+      answer,
+      at,
+    };
     if (cached) r.cached = true;
     ratings.push(r);
     pending.push(r);
@@ -276,7 +292,7 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
   /** Grades one item; false when it was left unfinished (the run stopped before its answer). */
   const judgeOne = async (item: LlmJudgeItem): Promise<boolean> => {
     const cachedGrade = item.cached && gradeOfAnswer(item.cached.answer);
-    if (item.cached && cachedGrade !== undefined) return record(item, cachedGrade, item.cached.answer, item.cached.at, true), true;
+    if (item.cached && cachedGrade !== undefined) return (record(item, cachedGrade, item.cached.answer, item.cached.at, true), true);
     let last: LlmFailure | undefined;
     for (let attempt = 0; attempt <= settings.parseRetries; attempt++) {
       if (halted()) return false; // no new request: a re-run asks this pair again
@@ -284,28 +300,47 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
       asks++;
       let answer: ChatAnswer;
       try {
-        answer = await opts.client({ model: settings.model, messages: [{ role: 'user', content: item.prompt }], temperature: settings.temperature }, opts.signal, onSend);
+        answer = await opts.client(
+          { model: settings.model, messages: [{ role: 'user', content: item.prompt }], temperature: settings.temperature },
+          opts.signal,
+          onSend,
+        );
       } catch (e) {
-        if (opts.signal?.aborted) return interrupted(), false;
+        if (opts.signal?.aborted) return (interrupted(), false);
         // Wrong key, unknown model or endpoint: every other pair would fail the same way.
         const status = (e as { status?: number }).status;
         if (status === 401 || status === 403 || status === 404) throw e;
         const detail = (e as Error).message;
         failures.push({ qid: item.qid, docId: item.docId, reason: 'request failed', detail });
         if (endpointDown(e) && ++inARow >= maxFailures && stopped === undefined) {
-          stopped = { reason: 'failing endpoint', message: `${settings.baseUrl} failed for ${inARow} pairs in a row (last: ${detail}): stopped sending` };
+          stopped = {
+            reason: 'failing endpoint',
+            message: `${settings.baseUrl} failed for ${inARow} pairs in a row (last: ${detail}): stopped sending`,
+          };
         }
         return true; // the HTTP client has already retried what can be retried
       }
       inARow = 0;
       const text = answer.content ?? '';
       if (answer.refusal || answer.finishReason === 'content_filter') {
-        last = { qid: item.qid, docId: item.docId, reason: 'refused', detail: answer.refusal ?? `finish reason ${answer.finishReason}`, answer: text };
+        last = {
+          qid: item.qid,
+          docId: item.docId,
+          reason: 'refused',
+          detail: answer.refusal ?? `finish reason ${answer.finishReason}`,
+          answer: text,
+        };
         continue;
       }
       const grade = gradeOfAnswer(text);
       if (grade === undefined) {
-        last = { qid: item.qid, docId: item.docId, reason: 'no grade in the answer', detail: text.trim() === '' ? 'empty answer' : `expected "##final score: N" (0–3)`, answer: text };
+        last = {
+          qid: item.qid,
+          docId: item.docId,
+          reason: 'no grade in the answer',
+          detail: text.trim() === '' ? 'empty answer' : `expected "##final score: N" (0–3)`,
+          answer: text,
+        };
         continue;
       }
       const at = now().toISOString();
@@ -335,7 +370,12 @@ export async function runLlmJudging(plan: LlmJudgePlan, opts: RunOptions): Promi
   }
   if (fatal !== undefined) throw fatal.error;
   const run: LlmJudgeRun = {
-    ratings, failures, requests, pairsSent, httpRetries: requests - asks, parseRetries: asks - pairsSent,
+    ratings,
+    failures,
+    requests,
+    pairsSent,
+    httpRetries: requests - asks,
+    parseRetries: asks - pairsSent,
     unfinished: plan.items.length - ratings.length - failures.length, // one failure at most per pair
   };
   if (stopped) run.stopped = stopped;

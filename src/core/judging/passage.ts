@@ -33,7 +33,12 @@ export function termMarks(text: string, terms: ReadonlySet<string>, analyzer: An
  * distinct query terms (then the most occurrences, then the earliest), cut at word boundaries; the whole body when
  * it is short. Without a match, the beginning.
  */
-export function passageAround(doc: Pick<Document, 'title' | 'body'>, query: string, analyzer: Analyzer, chars = 700): { title: HighlightedText; passage: HighlightedText } {
+export function passageAround(
+  doc: Pick<Document, 'title' | 'body'>,
+  query: string,
+  analyzer: Analyzer,
+  chars = 700,
+): { title: HighlightedText; passage: HighlightedText } {
   const terms = new Set(analyzer.analyze(query));
   const title = { text: doc.title, marks: termMarks(doc.title, terms, analyzer), cutStart: false, cutEnd: false };
   const body = doc.body.replace(/\s+/g, ' ').trim();
@@ -48,7 +53,8 @@ export function passageAround(doc: Pick<Document, 'title' | 'body'>, query: stri
       const at = Math.max(0, all[i]![0] - Math.floor(chars / 5));
       const inside = all.filter(([s, e]) => s >= at && e <= at + chars);
       const distinct = new Set(inside.map(termOf)).size;
-      if (distinct > best.distinct || (distinct === best.distinct && inside.length > best.count)) best = { distinct, count: inside.length, at };
+      if (distinct > best.distinct || (distinct === best.distinct && inside.length > best.count))
+        best = { distinct, count: inside.length, at };
     }
     start = best.at;
   }

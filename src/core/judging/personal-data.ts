@@ -83,9 +83,11 @@ export function findPersonalData(text: string, patterns: readonly PiiPattern[] =
  */
 export function loadPiiPatterns(path: string, display = path): PiiPattern[] {
   const parsed = parseJsonWithLines(readUserText(path, display));
-  if (!parsed.ok) throw new InputError(`invalid JSON at column ${parsed.column}: ${parsed.message}`, [], { file: display, line: parsed.line });
+  if (!parsed.ok)
+    throw new InputError(`invalid JSON at column ${parsed.column}: ${parsed.message}`, [], { file: display, line: parsed.line });
   const root = parsed.value;
-  if (root.kind !== 'object') throw new InputError('expected an object {"kind": "regular expression", ...}', [], { file: display, line: root.line });
+  if (root.kind !== 'object')
+    throw new InputError('expected an object {"kind": "regular expression", ...}', [], { file: display, line: root.line });
   const out: PiiPattern[] = [];
   for (const e of root.entries) {
     const at = { file: display, line: e.keyLine, key: e.key };

@@ -111,7 +111,14 @@ export function buildPool(sides: PoolSide[], judgments: JudgmentSet, opts: PoolO
   const chosen = opts.max !== undefined ? ordered.slice(0, opts.max) : ordered;
   const byReason: Record<PoolReason, number> = { deciding: 0, differing: 0, shared: 0 };
   for (const p of chosen) byReason[p.reason]++;
-  const pool: Pool = { depth, configs: sides.map((s) => s.name), pairs: chosen, total: ordered.length, byReason, judged: projectJudged(sides, judgments, chosen, depth, opts.metricOptions, opts.qids) };
+  const pool: Pool = {
+    depth,
+    configs: sides.map((s) => s.name),
+    pairs: chosen,
+    total: ordered.length,
+    byReason,
+    judged: projectJudged(sides, judgments, chosen, depth, opts.metricOptions, opts.qids),
+  };
   if (opts.qids) pool.scope = opts.qids;
   if (opts.includeJudged) pool.alreadyJudged = chosen.filter((p) => judgments.qrels.get(p.qid)?.has(p.docId)).length;
   return pool;
@@ -128,7 +135,14 @@ export function unjudgedQueries(judgments: JudgmentSet): string[] {
  * judged@depth (the mean `eval` reports) of each side now and with every pool pair judged, over the queries of
  * `scope` (default: every judged query, as in eval).
  */
-export function projectJudged(sides: PoolSide[], judgments: JudgmentSet, pairs: PoolPair[], depth: number, metricOptions: EvaluateOptions, scope?: ReadonlySet<string>): Pool['judged'] {
+export function projectJudged(
+  sides: PoolSide[],
+  judgments: JudgmentSet,
+  pairs: PoolPair[],
+  depth: number,
+  metricOptions: EvaluateOptions,
+  scope?: ReadonlySet<string>,
+): Pool['judged'] {
   const spec = parseMetric(`judged@${depth}`);
   // Coverage counts judgments whatever their grade.
   const options: EvaluateOptions = { gain: metricOptions.gain, relevanceThreshold: metricOptions.relevanceThreshold };

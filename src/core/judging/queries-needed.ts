@@ -25,7 +25,11 @@ export interface QueriesNeeded {
   queries: number;
 }
 
-export function queriesNeeded(path: string, effect: number, opts: { metric?: string; power?: number; alpha?: number; display?: string } = {}): QueriesNeeded {
+export function queriesNeeded(
+  path: string,
+  effect: number,
+  opts: { metric?: string; power?: number; alpha?: number; display?: string } = {},
+): QueriesNeeded {
   const file = opts.display ?? path;
   let json: unknown;
   try {
@@ -36,13 +40,19 @@ export function queriesNeeded(path: string, effect: number, opts: { metric?: str
   }
   const perQuery = (json as { perQuery?: unknown })?.perQuery;
   if (typeof perQuery !== 'object' || perQuery === null) {
-    throw new InputError('no "perQuery" object: give the JSON of ranklab compare, score or eval (--format json)', [], { file, key: '--pilot' });
+    throw new InputError('no "perQuery" object: give the JSON of ranklab compare, score or eval (--format json)', [], {
+      file,
+      key: '--pilot',
+    });
   }
   const rows = Object.values(perQuery as Record<string, Record<string, unknown>>);
   const metrics = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))];
   const metric = opts.metric ?? metrics[0];
   if (!metric || !metrics.includes(metric)) {
-    throw new InputError(`metric ${JSON.stringify(metric ?? '')} is not in the pilot (it has ${metrics.join(', ') || 'none'})`, [], { file, key: '--metric' });
+    throw new InputError(`metric ${JSON.stringify(metric ?? '')} is not in the pilot (it has ${metrics.join(', ') || 'none'})`, [], {
+      file,
+      key: '--metric',
+    });
   }
   const values: number[] = [];
   let deltas = 0;
@@ -59,5 +69,14 @@ export function queriesNeeded(path: string, effect: number, opts: { metric?: str
   const sd = sampleStdDev(values) * (source === 'deltas' ? 1 : Math.SQRT2);
   const power = opts.power ?? 0.8;
   const alpha = opts.alpha ?? 0.05;
-  return { metric, source, pilotQueries: values.length, sdOfDifferences: sd, effect, power, alpha, queries: queriesToDetect(effect, sd, { power, alpha }) };
+  return {
+    metric,
+    source,
+    pilotQueries: values.length,
+    sdOfDifferences: sd,
+    effect,
+    power,
+    alpha,
+    queries: queriesToDetect(effect, sd, { power, alpha }),
+  };
 }

@@ -60,7 +60,9 @@ export function parseColumnsFlag(value: string | undefined): Partial<Record<LogF
   for (const part of value.split(',')) {
     const [field, column] = part.split('=').map((s) => s.trim());
     if (!field || !column || !(field in LOG_COLUMNS)) {
-      throw new InputError(`"${part}" is not FIELD=COLUMN with FIELD one of ${Object.keys(LOG_COLUMNS).join(', ')}`, [], { key: '--columns' });
+      throw new InputError(`"${part}" is not FIELD=COLUMN with FIELD one of ${Object.keys(LOG_COLUMNS).join(', ')}`, [], {
+        key: '--columns',
+      });
     }
     out[field as LogField] = column;
   }
@@ -68,13 +70,18 @@ export function parseColumnsFlag(value: string | undefined): Partial<Record<LogF
 }
 
 /** Detects each field's column among `names` (the given ones win); a missing query column is exit 2. */
-export function detectMapping(names: readonly string[], given: Partial<Record<LogField, string>>, file: string): Partial<Record<LogField, string>> {
+export function detectMapping(
+  names: readonly string[],
+  given: Partial<Record<LogField, string>>,
+  file: string,
+): Partial<Record<LogField, string>> {
   const mapping: Partial<Record<LogField, string>> = {};
   const lower = new Map(names.map((n) => [n.toLowerCase(), n]));
   for (const field of Object.keys(LOG_COLUMNS) as LogField[]) {
     const wanted = given[field];
     if (wanted !== undefined) {
-      if (!names.includes(wanted)) throw new InputError(`no column "${wanted}" (columns: ${names.join(', ') || 'none'})`, [], { file, key: '--columns' });
+      if (!names.includes(wanted))
+        throw new InputError(`no column "${wanted}" (columns: ${names.join(', ') || 'none'})`, [], { file, key: '--columns' });
       mapping[field] = wanted;
       continue;
     }
@@ -82,7 +89,11 @@ export function detectMapping(names: readonly string[], given: Partial<Record<Lo
     if (found !== undefined) mapping[field] = found;
   }
   if (!mapping.query) {
-    throw new InputError(`no query column found (columns: ${names.join(', ') || 'none'}; recognised: ${LOG_COLUMNS.query.join(', ')})`, [], { file, hint: 'name it with --columns query=COLUMN' });
+    throw new InputError(
+      `no query column found (columns: ${names.join(', ') || 'none'}; recognised: ${LOG_COLUMNS.query.join(', ')})`,
+      [],
+      { file, hint: 'name it with --columns query=COLUMN' },
+    );
   }
   return mapping;
 }
@@ -153,22 +164,26 @@ export function splitCsvLine(text: string): string[] | undefined {
       if (ch === '"' && text[i + 1] === '"') {
         cell += '"';
         i++;
-      }
-      else if (ch === '"') quoted = false;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"' && cell === '') quoted = true;
     else if (ch === ',') {
       cells.push(cell);
       cell = '';
-    }
-    else cell += ch;
+    } else cell += ch;
   }
   if (quoted) return undefined;
   cells.push(cell);
   return cells.map((c) => c.replace(/\r$/, ''));
 }
 
-function toRecord(get: (column: string) => unknown, mapping: Partial<Record<LogField, string>>, file: string, line: number, diagnostics: Diagnostic[]): LogRecord | undefined {
+function toRecord(
+  get: (column: string) => unknown,
+  mapping: Partial<Record<LogField, string>>,
+  file: string,
+  line: number,
+  diagnostics: Diagnostic[],
+): LogRecord | undefined {
   const q = get(mapping.query!);
   if (typeof q !== 'string' || q.trim() === '') {
     diagnostics.push({ file, line, severity: 'error', key: mapping.query, message: 'no query text; line skipped' });
@@ -180,7 +195,13 @@ function toRecord(get: (column: string) => unknown, mapping: Partial<Record<LogF
   if (mapping.count && c !== undefined && c !== null && c !== '') {
     const n = typeof c === 'number' ? c : typeof c === 'string' && /^\d+$/.test(c.trim()) ? Number(c) : NaN;
     if (!(Number.isSafeInteger(n) && n >= 1)) {
-      diagnostics.push({ file, line, severity: 'error', key: mapping.count, message: 'the count must be a positive integer; line skipped' });
+      diagnostics.push({
+        file,
+        line,
+        severity: 'error',
+        key: mapping.count,
+        message: 'the count must be a positive integer; line skipped',
+      });
       return undefined;
     }
     rec.count = n;
@@ -189,7 +210,13 @@ function toRecord(get: (column: string) => unknown, mapping: Partial<Record<LogF
     const t = timeOf(get(mapping.timestamp));
     if (t !== undefined) rec.time = t;
     else if (get(mapping.timestamp) !== undefined && get(mapping.timestamp) !== '') {
-      diagnostics.push({ file, line, severity: 'warning', key: mapping.timestamp, message: 'not a time (ISO 8601 or epoch seconds/milliseconds); time ignored' });
+      diagnostics.push({
+        file,
+        line,
+        severity: 'warning',
+        key: mapping.timestamp,
+        message: 'not a time (ISO 8601 or epoch seconds/milliseconds); time ignored',
+      });
     }
   }
   for (const f of ['session', 'user', 'agent'] as const) {

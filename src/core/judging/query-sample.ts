@@ -56,7 +56,17 @@ export interface CleanReport {
 
 /** Cleans and counts; the queries come back in strata, most frequent first. */
 export function cleanQueries(records: readonly LogRecord[], opts: CleanOptions): { queries: DistinctQuery[]; report: CleanReport } {
-  const report: CleanReport = { records: records.length, searches: 0, personal: {}, bots: {}, botSessions: 0, empty: 0, excluded: 0, duplicates: 0, distinct: 0 };
+  const report: CleanReport = {
+    records: records.length,
+    searches: 0,
+    personal: {},
+    bots: {},
+    botSessions: 0,
+    empty: 0,
+    excluded: 0,
+    duplicates: 0,
+    distinct: 0,
+  };
   const bots = findBots(records, opts.bots);
   report.botSessions = bots.sessions;
   const counts = new Map<string, number>();
@@ -113,10 +123,16 @@ export function sampleQueries(queries: readonly DistinctQuery[], n: number, sche
       while (u === 0) u = rng();
       return { q, key: Math.log(u) / q.count };
     });
-    chosen = keyed.sort((a, b) => b.key - a.key).slice(0, n).map((k) => k.q);
+    chosen = keyed
+      .sort((a, b) => b.key - a.key)
+      .slice(0, n)
+      .map((k) => k.q);
   } else {
     const groups = STRATA.map((s) => queries.filter((q) => q.stratum === s));
-    chosen = stratumShares(groups.map((g) => g.length), n).flatMap((k, i) => uniform(groups[i]!, k, rng));
+    chosen = stratumShares(
+      groups.map((g) => g.length),
+      n,
+    ).flatMap((k, i) => uniform(groups[i]!, k, rng));
   }
   return inOutputOrder(chosen);
 }
@@ -124,7 +140,10 @@ export function sampleQueries(queries: readonly DistinctQuery[], n: number, sche
 /** How many to take from each stratum: N evenly, remainder to the first, a short stratum's share to the others. */
 export function stratumShares(sizes: readonly number[], n: number): number[] {
   const take = sizes.map(() => 0);
-  let left = Math.min(n, sizes.reduce((s, x) => s + x, 0));
+  let left = Math.min(
+    n,
+    sizes.reduce((s, x) => s + x, 0),
+  );
   while (left > 0) {
     const open = sizes.map((_, i) => i).filter((i) => take[i]! < sizes[i]!);
     const each = Math.floor(left / open.length);
@@ -133,7 +152,11 @@ export function stratumShares(sizes: readonly number[], n: number): number[] {
       const got = Math.min(want, sizes[i]! - take[i]!);
       take[i]! += got;
     }
-    left = Math.min(n, sizes.reduce((s, x) => s + x, 0)) - take.reduce((s, x) => s + x, 0);
+    left =
+      Math.min(
+        n,
+        sizes.reduce((s, x) => s + x, 0),
+      ) - take.reduce((s, x) => s + x, 0);
   }
   return take;
 }
@@ -171,7 +194,13 @@ export const sampleQueryId = (text: string): string => `log-${createHash('sha256
 
 /** The golden-set file's text (what ranklab.json "golden" reads): no judgments yet, each query tagged with its stratum. */
 export function goldenSetText(sample: readonly DistinctQuery[]): string {
-  return JSON.stringify(sample.map((q) => ({ id: sampleQueryId(q.text), query: q.text, tags: [q.stratum] })), null, 2) + '\n';
+  return (
+    JSON.stringify(
+      sample.map((q) => ({ id: sampleQueryId(q.text), query: q.text, tags: [q.stratum] })),
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 /** The report of one sample (`ranklab queries sample --format json`, less its `out`). */

@@ -6,6 +6,11 @@
  */
 export function normalizeQuery(text: string, loose = false): string {
   let s = text.normalize('NFC').toLowerCase();
-  if (loose) s = s.normalize('NFD').replace(/\p{M}+/gu, '').replace(/[\p{P}\p{S}]+/gu, ' ').normalize('NFC');
+  if (loose)
+    s = s
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/[\p{P}\p{S}]+/gu, ' ')
+      .normalize('NFC');
   return s.replace(/\s+/gu, ' ').trim();
 }

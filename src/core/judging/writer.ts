@@ -65,11 +65,17 @@ export class GradeWriter {
     }
     if (this.mode === 'per-rater') {
       if (!this.ratersDir) {
-        throw new InputError('ranklab.json: "judging": {"write": "per-rater"} needs a folder of per-rater files in "judgments", e.g. {"raters": "judgments"}, so that the grades are read back');
+        throw new InputError(
+          'ranklab.json: "judging": {"write": "per-rater"} needs a folder of per-rater files in "judgments", e.g. {"raters": "judgments"}, so that the grades are read back',
+        );
       }
-      if (!opts.rater) throw new InputError('per-rater judging needs a rater name (--rater NAME, the ranklab.judging.rater setting, or "judging": {"rater"} in ranklab.json)');
+      if (!opts.rater)
+        throw new InputError(
+          'per-rater judging needs a rater name (--rater NAME, the ranklab.judging.rater setting, or "judging": {"rater"} in ranklab.json)',
+        );
       const problem = checkRaterName(opts.rater);
-      if (problem || opts.rater.startsWith('llm:')) throw new InputError(problem ?? `"${opts.rater}": names starting with "llm:" are for LLM judges`);
+      if (problem || opts.rater.startsWith('llm:'))
+        throw new InputError(problem ?? `"${opts.rater}": names starting with "llm:" are for LLM judges`);
     }
   }
 
@@ -102,16 +108,21 @@ export class GradeWriter {
 
   /** The same, into a given file (an undo goes back to the file the grade went to). */
   writeTo(file: string, kind: FileKind, qid: string, docId: string, grade: number | undefined): WrittenGrade {
-    if (grade !== undefined && (!Number.isSafeInteger(grade) || grade < 0)) throw new InputError(`grade must be a non-negative integer, not ${grade}`);
+    if (grade !== undefined && (!Number.isSafeInteger(grade) || grade < 0))
+      throw new InputError(`grade must be a non-negative integer, not ${grade}`);
     const display = this.display(file);
     const exists = existsSync(file);
     const bytes = exists ? readFileSync(file) : Buffer.alloc(0);
     const raw = bytes.toString('utf8');
     // Rewriting a file that is not UTF-8 would change bytes far from the edit: refuse instead.
-    if (!Buffer.from(raw, 'utf8').equals(bytes)) throw new InputError(`${display}: not UTF-8 text; Ranklab does not rewrite it (convert it to UTF-8 first)`);
+    if (!Buffer.from(raw, 'utf8').equals(bytes))
+      throw new InputError(`${display}: not UTF-8 text; Ranklab does not rewrite it (convert it to UTF-8 first)`);
     const { bom, body } = splitBom(raw);
     const previous = exists && body.trim() !== '' ? gradeIn(body, display, kind, qid, docId) : undefined;
-    const edits: TextEdit[] = kind === 'golden' ? goldenEdits(body, display, qid, docId, grade) : [qrelsEdit(body, exists ? sniffQrelsFormat(body) : 'trec', qid, docId, grade)].filter((e): e is TextEdit => e !== null);
+    const edits: TextEdit[] =
+      kind === 'golden'
+        ? goldenEdits(body, display, qid, docId, grade)
+        : [qrelsEdit(body, exists ? sniffQrelsFormat(body) : 'trec', qid, docId, grade)].filter((e): e is TextEdit => e !== null);
     if (edits.length === 0) return { file, display, previous, changed: false };
     const text = [...edits].sort((a, b) => b.offset - a.offset).reduce(applyEdit, body);
     // A qrels file without a judgment line is unusable input for the reader (a golden set keeps its items). A
@@ -121,7 +132,11 @@ export class GradeWriter {
         rmSync(file, { force: true });
         return { file, display, previous, changed: true };
       }
-      throw new InputError(`removing its last judgment would leave the file without judgments, which the reader refuses; the file is left as it is (edit it by hand)`, [], { file: display });
+      throw new InputError(
+        `removing its last judgment would leave the file without judgments, which the reader refuses; the file is left as it is (edit it by hand)`,
+        [],
+        { file: display },
+      );
     }
     writeFileAtomic(file, bom + text);
     return { file, display, previous, changed: true };
@@ -135,7 +150,8 @@ export class GradeWriter {
   private writable(file: string): { file: string; kind: FileKind } | undefined {
     if (this.golden.has(file)) return { file, kind: 'golden' };
     if (this.qrels.has(file)) return { file, kind: 'qrels' };
-    if (this.beirDirs.some((d) => file.startsWith(d + sep)) && file.endsWith('.tsv') && statSync(file, { throwIfNoEntry: false })?.isFile()) return { file, kind: 'qrels' };
+    if (this.beirDirs.some((d) => file.startsWith(d + sep)) && file.endsWith('.tsv') && statSync(file, { throwIfNoEntry: false })?.isFile())
+      return { file, kind: 'qrels' };
     return undefined;
   }
 }

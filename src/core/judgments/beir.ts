@@ -26,7 +26,12 @@ export function parseBeirInto(builder: JudgmentBuilder, dir: string, split: stri
   const queriesDisplay = join(display, 'queries.jsonl');
   parseQueriesInto(builder, readSourceLines(queriesFile, queriesDisplay, builder), queriesDisplay);
   const qrelsDisplay = join(display, qrels);
-  parseQrelsInto(builder, readSourceLines(join(dir, qrels), qrelsDisplay, builder, (t) => !isBlankOrComment(t)).lines, qrelsDisplay, 'beir');
+  parseQrelsInto(
+    builder,
+    readSourceLines(join(dir, qrels), qrelsDisplay, builder, (t) => !isBlankOrComment(t)).lines,
+    qrelsDisplay,
+    'beir',
+  );
 }
 
 /** Returns the qrels path relative to `dir`. */
@@ -35,9 +40,12 @@ function findQrelsFile(dir: string, split: string, display: string): string {
   if (existsSync(join(dir, splitFile))) return splitFile;
   if (existsSync(join(dir, 'qrels.tsv'))) return 'qrels.tsv';
   const qrelsDir = join(dir, 'qrels');
-  const candidates = existsSync(qrelsDir) && statSync(qrelsDir).isDirectory()
-    ? readdirSync(qrelsDir).filter((f) => f.endsWith('.tsv')).sort()
-    : [];
+  const candidates =
+    existsSync(qrelsDir) && statSync(qrelsDir).isDirectory()
+      ? readdirSync(qrelsDir)
+          .filter((f) => f.endsWith('.tsv'))
+          .sort()
+      : [];
   if (candidates.length === 1) return join('qrels', candidates[0]!);
   if (candidates.length > 1) {
     throw fileError(display, `no qrels/${split}.tsv; choose a split among ${candidates.map((c) => c.replace(/\.tsv$/, '')).join(', ')}`);

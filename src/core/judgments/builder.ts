@@ -103,9 +103,17 @@ export class JudgmentBuilder {
     const rated = raters.length > 1 || (raters.length === 1 && raters[0]![0] !== DEFAULT_RATER);
     const named = mergeOptions.merge?.startsWith('rater:') ? mergeOptions.merge.slice('rater:'.length) : undefined;
     if (named && !this.byRater.has(named)) {
-      this.diagnostics.push({ file: this.sources[0] ?? '', line: 0, severity: 'warning', message: `merge "rater:${named}": no judgments by rater "${named}" (raters: ${raters.map(([r]) => r).join(', ') || 'none'}); nothing is judged` });
+      this.diagnostics.push({
+        file: this.sources[0] ?? '',
+        line: 0,
+        severity: 'warning',
+        message: `merge "rater:${named}": no judgments by rater "${named}" (raters: ${raters.map(([r]) => r).join(', ') || 'none'}); nothing is judged`,
+      });
     }
-    const { qrels, locations } = rated || named ? mergeRatings(new Map(raters), this.locationsByRater, mergeOptions) : { qrels: this.qrels, locations: this.locations };
+    const { qrels, locations } =
+      rated || named
+        ? mergeRatings(new Map(raters), this.locationsByRater, mergeOptions)
+        : { qrels: this.qrels, locations: this.locations };
     const queries = new Map(this.queries);
     for (const [qid] of raters.flatMap(([, q]) => [...q])) {
       if (!queries.has(qid)) queries.set(qid, { id: qid, text: '', tags: [] });

@@ -46,11 +46,7 @@ function goldenItems(builder: JudgmentBuilder, text: string, file: string): Arra
     // A file of several one-line objects is JSONL even when named .json.
     const objectLines = splitLines(text).filter((l) => l.text.trim().startsWith('{')).length;
     if (trimmed.startsWith('[') || objectLines < 2) {
-      builder.report(
-        { file, line: whole.line },
-        'error',
-        `invalid JSON at line ${whole.line}, column ${whole.column}: ${whole.message}`,
-      );
+      builder.report({ file, line: whole.line }, 'error', `invalid JSON at line ${whole.line}, column ${whole.column}: ${whole.message}`);
       return [];
     }
   }
@@ -81,13 +77,22 @@ function addItem(builder: JudgmentBuilder, item: LocatedJson, position: number, 
   for (const e of item.entries) {
     if (ITEM_KEYS.includes(e.key)) continue;
     const guess = closest(e.key, ITEM_KEYS);
-    builder.report({ file, line: e.keyLine }, 'error', `item ${position}: unknown key "${e.key}"${guess ? ` (did you mean "${guess}"?)` : ` (known: ${ITEM_KEYS.join(', ')})`}; ignored`);
+    builder.report(
+      { file, line: e.keyLine },
+      'error',
+      `item ${position}: unknown key "${e.key}"${guess ? ` (did you mean "${guess}"?)` : ` (known: ${ITEM_KEYS.join(', ')})`}; ignored`,
+    );
   }
   const id = idField(record, ['id']);
   const text = textField(record, ['query', 'text']);
   const tags = tagsField(record);
   const split = splitField(record);
-  const failures: Array<[string, FieldResult<unknown>]> = [['id', id], ['query', text], ['tags', tags], ['split', split]];
+  const failures: Array<[string, FieldResult<unknown>]> = [
+    ['id', id],
+    ['query', text],
+    ['tags', tags],
+    ['split', split],
+  ];
   for (const [key, result] of failures) {
     if (result.ok) continue;
     const field = key === 'query' && !('query' in record) ? 'text' : key;
@@ -115,7 +120,13 @@ function addItem(builder: JudgmentBuilder, item: LocatedJson, position: number, 
  * without a judgment, and such a query is not scored at all: the number of queries averaged drops by one with
  * no error. A warning at the label says so (an item without any label key is the plain "has no judgments" note).
  */
-function warnEmptyLabels(builder: JudgmentBuilder, item: LocatedJson & { kind: 'object' }, qid: string, position: number, file: string): void {
+function warnEmptyLabels(
+  builder: JudgmentBuilder,
+  item: LocatedJson & { kind: 'object' },
+  qid: string,
+  position: number,
+  file: string,
+): void {
   const labels = item.entries.filter((e) => LABEL_KEYS.has(e.key));
   const empty = (v: LocatedJson) => (v.kind === 'object' && v.entries.length === 0) || (v.kind === 'array' && v.items.length === 0);
   if (labels.length === 0 || !labels.every((e) => empty(e.value))) return;
@@ -141,7 +152,11 @@ function addRelevantIds(builder: JudgmentBuilder, qid: string, v: LocatedJson, a
   for (const el of v.items) {
     const docId = docIdOf(el);
     if (docId === undefined) {
-      builder.report({ file: at.file, line: el.line }, 'error', `item ${position}: document id must be a non-empty string, got ${describeLocated(el)}; skipped`);
+      builder.report(
+        { file: at.file, line: el.line },
+        'error',
+        `item ${position}: document id must be a non-empty string, got ${describeLocated(el)}; skipped`,
+      );
       continue;
     }
     builder.addJudgment(qid, docId, 1, { file: at.file, line: el.line });
@@ -160,7 +175,11 @@ function addGraded(builder: JudgmentBuilder, qid: string, v: LocatedJson, at: So
       continue;
     }
     if (value.kind !== 'scalar' || typeof value.value !== 'number') {
-      builder.report(entryAt, 'error', `item ${position}: grade of "${key}" must be a non-negative integer, got ${describeLocated(value)}; skipped`);
+      builder.report(
+        entryAt,
+        'error',
+        `item ${position}: grade of "${key}" must be a non-negative integer, got ${describeLocated(value)}; skipped`,
+      );
       continue;
     }
     const grade = parseGrade(String(value.value));

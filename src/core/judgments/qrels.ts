@@ -33,7 +33,12 @@ export function readQrels(path: string, options: ReadOptions = {}): QrelsReadRes
  * 4-column TREC form (the shared collections' qrels.tsv is `qid 0 docid rel`, space separated).
  * Throws InputError when no line is usable.
  */
-export function parseQrelsInto(builder: JudgmentBuilder, text: string | Iterable<NumberedLine>, file: string, format: 'trec' | 'beir'): void {
+export function parseQrelsInto(
+  builder: JudgmentBuilder,
+  text: string | Iterable<NumberedLine>,
+  file: string,
+  format: 'trec' | 'beir',
+): void {
   builder.addSource(file);
   let valid = 0;
   let seenContent = false;
@@ -86,7 +91,11 @@ export function qrelsFormatOf(first: NumberedLine | undefined): 'trec' | 'beir' 
 
 /** BEIR files are tab separated (ids may then contain spaces); anything else splits on runs of whitespace. */
 function splitColumns(raw: string, format: 'trec' | 'beir'): string[] {
-  if (format === 'beir' && raw.includes('\t')) return raw.trim().split('\t').map((c) => c.trim());
+  if (format === 'beir' && raw.includes('\t'))
+    return raw
+      .trim()
+      .split('\t')
+      .map((c) => c.trim());
   return raw.trim().split(/\s+/);
 }
 

@@ -61,7 +61,10 @@ function parseTsvLine(nl: NumberedLine, builder: JudgmentBuilder, at: SourceLoca
   }
   const id = nl.text.slice(0, tab).trim();
   // Extra columns are taken as part of the text: a query text may legitimately contain a tab.
-  const text = nl.text.slice(tab + 1).replace(/\t/g, ' ').trim();
+  const text = nl.text
+    .slice(tab + 1)
+    .replace(/\t/g, ' ')
+    .trim();
   if (first && /^(q(uery)?[-_ ]?id|id)$/i.test(id) && /^(text|query)\b/i.test(text)) return 'header';
   if (id === '') {
     builder.report(at, 'error', 'empty query id; line skipped');

@@ -1,5 +1,12 @@
 import { type Diagnostic, InputError } from '../util/diagnostics';
-import { type InvalidUtf8Line, type NumberedLine, checkUserTextFile, describeInvalidUtf8, readUserTextChecked, splitLines } from '../util/text-file';
+import {
+  type InvalidUtf8Line,
+  type NumberedLine,
+  checkUserTextFile,
+  describeInvalidUtf8,
+  readUserTextChecked,
+  splitLines,
+} from '../util/text-file';
 import { type StreamedLine, fileLines } from '../util/text-lines';
 import type { JudgmentBuilder } from './builder';
 
@@ -47,7 +54,12 @@ export interface SourceLines {
  * folder, binary, empty) and the same refusal of lines that are not UTF-8 (reported to `builder` as the line
  * is reached, and blanked); `isContent` picks the first line returned as `first`. The lines can be iterated once.
  */
-export function readSourceLines(path: string, display: string, builder: JudgmentBuilder, isContent: (text: string) => boolean = (t) => t.trim() !== ''): SourceLines {
+export function readSourceLines(
+  path: string,
+  display: string,
+  builder: JudgmentBuilder,
+  isContent: (text: string) => boolean = (t) => t.trim() !== '',
+): SourceLines {
   checkUserTextFile(path, display); // missing, a folder, unreadable, binary: an InputError naming it
   const stream = fileLines(path);
   const checked = (l: StreamedLine): NumberedLine => {
@@ -69,7 +81,13 @@ export function readSourceLines(path: string, display: string, builder: Judgment
     }
   }
   if (blank) throw fileError(display, 'file is empty');
-  return { lines: (function* () { yield* peeked; for (const l of { [Symbol.iterator]: () => stream }) yield checked(l); })(), first };
+  return {
+    lines: (function* () {
+      yield* peeked;
+      for (const l of { [Symbol.iterator]: () => stream }) yield checked(l);
+    })(),
+    first,
+  };
 }
 
 export function fileError(file: string, problem: string): InputError {

@@ -28,12 +28,11 @@ export function crossCheckQueries(builder: JudgmentBuilder, queryTextGiven: bool
     }
   } else if (unjudged.length > 0) {
     const files = [...new Set(unjudged.map((q) => builder.queryLocations.get(q)?.file ?? ''))];
-    const examples = unjudged.slice(0, 5).map((q) => `"${q}"`).join(', ');
-    builder.report(
-      { file: files[0] ?? '', line: 0 },
-      'info',
-      `${unjudged.length} queries have no judgments (e.g. ${examples}, ...)`,
-    );
+    const examples = unjudged
+      .slice(0, 5)
+      .map((q) => `"${q}"`)
+      .join(', ');
+    builder.report({ file: files[0] ?? '', line: 0 }, 'info', `${unjudged.length} queries have no judgments (e.g. ${examples}, ...)`);
   }
 }
 

@@ -1,4 +1,14 @@
-import { type DenseMatrix, choleskyOrthonormalize, denseZeros, householderQr, leadingColumns, matmul, matmulTransposeA, orthonormalize, transpose } from './dense';
+import {
+  type DenseMatrix,
+  choleskyOrthonormalize,
+  denseZeros,
+  householderQr,
+  leadingColumns,
+  matmul,
+  matmulTransposeA,
+  orthonormalize,
+  transpose,
+} from './dense';
 import { symmetricEigen } from './eigen';
 import { type Steps, runSync } from '../util/cooperative';
 import { createRng, gaussianSource } from '../util/random';

@@ -27,7 +27,8 @@ export const BPREF: MetricDefinition = {
   aliases: [],
   label: 'bpref',
   description: 'share of (relevant, judged non-relevant) pairs ranked in the right order; unjudged documents ignored',
-  formula: '(1/R) Σ over relevant retrieved d of (1 − min(n_d, R) / min(N, R)); n_d = judged non-relevant above d, N = judged non-relevant for the query; 0 when R = 0',
+  formula:
+    '(1/R) Σ over relevant retrieved d of (1 − min(n_d, R) / min(N, R)); n_d = judged non-relevant above d, N = judged non-relevant for the query; 0 when R = 0',
   reference: 'Buckley & Voorhees 2004, "Retrieval evaluation with incomplete information"; trec_eval `bpref`',
   ties: TIE_RULE,
   binary: true,

@@ -35,7 +35,10 @@ export interface Evaluation {
  * dropped here, before any metric, so the list is condensed (trec_eval -J).
  */
 export function queryContext(docs: readonly RankedDoc[], qrels: Map<string, number>, options: MetricOptions): QueryContext {
-  return contextOfGrades(docs.map((d) => qrels.get(d.id)), judgedContext(qrels, options));
+  return contextOfGrades(
+    docs.map((d) => qrels.get(d.id)),
+    judgedContext(qrels, options),
+  );
 }
 
 /** What a query's context holds besides its ranked list: computed once per query, however many lists are scored. */
@@ -90,13 +93,21 @@ export function evaluateRun(
     const values: Record<string, number> = {};
     for (const spec of specs) values[spec.name] = computeMetric(spec, ctx);
     perQuery.set(qid, values);
-    if (withResidual.length) residualPerQuery.set(qid, Object.fromEntries(withResidual.map((s) => [s.name, definitionOf(s).residual!(ctx, s.param)])));
+    if (withResidual.length)
+      residualPerQuery.set(qid, Object.fromEntries(withResidual.map((s) => [s.name, definitionOf(s).residual!(ctx, s.param)])));
   }
   const unjudgedRunQueries = [...run.keys()].filter((q) => !judgments.qrels.has(q)).sort(compareQids);
   return {
-    specs, options, means: meansOf(specs, perQuery), perQuery,
+    specs,
+    options,
+    means: meansOf(specs, perQuery),
+    perQuery,
     residuals: { means: meansOf(withResidual, residualPerQuery), perQuery: residualPerQuery },
-    queries: perQuery.size, missingFromRun, unjudgedRunQueries, noRelevant, judgments: judgments.fingerprint,
+    queries: perQuery.size,
+    missingFromRun,
+    unjudgedRunQueries,
+    noRelevant,
+    judgments: judgments.fingerprint,
   };
 }
 

@@ -15,7 +15,8 @@ export const HIT: MetricDefinition = {
   aliases: ['hits', 'success'],
   param: { name: 'k', required: true, description: 'cut-off (required)' },
   label: 'Hit rate',
-  description: '1 if any relevant document is in the top k; `success@k` is the same measure (trec_eval `success.k`) and is reported as hit@k',
+  description:
+    '1 if any relevant document is in the top k; `success@k` is the same measure (trec_eval `success.k`) and is reported as hit@k',
   formula: '1 if |relevant ∩ top k| > 0 else 0',
   reference: 'trec_eval `success.k` (Tomlinson)',
   ties: TIE_RULE,

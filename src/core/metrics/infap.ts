@@ -27,7 +27,8 @@ export function infAP(ctx: QueryContext): number {
       return;
     }
     if (j === 0) sum += 1;
-    else sum += 1 / (j + 1) + (j / (j + 1)) * ((relAbove + nonRelAbove) / j) * ((relAbove + EPSILON) / (relAbove + nonRelAbove + 2 * EPSILON));
+    else
+      sum += 1 / (j + 1) + (j / (j + 1)) * ((relAbove + nonRelAbove) / j) * ((relAbove + EPSILON) / (relAbove + nonRelAbove + 2 * EPSILON));
     relAbove++;
   });
   return sum / R;
@@ -38,7 +39,8 @@ export const INFAP: MetricDefinition = {
   aliases: [],
   label: 'infAP',
   description: 'average precision estimated from the judged documents, treating unjudged ones as a random unjudged sample',
-  formula: '(1/R) Σ over relevant retrieved at rank r of: 1 if r = 1, else 1/r + ((r−1)/r)·(judged above/(r−1))·((rel above+ε)/(judged above+2ε)), ε = 1e-5',
+  formula:
+    '(1/R) Σ over relevant retrieved at rank r of: 1 if r = 1, else 1/r + ((r−1)/r)·(judged above/(r−1))·((rel above+ε)/(judged above+2ε)), ε = 1e-5',
   reference: 'Yilmaz & Aslam 2006, "Estimating average precision with incomplete and imperfect judgments"; trec_eval `infAP`',
   ties: TIE_RULE,
   binary: true,

@@ -32,7 +32,8 @@ export const NDCG: MetricDefinition = {
   param: { name: 'k', required: false, description: 'cut-off (optional; whole list without it)' },
   label: 'nDCG',
   description: 'graded gain discounted by rank, normalised by the ideal ranking of every judged document',
-  formula: 'DCG@k / IDCG@k; DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1), gain 2^rel−1 (default) or rel (`--gain linear`); IDCG from all judged documents with grade > 0, retrieved or not; 0 when IDCG = 0',
+  formula:
+    'DCG@k / IDCG@k; DCG@k = Σ_{i≤k} gain(rel_i) / log2(i+1), gain 2^rel−1 (default) or rel (`--gain linear`); IDCG from all judged documents with grade > 0, retrieved or not; 0 when IDCG = 0',
   reference: 'Järvelin & Kekäläinen 2002; trec_eval `ndcg_cut.k` (linear gain)',
   ties: TIE_RULE,
   binary: false,

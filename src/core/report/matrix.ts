@@ -22,18 +22,32 @@ function matrixLegend(m: ComparisonMatrix): string {
 }
 
 /** The N-way comparison for people: terminal table or Markdown (a pull-request comment). */
-export function formatMany(many: ManyComparison, gates: readonly (readonly GateResult[])[], format: 'table' | 'markdown', opts: { brief?: boolean } = {}): string {
+export function formatMany(
+  many: ManyComparison,
+  gates: readonly (readonly GateResult[])[],
+  format: 'table' | 'markdown',
+  opts: { brief?: boolean } = {},
+): string {
   const md = format === 'markdown';
   const table = md ? markdownTable : textTable;
   const h = (t: string) => (md ? `### ${t}` : `== ${t}`);
   const item = md ? '- ' : '  ';
   const m = comparisonMatrix(many, gates);
   const out: string[] = [];
-  out.push(md ? `## Ranklab: ${m.rows.length} candidates vs ${m.baseline.name}` : `Ranklab compare: ${m.rows.length} candidates vs baseline ${m.baseline.name}`);
+  out.push(
+    md
+      ? `## Ranklab: ${m.rows.length} candidates vs ${m.baseline.name}`
+      : `Ranklab compare: ${m.rows.length} candidates vs baseline ${m.baseline.name}`,
+  );
   for (const cmp of many.comparisons) {
     for (const w of cmp.warnings.filter((x) => x.kind === 'mixed-principals')) out.push(md ? `> ⚠️ **${w.message}**` : `!! ${w.message}`);
   }
-  out.push('', md ? `**Verdict** (${m.rows[0].verdict.basis} of ${m.rows.length} candidates)` : `Verdict (${m.rows[0].verdict.basis} of ${m.rows.length} candidates):`);
+  out.push(
+    '',
+    md
+      ? `**Verdict** (${m.rows[0].verdict.basis} of ${m.rows.length} candidates)`
+      : `Verdict (${m.rows[0].verdict.basis} of ${m.rows.length} candidates):`,
+  );
   for (const r of m.rows) {
     out.push(`${item}${md ? `**${r.verdict.headline}**` : r.verdict.headline}`);
     const primary = r.verdict.metrics[0];
@@ -44,11 +58,30 @@ export function formatMany(many: ManyComparison, gates: readonly (readonly GateR
   out.push('', h(`Matrix (${m.queries} queries; significance after one Holm–Bonferroni correction over ${m.tests} tests)`));
   const rows: Cell[][] = [
     [m.baseline.name, ...m.metrics.map((n) => m.baseline.means[n].toFixed(4)), 'baseline'],
-    ...m.rows.map((r) => [r.candidate, ...m.metrics.map((n) => cellText(r.cells[n])), r.gates.total ? `${r.gates.passed}/${r.gates.total}` : '-']),
+    ...m.rows.map((r) => [
+      r.candidate,
+      ...m.metrics.map((n) => cellText(r.cells[n])),
+      r.gates.total ? `${r.gates.passed}/${r.gates.total}` : '-',
+    ]),
   ];
   out.push(table(['candidate', ...m.metrics, 'gates'], rows), `${md ? '' : '  '}${matrixLegend(m).replace(/</g, md ? '&lt;' : '<')}`);
 
-  const failed = m.rows.flatMap((r, i) => (gates[i] ?? []).filter((g) => !g.passed).map((g) => [r.candidate, g.gate, Number.isNaN(g.actual) ? 'n/a' : g.actual.toFixed(4), g.queries.slice(0, 5).map((q) => q.qid).join(', ')] as Cell[]));
+  const failed = m.rows.flatMap((r, i) =>
+    (gates[i] ?? [])
+      .filter((g) => !g.passed)
+      .map(
+        (g) =>
+          [
+            r.candidate,
+            g.gate,
+            Number.isNaN(g.actual) ? 'n/a' : g.actual.toFixed(4),
+            g.queries
+              .slice(0, 5)
+              .map((q) => q.qid)
+              .join(', '),
+          ] as Cell[],
+      ),
+  );
   if (failed.length) out.push('', h('Failed gates'), table(['candidate', 'gate', 'actual', 'queries'], failed));
   if (opts.brief) return out.join('\n') + '\n';
 
@@ -85,5 +118,8 @@ export function manyJson(many: ManyComparison, gates: readonly (readonly GateRes
 
 /** JUnit XML of an N-way comparison: one test suite per candidate ("candidate vs baseline"), one case per gate result. */
 export function manyJUnit(many: ManyComparison, gates: readonly (readonly GateResult[])[]): string {
-  return junitDocument(`ranklab gates: ${many.candidates.join(', ')} vs ${many.baseline}`, many.comparisons.map((cmp, i) => gateSuite(gates[i] ?? [], cmp)));
+  return junitDocument(
+    `ranklab gates: ${many.candidates.join(', ')} vs ${many.baseline}`,
+    many.comparisons.map((cmp, i) => gateSuite(gates[i] ?? [], cmp)),
+  );
 }

@@ -8,7 +8,8 @@ const pValue = (p: number) => (p < 0.001 ? '<0.001' : p.toFixed(3));
 
 /** The sweep as JSON (`ranklab sweep --format json`; shape in docs/formats.md). */
 export function sweepJson(r: SweepResult, objective: string, written?: string): unknown {
-  const holdout = (h: HoldoutScore | undefined) => h && { score: h.score, base: h.base, gain: h.gain, ci95: h.ci, p: h.p, queries: h.queries };
+  const holdout = (h: HoldoutScore | undefined) =>
+    h && { score: h.score, base: h.base, gain: h.gain, ci95: h.ci, p: h.p, queries: h.queries };
   return {
     base: r.base.config.name,
     baseConfigHash: r.base.config.configHash,
@@ -42,26 +43,73 @@ export function sweepJson(r: SweepResult, objective: string, written?: string): 
 export function sweepText(r: SweepResult, objective: string, opts: { markdown: boolean; top: number; written?: string }): string {
   const table = opts.markdown ? markdownTable : textTable;
   const out: string[] = [];
-  out.push(`Sweep of ${r.base.config.name} on ${objective}: ${r.rows.length} combinations evaluated${r.search.kind === 'random' ? ` (random sample of ${r.gridSize}, seed ${r.search.seed})` : ''}`);
-  out.push('', table(['parameter', 'values', 'cost of a new value'], r.variations.map((v) => [v.path, v.values.length <= 8 ? v.values.join(', ') : `${v.values[0]} .. ${v.values[v.values.length - 1]} (${v.values.length})`, v.kind])));
+  out.push(
+    `Sweep of ${r.base.config.name} on ${objective}: ${r.rows.length} combinations evaluated${r.search.kind === 'random' ? ` (random sample of ${r.gridSize}, seed ${r.search.seed})` : ''}`,
+  );
+  out.push(
+    '',
+    table(
+      ['parameter', 'values', 'cost of a new value'],
+      r.variations.map((v) => [
+        v.path,
+        v.values.length <= 8 ? v.values.join(', ') : `${v.values[0]} .. ${v.values[v.values.length - 1]} (${v.values.length})`,
+        v.kind,
+      ]),
+    ),
+  );
   out.push('');
   if (r.split) {
-    out.push(`Tuning split: ${r.split.tune} tune / ${r.split.holdout} holdout queries (${r.split.source === 'judgments' ? 'the judgments\' "split" field' : 'hash of the query id: no query has a split field'}); BASE scores ${fixed(r.base.tune)} tune, ${fixed(r.base.holdout)} holdout.`);
-    const rows = r.rows.slice(0, opts.top).map((row, i) => [
-      String(i + 1), combinationLabel(row.values), fixed(row.tune), signed(row.tuneGain), fixed(row.holdout),
-      row.holdoutStats ? signed(row.holdoutStats.gain) : '-', row.holdoutStats ? ci(row.holdoutStats) : '-', row.holdoutStats ? pValue(row.holdoutStats.p) : '-',
-    ] as Cell[]);
+    out.push(
+      `Tuning split: ${r.split.tune} tune / ${r.split.holdout} holdout queries (${r.split.source === 'judgments' ? 'the judgments\' "split" field' : 'hash of the query id: no query has a split field'}); BASE scores ${fixed(r.base.tune)} tune, ${fixed(r.base.holdout)} holdout.`,
+    );
+    const rows = r.rows
+      .slice(0, opts.top)
+      .map(
+        (row, i) =>
+          [
+            String(i + 1),
+            combinationLabel(row.values),
+            fixed(row.tune),
+            signed(row.tuneGain),
+            fixed(row.holdout),
+            row.holdoutStats ? signed(row.holdoutStats.gain) : '-',
+            row.holdoutStats ? ci(row.holdoutStats) : '-',
+            row.holdoutStats ? pValue(row.holdoutStats.p) : '-',
+          ] as Cell[],
+      );
     out.push('', table(['#', 'values', 'tune', 'tune gain', 'holdout', 'holdout gain', '95% CI', 'p'], rows));
   } else {
-    out.push(`${r.folds!.length}-fold cross-validation over ${r.folds!.reduce((a, b) => a + b, 0)} queries (folds of ${r.folds!.join(', ')}); tune = mean over folds of the score on the other folds. BASE scores ${fixed(r.base.tune)}.`);
-    const rows = r.rows.slice(0, opts.top).map((row, i) => [String(i + 1), combinationLabel(row.values), fixed(row.tune), signed(row.tuneGain), `${row.chosenInFolds}/${r.folds!.length}`] as Cell[]);
+    out.push(
+      `${r.folds!.length}-fold cross-validation over ${r.folds!.reduce((a, b) => a + b, 0)} queries (folds of ${r.folds!.join(', ')}); tune = mean over folds of the score on the other folds. BASE scores ${fixed(r.base.tune)}.`,
+    );
+    const rows = r.rows
+      .slice(0, opts.top)
+      .map(
+        (row, i) =>
+          [
+            String(i + 1),
+            combinationLabel(row.values),
+            fixed(row.tune),
+            signed(row.tuneGain),
+            `${row.chosenInFolds}/${r.folds!.length}`,
+          ] as Cell[],
+      );
     out.push('', table(['#', 'values', 'tune', 'tune gain', 'chosen in folds'], rows));
   }
   const e = r.estimate;
   out.push('', `Best: ${combinationLabel(r.rows[0].values)}.`);
-  out.push(`${r.split ? 'On the holdout queries' : 'Cross-validated (each fold scored by the best of the other folds)'}: ${fixed(e.score)} vs BASE ${fixed(e.base)}, gain ${signed(e.gain)} (95% CI ${ci(e)}, p ${pValue(e.p)}, ${e.queries} queries); tuning gain ${signed(r.chosenTuneGain)}.`);
+  out.push(
+    `${r.split ? 'On the holdout queries' : 'Cross-validated (each fold scored by the best of the other folds)'}: ${fixed(e.score)} vs BASE ${fixed(e.base)}, gain ${signed(e.gain)} (95% CI ${ci(e)}, p ${pValue(e.p)}, ${e.queries} queries); tuning gain ${signed(r.chosenTuneGain)}.`,
+  );
   for (const w of r.warnings) out.push('', `WARNING: ${w}`);
-  if (r.skipped.length) out.push('', `${r.skipped.length} combination(s) not evaluated: ${r.skipped.slice(0, 3).map((s) => `${combinationLabel(s.values)}: ${s.reason}`).join('; ')}${r.skipped.length > 3 ? ' …' : ''}`);
+  if (r.skipped.length)
+    out.push(
+      '',
+      `${r.skipped.length} combination(s) not evaluated: ${r.skipped
+        .slice(0, 3)
+        .map((s) => `${combinationLabel(s.values)}: ${s.reason}`)
+        .join('; ')}${r.skipped.length > 3 ? ' …' : ''}`,
+    );
   for (const n of r.notes) out.push(`note: ${n}`);
   if (opts.written) out.push('', `Best config written to ${opts.written}`);
   return out.join('\n') + '\n';

@@ -15,7 +15,10 @@ export function textTable(headers: string[], rows: Cell[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...texts.map((r) => (r[i] ?? '').length)));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...texts.map(line)].join('\n');
 }
 

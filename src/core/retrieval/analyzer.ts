@@ -32,9 +32,33 @@ import { INDONESIAN_STOPWORDS } from './stopwords/indonesian';
 
 // Static imports (not require-by-name) so the bundler includes them.
 const STEMMERS: Record<Exclude<StemmerName, 'none'>, (word: string) => string> = {
-  arabic, armenian, bulgarian, danish, dutch, english, finnish, french, german, greek, hungarian, indian,
-  indonesian, irish, italian, lithuanian, nepali, norwegian, portuguese, romanian, russian, serbian, spanish,
-  swedish, tamil, turkish, ukrainian,
+  arabic,
+  armenian,
+  bulgarian,
+  danish,
+  dutch,
+  english,
+  finnish,
+  french,
+  german,
+  greek,
+  hungarian,
+  indian,
+  indonesian,
+  irish,
+  italian,
+  lithuanian,
+  nepali,
+  norwegian,
+  portuguese,
+  romanian,
+  russian,
+  serbian,
+  spanish,
+  swedish,
+  tamil,
+  turkish,
+  ukrainian,
 };
 
 /** Letters and digits of any script form tokens; everything else separates them. */
@@ -52,9 +76,14 @@ export interface Analyzer {
 }
 
 export function createAnalyzer(config: AnalyzerConfig): Analyzer {
-  const stopList = config.stopwords === 'english' ? ENGLISH_STOPWORDS
-    : config.stopwords === 'indonesian' ? INDONESIAN_STOPWORDS
-      : config.stopwords === 'none' ? [] : config.stopwords;
+  const stopList =
+    config.stopwords === 'english'
+      ? ENGLISH_STOPWORDS
+      : config.stopwords === 'indonesian'
+        ? INDONESIAN_STOPWORDS
+        : config.stopwords === 'none'
+          ? []
+          : config.stopwords;
   const stopwords = new Set(stopList.map((w) => (config.lowercase ? w.toLowerCase() : w)));
   const stem = config.stemmer === 'none' ? undefined : STEMMERS[config.stemmer];
   const { minLength, lowercase } = config;

@@ -19,8 +19,15 @@ import { RerankScoreCache } from './rerank';
 import { type SharedPart, type SharedPartKind, type SharedParts, indexShareKeys } from './shared-parts';
 import { VectorStage } from './vector-stage';
 import {
-  type BuildInfo, type DocumentDiff, type Engine, type LearnedModels, type SearchOptions, type SearchResult, type SuggestOptions,
-  type Suggestion, runPipeline,
+  type BuildInfo,
+  type DocumentDiff,
+  type Engine,
+  type LearnedModels,
+  type SearchOptions,
+  type SearchResult,
+  type SuggestOptions,
+  type Suggestion,
+  runPipeline,
 } from './pipeline';
 import type { EngineParts } from './steps';
 
@@ -73,7 +80,13 @@ export function lexicalIndexOf(engine: Engine): LexicalIndex | undefined {
 /** The lexical index with what it was built from; a corpus change is applied once, whoever shares it. */
 class LexicalPart {
   private updating: Promise<void> = Promise.resolve();
-  constructor(readonly index: LexicalIndex, public corpusFingerprint: string, readonly info: NonNullable<BuildInfo['lexical']>, readonly notes: string[], readonly warnings: string[] = []) {}
+  constructor(
+    readonly index: LexicalIndex,
+    public corpusFingerprint: string,
+    readonly info: NonNullable<BuildInfo['lexical']>,
+    readonly notes: string[],
+    readonly warnings: string[] = [],
+  ) {}
 
   update(diff: DocumentDiff): Promise<void> {
     if (diff.corpusFingerprint === this.corpusFingerprint) return this.updating;
@@ -118,7 +131,10 @@ class RetrievalEngine implements Engine {
   private async part<T>(kind: SharedPartKind, make: () => Promise<T>, usable?: (part: T) => boolean, sharable = true): Promise<T> {
     const key = indexShareKeys(this.config)[kind];
     if (!this.options.shared || !key || !sharable) return make();
-    const got: SharedPart<T> = await this.options.shared.use(kind, key, this.config.name, make, { signal: this.options.work?.signal, usable });
+    const got: SharedPart<T> = await this.options.shared.use(kind, key, this.config.name, make, {
+      signal: this.options.work?.signal,
+      usable,
+    });
     if (got.owner !== this.config.name) this.sharedWith[kind] = got.owner;
     return got.value;
   }
@@ -128,19 +144,33 @@ class RetrievalEngine implements Engine {
     const current = (p: { corpusFingerprint: string }) => p.corpusFingerprint === corpusFingerprint;
     if (config.lexical) {
       const fields = Object.keys(config.lexical.fields);
-      this.lexical = await this.part('lexical', async () => {
-        const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical!.analyzer), cacheDir, { now: this.options.now, work: this.options.work, corpusName: this.options.corpusName });
-        return new LexicalPart(r.index, corpusFingerprint, { source: r.source, ms: r.ms }, r.notes, r.warnings);
-      }, current);
+      this.lexical = await this.part(
+        'lexical',
+        async () => {
+          const r = await buildOrLoadLexical(docs, corpusFingerprint, fields, createAnalyzer(config.lexical!.analyzer), cacheDir, {
+            now: this.options.now,
+            work: this.options.work,
+            corpusName: this.options.corpusName,
+          });
+          return new LexicalPart(r.index, corpusFingerprint, { source: r.source, ms: r.ms }, r.notes, r.warnings);
+        },
+        current,
+      );
     }
     if (config.vector) {
       const { embedder, providers, work } = this.options;
-      this.vector = await this.part('vector', () => VectorStage.build({ config, docs, corpusFingerprint, cacheDir, embedder, providers, work }), current, !embedder);
+      this.vector = await this.part(
+        'vector',
+        () => VectorStage.build({ config, docs, corpusFingerprint, cacheDir, embedder, providers, work }),
+        current,
+        !embedder,
+      );
     }
     if (config.rerank) {
       const given = this.options.reranker;
       const providers = this.options.providers;
-      this.reranker = given ?? (providers ? await this.part('rerank', async () => createReranker(config.rerank!.provider, providers)) : undefined);
+      this.reranker =
+        given ?? (providers ? await this.part('rerank', async () => createReranker(config.rerank!.provider, providers)) : undefined);
       if (!this.reranker) throw new InputError(`${config.name}: "rerank" needs a reranker (no provider context given)`);
     }
   }
@@ -157,8 +187,15 @@ class RetrievalEngine implements Engine {
     const v = this.vector;
     await v?.current(options.signal);
     const parts: EngineParts = {
-      config: this.config, lexical: this.lexical?.index, exact: v?.exact, hnsw: v?.hnsw, embedder: v?.embedder,
-      vectorCache: v?.queries, reranker: this.reranker, docsById: this.docsById, rerankCache: this.rerankCache,
+      config: this.config,
+      lexical: this.lexical?.index,
+      exact: v?.exact,
+      hnsw: v?.hnsw,
+      embedder: v?.embedder,
+      vectorCache: v?.queries,
+      reranker: this.reranker,
+      docsById: this.docsById,
+      rerankCache: this.rerankCache,
     };
     return runPipeline(parts, text, options);
   }

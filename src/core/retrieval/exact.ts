@@ -66,7 +66,11 @@ export class ExactIndex {
   private readonly permittedRows = new WeakMap<ReadonlySet<string>, PermittedRows>();
   private scores = new Float64Array(0);
 
-  constructor(readonly dimension: number, readonly space: ExactSpace = 'cosine', options: ExactIndexOptions = {}) {
+  constructor(
+    readonly dimension: number,
+    readonly space: ExactSpace = 'cosine',
+    options: ExactIndexOptions = {},
+  ) {
     this.storage = options.storage ?? 'float32';
     const lanes = LANE_ELEMENTS[this.storage];
     this.padded = Math.max(lanes, Math.ceil(dimension / lanes) * lanes);
@@ -95,9 +99,12 @@ export class ExactIndex {
     const off = row * this.padded;
     const out = new Float32Array(this.dimension);
     for (let j = 0; j < this.dimension; j++) {
-      out[j] = this.storage === 'float32' ? this.f32[off + j]
-        : this.storage === 'float16' ? halfValue(this.u16[off + j])
-        : this.i8[off + j] * this.rowScale[row];
+      out[j] =
+        this.storage === 'float32'
+          ? this.f32[off + j]
+          : this.storage === 'float16'
+            ? halfValue(this.u16[off + j])
+            : this.i8[off + j] * this.rowScale[row];
     }
     return out;
   }
@@ -264,7 +271,12 @@ export class ExactIndex {
     return out;
   }
 
-  private run(kernel: 'dot_f32' | 'l2_f32' | 'dot_f16' | 'dot_i8', q: Float32Array | Int16Array, rows: Int32Array, out: Float64Array): void {
+  private run(
+    kernel: 'dot_f32' | 'l2_f32' | 'dot_f16' | 'dot_i8',
+    q: Float32Array | Int16Array,
+    rows: Int32Array,
+    out: Float64Array,
+  ): void {
     const n = rows.length;
     const P = this.padded;
     if (!this.wasm) {
@@ -309,7 +321,9 @@ export class ExactIndex {
       try {
         if (missing > 0) memory.grow(Math.ceil(missing / WASM_PAGE));
       } catch {
-        throw new Error(`exact search: ${(size / 2 ** 30).toFixed(1)} GiB of vectors do not fit in WebAssembly memory (4 GiB at most); use "storage": "float16" or "int8" (half or a quarter of the size)`);
+        throw new Error(
+          `exact search: ${(size / 2 ** 30).toFixed(1)} GiB of vectors do not fit in WebAssembly memory (4 GiB at most); use "storage": "float16" or "int8" (half or a quarter of the size)`,
+        );
       }
       this.bytes = memory.buffer;
     } else {
@@ -344,7 +358,13 @@ function inverseNorm(v: ArrayLike<number>): number {
  * The k best of `rows` by `scores` (same positions), in compareScored order, leaving out rows that `mask`
  * has at 0: a heap of k positions whose root is the worst kept, so most rows cost one comparison.
  */
-function selectTop(scores: Float64Array, rows: Int32Array, k: number, ids: ReadonlyArray<string | undefined>, mask?: Uint8Array): ScoredId[] {
+function selectTop(
+  scores: Float64Array,
+  rows: Int32Array,
+  k: number,
+  ids: ReadonlyArray<string | undefined>,
+  mask?: Uint8Array,
+): ScoredId[] {
   const heap = new Int32Array(k);
   let size = 0;
   // a ranks below b: lower score, or the same score and the smaller id (ties go by id descending)

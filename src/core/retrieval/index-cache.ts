@@ -98,8 +98,16 @@ interface LexicalCacheMeta {
  * `work` cancels the build or a large load and receives its progress (see util/cooperative).
  */
 export async function buildOrLoadLexical(
-  docs: readonly Document[], corpusFingerprint: string, fields: string[], analyzer: Analyzer, cacheDir?: string,
-  { now = () => performance.now(), work = Work.none, corpusName = 'the corpus' }: { now?: () => number; work?: Work; corpusName?: string } = {},
+  docs: readonly Document[],
+  corpusFingerprint: string,
+  fields: string[],
+  analyzer: Analyzer,
+  cacheDir?: string,
+  {
+    now = () => performance.now(),
+    work = Work.none,
+    corpusName = 'the corpus',
+  }: { now?: () => number; work?: Work; corpusName?: string } = {},
 ): Promise<LexicalLoad> {
   // refused up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built one)
   checkLexicalFits(estimateLexicalMemory(docs, fields), corpusName);
@@ -110,7 +118,11 @@ export async function buildOrLoadLexical(
   }
   const base = join(cacheDir, 'lexical', lexicalCacheKey(fields, analyzer));
   const paths = { data: `${base}.json`, meta: `${base}.meta.json`, timing: `${base}.timing.json` };
-  let timing = readJson<LexicalCacheTiming>(paths.timing, (t) => Array.isArray(t.buildMsPerDoc) && Array.isArray(t.loadMsPerDoc) && typeof t.rebuildStarts === 'number') ?? NO_TIMING;
+  let timing =
+    readJson<LexicalCacheTiming>(
+      paths.timing,
+      (t) => Array.isArray(t.buildMsPerDoc) && Array.isArray(t.loadMsPerDoc) && typeof t.rebuildStarts === 'number',
+    ) ?? NO_TIMING;
   const meta = readJson<LexicalCacheMeta>(paths.meta, (m) => typeof m.corpus === 'string' && typeof m.docs === 'object' && m.docs !== null);
   const notes: string[] = [];
   const warnings: string[] = [];

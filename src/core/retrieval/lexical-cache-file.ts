@@ -91,7 +91,11 @@ export function readLexicalCacheFile(path: string, sha256: string): AsPlainObjec
   }
 }
 
-function* termLines(lines: Generator<{ text: string }, void, void>, hash: Hash, expected: string): Generator<AsPlainObject['index'][number], void, void> {
+function* termLines(
+  lines: Generator<{ text: string }, void, void>,
+  hash: Hash,
+  expected: string,
+): Generator<AsPlainObject['index'][number], void, void> {
   // for-of closes the file when the loop ends early (a broken line, or the loader stopping)
   for (const { text } of { [Symbol.iterator]: () => lines }) if (text !== '') yield JSON.parse(text);
   const actual = hash.digest('hex');

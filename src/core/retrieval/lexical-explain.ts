@@ -70,7 +70,12 @@ const FUZZY_WEIGHT = 0.45;
 const MAX_FUZZY = 6;
 
 /** Every BM25 term behind `docId`'s lexical score for `text` under `options` (boosts, scoring, AND/OR, coordination). */
-export function explainLexical(index: LexicalIndex, text: string, docId: string, options: Omit<LexicalQueryOptions, 'depth' | 'filter'>): LexicalExplanation {
+export function explainLexical(
+  index: LexicalIndex,
+  text: string,
+  docId: string,
+  options: Omit<LexicalQueryOptions, 'depth' | 'filter'>,
+): LexicalExplanation {
   const ms = index.miniSearch as unknown as MiniSearchState;
   const { k1, b, d } = options.bm25;
   // Each query token is its own MiniSearch query; a repeated term is scored (and summed) again, as MiniSearch does.
@@ -92,11 +97,25 @@ export function explainLexical(index: LexicalIndex, text: string, docId: string,
           if (!postings || tf === undefined) continue;
           const df = postings.size;
           const idf = Math.log(1 + (ms._documentCount - df + 0.5) / (df + 0.5));
-          const lengthNorm = 1 - b + b * fieldLength / avgFieldLength;
-          const bm25 = idf * (d + tf * (k1 + 1) / (tf + k1 * lengthNorm));
+          const lengthNorm = 1 - b + (b * fieldLength) / avgFieldLength;
+          const bm25 = idf * (d + (tf * (k1 + 1)) / (tf + k1 * lengthNorm));
           parts.push({
-            field, queryTerm, term: e.term, match: e.match, weight: e.weight, tf, fieldLength, avgFieldLength, df,
-            docCount: ms._documentCount, idf, lengthNorm, bm25, boost: options.boosts[field], coordination: 1, contribution: 0,
+            field,
+            queryTerm,
+            term: e.term,
+            match: e.match,
+            weight: e.weight,
+            tf,
+            fieldLength,
+            avgFieldLength,
+            df,
+            docCount: ms._documentCount,
+            idf,
+            lengthNorm,
+            bm25,
+            boost: options.boosts[field],
+            coordination: 1,
+            contribution: 0,
           });
         }
       }
@@ -110,13 +129,24 @@ export function explainLexical(index: LexicalIndex, text: string, docId: string,
   }
   const matched = matchedTerms.length > 0 && (options.combineWith === 'OR' || matchedTerms.length === distinct.length);
   return {
-    parts, sum: parts.reduce((s, p) => s + p.contribution, 0), matchedTerms, missingTerms: distinct.filter((t) => !matchedTerms.includes(t)),
-    combineWith: options.combineWith, matched, coordination, bm25: { k1, b, d },
+    parts,
+    sum: parts.reduce((s, p) => s + p.contribution, 0),
+    matchedTerms,
+    missingTerms: distinct.filter((t) => !matchedTerms.includes(t)),
+    combineWith: options.combineWith,
+    matched,
+    coordination,
+    bm25: { k1, b, d },
   };
 }
 
 /** The index terms one query term is scored on, with their weights (MiniSearch's executeQuerySpec). */
-function expansionsOf(ms: MiniSearchState, term: string, prefix: boolean, fuzzy: number): Array<{ term: string; data: FieldTermData; match: LexicalPart['match']; weight: number }> {
+function expansionsOf(
+  ms: MiniSearchState,
+  term: string,
+  prefix: boolean,
+  fuzzy: number,
+): Array<{ term: string; data: FieldTermData; match: LexicalPart['match']; weight: number }> {
   const out: Array<{ term: string; data: FieldTermData; match: LexicalPart['match']; weight: number }> = [];
   const own = ms._index.get(term);
   if (own) out.push({ term, data: own, match: 'exact', weight: 1 });
@@ -126,7 +156,7 @@ function expansionsOf(ms: MiniSearchState, term: string, prefix: boolean, fuzzy:
       const distance = t.length - term.length;
       if (!distance) continue;
       prefixed.add(t);
-      out.push({ term: t, data, match: 'prefix', weight: PREFIX_WEIGHT * t.length / (t.length + 0.3 * distance) });
+      out.push({ term: t, data, match: 'prefix', weight: (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance) });
     }
   }
   if (fuzzy > 0) {
@@ -134,7 +164,7 @@ function expansionsOf(ms: MiniSearchState, term: string, prefix: boolean, fuzzy:
     if (maxDistance) {
       for (const [t, [data, distance]] of ms._index.fuzzyGet(term, maxDistance)) {
         if (!distance || prefixed.has(t)) continue; // a prefix expansion is scored as one
-        out.push({ term: t, data, match: 'fuzzy', weight: FUZZY_WEIGHT * t.length / (t.length + distance) });
+        out.push({ term: t, data, match: 'fuzzy', weight: (FUZZY_WEIGHT * t.length) / (t.length + distance) });
       }
     }
   }

@@ -65,7 +65,11 @@ export class LexicalIndex {
   /** Compact copy of MiniSearch's postings for pruned top-k (built on first use, dropped on every change). */
   private compact?: Postings;
 
-  constructor(readonly fields: string[], readonly analyzer: Analyzer, miniSearch?: MiniSearch<Document>) {
+  constructor(
+    readonly fields: string[],
+    readonly analyzer: Analyzer,
+    miniSearch?: MiniSearch<Document>,
+  ) {
     this.miniSearch = miniSearch ?? new MiniSearch<Document>(LexicalIndex.miniSearchOptions(fields, analyzer));
     if (miniSearch) this.exactAverageLengths();
   }
@@ -150,7 +154,7 @@ export class LexicalIndex {
 
   /** The compact postings (built from MiniSearch's index on first use after a build, load or update). */
   postings(): Postings {
-    return this.compact ??= Postings.fromMiniSearch(this.miniSearch, this.fields);
+    return (this.compact ??= Postings.fromMiniSearch(this.miniSearch, this.fields));
   }
 
   /** Per-field scores for a query, computed once per (query, scoring settings) and then reused. */
@@ -177,13 +181,16 @@ export class LexicalIndex {
     const docIds: string[] = [];
     const fieldHits: Array<{ field: string; hits: Array<{ slot: number; raw: number; terms: string[] }> }> = [];
     for (const field of this.fields) {
-      const results = terms.length === 0 ? [] : this.miniSearch.search(query, {
-        fields: [field],
-        combineWith: 'OR',
-        bm25: { k: settings.bm25.k1, b: settings.bm25.b, d: settings.bm25.d },
-        prefix: settings.prefix,
-        fuzzy: settings.fuzzy > 0 ? settings.fuzzy : false,
-      });
+      const results =
+        terms.length === 0
+          ? []
+          : this.miniSearch.search(query, {
+              fields: [field],
+              combineWith: 'OR',
+              bm25: { k: settings.bm25.k1, b: settings.bm25.b, d: settings.bm25.d },
+              prefix: settings.prefix,
+              fuzzy: settings.fuzzy > 0 ? settings.fuzzy : false,
+            });
       const hits = results.map((r) => {
         const id = r.id as string; // MiniSearch types ids as any; ours are strings
         let s = slot.get(id);
@@ -221,7 +228,10 @@ export class LexicalIndex {
    * sum over the groups that contain it. As a second guard each suggestion's exact terms are searched again
    * (AND, filtered) and it is dropped unless one permitted document contains them all.
    */
-  suggest(prefix: string, options: { filter?: (docId: string) => boolean; limit?: number; fuzzy?: number } = {}): Array<{ suggestion: string; terms: string[]; score: number }> {
+  suggest(
+    prefix: string,
+    options: { filter?: (docId: string) => boolean; limit?: number; fuzzy?: number } = {},
+  ): Array<{ suggestion: string; terms: string[]; score: number }> {
     const limit = options.limit ?? 10;
     const filter = options.filter;
     const tokens = this.analyzer.tokenize(prefix);
@@ -258,14 +268,17 @@ export class LexicalIndex {
   /** Does one document that `filter` accepts contain every one of these index terms (as indexed, no prefix/fuzzy)? */
   termsInPermittedDocument(terms: string[], filter?: (docId: string) => boolean): boolean {
     if (terms.length === 0) return false;
-    const hits = this.miniSearch.search({ queries: terms, combineWith: 'AND' }, {
-      prefix: false,
-      fuzzy: false,
-      // Index terms are already processed; processing them again (e.g. stemming a stem) could change them.
-      processTerm: (t: string) => t,
-      tokenize: (t: string) => [t],
-      filter: filter ? (r) => filter(r.id as string) : undefined,
-    });
+    const hits = this.miniSearch.search(
+      { queries: terms, combineWith: 'AND' },
+      {
+        prefix: false,
+        fuzzy: false,
+        // Index terms are already processed; processing them again (e.g. stemming a stem) could change them.
+        processTerm: (t: string) => t,
+        tokenize: (t: string) => [t],
+        filter: filter ? (r) => filter(r.id as string) : undefined,
+      },
+    );
     return hits.length > 0;
   }
 
@@ -359,7 +372,10 @@ export class CandidateRanker {
    * `idOrder`: every candidate's position in descending id order among any set of ids that holds them (idOrderOf),
    * so that many queries' candidates are put in id order by numbers, not by comparing strings again per query.
    */
-  constructor(readonly scores: FieldScores, idOrder?: ReadonlyMap<string, number>) {
+  constructor(
+    readonly scores: FieldScores,
+    idOrder?: ReadonlyMap<string, number>,
+  ) {
     const { docIds } = scores;
     const n = docIds.length;
     let byId: Int32Array;
@@ -399,10 +415,22 @@ export class CandidateRanker {
       }
     });
     let quality = this.fields.length <= 30 ? this.quality.get(set) : undefined;
-    if (!quality) this.quality.set(set, (quality = matchedTerms(this.scores, this.fields.filter((field) => (options.boosts[field] ?? 0) > 0))));
+    if (!quality)
+      this.quality.set(
+        set,
+        (quality = matchedTerms(
+          this.scores,
+          this.fields.filter((field) => (options.boosts[field] ?? 0) > 0),
+        )),
+      );
     const buffers = takeBuffers(this.scores.docIds.length);
     const { slots, scores: kept, mark } = buffers;
-    const total = scoreResolved(this.scores, { raws, boosts, quality, minQuality: minQualityOf(this.scores, options), filter: options.filter, coordination: options.coordination }, slots, kept);
+    const total = scoreResolved(
+      this.scores,
+      { raws, boosts, quality, minQuality: minQualityOf(this.scores, options), filter: options.filter, coordination: options.coordination },
+      slots,
+      kept,
+    );
     const floor = depthFloor(buffers, total, depth);
     // Fewer than `depth` candidates score above the floor: those are sorted. Of the (often many) ties at the floor,
     // only the ones with the lowest id ranks fill the rest: marked by id rank, then read in id-rank order.
@@ -516,7 +544,10 @@ function scoreCandidates(scores: FieldScores, options: RecombineOptions, slots: 
   const resolved: ResolvedBoosts = {
     raws: active.map(([, data]) => data.raw),
     boosts: active.map(([field]) => options.boosts[field]),
-    quality: matchedTerms(scores, active.map(([field]) => field)),
+    quality: matchedTerms(
+      scores,
+      active.map(([field]) => field),
+    ),
     minQuality: minQualityOf(scores, options),
     filter: options.filter,
     coordination: options.coordination,
@@ -524,7 +555,12 @@ function scoreCandidates(scores: FieldScores, options: RecombineOptions, slots: 
   return scoreResolved(scores, resolved, slots, kept);
 }
 
-function scoreResolved(scores: FieldScores, { raws, boosts, quality, minQuality, filter, coordination }: ResolvedBoosts, slots: Int32Array, kept: Float64Array): number {
+function scoreResolved(
+  scores: FieldScores,
+  { raws, boosts, quality, minQuality, filter, coordination }: ResolvedBoosts,
+  slots: Int32Array,
+  kept: Float64Array,
+): number {
   const { docIds } = scores;
   const n = docIds.length;
   let total = 0;
@@ -558,7 +594,10 @@ interface Buffers {
 }
 
 function takeBuffers(n: number): Buffers {
-  const buffers = spare && spare.slots.length >= n ? spare : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n), mark: new Uint8Array(n) };
+  const buffers =
+    spare && spare.slots.length >= n
+      ? spare
+      : { slots: new Int32Array(n), scores: new Float64Array(n), select: new Float64Array(n), mark: new Uint8Array(n) };
   spare = undefined;
   return buffers;
 }

@@ -52,12 +52,12 @@ export function currentHeap(): HeapState {
 export function checkLexicalFits(estimate: LexicalMemoryEstimate, corpus: string, heap: HeapState = currentHeap()): void {
   const usable = heap.limit * HEADROOM;
   if (heap.used + estimate.bytes <= usable) return;
-  const need = Math.ceil(((heap.used + estimate.bytes) / HEADROOM) / (1024 * 1024) / 256) * 256;
+  const need = Math.ceil((heap.used + estimate.bytes) / HEADROOM / (1024 * 1024) / 256) * 256;
   throw new InputError(
     `the lexical index of ${corpus} (${estimate.docs.toLocaleString('en')} documents, ${(estimate.chars / 1e6).toFixed(1)} million characters of indexed text) needs about ${mib(estimate.bytes)} of heap; ` +
-    `${mib(heap.used)} is in use and the heap limit is ${mib(heap.limit)}, so it would end in an out-of-memory crash. ` +
-    `Raise the heap (NODE_OPTIONS=--max-old-space-size=${need}, in MiB), evaluate a sample of the corpus (corpus.include/exclude in ranklab.json), ` +
-    'or measure the engine the corpus lives in through an engine adapter (docs/engines.md)',
+      `${mib(heap.used)} is in use and the heap limit is ${mib(heap.limit)}, so it would end in an out-of-memory crash. ` +
+      `Raise the heap (NODE_OPTIONS=--max-old-space-size=${need}, in MiB), evaluate a sample of the corpus (corpus.include/exclude in ranklab.json), ` +
+      'or measure the engine the corpus lives in through an engine adapter (docs/engines.md)',
   );
 }
 

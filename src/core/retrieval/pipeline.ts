@@ -143,8 +143,14 @@ export async function runPipeline(parts: EngineParts, text: string, options: Sea
   if (options.pageSize !== undefined) hits = hits.slice(0, options.pageSize);
   const docs: RankedDoc[] = hits.map((h) => ({ id: h.id, score: h.score, stages: provenance.get(h.id) }));
   const result: SearchResult = {
-    docs, total: matchTotal(retrieved, filter), latencyMs, notes, vectorIds: outputs.get('vector')?.hits.map((h) => h.id),
-    matches: options.collectMatches ? [...matchIds(retrieved, filter)] : undefined, stageIds, cached,
+    docs,
+    total: matchTotal(retrieved, filter),
+    latencyMs,
+    notes,
+    vectorIds: outputs.get('vector')?.hits.map((h) => h.id),
+    matches: options.collectMatches ? [...matchIds(retrieved, filter)] : undefined,
+    stageIds,
+    cached,
     explanation: options.explain !== undefined ? explanation : undefined,
   };
   latencyMs.total = performance.now() - t0;

@@ -61,12 +61,16 @@ export async function rerankCandidates(
   if (missing.length > 0) {
     const passages = missing.map((i) => rerankPassage(docsById.get(pool[i].id)!, options.maxPassageChars));
     const fresh = await reranker.score(query, passages, options.signal);
-    if (fresh.length !== passages.length) throw new ProviderError(`reranker ${reranker.id} returned ${fresh.length} scores for ${passages.length} passages`, reranker.id);
+    if (fresh.length !== passages.length)
+      throw new ProviderError(`reranker ${reranker.id} returned ${fresh.length} scores for ${passages.length} passages`, reranker.id);
     missing.forEach((i, j) => {
       scores[i] = fresh[j];
       options.cache?.set(reranker.id, query, docsById.get(pool[i].id)!.hash, fresh[j]);
     });
   }
-  const hits = pool.map((c, i) => ({ id: c.id, score: scores[i]! })).sort(compareScored).slice(0, options.topM);
+  const hits = pool
+    .map((c, i) => ({ id: c.id, score: scores[i]! }))
+    .sort(compareScored)
+    .slice(0, options.topM);
   return { hits, scored: missing.length };
 }

@@ -29,7 +29,7 @@ export function indexShareKeys(config: RankConfig): Partial<Record<SharedPartKin
       embedder: v.embedder,
       space: v.space,
       exact: v.exact,
-      storage: v.exact ? v.storage ?? null : null,
+      storage: v.exact ? (v.storage ?? null) : null,
       hnsw: v.exact ? null : { M: v.hnsw.M, efConstruction: v.hnsw.efConstruction },
       analyzer: v.embedder.provider === 'lsa' ? configAnalyzer(config).key : null,
     });
@@ -63,16 +63,25 @@ export class SharedParts {
    * The part of `kind` under `key`: the one built already, else `make()`'s. `usable` says whether a built part
    * still serves (e.g. it was built from another corpus than the caller's); if not, it is replaced.
    */
-  async use<T>(kind: SharedPartKind, key: string, owner: string, make: () => Promise<T>, opts: { signal?: AbortSignal; usable?: (part: T) => boolean } = {}): Promise<SharedPart<T>> {
+  async use<T>(
+    kind: SharedPartKind,
+    key: string,
+    owner: string,
+    make: () => Promise<T>,
+    opts: { signal?: AbortSignal; usable?: (part: T) => boolean } = {},
+  ): Promise<SharedPart<T>> {
     const id = `${kind}\u0000${key}`;
     for (;;) {
       let entry = this.entries.get(id);
       if (entry?.signal?.aborted) entry = undefined;
       if (!entry) {
         const created: Entry = { owner, pending: make(), signal: opts.signal };
-        created.pending.then(() => (created.signal = undefined), () => {
-          if (this.entries.get(id) === created) this.entries.delete(id);
-        });
+        created.pending.then(
+          () => (created.signal = undefined),
+          () => {
+            if (this.entries.get(id) === created) this.entries.delete(id);
+          },
+        );
         this.entries.set(id, (entry = created));
       }
       let value: T;

@@ -21,16 +21,35 @@ export class HnswIndex {
     readonly params: HnswParams,
   ) {}
 
-  static build(ids: readonly string[], vectors: readonly ArrayLike<number>[], dimension: number, space: 'cosine' | 'ip', params: HnswParams): HnswIndex {
+  static build(
+    ids: readonly string[],
+    vectors: readonly ArrayLike<number>[],
+    dimension: number,
+    space: 'cosine' | 'ip',
+    params: HnswParams,
+  ): HnswIndex {
     return runSync(HnswIndex.buildSteps(ids, vectors, dimension, space, params));
   }
 
   /** `build` pausing between points (hnswlib's addPoint blocks); stops with the slicer's abort reason. */
-  static buildSliced(ids: readonly string[], vectors: readonly ArrayLike<number>[], dimension: number, space: 'cosine' | 'ip', params: HnswParams, slicer: Slicer): Promise<HnswIndex> {
+  static buildSliced(
+    ids: readonly string[],
+    vectors: readonly ArrayLike<number>[],
+    dimension: number,
+    space: 'cosine' | 'ip',
+    params: HnswParams,
+    slicer: Slicer,
+  ): Promise<HnswIndex> {
     return runSliced(HnswIndex.buildSteps(ids, vectors, dimension, space, params), slicer);
   }
 
-  private static *buildSteps(ids: readonly string[], vectors: readonly ArrayLike<number>[], dimension: number, space: 'cosine' | 'ip', params: HnswParams): Steps<HnswIndex> {
+  private static *buildSteps(
+    ids: readonly string[],
+    vectors: readonly ArrayLike<number>[],
+    dimension: number,
+    space: 'cosine' | 'ip',
+    params: HnswParams,
+  ): Steps<HnswIndex> {
     const hnsw = new HierarchicalNSW(space, dimension);
     hnsw.initIndex(Math.max(16, ids.length), params.M, params.efConstruction, 100);
     const index = new HnswIndex(hnsw, dimension, space, params);
@@ -74,9 +93,9 @@ export class HnswIndex {
     this.hnsw.setEf(Math.max(efSearch, n));
     const labelFilter = filter
       ? (label: number) => {
-        const id = this.labelToId[label];
-        return id !== undefined && filter(id);
-      }
+          const id = this.labelToId[label];
+          return id !== undefined && filter(id);
+        }
       : undefined;
     const { neighbors, distances } = this.hnsw.searchKnn(Array.from(query), n, labelFilter);
     const out: ScoredId[] = [];
@@ -93,7 +112,10 @@ export class HnswIndex {
     const tmp = tempPathBeside(join(dir, 'hnsw.bin'));
     this.hnsw.writeIndexSync(tmp);
     renameSync(tmp, join(dir, 'hnsw.bin'));
-    writeFileAtomic(join(dir, 'labels.json'), JSON.stringify({ dimension: this.dimension, space: this.space, params: this.params, labels: this.labelToId }));
+    writeFileAtomic(
+      join(dir, 'labels.json'),
+      JSON.stringify({ dimension: this.dimension, space: this.space, params: this.params, labels: this.labelToId }),
+    );
   }
 
   /** Loads what `save` wrote, or returns undefined when it is missing or unreadable. */
@@ -102,7 +124,12 @@ export class HnswIndex {
     const meta = join(dir, 'labels.json');
     if (!existsSync(bin) || !existsSync(meta)) return undefined;
     try {
-      const m = JSON.parse(readFileSync(meta, 'utf8')) as { dimension: number; space: 'cosine' | 'ip'; params: HnswParams; labels: Array<string | null> };
+      const m = JSON.parse(readFileSync(meta, 'utf8')) as {
+        dimension: number;
+        space: 'cosine' | 'ip';
+        params: HnswParams;
+        labels: Array<string | null>;
+      };
       const hnsw = new HierarchicalNSW(m.space, m.dimension);
       hnsw.readIndexSync(bin);
       const index = new HnswIndex(hnsw, m.dimension, m.space, m.params);

@@ -33,7 +33,11 @@ export interface VectorMemoryEstimate {
   bytes: number;
 }
 
-export function estimateVectorMemory(docs: number, dimension: number, opts: { storage?: 'float16' | 'int8'; hnsw?: HnswParams }): VectorMemoryEstimate {
+export function estimateVectorMemory(
+  docs: number,
+  dimension: number,
+  opts: { storage?: 'float16' | 'int8'; hnsw?: HnswParams },
+): VectorMemoryEstimate {
   const storage = opts.storage ?? 'float32';
   const inputBytes = docs * (dimension * 4 + JS_BYTES_PER_VECTOR);
   // rows padded to 16 bytes for the SIMD lanes; float16/int8 keep a scale and a norm per row
@@ -60,10 +64,10 @@ export function checkVectorsFit(e: VectorMemoryEstimate, what: string, available
   if (e.hnswBytes) parts.push(`HNSW graph ${size(e.hnswBytes)}`);
   throw new InputError(
     `${what}: the vectors of ${e.docs.toLocaleString('en')} documents × ${e.dimension} dimensions need about ${size(e.bytes)} (${parts.join(', ')}); ` +
-    `${available.source} is ${size(available.bytes)}, of which ${Math.round(VECTOR_HEADROOM * 100)}% may be used. ` +
-    `Store the exact index as int8 ("storage": "int8", a quarter of float32), turn HNSW off ("exact": true: no graph and no second copy), ` +
-    'evaluate a sample of the corpus (corpus.include/exclude in ranklab.json), or measure the engine the vectors live in through an engine adapter (docs/engines.md); ' +
-    'RANKLAB_VECTOR_MEMORY_MB sets the budget (MiB)',
+      `${available.source} is ${size(available.bytes)}, of which ${Math.round(VECTOR_HEADROOM * 100)}% may be used. ` +
+      `Store the exact index as int8 ("storage": "int8", a quarter of float32), turn HNSW off ("exact": true: no graph and no second copy), ` +
+      'evaluate a sample of the corpus (corpus.include/exclude in ranklab.json), or measure the engine the vectors live in through an engine adapter (docs/engines.md); ' +
+      'RANKLAB_VECTOR_MEMORY_MB sets the budget (MiB)',
   );
 }
 

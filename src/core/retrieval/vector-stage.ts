@@ -102,7 +102,8 @@ export class VectorStage {
     if (!docVectors && provider === 'precomputed' && !this.options.embedder) {
       const pre = precomputedDocumentVectors(docs as Document[], typeof v.embedder.field === 'string' ? v.embedder.field : 'vector');
       docVectors = pre.vectors;
-      if (pre.diagnostics.length) this.notes.push(`vector: ${pre.diagnostics.length} document vector problem(s), first: ${pre.diagnostics[0].message}`);
+      if (pre.diagnostics.length)
+        this.notes.push(`vector: ${pre.diagnostics.length} document vector problem(s), first: ${pre.diagnostics[0].message}`);
     }
     if (!docVectors && this.embedder.dimension) this.checkFits(docs.length, this.embedder.dimension);
     if (!docVectors) {
@@ -133,7 +134,10 @@ export class VectorStage {
   /** Refuses (InputError) vectors that would not fit in memory, before they are embedded or indexed. */
   private checkFits(docs: number, dimension: number): void {
     const v = this.config.vector!;
-    const estimate = estimateVectorMemory(docs, dimension, { storage: v.exact ? v.storage : undefined, hnsw: v.exact ? undefined : v.hnsw });
+    const estimate = estimateVectorMemory(docs, dimension, {
+      storage: v.exact ? v.storage : undefined,
+      hnsw: v.exact ? undefined : v.hnsw,
+    });
     checkVectorsFit(estimate, `config ${this.config.name}`, this.options.memory ?? availableVectorMemory());
   }
 
@@ -151,19 +155,33 @@ export class VectorStage {
     this.queries.clear();
     // One folder per embedder *setting* (the LSA model changes with the corpus; its id is checked below).
     const embedderKey = this.trainsLsa ? `lsa:${lsaCacheKey(this.config)}` : embedderId;
-    const dir = this.options.cacheDir ? join(this.options.cacheDir, 'vector', fingerprint([embedderKey, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, '')) : undefined;
+    const dir = this.options.cacheDir
+      ? join(this.options.cacheDir, 'vector', fingerprint([embedderKey, v.space, JSON.stringify(v.hnsw)]).replace(/^sha256:/, ''))
+      : undefined;
     const cached = dir ? loadHnswCache(dir, this.corpusFingerprint, embedderId) : undefined;
     if (cached?.index) {
       this.hnsw = cached.index;
       return 'cache';
     }
     if (cached?.problem) this.notes.push(`vector: HNSW cache not reused: ${cached.problem}; rebuilt`);
-    const ids = byId(this.docs).map((d) => d.id).filter((id) => exact.vectorOf(id));
-    this.hnsw = await HnswIndex.buildSliced(ids, ids.map((id) => exact.vectorOf(id)!), exact.dimension, v.space, v.hnsw, work.phase('hnsw', ids.length));
+    const ids = byId(this.docs)
+      .map((d) => d.id)
+      .filter((id) => exact.vectorOf(id));
+    this.hnsw = await HnswIndex.buildSliced(
+      ids,
+      ids.map((id) => exact.vectorOf(id)!),
+      exact.dimension,
+      v.space,
+      v.hnsw,
+      work.phase('hnsw', ids.length),
+    );
     if (dir) {
       try {
         this.hnsw.save(dir);
-        writeFileAtomic(join(dir, 'corpus.json'), JSON.stringify({ corpus: this.corpusFingerprint, embedder: embedderId, sha256: hnswFileHashes(dir) }));
+        writeFileAtomic(
+          join(dir, 'corpus.json'),
+          JSON.stringify({ corpus: this.corpusFingerprint, embedder: embedderId, sha256: hnswFileHashes(dir) }),
+        );
       } catch (e) {
         this.notes.push(`vector: HNSW cache not written (${(e as Error).message})`);
       }
@@ -190,7 +208,9 @@ export class VectorStage {
         // The model's own fingerprint covers its vocabulary and term vectors, not its document vectors: the file's
         // hash covers everything (a meta file without one is from before hashes: retrained).
         if (meta.modelSha256 !== sha256Hex(bytes)) {
-          this.notes.push(`vector: LSA model cache not reused: ${meta.modelSha256 ? 'its content hash does not match (changed after it was written)' : 'it has no content hash (written by an older Ranklab)'}; retrained`);
+          this.notes.push(
+            `vector: LSA model cache not reused: ${meta.modelSha256 ? 'its content hash does not match (changed after it was written)' : 'it has no content hash (written by an older Ranklab)'}; retrained`,
+          );
           throw new Error('stale');
         }
         const model = LsaModel.fromJSON(JSON.parse(bytes.toString('utf8')), tokenize);
@@ -204,7 +224,14 @@ export class VectorStage {
       try {
         const bytes = Buffer.from(JSON.stringify(model.toJSON()));
         writeFileAtomic(paths.model, bytes);
-        writeFileAtomic(paths.meta, JSON.stringify({ corpus: this.corpusFingerprint, model: model.fingerprint, modelSha256: sha256Hex(bytes) } satisfies LsaCacheMeta));
+        writeFileAtomic(
+          paths.meta,
+          JSON.stringify({
+            corpus: this.corpusFingerprint,
+            model: model.fingerprint,
+            modelSha256: sha256Hex(bytes),
+          } satisfies LsaCacheMeta),
+        );
       } catch (e) {
         this.notes.push(`vector: LSA model cache not written (${(e as Error).message})`);
       }
@@ -290,7 +317,10 @@ export class VectorStage {
     }
     // A fixed embedder: only the changed documents are embedded; exact search over them equals a fresh index.
     if (this.config.vector?.embedder.provider === 'precomputed' && !this.options.embedder) {
-      const pre = precomputedDocumentVectors(upserts, typeof this.config.vector.embedder.field === 'string' ? this.config.vector.embedder.field : 'vector');
+      const pre = precomputedDocumentVectors(
+        upserts,
+        typeof this.config.vector.embedder.field === 'string' ? this.config.vector.embedder.field : 'vector',
+      );
       for (const [id, vec] of pre.vectors) this.exact.set(id, vec);
     } else if (upserts.length) {
       const vs = await this.embedder.embed(upserts.map(embedText), 'document');
@@ -315,11 +345,16 @@ function loadHnswCache(dir: string, corpusFingerprint: string, embedderId: strin
   const corpusPath = join(dir, 'corpus.json');
   if (!existsSync(corpusPath)) return undefined;
   try {
-    const built = JSON.parse(readFileSync(corpusPath, 'utf8')) as { corpus?: string; embedder?: string; sha256?: { bin?: string; labels?: string } };
+    const built = JSON.parse(readFileSync(corpusPath, 'utf8')) as {
+      corpus?: string;
+      embedder?: string;
+      sha256?: { bin?: string; labels?: string };
+    };
     if (built.corpus !== corpusFingerprint || built.embedder !== embedderId) return undefined;
     if (!built.sha256) return { problem: 'it has no content hash (written by an older Ranklab)' };
     const now = hnswFileHashes(dir);
-    if (now.bin !== built.sha256.bin || now.labels !== built.sha256.labels) return { problem: 'its content hash does not match (changed after it was written)' };
+    if (now.bin !== built.sha256.bin || now.labels !== built.sha256.labels)
+      return { problem: 'its content hash does not match (changed after it was written)' };
   } catch {
     return undefined;
   }

@@ -108,7 +108,8 @@ export function decodeRunV2(value: unknown): unknown {
     return id;
   };
   const queries = v.queries.map((q, qi): SavedQueryResult => {
-    if (!q || !Array.isArray(q.docs) || !Array.isArray(q.scores) || q.docs.length !== q.scores.length) throw new Error(`queries[${qi}] needs "docs" and "scores" of equal length`);
+    if (!q || !Array.isArray(q.docs) || !Array.isArray(q.scores) || q.docs.length !== q.scores.length)
+      throw new Error(`queries[${qi}] needs "docs" and "scores" of equal length`);
     const { docs, scores, stages, stageIds, ...rest } = q;
     const list: RankedDoc[] = docs.map((i, j) => ({ id: idAt(i), score: scores[j] }));
     for (const [s, st] of Object.entries(stages ?? {}) as [StageName, CompactStage][]) {

@@ -16,7 +16,11 @@ export const RUN_FORMAT_V3 = 'ranklab-run@3';
 /** A document as `@3` mentions it: its id the first time, then the number of that first mention. */
 type IdRef = string | number;
 type StageV3 = 1 | { ranks?: (number | null)[]; scores: (number | null)[] };
-type QueryV3 = Omit<CompactQuery, 'docs' | 'stages' | 'stageIds'> & { docs: IdRef[]; stages?: Record<string, StageV3>; stageIds?: Record<string, IdRef[]> };
+type QueryV3 = Omit<CompactQuery, 'docs' | 'stages' | 'stageIds'> & {
+  docs: IdRef[];
+  stages?: Record<string, StageV3>;
+  stageIds?: Record<string, IdRef[]>;
+};
 
 export interface CompactRunV3 extends Omit<CompactRun, 'format' | 'ids' | 'queries'> {
   format: typeof RUN_FORMAT_V3;
@@ -36,7 +40,13 @@ export function encodeRunV3(saved: SavedRun): CompactRunV3 {
   const queries = v2.queries.map((q): QueryV3 => {
     const { docs, stages, stageIds, ...rest } = q;
     const out: QueryV3 = { ...rest, docs: docs.map(ref) };
-    if (stages) out.stages = Object.fromEntries(Object.entries(stages).map(([s, st]) => [s, st === 1 || !ranksDerivable(st, docs, stageIds?.[s as keyof typeof stageIds]) ? st! : { scores: st.scores }]));
+    if (stages)
+      out.stages = Object.fromEntries(
+        Object.entries(stages).map(([s, st]) => [
+          s,
+          st === 1 || !ranksDerivable(st, docs, stageIds?.[s as keyof typeof stageIds]) ? st! : { scores: st.scores },
+        ]),
+      );
     if (stageIds) out.stageIds = Object.fromEntries(Object.entries(stageIds).map(([s, list]) => [s, list!.map(ref)]));
     return out;
   });
@@ -51,7 +61,8 @@ export function decodeRunV3(value: unknown): unknown {
   const ids: string[] = [];
   const idOf = (r: IdRef, qi: number): number => {
     if (typeof r === 'string') return ids.push(r) - 1;
-    if (!Number.isInteger(r) || r < 0 || r >= ids.length) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
+    if (!Number.isInteger(r) || r < 0 || r >= ids.length)
+      throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
     return r;
   };
   const queries = v.queries.map((q, qi): CompactQuery => {
@@ -61,7 +72,13 @@ export function decodeRunV3(value: unknown): unknown {
     const out: CompactQuery = { ...rest, docs };
     const stageIds = refLists && Object.fromEntries(Object.entries(refLists).map(([s, list]) => [s, list.map((r) => idOf(r, qi))]));
     if (stageIds) out.stageIds = stageIds;
-    if (stages) out.stages = Object.fromEntries(Object.entries(stages).map(([s, st]) => [s, st === 1 || st.ranks ? (st as CompactStage) : { ranks: derivedRanks(st.scores, docs, stageIds?.[s], qi), scores: st.scores }]));
+    if (stages)
+      out.stages = Object.fromEntries(
+        Object.entries(stages).map(([s, st]) => [
+          s,
+          st === 1 || st.ranks ? (st as CompactStage) : { ranks: derivedRanks(st.scores, docs, stageIds?.[s], qi), scores: st.scores },
+        ]),
+      );
     return out;
   });
   const expanded = decodeRunV2({ ...v, format: RUN_FORMAT_V2, ids, queries }) as SavedRun;
@@ -80,7 +97,12 @@ function ranksDerivable(st: Exclude<CompactStage, 1>, docs: readonly number[], o
   return st.ranks.every((r, j) => (r === null ? st.scores[j] === null : st.scores[j] !== null && at.get(docs[j]) === r - 1));
 }
 
-function derivedRanks(scores: readonly (number | null)[], docs: readonly number[], output: readonly number[] | undefined, qi: number): (number | null)[] {
+function derivedRanks(
+  scores: readonly (number | null)[],
+  docs: readonly number[],
+  output: readonly number[] | undefined,
+  qi: number,
+): (number | null)[] {
   const at = positions(output ?? docs);
   return scores.map((s, j) => {
     if (s === null) return null;

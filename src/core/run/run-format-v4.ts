@@ -24,13 +24,25 @@
  */
 import { compareIdBytes } from '../util/id-order';
 import type { RankedDoc, SavedQueryResult, SavedRun, StageName } from './types';
-import { type CompactQuery, type CompactStage, MIN_DIGITS, RUN_FORMAT_V2, decodeRunV2, encodeRunV2, shortestDistinct } from './run-format-v2';
+import {
+  type CompactQuery,
+  type CompactStage,
+  MIN_DIGITS,
+  RUN_FORMAT_V2,
+  decodeRunV2,
+  encodeRunV2,
+  shortestDistinct,
+} from './run-format-v2';
 
 export const RUN_FORMAT_V4 = 'ranklab-run@4';
 
 type IdRef = string | number;
 export type NumberColumn = (number | null)[] | { exp: number; steps: number[] };
-interface StageV4 { ranks?: (number | null)[]; scores: NumberColumn; rest?: IdRef[] }
+interface StageV4 {
+  ranks?: (number | null)[];
+  scores: NumberColumn;
+  rest?: IdRef[];
+}
 interface QueryV4 extends Omit<CompactQuery, 'docs' | 'scores' | 'stages' | 'stageIds'> {
   docs?: IdRef[];
   titles?: (string | null)[];
@@ -40,7 +52,11 @@ interface QueryV4 extends Omit<CompactQuery, 'docs' | 'scores' | 'stages' | 'sta
   stageIds?: Record<string, IdRef[]>;
 }
 /** Reciprocal rank fusion as retrieval computes it (fusion.ts): Σ weight / (k + rank), lexical first. */
-interface Rrf { k: number; depth: number; weights: { lexical: number; vector: number } }
+interface Rrf {
+  k: number;
+  depth: number;
+  weights: { lexical: number; vector: number };
+}
 
 export interface CompactRunV4 extends Omit<SavedRun, 'format' | 'queries'> {
   format: typeof RUN_FORMAT_V4;
@@ -85,7 +101,10 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     const fused = rrf && fusedForm(q, rrf, v2.ids, qi, scratch);
     if (fused) {
       rrfUsed = true;
-      return withTitles(q, { ...fused, fuse: { lexical: fused.fuse!.lexical.map((i) => ref(i as number)), vector: fused.fuse!.vector.map((i) => ref(i as number)) } });
+      return withTitles(q, {
+        ...fused,
+        fuse: { lexical: fused.fuse!.lexical.map((i) => ref(i as number)), vector: fused.fuse!.vector.map((i) => ref(i as number)) },
+      });
     }
     const { docs, scores, stages, stageIds, ...rest } = q;
     const out: QueryV4 = { ...rest, docs: docs.map(ref) };
@@ -118,7 +137,14 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     return withTitles(q, out);
   });
   const { ids: _ids, queries: _queries, format: _format, titles: _titles, ...header } = v2;
-  return { format: RUN_FORMAT_V4, ...header, ...(left && { titles: left }), ...(rrfUsed && rrf ? { rrf } : {}), ...(idPrefix && { idPrefix }), queries };
+  return {
+    format: RUN_FORMAT_V4,
+    ...header,
+    ...(left && { titles: left }),
+    ...(rrfUsed && rrf ? { rrf } : {}),
+    ...(idPrefix && { idPrefix }),
+    queries,
+  };
 }
 
 /**
@@ -171,7 +197,11 @@ function fusedForm(q: CompactQuery, rrf: Rrf, ids: readonly string[], qi: number
 
 /** JSON with object keys sorted: equal for values that read back the same. */
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
 }
 
 /** The expanded run of a parsed `@4` object; throws naming the query when it is inconsistent. */
@@ -185,24 +215,36 @@ export function decodeRunV4(value: unknown): SavedRun {
   const scratch = new Scratch();
   const queries = v.queries.map((query, qi): SavedQueryResult => {
     const titles = query?.titles;
-    const back = decodeQuery(query, (r) => {
-      if (typeof r === 'string') {
-        return names.push(prefix + r) - 1;
-      }
-      const u = Number.isInteger(r) ? (r < 0 ? names.length + r : r) : -1;
-      if (!(u >= 0 && u < names.length)) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
-      return u;
-    }, names, v.rrf, qi, scratch);
+    const back = decodeQuery(
+      query,
+      (r) => {
+        if (typeof r === 'string') {
+          return names.push(prefix + r) - 1;
+        }
+        const u = Number.isInteger(r) ? (r < 0 ? names.length + r : r) : -1;
+        if (!(u >= 0 && u < names.length)) throw new Error(`queries[${qi}] mentions document ${JSON.stringify(r)} before its id`);
+        return u;
+      },
+      names,
+      v.rrf,
+      qi,
+      scratch,
+    );
     titles?.forEach((t, j) => {
       if (t === null) return;
-      if (j >= back.docs.length || typeof t !== 'string') throw new Error(`queries[${qi}].titles[${j}] is not the title of a ranked document`);
+      if (j >= back.docs.length || typeof t !== 'string')
+        throw new Error(`queries[${qi}].titles[${j}] is not the title of a ranked document`);
       titled.push([back.docs[j].id, t]);
     });
     return back;
   });
   const { rrf: _rrf, idPrefix: _p, queries: _q, titles, ...header } = v;
   // fromEntries: an id such as "__proto__" is a plain key.
-  return { ...header, ...(titles || titled.length ? { titles: Object.fromEntries([...titled, ...Object.entries(titles ?? {})]) } : {}), queries };
+  return {
+    ...header,
+    ...(titles || titled.length ? { titles: Object.fromEntries([...titled, ...Object.entries(titles ?? {})]) } : {}),
+    queries,
+  };
 }
 
 /**
@@ -253,7 +295,14 @@ class Scratch {
 const SAME = 1;
 
 /** One query of a `@4` file, its ids read through `ref` (an index in `names`) in the order of their mentions. */
-function decodeQuery(q: QueryV4, ref: (r: IdRef) => number, names: readonly string[], rrf: Rrf | undefined, qi: number, scratch: Scratch): SavedQueryResult {
+function decodeQuery(
+  q: QueryV4,
+  ref: (r: IdRef) => number,
+  names: readonly string[],
+  rrf: Rrf | undefined,
+  qi: number,
+  scratch: Scratch,
+): SavedQueryResult {
   if (!q || (!Array.isArray(q.docs) && !q.fuse)) throw new Error(`queries[${qi}] needs "docs"`);
   const { docs: refs, fuse, scores: scoreColumn, stages, stageIds: explicit, titles: _titles, ...rest } = q;
   const ranks: Record<string, (number | null)[]> = {};
@@ -292,7 +341,8 @@ function decodeQuery(q: QueryV4, ref: (r: IdRef) => number, names: readonly stri
     if (r.length !== n) throw new Error(`queries[${qi}].stages.${s}: "ranks" and "docs" differ in length`);
     const order = rankOrder(r);
     const values = columnValues(st.scores);
-    if (values.length !== order.length) throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
+    if (values.length !== order.length)
+      throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
     const mine = new Array<number | undefined>(n).fill(undefined);
     for (let k = 0; k < order.length; k++) if (values[k] !== null) mine[order[k]] = values[k]!;
     perDoc.push(mine);
@@ -331,7 +381,13 @@ function identity(n: number): number[] {
  * once, best first with ties by id descending, cut at `depth`; the scores rounded as shortestDistinct
  * (run-format-v2.ts) rounds them.
  */
-function fuseOutputs(rrf: Rrf, lexical: readonly number[], vector: readonly number[], names: readonly string[], sc: Scratch): { ids: string[]; scores: number[]; lexical: (number | null)[]; vector: (number | null)[] } {
+function fuseOutputs(
+  rrf: Rrf,
+  lexical: readonly number[],
+  vector: readonly number[],
+  names: readonly string[],
+  sc: Scratch,
+): { ids: string[]; scores: number[]; lexical: (number | null)[]; vector: (number | null)[] } {
   sc.fit(names.length, lexical.length + vector.length);
   sc.names = names;
   const stamp = ++sc.query;
@@ -382,7 +438,13 @@ function fuseOutputs(rrf: Rrf, lexical: readonly number[], vector: readonly numb
  * remembered per pair of ranks: a fused score is a function of its lexical and vector rank, so most were rounded for
  * an earlier query already. Rounding is monotone, so no two distinct values become one exactly when no two neighbours do.
  */
-function shortestFused(scores: readonly number[], lexical: readonly (number | null)[], vector: readonly (number | null)[], depth: number, sc: Scratch): number[] {
+function shortestFused(
+  scores: readonly number[],
+  lexical: readonly (number | null)[],
+  vector: readonly (number | null)[],
+  depth: number,
+  sc: Scratch,
+): number[] {
   const side = depth + 1;
   const byPair = side * side <= 1 << 16 ? (sc.byPair ??= new Float64Array(side * side).fill(NaN)) : undefined;
   const out = new Array<number>(scores.length);
@@ -405,7 +467,9 @@ function shortestFused(scores: readonly number[], lexical: readonly (number | nu
 function rrfOf(config: unknown): Rrf | undefined {
   const h = (config as { hybrid?: { k?: unknown; depth?: unknown; weights?: { lexical?: unknown; vector?: unknown } } } | null)?.hybrid;
   const [k, depth, lexical, vector] = [h?.k, h?.depth, h?.weights?.lexical, h?.weights?.vector];
-  return typeof k === 'number' && typeof depth === 'number' && typeof lexical === 'number' && typeof vector === 'number' ? { k, depth, weights: { lexical, vector } } : undefined;
+  return typeof k === 'number' && typeof depth === 'number' && typeof lexical === 'number' && typeof vector === 'number'
+    ? { k, depth, weights: { lexical, vector } }
+    : undefined;
 }
 
 /**
@@ -468,7 +532,8 @@ function withRest(ids: readonly string[], ranks: readonly (number | null)[], res
   const output = new Array<string | undefined>(ranked + rest.length);
   ranks.forEach((r, j) => {
     if (r === null) return;
-    if (!Number.isInteger(r) || r < 1 || r > output.length || output[r - 1] !== undefined) throw new Error(`${where}: rank ${r} does not fit the stage output`);
+    if (!Number.isInteger(r) || r < 1 || r > output.length || output[r - 1] !== undefined)
+      throw new Error(`${where}: rank ${r} does not fit the stage output`);
     output[r - 1] = ids[j];
   });
   let k = 0;

@@ -58,7 +58,15 @@ function runFileBytes(bytes: Buffer): Buffer {
  */
 export function decodeRun(value: unknown): unknown {
   const format = (value as { format?: unknown } | null)?.format;
-  return canonicalStageNames(format === RUN_FORMAT_V4 ? decodeRunV4(value) : format === RUN_FORMAT_V3 ? decodeRunV3(value) : format === RUN_FORMAT_V2 ? decodeRunV2(value) : value);
+  return canonicalStageNames(
+    format === RUN_FORMAT_V4
+      ? decodeRunV4(value)
+      : format === RUN_FORMAT_V3
+        ? decodeRunV3(value)
+        : format === RUN_FORMAT_V2
+          ? decodeRunV2(value)
+          : value,
+  );
 }
 
 /** A saved run file of any format, expanded; an InputError naming the file when it is not a usable run. */
@@ -92,9 +100,11 @@ export const UNSEALED_RUN_WARNING = 'saved before runs carried a content hash, s
 export function checkSavedRun(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return 'not a JSON object';
   const r = v as Record<string, unknown>;
-  if (!RUN_FORMATS.includes(r.format as never)) return `format is ${JSON.stringify(r.format)}, expected ${RUN_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
+  if (!RUN_FORMATS.includes(r.format as never))
+    return `format is ${JSON.stringify(r.format)}, expected ${RUN_FORMATS.map((f) => `"${f}"`).join(' or ')}`;
   const prov = r.provenance as Record<string, unknown> | undefined;
-  if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string') return 'provenance.config and provenance.createdAt are required';
+  if (!prov || typeof prov.config !== 'string' || typeof prov.createdAt !== 'string')
+    return 'provenance.config and provenance.createdAt are required';
   if (!Array.isArray(r.metricSpecs)) return 'metricSpecs must be a list';
   if (typeof r.metrics !== 'object' || r.metrics === null) return 'metrics must be an object';
   if (!Array.isArray(r.queries)) return 'queries must be a list';

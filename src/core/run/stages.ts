@@ -19,18 +19,27 @@ interface StageDeclaration {
 
 export const STAGES = [
   {
-    name: 'lexical', step: true, recorded: true,
-    explains: 'per field, query term and matched index term: tf, field length, idf, length norm, BM25, boost and coordination; the contributions add up to the lexical score',
+    name: 'lexical',
+    step: true,
+    recorded: true,
+    explains:
+      'per field, query term and matched index term: tf, field length, idf, length norm, BM25, boost and coordination; the contributions add up to the lexical score',
   },
   {
-    name: 'vector', step: true, recorded: true,
-    explains: 'the similarity, the rank in the vector list, whether HNSW or exact search produced it, and exact search\'s rank (so an HNSW miss shows)',
+    name: 'vector',
+    step: true,
+    recorded: true,
+    explains:
+      "the similarity, the rank in the vector list, whether HNSW or exact search produced it, and exact search's rank (so an HNSW miss shows)",
   },
   {
-    name: 'fuse', step: true, recorded: true, aliases: ['fused'],
-    explains: 'each list\'s rank (within the hybrid depth), weight and weight/(k+rank); the sum is the fused score',
+    name: 'fuse',
+    step: true,
+    recorded: true,
+    aliases: ['fused'],
+    explains: "each list's rank (within the hybrid depth), weight and weight/(k+rank); the sum is the fused score",
   },
-  { name: 'rerank', step: true, recorded: true, explains: 'the model\'s score and the rank before and after' },
+  { name: 'rerank', step: true, recorded: true, explains: "the model's score and the rank before and after" },
   { name: 'post-filter', step: true, recorded: false, explains: 'kept, filtered by access, or beyond the candidates' },
   /** The list an external engine returned (src/core/engines/), in place of the local stages. */
   { name: 'engine', step: false, recorded: true },
@@ -44,7 +53,9 @@ export type StageName = Extract<Declared, { recorded: true }>['name'];
 export type StepName = Extract<Declared, { step: true }>['name'];
 
 /** The stages a run records, in pipeline order (reports list stages in this order). */
-export const STAGE_NAMES: readonly StageName[] = STAGES.filter((s): s is Extract<Declared, { recorded: true }> => s.recorded).map((s) => s.name);
+export const STAGE_NAMES: readonly StageName[] = STAGES.filter((s): s is Extract<Declared, { recorded: true }> => s.recorded).map(
+  (s) => s.name,
+);
 /** The steps of the built-in pipeline, in order. */
 export const STEP_NAMES: readonly StepName[] = STAGES.filter((s): s is Extract<Declared, { step: true }> => s.step).map((s) => s.name);
 
@@ -65,16 +76,18 @@ export const STEP_EXPLAINS: Readonly<Record<StepName, string>> = Object.fromEntr
  * them (`ranklab explain --format json`, the dashboard's outcome styles, docs/cli.md).
  */
 export const STEP_OUTCOMES = {
-  kept: 'in the step\'s output',
+  kept: "in the step's output",
   'not-matched': 'the step could not retrieve it (no query term, AND unmet, no vector)',
-  'below-depth': 'it scored, but under the step\'s depth or candidate cut',
+  'below-depth': "it scored, but under the step's depth or candidate cut",
   filtered: 'the principal may not see it',
   'not-reached': 'it was not among the hits the step was given',
 } as const;
 export type StepOutcome = keyof typeof STEP_OUTCOMES;
 
 const CANONICAL: ReadonlyMap<string, StageName> = new Map(
-  STAGES.filter((s) => s.recorded).flatMap((s) => ('aliases' in s ? s.aliases : []).map((a): [string, StageName] => [a, s.name as StageName])),
+  STAGES.filter((s) => s.recorded).flatMap((s) =>
+    ('aliases' in s ? s.aliases : []).map((a): [string, StageName] => [a, s.name as StageName]),
+  ),
 );
 
 /** The one spelling of a stage name read from a file (an old spelling becomes the current one; others unchanged). */
@@ -92,7 +105,11 @@ function renamed<T>(record: Record<string, T>): Record<string, T> {
 
 interface StagedRun {
   latency?: Record<string, unknown>;
-  queries?: Array<{ latencyMs?: Record<string, unknown>; stageIds?: Record<string, unknown>; docs?: Array<{ stages?: Record<string, unknown> }> }>;
+  queries?: Array<{
+    latencyMs?: Record<string, unknown>;
+    stageIds?: Record<string, unknown>;
+    docs?: Array<{ stages?: Record<string, unknown> }>;
+  }>;
 }
 
 /**

@@ -31,7 +31,9 @@ export function readTrecRun(path: string): TrecRunFile {
   if (run.size === 0) throw new InputError(`${path}: no valid run line`, diagnostics);
   let hash: string | undefined;
   return {
-    run, tag, diagnostics,
+    run,
+    tag,
+    diagnostics,
     // hashed on first use: hashing a large run costs as much as a good part of reading it
     get fingerprint() {
       return (hash ??= fingerprint([bytes]));
@@ -229,7 +231,12 @@ function parseTrecRun(b: Buffer, file: string): { run: Run; tag: string; diagnos
     pos = i + 1;
     if (columns === 0 || b[starts[0]] === 35 /* # */) continue;
     if (columns !== 6) {
-      diagnostics.push({ file, line, severity: 'error', message: `expected 6 columns "qid Q0 docid rank score tag", found ${columns}; line skipped` });
+      diagnostics.push({
+        file,
+        line,
+        severity: 'error',
+        message: `expected 6 columns "qid Q0 docid rank score tag", found ${columns}; line skipped`,
+      });
       continue;
     }
     let score = fastDecimal(b, starts[4], ends[4]);
@@ -278,7 +285,12 @@ function parseTrecRun(b: Buffer, file: string): { run: Run; tag: string; diagnos
     }
     const docid = ids.strings[doc];
     if (doc < stampQuery.data.length && stampQuery.data[doc] === current.index + 1) {
-      diagnostics.push({ file, line, severity: 'error', message: `duplicate document "${docid}" for query "${current.qid}" (first at line ${stampLine.data[doc]}); line skipped` });
+      diagnostics.push({
+        file,
+        line,
+        severity: 'error',
+        message: `duplicate document "${docid}" for query "${current.qid}" (first at line ${stampLine.data[doc]}); line skipped`,
+      });
       continue;
     }
     stampQuery.set(doc, current.index + 1);
@@ -302,7 +314,12 @@ function notUtf8(file: string, line: number, what: string, b: Buffer, idStart: n
   let lineStart = idStart;
   while (lineStart > 0 && b[lineStart - 1] !== 10 && b[lineStart - 1] !== 13) lineStart--;
   const column = idStart + offset - lineStart + 1;
-  return { file, line, severity: 'error', message: `${what}: ${describeInvalidUtf8({ column, byte: b[idStart + offset] })} (ids are compared as UTF-8 text, where different bytes would read as the same id); line skipped` };
+  return {
+    file,
+    line,
+    severity: 'error',
+    message: `${what}: ${describeInvalidUtf8({ column, byte: b[idStart + offset] })} (ids are compared as UTF-8 text, where different bytes would read as the same id); line skipped`,
+  };
 }
 
 /** Engines write runs best first, so most lists need no sort: one pass, without a comparator call per pair. */
@@ -324,9 +341,11 @@ export function formatTrecRun(run: Run, tag: string): string {
   const safeTag = tag.replace(/\s+/g, '_') || 'ranklab';
   const out: string[] = [];
   for (const [qid, docs] of run) {
-    if (/\s/.test(qid) || qid === '') throw new InputError(`query id ${JSON.stringify(qid)} cannot be written as a TREC run line (white space)`);
+    if (/\s/.test(qid) || qid === '')
+      throw new InputError(`query id ${JSON.stringify(qid)} cannot be written as a TREC run line (white space)`);
     docs.forEach((d: RankedDoc, i) => {
-      if (/\s/.test(d.id) || d.id === '') throw new InputError(`document id ${JSON.stringify(d.id)} (query ${qid}) cannot be written as a TREC run line (white space)`);
+      if (/\s/.test(d.id) || d.id === '')
+        throw new InputError(`document id ${JSON.stringify(d.id)} (query ${qid}) cannot be written as a TREC run line (white space)`);
       out.push(`${qid} Q0 ${d.id} ${i + 1} ${d.score} ${safeTag}`);
     });
   }

@@ -30,7 +30,8 @@ export function accessSettingsProblems(input: AccessSettingsInput): Diagnostic[]
   const { settings, fieldsSeen, principals } = input;
   const acl = settings.acl;
   const names = settings.corpus.aclFields;
-  const physical = (field: string) => ((ACL_LOGICAL_FIELDS as readonly string[]).includes(field) ? names[field as keyof typeof names] : field);
+  const physical = (field: string) =>
+    (ACL_LOGICAL_FIELDS as readonly string[]).includes(field) ? names[field as keyof typeof names] : field;
   const out: Diagnostic[] = [];
   // Without a local corpus (a workspace that searches only an engine) no document field can be checked here: the
   // engine's stored documents are the source of access there (session/engine-check.ts), and a local config fails
@@ -38,16 +39,35 @@ export function accessSettingsProblems(input: AccessSettingsInput): Diagnostic[]
   const hasCorpus = input.docs.length > 0;
   for (const key of acl.fieldsStated) {
     if (!hasCorpus || fieldsSeen.has(names[key])) continue;
-    out.push(input.at(`/acl/fields/${key}`, 'error',
-      `no document of the corpus has a field "${names[key]}": every document's ${key} would be absent, so access could not be decided`,
-      'map it to the field your documents carry, or remove the mapping'));
+    out.push(
+      input.at(
+        `/acl/fields/${key}`,
+        'error',
+        `no document of the corpus has a field "${names[key]}": every document's ${key} would be absent, so access could not be decided`,
+        'map it to the field your documents carry, or remove the mapping',
+      ),
+    );
   }
   if (acl.rule) {
     for (const ref of ruleReferences(acl.rule)) {
       if (ref.doc !== undefined && hasCorpus && !fieldsSeen.has(physical(ref.doc))) {
-        out.push(input.at(`/acl/rule${ref.pointer}`, 'error', `the rule reads the document field "${physical(ref.doc)}", which no document of the corpus has`, 'name a field your documents carry'));
+        out.push(
+          input.at(
+            `/acl/rule${ref.pointer}`,
+            'error',
+            `the rule reads the document field "${physical(ref.doc)}", which no document of the corpus has`,
+            'name a field your documents carry',
+          ),
+        );
       } else if (ref.principal !== undefined && principals && principals.attributes.size > 0 && !principals.attributes.has(ref.principal)) {
-        out.push(input.at(`/acl/rule${ref.pointer}`, 'error', `the rule reads the principal attribute "${ref.principal}", which no principal in ${principals.file} has`, 'name an attribute your principals carry'));
+        out.push(
+          input.at(
+            `/acl/rule${ref.pointer}`,
+            'error',
+            `the rule reads the principal attribute "${ref.principal}", which no principal in ${principals.file} has`,
+            'name an attribute your principals carry',
+          ),
+        );
       }
     }
   }
@@ -75,7 +95,10 @@ function oneSidedNames(docs: readonly Document[], principals: NonNullable<Access
       if (fromPrincipals.has(name)) continue;
       const near = closest(name, [...fromPrincipals.keys()]);
       out.push({
-        file: doc.source.path, line: doc.source.line ?? 0, severity: 'warning', key: kind,
+        file: doc.source.path,
+        line: doc.source.line ?? 0,
+        severity: 'warning',
+        key: kind,
         message: `${what} "${name}" (${count} document${count === 1 ? '' : 's'}, first "${doc.id}") is held by no principal in ${principals.file}${near ? `; did you mean "${near}"?` : ''}`,
       });
     }
@@ -83,7 +106,10 @@ function oneSidedNames(docs: readonly Document[], principals: NonNullable<Access
       if (fromDocs.has(name)) continue;
       const near = closest(name, [...fromDocs.keys()]);
       out.push({
-        file: principals.file, line: principals.lines.get(who) ?? 0, severity: 'warning', key: kind,
+        file: principals.file,
+        line: principals.lines.get(who) ?? 0,
+        severity: 'warning',
+        key: kind,
         message: `${what} "${name}" of principal "${who}" is used by no document${near ? `; did you mean "${near}"?` : ''}`,
       });
     }
@@ -105,7 +131,10 @@ export function decidedByMissingAcl(policy: AclPolicy, docs: readonly Document[]
 export function missingAclSummary(policy: AclPolicy, stated: boolean, docs: readonly Document[], max = 5): string | undefined {
   const decided = decidedByMissingAcl(policy, docs);
   if (decided.length === 0) return undefined;
-  const first = decided.slice(0, max).map((d) => `${d.id} (${d.source.path}${d.source.line ? `:${d.source.line}` : ''})`).join(', ');
+  const first = decided
+    .slice(0, max)
+    .map((d) => `${d.id} (${d.source.path}${d.source.line ? `:${d.source.line}` : ''})`)
+    .join(', ');
   const more = decided.length > max ? ` and ${decided.length - max} more` : '';
   return `${decided.length} document${decided.length === 1 ? ' has' : 's have'} none of the fields the access rule reads and ${decided.length === 1 ? 'is' : 'are'} ${policy.missingAcl} by acl.missingAcl${stated ? '' : ' (not set in ranklab.json: the default)'}: ${first}${more}`;
 }

@@ -84,12 +84,23 @@ export interface VerifyContext {
  * Checks one search response against the source: every result, every snippet, every document counted in the
  * total and every facet count must come from a document the principal may see.
  */
-export function verifySearchView(view: Pick<SearchView, 'results' | 'total' | 'facets' | 'matches'>, truth: SourceTruth, principal: Principal, ctx: VerifyContext): AclViolation[] {
+export function verifySearchView(
+  view: Pick<SearchView, 'results' | 'total' | 'facets' | 'matches'>,
+  truth: SourceTruth,
+  principal: Principal,
+  ctx: VerifyContext,
+): AclViolation[] {
   const out: AclViolation[] = [];
-  const flag = (where: LeakPlace, docId: string, detail: string) => out.push({ config: ctx.config, principal: principal.name, query: ctx.query, docId, where, detail });
+  const flag = (where: LeakPlace, docId: string, detail: string) =>
+    out.push({ config: ctx.config, principal: principal.name, query: ctx.query, docId, where, detail });
   for (const r of view.results) {
     const visible = truth.isVisible(principal, r.id);
-    if (!visible) flag('results', r.id, truth.docs.has(r.id) ? 'returned, but the source metadata does not permit it' : 'returned, but it is not in the source corpus');
+    if (!visible)
+      flag(
+        'results',
+        r.id,
+        truth.docs.has(r.id) ? 'returned, but the source metadata does not permit it' : 'returned, but it is not in the source corpus',
+      );
     if (r.snippet !== undefined) {
       const text = visible ? truth.snippetText(r.id) : undefined;
       const core = r.snippet.replace(/^…/, '').replace(/…$/, '').trim();
@@ -118,16 +129,26 @@ export function verifySearchView(view: Pick<SearchView, 'results' | 'total' | 'f
 }
 
 /** Every suggestion (as displayed) must consist of terms that one document the principal may see contains. */
-export function verifySuggestions(suggestions: readonly Pick<Suggestion, 'suggestion'>[], truth: SourceTruth, principal: Principal, ctx: VerifyContext & { termIndex: Map<string, string[]> }): AclViolation[] {
+export function verifySuggestions(
+  suggestions: readonly Pick<Suggestion, 'suggestion'>[],
+  truth: SourceTruth,
+  principal: Principal,
+  ctx: VerifyContext & { termIndex: Map<string, string[]> },
+): AclViolation[] {
   const out: AclViolation[] = [];
   for (const s of suggestions) {
     const holders = truth.docsWithTerms(s.suggestion.split(' ').filter(Boolean), ctx.termIndex);
     if (holders.some((id) => truth.isVisible(principal, id))) continue;
     out.push({
-      config: ctx.config, principal: principal.name, query: ctx.query, docId: holders[0] ?? '', where: 'suggestion',
-      detail: holders.length ? `"${s.suggestion}" occurs only in documents the principal may not see` : `"${s.suggestion}" occurs in no source document`,
+      config: ctx.config,
+      principal: principal.name,
+      query: ctx.query,
+      docId: holders[0] ?? '',
+      where: 'suggestion',
+      detail: holders.length
+        ? `"${s.suggestion}" occurs only in documents the principal may not see`
+        : `"${s.suggestion}" occurs in no source document`,
     });
   }
   return out;
 }
-

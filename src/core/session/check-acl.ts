@@ -18,8 +18,23 @@ import { checkEngineConfig } from './engine-check';
 import { isRemoteEngine } from '../engines/remote-engine';
 
 // The verdict on one response (what a leak is, and the checks) lives in acl-verify.ts, shared with engine-check.ts.
-export { type AclViolation, LEAK_PLACES, type LeakPlace, type PostFilterDepth, type PrincipalAclReport, verifySearchView, verifySuggestions } from './acl-verify';
-import { type AclViolation, type LeakPlace, type PostFilterDepth, type PrincipalAclReport, verifySearchView, verifySuggestions } from './acl-verify';
+export {
+  type AclViolation,
+  LEAK_PLACES,
+  type LeakPlace,
+  type PostFilterDepth,
+  type PrincipalAclReport,
+  verifySearchView,
+  verifySuggestions,
+} from './acl-verify';
+import {
+  type AclViolation,
+  type LeakPlace,
+  type PostFilterDepth,
+  type PrincipalAclReport,
+  verifySearchView,
+  verifySuggestions,
+} from './acl-verify';
 
 export interface AclReport {
   violations: AclViolation[];
@@ -107,17 +122,33 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
   const policy = session.policy();
   // The corpus files read again (no snapshot, no cache), pausing between files: visibility from the independent
   // reference evaluator over the raw files, text and snippets from a fresh read by the corpus readers.
-  const reference = await ReferenceAcl.fromDiskSliced(session.root, session.workspace.settings.corpus, policy, work.phase('corpus', 0, 'access check'));
-  const truth = await SourceTruth.fromDiskSliced(session.root, session.workspace.settings.corpus, reference, work.phase('corpus', 0, 'access check'));
+  const reference = await ReferenceAcl.fromDiskSliced(
+    session.root,
+    session.workspace.settings.corpus,
+    policy,
+    work.phase('corpus', 0, 'access check'),
+  );
+  const truth = await SourceTruth.fromDiskSliced(
+    session.root,
+    session.workspace.settings.corpus,
+    reference,
+    work.phase('corpus', 0, 'access check'),
+  );
   const all = session.principals();
   const source = session.relativePath(session.principalsFile() ?? 'principals.json');
   const skipped = session.skippedPrincipals().filter((s) => !opts.principals || (s.name !== undefined && opts.principals.includes(s.name)));
   // A name whose only entries were skipped is reported as not checked; any other unknown name is an input error.
   const principals = (opts.principals ?? all.map((p) => p.name))
-    .filter((n) => all.some((p) => p.name === n) || !skipped.some((s) => s.name === n)).map((n) => findPrincipal(all, n, source));
+    .filter((n) => all.some((p) => p.name === n) || !skipped.some((s) => s.name === n))
+    .map((n) => findPrincipal(all, n, source));
   // A mapping or rule that matches nothing: nothing can be checked (exit 2), rather than everything passing.
   session.requireDecidableAccess();
-  const configs = opts.configs ?? session.configEntries().filter((e) => e.config).map((e) => e.config!);
+  const configs =
+    opts.configs ??
+    session
+      .configEntries()
+      .filter((e) => e.config)
+      .map((e) => e.config!);
   const judgments = session.judgments();
   const queries = [...judgments.qrels.keys()]
     .map((qid) => ({ qid, text: judgments.queries.get(qid)?.text ?? '' }))
@@ -129,12 +160,25 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
   const settings = session.workspace.settings;
 
   const report: AclReport = {
-    violations: [], checked: 0, byPrincipal: {}, configs: [], failed: [],
-    documents: truth.docs.size, documentsWithoutAcl: 0, documentsWithoutAclList: reference.missingAclDocuments(truth.docs.keys()),
-    missingAcl: policy.missingAcl, missingAclStated: settings.acl.missingAclStated,
-    principals: { checked: principals.map((p) => p.name), total: principals.length + skipped.length, skipped: skipped.map((s) => ({ ...s, file: source })) },
-    invalidAcl: 0, invalidAclDocuments: reference.invalidDocuments(truth.docs.keys()),
-    queries: queries.length, prefixes: prefixes.length,
+    violations: [],
+    checked: 0,
+    byPrincipal: {},
+    configs: [],
+    failed: [],
+    documents: truth.docs.size,
+    documentsWithoutAcl: 0,
+    documentsWithoutAclList: reference.missingAclDocuments(truth.docs.keys()),
+    missingAcl: policy.missingAcl,
+    missingAclStated: settings.acl.missingAclStated,
+    principals: {
+      checked: principals.map((p) => p.name),
+      total: principals.length + skipped.length,
+      skipped: skipped.map((s) => ({ ...s, file: source })),
+    },
+    invalidAcl: 0,
+    invalidAclDocuments: reference.invalidDocuments(truth.docs.keys()),
+    queries: queries.length,
+    prefixes: prefixes.length,
   };
   report.invalidAcl = report.invalidAclDocuments.length;
   report.documentsWithoutAcl = report.documentsWithoutAclList.length;
@@ -145,7 +189,12 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     // first query) is reported and the others are still checked.
     try {
       const part = await checkConfig(config);
-      report.configs.push({ name: config.name, mode: modeLabel(config), aclMode: config.engine ? 'engine filter' : config.acl.mode, pageSize: config.pageSize });
+      report.configs.push({
+        name: config.name,
+        mode: modeLabel(config),
+        aclMode: config.engine ? 'engine filter' : config.acl.mode,
+        pageSize: config.pageSize,
+      });
       report.byPrincipal[config.name] = part.perPrincipal;
       report.violations.push(...part.violations);
       report.checked += part.checked;
@@ -163,8 +212,19 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     if (isRemoteEngine(engine)) {
       const source = opts.aclSource === 'engine' || ((opts.aclSource ?? 'auto') === 'auto' && truth.docs.size === 0) ? 'engine' : 'corpus';
       const r = await checkEngineConfig({
-        config, engine, principals, queries, judgments, policy, relevanceThreshold: settings.relevanceThreshold, gain: settings.gain,
-        truth: source === 'corpus' ? truth : undefined, docs, analyzer: configAnalyzer(config), signal: opts.signal, onProgress: opts.onProgress,
+        config,
+        engine,
+        principals,
+        queries,
+        judgments,
+        policy,
+        relevanceThreshold: settings.relevanceThreshold,
+        gain: settings.gain,
+        truth: source === 'corpus' ? truth : undefined,
+        docs,
+        analyzer: configAnalyzer(config),
+        signal: opts.signal,
+        onProgress: opts.onProgress,
       });
       (report.aclSource ??= {})[config.name] = r.aclSource;
       return r;
@@ -184,7 +244,11 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
     };
     for (const q of queries) {
       await step();
-      const r = await engine.search(q.text, { collectMatches: true, stageDepth: postFilter ? corpus.docs.length : undefined, signal: opts.signal });
+      const r = await engine.search(q.text, {
+        collectMatches: true,
+        stageDepth: postFilter ? corpus.docs.length : undefined,
+        signal: opts.signal,
+      });
       unfiltered.set(q.qid, { matches: r.matches ?? [], ranking: r.docs.map((d) => d.id) });
     }
     const vectorDepth = config.vector ? config.vector.depth + (config.lexical?.depth ?? 0) : 0;
@@ -196,11 +260,26 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       const filter = opts.filterFor ? opts.filterFor(principal.name, access.filter) : access.filter;
       const visible = truth.visibleIds(principal);
       // The filter retrieval actually used, applied to every indexed document.
-      const extra = corpus.docs.map((d) => d.id).filter((id) => filter(id) && !visible.has(id)).sort();
+      const extra = corpus.docs
+        .map((d) => d.id)
+        .filter((id) => filter(id) && !visible.has(id))
+        .sort();
       const pr: PrincipalAclReport = {
-        queries: 0, prefixes: 0, resultsChecked: 0, suggestionsChecked: 0, violations: 0, byPlace: emptyByPlace(),
-        visibleDocuments: visible.size, filterExtra: extra.length, filterExtraDocuments: extra,
-        pageFill: 0, shortPages: 0, emptyPages: 0, recall: null, recallQueries: 0, excludedQueries: [],
+        queries: 0,
+        prefixes: 0,
+        resultsChecked: 0,
+        suggestionsChecked: 0,
+        violations: 0,
+        byPlace: emptyByPlace(),
+        visibleDocuments: visible.size,
+        filterExtra: extra.length,
+        filterExtraDocuments: extra,
+        pageFill: 0,
+        shortPages: 0,
+        emptyPages: 0,
+        recall: null,
+        recallQueries: 0,
+        excludedQueries: [],
       };
       const add = (vs: AclViolation[]) => {
         for (const v of vs) {
@@ -224,7 +303,10 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
         fills.push(view.results.length / config.pageSize);
         if (view.results.length < config.pageSize) pr.shortPages++;
         if (view.results.length === 0) pr.emptyPages++;
-        run.set(q.qid, view.results.map((r) => ({ id: r.id, score: r.score })));
+        run.set(
+          q.qid,
+          view.results.map((r) => ({ id: r.id, score: r.score })),
+        );
       }
       if (termIndex && engine.suggest) {
         for (const prefix of prefixes) {
@@ -237,13 +319,25 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
         }
       }
       pr.pageFill = mean(fills);
-      const counted = judgmentsVisibleTo(judgments, (id) => visible.has(id), { principal: principal.name, relevanceThreshold: settings.relevanceThreshold });
+      const counted = judgmentsVisibleTo(judgments, (id) => visible.has(id), {
+        principal: principal.name,
+        relevanceThreshold: settings.relevanceThreshold,
+      });
       const spec = parseMetric(`recall@${config.pageSize}`);
-      const evaluation = evaluateRun(run, counted.judgments, [spec], { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold });
+      const evaluation = evaluateRun(run, counted.judgments, [spec], {
+        gain: settings.gain,
+        relevanceThreshold: settings.relevanceThreshold,
+      });
       pr.excludedQueries = counted.excluded.map((x) => x.qid);
       pr.recallQueries = evaluation.queries;
       pr.recall = evaluation.queries ? evaluation.means[spec.name] : null;
-      if (postFilter) pr.postFilter = postFilterDepth([...unfiltered.values()].map((u) => u.ranking), visible, config.pageSize, config.acl.candidates);
+      if (postFilter)
+        pr.postFilter = postFilterDepth(
+          [...unfiltered.values()].map((u) => u.ranking),
+          visible,
+          config.pageSize,
+          config.acl.candidates,
+        );
       perPrincipal[principal.name] = pr;
     }
     slicer.end();
@@ -252,7 +346,12 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
 }
 
 /** See PostFilterDepth. `rankings` are the unfiltered final rankings, one per query. */
-export function postFilterDepth(rankings: readonly string[][], visible: ReadonlySet<string>, pageSize: number, candidates: number): PostFilterDepth {
+export function postFilterDepth(
+  rankings: readonly string[][],
+  visible: ReadonlySet<string>,
+  pageSize: number,
+  candidates: number,
+): PostFilterDepth {
   const needs: number[] = [];
   const atCandidates: number[] = [];
   const possible: number[] = [];
@@ -291,20 +390,28 @@ export function aclFindings(report: AclReport, opts: { allowInvalidAcl?: boolean
   for (const [config, byPrincipal] of Object.entries(report.byPrincipal)) {
     for (const [name, r] of Object.entries(byPrincipal)) {
       if (r.filterExtra === 0) continue;
-      failures.push(`the index filter of ${name} permits ${r.filterExtra} document(s) the source files forbid: ${preview(r.filterExtraDocuments)} (config ${config}; a stale or broken filter)`);
+      failures.push(
+        `the index filter of ${name} permits ${r.filterExtra} document(s) the source files forbid: ${preview(r.filterExtraDocuments)} (config ${config}; a stale or broken filter)`,
+      );
     }
   }
   for (const [config, byPrincipal] of Object.entries(report.byPrincipal)) {
     const failed = Object.entries(byPrincipal).filter(([, r]) => r.failedQueries);
-    if (failed.length) failures.push(`config ${config}: ${failed.map(([name, r]) => `${r.failedQueries} quer${r.failedQueries === 1 ? 'y' : 'ies'} as ${name}`).join(', ')} could not be checked (the engine did not answer)`);
+    if (failed.length)
+      failures.push(
+        `config ${config}: ${failed.map(([name, r]) => `${r.failedQueries} quer${r.failedQueries === 1 ? 'y' : 'ies'} as ${name}`).join(', ')} could not be checked (the engine did not answer)`,
+      );
   }
   if (report.invalidAcl) {
     const where = report.invalidAclDocuments.map((d) => `${d.file}:${d.line} (${d.id}: ${d.fields.join(', ')})`);
-    (opts.allowInvalidAcl ? warnings : failures).push(`${report.invalidAcl} document(s) with invalid or misspelled access fields, visible to nobody: ${preview(where)}`);
+    (opts.allowInvalidAcl ? warnings : failures).push(
+      `${report.invalidAcl} document(s) with invalid or misspelled access fields, visible to nobody: ${preview(where)}`,
+    );
   }
   // A check that did not check is not a pass: what was left out is named.
   for (const f of report.failed) failures.push(`config ${f.config} was not checked: ${f.message}`);
-  for (const s of report.principals.skipped) failures.push(`principal ${s.name ? `"${s.name}"` : 'entry'} at ${s.file}:${s.line} was not checked: ${s.reason}`);
+  for (const s of report.principals.skipped)
+    failures.push(`principal ${s.name ? `"${s.name}"` : 'entry'} at ${s.file}:${s.line} was not checked: ${s.reason}`);
   if (report.documentsWithoutAcl && report.missingAcl === 'public') {
     const where = report.documentsWithoutAclList.map((d) => `${d.id} (${d.file}${d.line ? `:${d.line}` : ''})`);
     const message = `${report.documentsWithoutAcl} document(s) have none of the fields the access rule reads and are public only by acl.missingAcl: ${preview(where)}`;
@@ -330,7 +437,10 @@ export interface DisplayCheck {
  * Cost: one read per distinct file of the documents asked about.
  */
 export function verifyAtDisplay(session: RanklabSession, principalName: string | undefined, docIds: readonly string[]): DisplayCheck {
-  const principal = principalName === undefined ? undefined : findPrincipal(session.principals(), principalName, session.principalsFile() ?? 'principals.json', session.skippedPrincipals());
+  const principal =
+    principalName === undefined
+      ? undefined
+      : findPrincipal(session.principals(), principalName, session.principalsFile() ?? 'principals.json', session.skippedPrincipals());
   const policy = session.policy();
   const settings = session.workspace.settings.corpus;
   const known = new Map(session.corpus().docs.map((d) => [d.id, d.source.path]));
@@ -352,7 +462,8 @@ export function verifyAtDisplay(session: RanklabSession, principalName: string |
     const path = known.get(id);
     const fresh = path ? readFile(path)?.get(id) : undefined;
     if (!fresh) out.dropped.push({ id, reason: path ? `no longer in ${path}` : 'not in the corpus' });
-    else if (principal && !maySee(policy, principal, fresh)) out.dropped.push({ id, reason: `${path}: access changed on disk; ${principal.name} may not see it` });
+    else if (principal && !maySee(policy, principal, fresh))
+      out.dropped.push({ id, reason: `${path}: access changed on disk; ${principal.name} may not see it` });
     else out.kept.push(id);
   }
   return out;
@@ -363,14 +474,19 @@ export function verifyAtDisplay(session: RanklabSession, principalName: string |
  * the facets) and returns the view without the dropped ones: results filtered, `total` and the tag facets
  * recounted, and a note saying what was checked.
  */
-export function verifyView(session: RanklabSession, principalName: string | undefined, view: SearchView): { view: SearchView; dropped: DisplayCheck['dropped'] } {
+export function verifyView(
+  session: RanklabSession,
+  principalName: string | undefined,
+  view: SearchView,
+): { view: SearchView; dropped: DisplayCheck['dropped'] } {
   const ids = [...new Set([...view.results.map((r) => r.id), ...view.matches])];
   const check = verifyAtDisplay(session, principalName, ids);
   const dropped = new Set(check.dropped.map((d) => d.id));
   const matches = view.matches.filter((id) => !dropped.has(id));
-  const what = principalName === undefined
-    ? `verified ${ids.length} documents against the files: unrestricted (no --as), so nothing to hide; checked only that each is still in its file`
-    : `verified ${ids.length} documents (the page, the hit count and the facets) against the files as ${principalName}`;
+  const what =
+    principalName === undefined
+      ? `verified ${ids.length} documents against the files: unrestricted (no --as), so nothing to hide; checked only that each is still in its file`
+      : `verified ${ids.length} documents (the page, the hit count and the facets) against the files as ${principalName}`;
   const notes = [...view.notes, `${what}; ${check.dropped.length ? `${check.dropped.length} dropped` : 'none dropped'}`];
   for (const d of check.dropped) notes.push(`display check dropped ${d.id}: ${d.reason}`);
   return {

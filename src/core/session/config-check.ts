@@ -20,7 +20,9 @@ export interface ConfigFieldProblem {
 export function configFieldProblems(config: RankConfig, docs: readonly Document[]): ConfigFieldProblem[] {
   const boosts = config.lexical?.fields;
   if (!boosts || docs.length === 0) return [];
-  const searched = Object.entries(boosts).filter(([, b]) => b > 0).map(([f]) => f);
+  const searched = Object.entries(boosts)
+    .filter(([, b]) => b > 0)
+    .map(([f]) => f);
   const empty = searched.filter((f) => !docs.some((d) => fieldText(d, f).trim() !== ''));
   if (empty.length === 0) return [];
   // Only now: listing every document's fields costs more than the check itself (a sweep checks hundreds of configs).

@@ -63,7 +63,9 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
     for (let i = 0; i < queries.length; i += CHUNK) {
       signal?.throwIfAborted();
       const chunk = queries.slice(i, i + CHUNK).map((q) => q.text);
-      all.push(...(await engine.searchMany(chunk, { principal, pageSize: config.pageSize, collectMatches: true, fetchText: true, signal })));
+      all.push(
+        ...(await engine.searchMany(chunk, { principal, pageSize: config.pageSize, collectMatches: true, fetchText: true, signal })),
+      );
     }
     answers.set(principal.name, all);
   }
@@ -71,7 +73,8 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
   let truth = input.truth;
   if (!truth) {
     const ids = new Set<string>();
-    for (const list of answers.values()) for (const r of list) if (!(r instanceof Error)) for (const id of r.matches ?? r.docs.map((d) => d.id)) ids.add(id);
+    for (const list of answers.values())
+      for (const r of list) if (!(r instanceof Error)) for (const id of r.matches ?? r.docs.map((d) => d.id)) ids.add(id);
     for (const docs of input.judgments.qrels.values()) for (const id of docs.keys()) ids.add(id);
     truth = await truthFromEngine(engine, [...ids], input.policy, signal);
   }
@@ -80,11 +83,23 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
   for (const principal of principals) {
     const visible = truth.visibleIds(principal);
     const pr: PrincipalAclReport = {
-      queries: 0, prefixes: 0, resultsChecked: 0, suggestionsChecked: 0, violations: 0,
+      queries: 0,
+      prefixes: 0,
+      resultsChecked: 0,
+      suggestionsChecked: 0,
+      violations: 0,
       byPlace: { results: 0, total: 0, suggestion: 0, facet: 0, snippet: 0 },
-      visibleDocuments: visible.size, filterExtra: 0, filterExtraDocuments: [],
-      pageFill: 0, shortPages: 0, emptyPages: 0, recall: null, recallQueries: 0, excludedQueries: [],
-      failedQueries: 0, countsUnverified: 0,
+      visibleDocuments: visible.size,
+      filterExtra: 0,
+      filterExtraDocuments: [],
+      pageFill: 0,
+      shortPages: 0,
+      emptyPages: 0,
+      recall: null,
+      recallQueries: 0,
+      excludedQueries: [],
+      failedQueries: 0,
+      countsUnverified: 0,
     };
     const fills: number[] = [];
     const run: Run = new Map();
@@ -107,10 +122,16 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
       fills.push(view.results.length / config.pageSize);
       if (view.results.length < config.pageSize) pr.shortPages++;
       if (view.results.length === 0) pr.emptyPages++;
-      run.set(q.qid, view.results.map((x) => ({ id: x.id, score: x.score })));
+      run.set(
+        q.qid,
+        view.results.map((x) => ({ id: x.id, score: x.score })),
+      );
     });
     pr.pageFill = fills.length ? fills.reduce((a, b) => a + b, 0) / fills.length : 0;
-    const counted = judgmentsVisibleTo(input.judgments, (id) => visible.has(id), { principal: principal.name, relevanceThreshold: input.relevanceThreshold });
+    const counted = judgmentsVisibleTo(input.judgments, (id) => visible.has(id), {
+      principal: principal.name,
+      relevanceThreshold: input.relevanceThreshold,
+    });
     const spec = parseMetric(`recall@${config.pageSize}`);
     const evaluation = evaluateRun(run, counted.judgments, [spec], { gain: input.gain, relevanceThreshold: input.relevanceThreshold });
     pr.excludedQueries = counted.excluded.map((x) => x.qid);
@@ -126,14 +147,27 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
  * rule reads), to be evaluated with the workspace's rule by ReferenceAcl; an id the engine does not have is
  * visible to nobody. Also returns the stored fields (title, text, tags).
  */
-export async function engineReferenceAcl(engine: RemoteEngine, ids: readonly string[], policy: AclPolicy, signal?: AbortSignal): Promise<{ reference: ReferenceAcl; stored: Map<string, Record<string, unknown>> }> {
+export async function engineReferenceAcl(
+  engine: RemoteEngine,
+  ids: readonly string[],
+  policy: AclPolicy,
+  signal?: AbortSignal,
+): Promise<{ reference: ReferenceAcl; stored: Map<string, Record<string, unknown>> }> {
   const e = engine.engine;
   // In a rule, tenant/groups/public name the access fields (under their engine names); other fields are read as they are.
   const ruleOwn = ruleDocFields(policy.rule).filter((f) => !['tenant', 'groups', 'public'].includes(f));
-  const fields = [...new Set([e.aclFields.tenant, e.aclFields.groups, e.aclFields.public, ...ruleOwn, e.fields.title, e.fields.text, 'tags'])];
+  const fields = [
+    ...new Set([e.aclFields.tenant, e.aclFields.groups, e.aclFields.public, ...ruleOwn, e.fields.title, e.fields.text, 'tags']),
+  ];
   const stored = await engine.fetchFields(ids, fields, signal);
   const where = `${e.url} index ${e.index}`;
-  return { reference: new ReferenceAcl([...stored].map(([id, raw]) => storedRecord(raw, id, where, e.aclFields)), policy), stored };
+  return {
+    reference: new ReferenceAcl(
+      [...stored].map(([id, raw]) => storedRecord(raw, id, where, e.aclFields)),
+      policy,
+    ),
+    stored,
+  };
 }
 
 /** SourceTruth over documents fetched from the engine (visibility counts are then over these documents only). */
@@ -141,7 +175,13 @@ async function truthFromEngine(engine: RemoteEngine, ids: string[], policy: AclP
   const e = engine.engine;
   const { reference, stored } = await engineReferenceAcl(engine, ids, policy, signal);
   const docs: Document[] = [...stored].map(([id, raw]) => ({
-    id, title: text(raw[e.fields.title]), body: text(raw[e.fields.text]), fields: {}, meta: { tags: tagsOf(raw) }, source: { path: `${e.url} index ${e.index}` }, hash: '',
+    id,
+    title: text(raw[e.fields.title]),
+    body: text(raw[e.fields.text]),
+    fields: {},
+    meta: { tags: tagsOf(raw) },
+    source: { path: `${e.url} index ${e.index}` },
+    hash: '',
   }));
   return new SourceTruth(docs, (p, id) => reference.visible(p, id));
 }

@@ -51,7 +51,10 @@ export async function indexCorpus(session: RanklabSession, config: RankConfig, o
   const { signal } = opts;
   const exists = await api.indexExists(signal);
   if (exists && !opts.recreate) {
-    throw new InputError(`the index "${e.index}" already exists at ${e.url}`, [], { key: 'engine.index', hint: 'pass --recreate to delete and rebuild it; its documents are lost' });
+    throw new InputError(`the index "${e.index}" already exists at ${e.url}`, [], {
+      key: 'engine.index',
+      hint: 'pass --recreate to delete and rebuild it; its documents are lost',
+    });
   }
   const corpus = session.corpus();
   if (corpus.docs.length === 0) throw new InputError('the workspace corpus has no documents to index', [], { file: session.root });
@@ -59,7 +62,8 @@ export async function indexCorpus(session: RanklabSession, config: RankConfig, o
   const skipped: IndexReport['skipped'] = [];
   const docs: Document[] = [];
   for (const d of corpus.docs) {
-    if (d.invalidAcl?.length) skipped.push({ id: d.id, file: d.source.path, line: d.source.line, reason: `invalid access field(s) ${d.invalidAcl.join(', ')}` });
+    if (d.invalidAcl?.length)
+      skipped.push({ id: d.id, file: d.source.path, line: d.source.line, reason: `invalid access field(s) ${d.invalidAcl.join(', ')}` });
     else docs.push(d);
   }
   const ruleFields = settings.aclRuleFields.filter((f) => !['tenant', 'groups', 'public'].includes(f));
@@ -100,7 +104,15 @@ export async function indexCorpus(session: RanklabSession, config: RankConfig, o
   await api.commit(signal);
   const indexed = await api.count(signal);
   return {
-    kind: e.kind, url: e.url, index: e.index, recreated: exists, documents: corpus.docs.length, indexed, skipped, refused, fields: layout,
+    kind: e.kind,
+    url: e.url,
+    index: e.index,
+    recreated: exists,
+    documents: corpus.docs.length,
+    indexed,
+    skipped,
+    refused,
+    fields: layout,
     vectors: embedder && layout.vector ? { embedder: embedder.id, dimension: layout.vector.dimension } : undefined,
     ms: performance.now() - t0,
   };

@@ -12,7 +12,15 @@ import { type ExcludedQuery, type JudgmentSet, judgmentsVisibleTo, missingQueryT
 import { engineReferenceAcl } from './engine-check';
 import { isRemoteEngine } from '../engines/remote-engine';
 import type { SearchResult } from '../retrieval/pipeline';
-import { SAVED_TITLE_DEPTH, type StageName, type Run, type RunAccess, type SavedQueryResult, type SavedRun, type StageCandidates } from '../run/types';
+import {
+  SAVED_TITLE_DEPTH,
+  type StageName,
+  type Run,
+  type RunAccess,
+  type SavedQueryResult,
+  type SavedRun,
+  type StageCandidates,
+} from '../run/types';
 import { stageCandidatesOfSaved } from '../experiment/stage-recall';
 import { sortTrecOrder } from '../run/trec-order';
 import type { Work, WorkProgress } from '../util/cooperative';
@@ -97,26 +105,58 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
       const run: Run = new Map(hit.saved.queries.map((q) => [q.qid, q.docs]));
       const latencies = new Map(hit.saved.queries.map((q) => [q.qid, q.latencyMs]));
       const stageIds = stageCandidatesOfSaved(hit.saved);
-      return { config, saved: hit.saved, path: hit.path, reused: true, evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions), run, latencies, stageIds, notes: [], excluded, failed: [] };
+      return {
+        config,
+        saved: hit.saved,
+        path: hit.path,
+        reused: true,
+        evaluation: evaluateRun(run, judgments, opts.specs, opts.metricOptions),
+        run,
+        latencies,
+        stageIds,
+        notes: [],
+        excluded,
+        failed: [],
+      };
     }
   }
-  const { engine, run, latencies, results, stageIds, notes, failed, sharing, annRecall, evaluation, judgments: scored } = await runQueries(session, config, opts, work, judgments, false);
+  const {
+    engine,
+    run,
+    latencies,
+    results,
+    stageIds,
+    notes,
+    failed,
+    sharing,
+    annRecall,
+    evaluation,
+    judgments: scored,
+  } = await runQueries(session, config, opts, work, judgments, false);
   const qids = [...judgments.qrels.keys()];
-  const queries: SavedQueryResult[] = qids.filter((q) => run.has(q)).map((qid) => ({
-    qid,
-    text: judgments.queries.get(qid)?.text ?? '',
-    docs: run.get(qid)!,
-    total: results.get(qid)!.total,
-    latencyMs: latencies.get(qid)!,
-    metrics: evaluation.perQuery.get(qid) ?? {},
-    notes: results.get(qid)!.notes.length ? results.get(qid)!.notes : undefined,
-    stageIds: storedStageIds(stageIds.get(qid)!, run.get(qid)!),
-  }));
+  const queries: SavedQueryResult[] = qids
+    .filter((q) => run.has(q))
+    .map((qid) => ({
+      qid,
+      text: judgments.queries.get(qid)?.text ?? '',
+      docs: run.get(qid)!,
+      total: results.get(qid)!.total,
+      latencyMs: latencies.get(qid)!,
+      metrics: evaluation.perQuery.get(qid) ?? {},
+      notes: results.get(qid)!.notes.length ? results.get(qid)!.notes : undefined,
+      stageIds: storedStageIds(stageIds.get(qid)!, run.get(qid)!),
+    }));
   const saved: SavedRun = {
     format: RUN_FORMAT,
     provenance: {
-      config: config.name, configHash: config.configHash, corpus: corpus.fingerprint, judgments: scored.fingerprint, createdAt: new Date().toISOString(), tool: TOOL_VERSION,
-      access: key.access, models: await engine.learnedModels(opts.signal),
+      config: config.name,
+      configHash: config.configHash,
+      corpus: corpus.fingerprint,
+      judgments: scored.fingerprint,
+      createdAt: new Date().toISOString(),
+      tool: TOOL_VERSION,
+      access: key.access,
+      models: await engine.learnedModels(opts.signal),
     },
     config,
     metricSpecs: opts.specs.map((s) => s.name),
@@ -144,9 +184,10 @@ async function prepare(session: RanklabSession, config: RankConfig, opts: ScoreC
   const work = session.work(opts.signal, opts.onWork).labelled(config.name);
   const corpus = await session.loadCorpus(work);
   assertFindsSomething(session, config);
-  const { judgments, excluded } = config.engine && opts.principal && corpus.docs.length === 0
-    ? await judgmentsAsOnEngine(session, config, opts, work)
-    : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
+  const { judgments, excluded } =
+    config.engine && opts.principal && corpus.docs.length === 0
+      ? await judgmentsAsOnEngine(session, config, opts, work)
+      : session.judgmentsAs({ split: opts.split, principal: opts.principal, relevanceThreshold: opts.metricOptions.relevanceThreshold });
   const noText = missingQueryText(judgments);
   if (noText) throw noText;
   return { work, corpus, judgments, excluded };
@@ -179,7 +220,14 @@ export async function scoreConfig(session: RanklabSession, config: RankConfig, o
  * The query loop of evaluateConfig and scoreConfig, and the metrics of its run. `lean`: only the run (no latencies,
  * totals, notes per query, stage lists or ANN recall).
  */
-async function runQueries(session: RanklabSession, config: RankConfig, opts: ScoreConfigOptions & { annK?: number }, work: Work, judgments: JudgmentSet, lean: boolean) {
+async function runQueries(
+  session: RanklabSession,
+  config: RankConfig,
+  opts: ScoreConfigOptions & { annK?: number },
+  work: Work,
+  judgments: JudgmentSet,
+  lean: boolean,
+) {
   const engine = await session.engine(config, work);
   const access = opts.principal ? session.accessFor(opts.principal) : undefined;
   const qids = [...judgments.qrels.keys()];
@@ -207,7 +255,7 @@ async function runQueries(session: RanklabSession, config: RankConfig, opts: Sco
     }
     const docs = sortTrecOrderStable(r.docs);
     sharing.queries++;
-    for (const [stage, yes] of Object.entries(text === warmup && warm ? warm : r.cached ?? {}) as [StageName, boolean][]) {
+    for (const [stage, yes] of Object.entries(text === warmup && warm ? warm : (r.cached ?? {})) as [StageName, boolean][]) {
       if (yes) sharing.cachedQueries[stage] = (sharing.cachedQueries[stage] ?? 0) + 1;
     }
     run.set(qid, docs);
@@ -233,7 +281,10 @@ async function runQueries(session: RanklabSession, config: RankConfig, opts: Sco
     for (let i = 0; i < runnable.length; i += MANY_CHUNK) {
       work.throwIfAborted();
       const chunk = runnable.slice(i, i + MANY_CHUNK);
-      const answers = await engine.searchMany(chunk.map((q) => q.text), searchOptions);
+      const answers = await engine.searchMany(
+        chunk.map((q) => q.text),
+        searchOptions,
+      );
       for (let j = 0; j < chunk.length; j++) await record(chunk[j].qid, chunk[j].text, answers[j]);
       done += chunk.length;
       opts.onProgress?.(done, qids.length);
@@ -248,9 +299,20 @@ async function runQueries(session: RanklabSession, config: RankConfig, opts: Sco
     }
   }
   slicer.end();
-  const scored = failed.length ? withoutQueries(judgments, failed.map((f) => f.qid)) : judgments;
+  const scored = failed.length
+    ? withoutQueries(
+        judgments,
+        failed.map((f) => f.qid),
+      )
+    : judgments;
   const evaluation = evaluateRun(run, scored, opts.specs, opts.metricOptions);
-  const annRecall = annPairs.length ? annRecallAtK(annPairs.map((p) => p.ann), annPairs.map((p) => p.exact), annK) : undefined;
+  const annRecall = annPairs.length
+    ? annRecallAtK(
+        annPairs.map((p) => p.ann),
+        annPairs.map((p) => p.exact),
+        annK,
+      )
+    : undefined;
   return { engine, run, latencies, results, stageIds, notes, failed, sharing, annRecall, evaluation, judgments: scored };
 }
 
@@ -268,7 +330,12 @@ export function describeSharing(s: Sharing): string {
  * An engine config run as a principal in a workspace without a copy of the corpus: which judged documents the
  * principal may see is decided by the workspace's rule over the access fields the engine stores for them.
  */
-async function judgmentsAsOnEngine(session: RanklabSession, config: RankConfig, opts: ScoreConfigOptions, work: Work): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
+async function judgmentsAsOnEngine(
+  session: RanklabSession,
+  config: RankConfig,
+  opts: ScoreConfigOptions,
+  work: Work,
+): Promise<{ judgments: JudgmentSet; excluded: ExcludedQuery[] }> {
   const set = session.judgmentsFor({ split: opts.split });
   const engine = await session.engine(config, work);
   if (!isRemoteEngine(engine)) throw new Error('internal: an engine config without a remote engine');
@@ -303,9 +370,20 @@ function storedStageIds(stages: Partial<Record<string, string[]>>, final: readon
  * The learned models come from the cache when it knows them for this corpus, else from the engine (which then
  * trains them, as the evaluation would).
  */
-async function runKey(session: RanklabSession, config: RankConfig, corpus: string, judgments: string, principal: string | undefined, work: Work): Promise<RunKey> {
+async function runKey(
+  session: RanklabSession,
+  config: RankConfig,
+  corpus: string,
+  judgments: string,
+  principal: string | undefined,
+  work: Work,
+): Promise<RunKey> {
   const policy = session.policy();
-  const access: RunAccess = { principal: principal ? { ...session.accessFor(principal).principal } : null, rule: policy.rule, missingAcl: policy.missingAcl };
+  const access: RunAccess = {
+    principal: principal ? { ...session.accessFor(principal).principal } : null,
+    rule: policy.rule,
+    missingAcl: policy.missingAcl,
+  };
   const cacheDir = session.options.writeCache !== false ? session.workspace.cacheDir : undefined;
   const models = cachedLearnedModels(config, corpus, cacheDir) ?? (await (await session.engine(config, work)).learnedModels(work.signal));
   return { config: config.name, configHash: config.configHash, corpus, judgments, principal, tool: TOOL_VERSION, access, models };

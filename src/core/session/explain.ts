@@ -55,8 +55,14 @@ export async function explainDocument(session: RanklabSession, req: ExplainReque
   const query = resolveQuery(session, req.query);
   const doc = session.document(req.doc);
   if (!doc) {
-    const near = closest(req.doc, session.corpus().docs.map((d) => d.id));
-    throw new InputError(`unknown document "${req.doc}"`, [], { key: '--doc', hint: near ? `did you mean "${near}"?` : `the corpus has ${session.corpus().docs.length} documents` });
+    const near = closest(
+      req.doc,
+      session.corpus().docs.map((d) => d.id),
+    );
+    throw new InputError(`unknown document "${req.doc}"`, [], {
+      key: '--doc',
+      hint: near ? `did you mean "${near}"?` : `the corpus has ${session.corpus().docs.length} documents`,
+    });
   }
   const report: ExplainReport = { query, doc: { id: doc.id, title: doc.title }, principal: req.principal ?? null, visible: true };
   if (req.principal && !session.accessFor(req.principal).filter(doc.id)) return { ...report, visible: false };
@@ -69,15 +75,32 @@ export async function explainDocument(session: RanklabSession, req: ExplainReque
 }
 
 /** One config's account of a document for a query, run as `evaluateConfig` runs it (so scores are the run's). */
-export async function explainFor(session: RanklabSession, config: RankConfig, text: string, docId: string, opts: { principal?: string; signal?: AbortSignal } = {}): Promise<ConfigExplanation> {
+export async function explainFor(
+  session: RanklabSession,
+  config: RankConfig,
+  text: string,
+  docId: string,
+  opts: { principal?: string; signal?: AbortSignal } = {},
+): Promise<ConfigExplanation> {
   const engine = await session.engine(config);
   const access = opts.principal ? session.accessFor(opts.principal) : undefined;
   const r = await engine.search(text, { filter: access?.filter, principal: access?.principal, signal: opts.signal, explain: docId });
-  if (!r.explanation) throw new InputError(`config ${config.name} runs on an external engine (${config.engine?.kind ?? 'remote'}), which Ranklab cannot explain`, [], { key: '--config' });
+  if (!r.explanation)
+    throw new InputError(
+      `config ${config.name} runs on an external engine (${config.engine?.kind ?? 'remote'}), which Ranklab cannot explain`,
+      [],
+      { key: '--config' },
+    );
   const at = r.docs.findIndex((d) => d.id === docId);
   return {
-    config: config.name, mode: modeLabel(config), rank: at < 0 ? null : at + 1, score: at < 0 ? null : r.docs[at].score,
-    fellOut: at < 0 ? fellOut(r.explanation) : null, steps: r.explanation, ranking: r.docs.map((d) => d.id), notes: r.notes,
+    config: config.name,
+    mode: modeLabel(config),
+    rank: at < 0 ? null : at + 1,
+    score: at < 0 ? null : r.docs[at].score,
+    fellOut: at < 0 ? fellOut(r.explanation) : null,
+    steps: r.explanation,
+    ranking: r.docs.map((d) => d.id),
+    notes: r.notes,
   };
 }
 
@@ -87,7 +110,9 @@ export async function explainFor(session: RanklabSession, config: RankConfig, te
  */
 function fellOut(steps: StepExplanation[]): ConfigExplanation['fellOut'] {
   let last = -1;
-  steps.forEach((s, i) => { if (s.outcome === 'kept') last = i; });
+  steps.forEach((s, i) => {
+    if (s.outcome === 'kept') last = i;
+  });
   const after = steps.slice(last + 1).find((s) => !RETRIEVAL.has(s.step));
   if (last >= 0 && after) return { step: after.step, outcome: after.outcome, note: after.note };
   const retrieval = steps.filter((s) => RETRIEVAL.has(s.step));
@@ -103,7 +128,11 @@ export function resolveQuery(session: RanklabSession, arg: string): { qid: strin
   const q = queries.get(arg);
   if (q) return { qid: arg, text: q.text };
   const near = /\s/.test(arg) ? undefined : closest(arg, [...queries.keys()]);
-  if (near) throw new InputError(`unknown query id "${arg}"`, [], { key: '--query', hint: `did you mean "${near}"? (query text with a space is run as it is)` });
+  if (near)
+    throw new InputError(`unknown query id "${arg}"`, [], {
+      key: '--query',
+      hint: `did you mean "${near}"? (query text with a space is run as it is)`,
+    });
   if (!arg.trim()) throw new InputError('is empty', [], { key: '--query' });
   return { qid: null, text: arg };
 }
@@ -114,7 +143,13 @@ export function resolveQuery(session: RanklabSession, arg: string): { qid: strin
  * Why the document's rank differs between two configs, in one line: what changed in the settings, the score part that
  * changed most, and the movement ("title boost 1→3: +2.10 from 'espresso' in title; rank 6→3, overtook 3 documents").
  */
-export function rankChangeReason(baseConfig: RankConfig, base: ConfigExplanation, candConfig: RankConfig, cand: ConfigExplanation, docId: string): string {
+export function rankChangeReason(
+  baseConfig: RankConfig,
+  base: ConfigExplanation,
+  candConfig: RankConfig,
+  cand: ConfigExplanation,
+  docId: string,
+): string {
   const changes = configChanges(baseConfig, candConfig);
   const shown = changes.length > 3 ? [...changes.slice(0, 3), `${changes.length - 3} more`] : changes;
   const head = shown.length ? shown.join(', ') : 'same settings';
@@ -157,7 +192,10 @@ function scoreChanges(base: ConfigExplanation, cand: ConfigExplanation): string[
   const lexB = cand.steps.find((s) => s.step === 'lexical')?.lexical;
   if (lexA || lexB) {
     const byKey = new Map<string, number>();
-    for (const [sign, lx] of [[-1, lexA], [1, lexB]] as const) {
+    for (const [sign, lx] of [
+      [-1, lexA],
+      [1, lexB],
+    ] as const) {
       if (!lx?.matched) continue;
       for (const p of lx.parts) {
         const key = `${p.queryTerm}\u0000${p.field}`;
@@ -175,7 +213,8 @@ function scoreChanges(base: ConfigExplanation, cand: ConfigExplanation): string[
   if (fuseA && fuseB) {
     const deltas = fuseB.lists.map((l, i) => ({ l, a: fuseA.lists[i], d: l.contribution - fuseA.lists[i].contribution }));
     const top = deltas.sort((p, q) => Math.abs(q.d) - Math.abs(p.d))[0];
-    if (top && Math.abs(top.d) > 1e-12) out.push(`fused ${signed(top.d, 4)} from ${top.l.name} (rank ${top.a.rank ?? '-'}→${top.l.rank ?? '-'})`);
+    if (top && Math.abs(top.d) > 1e-12)
+      out.push(`fused ${signed(top.d, 4)} from ${top.l.name} (rank ${top.a.rank ?? '-'}→${top.l.rank ?? '-'})`);
   }
   const rrA = base.steps.find((s) => s.step === 'rerank')?.rerank;
   const rrB = cand.steps.find((s) => s.step === 'rerank')?.rerank;
@@ -225,7 +264,13 @@ export const REASON_QUERIES = 20;
  * explaining each under both configs as `principal` sees them: every query that changed, or the first `maxQueries`.
  * Yields to the event loop between queries, so a worker or the CLI's Ctrl+C is heard between them.
  */
-export async function addMoveReasons(session: RanklabSession, baseConfig: RankConfig, candConfig: RankConfig, cmp: MovesToExplain, opts: { principal?: string; signal?: AbortSignal; maxQueries?: number } = {}): Promise<void> {
+export async function addMoveReasons(
+  session: RanklabSession,
+  baseConfig: RankConfig,
+  candConfig: RankConfig,
+  cmp: MovesToExplain,
+  opts: { principal?: string; signal?: AbortSignal; maxQueries?: number } = {},
+): Promise<void> {
   for (const q of cmp.queryDeltas.slice(0, opts.maxQueries ?? cmp.queryDeltas.length)) {
     const text = q.text || session.judgments().queries.get(q.qid)?.text;
     if (!text) continue;
@@ -243,7 +288,10 @@ export async function addMoveReasons(session: RanklabSession, baseConfig: RankCo
  * The workspace configs that made these runs, when each run is still exactly reproducible (a config of the workspace
  * with its hash, on the current corpus, built-in pipeline): only then can their moved documents be explained.
  */
-export function configsOfRuns(session: RanklabSession, runs: ReadonlyArray<{ configHash?: string; corpus?: string }>): RankConfig[] | undefined {
+export function configsOfRuns(
+  session: RanklabSession,
+  runs: ReadonlyArray<{ configHash?: string; corpus?: string }>,
+): RankConfig[] | undefined {
   if (runs.some((r) => !r.configHash || !r.corpus)) return undefined;
   let corpus: string;
   try {

@@ -10,7 +10,17 @@ import type { RanklabSession } from './session';
 import { writeFileAtomic } from '../util/atomic-write';
 import { InputError } from '../util/diagnostics';
 import { createChatClient } from '../judging/chat-client';
-import { type LlmFailure, type LlmJudgePlan, type LlmJudgeRun, type LlmJudgeSettings, llmJudgeSettings, llmRater, llmRatingsFile, planLlmJudging, runLlmJudging } from '../judging/llm-judge';
+import {
+  type LlmFailure,
+  type LlmJudgePlan,
+  type LlmJudgeRun,
+  type LlmJudgeSettings,
+  llmJudgeSettings,
+  llmRater,
+  llmRatingsFile,
+  planLlmJudging,
+  runLlmJudging,
+} from '../judging/llm-judge';
 import type { Pool } from '../judging/pool';
 import { type WorkspacePool, type WorkspacePoolOptions, workspacePool } from './judging-pool';
 
@@ -28,11 +38,17 @@ export interface LlmJudgeSetup {
 export function llmJudgeSetup(session: RanklabSession, opts: { model?: string; dryRun?: boolean }): LlmJudgeSetup {
   const settings = llmJudgeSettings(session.workspace.settings.judging.llm, { model: opts.model });
   if (!opts.dryRun && session.options.allowNetwork === false) {
-    throw new InputError('the LLM judge sends passages to an HTTP endpoint, which is not allowed here (untrusted workspace): trust the workspace first');
+    throw new InputError(
+      'the LLM judge sends passages to an HTTP endpoint, which is not allowed here (untrusted workspace): trust the workspace first',
+    );
   }
   const ratersSpec = session.workspace.judgmentSpecs.find((s) => s.raters);
   if (!ratersSpec && !opts.dryRun) {
-    throw new InputError('the LLM judge writes its grades as a rater of its own: add a folder of per-rater files to "judgments", e.g. {"raters": "judgments"}', [], { file: 'ranklab.json', key: 'judgments' });
+    throw new InputError(
+      'the LLM judge writes its grades as a rater of its own: add a folder of per-rater files to "judgments", e.g. {"raters": "judgments"}',
+      [],
+      { file: 'ranklab.json', key: 'judgments' },
+    );
   }
   const rater = llmRater(settings.model);
   const file = join(resolve(session.root, ratersSpec?.raters ?? 'judgments'), llmRatingsFile(settings.model));
@@ -73,7 +89,12 @@ export interface JudgePoolOptions {
 }
 
 /** Plans the pool's prompts and, unless a dry run, sends them; the session's judgments are re-read after. */
-export async function judgePoolWithLlm(session: RanklabSession, setup: LlmJudgeSetup, pooled: WorkspacePool, opts: JudgePoolOptions = {}): Promise<WorkspaceLlmResult> {
+export async function judgePoolWithLlm(
+  session: RanklabSession,
+  setup: LlmJudgeSetup,
+  pooled: WorkspacePool,
+  opts: JudgePoolOptions = {},
+): Promise<WorkspaceLlmResult> {
   const { pool, failed } = pooled;
   const cacheDir = session.options.writeCache === false ? undefined : join(session.workspace.cacheDir, 'llm-judge');
   const { plan, missing } = planLlmJudging(pool.pairs, session.judgments(), (id) => session.document(id), setup.settings, cacheDir);
@@ -83,8 +104,14 @@ export async function judgePoolWithLlm(session: RanklabSession, setup: LlmJudgeS
   let run: LlmJudgeRun;
   try {
     run = await runLlmJudging(plan, {
-      client, ratingsFile: setup.file, cacheDir, signal: opts.signal, stop: opts.stop, onProgress: opts.onJudged,
-      maxConsecutiveFailures: opts.maxConsecutiveFailures, now: opts.now,
+      client,
+      ratingsFile: setup.file,
+      cacheDir,
+      signal: opts.signal,
+      stop: opts.stop,
+      onProgress: opts.onJudged,
+      maxConsecutiveFailures: opts.maxConsecutiveFailures,
+      now: opts.now,
     });
   } finally {
     session.reloadJudgments();
@@ -98,14 +125,29 @@ export async function judgePoolWithLlm(session: RanklabSession, setup: LlmJudgeS
 /** One JSON line per pair not graded, after a first line saying which run it was and how it ended. */
 function writeFailureLog(session: RanklabSession, setup: LlmJudgeSetup, failures: LlmFailure[], run: LlmJudgeRun, at: Date): string {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
-  const file = join(dirname(session.workspace.cacheDir), 'logs', `llm-judge-failures-${llmRatingsFile(setup.settings.model).slice('llm-'.length, -'.jsonl'.length)}-${stamp}.jsonl`);
-  const head = { at: at.toISOString(), rater: setup.rater, baseUrl: setup.settings.baseUrl, requests: run.requests, graded: run.ratings.length, failures: failures.length, stopped: run.stopped?.message ?? null };
+  const file = join(
+    dirname(session.workspace.cacheDir),
+    'logs',
+    `llm-judge-failures-${llmRatingsFile(setup.settings.model).slice('llm-'.length, -'.jsonl'.length)}-${stamp}.jsonl`,
+  );
+  const head = {
+    at: at.toISOString(),
+    rater: setup.rater,
+    baseUrl: setup.settings.baseUrl,
+    requests: run.requests,
+    graded: run.ratings.length,
+    failures: failures.length,
+    stopped: run.stopped?.message ?? null,
+  };
   writeFileAtomic(file, [head, ...failures].map((x) => JSON.stringify(x)).join('\n') + '\n');
   return file;
 }
 
 /** All of it in one call: setup, pool (workspacePool), judging. */
-export async function judgeWorkspaceWithLlm(session: RanklabSession, opts: Omit<WorkspacePoolOptions, 'skip'> & JudgePoolOptions & { model?: string }): Promise<WorkspaceLlmResult> {
+export async function judgeWorkspaceWithLlm(
+  session: RanklabSession,
+  opts: Omit<WorkspacePoolOptions, 'skip'> & JudgePoolOptions & { model?: string },
+): Promise<WorkspaceLlmResult> {
   const setup = llmJudgeSetup(session, opts);
   return judgePoolWithLlm(session, setup, await workspacePool(session, { ...opts, skip: setup.skip }), opts);
 }

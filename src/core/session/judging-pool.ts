@@ -44,7 +44,11 @@ export interface WorkspacePool {
 export async function workspacePool(session: RanklabSession, opts: WorkspacePoolOptions): Promise<WorkspacePool> {
   const settings = session.workspace.settings;
   const specs = opts.specs ?? parseMetricList(settings.metrics);
-  const metricOptions: EvaluateOptions = { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold, ...(settings.judgedOnly && { judgedOnly: true }) };
+  const metricOptions: EvaluateOptions = {
+    gain: settings.gain,
+    relevanceThreshold: settings.relevanceThreshold,
+    ...(settings.judgedOnly && { judgedOnly: true }),
+  };
   const judgments = session.judgments();
   const fresh = unjudgedQueries(judgments);
   const qids = queryScope([...judgments.qrels.keys(), ...fresh], judgments.queries, opts);
@@ -53,18 +57,38 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
   for (const config of opts.configs) {
     try {
       const r = await evaluateConfig(session, config, {
-        specs, metricOptions, reuse: true, signal: opts.signal,
+        specs,
+        metricOptions,
+        reuse: true,
+        signal: opts.signal,
         onProgress: opts.onProgress && ((done, total) => opts.onProgress!(config.name, done, total)),
       });
       opts.log?.(`${config.name}: ${r.reused ? `reusing ${r.path}` : 'ran'}`);
-      sides.push({ name: config.name, run: await withFreshQueries(session, config, r.run, fresh.filter((q) => !qids || qids.has(q)), opts) });
+      sides.push({
+        name: config.name,
+        run: await withFreshQueries(
+          session,
+          config,
+          r.run,
+          fresh.filter((q) => !qids || qids.has(q)),
+          opts,
+        ),
+      });
     } catch (e) {
       if (!(e instanceof InputError) || opts.signal?.aborted) throw e;
       failed.push({ config: config.name, error: e.message });
     }
   }
   if (sides.length === 0) throw new InputError(`no config could run: ${failed.map((f) => `${f.config}: ${f.error}`).join('; ')}`);
-  const pool = buildPool(sides, session.judgments(), { depth: opts.depth ?? settings.judging.depth, qids, max: opts.max, specs, metricOptions, skip: opts.skip, includeJudged: opts.includeJudged });
+  const pool = buildPool(sides, session.judgments(), {
+    depth: opts.depth ?? settings.judging.depth,
+    qids,
+    max: opts.max,
+    specs,
+    metricOptions,
+    skip: opts.skip,
+    includeJudged: opts.includeJudged,
+  });
   return { pool, sides, failed, metricOptions };
 }
 
@@ -72,7 +96,13 @@ export async function workspacePool(session: RanklabSession, opts: WorkspacePool
  * A run plus the lists of queries nobody judged yet (runs and their saved copies hold judged queries only): each is
  * searched now under the config, so that a fresh sample's queries are pooled, graded and then scored.
  */
-async function withFreshQueries(session: RanklabSession, config: RankConfig, run: Run, fresh: readonly string[], opts: WorkspacePoolOptions): Promise<Run> {
+async function withFreshQueries(
+  session: RanklabSession,
+  config: RankConfig,
+  run: Run,
+  fresh: readonly string[],
+  opts: WorkspacePoolOptions,
+): Promise<Run> {
   if (fresh.length === 0) return run;
   const out: Run = new Map(run);
   const queries = session.judgments().queries;
@@ -95,7 +125,11 @@ export function poolEntries(session: RanklabSession, names: readonly string[]): 
   return [...entries.filter((e) => e.name === base), ...entries.filter((e) => e.name !== base)];
 }
 
-function queryScope(judged: Iterable<string>, queries: Map<string, { tags: string[] }>, opts: WorkspacePoolOptions): Set<string> | undefined {
+function queryScope(
+  judged: Iterable<string>,
+  queries: Map<string, { tags: string[] }>,
+  opts: WorkspacePoolOptions,
+): Set<string> | undefined {
   if (opts.queries?.length && opts.slice) throw new InputError('--queries and --slice cannot be combined');
   const all = [...judged];
   if (opts.queries?.length) {

@@ -43,12 +43,23 @@ export interface SearchViewOptions {
 
 /** Runs the query with the predicate inside retrieval and assembles everything the user sees from permitted documents only. */
 export async function buildSearchView(engine: Engine, text: string, opts: SearchViewOptions): Promise<SearchView> {
-  const r = await engine.search(text, { filter: opts.filter, principal: opts.principal, pageSize: opts.pageSize, collectMatches: true, fetchText: true, signal: opts.signal });
+  const r = await engine.search(text, {
+    filter: opts.filter,
+    principal: opts.principal,
+    pageSize: opts.pageSize,
+    collectMatches: true,
+    fetchText: true,
+    signal: opts.signal,
+  });
   return searchViewOf(r, text, opts);
 }
 
 /** The view of one search result (run with `collectMatches` and `fetchText`): titles, snippets and facets. */
-export function searchViewOf(r: SearchResult, text: string, opts: Pick<SearchViewOptions, 'docs' | 'analyzer' | 'snippetChars'>): SearchView {
+export function searchViewOf(
+  r: SearchResult,
+  text: string,
+  opts: Pick<SearchViewOptions, 'docs' | 'analyzer' | 'snippetChars'>,
+): SearchView {
   const matches = r.matches ?? r.docs.map((d) => d.id);
   const snippetChars = opts.snippetChars ?? 160;
   const results = r.docs.map((d): SearchViewItem => {
@@ -58,7 +69,14 @@ export function searchViewOf(r: SearchResult, text: string, opts: Pick<SearchVie
     if (doc && snippetChars > 0) item.snippet = makeSnippet(doc, text, opts.analyzer, snippetChars);
     return item;
   });
-  return { total: r.total, results, facets: { tags: tagCounts(matches, opts.docs) }, notes: r.notes, matches, latencyMs: { ...r.latencyMs } };
+  return {
+    total: r.total,
+    results,
+    facets: { tags: tagCounts(matches, opts.docs) },
+    notes: r.notes,
+    matches,
+    latencyMs: { ...r.latencyMs },
+  };
 }
 
 /** Suggestions for a prefix from the principal's permitted documents; [] when the engine has no lexical stage. */
@@ -70,7 +88,11 @@ export function suggestFor(engine: Engine, prefix: string, opts: { filter?: (doc
 export function tagsOf(meta: Record<string, unknown>): string[] {
   const t = meta.tags;
   if (Array.isArray(t)) return t.filter((x): x is string => typeof x === 'string' && x !== '');
-  if (typeof t === 'string') return t.split(',').map((x) => x.trim()).filter(Boolean);
+  if (typeof t === 'string')
+    return t
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   return [];
 }
 

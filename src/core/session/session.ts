@@ -5,8 +5,26 @@ import { type AclPolicy, DEFAULT_ACL_RULE, type AclRule, type Principal, permitt
 import { type SkippedPrincipal, findPrincipal, readPrincipals } from '../acl/principals';
 import { accessSettingsProblems, missingAclSummary } from './access-settings';
 import { defaultRankConfig, normaliseRankConfig, parseRankConfig, type RankConfig } from '../config';
-import { type Corpus, type CorpusSnapshot, type LoadCorpusResult, diffCorpus, listCorpusFiles, loadCorpus, loadCorpusSliced, readSnapshotFile, writeSnapshotFile } from '../corpus';
-import { type ExcludedQuery, checkDocIds, filterBySplit, judgmentsVisibleTo, loadJudgments, type JudgmentSet, type JudgmentSpec } from '../judgments';
+import {
+  type Corpus,
+  type CorpusSnapshot,
+  type LoadCorpusResult,
+  diffCorpus,
+  listCorpusFiles,
+  loadCorpus,
+  loadCorpusSliced,
+  readSnapshotFile,
+  writeSnapshotFile,
+} from '../corpus';
+import {
+  type ExcludedQuery,
+  checkDocIds,
+  filterBySplit,
+  judgmentsVisibleTo,
+  loadJudgments,
+  type JudgmentSet,
+  type JudgmentSpec,
+} from '../judgments';
 import { createEngine } from '../retrieval/engine';
 import type { Engine, SearchResult, Suggestion } from '../retrieval/pipeline';
 import { RemoteEngine } from '../engines/remote-engine';
@@ -21,7 +39,16 @@ import { Work, type WorkProgress, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { type JsonLocations, lineOfPointer } from '../util/json-source';
-import { type Workspace, SETTINGS_FILE, configName, displayPath, ensureRanklabDir, loadWorkspace, settingsLine, stateDirProblem } from '../workspace';
+import {
+  type Workspace,
+  SETTINGS_FILE,
+  configName,
+  displayPath,
+  ensureRanklabDir,
+  loadWorkspace,
+  settingsLine,
+  stateDirProblem,
+} from '../workspace';
 import { configFieldProblems } from './config-check';
 
 export interface SessionOptions {
@@ -86,7 +113,10 @@ export class RanklabSession {
   /** Problems of ranklab.json (see also corpusDiagnostics, judgmentDiagnostics, principalDiagnostics). */
   readonly diagnostics: Diagnostic[] = [];
 
-  private constructor(readonly workspace: Workspace, readonly options: SessionOptions) {
+  private constructor(
+    readonly workspace: Workspace,
+    readonly options: SessionOptions,
+  ) {
     this.diagnostics.push(...workspace.diagnostics);
     const state = stateDirFor(workspace.root, options.stateDir ?? process.env.RANKLAB_STATE_DIR);
     workspace.cacheDir = join(state, 'cache');
@@ -111,7 +141,12 @@ export class RanklabSession {
   checkStateDir(key?: string): void {
     if (!this.writeCache) return;
     const problem = stateDirProblem(this.workspace);
-    if (problem) throw new InputError(problem.message, [], { file: this.relativePath(problem.path), key, hint: key ? undefined : 'remove or rename it, or pass --state-dir' });
+    if (problem)
+      throw new InputError(problem.message, [], {
+        file: this.relativePath(problem.path),
+        key,
+        hint: key ? undefined : 'remove or rename it, or pass --state-dir',
+      });
   }
 
   private log(message: string): void {
@@ -129,7 +164,7 @@ export class RanklabSession {
   /** Cancellable work on this session: stops when `signal` aborts, reports to the session's onProgress and to `onProgress`. */
   work(signal?: AbortSignal, onProgress?: (progress: WorkProgress) => void): Work {
     const own = this.options.onProgress;
-    const both = own && onProgress ? (p: WorkProgress) => (own(p), onProgress(p)) : own ?? onProgress;
+    const both = own && onProgress ? (p: WorkProgress) => (own(p), onProgress(p)) : (own ?? onProgress);
     return new Work({ signal, onProgress: both });
   }
 
@@ -172,7 +207,9 @@ export class RanklabSession {
   }
 
   private keepCorpus(r: LoadCorpusResult, t0: number): void {
-    this.log(`corpus: ${r.corpus.docs.length} documents from ${r.files.length} files (${r.reread.length} read, rest from cache) in ${(performance.now() - t0).toFixed(0)} ms`);
+    this.log(
+      `corpus: ${r.corpus.docs.length} documents from ${r.files.length} files (${r.reread.length} read, rest from cache) in ${(performance.now() - t0).toFixed(0)} ms`,
+    );
     this.corpusState = { corpus: this.withSettingsProblems(r.corpus, r.files.length), snapshot: r.snapshot };
     this.saveSnapshot();
   }
@@ -184,24 +221,57 @@ export class RanklabSession {
   private withSettingsProblems(corpus: Corpus, files: number): Corpus {
     const ws = this.workspace;
     const file = ws.settingsFile ? SETTINGS_FILE : 'corpus.jsonl';
-    const at = (pointer: string, severity: Diagnostic['severity'], key: string, message: string): Diagnostic =>
-      ({ file, line: settingsLine(ws, pointer), severity, key, message });
+    const at = (pointer: string, severity: Diagnostic['severity'], key: string, message: string): Diagnostic => ({
+      file,
+      line: settingsLine(ws, pointer),
+      severity,
+      key,
+      message,
+    });
     const settings = ws.settings.corpus;
     const extra: Diagnostic[] = [];
     const diagnostics = corpus.diagnostics.filter((d) => !(d.file === '.' && /^no corpus files match/.test(d.message)));
     if (files === 0) {
-      extra.push(at('/corpus/include', 'error', 'corpus.include', `${JSON.stringify(settings.include)} matches no file${settings.exclude.length ? ` (after excluding ${JSON.stringify(settings.exclude)})` : ''}`));
+      extra.push(
+        at(
+          '/corpus/include',
+          'error',
+          'corpus.include',
+          `${JSON.stringify(settings.include)} matches no file${settings.exclude.length ? ` (after excluding ${JSON.stringify(settings.exclude)})` : ''}`,
+        ),
+      );
     } else if (corpus.docs.length === 0) {
-      extra.push(at('/corpus/include', 'error', 'corpus.include', `no document could be read from the ${files} matching file(s) (see the problems of each file)`));
+      extra.push(
+        at(
+          '/corpus/include',
+          'error',
+          'corpus.include',
+          `no document could be read from the ${files} matching file(s) (see the problems of each file)`,
+        ),
+      );
     } else {
       const seen = new Set(corpus.fieldsSeen ?? []);
-      const mapped: Array<[string, string | undefined]> = [['id', settings.fields.id], ['title', settings.fields.title], ['body', settings.fields.body], ...settings.fields.text.map((t, i): [string, string] => [`text/${i}`, t])];
+      const mapped: Array<[string, string | undefined]> = [
+        ['id', settings.fields.id],
+        ['title', settings.fields.title],
+        ['body', settings.fields.body],
+        ...settings.fields.text.map((t, i): [string, string] => [`text/${i}`, t]),
+      ];
       for (const [key, name] of mapped) {
         if (name === undefined || seen.has(name)) continue;
-        extra.push(at(`/corpus/fields/${key}`, 'warning', displayPath(`/corpus/fields/${key}`), `no record or front matter of the corpus has a field "${name}"`));
+        extra.push(
+          at(
+            `/corpus/fields/${key}`,
+            'warning',
+            displayPath(`/corpus/fields/${key}`),
+            `no record or front matter of the corpus has a field "${name}"`,
+          ),
+        );
       }
     }
-    return extra.length || diagnostics.length !== corpus.diagnostics.length ? { ...corpus, diagnostics: [...extra, ...diagnostics] } : corpus;
+    return extra.length || diagnostics.length !== corpus.diagnostics.length
+      ? { ...corpus, diagnostics: [...extra, ...diagnostics] }
+      : corpus;
   }
 
   /** Every problem of the corpus: per file and line, and those of the corpus settings in ranklab.json. */
@@ -243,7 +313,12 @@ export class RanklabSession {
       }
       this.saveSnapshot();
     }
-    return { added: diff.added.map((d) => d.id), changed: diff.changed.map((d) => d.id), removed: diff.removed, ms: performance.now() - t0 };
+    return {
+      added: diff.added.map((d) => d.id),
+      changed: diff.changed.map((d) => d.id),
+      removed: diff.removed,
+      ms: performance.now() - t0,
+    };
   }
 
   // ---- judgments, configs, principals -------------------------------------------------------
@@ -251,7 +326,11 @@ export class RanklabSession {
   judgments(): JudgmentSet {
     if (!this.judgmentSet) {
       if (this.workspace.judgmentSpecs.length === 0) {
-        throw new InputError('no judgments configured', [], { file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'judgments', hint: 'add labeled queries to ranklab.json, e.g. "judgments": ["judgments/golden.json"] holding [{"query": "…", "judgments": {"<doc id>": 2}}], or TREC qrels with their queries: [{"qrels": "qrels.txt", "queries": "queries.tsv"}]' });
+        throw new InputError('no judgments configured', [], {
+          file: this.workspace.settingsFile ? SETTINGS_FILE : this.root,
+          key: 'judgments',
+          hint: 'add labeled queries to ranklab.json, e.g. "judgments": ["judgments/golden.json"] holding [{"query": "…", "judgments": {"<doc id>": 2}}], or TREC qrels with their queries: [{"qrels": "qrels.txt", "queries": "queries.tsv"}]',
+        });
       }
       // Paths inside the workspace are read (and reported) relative to it.
       const specs = this.workspace.judgmentSpecs.map((spec) => mapSpec(spec, (p) => this.relativePath(p)));
@@ -305,8 +384,14 @@ export class RanklabSession {
     for (const p of [cwdPath, asPath]) {
       if (existsSync(p)) return this.entry(p);
     }
-    const near = closest(nameOrPath, entries.map((e) => e.name));
-    throw new InputError(`unknown config "${nameOrPath}"`, [], { file: nameOrPath, hint: `${near ? `did you mean "${near}"? ` : ''}workspace configs: ${entries.map((e) => e.name).join(', ') || 'none'}` });
+    const near = closest(
+      nameOrPath,
+      entries.map((e) => e.name),
+    );
+    throw new InputError(`unknown config "${nameOrPath}"`, [], {
+      file: nameOrPath,
+      hint: `${near ? `did you mean "${near}"? ` : ''}workspace configs: ${entries.map((e) => e.name).join(', ') || 'none'}`,
+    });
   }
 
   /**
@@ -370,7 +455,9 @@ export class RanklabSession {
       const file = this.principalsFile();
       if (!file) {
         throw new InputError('no principals file', [], {
-          file: this.workspace.settingsFile ? SETTINGS_FILE : this.root, key: 'acl.principals', hint: 'add "acl": {"principals": "principals.json"} to ranklab.json or pass --principals',
+          file: this.workspace.settingsFile ? SETTINGS_FILE : this.root,
+          key: 'acl.principals',
+          hint: 'add "acl": {"principals": "principals.json"} to ranklab.json or pass --principals',
         });
       }
       const r = readPrincipals(file, this.relativePath(file), ['tenant', 'groups', ...rulePrincipalAttributes(this.policy().rule)]);
@@ -407,8 +494,24 @@ export class RanklabSession {
       settings: ws.settings,
       fieldsSeen: new Set(corpus.fieldsSeen ?? []),
       docs: corpus.docs,
-      ...(this.principalList && principalsFile ? { principals: { list: this.principalList, lines: this.principalLines, attributes: this.principalAttributes, file: this.relativePath(principalsFile) } } : {}),
-      at: (pointer, severity, message, hint) => ({ file, line: settingsLine(ws, pointer), severity, key: displayPath(pointer), message, ...(hint ? { hint } : {}) }),
+      ...(this.principalList && principalsFile
+        ? {
+            principals: {
+              list: this.principalList,
+              lines: this.principalLines,
+              attributes: this.principalAttributes,
+              file: this.relativePath(principalsFile),
+            },
+          }
+        : {}),
+      at: (pointer, severity, message, hint) => ({
+        file,
+        line: settingsLine(ws, pointer),
+        severity,
+        key: displayPath(pointer),
+        message,
+        ...(hint ? { hint } : {}),
+      }),
     });
   }
 
@@ -441,7 +544,12 @@ export class RanklabSession {
   accessFor(name: string): AccessView {
     let view = this.accessViews.get(name);
     if (!view) {
-      const principal = findPrincipal(this.principals(), name, this.relativePath(this.principalsFile() ?? 'principals.json'), this.principalSkips);
+      const principal = findPrincipal(
+        this.principals(),
+        name,
+        this.relativePath(this.principalsFile() ?? 'principals.json'),
+        this.principalSkips,
+      );
       this.requireDecidableAccess();
       const permitted = permittedIds(this.policy(), principal, this.corpus().docs);
       view = { principal, permitted, filter: permittedFilter(permitted) };
@@ -460,7 +568,10 @@ export class RanklabSession {
    * misses, and queries whose relevant documents are all invisible are left out and returned in `excluded`.
    * The threshold defaults to the workspace's `relevanceThreshold`.
    */
-  judgmentsAs(opts: { split?: 'tune' | 'holdout' | 'all'; principal?: string; relevanceThreshold?: number }): { judgments: JudgmentSet; excluded: ExcludedQuery[] } {
+  judgmentsAs(opts: { split?: 'tune' | 'holdout' | 'all'; principal?: string; relevanceThreshold?: number }): {
+    judgments: JudgmentSet;
+    excluded: ExcludedQuery[];
+  } {
     let set = this.judgments();
     if (opts.split && opts.split !== 'all') set = filterBySplit(set, opts.split);
     if (!opts.principal) return { judgments: set, excluded: [] };
@@ -491,24 +602,27 @@ export class RanklabSession {
       const pending = config.engine
         ? (async () => new RemoteEngine(config, { allowNetwork: providers.allowNetwork, providers }))()
         : createEngine({
-          docs: this.corpus().docs,
-          corpusFingerprint: this.corpus().fingerprint,
-          corpusName: this.corpusName(),
-          config,
-          cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
-          rerankCache: this.rerankCache,
-          shared: this.sharedParts,
-          providers,
-          work,
-        });
+            docs: this.corpus().docs,
+            corpusFingerprint: this.corpus().fingerprint,
+            corpusName: this.corpusName(),
+            config,
+            cacheDir: this.writeCache ? this.workspace.cacheDir : undefined,
+            rerankCache: this.rerankCache,
+            shared: this.sharedParts,
+            providers,
+            work,
+          });
       const created: { pending: Promise<Engine>; signal?: AbortSignal } = { pending, signal: work.signal };
-      pending.then((e) => {
-        created.signal = undefined; // built: no longer cancellable
-        this.log(`engine ${config.name}: ${describeBuild(e)}`);
-        for (const w of e.build.warnings ?? []) this.warn(`config ${config.name}: ${w}`);
-      }, () => {
-        if (this.engines.get(config.configHash) === created) this.engines.delete(config.configHash);
-      });
+      pending.then(
+        (e) => {
+          created.signal = undefined; // built: no longer cancellable
+          this.log(`engine ${config.name}: ${describeBuild(e)}`);
+          for (const w of e.build.warnings ?? []) this.warn(`config ${config.name}: ${w}`);
+        },
+        () => {
+          if (this.engines.get(config.configHash) === created) this.engines.delete(config.configHash);
+        },
+      );
       this.engines.set(config.configHash, (entry = created));
     }
     const mine = entry.signal === work.signal;
@@ -558,10 +672,20 @@ export class RanklabSession {
    * One page of results, each with its title: a remote engine's own copy of the title (as in searchView), else the
    * workspace corpus's. A document without a title has none (the caller shows its id).
    */
-  async search(config: RankConfig, text: string, opts: { principal?: string; pageSize?: number; signal?: AbortSignal } = {}): Promise<SearchResult> {
+  async search(
+    config: RankConfig,
+    text: string,
+    opts: { principal?: string; pageSize?: number; signal?: AbortSignal } = {},
+  ): Promise<SearchResult> {
     const engine = await this.engine(config);
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
-    const r = await engine.search(text, { filter: access?.filter, principal: access?.principal, pageSize: opts.pageSize ?? config.pageSize, fetchText: true, signal: opts.signal });
+    const r = await engine.search(text, {
+      filter: access?.filter,
+      principal: access?.principal,
+      pageSize: opts.pageSize ?? config.pageSize,
+      fetchText: true,
+      signal: opts.signal,
+    });
     const docs = r.docs.map((d) => {
       const title = r.texts?.get(d.id)?.title ?? this.document(d.id)?.title;
       return title ? { ...d, title } : d;
@@ -584,7 +708,11 @@ export class RanklabSession {
    * One page as a user sees it: results with per-stage ranks/scores, titles and snippets, the hit count and
    * tag facets, all from documents the principal may see (the predicate is applied inside retrieval).
    */
-  async searchView(config: RankConfig, text: string, opts: { principal?: string; pageSize?: number; snippetChars?: number; signal?: AbortSignal } = {}): Promise<SearchView> {
+  async searchView(
+    config: RankConfig,
+    text: string,
+    opts: { principal?: string; pageSize?: number; snippetChars?: number; signal?: AbortSignal } = {},
+  ): Promise<SearchView> {
     const engine = await this.engine(config);
     const access = opts.principal ? this.accessFor(opts.principal) : undefined;
     return buildSearchView(engine, text, {
@@ -647,7 +775,10 @@ const KEPT_CACHES = new Set(['embeddings']);
 function describeBuild(e: Engine): string {
   const parts: string[] = [];
   if (e.build.lexical) parts.push(`lexical ${e.build.lexical.source} in ${e.build.lexical.ms.toFixed(0)} ms`);
-  if (e.build.vector) parts.push(`vector ${e.build.vector.source} in ${e.build.vector.ms.toFixed(0)} ms (embedding ${e.build.vector.embedMs.toFixed(0)} ms, ${e.build.vector.embedderId}; exact scan: ${e.build.vector.scan === 'simd' ? 'WebAssembly SIMD' : 'JS'})`);
+  if (e.build.vector)
+    parts.push(
+      `vector ${e.build.vector.source} in ${e.build.vector.ms.toFixed(0)} ms (embedding ${e.build.vector.embedMs.toFixed(0)} ms, ${e.build.vector.embedderId}; exact scan: ${e.build.vector.scan === 'simd' ? 'WebAssembly SIMD' : 'JS'})`,
+    );
   const shared = Object.entries(e.build.sharedWith ?? {}).map(([part, owner]) => `${part} shared with ${owner}`);
   return [...parts, ...shared].join('; ') + (e.build.notes.length ? `; ${e.build.notes.join('; ')}` : '');
 }

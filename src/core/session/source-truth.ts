@@ -21,7 +21,10 @@ export class SourceTruth {
   private readonly visible = new Map<string, Set<string>>();
   private readonly termIndexes = new Map<string, Map<string, string[]>>();
 
-  constructor(docs: readonly Document[], private readonly access: AccessOracle) {
+  constructor(
+    docs: readonly Document[],
+    private readonly access: AccessOracle,
+  ) {
     for (const d of docs) this.docs.set(d.id, d);
   }
 

@@ -31,7 +31,12 @@ export class Bm25Candidates {
   /** Document number per candidate. */
   private readonly docs: Int32Array;
 
-  constructor(private readonly postings: Postings, index: LexicalIndex, text: string, settings: { prefix: boolean; fuzzy: number }) {
+  constructor(
+    private readonly postings: Postings,
+    index: LexicalIndex,
+    text: string,
+    settings: { prefix: boolean; fuzzy: number },
+  ) {
     const p = postings;
     const terms = index.analyzer.analyze(text);
     const distinct = [...new Set(terms)];
@@ -48,7 +53,7 @@ export class Bm25Candidates {
       const fieldRaw: (typeof raw)[number] = [];
       for (const term of terms) {
         let exp = expansions.get(term);
-        if (!exp) expansions.set(term, exp = expand(p, term, settings.prefix, settings.fuzzy));
+        if (!exp) expansions.set(term, (exp = expand(p, term, settings.prefix, settings.fuzzy)));
         const group: Group = [];
         for (const [t, weight] of exp) {
           const l = t * p.fieldCount + field;
@@ -122,7 +127,7 @@ export class Bm25Candidates {
           for (let i = 0; i < slots.length; i++) {
             const s = slots[i];
             const tf = tfs[i];
-            const x = weight * (idf * (d + tf * k1p1 / (tf + norm[this.docs[s]])));
+            const x = weight * (idf * (d + (tf * k1p1) / (tf + norm[this.docs[s]])));
             if (seen[s] !== stamp) {
               seen[s] = stamp;
               touched[count++] = s;
@@ -133,7 +138,7 @@ export class Bm25Candidates {
         for (let i = 0; i < count; i++) fieldSum[touched[i]] += termSum[touched[i]];
       }
       const quality = this.fieldQuality[field];
-      for (let s = 0; s < n; s++) if (quality[s] > 0) fieldSum[s] = fieldSum[s] * quality[s] / quality[s];
+      for (let s = 0; s < n; s++) if (quality[s] > 0) fieldSum[s] = (fieldSum[s] * quality[s]) / quality[s];
     }
   }
 }

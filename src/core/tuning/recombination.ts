@@ -6,7 +6,15 @@
  * those scoreConfig gives for each combination as a config of its own (test/unit/tuning/recombination.test.ts).
  */
 import type { RankConfig } from '../config';
-import { type EvaluateOptions, type JudgedContext, type MetricSpec, compareQids, computeMetric, contextOfGrades, judgedContext } from '../metrics';
+import {
+  type EvaluateOptions,
+  type JudgedContext,
+  type MetricSpec,
+  compareQids,
+  computeMetric,
+  contextOfGrades,
+  judgedContext,
+} from '../metrics';
 import { CandidateRanker, type FieldScores, idOrderOf } from '../retrieval/lexical';
 import { lexicalIndexOf } from '../retrieval/engine';
 import { lexicalQuery } from '../retrieval/steps/lexical';
@@ -25,7 +33,11 @@ const RECOMBINED = /^lexical\.(fields\.[^.]+|combineWith|depth)$/;
 export function recombinable(base: RankConfig, variations: readonly Variation[]): boolean {
   const lx = base.lexical;
   if (!lx || base.vector || base.rerank || base.engine) return false;
-  return variations.every((v) => RECOMBINED.test(v.path) && (!v.path.startsWith('lexical.fields.') || Object.hasOwn(lx.fields, v.path.slice('lexical.fields.'.length))));
+  return variations.every(
+    (v) =>
+      RECOMBINED.test(v.path) &&
+      (!v.path.startsWith('lexical.fields.') || Object.hasOwn(lx.fields, v.path.slice('lexical.fields.'.length))),
+  );
 }
 
 /** One judged query as the fast path scores it: its candidates (absent when it has no text), grades per candidate. */
@@ -54,7 +66,13 @@ export interface RecombinationScorer {
  * returns a scorer for configs that differ from BASE only in recombined settings. Pauses every slice; stops with the
  * abort reason when `signal` aborts.
  */
-export async function prepareRecombination(session: RanklabSession, base: RankConfig, objective: MetricSpec, metricOptions: EvaluateOptions, signal?: AbortSignal): Promise<RecombinationScorer> {
+export async function prepareRecombination(
+  session: RanklabSession,
+  base: RankConfig,
+  objective: MetricSpec,
+  metricOptions: EvaluateOptions,
+  signal?: AbortSignal,
+): Promise<RecombinationScorer> {
   const index = lexicalIndexOf(await session.engine(base));
   if (!index) throw new Error('internal: a lexical config without a lexical index');
   const { judgments } = session.judgmentsAs({ split: 'all', relevanceThreshold: metricOptions.relevanceThreshold });

@@ -10,7 +10,9 @@ export interface ScoredCombination {
 }
 
 /** Either a tune/holdout split or K folds (each fold held out once while the others tune). */
-export type TuningPlan = { mode: 'split'; tune: readonly string[]; holdout: readonly string[] } | { mode: 'folds'; folds: readonly (readonly string[])[] };
+export type TuningPlan =
+  | { mode: 'split'; tune: readonly string[]; holdout: readonly string[] }
+  | { mode: 'folds'; folds: readonly (readonly string[])[] };
 
 /** A holdout score against BASE on the same queries: gain = score - base, paired bootstrap 95% CI and permutation p of the gain. */
 export interface HoldoutScore {
@@ -70,15 +72,24 @@ function meanOver(values: ReadonlyMap<string, number>, qids: readonly string[]):
   return n ? sum / n : NaN;
 }
 
-function holdoutScore(values: ReadonlyMap<string, number>, base: ReadonlyMap<string, number>, qids: readonly string[], seed: number): HoldoutScore {
+function holdoutScore(
+  values: ReadonlyMap<string, number>,
+  base: ReadonlyMap<string, number>,
+  qids: readonly string[],
+  seed: number,
+): HoldoutScore {
   const paired = qids.filter((q) => values.has(q) && base.has(q));
   const a = paired.map((q) => base.get(q)!);
   const b = paired.map((q) => values.get(q)!);
   const score = meanOver(values, paired);
   const baseScore = meanOver(base, paired);
   return {
-    score, base: baseScore, gain: score - baseScore,
-    ci: pairedBootstrapCI(a, b, { seed }), p: pairedPermutationTest(a, b, { seed }), queries: paired.length,
+    score,
+    base: baseScore,
+    gain: score - baseScore,
+    ci: pairedBootstrapCI(a, b, { seed }),
+    p: pairedPermutationTest(a, b, { seed }),
+    queries: paired.length,
   };
 }
 
@@ -89,7 +100,12 @@ const byTune = (x: SweepRow, y: SweepRow) => y.tune - x.tune || x.index - y.inde
  * over BASE. Warns when the tuning gain does not carry over: positive on the tuning queries but less than half of it
  * (or nothing) on the held-out ones — the sign of parameters fitted to the tuning queries' noise.
  */
-export function summarizeSweep(combinations: readonly ScoredCombination[], base: ReadonlyMap<string, number>, plan: TuningPlan, opts: SummaryOptions): SweepSummary {
+export function summarizeSweep(
+  combinations: readonly ScoredCombination[],
+  base: ReadonlyMap<string, number>,
+  plan: TuningPlan,
+  opts: SummaryOptions,
+): SweepSummary {
   if (combinations.length === 0) throw new RangeError('summarizeSweep: no combination');
   const seed = opts.seed ?? 42;
   const top = opts.top ?? 5;
@@ -98,10 +114,12 @@ export function summarizeSweep(combinations: readonly ScoredCombination[], base:
   if (plan.mode === 'split') {
     const baseTune = meanOver(base, plan.tune);
     const baseHoldout = meanOver(base, plan.holdout);
-    rows = combinations.map((c) => {
-      const tune = meanOver(c.perQuery, plan.tune);
-      return { index: c.index, values: c.values, tune, tuneGain: tune - baseTune, holdout: meanOver(c.perQuery, plan.holdout) };
-    }).sort(byTune);
+    rows = combinations
+      .map((c) => {
+        const tune = meanOver(c.perQuery, plan.tune);
+        return { index: c.index, values: c.values, tune, tuneGain: tune - baseTune, holdout: meanOver(c.perQuery, plan.holdout) };
+      })
+      .sort(byTune);
     const byIndex = new Map(combinations.map((c) => [c.index, c]));
     for (const row of rows.slice(0, top)) row.holdoutStats = holdoutScore(byIndex.get(row.index)!.perQuery, base, plan.holdout, seed);
     summary = { base: { tune: baseTune, holdout: baseHoldout }, estimate: rows[0].holdoutStats!, chosenTuneGain: rows[0].tuneGain };
@@ -113,15 +131,21 @@ export function summarizeSweep(combinations: readonly ScoredCombination[], base:
     const chosen = plan.folds.map((_, f) => {
       let best = 0;
       for (let i = 1; i < combinations.length; i++) {
-        if (trainMeans[i][f] > trainMeans[best][f] || (trainMeans[i][f] === trainMeans[best][f] && combinations[i].index < combinations[best].index)) best = i;
+        if (
+          trainMeans[i][f] > trainMeans[best][f] ||
+          (trainMeans[i][f] === trainMeans[best][f] && combinations[i].index < combinations[best].index)
+        )
+          best = i;
       }
       return best;
     });
     const baseTune = mean(baseTrain);
-    rows = combinations.map((c, i) => {
-      const tune = mean(trainMeans[i]);
-      return { index: c.index, values: c.values, tune, tuneGain: tune - baseTune, chosenInFolds: chosen.filter((b) => b === i).length };
-    }).sort(byTune);
+    rows = combinations
+      .map((c, i) => {
+        const tune = mean(trainMeans[i]);
+        return { index: c.index, values: c.values, tune, tuneGain: tune - baseTune, chosenInFolds: chosen.filter((b) => b === i).length };
+      })
+      .sort(byTune);
     // Each query scored by the combination its own fold's tuning queries chose.
     const crossValidated = new Map<string, number>();
     plan.folds.forEach((fold, f) => {

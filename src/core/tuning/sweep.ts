@@ -68,28 +68,43 @@ const SECTIONS = ['lexical', 'vector', 'hybrid', 'rerank', 'engine'] as const;
 
 /** The label of a combination, e.g. `lexical.fields.title=3, hybrid.k=60`. */
 export function combinationLabel(values: Record<string, SettingValue>): string {
-  return Object.entries(values).map(([k, v]) => `${k}=${v}`).join(', ');
+  return Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 }
 
 /**
  * Every combination to evaluate, each a config of its own (parsed and checked like a `*.rank.json`): the whole grid
  * (first `--vary` outermost), or `n` distinct grid points drawn with a seeded generator (same seed, same sample).
  */
-export function sweepCombinations(base: RankConfig, raw: Record<string, unknown>, variations: readonly Variation[], search: SweepSearch): { combinations: Combination[]; skipped: SweepResult['skipped']; gridSize: number } {
-  if (variations.length === 0) throw new InputError('nothing to vary', [], { key: '--vary', hint: "e.g. --vary 'lexical.fields.title=1..5:0.5'" });
+export function sweepCombinations(
+  base: RankConfig,
+  raw: Record<string, unknown>,
+  variations: readonly Variation[],
+  search: SweepSearch,
+): { combinations: Combination[]; skipped: SweepResult['skipped']; gridSize: number } {
+  if (variations.length === 0)
+    throw new InputError('nothing to vary', [], { key: '--vary', hint: "e.g. --vary 'lexical.fields.title=1..5:0.5'" });
   const seen = new Set<string>();
   for (const v of variations) {
     if (seen.has(v.path)) throw new InputError(`${v.path} is varied twice`, [], { key: '--vary' });
     seen.add(v.path);
     const section = v.path.split('.')[0] as (typeof SECTIONS)[number];
     if (SECTIONS.includes(section) && !base[section]) {
-      throw new InputError(`BASE ${base.name} has no "${section}" section (mode ${base.mode}), so ${v.path} has no effect there`, [], { key: '--vary', hint: `add a "${section}" section to BASE, or vary a setting it uses` });
+      throw new InputError(`BASE ${base.name} has no "${section}" section (mode ${base.mode}), so ${v.path} has no effect there`, [], {
+        key: '--vary',
+        hint: `add a "${section}" section to BASE, or vary a setting it uses`,
+      });
     }
   }
   const gridSize = variations.reduce((n, v) => n * v.values.length, 1);
   let indexes: number[];
   if (search.kind === 'grid') {
-    if (gridSize > MAX_COMBINATIONS) throw new InputError(`the grid has ${gridSize} combinations (at most ${MAX_COMBINATIONS})`, [], { key: '--search', hint: 'sample it with --search random:N, or use larger steps' });
+    if (gridSize > MAX_COMBINATIONS)
+      throw new InputError(`the grid has ${gridSize} combinations (at most ${MAX_COMBINATIONS})`, [], {
+        key: '--search',
+        hint: 'sample it with --search random:N, or use larger steps',
+      });
     indexes = Array.from({ length: gridSize }, (_, i) => i);
   } else if (search.n >= gridSize) {
     indexes = Array.from({ length: gridSize }, (_, i) => i);
@@ -129,21 +144,30 @@ export function sweepCombinations(base: RankConfig, raw: Record<string, unknown>
  */
 export async function runSweep(session: RanklabSession, opts: SweepOptions): Promise<SweepResult> {
   const { combinations, skipped, gridSize } = sweepCombinations(opts.base, opts.raw, opts.variations, opts.search);
-  if (combinations.length === 0) throw new InputError(`no combination is a valid config: ${skipped[0].reason} (at ${combinationLabel(skipped[0].values)})`, [], { key: '--vary' });
+  if (combinations.length === 0)
+    throw new InputError(`no combination is a valid config: ${skipped[0].reason} (at ${combinationLabel(skipped[0].values)})`, [], {
+      key: '--vary',
+    });
   const judgments = session.judgments();
   let plan: TuningPlan;
   let split: SweepResult['split'];
   let folds: number[] | undefined;
   if (opts.folds !== undefined) {
     const qids = [...judgments.qrels.keys()];
-    if (opts.folds > qids.length) throw new InputError(`${opts.folds} folds need at least ${opts.folds} judged queries; there are ${qids.length}`, [], { key: '--folds' });
+    if (opts.folds > qids.length)
+      throw new InputError(`${opts.folds} folds need at least ${opts.folds} judged queries; there are ${qids.length}`, [], {
+        key: '--folds',
+      });
     const f = kFolds(qids, opts.folds);
     plan = { mode: 'folds', folds: f };
     folds = f.map((x) => x.length);
   } else {
     const s = tuneHoldoutSplit(judgments);
     if (s.tune.length === 0 || s.holdout.length === 0) {
-      throw new InputError(`the tuning split has ${s.tune.length} tune and ${s.holdout.length} holdout queries; both are needed`, [], { key: '--split', hint: 'mark some queries "split": "holdout" in the judgments, or use --folds K' });
+      throw new InputError(`the tuning split has ${s.tune.length} tune and ${s.holdout.length} holdout queries; both are needed`, [], {
+        key: '--split',
+        hint: 'mark some queries "split": "holdout" in the judgments, or use --folds K',
+      });
     }
     plan = { mode: 'split', tune: s.tune, holdout: s.holdout };
     split = { source: s.source, tune: s.tune.length, holdout: s.holdout.length, holdoutQueries: s.holdout };
@@ -153,7 +177,11 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   let done = 0;
   const evaluate = async (config: RankConfig, label: string): Promise<Map<string, number>> => {
     const r = await scoreConfig(session, config, {
-      specs: [opts.objective], metricOptions: opts.metricOptions, split: 'all', signal: opts.signal, onWork: opts.onWork,
+      specs: [opts.objective],
+      metricOptions: opts.metricOptions,
+      split: 'all',
+      signal: opts.signal,
+      onWork: opts.onWork,
     });
     if (r.failed.length) notes.push(`${label}: ${r.failed.length} queries failed and are left out (${r.failed[0].error})`);
     opts.onProgress?.(++done, total, label);
@@ -161,9 +189,10 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   };
   const base = await evaluate(opts.base, opts.base.name);
   // Boost-only sweeps of a lexical config: the cached field scores re-ranked per combination, no engine per config.
-  const fast = opts.recombine !== false && recombinable(opts.base, opts.variations)
-    ? await prepareRecombination(session, opts.base, opts.objective, opts.metricOptions, opts.signal)
-    : undefined;
+  const fast =
+    opts.recombine !== false && recombinable(opts.base, opts.variations)
+      ? await prepareRecombination(session, opts.base, opts.objective, opts.metricOptions, opts.signal)
+      : undefined;
   const scored: ScoredCombination[] = [];
   if (fast) {
     // Blocks of combinations, each scored query by query (a query's cached scores stay in the processor's cache for
@@ -181,7 +210,10 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
     for (let i = 0; i < usable.length; i += RECOMBINATION_BLOCK) {
       const block = usable.slice(i, i + RECOMBINATION_BLOCK);
       const label = block.length > 1 ? `${block[0].config.name} and ${block.length - 1} more` : block[0].config.name;
-      const values = await fast.score(block.map((c) => c.config), session.work(opts.signal, opts.onWork).labelled(label));
+      const values = await fast.score(
+        block.map((c) => c.config),
+        session.work(opts.signal, opts.onWork).labelled(label),
+      );
       block.forEach((c, j) => {
         scored.push({ index: c.index, values: c.values, perQuery: values[j] });
         opts.onProgress?.(++done, total, combinationLabel(c.values));
@@ -212,8 +244,17 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   if (scored.length === 0) throw new InputError(`no combination could be evaluated: ${skipped[0].reason}`, [], { key: '--vary' });
   const summary = summarizeSweep(scored, base, plan, { top: opts.top, objective: opts.objective.name, seed: 42 });
   return {
-    ...summary, base: { ...summary.base, config: opts.base }, variations: opts.variations, search: opts.search,
-    gridSize, combinations, skipped, split, folds, notes, perQuery: { base, combinations: new Map(scored.map((c) => [c.index, c.perQuery])) },
+    ...summary,
+    base: { ...summary.base, config: opts.base },
+    variations: opts.variations,
+    search: opts.search,
+    gridSize,
+    combinations,
+    skipped,
+    split,
+    folds,
+    notes,
+    perQuery: { base, combinations: new Map(scored.map((c) => [c.index, c.perQuery])) },
   };
 }
 

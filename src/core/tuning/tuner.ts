@@ -14,7 +14,17 @@ import { type GateResult, checkGates, withGateMetrics } from '../experiment/gate
 import { mean } from '../experiment/stats';
 import { type Verdict, verdictOf } from '../experiment/verdict';
 import { tuneHoldoutSplit } from '../judgments';
-import { type EvaluateOptions, type JudgedContext, type MetricSpec, compareQids, computeMetric, contextOfGrades, evaluateRun, judgedContext, parseMetricList } from '../metrics';
+import {
+  type EvaluateOptions,
+  type JudgedContext,
+  type MetricSpec,
+  compareQids,
+  computeMetric,
+  contextOfGrades,
+  evaluateRun,
+  judgedContext,
+  parseMetricList,
+} from '../metrics';
 import { lexicalIndexOf } from '../retrieval/engine';
 import { CandidateRanker, idOrderOf } from '../retrieval/lexical';
 import { lexicalQuery } from '../retrieval/steps/lexical';
@@ -107,16 +117,22 @@ export function tuneSliders(config: RankConfig): TuneSliders {
     return { sliders, fixed };
   }
   if (config.vector) {
-    fixed.push({ path: 'hybrid.weights', reason: 'not yet: fusion weights need both candidate lists cached per query (the Tune engine recombines lexical-only configs for now)' });
+    fixed.push({
+      path: 'hybrid.weights',
+      reason:
+        'not yet: fusion weights need both candidate lists cached per query (the Tune engine recombines lexical-only configs for now)',
+    });
     fixed.push({ path: 'hybrid.k', reason: 'not yet: the RRF constant needs both candidate lists cached per query' });
     fixed.push({ path: 'vector.depth', reason: 'not yet: vector depths need the vector list cached per query' });
   }
-  if (config.rerank) fixed.push({ path: 'rerank.topN', reason: 'not yet: rerank top-N needs the reranker scores of the top-N pool cached per query' });
+  if (config.rerank)
+    fixed.push({ path: 'rerank.topN', reason: 'not yet: rerank top-N needs the reranker scores of the top-N pool cached per query' });
   if (!lx) return { sliders, fixed };
   const recombinable = !config.vector && !config.rerank;
   const why = 'not yet: only lexical-only configs are tuned by recombination';
   const add = (s: Slider) => (recombinable ? sliders.push(s) : fixed.push({ path: s.path, reason: why }));
-  for (const [field, boost] of Object.entries(lx.fields)) add({ path: `lexical.fields.${field}`, value: boost, min: 0, max: Math.max(5, 2 * boost), step: 0.1 });
+  for (const [field, boost] of Object.entries(lx.fields))
+    add({ path: `lexical.fields.${field}`, value: boost, min: 0, max: Math.max(5, 2 * boost), step: 0.1 });
   add({ path: 'lexical.bm25.k1', value: lx.bm25.k1, min: 0, max: Math.max(3, lx.bm25.k1), step: 0.05 });
   add({ path: 'lexical.bm25.b', value: lx.bm25.b, min: 0, max: 1, step: 0.05 });
   add({ path: 'lexical.bm25.d', value: lx.bm25.d, min: 0, max: Math.max(2, lx.bm25.d), step: 0.05 });
@@ -147,7 +163,11 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   const base = input.baseConfig;
   const { sliders, fixed } = tuneSliders(base);
   if (sliders.length === 0) {
-    throw new InputError(`config "${base.name}" has no setting the Tune engine can move yet: ${fixed.map((f) => `${f.path} (${f.reason})`).join('; ')}`, [], { key: base.name });
+    throw new InputError(
+      `config "${base.name}" has no setting the Tune engine can move yet: ${fixed.map((f) => `${f.path} (${f.reason})`).join('; ')}`,
+      [],
+      { key: base.name },
+    );
   }
   const work = session.work(hooks.signal, hooks.progress).labelled(base.name);
   const settings = session.workspace.settings;
@@ -201,19 +221,25 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
       const slider = sliderOf.get(path);
       if (!slider) {
         const known = fixed.find((f) => f.path === path || path.startsWith(`${f.path}.`));
-        const hint = known ? known.reason : closest(path, [...sliderOf.keys()]) ? `did you mean ${closest(path, [...sliderOf.keys()])}?` : `the sliders are ${[...sliderOf.keys()].join(', ')}`;
+        const hint = known
+          ? known.reason
+          : closest(path, [...sliderOf.keys()])
+            ? `did you mean ${closest(path, [...sliderOf.keys()])}?`
+            : `the sliders are ${[...sliderOf.keys()].join(', ')}`;
         throw new InputError(`"${path}" is not a setting the Tune engine can move`, [], { key: path, hint });
       }
       if (typeof value !== 'number' || !Number.isFinite(value) || value < slider.min || value > slider.max) {
         throw new InputError(`${JSON.stringify(value)} is not a number from ${slider.min} to ${slider.max}`, [], { key: path });
       }
-      if (path === 'lexical.depth' && !Number.isInteger(value)) throw new InputError(`${value} is not a whole number, and the depth takes whole numbers`, [], { key: path });
+      if (path === 'lexical.depth' && !Number.isInteger(value))
+        throw new InputError(`${value} is not a whole number, and the depth takes whole numbers`, [], { key: path });
       const [, group, name] = path.split('.');
       if (group === 'fields') lx.fields[name] = value;
       else if (group === 'bm25') lx.bm25[name as (typeof BM25)[number]] = value;
       else lx.depth = value;
     }
-    if (!Object.values(lx.fields).some((b) => b > 0)) throw new InputError('every field boost is 0: the config would search no field', [], { key: 'lexical.fields' });
+    if (!Object.values(lx.fields).some((b) => b > 0))
+      throw new InputError('every field boost is 0: the config would search no field', [], { key: 'lexical.fields' });
     const { configHash: _, ...rest } = { ...base, lexical: lx };
     return { ...rest, configHash: hashRankConfig(rest) };
   };
@@ -251,7 +277,10 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
       const comparison = await compareStatistics(
         { name: baseline.name, principal: null, values: baselineValues },
         { name: config.name, principal: null, values: candidate },
-        judgments, specs, metricOptions, work.phase('statistics', 0),
+        judgments,
+        specs,
+        metricOptions,
+        work.phase('statistics', 0),
       );
       const gates = checkGates(settings.gates, comparison);
       return resultOf(config, comparison, gates, split, specs);
@@ -259,12 +288,19 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   };
 }
 
-function resultOf(config: RankConfig, comparison: ComparisonStatistics, gates: GateResult[], split: { tune: string[]; holdout: string[] }, specs: MetricSpec[]): TuneResult {
+function resultOf(
+  config: RankConfig,
+  comparison: ComparisonStatistics,
+  gates: GateResult[],
+  split: { tune: string[]; holdout: string[] },
+  specs: MetricSpec[],
+): TuneResult {
   const headline = specs[0].name;
   const qids = Object.keys(comparison.perQuery);
   const on = (ids: readonly string[]): SplitMetrics => {
     const scored = ids.filter((q) => comparison.perQuery[q]);
-    const side = (key: 'baseline' | 'candidate') => Object.fromEntries(specs.map((s) => [s.name, mean(scored.map((q) => comparison.perQuery[q][s.name][key]))]));
+    const side = (key: 'baseline' | 'candidate') =>
+      Object.fromEntries(specs.map((s) => [s.name, mean(scored.map((q) => comparison.perQuery[q][s.name][key]))]));
     return { queries: scored.length, baseline: side('baseline'), candidate: side('candidate') };
   };
   const metrics = { all: on(qids), tune: on(split.tune), holdout: on(split.holdout) };

@@ -62,8 +62,13 @@ function isSealed(text: string): boolean {
 
 /** A file whose content is not what was written: its sha256 differs from the one stored with it. */
 export class ContentHashMismatch extends Error {
-  constructor(readonly expected: string, readonly actual: string) {
-    super(`its content hash does not match (stored sha256 ${expected.slice(0, 12)}…, content ${actual.slice(0, 12)}…): it was changed after Ranklab wrote it`);
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(
+      `its content hash does not match (stored sha256 ${expected.slice(0, 12)}…, content ${actual.slice(0, 12)}…): it was changed after Ranklab wrote it`,
+    );
     this.name = 'ContentHashMismatch';
   }
 }

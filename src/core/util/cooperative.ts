@@ -18,7 +18,16 @@ export interface WorkProgress {
   total: number;
 }
 
-export type WorkPhase = 'corpus' | 'lexical-index' | 'lexical-cache' | 'lsa' | 'embedding' | 'hnsw' | 'queries' | 'access-check' | 'statistics';
+export type WorkPhase =
+  | 'corpus'
+  | 'lexical-index'
+  | 'lexical-cache'
+  | 'lsa'
+  | 'embedding'
+  | 'hnsw'
+  | 'queries'
+  | 'access-check'
+  | 'statistics';
 
 export interface WorkOptions {
   signal?: AbortSignal;
@@ -62,7 +71,12 @@ export class Slicer {
   private last = performance.now();
   private readonly sliceMs: number;
 
-  constructor(private readonly work: Work, readonly phase: WorkPhase, readonly total: number, readonly label?: string) {
+  constructor(
+    private readonly work: Work,
+    readonly phase: WorkPhase,
+    readonly total: number,
+    readonly label?: string,
+  ) {
     this.sliceMs = work.options.sliceMs ?? DEFAULT_SLICE_MS;
     this.report(0);
   }

@@ -41,7 +41,11 @@ export class InputError extends Error {
   readonly key?: string;
   readonly hint?: string;
 
-  constructor(reason: string, readonly diagnostics: Diagnostic[] = [], where: InputLocation = {}) {
+  constructor(
+    reason: string,
+    readonly diagnostics: Diagnostic[] = [],
+    where: InputLocation = {},
+  ) {
     super(locate(reason, where));
     this.name = 'InputError';
     this.reason = reason;
@@ -73,7 +77,9 @@ export function errorAt(d: Diagnostic, diagnostics: Diagnostic[] = []): InputErr
 /** "1 problem (1 error)", "3 problems (2 errors, 1 warning)". */
 export function countProblems(diagnostics: readonly Diagnostic[]): string {
   const n = (severity: Diagnostic['severity']) => diagnostics.filter((d) => d.severity === severity).length;
-  const parts = [plural(n('error'), 'error'), plural(n('warning'), 'warning'), plural(n('info'), 'note')].filter((p) => !p.startsWith('0 '));
+  const parts = [plural(n('error'), 'error'), plural(n('warning'), 'warning'), plural(n('info'), 'note')].filter(
+    (p) => !p.startsWith('0 '),
+  );
   return `${plural(diagnostics.length, 'problem')} (${parts.join(', ')})`;
 }
 

@@ -73,7 +73,8 @@ export class HttpClient {
       try {
         const res = await fetch(req.url, { method: req.method ?? 'GET', headers, body: req.body, signal: timeout.signal });
         const text = await res.text();
-        if (!retryable(res.status)) return { status: res.status, statusText: res.statusText, text, ms: performance.now() - t0, attempts: attempt + 1 };
+        if (!retryable(res.status))
+          return { status: res.status, statusText: res.statusText, text, ms: performance.now() - t0, attempts: attempt + 1 };
         failure = { reason: `${req.url} answered ${res.status} ${res.statusText}: ${text.slice(0, 300)}`, key: sp, status: res.status };
         waitMs = parseRetryAfter(res.headers.get('retry-after'));
       } catch (e) {
@@ -86,7 +87,10 @@ export class HttpClient {
         req.signal?.removeEventListener('abort', onAbort);
       }
       if (attempt >= o.maxRetries) {
-        throw new ProviderError(failure.reason, req.url, { ...failure, hint: attempt > 0 ? `gave up after ${attempt + 1} attempts; see ${sp}.maxRetries` : undefined });
+        throw new ProviderError(failure.reason, req.url, {
+          ...failure,
+          hint: attempt > 0 ? `gave up after ${attempt + 1} attempts; see ${sp}.maxRetries` : undefined,
+        });
       }
       await sleep(Math.min(MAX_WAIT_MS, waitMs ?? o.retryDelayMs * 2 ** attempt), req.signal);
     }
@@ -97,12 +101,19 @@ export class HttpClient {
     const response = await this.send(req);
     const key = this.options.settingPath;
     if (response.status < 200 || response.status > 299) {
-      throw new ProviderError(`${req.url} answered ${response.status} ${response.statusText}: ${response.text.slice(0, 300)}`, req.url, { key, status: response.status });
+      throw new ProviderError(`${req.url} answered ${response.status} ${response.statusText}: ${response.text.slice(0, 300)}`, req.url, {
+        key,
+        status: response.status,
+      });
     }
     try {
       return { body: JSON.parse(response.text) as T, response };
     } catch (e) {
-      throw new ProviderError(`${req.url} answered ${response.status} with a body that is not JSON: ${response.text.slice(0, 200)}`, req.url, { key, status: response.status, cause: e });
+      throw new ProviderError(
+        `${req.url} answered ${response.status} with a body that is not JSON: ${response.text.slice(0, 200)}`,
+        req.url,
+        { key, status: response.status, cause: e },
+      );
     }
   }
 }

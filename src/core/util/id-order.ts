@@ -12,7 +12,7 @@ export function compareIdBytes(a: string, b: string): number {
     const y = b.charCodeAt(i);
     if (x === y) continue;
     // Both at or above U+D800 and exactly one a surrogate: the surrogate's code point is above U+FFFF.
-    if (x >= 0xd800 && y >= 0xd800 && (x <= 0xdfff) !== (y <= 0xdfff)) return x <= 0xdfff ? 1 : -1;
+    if (x >= 0xd800 && y >= 0xd800 && x <= 0xdfff !== y <= 0xdfff) return x <= 0xdfff ? 1 : -1;
     return x - y;
   }
   return a.length - b.length;

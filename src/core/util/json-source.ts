@@ -142,16 +142,18 @@ class JsonScanner {
     const text = this.text;
     const i = this.i;
     const c = text[i];
-    if (c === 't' && text.startsWith('true', i)) return (this.i += 4), true;
-    if (c === 'f' && text.startsWith('false', i)) return (this.i += 5), false;
-    if (c === 'n' && text.startsWith('null', i)) return (this.i += 4), null;
+    if (c === 't' && text.startsWith('true', i)) return ((this.i += 4), true);
+    if (c === 'f' && text.startsWith('false', i)) return ((this.i += 5), false);
+    if (c === 'n' && text.startsWith('null', i)) return ((this.i += 4), null);
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
     if (m) {
       this.i += m[0].length;
       return Number(m[0]);
     }
-    return this.fail(c === undefined ? 'unexpected end of input, expected a value' : `unexpected character ${JSON.stringify(c)}, expected a value`);
+    return this.fail(
+      c === undefined ? 'unexpected end of input, expected a value' : `unexpected character ${JSON.stringify(c)}, expected a value`,
+    );
   }
 
   /** At '{': reads the members, calling `member` after each ':' (it must consume the value). */
@@ -256,9 +258,7 @@ export type LocatedJson =
   | { kind: 'array'; line: number; items: LocatedJson[] }
   | { kind: 'scalar'; line: number; value: string | number | boolean | null };
 
-export type JsonParseResult =
-  | { ok: true; value: LocatedJson }
-  | { ok: false; line: number; column: number; message: string };
+export type JsonParseResult = { ok: true; value: LocatedJson } | { ok: false; line: number; column: number; message: string };
 
 /**
  * Parses strict JSON into a located tree; a syntax error gives the line and column where it was found.

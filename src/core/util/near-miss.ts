@@ -45,7 +45,11 @@ function osaDistance(a: string, b: string): number {
  * the name it resembles. A dotted name (`acl.tenant`) is also looked for inside the nested object it walks into,
  * so `{"acl": {"tennant": …}}` is found; `known` keys (mapped to something else) are never near misses.
  */
-export function nearMissKeys(record: Record<string, unknown>, names: readonly string[], known: ReadonlySet<string>): { key: string; name: string }[] {
+export function nearMissKeys(
+  record: Record<string, unknown>,
+  names: readonly string[],
+  known: ReadonlySet<string>,
+): { key: string; name: string }[] {
   const out: { key: string; name: string }[] = [];
   for (const key of Object.keys(record)) {
     const name = nearMissOf(key, names, known);
@@ -54,13 +58,15 @@ export function nearMissKeys(record: Record<string, unknown>, names: readonly st
   const nested = new Map<string, string[]>();
   for (const name of names) {
     const dot = name.indexOf('.');
-    if (dot > 0 && !Object.prototype.hasOwnProperty.call(record, name)) nested.set(name.slice(0, dot), [...(nested.get(name.slice(0, dot)) ?? []), name.slice(dot + 1)]);
+    if (dot > 0 && !Object.prototype.hasOwnProperty.call(record, name))
+      nested.set(name.slice(0, dot), [...(nested.get(name.slice(0, dot)) ?? []), name.slice(dot + 1)]);
   }
   for (const [head, rest] of nested) {
     const inner = record[head];
     if (!inner || typeof inner !== 'object' || Array.isArray(inner)) continue;
     const innerKnown = new Set([...known].filter((k) => k.startsWith(`${head}.`)).map((k) => k.slice(head.length + 1)));
-    for (const hit of nearMissKeys(inner as Record<string, unknown>, rest, innerKnown)) out.push({ key: `${head}.${hit.key}`, name: `${head}.${hit.name}` });
+    for (const hit of nearMissKeys(inner as Record<string, unknown>, rest, innerKnown))
+      out.push({ key: `${head}.${hit.key}`, name: `${head}.${hit.name}` });
   }
   return out;
 }

@@ -22,7 +22,11 @@ export class ProviderError extends InputError {
   readonly status?: number;
 
   /** @param where the endpoint URL, or the model (folder or id), that failed */
-  constructor(reason: string, readonly where: string, failure: ProviderFailure = {}) {
+  constructor(
+    reason: string,
+    readonly where: string,
+    failure: ProviderFailure = {},
+  ) {
     super(reason, [], { key: failure.key, hint: failure.hint });
     this.name = 'ProviderError';
     if (failure.status !== undefined) this.status = failure.status;

@@ -64,9 +64,10 @@ export class LineSplitter {
     // No line end in it: kept for later (copied: the caller reuses its buffer). A CR kept last may still be
     // the first half of the first line end, which then decides how lines end.
     const kept = this.pending[this.pending.length - 1];
-    const noLineEnd = this.sep !== undefined
-      ? !chunk.includes(this.sep)
-      : this.started && !chunk.includes(LF) && !chunk.includes(CR) && kept?.[kept.length - 1] !== CR;
+    const noLineEnd =
+      this.sep !== undefined
+        ? !chunk.includes(this.sep)
+        : this.started && !chunk.includes(LF) && !chunk.includes(CR) && kept?.[kept.length - 1] !== CR;
     if (noLineEnd) {
       this.pending.push(Buffer.from(chunk));
       return;

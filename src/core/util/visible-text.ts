@@ -48,7 +48,10 @@ export function shortText(s: string, max = SHORT_TEXT): string {
  * `visibleText` of a text with highlighted [start, end) ranges (UTF-16 offsets), the ranges moved with the text:
  * a range over a control covers its marker.
  */
-export function visibleMarked(text: string, marks: ReadonlyArray<readonly [number, number]>): { text: string; marks: Array<[number, number]> } {
+export function visibleMarked(
+  text: string,
+  marks: ReadonlyArray<readonly [number, number]>,
+): { text: string; marks: Array<[number, number]> } {
   // at[i] = where original offset i lands in the shown text (at[text.length] = its length).
   const at: number[] = [];
   let out = '';

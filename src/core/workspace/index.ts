@@ -1,5 +1,14 @@
 export type { BuiltinConfig, Workspace } from './load';
-export { CONFIG_SUFFIX, DEFAULT_BM25_CONFIG, SETTINGS_FILE, configName, isBeirFolder, loadWorkspace, resolveJudgmentEntry, settingsLine } from './load';
+export {
+  CONFIG_SUFFIX,
+  DEFAULT_BM25_CONFIG,
+  SETTINGS_FILE,
+  configName,
+  isBeirFolder,
+  loadWorkspace,
+  resolveJudgmentEntry,
+  settingsLine,
+} from './load';
 export type { AclSettings, JudgmentEntry, JudgmentSpec, RanklabSettings } from './settings';
 export { DEFAULT_CONFIGS, DEFAULT_METRICS, applyDefaults } from './settings';
 export { ensureRanklabDir, stateDirProblem } from './ranklab-dir';

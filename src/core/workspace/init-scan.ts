@@ -69,7 +69,15 @@ const PUBLIC_NAMES = ['public', 'is_public', 'isPublic'];
 type Rec = Record<string, unknown>;
 
 /** Files that are settings, not data: never documents or judgments. */
-const NOT_DATA = ['ranklab.json', '**/*.rank.json', '**/principals.json', '**/package.json', '**/package-lock.json', '**/tsconfig*.json', 'configs/**'];
+const NOT_DATA = [
+  'ranklab.json',
+  '**/*.rank.json',
+  '**/principals.json',
+  '**/package.json',
+  '**/package-lock.json',
+  '**/tsconfig*.json',
+  'configs/**',
+];
 
 export function scanFolder(root: string): FolderScan {
   const files = globSync(['**/*'], { cwd: root, ignore: [...ALWAYS_EXCLUDED, ...NOT_DATA], onlyFiles: true, dot: false })
@@ -116,12 +124,19 @@ export function scanFolder(root: string): FolderScan {
       }
     } else if (ext === 'json' || ext === 'jsonl') {
       if (ext === 'json' && statSync(join(root, f)).size > SAMPLE_BYTES) {
-        scan.warnings.push(`${f}: a JSON file over ${SAMPLE_BYTES / 1024 / 1024} MiB is not looked into; if it holds records, add it to corpus.include (JSONL is sampled from its head)`);
+        scan.warnings.push(
+          `${f}: a JSON file over ${SAMPLE_BYTES / 1024 / 1024} MiB is not looked into; if it holds records, add it to corpus.include (JSONL is sampled from its head)`,
+        );
         continue;
       }
       const records = sampleRecords(join(root, f), ext);
       if (records.length === 0) continue;
-      scan.records.push({ file: f, records: records.length, fields: guessFields(records), keys: [...new Set(records.flatMap((r) => Object.keys(r)))] });
+      scan.records.push({
+        file: f,
+        records: records.length,
+        fields: guessFields(records),
+        keys: [...new Set(records.flatMap((r) => Object.keys(r)))],
+      });
     }
   }
   scan.frontMatter = front.length ? guessFields(front, false) : {};
@@ -132,37 +147,58 @@ export function scanFolder(root: string): FolderScan {
 
 /** A folder (the root or one level down) with corpus.jsonl, queries.jsonl and qrels.tsv or qrels/*.tsv. */
 function findBeir(files: string[]): string | undefined {
-  const dirs = [...new Set(files.filter((f) => basename(f) === 'corpus.jsonl').map((f) => posix.dirname(f)))].filter((d) => d === '.' || !d.includes('/'));
+  const dirs = [...new Set(files.filter((f) => basename(f) === 'corpus.jsonl').map((f) => posix.dirname(f)))].filter(
+    (d) => d === '.' || !d.includes('/'),
+  );
   return dirs.find((d) => {
     const p = d === '.' ? '' : `${d}/`;
-    return files.includes(`${p}queries.jsonl`) && files.some((f) => f === `${p}qrels.tsv` || (f.startsWith(`${p}qrels/`) && f.endsWith('.tsv') && !f.slice(p.length + 6).includes('/')));
+    return (
+      files.includes(`${p}queries.jsonl`) &&
+      files.some((f) => f === `${p}qrels.tsv` || (f.startsWith(`${p}qrels/`) && f.endsWith('.tsv') && !f.slice(p.length + 6).includes('/')))
+    );
   });
 }
 
 /** "beir:DIR" when the loader finds its qrels (test split, qrels.tsv or a single file); else the first split by name. */
 function beirEntry(root: string, dir: string, warnings: string[]): FoundJudgments['entry'] {
   const p = dir === '.' ? '' : `${dir}/`;
-  const splits = globSync(['qrels/*.tsv'], { cwd: join(root, dir), onlyFiles: true }).map((f) => f.replace(/\\/g, '/')).sort(compareStrings);
+  const splits = globSync(['qrels/*.tsv'], { cwd: join(root, dir), onlyFiles: true })
+    .map((f) => f.replace(/\\/g, '/'))
+    .sort(compareStrings);
   const plain = globSync(['qrels.tsv'], { cwd: join(root, dir), onlyFiles: true }).length > 0;
   if (plain || splits.length <= 1 || splits.includes('qrels/test.tsv')) return `beir:${dir}`;
-  warnings.push(`${p}qrels has several splits (${splits.map((s) => basename(s, '.tsv')).join(', ')}) and no test.tsv; using ${basename(splits[0], '.tsv')}`);
+  warnings.push(
+    `${p}qrels has several splits (${splits.map((s) => basename(s, '.tsv')).join(', ')}) and no test.tsv; using ${basename(splits[0], '.tsv')}`,
+  );
   return { qrels: `${p}${splits[0]}`, queries: `${p}queries.jsonl` };
 }
 
 /** Qrels with their queries: one queries file serves every qrels file; else the one whose name shares a stem. */
 function pairQrels(qrels: string[], queries: string[], scan: FolderScan): void {
   for (const q of qrels) {
-    const stem = (f: string) => basename(f).toLowerCase().replace(/\.[^.]+$/, '').replace(/qrels|queries|topics/g, '');
+    const stem = (f: string) =>
+      basename(f)
+        .toLowerCase()
+        .replace(/\.[^.]+$/, '')
+        .replace(/qrels|queries|topics/g, '');
     const match = queries.length === 1 ? queries[0] : queries.find((x) => stem(x) === stem(q));
-    scan.judgments.push(match ? { kind: 'qrels', files: [q, match], entry: { qrels: q, queries: match } } : { kind: 'qrels', files: [q], entry: { qrels: q } });
+    scan.judgments.push(
+      match
+        ? { kind: 'qrels', files: [q, match], entry: { qrels: q, queries: match } }
+        : { kind: 'qrels', files: [q], entry: { qrels: q } },
+    );
     scan.judgmentFiles.push(q, ...(match ? [match] : []));
-    if (!match) scan.warnings.push(`${q} has no queries file beside it: without the queries' text nothing can be searched (add "queries" to its judgments entry)`);
+    if (!match)
+      scan.warnings.push(
+        `${q} has no queries file beside it: without the queries' text nothing can be searched (add "queries" to its judgments entry)`,
+      );
   }
   const used = new Set(scan.judgmentFiles);
-  for (const q of queries) if (!used.has(q)) {
-    scan.warnings.push(`${q} looks like queries but no qrels go with it; not used`);
-    scan.judgmentFiles.push(q);
-  }
+  for (const q of queries)
+    if (!used.has(q)) {
+      scan.warnings.push(`${q} looks like queries but no qrels go with it; not used`);
+      scan.judgmentFiles.push(q);
+    }
 }
 
 function looksLikeQrels(path: string): boolean {
@@ -174,7 +210,10 @@ function looksLikeQrels(path: string): boolean {
 }
 
 function isGoldenSet(records: Rec[]): boolean {
-  return records.length > 0 && records.every((r) => typeof r.query === 'string' && (r.judgments !== undefined || r.relevant_doc_ids !== undefined));
+  return (
+    records.length > 0 &&
+    records.every((r) => typeof r.query === 'string' && (r.judgments !== undefined || r.relevant_doc_ids !== undefined))
+  );
 }
 
 /** The first records of a JSON (array or `{documents}`) or JSONL file; [] when it holds no objects. */
@@ -220,7 +259,10 @@ function readHead(path: string, bytes: number): string {
   try {
     const buf = Buffer.alloc(Math.min(bytes, statSync(path).size));
     const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '');
+    return buf
+      .subarray(0, n)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } finally {
     closeSync(fd);
   }
@@ -243,7 +285,11 @@ export function guessFields(records: Rec[], withBody = true): FieldGuess {
   guess.title = pick(TITLE_NAMES, isText);
   if (withBody) {
     const taken = new Set([guess.id, guess.title]);
-    guess.body = pick(BODY_NAMES.filter((n) => !taken.has(n)), isText) ?? longestText(records, taken);
+    guess.body =
+      pick(
+        BODY_NAMES.filter((n) => !taken.has(n)),
+        isText,
+      ) ?? longestText(records, taken);
   }
   guess.tenant = pick(TENANT_NAMES, (v) => v !== undefined);
   guess.groups = pick(GROUPS_NAMES, (v) => v !== undefined);
@@ -254,7 +300,8 @@ export function guessFields(records: Rec[], withBody = true): FieldGuess {
 
 function longestText(records: Rec[], taken: Set<string | undefined>): string | undefined {
   const length = new Map<string, number>();
-  for (const r of records) for (const [k, v] of Object.entries(r)) if (!taken.has(k) && typeof v === 'string') length.set(k, (length.get(k) ?? 0) + v.length);
+  for (const r of records)
+    for (const [k, v] of Object.entries(r)) if (!taken.has(k) && typeof v === 'string') length.set(k, (length.get(k) ?? 0) + v.length);
   let best: string | undefined;
   for (const [k, n] of length) if (n > 0 && (!best || n > length.get(best)!)) best = k;
   return best;

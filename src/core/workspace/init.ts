@@ -57,17 +57,28 @@ export function planWorkspace(dir: string): WorkspacePlan {
   if (!statSync(root).isDirectory()) throw new InputError('is a file, not a folder', [], { file: dir });
   const settingsFile = join(root, SETTINGS_FILE);
   if (existsSync(settingsFile)) {
-    throw new InputError('already exists; ranklab init never overwrites it', [], { file: settingsFile, hint: `run ranklab eval --workspace ${dir} to use it, or move it away to start again` });
+    throw new InputError('already exists; ranklab init never overwrites it', [], {
+      file: settingsFile,
+      hint: `run ranklab eval --workspace ${dir} to use it, or move it away to start again`,
+    });
   }
   const scan = scanFolder(root);
   if (scan.documents.length === 0 && scan.records.length === 0) {
-    throw new InputError(`has nothing to search: no Markdown, text or HTML file (${DOCUMENT_EXTENSIONS.map((e) => `.${e}`).join(' ')}), no JSON or JSONL file of records and no BEIR folder`, [], {
-      file: dir, hint: 'point ranklab init at the folder that holds your documents',
-    });
+    throw new InputError(
+      `has nothing to search: no Markdown, text or HTML file (${DOCUMENT_EXTENSIONS.map((e) => `.${e}`).join(' ')}), no JSON or JSONL file of records and no BEIR folder`,
+      [],
+      {
+        file: dir,
+        hint: 'point ranklab init at the folder that holds your documents',
+      },
+    );
   }
   const corpus = corpusPlan(scan);
   const warnings = [...scan.warnings, ...mappingWarnings(scan, corpus)];
-  if (scan.judgments.length === 0) warnings.push('no judgments found (golden set, TREC qrels with queries, or BEIR): ranklab eval needs labeled queries; see the comment in ranklab.json');
+  if (scan.judgments.length === 0)
+    warnings.push(
+      'no judgments found (golden set, TREC qrels with queries, or BEIR): ranklab eval needs labeled queries; see the comment in ranklab.json',
+    );
   const hasTitle = !!corpus.fields.title || scan.documents.length > 0 || !!scan.frontMatter.title;
   const files: PlannedFile[] = [
     { path: SETTINGS_FILE, content: settingsText(corpus, scan.judgments), exists: false },
@@ -118,7 +129,14 @@ function corpusPlan(scan: FolderScan): CorpusPlan {
     const found = first(key);
     if (found) acl[key] = found;
   }
-  return { include, exclude, fields, acl, documents: scan.documents.length, records: scan.records.map(({ file, records, fields: f }) => ({ file, records, fields: f })) };
+  return {
+    include,
+    exclude,
+    fields,
+    acl,
+    documents: scan.documents.length,
+    records: scan.records.map(({ file, records, fields: f }) => ({ file, records, fields: f })),
+  };
 }
 
 /** "docs/" when every file is under docs/, else "". */
@@ -133,12 +151,15 @@ function commonFolder(files: string[]): string {
 function mappingWarnings(scan: FolderScan, corpus: CorpusPlan): string[] {
   const out: string[] = [];
   for (const r of scan.records) {
-    if (!r.fields.id) out.push(`${r.file}: no id field found among ${r.keys.join(', ')}; records without an id are skipped (set corpus.fields.id)`);
+    if (!r.fields.id)
+      out.push(`${r.file}: no id field found among ${r.keys.join(', ')}; records without an id are skipped (set corpus.fields.id)`);
     if (!r.fields.body) out.push(`${r.file}: no text field found; set corpus.fields.body to the key that holds the text`);
     for (const key of ['id', 'title', 'body'] as const) {
       const mine = r.fields[key];
       if (mine && corpus.fields[key] && mine !== corpus.fields[key] && !defaultName(key, mine)) {
-        out.push(`${r.file}: its ${key} is in "${mine}" but ranklab.json maps ${key} to "${corpus.fields[key]}" (one mapping serves every file)`);
+        out.push(
+          `${r.file}: its ${key} is in "${mine}" but ranklab.json maps ${key} to "${corpus.fields[key]}" (one mapping serves every file)`,
+        );
       }
     }
   }
@@ -159,7 +180,8 @@ function settingsText(corpus: CorpusPlan, judgments: FoundJudgments[]): string {
     '  "corpus": {',
     `    "include": ${j(corpus.include)},`,
   ];
-  if (corpus.exclude.length) lines.push('    // Judgment files the globs above would otherwise read as documents.', `    "exclude": ${j(corpus.exclude)},`);
+  if (corpus.exclude.length)
+    lines.push('    // Judgment files the globs above would otherwise read as documents.', `    "exclude": ${j(corpus.exclude)},`);
   const fields = Object.keys(corpus.fields).length ? corpus.fields : undefined;
   lines.push(
     '    // Which record (or front-matter) keys hold the id, the title and the text; found in your files. Markdown and',
@@ -201,13 +223,45 @@ function settingsText(corpus: CorpusPlan, judgments: FoundJudgments[]): string {
 /** The example workspace's shapes (examples/food-search/configs), which run offline: BM25, a title boost, LSA vectors, RRF. */
 function starterConfigs(hasTitle: boolean): [string, Record<string, unknown>][] {
   const fields: Record<string, number> = hasTitle ? { title: 1, body: 1 } : { body: 1 };
-  const lexical = (f: Record<string, number>) => ({ fields: f, bm25: { k1: 1.2, b: 0.75 }, combineWith: 'OR', coordination: true, depth: 100 });
+  const lexical = (f: Record<string, number>) => ({
+    fields: f,
+    bm25: { k1: 1.2, b: 0.75 },
+    combineWith: 'OR',
+    coordination: true,
+    depth: 100,
+  });
   const vector = { embedder: { provider: 'lsa', dimensions: 128 }, hnsw: { M: 16, efConstruction: 200, efSearch: 100 }, depth: 100 };
   const out: [string, Record<string, unknown>][] = [
-    ['baseline', { description: `BM25 over ${hasTitle ? 'title and body with equal weights' : 'the body'}`, lexical: lexical(fields), pageSize: 10 }],
-    ['title-boost', { description: 'BM25 with the title boosted x3: edit the boost and save to see the change', lexical: lexical({ title: 3, body: 1 }), pageSize: 10 }],
-    ['vector', { description: 'Dense retrieval only: the built-in LSA embedder (offline) with an HNSW index', vector: { ...vector, exact: false }, pageSize: 10 }],
-    ['hybrid-rrf', { description: 'BM25 and LSA vectors fused with reciprocal rank fusion, k = 60', lexical: lexical(fields), vector, hybrid: { k: 60, depth: 100 }, pageSize: 10 }],
+    [
+      'baseline',
+      { description: `BM25 over ${hasTitle ? 'title and body with equal weights' : 'the body'}`, lexical: lexical(fields), pageSize: 10 },
+    ],
+    [
+      'title-boost',
+      {
+        description: 'BM25 with the title boosted x3: edit the boost and save to see the change',
+        lexical: lexical({ title: 3, body: 1 }),
+        pageSize: 10,
+      },
+    ],
+    [
+      'vector',
+      {
+        description: 'Dense retrieval only: the built-in LSA embedder (offline) with an HNSW index',
+        vector: { ...vector, exact: false },
+        pageSize: 10,
+      },
+    ],
+    [
+      'hybrid-rrf',
+      {
+        description: 'BM25 and LSA vectors fused with reciprocal rank fusion, k = 60',
+        lexical: lexical(fields),
+        vector,
+        hybrid: { k: 60, depth: 100 },
+        pageSize: 10,
+      },
+    ],
   ];
   return hasTitle ? out : out.filter(([name]) => name !== 'title-boost');
 }

@@ -81,11 +81,14 @@ export function configName(file: string): string {
 export function loadWorkspace(dir: string): Workspace {
   const root = resolve(dir);
   if (!existsSync(root)) throw new InputError('workspace folder not found', [], { file: dir });
-  if (!statSync(root).isDirectory()) throw new InputError('is a file, not a workspace folder (the folder that holds ranklab.json)', [], { file: dir });
+  if (!statSync(root).isDirectory())
+    throw new InputError('is a file, not a workspace folder (the folder that holds ranklab.json)', [], { file: dir });
   const settingsFile = join(root, SETTINGS_FILE);
   if (existsSync(settingsFile)) return loadRanklabWorkspace(root, settingsFile);
   if (isBeirFolder(root)) return loadBeirWorkspace(root);
-  throw new InputError(`has no ${SETTINGS_FILE} and is not a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv or qrels/test.tsv)`, [], { file: dir });
+  throw new InputError(`has no ${SETTINGS_FILE} and is not a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv or qrels/test.tsv)`, [], {
+    file: dir,
+  });
 }
 
 function loadRanklabWorkspace(root: string, settingsFile: string): Workspace {
@@ -127,7 +130,13 @@ function validateSettingsValue(raw: unknown, locations: JsonLocations): Diagnost
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
   const r = raw as Record<string, unknown>;
   if (r.relevanceThreshold === 0) {
-    out.push({ file: SETTINGS_FILE, line: lineOfPointer(locations, '/relevanceThreshold'), severity: 'warning', key: 'relevanceThreshold', message: THRESHOLD_ZERO_WARNING });
+    out.push({
+      file: SETTINGS_FILE,
+      line: lineOfPointer(locations, '/relevanceThreshold'),
+      severity: 'warning',
+      key: 'relevanceThreshold',
+      message: THRESHOLD_ZERO_WARNING,
+    });
   }
   if (r.gates !== undefined) out.push(...gateDiagnostics(validateGates(r.gates).problems, SETTINGS_FILE, locations, '/gates', 'gates.'));
   if (Array.isArray(r.metrics)) {
@@ -138,7 +147,13 @@ function validateSettingsValue(raw: unknown, locations: JsonLocations): Diagnost
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
         if (!out.some((d) => d.line === lineOfPointer(locations, `/metrics/${i}`) && d.severity === 'error')) {
-          out.push({ file: SETTINGS_FILE, line: lineOfPointer(locations, `/metrics/${i}`), severity: 'error', key: `metrics[${i}]`, message: e.reason });
+          out.push({
+            file: SETTINGS_FILE,
+            line: lineOfPointer(locations, `/metrics/${i}`),
+            severity: 'error',
+            key: `metrics[${i}]`,
+            message: e.reason,
+          });
         }
       }
     });
@@ -190,7 +205,8 @@ function assemble(
     for (const [key, path] of Object.entries(spec) as [keyof JudgmentSpec, string][]) {
       // A raters folder appears with the first per-rater grade; `rater` is a name.
       if (key === 'raters' || key === 'rater') continue;
-      if (!existsSync(path)) report(typeof entry === 'string' ? `/judgments/${k}` : `/judgments/${k}/${key}`, 'error', `judgments ${key} not found: ${path}`);
+      if (!existsSync(path))
+        report(typeof entry === 'string' ? `/judgments/${k}` : `/judgments/${k}/${key}`, 'error', `judgments ${key} not found: ${path}`);
     }
     const badRater = spec.rater === undefined ? undefined : checkRaterName(spec.rater);
     if (badRater) {
@@ -215,7 +231,8 @@ function assemble(
     .map((f) => resolve(f))
     .sort();
   // Only the default glob falls back to the built-in config; a glob the user wrote that matches nothing is a mistake.
-  if (configFiles.length === 0 && given('configs')) report('/configs', 'error', `${JSON.stringify(settings.configs)} matches no config file`);
+  if (configFiles.length === 0 && given('configs'))
+    report('/configs', 'error', `${JSON.stringify(settings.configs)} matches no config file`);
   const builtinConfigs = configFiles.length === 0 ? [DEFAULT_BM25_CONFIG] : [];
   const names = new Set([...configFiles.map(configName), ...builtinConfigs.map((c) => c.name)]);
   let baselineName = settings.baseline;
@@ -254,7 +271,11 @@ function assemble(
  * ".." are dropped with an error at their line, unless `corpus.allowOutsideWorkspace` is true. The other
  * patterns still apply. (A symlink inside the folder that points outside is not checked here.)
  */
-function refuseOutsideIncludes(settings: RanklabSettings, raw: unknown, report: (pointer: string, severity: Diagnostic['severity'], message: string) => void): void {
+function refuseOutsideIncludes(
+  settings: RanklabSettings,
+  raw: unknown,
+  report: (pointer: string, severity: Diagnostic['severity'], message: string) => void,
+): void {
   const corpus = raw && typeof raw === 'object' ? (raw as Record<string, unknown>).corpus : undefined;
   const given = corpus && typeof corpus === 'object' ? (corpus as Record<string, unknown>) : {};
   if (given.allowOutsideWorkspace === true) return;

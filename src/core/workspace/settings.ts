@@ -93,7 +93,7 @@ export function applyDefaults(raw: unknown): RanklabSettings {
         title: str(fields.title),
         body: str(fields.body),
         text: strList(fields.text),
-        meta: Array.isArray(fields.meta) ? strList(fields.meta) ?? [] : undefined,
+        meta: Array.isArray(fields.meta) ? (strList(fields.meta) ?? []) : undefined,
         vector: str(fields.vector),
       },
       aclFields: { tenant: str(aclFields.tenant), groups: str(aclFields.groups), public: str(aclFields.public) } as Partial<AclFieldNames>,

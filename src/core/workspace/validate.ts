@@ -24,7 +24,13 @@ export function validateSettings(value: unknown, locations: JsonLocations, file:
   const rule = (value as { acl?: { rule?: unknown } } | null)?.acl?.rule;
   if (rule !== undefined) {
     for (const p of validateRule(rule)) {
-      diagnostics.push({ file, line: lineOfPointer(locations, p.pointer), severity: 'error', key: displayPath(p.pointer), message: `${p.message}; the access rule denies everything until it is fixed` });
+      diagnostics.push({
+        file,
+        line: lineOfPointer(locations, p.pointer),
+        severity: 'error',
+        key: displayPath(p.pointer),
+        message: `${p.message}; the access rule denies everything until it is fixed`,
+      });
     }
   }
   if (validate(value)) return diagnostics;

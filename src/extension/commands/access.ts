@@ -29,7 +29,12 @@ export const searchAsPrincipal = (ctx: RanklabContext) => async (queryArg?: stri
   const note = principal ? session.missingAclNote() : undefined;
   if (note) ctx.controller.log.warn(`search as ${principal}: ${note}`);
   if (queryArg !== undefined) return r.docs.map((d) => ({ id: d.id, title: d.title, score: d.score }));
-  const items = r.docs.map((d, i) => ({ label: `${i + 1}. ${visibleText(d.title ?? '') || d.id}`, description: d.score.toFixed(3), detail: d.id, docId: d.id }));
+  const items = r.docs.map((d, i) => ({
+    label: `${i + 1}. ${visibleText(d.title ?? '') || d.id}`,
+    description: d.score.toFixed(3),
+    detail: d.id,
+    docId: d.id,
+  }));
   const picked = await vscode.window.showQuickPick(items, {
     placeHolder: `${r.total} match(es) for "${text}" as ${principal || 'anyone'} with ${config.name} (${r.latencyMs.total.toFixed(1)} ms)${note ? `; ${note.split(':')[0]}` : ''}`,
     matchOnDetail: true,

@@ -45,7 +45,14 @@ export async function pickRun(ctx: RanklabContext, placeHolder: string, runId?: 
   }
   const headline = controller.settings.primaryMetric;
   const picked = await vscode.window.showQuickPick(
-    [...runs].reverse().map((r) => ({ label: runLabel(r, headline ?? r.summary.metricSpecs[0]), description: r.id, detail: r.summary.provenance.createdAt, run: r })),
+    [...runs]
+      .reverse()
+      .map((r) => ({
+        label: runLabel(r, headline ?? r.summary.metricSpecs[0]),
+        description: r.id,
+        detail: r.summary.provenance.createdAt,
+        run: r,
+      })),
     { placeHolder, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.run;
@@ -55,7 +62,12 @@ export async function pickRun(ctx: RanklabContext, placeHolder: string, runId?: 
  * A principal of the workspace's principals file, picked by the user: null for none (every document: the first
  * item, picked by Enter), undefined when they cancel. Without a principals file there is nothing to pick: null.
  */
-export async function pickPrincipal(ctx: RanklabContext, session: RanklabSession, placeHolder: string, noneDescription: string): Promise<string | null | undefined> {
+export async function pickPrincipal(
+  ctx: RanklabContext,
+  session: RanklabSession,
+  placeHolder: string,
+  noneDescription: string,
+): Promise<string | null | undefined> {
   let names: string[] = [];
   try {
     if (!session.principalsFile()) return null;
@@ -65,7 +77,10 @@ export async function pickPrincipal(ctx: RanklabContext, session: RanklabSession
   }
   if (names.length === 0) return null;
   const picked = await vscode.window.showQuickPick(
-    [{ label: '$(globe) No principal', description: noneDescription, name: null as string | null }, ...names.map((n) => ({ label: `$(person) ${n}`, description: '', name: n as string | null }))],
+    [
+      { label: '$(globe) No principal', description: noneDescription, name: null as string | null },
+      ...names.map((n) => ({ label: `$(person) ${n}`, description: '', name: n as string | null })),
+    ],
     { placeHolder },
   );
   return picked ? picked.name : undefined;

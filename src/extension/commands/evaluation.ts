@@ -34,7 +34,15 @@ interface EvaluationOutcome {
  */
 export const runEvaluation = (ctx: RanklabContext) => async (only?: string[], principal?: string | null) => {
   const folder = needFolder(ctx);
-  const as = principal === undefined ? await pickPrincipal(ctx, ctx.sessions.session(folder), 'Evaluate as… (a principal sees only the documents they may see)', 'unrestricted: every document (the default)') : principal;
+  const as =
+    principal === undefined
+      ? await pickPrincipal(
+          ctx,
+          ctx.sessions.session(folder),
+          'Evaluate as… (a principal sees only the documents they may see)',
+          'unrestricted: every document (the default)',
+        )
+      : principal;
   if (as === undefined) return undefined;
   const { saved, cancelled } = await evaluateInWorker(ctx.controller, Array.isArray(only) ? only : undefined, as ?? undefined);
   // Cancelled: the user stopped it; the message says what was saved, no dashboard opens on top of it.
@@ -43,7 +51,8 @@ export const runEvaluation = (ctx: RanklabContext) => async (only?: string[], pr
   const baselineConfig = ctx.sessions.session(folder).workspace.baselineName;
   // The baseline: its new run, else its newest run made as the same principal (comparable), else the default.
   const ofBaseline = ctx.controller.runs().runs.filter((r) => r.summary.provenance.config === baselineConfig && principalOf(r) === as);
-  const baselineRunId = ids.find((id) => ctx.controller.findRun(id)?.summary.provenance.config === baselineConfig) ?? ofBaseline[ofBaseline.length - 1]?.id;
+  const baselineRunId =
+    ids.find((id) => ctx.controller.findRun(id)?.summary.provenance.config === baselineConfig) ?? ofBaseline[ofBaseline.length - 1]?.id;
   const candidateRunId = [...ids].reverse().find((id) => id !== baselineRunId);
   if (ids.length) ctx.controller.select({ baselineRunId, candidateRunId });
   ctx.dashboard.show(ids.length ? { baselineRunId, candidateRunId } : undefined);
@@ -78,7 +87,13 @@ export const rebuildIndex = (ctx: RanklabContext) => async () => {
       const sub = token.onCancellationRequested(() => abort.abort(new DOMException('cancelled', 'AbortError')));
       const report = workReporter(progress);
       try {
-        return await sessions.inWorker(folder, 'indexing', 'rebuildIndex', {}, { signal: abort.signal, onProgress: (p) => report(p.step, p.work) });
+        return await sessions.inWorker(
+          folder,
+          'indexing',
+          'rebuildIndex',
+          {},
+          { signal: abort.signal, onProgress: (p) => report(p.step, p.work) },
+        );
       } finally {
         sub.dispose();
         sessions.reset(folder);
@@ -124,7 +139,11 @@ async function evaluateInWorker(controller: RanklabController, only?: string[], 
   let total = 0;
   let stopped: string | undefined;
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Ranklab: evaluating${principal ? ` as ${principal}` : ''}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Ranklab: evaluating${principal ? ` as ${principal}` : ''}`,
+      cancellable: true,
+    },
     async (progress, token) => {
       const sub = token.onCancellationRequested(() => {
         log.info('evaluation: cancel requested');
@@ -132,23 +151,29 @@ async function evaluateInWorker(controller: RanklabController, only?: string[], 
       });
       const report = workReporter(progress);
       try {
-        const r = await sessions.inWorker(folder, 'evaluating', 'evaluate', { only, principal }, {
-          signal: abort.signal,
-          onProgress: (p) => {
-            if (p.type === 'work') {
-              total = p.step.count;
-              current = p.work.label ?? current;
-              report(p.step, p.work);
-            } else if (p.type === 'saved') {
-              for (const note of p.notes) log.warn(`${p.config}: ${note}`);
-              log.info(`evaluated ${p.config} in ${p.ms} ms${p.path ? ` -> ${p.path}` : ''}`);
-              if (p.path) saved.push(p.path);
-            } else if (p.type === 'failed') {
-              failed.push(`${p.config}: ${p.message}`);
-              log.error(`${p.config} could not run: ${p.message}`);
-            } else log.warn(`skipping ${p.config}: not a usable config`);
+        const r = await sessions.inWorker(
+          folder,
+          'evaluating',
+          'evaluate',
+          { only, principal },
+          {
+            signal: abort.signal,
+            onProgress: (p) => {
+              if (p.type === 'work') {
+                total = p.step.count;
+                current = p.work.label ?? current;
+                report(p.step, p.work);
+              } else if (p.type === 'saved') {
+                for (const note of p.notes) log.warn(`${p.config}: ${note}`);
+                log.info(`evaluated ${p.config} in ${p.ms} ms${p.path ? ` -> ${p.path}` : ''}`);
+                if (p.path) saved.push(p.path);
+              } else if (p.type === 'failed') {
+                failed.push(`${p.config}: ${p.message}`);
+                log.error(`${p.config} could not run: ${p.message}`);
+              } else log.warn(`skipping ${p.config}: not a usable config`);
+            },
           },
-        });
+        );
         total = r.total;
         stopped = r.stopped;
       } catch (e) {

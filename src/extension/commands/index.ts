@@ -49,7 +49,11 @@ export const COMMANDS = {
 export type CommandId = keyof typeof COMMANDS;
 
 /** The table's ids, each marked internal or not. */
-export const COMMAND_LIST = Object.entries(COMMANDS as Record<CommandId, CommandSpec>).map(([id, spec]) => ({ id: id as CommandId, create: spec.create, internal: spec.internal === true }));
+export const COMMAND_LIST = Object.entries(COMMANDS as Record<CommandId, CommandSpec>).map(([id, spec]) => ({
+  id: id as CommandId,
+  create: spec.create,
+  internal: spec.internal === true,
+}));
 
 /**
  * Registers every command of the table behind one wrapper: a failure is logged with its stack to the "Ranklab"

@@ -7,4 +7,5 @@ import type { JudgeRequest } from '../judging/panel';
  * candidate, else every config), and `qid` + `docId` to show that pair first (the dashboard's "judge" action).
  * Returns the view it shows (tests read it).
  */
-export const judgeUnjudged = (ctx: RanklabContext) => async (arg?: JudgeRequest) => ctx.judging.open(arg && typeof arg === 'object' ? arg : {});
+export const judgeUnjudged = (ctx: RanklabContext) => async (arg?: JudgeRequest) =>
+  ctx.judging.open(arg && typeof arg === 'object' ? arg : {});

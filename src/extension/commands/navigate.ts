@@ -38,7 +38,10 @@ export const openQuery = (ctx: RanklabContext) => async (qid: string) => {
   for (const uri of hits) {
     const doc = await vscode.workspace.openTextDocument(uri);
     const text = doc.getText();
-    const offset = [`"${qid}"`, `\n${qid}\t`, `\n${qid} `].map((s) => text.indexOf(s)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
+    const offset = [`"${qid}"`, `\n${qid}\t`, `\n${qid} `]
+      .map((s) => text.indexOf(s))
+      .filter((i) => i >= 0)
+      .sort((a, b) => a - b)[0];
     if (offset !== undefined) {
       const pos = doc.positionAt(offset + (text[offset] === '\n' ? 1 : 0));
       await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });

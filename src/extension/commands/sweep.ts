@@ -25,17 +25,26 @@ export const sweepParameter = (ctx: RanklabContext) => async (arg?: SweepRequest
   if (!file) throw new InputError('open a *.rank.json to sweep one of its settings');
   const text = readFileSync(file, 'utf8');
   const raw = parseJsonWithLocations(text, { comments: true }).value;
-  const fields = Object.keys(((raw as { lexical?: { fields?: object } }).lexical?.fields) ?? {});
+  const fields = Object.keys((raw as { lexical?: { fields?: object } }).lexical?.fields ?? {});
   let variations: Variation[];
   if (request.vary?.length) {
     variations = request.vary.map((v) => parseVary(v, fields));
   } else {
     const settings = numericSettings(raw);
-    if (settings.length === 0) throw new InputError('this config writes no numeric setting a sweep can vary (e.g. lexical.fields.title)', [], { file });
+    if (settings.length === 0)
+      throw new InputError('this config writes no numeric setting a sweep can vary (e.g. lexical.fields.title)', [], { file });
     const editor = vscode.window.activeTextEditor;
-    const underCursor = editor?.document.uri.fsPath === file ? settingAt(editor.document.getText(), editor.document.offsetAt(editor.selection.active), raw) : undefined;
+    const underCursor =
+      editor?.document.uri.fsPath === file
+        ? settingAt(editor.document.getText(), editor.document.offsetAt(editor.selection.active), raw)
+        : undefined;
     const pickSetting = async (placeHolder: string, except?: string) =>
-      (await vscode.window.showQuickPick(settings.filter((s) => s.path !== except).map((s) => ({ label: s.path, description: `now ${s.value}` })), { placeHolder }))?.label;
+      (
+        await vscode.window.showQuickPick(
+          settings.filter((s) => s.path !== except).map((s) => ({ label: s.path, description: `now ${s.value}` })),
+          { placeHolder },
+        )
+      )?.label;
     const first = underCursor ?? (await pickSetting('Setting to sweep'));
     if (!first) return undefined;
     const firstVary = await askRange(first, settings, fields);
@@ -43,10 +52,13 @@ export const sweepParameter = (ctx: RanklabContext) => async (arg?: SweepRequest
     variations = [firstVary];
     // A second setting turns the curve into a heatmap (every pair of values).
     if (settings.length > 1) {
-      const more = await vscode.window.showQuickPick([
-        { label: ONE_SETTING, description: `a curve over ${first}` },
-        { label: TWO_SETTINGS, description: 'every pair of values of two settings' },
-      ], { placeHolder: `Sweep ${first} alone, or against a second setting?` });
+      const more = await vscode.window.showQuickPick(
+        [
+          { label: ONE_SETTING, description: `a curve over ${first}` },
+          { label: TWO_SETTINGS, description: 'every pair of values of two settings' },
+        ],
+        { placeHolder: `Sweep ${first} alone, or against a second setting?` },
+      );
       if (!more) return undefined;
       if (more.label === TWO_SETTINGS) {
         const second = await pickSetting(`Second setting (the heatmap's columns; rows are ${first})`, first);

@@ -14,30 +14,43 @@ export interface CreateWorkspaceOptions {
  * found, writes ranklab.json and the starter configs (never over a file) and opens ranklab.json.
  * Returns what was written, or undefined when the user cancels.
  */
-export const createWorkspace = (ctx: RanklabContext) => async (folder?: vscode.Uri, options: CreateWorkspaceOptions = {}): Promise<(WriteResult & { plan: WorkspacePlan }) | undefined> => {
-  const dir = folder ?? (await pickFolder(ctx));
-  if (!dir) return undefined;
-  const plan = planWorkspace(dir.fsPath); // InputError (ranklab.json exists, nothing to search): shown by the wrapper
-  if (options.confirm !== false) {
-    const choice = await vscode.window.showInformationMessage(`Create a Ranklab workspace in ${dir.fsPath}?`, { modal: true, detail: mappingSummary(plan) }, 'Create');
-    if (choice !== 'Create') return undefined;
-  }
-  const result = writeWorkspace(plan);
-  ctx.log.info(formatInit(plan, result, dir.fsPath));
-  await vscode.window.showTextDocument(vscode.Uri.joinPath(dir, 'ranklab.json'), { preview: false });
-  const opened = vscode.workspace.getWorkspaceFolder(dir);
-  if (!opened) {
-    void vscode.window.showInformationMessage(`Ranklab: workspace created in ${dir.fsPath}. Open that folder to run evaluations.`, 'Open Folder').then((c) => {
-      if (c) void vscode.commands.executeCommand('vscode.openFolder', dir);
-    });
-  }
-  return { ...result, plan };
-};
+export const createWorkspace =
+  (ctx: RanklabContext) =>
+  async (folder?: vscode.Uri, options: CreateWorkspaceOptions = {}): Promise<(WriteResult & { plan: WorkspacePlan }) | undefined> => {
+    const dir = folder ?? (await pickFolder(ctx));
+    if (!dir) return undefined;
+    const plan = planWorkspace(dir.fsPath); // InputError (ranklab.json exists, nothing to search): shown by the wrapper
+    if (options.confirm !== false) {
+      const choice = await vscode.window.showInformationMessage(
+        `Create a Ranklab workspace in ${dir.fsPath}?`,
+        { modal: true, detail: mappingSummary(plan) },
+        'Create',
+      );
+      if (choice !== 'Create') return undefined;
+    }
+    const result = writeWorkspace(plan);
+    ctx.log.info(formatInit(plan, result, dir.fsPath));
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(dir, 'ranklab.json'), { preview: false });
+    const opened = vscode.workspace.getWorkspaceFolder(dir);
+    if (!opened) {
+      void vscode.window
+        .showInformationMessage(`Ranklab: workspace created in ${dir.fsPath}. Open that folder to run evaluations.`, 'Open Folder')
+        .then((c) => {
+          if (c) void vscode.commands.executeCommand('vscode.openFolder', dir);
+        });
+    }
+    return { ...result, plan };
+  };
 
 async function pickFolder(ctx: RanklabContext): Promise<vscode.Uri | undefined> {
   const open = ctx.controller.folder;
   if (open?.uri.scheme === 'file') return open.uri;
-  const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Create Ranklab Workspace' });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Create Ranklab Workspace',
+  });
   return picked?.[0];
 }
 
@@ -45,7 +58,9 @@ async function pickFolder(ctx: RanklabContext): Promise<vscode.Uri | undefined> 
 function mappingSummary(plan: WorkspacePlan): string {
   const c = plan.corpus;
   const fields = (['id', 'title', 'body'] as const).map((k) => `${k} ← ${c.fields[k] ?? '(default)'}`).join(', ');
-  const acl = Object.entries(c.acl).map(([k, v]) => `${k} ← ${v}`).join(', ');
+  const acl = Object.entries(c.acl)
+    .map(([k, v]) => `${k} ← ${v}`)
+    .join(', ');
   return [
     `Documents: ${c.include.join(', ')}`,
     `Fields: ${fields}`,
@@ -53,6 +68,9 @@ function mappingSummary(plan: WorkspacePlan): string {
     `Judgments: ${plan.judgments.length ? plan.judgments.map((j) => j.files.join(' + ')).join('; ') : 'none found (add them to ranklab.json before evaluating)'}`,
     ...plan.warnings.map((w) => `⚠ ${w}`),
     '',
-    `Writes: ${plan.files.filter((f) => !f.exists).map((f) => f.path).join(', ')}`,
+    `Writes: ${plan.files
+      .filter((f) => !f.exists)
+      .map((f) => f.path)
+      .join(', ')}`,
   ].join('\n');
 }

@@ -61,7 +61,8 @@ export interface DashboardComparisonOptions {
 const MOVED_SHOWN = 20;
 
 /** What the view says while the ranked lists are still being compared. */
-export const DETAILS_PENDING = 'Reading the ranked lists: moved documents, query classes, judged@k and what unjudged documents could change follow.';
+export const DETAILS_PENDING =
+  'Reading the ranked lists: moved documents, query classes, judged@k and what unjudged documents could change follow.';
 
 /**
  * Baseline vs candidate for the dashboard (core compareSavedPair) on `judgments`. Runs made as different principals
@@ -79,12 +80,26 @@ export async function dashboardComparison(
   const runIds = { baseline: b.id, candidate: c.id };
   const stale = opts.stale ?? false;
   const r = await compareSavedPair(b, c, judgments, settings, {
-    allowMixedPrincipals: opts.allowMixedPrincipals, signal: opts.signal, cacheDir: opts.cacheDir, log: opts.log, titlesFor: MOVED_SHOWN,
-    onStatistics: opts.onStatistics && ((first) => {
-      const o = first.metricOptions;
-      const view = comparisonView(first.comparison, first.gates, () => undefined, stale, o, MOVED_SHOWN, verdictView(first.comparison, first.gates, o, first.verdict));
-      opts.onStatistics!({ view: { runIds, ...view }, core: first.comparison, sides: first.sides, cached: false });
-    }),
+    allowMixedPrincipals: opts.allowMixedPrincipals,
+    signal: opts.signal,
+    cacheDir: opts.cacheDir,
+    log: opts.log,
+    titlesFor: MOVED_SHOWN,
+    onStatistics:
+      opts.onStatistics &&
+      ((first) => {
+        const o = first.metricOptions;
+        const view = comparisonView(
+          first.comparison,
+          first.gates,
+          () => undefined,
+          stale,
+          o,
+          MOVED_SHOWN,
+          verdictView(first.comparison, first.gates, o, first.verdict),
+        );
+        opts.onStatistics!({ view: { runIds, ...view }, core: first.comparison, sides: first.sides, cached: false });
+      }),
   });
   if (r.refusal) return { refusal: { message: r.refusal.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
   const { comparison: cmp, gates, verdict, sides, titles, metricOptions } = r;
@@ -92,7 +107,15 @@ export async function dashboardComparison(
   // They are an extra: a config that no longer builds (a model gone) leaves the comparison without them, not without figures.
   if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp).catch(() => undefined);
   const titleOf = (id: string) => (Object.prototype.hasOwnProperty.call(titles, id) ? titles[id] : undefined) ?? opts.lookup?.(id)?.title;
-  return { view: { runIds, ...comparisonView(cmp, gates, titleOf, stale, metricOptions, MOVED_SHOWN, verdictView(cmp, gates, metricOptions, verdict)) }, core: cmp, sides, cached: r.cached };
+  return {
+    view: {
+      runIds,
+      ...comparisonView(cmp, gates, titleOf, stale, metricOptions, MOVED_SHOWN, verdictView(cmp, gates, metricOptions, verdict)),
+    },
+    core: cmp,
+    sides,
+    cached: r.cached,
+  };
 }
 
 /** The dashboard's view of a core comparison: every figure as computed by compareRuns / checkGates / verdictOf. */
@@ -108,7 +131,15 @@ export function comparisonView(
   const primary = cmp.primaryMetric;
   const slice = (name: string, sc: SliceComparison) => {
     const m = sc.metrics[primary];
-    return { name, queries: sc.queries, baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted };
+    return {
+      name,
+      queries: sc.queries,
+      baseline: m.baseline,
+      candidate: m.candidate,
+      delta: m.delta,
+      ci95: m.ci95,
+      pAdjusted: m.pAdjusted,
+    };
   };
   return {
     baseline: cmp.baseline,
@@ -117,16 +148,33 @@ export function comparisonView(
     queries: cmp.queries,
     correction: cmp.correction,
     metrics: Object.entries(cmp.metrics).map(([spec, m]) => ({
-      spec, baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, p: m.pPermutation, pAdjusted: m.pAdjusted,
-      wins: cmp.wins[spec] ?? 0, losses: cmp.losses[spec] ?? 0, ties: cmp.ties[spec] ?? 0,
+      spec,
+      baseline: m.baseline,
+      candidate: m.candidate,
+      delta: m.delta,
+      ci95: m.ci95,
+      p: m.pPermutation,
+      pAdjusted: m.pAdjusted,
+      wins: cmp.wins[spec] ?? 0,
+      losses: cmp.losses[spec] ?? 0,
+      ties: cmp.ties[spec] ?? 0,
     })),
     slices: Object.entries(cmp.slices).map(([name, sc]) => slice(name, sc)),
     splits: (['tune', 'holdout'] as const).flatMap((k) => (cmp.splits[k] ? [slice(k, cmp.splits[k]!)] : [])),
-    moved: isComplete(cmp) ? cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
-      qid: q.qid, text: visibleText(q.text), delta: q.delta,
-      docs: q.moved.map((d) => ({ ...d, title: optionalVisible(titleOf(d.id)) })),
-    })) : [],
-    gates: gates.map((g) => ({ gate: g.gate, passed: g.passed, actual: Number.isFinite(g.actual) ? g.actual : null, queries: g.queries.slice(0, 5).map((q) => q.qid) })),
+    moved: isComplete(cmp)
+      ? cmp.queryDeltas.slice(0, maxMoved).map((q) => ({
+          qid: q.qid,
+          text: visibleText(q.text),
+          delta: q.delta,
+          docs: q.moved.map((d) => ({ ...d, title: optionalVisible(titleOf(d.id)) })),
+        }))
+      : [],
+    gates: gates.map((g) => ({
+      gate: g.gate,
+      passed: g.passed,
+      actual: Number.isFinite(g.actual) ? g.actual : null,
+      queries: g.queries.slice(0, 5).map((q) => q.qid),
+    })),
     warnings: cmp.warnings.map((w) => w.message),
     staleJudgments,
     principals: { baseline: cmp.principals.baseline ?? null, candidate: cmp.principals.candidate ?? null, mixed: cmp.principals.mixed },
@@ -151,7 +199,12 @@ export function classesView(cmp: Comparison, maxChanged = 20): ClassesView {
 const signed = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(4);
 
 /** The core's verdict (verdictOf) as the dashboard shows it: a short headline, one line per metric, the facts. */
-export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOptions: MetricOptions, v: Verdict = verdictOf(cmp, gates, { alpha: ALPHA })): VerdictView {
+export function verdictView(
+  cmp: VerdictInput,
+  gates: GateResult[],
+  metricOptions: MetricOptions,
+  v: Verdict = verdictOf(cmp, gates, { alpha: ALPHA }),
+): VerdictView {
   const status = v.outcome === 'no significant change' ? 'no-change' : v.outcome;
   const on = (names: string[]) => `${names.length === 1 ? names[0] : `${names.length} metrics`}`;
   const what = {
@@ -161,27 +214,55 @@ export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOption
     mixed: `significant gain on ${on(v.improved)}, drop on ${on(v.regressed)}`,
   }[status];
   const failed = gates.filter((g) => !g.passed).map((g) => g.gate);
-  const gateText = gates.length === 0 ? 'no gates' : failed.length ? `${failed.length} of ${gates.length} gates fail` : `${gates.length}/${gates.length} gates pass`;
+  const gateText =
+    gates.length === 0
+      ? 'no gates'
+      : failed.length
+        ? `${failed.length} of ${gates.length} gates fail`
+        : `${gates.length}/${gates.length} gates pass`;
   const primary = v.metrics[0];
   const notes = cmp.warnings.map((w) => w.message);
   if (v.unjudgedNote) notes.push(v.unjudgedNote);
   for (const m of v.metrics) {
-    if (m.couldFlip) notes.push(`Unjudged documents could flip ${m.metric}: graded otherwise, Δ could be anywhere from ${signed(m.couldFlip.low)} to ${signed(m.couldFlip.high)} (${m.couldFlip.deciding} query–document pairs decide it).`);
+    if (m.couldFlip)
+      notes.push(
+        `Unjudged documents could flip ${m.metric}: graded otherwise, Δ could be anywhere from ${signed(m.couldFlip.low)} to ${signed(m.couldFlip.high)} (${m.couldFlip.deciding} query–document pairs decide it).`,
+      );
   }
   return {
     status,
     headline: `${cmp.candidate}: ${what} · ${gateText}`,
     coreHeadline: v.headline,
     lines: v.metrics.map((m) => ({
-      metric: m.metric, label: metricColumn(m.metric, metricOptions).label,
-      baseline: m.baseline, candidate: m.candidate, delta: m.delta, ci95: m.ci95, p: cmp.metrics[m.metric].pPermutation, pAdjusted: m.pAdjusted,
-      significant: m.significant, gates: { passed: m.gates.passed, total: m.gates.total }, mde: m.mde.value,
+      metric: m.metric,
+      label: metricColumn(m.metric, metricOptions).label,
+      baseline: m.baseline,
+      candidate: m.candidate,
+      delta: m.delta,
+      ci95: m.ci95,
+      p: cmp.metrics[m.metric].pPermutation,
+      pAdjusted: m.pAdjusted,
+      significant: m.significant,
+      gates: { passed: m.gates.passed, total: m.gates.total },
+      mde: m.mde.value,
       ...(m.couldFlip && { couldFlip: { low: m.couldFlip.low, high: m.couldFlip.high } }),
       text: m.line,
     })),
     gates: { passed: v.gates.passed, total: v.gates.total, failed },
-    worstSlice: primary?.worstSlice && { name: primary.worstSlice.name, queries: primary.worstSlice.queries, delta: primary.worstSlice.delta, significant: primary.worstSlice.significant },
-    mde: primary && { metric: primary.metric, queries: primary.mde.queries, value: primary.mde.value, detect: primary.mde.detect, queriesNeeded: primary.mde.queriesFor, text: primary.mde.text },
+    worstSlice: primary?.worstSlice && {
+      name: primary.worstSlice.name,
+      queries: primary.worstSlice.queries,
+      delta: primary.worstSlice.delta,
+      significant: primary.worstSlice.significant,
+    },
+    mde: primary && {
+      metric: primary.metric,
+      queries: primary.mde.queries,
+      value: primary.mde.value,
+      detect: primary.mde.detect,
+      queriesNeeded: primary.mde.queriesFor,
+      text: primary.mde.text,
+    },
     notes,
   };
 }
@@ -190,7 +271,8 @@ export function verdictView(cmp: VerdictInput, gates: GateResult[], metricOption
 export function matrixCandidates(runs: StoredRun[], baseline: StoredRun): StoredRun[] {
   const newest = new Map<string, StoredRun>();
   for (const r of runs) {
-    if (r === baseline || principalOf(r) !== principalOf(baseline) || r.summary.provenance.config === baseline.summary.provenance.config) continue;
+    if (r === baseline || principalOf(r) !== principalOf(baseline) || r.summary.provenance.config === baseline.summary.provenance.config)
+      continue;
     newest.set(r.summary.provenance.config, r); // runs are oldest first: the last one wins
   }
   return [...newest.values()];

@@ -4,7 +4,16 @@
  * change, the slices of the per-query filter, one query side by side. No `vscode` import.
  */
 import { visibleText } from '../../core/util/visible-text';
-import type { AclView, ComparisonRefusal, ComparisonView, DashboardModel, DocRow, Outcome, QueryDetail, QueryRow } from '../../protocol/dashboard';
+import type {
+  AclView,
+  ComparisonRefusal,
+  ComparisonView,
+  DashboardModel,
+  DocRow,
+  Outcome,
+  QueryDetail,
+  QueryRow,
+} from '../../protocol/dashboard';
 import type { ComparisonStatistics } from '../../core/experiment/compare';
 import { savedTitle } from '../../core/experiment/run-store';
 import { QUERY_CLASSES } from '../../core/experiment/query-classes';
@@ -47,7 +56,8 @@ export interface ModelInput {
 
 export const ACL_UNAVAILABLE: AclView = {
   status: 'not-run',
-  message: 'Not checked yet: run "Ranklab: Check Access Control" to search every query (and its typing prefixes) as every principal and verify each result against the source files.',
+  message:
+    'Not checked yet: run "Ranklab: Check Access Control" to search every query (and its typing prefixes) as every principal and verify each result against the source files.',
 };
 
 export function outcomeOf(delta: number): Outcome {
@@ -109,7 +119,12 @@ function rowsOfComparison(core: ComparisonStatistics, metric: string, sides: Sid
   return rows;
 }
 
-function rowsOfRuns(baseline: StoredRun | undefined, candidate: StoredRun | undefined, metric: string, info: ModelInput['queryInfo']): QueryRow[] {
+function rowsOfRuns(
+  baseline: StoredRun | undefined,
+  candidate: StoredRun | undefined,
+  metric: string,
+  info: ModelInput['queryInfo'],
+): QueryRow[] {
   const base = new Map(baseline?.run.queries.map((q) => [q.qid, q]) ?? []);
   const cand = new Map(candidate?.run.queries.map((q) => [q.qid, q]) ?? []);
   const rows: QueryRow[] = [];
@@ -147,7 +162,12 @@ export function sliceNames(rows: QueryRow[]): string[] {
   }
   return [
     ...[...tags].sort(),
-    ...(splits.size > 1 ? [...splits].sort().reverse().map((s) => `split:${s}`) : []),
+    ...(splits.size > 1
+      ? [...splits]
+          .sort()
+          .reverse()
+          .map((s) => `split:${s}`)
+      : []),
     ...QUERY_CLASSES.filter((c) => classes.has(c)).map((c) => `class:${c}`),
   ];
 }
@@ -164,7 +184,8 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
     candidate?.summary.metricSpecs[0] ??
     specs[0];
   const primaryMetric = metricColumns.find((c) => c.spec === primarySpec);
-  const perQuery = primarySpec && !input.comparing ? perQueryRows(baseline, candidate, primarySpec, input.queryInfo, input.core, input.sides) : [];
+  const perQuery =
+    primarySpec && !input.comparing ? perQueryRows(baseline, candidate, primarySpec, input.queryInfo, input.core, input.sides) : [];
   return {
     workspaceName: input.workspaceName,
     runsFolder: input.runsFolder,
@@ -185,8 +206,14 @@ export function buildDashboardModel(input: ModelInput): DashboardModel {
   };
 }
 
-
-function docRows(r: StoredRun, q: SavedQueryResult, limit: number, qrels: ReadonlyMap<string, number> | undefined, other: SavedQueryResult | undefined, lookup?: DocLookup): DocRow[] {
+function docRows(
+  r: StoredRun,
+  q: SavedQueryResult,
+  limit: number,
+  qrels: ReadonlyMap<string, number> | undefined,
+  other: SavedQueryResult | undefined,
+  lookup?: DocLookup,
+): DocRow[] {
   const otherRanks = new Map(other?.docs.slice(0, limit).map((d, i) => [d.id, i + 1]) ?? []);
   return q.docs.slice(0, limit).map((d, i) => {
     const found = lookup?.(d.id);
@@ -219,8 +246,20 @@ export function buildQueryDetail(
   const qc = find(candidate);
   // The core's figures (current judgments) when the pair was compared, else the values saved with the run.
   const fromCore = metric ? core?.perQuery[qid]?.[metric] : undefined;
-  const side = (r: StoredRun | undefined, q: SavedQueryResult | undefined, other: SavedQueryResult | undefined, which: 'baseline' | 'candidate') =>
-    r && q ? { runId: r.id, label: runLabel(r), docs: docRows(r, q, limit, qrels, other, lookup), metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined } : undefined;
+  const side = (
+    r: StoredRun | undefined,
+    q: SavedQueryResult | undefined,
+    other: SavedQueryResult | undefined,
+    which: 'baseline' | 'candidate',
+  ) =>
+    r && q
+      ? {
+          runId: r.id,
+          label: runLabel(r),
+          docs: docRows(r, q, limit, qrels, other, lookup),
+          metric: fromCore ? fromCore[which] : metric ? q.metrics[metric] : undefined,
+        }
+      : undefined;
   const b = side(baseline, qb, qc, 'baseline');
   const c = side(candidate, qc, qb, 'candidate');
   // Why each moved document moved (the comparison's one-line reasons), on its rows in both lists.
@@ -236,7 +275,14 @@ export function buildQueryDetail(
     else if (d.otherRank < d.rank) moves.down++;
   }
   if (c) for (const d of b?.docs ?? []) if (d.otherRank === undefined) moves.left++;
-  const detail: QueryDetail = { qid, text: visibleText(qc?.text ?? qb?.text ?? ''), tags: info?.tags ?? [], baseline: b, candidate: c, moves };
+  const detail: QueryDetail = {
+    qid,
+    text: visibleText(qc?.text ?? qb?.text ?? ''),
+    tags: info?.tags ?? [],
+    baseline: b,
+    candidate: c,
+    moves,
+  };
   if (b?.metric !== undefined && c?.metric !== undefined) detail.delta = c.metric - b.metric;
   return detail;
 }

@@ -27,7 +27,10 @@ export class DashboardPanel implements vscode.Disposable {
         const quick = controller.model(focus ?? {}, { note: 'Comparing the runs…', comparing: true });
         this.lastPostedModel = quick;
         this.host.notify('init', { model: quick });
-        this.send(() => controller.dashboardModel(focus ?? {}, (first) => this.post(first)), () => focus && this.host.notify('focusRuns', focus));
+        this.send(
+          () => controller.dashboardModel(focus ?? {}, (first) => this.post(first)),
+          () => focus && this.host.notify('focusRuns', focus),
+        );
       },
       requests: {
         getDashboard: async (params) => {
@@ -50,7 +53,9 @@ export class DashboardPanel implements vscode.Disposable {
         runEvaluation: () => vscode.commands.executeCommand('ranklab.runEvaluation'),
         checkAccessControl: () => vscode.commands.executeCommand('ranklab.checkAccessControl'),
         judge: (p) => {
-          const configs = [p.baselineRunId, p.candidateRunId].map((id) => controller.findRun(id)?.summary.provenance.config).filter((c): c is string => !!c);
+          const configs = [p.baselineRunId, p.candidateRunId]
+            .map((id) => controller.findRun(id)?.summary.provenance.config)
+            .filter((c): c is string => !!c);
           return vscode.commands.executeCommand('ranklab.judgeUnjudged', { qid: p.qid, docId: p.docId, configs: [...new Set(configs)] });
         },
       },
@@ -91,10 +96,13 @@ export class DashboardPanel implements vscode.Disposable {
 
   /** Builds the model (the comparison takes a moment) and posts it; a failure is logged, the panel keeps its state. */
   private send(build: () => Promise<DashboardModel>, then?: () => void): void {
-    build().then((model) => {
-      this.post(model);
-      then?.();
-    }, (e: unknown) => this.log.error(`dashboard model: ${(e as Error)?.stack ?? String(e)}`));
+    build().then(
+      (model) => {
+        this.post(model);
+        then?.();
+      },
+      (e: unknown) => this.log.error(`dashboard model: ${(e as Error)?.stack ?? String(e)}`),
+    );
   }
 
   dispose(): void {

@@ -63,7 +63,14 @@ export class JudgingModel {
         const r = (s.run.get(qid) ?? []).findIndex((d) => d.id === docId);
         if (r >= 0) ranks[s.name] = r + 1;
       }
-      this.pairs.splice(this.position, 0, { qid, docId, ranks, bestRank: Math.min(Infinity, ...Object.values(ranks)), reason: 'asked', shownByAll: false });
+      this.pairs.splice(this.position, 0, {
+        qid,
+        docId,
+        ranks,
+        bestRank: Math.min(Infinity, ...Object.values(ranks)),
+        reason: 'asked',
+        shownByAll: false,
+      });
       i = this.position;
     }
     this.skipped.delete(key(this.pairs[i]!));
@@ -121,7 +128,9 @@ export class JudgingModel {
     const graded = this.pairs.filter((p) => isGraded(judgments, p)).length;
     const { pool, sides, metricOptions } = this.inputs;
     const now = projectJudged(sides, judgments, [], pool.depth, metricOptions, pool.scope);
-    const judged = Object.fromEntries(Object.entries(pool.judged).map(([c, j]) => [c, { k: j.k, now: now[c]?.now ?? j.now, projected: j.projected }]));
+    const judged = Object.fromEntries(
+      Object.entries(pool.judged).map(([c, j]) => [c, { k: j.k, now: now[c]?.now ?? j.now, projected: j.projected }]),
+    );
     const pair = this.current;
     const view: JudgingView = {
       configs: pool.configs,
@@ -153,7 +162,10 @@ export class JudgingModel {
     const text = query?.text ?? '';
     const shown = doc
       ? passageAround(doc, text, this.inputs.analyzer)
-      : { title: { text: p.docId, marks: [], cutStart: false, cutEnd: false }, passage: { text: 'This document is no longer in the corpus.', marks: [], cutStart: false, cutEnd: false } };
+      : {
+          title: { text: p.docId, marks: [], cutStart: false, cutEnd: false },
+          passage: { text: 'This document is no longer in the corpus.', marks: [], cutStart: false, cutEnd: false },
+        };
     const qrels = judgments.qrels.get(p.qid) ?? new Map<string, number>();
     const existing = [...qrels]
       .map(([docId, grade]) => ({ docId, grade, title: optionalVisible(this.inputs.document(docId)?.title) }))
@@ -164,7 +176,12 @@ export class JudgingModel {
       docId: p.docId,
       query: { text: visibleText(text), tags: query?.tags ?? [], split: querySplit(judgments, p.qid) },
       existing,
-      doc: { found: !!doc, title: visibleHighlighted(shown.title), passage: visibleHighlighted(shown.passage), ...(doc && { path: doc.source.path, ...(doc.source.line !== undefined && { line: doc.source.line }) }) },
+      doc: {
+        found: !!doc,
+        title: visibleHighlighted(shown.title),
+        passage: visibleHighlighted(shown.passage),
+        ...(doc && { path: doc.source.path, ...(doc.source.line !== undefined && { line: doc.source.line }) }),
+      },
       ranks: p.ranks,
       reason: p.reason,
     };

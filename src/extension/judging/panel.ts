@@ -93,17 +93,32 @@ export class JudgingPanel {
   }
 
   /** The pool is drawn in the worker (every config's ranked lists); the model walks it here, over the host's session. */
-  private async build(folder: vscode.WorkspaceFolder, configs: string[], signal: AbortSignal, report: (m: string) => void): Promise<JudgingModel> {
+  private async build(
+    folder: vscode.WorkspaceFolder,
+    configs: string[],
+    signal: AbortSignal,
+    report: (m: string) => void,
+  ): Promise<JudgingModel> {
     const session = this.sessions.session(folder);
     const settings = session.workspace.settings;
     const rater = this.controller.settings.judgingRater ?? settings.judging.rater ?? userInfo().username;
     const writer = new GradeWriter({ root: session.root, specs: session.workspace.judgmentSpecs, mode: settings.judging.write, rater });
-    const { pool, sides, metricOptions, failed } = await this.sessions.inWorker(folder, 'pooling', 'pool', { configs }, { signal, onProgress: report });
+    const { pool, sides, metricOptions, failed } = await this.sessions.inWorker(
+      folder,
+      'pooling',
+      'pool',
+      { configs },
+      { signal, onProgress: report },
+    );
     for (const f of failed) this.controller.log.warn(`judging: config ${f.config} not pooled: ${f.error}`);
     const first = session.resolveConfig(pool.configs[0]);
     const current = () => this.sessions.session(folder);
     return new JudgingModel({
-      pool, sides, failed, metricOptions, writer,
+      pool,
+      sides,
+      failed,
+      metricOptions,
+      writer,
       judgments: () => current().judgments(),
       reload: () => current().reloadJudgments(),
       document: (id) => current().document(id),

@@ -30,7 +30,13 @@ export interface ConfigResult {
 }
 
 /** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
-export async function evaluateAgainstBaseline(session: RanklabSession, config: RankConfig, file: string, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<ConfigResult> {
+export async function evaluateAgainstBaseline(
+  session: RanklabSession,
+  config: RankConfig,
+  file: string,
+  signal?: AbortSignal,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ConfigResult> {
   const settings = session.workspace.settings;
   const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
   const metricOptions: MetricOptions = metricOptionsOf(settings);
@@ -57,5 +63,17 @@ export async function evaluateAgainstBaseline(session: RanklabSession, config: R
     );
     gates = checkGates(settings.gates, comparison);
   }
-  return { file, name: config.name, config, specs: specs.map((s) => s.name), metricOptions, candidate, baseline, comparison, gates, judgments, evaluatedAt: new Date() };
+  return {
+    file,
+    name: config.name,
+    config,
+    specs: specs.map((s) => s.name),
+    metricOptions,
+    candidate,
+    baseline,
+    comparison,
+    gates,
+    judgments,
+    evaluatedAt: new Date(),
+  };
 }

@@ -112,22 +112,38 @@ export function gateFindings(gates: GateResult[], cmp: Comparison | undefined, l
   for (const g of gates) {
     if (g.passed) continue;
     const queries = g.queries.slice(0, worst).map((q) => ({ qid: q.qid, text: info(q.qid), value: q.value }));
-    const named = queries.length ? `; worst queries: ${queries.map((q) => `${q.qid} "${q.text}" (${g.kind === 'min' ? fmt3(q.value) : signed(q.value)})`).join(', ')}` : '';
+    const named = queries.length
+      ? `; worst queries: ${queries.map((q) => `${q.qid} "${q.text}" (${g.kind === 'min' ? fmt3(q.value) : signed(q.value)})`).join(', ')}`
+      : '';
     const actual = Number.isNaN(g.actual) ? 'not computed' : g.kind === 'min' ? fmt3(g.actual) : `dropped ${fmt3(g.actual)}`;
-    const what = g.kind === 'min' ? 'below the minimum' : g.kind === 'maxRegression' ? 'regresses the baseline beyond the gate' : `slice "${g.slice}" regresses beyond the gate`;
+    const what =
+      g.kind === 'min'
+        ? 'below the minimum'
+        : g.kind === 'maxRegression'
+          ? 'regresses the baseline beyond the gate'
+          : `slice "${g.slice}" regresses beyond the gate`;
     out.push({ severity: 'warning', line, message: `${g.metric} ${what}: ${actual} (gate: ${g.gate})${named}`, queries });
   }
   for (const w of cmp?.warnings ?? []) {
     if (w.kind !== 'slice-regression' && w.kind !== 'overfitting') continue;
     // Slice regressions already reported through a failing maxSliceRegression gate are not repeated.
-    if (w.kind === 'slice-regression' && gates.some((g) => !g.passed && g.kind === 'maxSliceRegression' && g.slice === w.slice && g.metric === w.metric)) continue;
+    if (
+      w.kind === 'slice-regression' &&
+      gates.some((g) => !g.passed && g.kind === 'maxSliceRegression' && g.slice === w.slice && g.metric === w.metric)
+    )
+      continue;
     const ids = w.slice ? Object.keys(cmp!.perQuery).filter((q) => cmp!.queryInfo[q]?.tags.includes(w.slice!)) : [];
     const queries = ids
       .map((qid) => ({ qid, text: info(qid), value: cmp!.perQuery[qid][w.metric ?? cmp!.primaryMetric]?.delta ?? 0 }))
       .filter((q) => q.value < -1e-9)
       .sort((a, b) => a.value - b.value)
       .slice(0, worst);
-    out.push({ severity: 'warning', line, message: w.message + (queries.length ? `; worst queries: ${queries.map((q) => q.qid).join(', ')}` : ''), queries });
+    out.push({
+      severity: 'warning',
+      line,
+      message: w.message + (queries.length ? `; worst queries: ${queries.map((q) => q.qid).join(', ')}` : ''),
+      queries,
+    });
   }
   return out;
 }
@@ -151,7 +167,10 @@ export function queryVerdict(
   if (typeof baselineValue === 'number') {
     const allowed = Math.max(epsilon, gates.maxRegression?.[metric] ?? 0);
     const delta = value - baselineValue;
-    if (delta < -allowed) reasons.push(`${metric} regresses against the baseline: ${fmt3(baselineValue)} → ${fmt3(value)} (${signed(delta)}${gates.maxRegression?.[metric] !== undefined ? `, allowed −${allowed}` : ''})`);
+    if (delta < -allowed)
+      reasons.push(
+        `${metric} regresses against the baseline: ${fmt3(baselineValue)} → ${fmt3(value)} (${signed(delta)}${gates.maxRegression?.[metric] !== undefined ? `, allowed −${allowed}` : ''})`,
+      );
   }
   return reasons.length ? reasons.join('; ') : undefined;
 }
@@ -159,11 +178,13 @@ export function queryVerdict(
 /** A result list as the test diff shows it: one line per document, with the grade or "unjudged". */
 export function formatResultList(docs: readonly RankedDoc[] | undefined, qrels: ReadonlyMap<string, number> | undefined, k = 10): string {
   if (!docs || docs.length === 0) return '(no results)\n';
-  return docs
-    .slice(0, k)
-    .map((d, i) => {
-      const g = qrels?.get(d.id);
-      return `${String(i + 1).padStart(2)}. ${d.id}  [${g === undefined ? 'unjudged' : `grade ${g}`}]${d.title ? `  ${visibleText(d.title)}` : ''}`;
-    })
-    .join('\n') + '\n';
+  return (
+    docs
+      .slice(0, k)
+      .map((d, i) => {
+        const g = qrels?.get(d.id);
+        return `${String(i + 1).padStart(2)}. ${d.id}  [${g === undefined ? 'unjudged' : `grade ${g}`}]${d.title ? `  ${visibleText(d.title)}` : ''}`;
+      })
+      .join('\n') + '\n'
+  );
 }

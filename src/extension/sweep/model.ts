@@ -13,15 +13,28 @@ import { type SweepResult, combinationLabel } from '../../core/tuning/sweep';
 import type { QueryDiff, SweepView } from '../../protocol/sweep';
 
 export function sweepView(r: SweepResult, objective: string): SweepView {
-  const points = r.rows.map((row) => ({
-    index: row.index, values: row.values, tune: row.tune, holdout: row.holdout ?? NaN,
-    gain: row.holdoutStats?.gain ?? NaN, ci: row.holdoutStats?.ci ?? [NaN, NaN] as [number, number], p: row.holdoutStats?.p ?? NaN,
-  })).sort((a, b) => a.index - b.index);
+  const points = r.rows
+    .map((row) => ({
+      index: row.index,
+      values: row.values,
+      tune: row.tune,
+      holdout: row.holdout ?? NaN,
+      gain: row.holdoutStats?.gain ?? NaN,
+      ci: row.holdoutStats?.ci ?? ([NaN, NaN] as [number, number]),
+      p: row.holdoutStats?.p ?? NaN,
+    }))
+    .sort((a, b) => a.index - b.index);
   return {
-    base: r.base.config.name, objective,
+    base: r.base.config.name,
+    objective,
     parameters: r.variations.map((v) => ({ path: v.path, kind: v.kind, values: v.values })),
-    points, baseTune: r.base.tune, baseHoldout: r.base.holdout ?? NaN, best: r.rows[0].index,
-    split: r.split ? `${r.split.tune} tune / ${r.split.holdout} holdout queries (${r.split.source === 'judgments' ? 'the judgments\' split field' : 'hash of the query id'})` : '',
+    points,
+    baseTune: r.base.tune,
+    baseHoldout: r.base.holdout ?? NaN,
+    best: r.rows[0].index,
+    split: r.split
+      ? `${r.split.tune} tune / ${r.split.holdout} holdout queries (${r.split.source === 'judgments' ? "the judgments' split field" : 'hash of the query id'})`
+      : '',
     warnings: r.warnings,
   };
 }
@@ -31,11 +44,13 @@ export function queryDiff(r: SweepResult, index: number, judgments: JudgmentSet)
   const values = r.perQuery.combinations.get(index);
   const combination = r.combinations.find((c) => c.index === index);
   if (!values || !combination) throw new Error(`no evaluated combination ${index}`);
-  const rows = [...r.perQuery.base].filter(([qid]) => values.has(qid)).map(([qid, base]) => {
-    const value = values.get(qid)!;
-    const q = judgments.queries.get(qid);
-    return { qid, text: visibleText(q?.text ?? ''), split: querySplit(judgments, qid), base, value, delta: value - base };
-  });
+  const rows = [...r.perQuery.base]
+    .filter(([qid]) => values.has(qid))
+    .map(([qid, base]) => {
+      const value = values.get(qid)!;
+      const q = judgments.queries.get(qid);
+      return { qid, text: visibleText(q?.text ?? ''), split: querySplit(judgments, qid), base, value, delta: value - base };
+    });
   rows.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0));
   return { index, label: combinationLabel(combination.values), rows };
 }

@@ -68,13 +68,22 @@ export class SweepPanel {
       { location: vscode.ProgressLocation.Notification, title: 'Ranklab: sweeping', cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
-        return this.sessions.inWorker(folder, 'sweeping', 'sweep', { baseFile, variations, objective }, {
-          signal: abort.signal,
-          onProgress: ({ done, total, label }) => progress.report({ message: `${done}/${total}: ${label}`, increment: 100 / total }),
-        }).then((r) => ({ r, objective })).catch((e) => {
-          if (abort.signal.aborted) return undefined;
-          throw e;
-        });
+        return this.sessions
+          .inWorker(
+            folder,
+            'sweeping',
+            'sweep',
+            { baseFile, variations, objective },
+            {
+              signal: abort.signal,
+              onProgress: ({ done, total, label }) => progress.report({ message: `${done}/${total}: ${label}`, increment: 100 / total }),
+            },
+          )
+          .then((r) => ({ r, objective }))
+          .catch((e) => {
+            if (abort.signal.aborted) return undefined;
+            throw e;
+          });
       },
     );
     if (!result) {

@@ -67,7 +67,8 @@ export class HostEndpoint<M extends Messages> {
     }
     switch (m.type) {
       case 'ready':
-        if (m.protocol !== this.protocol.version) this.log.warn(`${view}: webview protocol ${m.protocol}, host protocol ${this.protocol.version}`);
+        if (m.protocol !== this.protocol.version)
+          this.log.warn(`${view}: webview protocol ${m.protocol}, host protocol ${this.protocol.version}`);
         this.readyNow = true;
         this.handlers.ready();
         return;

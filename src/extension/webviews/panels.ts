@@ -26,16 +26,31 @@ const panel = <M extends Messages, C>(spec: PanelSpec<M, C>): PanelSpec<M, C> =>
 
 export const PANELS = {
   dashboard: panel({
-    protocol: dashboardProtocol, title: 'Ranklab Dashboard', app: 'dashboard', styles: ['base.css', 'dashboard.css'], icon: 'ranklab.svg',
-    loading: 'Loading runs…', controller: async () => (await import('../dashboard/panel')).DashboardPanel,
+    protocol: dashboardProtocol,
+    title: 'Ranklab Dashboard',
+    app: 'dashboard',
+    styles: ['base.css', 'dashboard.css'],
+    icon: 'ranklab.svg',
+    loading: 'Loading runs…',
+    controller: async () => (await import('../dashboard/panel')).DashboardPanel,
   }),
   judging: panel({
-    protocol: judgingProtocol, title: 'Ranklab: Judge', app: 'judging', styles: ['base.css', 'judging.css'], icon: 'ranklab.svg',
-    loading: 'Building the pool of unjudged documents…', controller: async () => (await import('../judging/panel')).JudgingPanel,
+    protocol: judgingProtocol,
+    title: 'Ranklab: Judge',
+    app: 'judging',
+    styles: ['base.css', 'judging.css'],
+    icon: 'ranklab.svg',
+    loading: 'Building the pool of unjudged documents…',
+    controller: async () => (await import('../judging/panel')).JudgingPanel,
   }),
   sweep: panel({
-    protocol: sweepProtocol, title: 'Ranklab: Sweep', app: 'sweep', styles: ['base.css', 'sweep.css'], icon: 'ranklab.svg',
-    loading: 'Sweeping…', controller: async () => (await import('../sweep/panel')).SweepPanel,
+    protocol: sweepProtocol,
+    title: 'Ranklab: Sweep',
+    app: 'sweep',
+    styles: ['base.css', 'sweep.css'],
+    icon: 'ranklab.svg',
+    loading: 'Sweeping…',
+    controller: async () => (await import('../sweep/panel')).SweepPanel,
   }),
 };
 
@@ -47,4 +62,7 @@ export type PanelControllers = {
 };
 
 /** The rows in table order, with their ids. */
-export const PANEL_LIST = (Object.keys(PANELS) as PanelId[]).map((id) => ({ id, ...(PANELS[id] as unknown as PanelSpec<Messages, unknown>) }));
+export const PANEL_LIST = (Object.keys(PANELS) as PanelId[]).map((id) => ({
+  id,
+  ...(PANELS[id] as unknown as PanelSpec<Messages, unknown>),
+}));

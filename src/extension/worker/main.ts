@@ -42,7 +42,12 @@ function exclusive<T>(params: FolderParams, ctx: HandlerContext<unknown>, fn: (s
     ctx.signal.throwIfAborted();
     if (e.session && (e.trusted !== params.trusted || e.changed.has('settings'))) e.session = undefined;
     if (!e.session) {
-      e.session = RanklabSession.open(params.root, { allowNetwork: params.trusted, allowModelLoading: params.trusted, log: (m) => ctx.log('info', m), warn: (m) => ctx.log('warn', m) });
+      e.session = RanklabSession.open(params.root, {
+        allowNetwork: params.trusted,
+        allowModelLoading: params.trusted,
+        log: (m) => ctx.log('info', m),
+        warn: (m) => ctx.log('warn', m),
+      });
       e.trusted = params.trusted;
       e.changed.clear();
     }
@@ -62,7 +67,8 @@ function exclusive<T>(params: FolderParams, ctx: HandlerContext<unknown>, fn: (s
 /** Run Evaluation's progress as the host shows it: query loops as work reports, each config's outcome by name. */
 function evaluateProgress(p: WorkspaceConfigsProgress): EvaluateProgress {
   if (p.type === 'work') return { type: 'work', step: p.step, work: p.work };
-  if (p.type === 'queries') return { type: 'work', step: p.step, work: { phase: 'queries', label: p.config, done: p.done, total: p.total } };
+  if (p.type === 'queries')
+    return { type: 'work', step: p.step, work: { phase: 'queries', label: p.config, done: p.done, total: p.total } };
   if (p.type === 'evaluated') return { type: 'saved', config: p.config, path: p.result.path ?? '', ms: p.ms, notes: p.result.notes };
   return p.type === 'skipped' ? p : { type: 'failed', config: p.config, message: p.message };
 }
@@ -72,43 +78,74 @@ function onNotify(n: RanklabNotification): void {
   if (n.type === 'changed' && entries.get(n.root)?.session) for (const k of n.kinds) entryOf(n.root).changed.add(k);
 }
 
-serveRpc<RanklabMethods, RanklabNotification>({
-  evaluate: (params, ctx) =>
-    exclusive(params, ctx, async (session) => {
-      const r = await evaluateWorkspaceConfigs(session, params, { signal: ctx.signal, progress: (p) => ctx.progress(evaluateProgress(p)) });
-      const saved = r.results.flatMap((x) => (x.path ? [x.path] : []));
-      return { saved, failed: r.failed.map((f) => `${f.name}: ${f.message}`), total: r.total, cancelled: ctx.signal.aborted, stopped: r.stopped } satisfies EvaluateResult;
-    }),
+serveRpc<RanklabMethods, RanklabNotification>(
+  {
+    evaluate: (params, ctx) =>
+      exclusive(params, ctx, async (session) => {
+        const r = await evaluateWorkspaceConfigs(session, params, {
+          signal: ctx.signal,
+          progress: (p) => ctx.progress(evaluateProgress(p)),
+        });
+        const saved = r.results.flatMap((x) => (x.path ? [x.path] : []));
+        return {
+          saved,
+          failed: r.failed.map((f) => `${f.name}: ${f.message}`),
+          total: r.total,
+          cancelled: ctx.signal.aborted,
+          stopped: r.stopped,
+        } satisfies EvaluateResult;
+      }),
 
-  evaluateAgainstBaseline: (params, ctx) =>
-    exclusive(params, ctx, async (session) => {
-      const fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(params.file));
-      return { result: await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal), fieldProblems };
-    }),
+    evaluateAgainstBaseline: (params, ctx) =>
+      exclusive(params, ctx, async (session) => {
+        const fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(params.file));
+        return { result: await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal), fieldProblems };
+      }),
 
-  checkAcl: (params, ctx) => exclusive(params, ctx, (session) => checkAcl(session, { signal: ctx.signal, onProgress: (p) => ctx.progress(p) })),
+    checkAcl: (params, ctx) =>
+      exclusive(params, ctx, (session) => checkAcl(session, { signal: ctx.signal, onProgress: (p) => ctx.progress(p) })),
 
-  // The fresh session the rebuild opens is the folder's from then on (also when the rebuild is stopped).
-  rebuildIndex: (params, ctx) =>
-    exclusive(params, ctx, async (old) => {
-      const r = await rebuildIndexes(old, { signal: ctx.signal, progress: (p) => ctx.progress(p), opened: (fresh) => (entryOf(params.root).session = fresh) });
-      return { removed: r.removed, docs: r.docs, configs: r.built, failed: r.failed };
-    }),
+    // The fresh session the rebuild opens is the folder's from then on (also when the rebuild is stopped).
+    rebuildIndex: (params, ctx) =>
+      exclusive(params, ctx, async (old) => {
+        const r = await rebuildIndexes(old, {
+          signal: ctx.signal,
+          progress: (p) => ctx.progress(p),
+          opened: (fresh) => (entryOf(params.root).session = fresh),
+        });
+        return { removed: r.removed, docs: r.docs, configs: r.built, failed: r.failed };
+      }),
 
-  pool: (params, ctx) =>
-    exclusive(params, ctx, async (session) => {
-      const { unusable, configs: _pooled, ...r } = await poolConfigs(session, { configs: poolEntries(session, params.configs) }, { signal: ctx.signal, progress: (p) => ctx.progress(`${p.config} ${p.done}/${p.total}`) });
-      return { ...r, failed: [...unusable, ...r.failed] };
-    }),
+    pool: (params, ctx) =>
+      exclusive(params, ctx, async (session) => {
+        const {
+          unusable,
+          configs: _pooled,
+          ...r
+        } = await poolConfigs(
+          session,
+          { configs: poolEntries(session, params.configs) },
+          { signal: ctx.signal, progress: (p) => ctx.progress(`${p.config} ${p.done}/${p.total}`) },
+        );
+        return { ...r, failed: [...unusable, ...r.failed] };
+      }),
 
-  explain: (params, ctx) => exclusive(params, ctx, (session) => explainRunDocument(session, params, { signal: ctx.signal })),
+    explain: (params, ctx) => exclusive(params, ctx, (session) => explainRunDocument(session, params, { signal: ctx.signal })),
 
-  moveReasons: (params, ctx) => exclusive(params, ctx, (session) => moveReasonsOf(session, params, { signal: ctx.signal })),
+    moveReasons: (params, ctx) => exclusive(params, ctx, (session) => moveReasonsOf(session, params, { signal: ctx.signal })),
 
-  sweep: (params, ctx) =>
-    exclusive(params, ctx, (session) => sweepConfig(session, { base: params.baseFile, variations: params.variations, objective: parseMetric(params.objective) }, { signal: ctx.signal, progress: (p) => ctx.progress(p) })),
+    sweep: (params, ctx) =>
+      exclusive(params, ctx, (session) =>
+        sweepConfig(
+          session,
+          { base: params.baseFile, variations: params.variations, objective: parseMetric(params.objective) },
+          { signal: ctx.signal, progress: (p) => ctx.progress(p) },
+        ),
+      ),
 
-  status: () => {
-    return { sessions: [...entries].filter(([, e]) => e.session).map(([root]) => root), pid: process.pid, threadId };
+    status: () => {
+      return { sessions: [...entries].filter(([, e]) => e.session).map(([root]) => root), pid: process.pid, threadId };
+    },
   },
-}, onNotify);
+  onNotify,
+);

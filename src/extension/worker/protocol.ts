@@ -101,7 +101,11 @@ export interface SweepProgress {
 export interface RanklabMethods {
   evaluate: { params: FolderParams & { only?: string[]; principal?: string }; progress: EvaluateProgress; result: EvaluateResult };
   /** The background evaluation of one saved `*.rank.json` (live.ts), with the searched fields no document has. */
-  evaluateAgainstBaseline: { params: FolderParams & { file: string; config: RankConfig }; progress: never; result: { result: ConfigResult; fieldProblems: Diagnostic[] } };
+  evaluateAgainstBaseline: {
+    params: FolderParams & { file: string; config: RankConfig };
+    progress: never;
+    result: { result: ConfigResult; fieldProblems: Diagnostic[] };
+  };
   checkAcl: { params: FolderParams; progress: string; result: AclReport };
   rebuildIndex: { params: FolderParams; progress: StepProgress; result: RebuildResult };
   pool: { params: FolderParams & { configs: string[] }; progress: string; result: WorkspacePool };
@@ -110,7 +114,11 @@ export interface RanklabMethods {
   /** The one-line reasons of a comparison's moved documents (core addMoveReasons). */
   moveReasons: { params: MoveReasonsParams; progress: never; result: MoveReasonsResult };
   /** Sweep Parameter: the config in `baseFile` over `variations` (grid, every point with its holdout comparison). */
-  sweep: { params: FolderParams & { baseFile: string; variations: Variation[]; objective: string }; progress: SweepProgress; result: SweepResult };
+  sweep: {
+    params: FolderParams & { baseFile: string; variations: Variation[]; objective: string };
+    progress: SweepProgress;
+    result: SweepResult;
+  };
   /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
   status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
 }

@@ -97,12 +97,21 @@ export class RpcClient<M extends MethodMap<M>, N = never> {
     return worker;
   }
 
-  request<K extends keyof M & string>(method: K, params: M[K]['params'], opts: RequestOptions<M[K]['progress']> = {}): Promise<M[K]['result']> {
+  request<K extends keyof M & string>(
+    method: K,
+    params: M[K]['params'],
+    opts: RequestOptions<M[K]['progress']> = {},
+  ): Promise<M[K]['result']> {
     if (opts.signal?.aborted) return Promise.reject(opts.signal.reason);
     const worker = this.ensure();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const p: Pending = { resolve: resolve as (v: unknown) => void, reject, onProgress: opts.onProgress as (p: unknown) => void, signal: opts.signal };
+      const p: Pending = {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        onProgress: opts.onProgress as (p: unknown) => void,
+        signal: opts.signal,
+      };
       if (opts.signal) {
         const signal = opts.signal;
         p.onAbort = () => {
@@ -167,7 +176,11 @@ export class RpcClient<M extends MethodMap<M>, N = never> {
 }
 
 /** The worker's half: answers requests with `handlers` on this thread's parent port. */
-export function serveRpc<M extends MethodMap<M>, N = never>(handlers: Handlers<M>, onNotify?: (notification: N) => void, port: MessagePort | null = parentPort): void {
+export function serveRpc<M extends MethodMap<M>, N = never>(
+  handlers: Handlers<M>,
+  onNotify?: (notification: N) => void,
+  port: MessagePort | null = parentPort,
+): void {
   if (isMainThread || !port) throw new Error('serveRpc runs inside a worker thread');
   const running = new Map<number, AbortController>();
   const post = (m: FromWorker) => port.postMessage(m);
@@ -186,9 +199,15 @@ export function serveRpc<M extends MethodMap<M>, N = never>(handlers: Handlers<M
     const abort = new AbortController();
     running.set(m.id, abort);
     try {
-      const handler = Object.hasOwn(handlers, m.method) ? (handlers[m.method as keyof M] as (p: unknown, ctx: HandlerContext<unknown>) => unknown) : undefined;
+      const handler = Object.hasOwn(handlers, m.method)
+        ? (handlers[m.method as keyof M] as (p: unknown, ctx: HandlerContext<unknown>) => unknown)
+        : undefined;
       if (typeof handler !== 'function') throw new Error(`unknown worker method "${m.method}"`);
-      const result = await handler(m.params, { signal: abort.signal, progress: (progress) => post({ kind: 'progress', id: m.id, progress }), log });
+      const result = await handler(m.params, {
+        signal: abort.signal,
+        progress: (progress) => post({ kind: 'progress', id: m.id, progress }),
+        log,
+      });
       post({ kind: 'response', id: m.id, ok: true, result });
     } catch (e) {
       post({ kind: 'response', id: m.id, ok: false, error: toRpcError(e, abort.signal.aborted) });
@@ -202,5 +221,12 @@ export function serveRpc<M extends MethodMap<M>, N = never>(handlers: Handlers<M
 function toRpcError(e: unknown, aborted: boolean): RpcError {
   const err = e instanceof Error ? e : new Error(String(e));
   const extra = err as Error & { file?: string; line?: number; key?: string };
-  return { name: err.name, message: err.message, aborted, ...(extra.file && { file: extra.file }), ...(extra.line && { line: extra.line }), ...(extra.key && { key: extra.key }) };
+  return {
+    name: err.name,
+    message: err.message,
+    aborted,
+    ...(extra.file && { file: extra.file }),
+    ...(extra.line && { line: extra.line }),
+    ...(extra.key && { key: extra.key }),
+  };
 }

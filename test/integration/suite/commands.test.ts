@@ -24,9 +24,16 @@ suite('Ranklab command table', () => {
     const table = commands.map((c) => c.id).sort();
     assert.ok(table.length > 0);
     for (const id of contributed) assert.ok(table.includes(id), `${id} is contributed but not in the command table`);
-    for (const c of commands) assert.ok(c.internal || contributed.includes(c.id), `${c.id} is in the table but neither contributed nor internal`);
-    const hidden = pkg.contributes.menus.commandPalette.filter((m) => m.when === 'false').map((m) => m.command).sort();
-    const internalContributed = commands.filter((c) => c.internal && contributed.includes(c.id)).map((c) => c.id).sort();
+    for (const c of commands)
+      assert.ok(c.internal || contributed.includes(c.id), `${c.id} is in the table but neither contributed nor internal`);
+    const hidden = pkg.contributes.menus.commandPalette
+      .filter((m) => m.when === 'false')
+      .map((m) => m.command)
+      .sort();
+    const internalContributed = commands
+      .filter((c) => c.internal && contributed.includes(c.id))
+      .map((c) => c.id)
+      .sort();
     assert.deepEqual(internalContributed, hidden);
   });
 
@@ -49,8 +56,15 @@ suite('Create Workspace', () => {
     await api();
     const fs = await import('node:fs');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ranklab-create-'));
-    fs.writeFileSync(path.join(dir, 'items.jsonl'), '{"doc_id": "a", "headline": "espresso", "content": "a short espresso"}\n{"doc_id": "b", "headline": "filter", "content": "filter coffee"}\n');
-    const r = await vscode.commands.executeCommand<{ written: string[]; plan: { corpus: { fields: Record<string, string> } } }>('ranklab.createWorkspace', vscode.Uri.file(dir), { confirm: false });
+    fs.writeFileSync(
+      path.join(dir, 'items.jsonl'),
+      '{"doc_id": "a", "headline": "espresso", "content": "a short espresso"}\n{"doc_id": "b", "headline": "filter", "content": "filter coffee"}\n',
+    );
+    const r = await vscode.commands.executeCommand<{ written: string[]; plan: { corpus: { fields: Record<string, string> } } }>(
+      'ranklab.createWorkspace',
+      vscode.Uri.file(dir),
+      { confirm: false },
+    );
     assert.ok(r, 'the command returned its result');
     assert.ok(r.written.includes('ranklab.json') && r.written.includes('configs/baseline.rank.json'));
     assert.deepEqual(r.plan.corpus.fields, { id: 'doc_id', title: 'headline', body: 'content' });

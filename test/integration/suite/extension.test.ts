@@ -8,8 +8,14 @@ import type { RanklabApi } from '../../../src/extension/extension';
 
 const EXT_ID = 'ranklab.ranklab';
 const PALETTE_COMMANDS = [
-  'ranklab.runEvaluation', 'ranklab.compareWithBaseline', 'ranklab.checkAccessControl', 'ranklab.openDashboard',
-  'ranklab.rebuildIndex', 'ranklab.setBaseline', 'ranklab.exportRun', 'ranklab.searchAsPrincipal',
+  'ranklab.runEvaluation',
+  'ranklab.compareWithBaseline',
+  'ranklab.checkAccessControl',
+  'ranklab.openDashboard',
+  'ranklab.rebuildIndex',
+  'ranklab.setBaseline',
+  'ranklab.exportRun',
+  'ranklab.searchAsPrincipal',
 ];
 
 function ext(): vscode.Extension<RanklabApi> {
@@ -62,18 +68,27 @@ suite('Ranklab extension', () => {
     await vscode.window.showTextDocument(doc);
     const diags = await waitForDiagnostics(file, 60000);
     console.log(`schema diagnostics: ${diags.map((d) => `${d.range.start.line + 1}: ${d.message}`).join(' | ')}`);
-    assert.ok(diags.some((d) => d.range.start.line === 1 && /array/i.test(d.message)), 'expected "Incorrect type. Expected array" on line 2');
+    assert.ok(
+      diags.some((d) => d.range.start.line === 1 && /array/i.test(d.message)),
+      'expected "Incorrect type. Expected array" on line 2',
+    );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   test('reads the saved runs: baseline from ranklab.json, candidate = newest other run, queries by delta', async () => {
     const { controller } = await api();
     const model = controller.model();
-    assert.deepEqual(model.runs.map((r) => r.id), ['2025-11-01-baseline', '2025-11-02-title-boost']);
+    assert.deepEqual(
+      model.runs.map((r) => r.id),
+      ['2025-11-01-baseline', '2025-11-02-title-boost'],
+    );
     assert.equal(model.baselineRunId, '2025-11-01-baseline');
     assert.equal(model.candidateRunId, '2025-11-02-title-boost');
     assert.equal(model.primaryMetric?.label.startsWith('nDCG@10, gain 2^rel−1'), true);
-    assert.deepEqual(model.perQuery.map((q) => q.qid), ['q2', 'q3', 'q1']);
+    assert.deepEqual(
+      model.perQuery.map((q) => q.qid),
+      ['q2', 'q3', 'q1'],
+    );
     assert.deepEqual(model.problems, []);
   });
 
@@ -85,7 +100,10 @@ suite('Ranklab extension', () => {
       const model = controller.model();
       assert.equal(model.baselineRunId, '2025-11-02-title-boost');
       assert.equal(model.candidateRunId, '2025-11-01-baseline');
-      assert.deepEqual(model.perQuery.map((q) => q.qid), ['q1', 'q3', 'q2']);
+      assert.deepEqual(
+        model.perQuery.map((q) => q.qid),
+        ['q1', 'q3', 'q2'],
+      );
     } finally {
       await vscode.commands.executeCommand('ranklab.setBaseline', '2025-11-01-baseline');
     }
@@ -152,7 +170,10 @@ suite('Ranklab extension', () => {
     const fresh = model.runs.filter((r) => !r.id.startsWith('2025-'));
     assert.equal(fresh.length, 2);
     for (const r of fresh) assert.equal(r.queryCount, 3);
-    assert.ok(fresh.every((r) => r.principal === null && / · unrestricted · /.test(r.label)), 'labelled unrestricted');
+    assert.ok(
+      fresh.every((r) => r.principal === null && / · unrestricted · /.test(r.label)),
+      'labelled unrestricted',
+    );
 
     // As a principal: the run records it and its label says so.
     const asChef = await vscode.commands.executeCommand<string[]>('ranklab.runEvaluation', ['baseline'], 'chef');
@@ -168,11 +189,18 @@ function waitForDiagnostics(uri: vscode.Uri, timeoutMs: number): Promise<readonl
   return new Promise((resolve, reject) => {
     const existing = vscode.languages.getDiagnostics(uri);
     if (existing.length) return resolve(existing);
-    const timer = setTimeout(() => { sub.dispose(); reject(new Error(`no diagnostics for ${uri.fsPath} within ${timeoutMs} ms`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`no diagnostics for ${uri.fsPath} within ${timeoutMs} ms`));
+    }, timeoutMs);
     const sub = vscode.languages.onDidChangeDiagnostics((e) => {
       if (!e.uris.some((u) => u.toString() === uri.toString())) return;
       const d = vscode.languages.getDiagnostics(uri);
-      if (d.length) { clearTimeout(timer); sub.dispose(); resolve(d); }
+      if (d.length) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(d);
+      }
     });
   });
 }

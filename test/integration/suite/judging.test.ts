@@ -21,13 +21,20 @@ suite('Ranklab judging view', () => {
     assert.equal(view.pair, undefined);
     for (const j of Object.values(view.progress.judged)) assert.ok(j.projected >= j.now);
     // The dashboard's "judge" action: a pair of q2 that nobody graded, shown first.
-    const asked = await vscode.commands.executeCommand<JudgingView>('ranklab.judgeUnjudged', { configs: ['baseline', 'title-boost'], qid: 'q2', docId: 'corpus/evil.md' });
+    const asked = await vscode.commands.executeCommand<JudgingView>('ranklab.judgeUnjudged', {
+      configs: ['baseline', 'title-boost'],
+      qid: 'q2',
+      docId: 'corpus/evil.md',
+    });
     assert.equal(asked.pair?.qid, 'q2');
     assert.equal(asked.pair?.docId, 'corpus/evil.md');
     assert.equal(asked.pair?.reason, 'asked');
     assert.equal(asked.writesTo, 'judgments/golden.json');
     assert.equal(asked.pair?.query.text, 'quick bread');
-    assert.deepEqual(asked.pair?.existing.map((e) => `${e.docId}:${e.grade}`), ['corpus/quick-bread.md:2', 'corpus/soda-bread.md:1']);
+    assert.deepEqual(
+      asked.pair?.existing.map((e) => `${e.docId}:${e.grade}`),
+      ['corpus/quick-bread.md:2', 'corpus/soda-bread.md:1'],
+    );
     assert.ok(a.judging(), 'the panel is open');
     assert.equal(a.judging()!.currentView()?.pair?.docId, 'corpus/evil.md');
   });

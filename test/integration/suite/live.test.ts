@@ -9,7 +9,8 @@ import type { RanklabApi } from '../../../src/extension/extension';
 import type { DashboardComparison } from '../../../src/extension/dashboard/comparison';
 import type { ComparisonStatistics } from '../../../src/core/experiment/compare';
 
-const REGRESSING = '{\n  "description": "regressing: body almost ignored, every term required",\n  "lexical": {\n    "fields": { "title": 1, "body": 0.1 },\n    "combineWith": "AND"\n  }\n}\n';
+const REGRESSING =
+  '{\n  "description": "regressing: body almost ignored, every term required",\n  "lexical": {\n    "fields": { "title": 1, "body": 0.1 },\n    "combineWith": "AND"\n  }\n}\n';
 
 async function api(): Promise<RanklabApi> {
   const e = vscode.extensions.getExtension<RanklabApi>('ranklab.ranklab');
@@ -52,10 +53,16 @@ suite('Ranklab live evaluation', () => {
     tests.loadItems();
     const sources: vscode.TestItem[] = [];
     tests.controller.items.forEach((i) => i.id !== 'acl' && sources.push(i));
-    assert.deepEqual(sources.map((s) => s.label), [path.join('judgments', 'golden.json')]);
+    assert.deepEqual(
+      sources.map((s) => s.label),
+      [path.join('judgments', 'golden.json')],
+    );
     const splits: vscode.TestItem[] = [];
     sources[0].children.forEach((i) => splits.push(i));
-    assert.deepEqual(splits.map((s) => s.label), ['tune']);
+    assert.deepEqual(
+      splits.map((s) => s.label),
+      ['tune'],
+    );
     const queries: vscode.TestItem[] = [];
     splits[0].children.forEach((i) => queries.push(i));
     assert.deepEqual(queries.map((q) => q.label).sort(), ['quick bread', 'tomato soup', 'vegan curry <b>hot</b>']);
@@ -71,14 +78,18 @@ suite('Ranklab live evaluation', () => {
     await editor.edit((e) => e.replace(new vscode.Range(0, 0, doc.lineCount, 0), REGRESSING));
     const evaluated = new Promise<void>((resolve) => {
       const sub = live.onDidChange((s) => {
-        if (s.file === uri.fsPath && s.status === 'done') { sub.dispose(); resolve(); }
+        if (s.file === uri.fsPath && s.status === 'done') {
+          sub.dispose();
+          resolve();
+        }
       });
     });
     assert.ok(await doc.save());
     await evaluated;
 
     const warning = await until('the gate warning', () =>
-      vscode.languages.getDiagnostics(uri).find((d) => d.source === 'ranklab' && /regresses the baseline/.test(d.message)));
+      vscode.languages.getDiagnostics(uri).find((d) => d.source === 'ranklab' && /regresses the baseline/.test(d.message)),
+    );
     console.log(`gate diagnostic: line ${warning.range.start.line + 1}: ${warning.message}`);
     assert.equal(warning.severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(warning.range.start.line, 3, 'on the "fields" line, where the body boost changed');
@@ -86,8 +97,15 @@ suite('Ranklab live evaluation', () => {
     assert.match(warning.message, /ndcg@10 regresses the baseline beyond the gate: dropped 0\.391/);
     assert.match(warning.message, /worst queries: q3 "vegan curry <b>hot<\/b>" \(−1\.000\), q2 "quick bread" \(−0\.174\)/);
     const related = warning.relatedInformation ?? [];
-    assert.deepEqual(related.map((r) => path.basename(r.location.uri.fsPath)), ['golden.json', 'golden.json']);
-    assert.deepEqual(related.map((r) => r.location.range.start.line), [3, 2], 'q3 on line 4, q2 on line 3');
+    assert.deepEqual(
+      related.map((r) => path.basename(r.location.uri.fsPath)),
+      ['golden.json', 'golden.json'],
+    );
+    assert.deepEqual(
+      related.map((r) => r.location.range.start.line),
+      [3, 2],
+      'q3 on line 4, q2 on line 3',
+    );
 
     const lenses = await until('CodeLens with figures', async () => {
       const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
@@ -139,7 +157,11 @@ suite('Ranklab live evaluation', () => {
       // The fresh baseline run (evaluated with the config), not the fixture's 2025 run picked earlier.
       return m?.comparison && m.candidateRunId === cand && !m.baselineRunId?.startsWith('2025-') ? m : undefined;
     });
-    assert.deepEqual(model.comparison!.runIds, { baseline: model.baselineRunId, candidate: model.candidateRunId }, 'figures of the runs named');
+    assert.deepEqual(
+      model.comparison!.runIds,
+      { baseline: model.baselineRunId, candidate: model.candidateRunId },
+      'figures of the runs named',
+    );
     assert.equal(model.comparison!.candidate, 'title-boost');
     assert.equal(model.comparison!.baseline, 'baseline');
     const ndcg = model.comparison!.metrics.find((m) => m.spec === 'ndcg@10')!;
@@ -153,16 +175,24 @@ suite('Ranklab live evaluation', () => {
     const a = await api();
     const c = a.controller;
     // The two runs Compare with Baseline just made in the worker (their files were never read for this).
-    const newest = (config: string) => c.runs().runs.filter((r) => r.summary.provenance.config === config && !r.id.startsWith('2025-')).pop()!;
+    const newest = (config: string) =>
+      c
+        .runs()
+        .runs.filter((r) => r.summary.provenance.config === config && !r.id.startsWith('2025-'))
+        .pop()!;
     const [b, t] = [newest('baseline'), newest('title-boost')];
     assert.ok(b && t, 'both runs made in this session');
     // Asked in the labelled mixed mode (the same principal: the same figures), a pair the comparison cache has not seen.
     const firsts: DashboardComparison<ComparisonStatistics>[] = [];
     const full = await c.comparison(b.id, t.id, true, (first) => firsts.push(first));
-    assert.equal(firsts.length, 1, 'the statistics came first: the worker saved both runs\' per-query values under the key the editor asks for');
+    assert.equal(
+      firsts.length,
+      1,
+      "the statistics came first: the worker saved both runs' per-query values under the key the editor asks for",
+    );
     const first = firsts[0].view!;
     assert.ok(first.pending && first.moved.length === 0 && !first.classes, 'the lists still to come');
-    assert.deepEqual(first.metrics, full.view!.metrics, 'every metric line is the whole comparison\'s');
+    assert.deepEqual(first.metrics, full.view!.metrics, "every metric line is the whole comparison's");
     assert.equal(first.verdict.headline, full.view!.verdict.headline);
     assert.ok(!full.view!.pending && full.view!.classes, 'then the comparison in full');
   });
@@ -193,10 +223,13 @@ suite('Ranklab live evaluation', () => {
   test('judgment files get a diagnostic for an unknown document id, at its line', async () => {
     await api();
     const file = vscode.Uri.joinPath(root(), 'judgments', 'golden.json');
-    const text = fs.readFileSync(file.fsPath, 'utf8').replace('"corpus/tomato-soup.md": 3', '"corpus/tomato-soup.md": 3, "corpus/no-such-doc.md": 1');
+    const text = fs
+      .readFileSync(file.fsPath, 'utf8')
+      .replace('"corpus/tomato-soup.md": 3', '"corpus/tomato-soup.md": 3, "corpus/no-such-doc.md": 1');
     fs.writeFileSync(file.fsPath, text);
     const d = await until('unknown-id diagnostic', () =>
-      vscode.languages.getDiagnostics(file).find((x) => /unknown document id "corpus\/no-such-doc\.md"/.test(x.message)));
+      vscode.languages.getDiagnostics(file).find((x) => /unknown document id "corpus\/no-such-doc\.md"/.test(x.message)),
+    );
     assert.equal(d.range.start.line, 1, 'q1 judgments are on line 2');
   });
 
@@ -205,7 +238,8 @@ suite('Ranklab live evaluation', () => {
     const copy = vscode.Uri.joinPath(root(), 'corpus', 'zz-soup-again.md');
     fs.writeFileSync(copy.fsPath, '---\nid: corpus/tomato-soup.md\ntitle: Tomato soup again\n---\nTomato soup, once more.\n');
     const d = await until('duplicate-id diagnostic', () =>
-      vscode.languages.getDiagnostics(copy).find((x) => /duplicate id "corpus\/tomato-soup\.md"/.test(x.message)));
+      vscode.languages.getDiagnostics(copy).find((x) => /duplicate id "corpus\/tomato-soup\.md"/.test(x.message)),
+    );
     assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
     fs.unlinkSync(copy.fsPath);
     await until('the diagnostic goes with the file', () => vscode.languages.getDiagnostics(copy).length === 0 || undefined);

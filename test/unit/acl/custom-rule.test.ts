@@ -45,14 +45,17 @@ test('a rule field that a document lacks is an absent value, not a reason to ask
   // Public, or the same tenant and classified open. A document with only `classification: open` has a field the
   // rule reads, so the rule decides: no tenant, so nobody but... nobody (it is not public).
   const rule = { any: [{ doc: 'public', is: true }, { all: [{ same: 'tenant' }, { doc: 'classification', is: 'open' }] }] };
-  const dir = makeWorkspace({
-    'corpus/open-no-tenant.md': md(['id: open-no-tenant', 'classification: open']),
-    'corpus/acme-open.md': md(['id: acme-open', 'tenant: acme', 'classification: open']),
-    'corpus/acme-secret.md': md(['id: acme-secret', 'tenant: acme', 'classification: secret']),
-    'corpus/nothing.md': md(['id: nothing']),
-    // The rule reads `public`: some document must carry it, else the rule matches nothing (an error of its own).
-    'corpus/closed.md': md(['id: closed', 'public: false']),
-  }, { acl: { rule, missingAcl: 'public' } });
+  const dir = makeWorkspace(
+    {
+      'corpus/open-no-tenant.md': md(['id: open-no-tenant', 'classification: open']),
+      'corpus/acme-open.md': md(['id: acme-open', 'tenant: acme', 'classification: open']),
+      'corpus/acme-secret.md': md(['id: acme-secret', 'tenant: acme', 'classification: secret']),
+      'corpus/nothing.md': md(['id: nothing']),
+      // The rule reads `public`: some document must carry it, else the rule matches nothing (an error of its own).
+      'corpus/closed.md': md(['id: closed', 'public: false']),
+    },
+    { acl: { rule, missingAcl: 'public' } },
+  );
   try {
     assert.deepEqual(visible(dir, 'guest'), ['nothing']);
     assert.deepEqual(visible(dir, 'hr'), ['acme-open', 'nothing']);
@@ -67,8 +70,14 @@ test('the docs/access-control.md example on the example workspace: a secret docu
     const file = join(dir, 'ranklab.json');
     const settings = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...settings, acl: { ...settings.acl, rule: OPEN_ONLY } }, null, 2));
-    writeFileSync(join(dir, 'corpus', 'management', 'board-minutes.md'), md(['id: board-minutes', 'title: Board minutes', 'classification: secret'], 'Kopi gayo margins.'));
-    writeFileSync(join(dir, 'corpus', 'management', 'open-letter.md'), md(['id: open-letter', 'title: Open letter', 'classification: open'], 'Kopi gayo for all.'));
+    writeFileSync(
+      join(dir, 'corpus', 'management', 'board-minutes.md'),
+      md(['id: board-minutes', 'title: Board minutes', 'classification: secret'], 'Kopi gayo margins.'),
+    );
+    writeFileSync(
+      join(dir, 'corpus', 'management', 'open-letter.md'),
+      md(['id: open-letter', 'title: Open letter', 'classification: open'], 'Kopi gayo for all.'),
+    );
     const session = RanklabSession.open(dir, { writeCache: false });
     const guest = session.accessFor('guest').permitted;
     assert.equal(guest.has('board-minutes'), false);

@@ -32,7 +32,11 @@ export const groupsArb = fc.oneof(
   valid(fc.constantFrom('g1', 'g1, g2', 'g3,g1')),
   invalid(42, [{ name: 'g1' }], [''], ['g1', ''], null, '', 'g1,,g2', true),
 );
-export const publicArb = fc.oneof(absent, valid(fc.constantFrom(true, false, 'yes', 'no', 'true', 'False', 1, 0)), invalid('maybe', null, 2, '', ['true']));
+export const publicArb = fc.oneof(
+  absent,
+  valid(fc.constantFrom(true, false, 'yes', 'no', 'true', 'False', 1, 0)),
+  invalid('maybe', null, 2, '', ['true']),
+);
 export const classificationArb = fc.option(fc.constantFrom('open', 'secret'), { nil: undefined });
 
 export const docArb: fc.Arbitrary<GeneratedDoc> = fc.record({
@@ -71,14 +75,17 @@ export interface Scenario {
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   docs: fc.array(docArb, { minLength: 4, maxLength: 24 }),
-  principals: fc.array(principalArb, { minLength: 1, maxLength: 3 }).map((ps) => ps.map((p, i): Principal => {
-    const out: Principal = { name: `p${i}`, groups: p.groups };
-    if (p.tenant !== undefined) out.tenant = p.tenant;
-    if (p.role !== undefined) out.role = p.role;
-    return out;
-  })),
+  principals: fc.array(principalArb, { minLength: 1, maxLength: 3 }).map((ps) =>
+    ps.map((p, i): Principal => {
+      const out: Principal = { name: `p${i}`, groups: p.groups };
+      if (p.tenant !== undefined) out.tenant = p.tenant;
+      if (p.role !== undefined) out.role = p.role;
+      return out;
+    }),
+  ),
   queries: fc.array(words(1, 2), { minLength: 1, maxLength: 3 }),
-  prefixes: fc.array(fc.tuple(fc.option(word, { nil: undefined }), word, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 3 })
+  prefixes: fc
+    .array(fc.tuple(fc.option(word, { nil: undefined }), word, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 3 })
     .map((ps) => ps.map(([before, w, n]) => `${before ? `${before} ` : ''}${w.slice(0, n)}`)),
   missingAcl: fc.constantFrom<'public' | 'private'>('public', 'private'),
   rule: fc.constantFrom(...RULES),

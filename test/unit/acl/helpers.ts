@@ -14,7 +14,10 @@ export const PRINCIPALS = [
  * A workspace written from scratch: ranklab.json (corpus under corpus/ and data/, a golden set, the principals
  * above, plus `settings` merged over the top level and `acl`), and the given files (path -> content).
  */
-export function makeWorkspace(files: Record<string, string>, settings: { acl?: Record<string, unknown>; [key: string]: unknown } = {}): string {
+export function makeWorkspace(
+  files: Record<string, string>,
+  settings: { acl?: Record<string, unknown>; [key: string]: unknown } = {},
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-acl-ws-'));
   const { acl, ...rest } = settings;
   const ranklab = {

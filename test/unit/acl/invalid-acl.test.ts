@@ -17,7 +17,11 @@ const INVALID_MD: Record<string, { front: string[]; key: string; line: number }>
   'public-maybe': { front: ['id: public-maybe', 'public: "maybe"'], key: 'public', line: 3 },
   'tenant-empty': { front: ['id: tenant-empty', 'tenant:'], key: 'tenant', line: 3 },
   'groups-blank': { front: ['id: groups-blank', 'tenant: acme', 'groups: [""]'], key: 'groups', line: 4 },
-  'public-null-with-valid-rest': { front: ['id: public-null-with-valid-rest', 'tenant: acme', 'groups: [hr]', 'public: null'], key: 'public', line: 5 },
+  'public-null-with-valid-rest': {
+    front: ['id: public-null-with-valid-rest', 'tenant: acme', 'groups: [hr]', 'public: null'],
+    key: 'public',
+    line: 5,
+  },
 };
 
 const JSONL = [
@@ -28,7 +32,8 @@ const JSONL = [
   JSON.stringify({ id: 'j-ok', text: 'salary table', tenant: 'acme', groups: ['hr'] }),
 ].join('\n');
 
-const HTML = '<html><head><title>Salary page</title>\n<meta name="id" content="h-public-maybe">\n<meta name="public" content="maybe">\n</head><body><p>salary</p></body></html>';
+const HTML =
+  '<html><head><title>Salary page</title>\n<meta name="id" content="h-public-maybe">\n<meta name="public" content="maybe">\n</head><body><p>salary</p></body></html>';
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {
@@ -42,21 +47,39 @@ function files(): Record<string, string> {
   return out;
 }
 
-const INVALID_IDS = [...Object.keys(INVALID_MD), 'j-tenant-list', 'j-groups-number', 'j-public-maybe', 'j-tenant-null', 'h-public-maybe'].sort();
+const INVALID_IDS = [
+  ...Object.keys(INVALID_MD),
+  'j-tenant-list',
+  'j-groups-number',
+  'j-public-maybe',
+  'j-tenant-null',
+  'h-public-maybe',
+].sort();
 
 test('a present but invalid access field makes the document visible to nobody, whatever the rule and missingAcl', () => {
   const variants = [
     { name: 'default rule, missingAcl public', acl: {} },
     { name: 'default rule, missingAcl private', acl: { missingAcl: 'private' } },
     // A rule that lets an admin see everything still does not open a document whose access fields are broken.
-    { name: 'admin rule', acl: { rule: { any: [{ principal: 'role', is: 'admin' }, { doc: 'public', is: true }] } } },
+    {
+      name: 'admin rule',
+      acl: {
+        rule: {
+          any: [
+            { principal: 'role', is: 'admin' },
+            { doc: 'public', is: true },
+          ],
+        },
+      },
+    },
   ];
   for (const v of variants) {
     const dir = makeWorkspace(files(), { acl: v.acl });
     try {
       const session = RanklabSession.open(dir, { writeCache: false });
       const ids = session.corpus().docs.map((d) => d.id);
-      for (const id of INVALID_IDS) assert.ok(ids.includes(id), `${id} is still indexed (its text is searchable by whoever may see it: nobody)`);
+      for (const id of INVALID_IDS)
+        assert.ok(ids.includes(id), `${id} is still indexed (its text is searchable by whoever may see it: nobody)`);
       for (const p of PRINCIPALS) {
         const permitted = session.accessFor(p.name).permitted;
         for (const id of INVALID_IDS) assert.equal(permitted.has(id), false, `${v.name}: ${p.name} sees ${id}`);
@@ -83,8 +106,15 @@ test('an invalid access field is a corpus error at the field line (Markdown, HTM
       assert.equal(d.severity, 'error');
       assert.match(d.message, new RegExp(`"${c.key}"`), name);
     }
-    const records = diags.filter((d) => d.file === 'data/records.jsonl').map((d) => [d.line, /"(tenant|groups|public)"/.exec(d.message)?.[1]]);
-    assert.deepEqual(records, [[1, 'tenant'], [2, 'groups'], [3, 'public'], [4, 'tenant']]);
+    const records = diags
+      .filter((d) => d.file === 'data/records.jsonl')
+      .map((d) => [d.line, /"(tenant|groups|public)"/.exec(d.message)?.[1]]);
+    assert.deepEqual(records, [
+      [1, 'tenant'],
+      [2, 'groups'],
+      [3, 'public'],
+      [4, 'tenant'],
+    ]);
     const html = diags.find((d) => d.file === 'corpus/page.html');
     assert.ok(html);
     assert.equal(html.line, 3, 'the <meta name="public"> line');

@@ -40,10 +40,17 @@ interface Intended extends Scenario {
  */
 function clean(s: Scenario, meta: boolean): Intended {
   const docs = s.docs.slice();
-  docs[0] = { ...docs[0], tenant: { value: 't1', valid: true }, groups: { value: ['g1'], valid: true }, public: { value: false, valid: true }, classification: 'open' };
+  docs[0] = {
+    ...docs[0],
+    tenant: { value: 't1', valid: true },
+    groups: { value: ['g1'], valid: true },
+    public: { value: false, valid: true },
+    classification: 'open',
+  };
   const principals = s.principals.slice();
   const values: Record<string, unknown> = { tenant: 't1', groups: ['g1'], role: 'admin' };
-  for (const a of principalAttributes(s.rule)) if (!principals.some((p) => p[a] !== undefined)) principals[0] = { ...principals[0], [a]: values[a] };
+  for (const a of principalAttributes(s.rule))
+    if (!principals.some((p) => p[a] !== undefined)) principals[0] = { ...principals[0], [a]: values[a] };
   return { ...s, docs, principals, meta };
 }
 
@@ -53,7 +60,12 @@ function settingsOf(s: Intended): Record<string, unknown> {
   return {
     corpus: { include: INCLUDE, ...(s.meta && { fields: { meta: ['tags'] } }) },
     judgments: ['golden.json'],
-    acl: { principals: 'principals.json', fields: { tenant: 'tenant', groups: 'groups', public: 'public' }, missingAcl: s.missingAcl, rule: s.rule },
+    acl: {
+      principals: 'principals.json',
+      fields: { tenant: 'tenant', groups: 'groups', public: 'public' },
+      missingAcl: s.missingAcl,
+      rule: s.rule,
+    },
   };
 }
 
@@ -91,13 +103,26 @@ function nearMiss(key: string, e: Edit): string | undefined {
   const inner = 1 + (e.at % (key.length - 1)); // 1..length-1: a separator inside or at the end, never first
   let out: string;
   switch (e.op) {
-    case 'upper-first': out = key[0].toUpperCase() + key.slice(1); break;
-    case 'upper-all': out = key.toUpperCase(); break;
-    case 'separator': out = key.slice(0, inner) + e.separator + key.slice(inner); break;
-    case 'delete': out = key.slice(0, i) + key.slice(i + 1); break;
-    case 'insert': out = key.slice(0, inner) + e.letter + key.slice(inner); break;
-    case 'transpose': out = key.slice(0, inner - 1) + key[inner] + key[inner - 1] + key.slice(inner + 1); break;
-    default: out = key.slice(0, i) + e.letter + key.slice(i + 1);
+    case 'upper-first':
+      out = key[0].toUpperCase() + key.slice(1);
+      break;
+    case 'upper-all':
+      out = key.toUpperCase();
+      break;
+    case 'separator':
+      out = key.slice(0, inner) + e.separator + key.slice(inner);
+      break;
+    case 'delete':
+      out = key.slice(0, i) + key.slice(i + 1);
+      break;
+    case 'insert':
+      out = key.slice(0, inner) + e.letter + key.slice(inner);
+      break;
+    case 'transpose':
+      out = key.slice(0, inner - 1) + key[inner] + key[inner - 1] + key.slice(inner + 1);
+      break;
+    default:
+      out = key.slice(0, i) + e.letter + key.slice(i + 1);
   }
   return out === key || WRITTEN_KEYS.has(out) ? undefined : out;
 }
@@ -122,13 +147,25 @@ function leaves(rule: unknown, path = 'acl.rule'): Leaf[] {
 /** Every object of the rule, with its path. */
 function nodes(rule: unknown, path = 'acl.rule'): { node: Record<string, unknown>; path: string }[] {
   const r = rule as Record<string, unknown>;
-  const kids = Array.isArray(r.any) ? r.any.map((x, i) => nodes(x, `${path}.any[${i}]`)) : Array.isArray(r.all) ? r.all.map((x, i) => nodes(x, `${path}.all[${i}]`)) : r.not ? [nodes(r.not, `${path}.not`)] : [];
+  const kids = Array.isArray(r.any)
+    ? r.any.map((x, i) => nodes(x, `${path}.any[${i}]`))
+    : Array.isArray(r.all)
+      ? r.all.map((x, i) => nodes(x, `${path}.all[${i}]`))
+      : r.not
+        ? [nodes(r.not, `${path}.not`)]
+        : [];
   return [{ node: r, path }, ...kids.flat()];
 }
 
 /** The principal attributes the rule reads: `principal` tests and both sides of `same` and `overlap`. */
 function principalAttributes(rule: AclRule): string[] {
-  return [...new Set(leaves(rule).filter((l) => l.key !== 'doc').map((l) => String(l.node[l.key])))];
+  return [
+    ...new Set(
+      leaves(rule)
+        .filter((l) => l.key !== 'doc')
+        .map((l) => String(l.node[l.key])),
+    ),
+  ];
 }
 
 // ---- the mutations ------------------------------------------------------------------------------------------------
@@ -190,7 +227,12 @@ const docKey: Mutate = (dir, s, pick, edit) => {
   assert.notEqual(changed, lines[k], `the key ${key} of d${i} is in ${file}`);
   lines[k] = changed;
   write(dir, file, lines.join('\n'));
-  return { what: `d${i}: ${key} -> ${variant} in ${file}`, file, expect: [at(file, k + 1), variant, `did you mean "${key}"`], hiddenDoc: `d${i}` };
+  return {
+    what: `d${i}: ${key} -> ${variant} in ${file}`,
+    file,
+    expect: [at(file, k + 1), variant, `did you mean "${key}"`],
+    hiddenDoc: `d${i}`,
+  };
 };
 
 /** A principal's access key (tenant, groups, or an attribute the rule tests) renamed to a near miss. */
@@ -203,7 +245,12 @@ const principalKey: Mutate = (dir, s, pick, edit) => {
   const lines = read(dir, 'principals.json').split('\n');
   lines[j + 1] = lines[j + 1].replace(`"${key}":`, `"${variant}":`);
   write(dir, 'principals.json', lines.join('\n'));
-  return { what: `${s.principals[j].name}: ${key} -> ${variant}`, file: 'principals.json', expect: [at('principals.json', j + 2), variant, `did you mean "${key}"`], skippedPrincipal: s.principals[j].name };
+  return {
+    what: `${s.principals[j].name}: ${key} -> ${variant}`,
+    file: 'principals.json',
+    expect: [at('principals.json', j + 2), variant, `did you mean "${key}"`],
+    skippedPrincipal: s.principals[j].name,
+  };
 };
 
 /** `acl.fields.X` mapped to a near miss of its field, which no document carries. */
@@ -219,20 +266,22 @@ const fieldsValue: Mutate = (dir, _s, pick, edit) => {
  * A field the rule reads renamed to a near miss, which nothing carries: `doc` leaves (a document field only), or
  * leaves that read a principal attribute (`principal`, and `same`/`overlap`, which read both sides).
  */
-const ruleField = (reads: 'document' | 'principal'): Mutate => (dir, s, pick, edit) => {
-  const all = leaves(s.rule);
-  const mine = all.flatMap((l, i) => ((l.key === 'doc') === (reads === 'document') ? [i] : []));
-  if (mine.length === 0) return undefined;
-  const index = mine[pick % mine.length];
-  const { key, path } = all[index];
-  let variant: string | undefined;
-  editSettings(dir, (x) => {
-    const leaf = leaves(x.acl.rule)[index];
-    variant = nearMiss(String(leaf.node[key]), edit);
-    if (variant) leaf.node[key] = variant;
-  });
-  return variant ? { what: `${path}: ${variant}`, file: 'ranklab.json', expect: [path], stops: true } : undefined;
-};
+const ruleField =
+  (reads: 'document' | 'principal'): Mutate =>
+  (dir, s, pick, edit) => {
+    const all = leaves(s.rule);
+    const mine = all.flatMap((l, i) => ((l.key === 'doc') === (reads === 'document') ? [i] : []));
+    if (mine.length === 0) return undefined;
+    const index = mine[pick % mine.length];
+    const { key, path } = all[index];
+    let variant: string | undefined;
+    editSettings(dir, (x) => {
+      const leaf = leaves(x.acl.rule)[index];
+      variant = nearMiss(String(leaf.node[key]), edit);
+      if (variant) leaf.node[key] = variant;
+    });
+    return variant ? { what: `${path}: ${variant}`, file: 'ranklab.json', expect: [path], stops: true } : undefined;
+  };
 
 /** A key of `acl.fields` deleted: the mapping falls back to the default name, which is the name the corpus uses. */
 const fieldsDelete: Mutate = (dir, _s, pick) => {
@@ -243,7 +292,11 @@ const fieldsDelete: Mutate = (dir, _s, pick) => {
 
 /** One key of one rule object deleted (not `ifEmpty`, which is optional): the rule is invalid and fails closed. */
 const ruleDelete: Mutate = (dir, s, pick) => {
-  const keys = nodes(s.rule).flatMap(({ node, path }, n) => Object.keys(node).filter((k) => k !== 'ifEmpty').map((k) => ({ n, k, path })));
+  const keys = nodes(s.rule).flatMap(({ node, path }, n) =>
+    Object.keys(node)
+      .filter((k) => k !== 'ifEmpty')
+      .map((k) => ({ n, k, path })),
+  );
   const { n, k, path } = keys[pick % keys.length];
   editSettings(dir, (x) => delete nodes(x.acl.rule)[n].node[k]);
   return { what: `${path}.${k} deleted`, file: 'ranklab.json', expect: [path], stops: true };
@@ -261,13 +314,22 @@ const stripDoc: Mutate = (dir, s, pick) => {
     for (const k of keys) delete record[k];
     lines[line - 1] = JSON.stringify(record);
   } else {
-    for (const k of keys) lines.splice(lines.findIndex((l) => l.startsWith(`${k}: `)), 1);
+    for (const k of keys)
+      lines.splice(
+        lines.findIndex((l) => l.startsWith(`${k}: `)),
+        1,
+      );
   }
   write(dir, file, lines.join('\n'));
   editSettings(dir, (x) => delete x.acl.missingAcl);
   const ruleFields = ruleDocFields(s.rule);
   const others = s.docs.filter((d, j) => j !== i && !ruleFields.some((f) => accessKeysOf(d, s.rule).includes(f))).length;
-  return { what: `every access key of d${i} deleted, missingAcl unset`, file, expect: [], missingAcl: { id: `d${i}`, file, alone: others === 0 } };
+  return {
+    what: `every access key of d${i} deleted, missingAcl unset`,
+    file,
+    expect: [],
+    missingAcl: { id: `d${i}`, file, alone: others === 0 },
+  };
 };
 
 // ---- loading as a user does ---------------------------------------------------------------------------------------
@@ -303,7 +365,12 @@ function mutationProperty(mutate: Mutate) {
         // By design not a typo: the check fails, names missingAcl, and lists the document when it is the only one.
         assert.equal(r.code, 1, `check-acl must fail when missingAcl decides a document and is not set${show}`);
         assert.match(r.text, /missingAcl/, `no message names missingAcl${show}`);
-        if (m!.missingAcl.alone) assert.match(r.text, new RegExp(`\\b${m!.missingAcl.id}\\b[^\\n]*${m!.missingAcl.file}|${m!.missingAcl.file}[^\\n]*\\b${m!.missingAcl.id}\\b`), `${m!.missingAcl.id} is not listed with its file${show}`);
+        if (m!.missingAcl.alone)
+          assert.match(
+            r.text,
+            new RegExp(`\\b${m!.missingAcl.id}\\b[^\\n]*${m!.missingAcl.file}|${m!.missingAcl.file}[^\\n]*\\b${m!.missingAcl.id}\\b`),
+            `${m!.missingAcl.id} is not listed with its file${show}`,
+          );
         return;
       }
       if (m!.same) {
@@ -312,7 +379,8 @@ function mutationProperty(mutate: Mutate) {
       } else {
         // (b) the mutated file is named, with what the specification says the message holds.
         assert.ok(r.text.includes(m!.file), `no message names ${m!.file}${show}`);
-        for (const e of m!.expect) assert.ok(typeof e === 'string' ? r.text.includes(e) : e.test(r.text), `the messages lack ${String(e)}${show}`);
+        for (const e of m!.expect)
+          assert.ok(typeof e === 'string' ? r.text.includes(e) : e.test(r.text), `the messages lack ${String(e)}${show}`);
       }
       if (m!.stops) assert.equal(r.code, 2, `check-acl must stop before anything runs${show}`);
       else if (!m!.same) assert.notEqual(r.code, 0, `check-acl must not pass${show}`);
@@ -325,10 +393,14 @@ function mutationProperty(mutate: Mutate) {
         assert.ok(intended, `principal ${name} is not one of the intended principals`);
         const extra = [...ids].filter((id) => !intended.has(id));
         assert.deepEqual(extra, [], `${name} may see ${extra.join(', ')}, which the intended workspace hides${show}`);
-        if (m!.same) assert.deepEqual([...ids].sort(), [...intended].sort(), `${name}: a deletion that changes nothing changed the permitted set`);
+        if (m!.same)
+          assert.deepEqual([...ids].sort(), [...intended].sort(), `${name}: a deletion that changes nothing changed the permitted set`);
       }
-      if (m!.hiddenDoc) for (const [name, ids] of permitted) assert.ok(!ids.has(m!.hiddenDoc), `${name} may see ${m!.hiddenDoc}, whose access key is misspelled`);
-      if (m!.skippedPrincipal) assert.ok(!permitted.has(m!.skippedPrincipal), `${m!.skippedPrincipal} has a misspelled key and is still used`);
+      if (m!.hiddenDoc)
+        for (const [name, ids] of permitted)
+          assert.ok(!ids.has(m!.hiddenDoc), `${name} may see ${m!.hiddenDoc}, whose access key is misspelled`);
+      if (m!.skippedPrincipal)
+        assert.ok(!permitted.has(m!.skippedPrincipal), `${m!.skippedPrincipal} has a misspelled key and is still used`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

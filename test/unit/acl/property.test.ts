@@ -47,10 +47,15 @@ class OverlapReranker implements Reranker {
   readonly id = 'overlap';
   async score(query: string, passages: string[]): Promise<number[]> {
     const q = new Set(query.toLowerCase().split(/\W+/).filter(Boolean));
-    return passages.map((p) => p.toLowerCase().split(/\W+/).filter((w) => q.has(w)).length);
+    return passages.map(
+      (p) =>
+        p
+          .toLowerCase()
+          .split(/\W+/)
+          .filter((w) => q.has(w)).length,
+    );
   }
 }
-
 
 function settingsFor(rule: AclRule) {
   return corpusSettings({ include: ['corpus/**/*.{md,jsonl}'], aclRuleFields: ruleDocFields(rule) });
@@ -60,7 +65,6 @@ function settingsFor(rule: AclRule) {
 function readCorpus(dir: string, rule: AclRule): Document[] {
   return loadCorpus(dir, settingsFor(rule)).corpus.docs;
 }
-
 
 type Visibility = (policy: AclPolicy, p: Principal, docs: Document[]) => Set<string>;
 const production: Visibility = (policy, p, docs) => permittedIds(policy, p, docs);
@@ -79,7 +83,14 @@ function accessAgrees(visibility: Visibility = production, mapDocs: (docs: Docum
       assert.equal(docs.length, s.docs.length, 'every generated document is indexed');
       const reference = ReferenceAcl.fromDisk(dir, settingsFor(s.rule), policy);
       const ids = docs.map((d) => d.id);
-      assert.deepEqual(reference.invalidDocuments(ids).map((d) => d.id).sort(), labelledInvalid(s).sort(), 'reference: invalid documents');
+      assert.deepEqual(
+        reference
+          .invalidDocuments(ids)
+          .map((d) => d.id)
+          .sort(),
+        labelledInvalid(s).sort(),
+        'reference: invalid documents',
+      );
       for (const p of s.principals) {
         const permitted = [...visibility(policy, p, docs)].sort();
         const expected = ids.filter((id) => reference.visible(p, id)).sort();
@@ -96,17 +107,26 @@ test('property: the real readers + permittedIds agree with the independent refer
 });
 
 test('property: the production readers mark exactly the generated malformed documents invalid, and nobody sees them', () => {
-  fc.assert(fc.property(scenarioArb, (s) => {
-    const dir = writeWorkspace(s);
-    try {
-      const docs = readCorpus(dir, s.rule);
-      assert.deepEqual(docs.filter((d) => d.invalidAcl?.length).map((d) => d.id).sort(), labelledInvalid(s).sort());
-      const policy: AclPolicy = { rule: s.rule, missingAcl: s.missingAcl };
-      for (const p of s.principals) for (const id of labelledInvalid(s)) assert.equal(permittedIds(policy, p, docs).has(id), false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }), { numRuns: 60 });
+  fc.assert(
+    fc.property(scenarioArb, (s) => {
+      const dir = writeWorkspace(s);
+      try {
+        const docs = readCorpus(dir, s.rule);
+        assert.deepEqual(
+          docs
+            .filter((d) => d.invalidAcl?.length)
+            .map((d) => d.id)
+            .sort(),
+          labelledInvalid(s).sort(),
+        );
+        const policy: AclPolicy = { rule: s.rule, missingAcl: s.missingAcl };
+        for (const p of s.principals) for (const id of labelledInvalid(s)) assert.equal(permittedIds(policy, p, docs).has(id), false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }),
+    { numRuns: 60 },
+  );
 });
 
 /** A wrong rule implementation: `same` also holds when neither side has the field (undefined === undefined). */
@@ -123,11 +143,16 @@ function mutantEvaluate(rule: AclRule, p: Principal, meta: Record<string, unknow
   }
   return false;
 }
-const wrongRule: Visibility = (policy, p, docs) => new Set(docs.filter((d) => {
-  if (d.invalidAcl?.length) return false;
-  if (!decidedByRule(policy.rule, d)) return policy.missingAcl === 'public';
-  return mutantEvaluate(policy.rule, p, d.meta);
-}).map((d) => d.id));
+const wrongRule: Visibility = (policy, p, docs) =>
+  new Set(
+    docs
+      .filter((d) => {
+        if (d.invalidAcl?.length) return false;
+        if (!decidedByRule(policy.rule, d)) return policy.missingAcl === 'public';
+        return mutantEvaluate(policy.rule, p, d.meta);
+      })
+      .map((d) => d.id),
+  );
 
 /** A lenient field parser, as the mapper was: an invalid access field is dropped (not fatal), `tenant: [x]` reads as x. */
 function lenientParser(docs: Document[], s: Scenario): Document[] {
@@ -141,15 +166,23 @@ function lenientParser(docs: Document[], s: Scenario): Document[] {
 }
 
 /** missingAcl decided by tenant/groups/public alone, as before: a custom rule's own fields are ignored. */
-const oldMissingAcl: Visibility = (policy, p, docs) => new Set(docs.filter((d) => {
-  if (d.invalidAcl?.length) return false;
-  if (!['tenant', 'groups', 'public'].some((f) => d.meta[f] !== undefined)) return policy.missingAcl === 'public';
-  return permittedIds(policy, p, [d]).size === 1;
-}).map((d) => d.id));
+const oldMissingAcl: Visibility = (policy, p, docs) =>
+  new Set(
+    docs
+      .filter((d) => {
+        if (d.invalidAcl?.length) return false;
+        if (!['tenant', 'groups', 'public'].some((f) => d.meta[f] !== undefined)) return policy.missingAcl === 'public';
+        return permittedIds(policy, p, [d]).size === 1;
+      })
+      .map((d) => d.id),
+  );
 
 /** The property fails, and on the access comparison (not on anything else). */
 function caught(property: ReturnType<typeof accessAgrees>): void {
-  assert.throws(() => fc.assert(property, { numRuns: 300 }), (e: Error) => /Property failed/.test(e.message) && /as p\d+ under/.test(String((e.cause as Error)?.message)));
+  assert.throws(
+    () => fc.assert(property, { numRuns: 300 }),
+    (e: Error) => /Property failed/.test(e.message) && /as p\d+ under/.test(String((e.cause as Error)?.message)),
+  );
 }
 
 test('the property catches a wrong rule implementation (same-tenant true when both lack a tenant)', () => {
@@ -168,15 +201,30 @@ const precomputed = { provider: 'precomputed' };
 const CONFIGS = {
   lexical: normaliseRankConfig({ lexical: {}, pageSize: 5 }, 'lexical'),
   vectorExact: normaliseRankConfig({ vector: { embedder: precomputed, exact: true }, pageSize: 5 }, 'vector-exact'),
-  vectorHnsw: normaliseRankConfig({ vector: { embedder: precomputed, hnsw: { M: 8, efConstruction: 50, efSearch: 20 } }, pageSize: 5 }, 'vector-hnsw'),
+  vectorHnsw: normaliseRankConfig(
+    { vector: { embedder: precomputed, hnsw: { M: 8, efConstruction: 50, efSearch: 20 } }, pageSize: 5 },
+    'vector-hnsw',
+  ),
   hybrid: normaliseRankConfig({ lexical: {}, vector: { embedder: precomputed }, pageSize: 5 }, 'hybrid'),
-  reranked: normaliseRankConfig({ lexical: {}, vector: { embedder: precomputed }, rerank: { provider: { provider: 'overlap' }, topN: 20, topM: 5 }, pageSize: 5 }, 'reranked'),
+  reranked: normaliseRankConfig(
+    { lexical: {}, vector: { embedder: precomputed }, rerank: { provider: { provider: 'overlap' }, topN: 20, topM: 5 }, pageSize: 5 },
+    'reranked',
+  ),
 };
 
 async function engines(docs: Document[]): Promise<Array<[string, Engine]>> {
   const out: Array<[string, Engine]> = [];
   for (const [name, config] of Object.entries(CONFIGS)) {
-    out.push([name, await createEngine({ docs, corpusFingerprint: `fp${docs.length}`, config, embedder: new BagOfWords(), reranker: new OverlapReranker() })]);
+    out.push([
+      name,
+      await createEngine({
+        docs,
+        corpusFingerprint: `fp${docs.length}`,
+        config,
+        embedder: new BagOfWords(),
+        reranker: new OverlapReranker(),
+      }),
+    ]);
   }
   return out;
 }
@@ -218,7 +266,13 @@ async function checkScenario(
     for (const [name, engine] of built) {
       const config = CONFIGS[name as keyof typeof CONFIGS];
       for (const q of s.queries) {
-        const view = await buildSearchView(engine, q, { filter, pageSize: config.pageSize, docs: (id) => byId.get(id), analyzer, snippetChars: 40 });
+        const view = await buildSearchView(engine, q, {
+          filter,
+          pageSize: config.pageSize,
+          docs: (id) => byId.get(id),
+          analyzer,
+          snippetChars: 40,
+        });
         const lexicalTotal = expectedLexicalTotal(l.docs, visible, q);
         const vectorTotal = Math.min(100, visible.size);
         const totalBound = config.vector ? Math.max(config.lexical ? lexicalTotal : 0, vectorTotal) : lexicalTotal;
@@ -247,19 +301,26 @@ async function onDisk<T>(s: Scenario, body: (l: Loaded) => Promise<T>): Promise<
 
 test('property: pre-filtered lexical, vector (exact, HNSW), hybrid and reranked retrieval never show a forbidden document', async () => {
   await fc.assert(
-    fc.asyncProperty(scenarioArb, (s) => onDisk(s, async (l) => {
-      const built = await engines(l.docs);
-      assert.deepEqual(await checkScenario(s, l, built, (_p, honest) => honest), []);
-      // And the totals are exactly right, not merely bounded: checked against an independent count.
-      const lexical = built.find(([n]) => n === 'lexical')![1];
-      for (const p of s.principals) {
-        const permitted = permittedIds(l.policy, p, l.docs);
-        for (const q of s.queries) {
-          const view = await buildSearchView(lexical, q, { filter: (id) => permitted.has(id), pageSize: 5, docs: () => undefined, analyzer });
-          assert.equal(view.total, expectedLexicalTotal(l.docs, l.truth.visibleIds(p), q), `lexical total for "${q}" as ${p.name}`);
+    fc.asyncProperty(scenarioArb, (s) =>
+      onDisk(s, async (l) => {
+        const built = await engines(l.docs);
+        assert.deepEqual(await checkScenario(s, l, built, (_p, honest) => honest), []);
+        // And the totals are exactly right, not merely bounded: checked against an independent count.
+        const lexical = built.find(([n]) => n === 'lexical')![1];
+        for (const p of s.principals) {
+          const permitted = permittedIds(l.policy, p, l.docs);
+          for (const q of s.queries) {
+            const view = await buildSearchView(lexical, q, {
+              filter: (id) => permitted.has(id),
+              pageSize: 5,
+              docs: () => undefined,
+              analyzer,
+            });
+            assert.equal(view.total, expectedLexicalTotal(l.docs, l.truth.visibleIds(p), q), `lexical total for "${q}" as ${p.name}`);
+          }
         }
-      }
-    })),
+      }),
+    ),
     { numRuns: 30 },
   );
 });
@@ -279,12 +340,19 @@ test('property: the same check fails when the filter lets one forbidden matching
         }
         if (!leak) return false;
         const built = await engines(l.docs);
-        const violations = await checkScenario({ ...(s), principals: [leak.p], queries: [leak.q] }, l, built,
-          (_p, honest) => (id) => honest(id) || id === leak!.doc);
+        const violations = await checkScenario(
+          { ...s, principals: [leak.p], queries: [leak.q] },
+          l,
+          built,
+          (_p, honest) => (id) => honest(id) || id === leak!.doc,
+        );
         // Every retrieval mode lets the leaked document into what the user sees, and each is caught.
         for (const name of Object.keys(CONFIGS)) {
           const mine = violations.filter((v) => v.config === name);
-          assert.ok(mine.some((v) => v.docId === leak!.doc && (v.where === 'total' || v.where === 'results')), `${name}: the leak of ${leak!.doc} is reported`);
+          assert.ok(
+            mine.some((v) => v.docId === leak!.doc && (v.where === 'total' || v.where === 'results')),
+            `${name}: the leak of ${leak!.doc} is reported`,
+          );
         }
         return true;
       });
@@ -312,11 +380,17 @@ test('property: a word that only forbidden documents contain is never suggested;
         const permitted = permittedIds(l.policy, p, l.docs);
         for (const prefix of [w, w.slice(0, 2), `${VOCAB[0]} ${w.slice(0, 3)}`]) {
           const honest = suggestFor(engine, prefix, { filter: (id) => permitted.has(id), limit: 50 });
-          assert.ok(honest.every((x) => !x.suggestion.split(' ').includes(w)), `"${w}" suggested to ${p.name} for "${prefix}"`);
+          assert.ok(
+            honest.every((x) => !x.suggestion.split(' ').includes(w)),
+            `"${w}" suggested to ${p.name} for "${prefix}"`,
+          );
           assert.deepEqual(verifySuggestions(honest, l.truth, p, { config: 'lexical', query: prefix, termIndex }), []);
         }
         const unfiltered = suggestFor(engine, w, { limit: 50 });
-        assert.ok(unfiltered.some((x) => x.suggestion.split(' ').includes(w)), 'unfiltered autoSuggest does suggest it');
+        assert.ok(
+          unfiltered.some((x) => x.suggestion.split(' ').includes(w)),
+          'unfiltered autoSuggest does suggest it',
+        );
         const caught = verifySuggestions(unfiltered, l.truth, p, { config: 'lexical', query: w, termIndex });
         assert.ok(caught.some((v) => v.where === 'suggestion' && (termIndex.get(w) ?? []).includes(v.docId)));
         return true;

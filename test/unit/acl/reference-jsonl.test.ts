@@ -11,7 +11,8 @@ import { decodeText } from '../../../src/core/util/text-file';
 import { fileLines } from '../../../src/core/util/text-lines';
 
 const settings = corpusSettings({ aclFields: { tenant: 'tenant', groups: 'groups' } });
-const plain = (rs: RawRecord[]) => rs.map((r) => ({ id: r.id, line: r.line, tenant: r.value('tenant'), groups: r.value('groups'), invalid: r.invalid }));
+const plain = (rs: RawRecord[]) =>
+  rs.map((r) => ({ id: r.id, line: r.line, tenant: r.value('tenant'), groups: r.value('groups'), invalid: r.invalid }));
 
 test('streamed JSONL records (CRLF, BOM, a bad line, a bad access field) equal those of the whole text', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-ref-'));
@@ -26,8 +27,16 @@ test('streamed JSONL records (CRLF, BOM, a bad line, a bad access field) equal t
     ];
     writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n'))]));
     const whole = readRawRecords('docs.jsonl', decodeText(readFileSync(path)), settings);
-    for (const chunk of [1, 5, 4096]) assert.deepEqual(plain(readRawJsonlRecords('docs.jsonl', fileLines(path, chunk), settings)), plain(whole), `chunk ${chunk}`);
-    assert.deepEqual(whole.map((r) => [r.id, r.line]), [['a', 1], ['b', 3], ['c', 5]]);
+    for (const chunk of [1, 5, 4096])
+      assert.deepEqual(plain(readRawJsonlRecords('docs.jsonl', fileLines(path, chunk), settings)), plain(whole), `chunk ${chunk}`);
+    assert.deepEqual(
+      whole.map((r) => [r.id, r.line]),
+      [
+        ['a', 1],
+        ['b', 3],
+        ['c', 5],
+      ],
+    );
     assert.ok(whole[1].invalid.length > 0, 'a tenant that is a list is an invalid access field');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -33,14 +33,24 @@ test('a permission change on disk is an index update: refresh, and the next quer
     const session = RanklabSession.open(dir);
     const config = session.resolveConfig('pre-filter');
     const before = await session.searchView(config, QUERY, { principal: 'sari' });
-    assert.ok(before.results.some((r) => r.id === 'ops-burrs'), 'sari (barista) sees the burr notes');
+    assert.ok(
+      before.results.some((r) => r.id === 'ops-burrs'),
+      'sari (barista) sees the burr notes',
+    );
     assert.ok(session.accessFor('sari').permitted.has('ops-burrs'));
     const engine = await session.engine(config);
 
     revokeBaristas(dir);
     // Until the refresh, the display-time check (which re-reads the file) already drops it.
-    const display = verifyAtDisplay(session, 'sari', before.results.map((r) => r.id));
-    assert.deepEqual(display.dropped.map((d) => d.id), ['ops-burrs']);
+    const display = verifyAtDisplay(
+      session,
+      'sari',
+      before.results.map((r) => r.id),
+    );
+    assert.deepEqual(
+      display.dropped.map((d) => d.id),
+      ['ops-burrs'],
+    );
     assert.equal(display.kept.length, before.results.length - 1);
 
     const refresh = await session.refreshCorpus();
@@ -52,7 +62,10 @@ test('a permission change on disk is an index update: refresh, and the next quer
     assert.ok(!after.results.some((r) => r.id === 'ops-burrs'), 'revoked');
     assert.equal(after.total, before.total - 1);
     const dimas = await session.searchView(config, QUERY, { principal: 'dimas' });
-    assert.ok(dimas.results.some((r) => r.id === 'ops-burrs'), 'management still sees it');
+    assert.ok(
+      dimas.results.some((r) => r.id === 'ops-burrs'),
+      'management still sees it',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -70,7 +83,10 @@ test('check-acl re-derives visibility from the files: a stale index filter is ca
     const stale = await checkAcl(session, { configs: [config], principals: ['sari'], prefixes: false });
     assert.equal(stale.byPrincipal['pre-filter'].sari.filterExtra, 1);
     assert.ok(stale.violations.length > 0);
-    assert.ok(stale.violations.every((v) => v.docId === 'ops-burrs'), 'only the revoked document is flagged');
+    assert.ok(
+      stale.violations.every((v) => v.docId === 'ops-burrs'),
+      'only the revoked document is flagged',
+    );
     assert.ok(stale.violations.some((v) => v.where === 'results' && v.query === QUERY));
 
     await session.refreshCorpus();
@@ -101,7 +117,8 @@ test('check-acl on the example: no leaks; a deliberately broken filter is caught
 
     // The guest's filter lets ops-burrs (staff only) through.
     const broken = await checkAcl(session, {
-      configs: [configs[0]], principals: ['guest'],
+      configs: [configs[0]],
+      principals: ['guest'],
       filterFor: (_p, filter) => (id) => filter(id) || id === 'ops-burrs',
     });
     const places = new Set(broken.violations.map((v) => v.where));
@@ -111,7 +128,10 @@ test('check-acl on the example: no leaks; a deliberately broken filter is caught
     const burrs = readFileSync(join(dir, BURRS), 'utf8').toLowerCase();
     for (const v of broken.violations.filter((x) => x.where === 'suggestion')) {
       const words = /^"(.+)" occurs only/.exec(v.detail)![1].split(' ');
-      assert.ok(words.every((w) => burrs.includes(w)), `"${words.join(' ')}" comes from ops-burrs`);
+      assert.ok(
+        words.every((w) => burrs.includes(w)),
+        `"${words.join(' ')}" comes from ops-burrs`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { evaluateConfigs } from '../../../src/core/actions/evaluate-configs';
-import { type ComparisonSettings, type StoredRunRef, compareSavedMatrix, compareSavedPair } from '../../../src/core/actions/compare-saved-runs';
+import {
+  type ComparisonSettings,
+  type StoredRunRef,
+  compareSavedMatrix,
+  compareSavedPair,
+} from '../../../src/core/actions/compare-saved-runs';
 import { COMPARISON_CACHE_DIR } from '../../../src/core/experiment/comparison-cache';
 import { summaryOf } from '../../../src/core/experiment/run-index';
 import { ALPHA } from '../../../src/core/experiment/verdict';
@@ -22,7 +27,11 @@ const settings: ComparisonSettings = { metrics: ['ndcg@10', 'mrr@10'], gain: 'ex
 async function savedRuns() {
   const session = RanklabSession.open(copyOfExample(), { stateDir: tempDir() });
   const configs = ['baseline', 'title-boost-3', 'vector'].map((n) => session.resolveConfig(n));
-  const { results } = await evaluateConfigs(session, { configs, specs: parseMetricList(settings.metrics), metricOptions: { gain: 'exp', relevanceThreshold: 1 } });
+  const { results } = await evaluateConfigs(session, {
+    configs,
+    specs: parseMetricList(settings.metrics),
+    metricOptions: { gain: 'exp', relevanceThreshold: 1 },
+  });
   const runs: StoredRunRef[] = results.map((r) => {
     const id = runIdOfFile(basename(r.path!))!;
     return { id, file: r.path!, summary: summaryOf(id, r.saved), run: r.saved };
@@ -34,7 +43,11 @@ async function savedRuns() {
 const cacheFiles = (dir: string) => (existsSync(join(dir, COMPARISON_CACHE_DIR)) ? readdirSync(join(dir, COMPARISON_CACHE_DIR)) : []);
 
 test('a pair is computed (statistics first), cached, then read from the cache with the same figures', async () => {
-  const { runs: [b, c], judgments, dir } = await savedRuns();
+  const {
+    runs: [b, c],
+    judgments,
+    dir,
+  } = await savedRuns();
   const firsts: unknown[] = [];
   const before = cacheFiles(dir);
   const computed = await compareSavedPair(b, c, judgments, settings, { cacheDir: dir, titlesFor: 20, onStatistics: (f) => firsts.push(f) });
@@ -60,18 +73,31 @@ test('a pair is computed (statistics first), cached, then read from the cache wi
 });
 
 test('an aborted signal stops the pair with its reason, and nothing is cached', async () => {
-  const { runs: [b, c], judgments, dir } = await savedRuns();
+  const {
+    runs: [b, c],
+    judgments,
+    dir,
+  } = await savedRuns();
   const abort = new AbortController();
   abort.abort(new Error('stopped by the test'));
   const before = cacheFiles(dir);
-  await assert.rejects(compareSavedPair(b, c, judgments, settings, { cacheDir: dir, titlesFor: 20, signal: abort.signal }), /stopped by the test/);
+  await assert.rejects(
+    compareSavedPair(b, c, judgments, settings, { cacheDir: dir, titlesFor: 20, signal: abort.signal }),
+    /stopped by the test/,
+  );
   assert.deepEqual(cacheFiles(dir), before);
 });
 
-test('the matrix: one row per candidate, significant exactly when the adjusted p is under ALPHA; one candidate gives the pair\'s figures', async () => {
-  const { runs: [b, c, v], judgments } = await savedRuns();
+test("the matrix: one row per candidate, significant exactly when the adjusted p is under ALPHA; one candidate gives the pair's figures", async () => {
+  const {
+    runs: [b, c, v],
+    judgments,
+  } = await savedRuns();
   const two = await compareSavedMatrix(b, [c, v], judgments, settings);
-  assert.deepEqual(two.matrix.rows.map((r) => r.candidate), ['title-boost-3', 'vector']);
+  assert.deepEqual(
+    two.matrix.rows.map((r) => r.candidate),
+    ['title-boost-3', 'vector'],
+  );
   assert.equal(two.matrix.alpha, ALPHA);
   for (const row of two.matrix.rows) for (const cell of Object.values(row.cells)) assert.equal(cell.significant, cell.pAdjusted < ALPHA);
   const one = await compareSavedMatrix(b, [v], judgments, settings);
@@ -84,11 +110,15 @@ test('the matrix: one row per candidate, significant exactly when the adjusted p
   }
   // Two candidates share one correction: more tests, adjusted p-values never lower than with one.
   assert.ok(two.matrix.tests > one.matrix.tests);
-  for (const metric of one.matrix.metrics) assert.ok(two.matrix.rows[1].cells[metric].pAdjusted >= one.matrix.rows[0].cells[metric].pAdjusted, metric);
+  for (const metric of one.matrix.metrics)
+    assert.ok(two.matrix.rows[1].cells[metric].pAdjusted >= one.matrix.rows[0].cells[metric].pAdjusted, metric);
 });
 
 test('runs made as different principals are refused as data, not thrown', async () => {
-  const { runs: [b, c], judgments } = await savedRuns();
+  const {
+    runs: [b, c],
+    judgments,
+  } = await savedRuns();
   const asChef = { ...c, summary: { ...c.summary, principal: 'chef' }, run: { ...c.run, principal: 'chef' } };
   const r = await compareSavedPair(b, asChef, judgments, settings, { titlesFor: 0 });
   assert.ok(r.refusal);

@@ -22,17 +22,29 @@ function runRef(session: RanklabSession, config: string): RunRef {
 async function moves(session: RanklabSession) {
   const engine = await session.engine(session.resolveConfig('title-boost-3'));
   const out = [];
-  for (const [qid, q] of [...session.judgments().queries].slice(0, 3)) out.push({ qid, text: q.text, moved: (await engine.search(q.text)).docs.slice(0, 3).map((d) => d.id) });
+  for (const [qid, q] of [...session.judgments().queries].slice(0, 3))
+    out.push({ qid, text: q.text, moved: (await engine.search(q.text)).docs.slice(0, 3).map((d) => d.id) });
   return out;
 }
 
 test('a document of reproducible runs is explained as the core explains their configs', async () => {
   const session = open();
   const qid = [...session.judgments().queries.keys()][1];
-  const doc = (await (await session.engine(session.resolveConfig('title-boost-3'))).search(session.judgments().queries.get(qid)!.text)).docs[1].id;
-  const r = await explainRunDocument(session, { candidate: runRef(session, 'title-boost-3'), baseline: runRef(session, 'baseline'), query: qid, doc });
+  const doc = (await (await session.engine(session.resolveConfig('title-boost-3'))).search(session.judgments().queries.get(qid)!.text))
+    .docs[1].id;
+  const r = await explainRunDocument(session, {
+    candidate: runRef(session, 'title-boost-3'),
+    baseline: runRef(session, 'baseline'),
+    query: qid,
+    doc,
+  });
   const alone = open();
-  const local = await explainDocument(alone, { config: alone.resolveConfig('title-boost-3'), baseline: alone.resolveConfig('baseline'), query: qid, doc });
+  const local = await explainDocument(alone, {
+    config: alone.resolveConfig('title-boost-3'),
+    baseline: alone.resolveConfig('baseline'),
+    query: qid,
+    doc,
+  });
   assert.deepEqual(r, local);
   assert.equal(r.candidate?.rank, 2);
   assert.ok(r.reason);
@@ -47,20 +59,39 @@ test('the moved documents of reproducible runs get the reasons the core gives, f
   const queries = await moves(session);
   const r = await moveReasonsOf(session, { baseline: runRef(session, 'baseline'), candidate: runRef(session, 'title-boost-3'), queries });
   const alone = open();
-  const local = { queryDeltas: queries.map((q) => ({ qid: q.qid, text: q.text, moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })) })) };
+  const local = {
+    queryDeltas: queries.map((q) => ({
+      qid: q.qid,
+      text: q.text,
+      moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })),
+    })),
+  };
   await addMoveReasons(alone, alone.resolveConfig('baseline'), alone.resolveConfig('title-boost-3'), local);
   assert.equal(r.reproducible, true);
   assert.equal(r.reasons.length, 9);
-  assert.deepEqual(r.reasons, local.queryDeltas.flatMap((q) => q.moved.map((m) => ({ qid: q.qid, id: m.id, reason: m.reason }))));
+  assert.deepEqual(
+    r.reasons,
+    local.queryDeltas.flatMap((q) => q.moved.map((m) => ({ qid: q.qid, id: m.id, reason: m.reason }))),
+  );
 });
 
 test('a run whose config or corpus changed: explain refuses with the reason, move reasons say it is not reproducible', async () => {
   const session = open();
   const queries = await moves(session);
-  const changed = [{ ...runRef(session, 'title-boost-3'), configHash: 'another' }, { ...runRef(session, 'title-boost-3'), corpus: 'another' }, {}];
+  const changed = [
+    { ...runRef(session, 'title-boost-3'), configHash: 'another' },
+    { ...runRef(session, 'title-boost-3'), corpus: 'another' },
+    {},
+  ];
   for (const candidate of changed) {
-    await assert.rejects(explainRunDocument(session, { candidate, query: queries[0].qid, doc: queries[0].moved[0] }), (e: Error) => e instanceof InputError && e.message === NOT_REPRODUCIBLE);
-    assert.deepEqual(await moveReasonsOf(session, { baseline: runRef(session, 'baseline'), candidate, queries }), { reproducible: false, reasons: [] });
+    await assert.rejects(
+      explainRunDocument(session, { candidate, query: queries[0].qid, doc: queries[0].moved[0] }),
+      (e: Error) => e instanceof InputError && e.message === NOT_REPRODUCIBLE,
+    );
+    assert.deepEqual(await moveReasonsOf(session, { baseline: runRef(session, 'baseline'), candidate, queries }), {
+      reproducible: false,
+      reasons: [],
+    });
   }
 });
 
@@ -71,5 +102,8 @@ test('an aborted signal stops either with its reason', async () => {
   abort.abort(new Error('stopped by the test'));
   const refs = { baseline: runRef(session, 'baseline'), candidate: runRef(session, 'title-boost-3') };
   await assert.rejects(moveReasonsOf(session, { ...refs, queries }, { signal: abort.signal }), /stopped by the test/);
-  await assert.rejects(explainRunDocument(session, { ...refs, query: queries[0].qid, doc: queries[0].moved[0] }, { signal: abort.signal }), /stopped by the test/);
+  await assert.rejects(
+    explainRunDocument(session, { ...refs, query: queries[0].qid, doc: queries[0].moved[0] }, { signal: abort.signal }),
+    /stopped by the test/,
+  );
 });

@@ -23,14 +23,30 @@ function open(): RanklabSession {
 test('an unusable config and one that fails at run time are reported beside the pool of the others', async () => {
   const session = open();
   const events: PoolConfigsProgress[] = [];
-  const r = await poolConfigs(session, { configs: poolEntries(session, ['baseline', 'broken', 'hybrid-rerank', 'title-boost-3']), depth: 5 }, { progress: (p) => events.push(p) });
-  assert.deepEqual(r.unusable.map((u) => u.config), ['broken']);
+  const r = await poolConfigs(
+    session,
+    { configs: poolEntries(session, ['baseline', 'broken', 'hybrid-rerank', 'title-boost-3']), depth: 5 },
+    { progress: (p) => events.push(p) },
+  );
+  assert.deepEqual(
+    r.unusable.map((u) => u.config),
+    ['broken'],
+  );
   assert.match(r.unusable[0].error, /title/);
-  assert.deepEqual(r.failed.map((f) => f.config), ['hybrid-rerank']);
-  assert.deepEqual(r.configs.map((c) => c.name), ['baseline', 'hybrid-rerank', 'title-boost-3']);
+  assert.deepEqual(
+    r.failed.map((f) => f.config),
+    ['hybrid-rerank'],
+  );
+  assert.deepEqual(
+    r.configs.map((c) => c.name),
+    ['baseline', 'hybrid-rerank', 'title-boost-3'],
+  );
   assert.deepEqual(r.pool.configs, ['baseline', 'title-boost-3']);
   assert.ok(r.pool.pairs.length > 0);
-  assert.ok(events.some((e) => e.config === 'title-boost-3' && e.done === e.total), 'progress names the config and its queries');
+  assert.ok(
+    events.some((e) => e.config === 'title-boost-3' && e.done === e.total),
+    'progress names the config and its queries',
+  );
 
   // The same pool as the core draws from the usable configs on a session of its own.
   const alone = open();
@@ -41,14 +57,24 @@ test('an unusable config and one that fails at run time are reported beside the 
 
 test('no usable config is an InputError naming each one and its problem', async () => {
   const session = open();
-  await assert.rejects(poolConfigs(session, { configs: poolEntries(session, ['broken']) }), (e: Error) => e instanceof InputError && /^no config to pool: broken: .*title/.test(e.message));
+  await assert.rejects(
+    poolConfigs(session, { configs: poolEntries(session, ['broken']) }),
+    (e: Error) => e instanceof InputError && /^no config to pool: broken: .*title/.test(e.message),
+  );
 });
 
 test('an aborted signal stops it with its reason', async () => {
   const session = open();
   const abort = new AbortController();
-  await assert.rejects(poolConfigs(session, { configs: poolEntries(session, ['baseline', 'title-boost-3']) }, {
-    signal: abort.signal,
-    progress: (p) => void (p.done >= 3 && abort.abort(new Error('stopped by the test'))),
-  }), /stopped by the test/);
+  await assert.rejects(
+    poolConfigs(
+      session,
+      { configs: poolEntries(session, ['baseline', 'title-boost-3']) },
+      {
+        signal: abort.signal,
+        progress: (p) => void (p.done >= 3 && abort.abort(new Error('stopped by the test'))),
+      },
+    ),
+    /stopped by the test/,
+  );
 });

@@ -30,8 +30,14 @@ test('the cached indexes are deleted and every config built again by a fresh ses
   for (const name of r.removed) assert.ok(before.includes(name), `${name} was in the cache`);
   assert.ok(!r.removed.includes('embeddings'), 'cached embeddings are kept');
   const names = old.configEntries().map((e) => e.name);
-  assert.deepEqual(r.built, names.filter((n) => n !== 'hybrid-rerank'));
-  assert.deepEqual(r.failed.map((f) => f.config), ['hybrid-rerank']);
+  assert.deepEqual(
+    r.built,
+    names.filter((n) => n !== 'hybrid-rerank'),
+  );
+  assert.deepEqual(
+    r.failed.map((f) => f.config),
+    ['hybrid-rerank'],
+  );
   assert.match(r.failed[0].message, /^rerank\.provider: .*not allowed/);
   assert.equal(r.docs, RanklabSession.open(example).corpus().docs.length);
 
@@ -60,15 +66,18 @@ test('a signal aborted before the start stops it with its reason, and nothing is
   assert.deepEqual(cacheOf(old), before);
 });
 
-test('a signal aborted inside the second config\'s build stops it there with its reason', async () => {
+test("a signal aborted inside the second config's build stops it there with its reason", async () => {
   const abort = new AbortController();
   const seen = new Set<number>();
-  await assert.rejects(rebuildIndexes(open(), {
-    signal: abort.signal,
-    progress: (p) => {
-      seen.add(p.step.index);
-      if (p.step.index === 1) abort.abort(new Error('stopped in the second'));
-    },
-  }), /stopped in the second/);
+  await assert.rejects(
+    rebuildIndexes(open(), {
+      signal: abort.signal,
+      progress: (p) => {
+        seen.add(p.step.index);
+        if (p.step.index === 1) abort.abort(new Error('stopped in the second'));
+      },
+    }),
+    /stopped in the second/,
+  );
   assert.ok(!seen.has(2), `no later config was started: ${[...seen].join(', ')}`);
 });

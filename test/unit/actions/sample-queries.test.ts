@@ -22,11 +22,17 @@ test('sampleQueryLog: N queries, no planted item in the golden set, every remova
   assert.equal(items.length, 25);
   assert.equal(r.report.sampled, 25);
   for (const p of g.planted) assert.ok(!r.golden.includes(p.item), `planted ${p.kind} ${p.item} written`);
-  assert.equal(Object.values(r.report.personal).reduce((s, x) => s + x, 0), g.planted.length);
+  assert.equal(
+    Object.values(r.report.personal).reduce((s, x) => s + x, 0),
+    g.planted.length,
+  );
   assert.equal(r.report.log.skipped, g.garbled);
   assert.equal(r.diagnostics.length, g.garbled);
   for (const d of r.diagnostics) assert.ok(d.file === log && d.line > 0, `${d.file}:${d.line}`);
-  assert.equal(r.report.strata.map((s) => s.sampled).reduce((a, b) => a + b, 0), 25);
+  assert.equal(
+    r.report.strata.map((s) => s.sampled).reduce((a, b) => a + b, 0),
+    25,
+  );
   assert.equal(sampleQueryLog({ log, n: 25, scheme: 'stratified', seed: 2 }).golden, r.golden, 'same inputs, same bytes');
 });
 
@@ -42,7 +48,10 @@ test('sampleQueryLog: excluded texts are compared by normal form (case, white sp
 test('the CLI reports what the action returns, and writes its golden set', async () => {
   const out = join(dir, 'cli.json');
   let stdout = '';
-  const code = await main(['queries', 'sample', '--log', log, '--n', '12', '--scheme', 'pps', '--seed', '9', '--out', out, '--format', 'json'], { out: (t) => void (stdout += t), err: () => {} });
+  const code = await main(
+    ['queries', 'sample', '--log', log, '--n', '12', '--scheme', 'pps', '--seed', '9', '--out', out, '--format', 'json'],
+    { out: (t) => void (stdout += t), err: () => {} },
+  );
   assert.equal(code, 0);
   const r = sampleQueryLog({ log, n: 12, scheme: 'pps', seed: 9 });
   assert.deepEqual(JSON.parse(stdout), JSON.parse(JSON.stringify({ ...r.report, out })));

@@ -89,7 +89,11 @@ test('check-acl exits 1 when what is shown disagrees with the files: a corpus sn
     const report = JSON.parse(r.stdout);
     assert.ok(report.violations.length > 0);
     assert.ok(report.violations.every((v: { docId: string }) => v.docId === 'ops-burrs'));
-    assert.ok(report.violations.some((v: { where: string; query: string }) => v.where === 'results' && v.query === 'how to replace the grinder burrs'));
+    assert.ok(
+      report.violations.some(
+        (v: { where: string; query: string }) => v.where === 'results' && v.query === 'how to replace the grinder burrs',
+      ),
+    );
     assert.equal(report.byPrincipal['pre-filter'].sari.filterExtra, 1);
     const table = ranklab(args.slice(0, -2));
     assert.equal(table.code, 1);

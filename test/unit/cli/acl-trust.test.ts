@@ -43,8 +43,13 @@ test('check-acl: documents with invalid access fields are counted and listed wit
     const report = JSON.parse(json.stdout);
     assert.deepEqual(report.violations, []);
     assert.equal(report.invalidAcl, 2);
-    assert.deepEqual(report.invalidAclDocuments.map((d: { id: string; file: string; line: number; fields: string[] }) => [d.id, d.file, d.line, d.fields]),
-      [['bad', 'corpus/bad.md', 4, ['tenant']], ['r-bad', 'data/records.jsonl', 2, ['public']]]);
+    assert.deepEqual(
+      report.invalidAclDocuments.map((d: { id: string; file: string; line: number; fields: string[] }) => [d.id, d.file, d.line, d.fields]),
+      [
+        ['bad', 'corpus/bad.md', 4, ['tenant']],
+        ['r-bad', 'data/records.jsonl', 2, ['public']],
+      ],
+    );
     const table = ranklab(args);
     assert.equal(table.code, 1);
     assert.match(table.stdout, /2 document\(s\) with invalid or misspelled access fields/);
@@ -127,40 +132,86 @@ test('search --verify without --as says what it checked', () => {
 const SCORED = { guest: 6, ayu: 40 } as const;
 
 test('eval --as: queries whose relevant documents are all invisible are left out and listed, not scored 0; check-acl recall counts the same queries', () => {
-  const golden: { id: string; judgments: Record<string, number> }[] = JSON.parse(readFileSync(join(example, 'judgments', 'golden.json'), 'utf8'));
+  const golden: { id: string; judgments: Record<string, number> }[] = JSON.parse(
+    readFileSync(join(example, 'judgments', 'golden.json'), 'utf8'),
+  );
   const session = RanklabSession.open(example, { writeCache: false });
   const reference = ReferenceAcl.fromDisk(example, session.workspace.settings.corpus, session.policy());
   for (const [principal, scored] of Object.entries(SCORED)) {
     const who = session.principals().find((p) => p.name === principal)!;
-    const r = ranklab(['eval', '--workspace', example, '--config', 'pre-filter', '--as', principal, '--metrics', 'recall@10,ndcg@10', '--no-save', '--format', 'json']);
+    const r = ranklab([
+      'eval',
+      '--workspace',
+      example,
+      '--config',
+      'pre-filter',
+      '--as',
+      principal,
+      '--metrics',
+      'recall@10,ndcg@10',
+      '--no-save',
+      '--format',
+      'json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const run = JSON.parse(r.stdout).runs[0];
     assert.equal(run.queries, scored, principal);
     assert.equal(Object.keys(run.perQuery).length, scored);
     assert.equal(run.queries + run.excludedQueries.length, golden.length, 'every query is either scored or listed');
-    const relevantOf = (qid: string) => Object.entries(golden.find((q) => q.id === qid)!.judgments).filter(([, g]) => g >= 1).map(([id]) => id);
+    const relevantOf = (qid: string) =>
+      Object.entries(golden.find((q) => q.id === qid)!.judgments)
+        .filter(([, g]) => g >= 1)
+        .map(([id]) => id);
     for (const x of run.excludedQueries as { qid: string; reason: string }[]) {
       assert.equal(run.perQuery[x.qid], undefined, `${x.qid} is not scored`);
       const relevant = relevantOf(x.qid);
-      assert.ok(relevant.every((id) => !reference.visible(who, id)), `${x.qid}: all relevant documents are invisible to ${principal}`);
+      assert.ok(
+        relevant.every((id) => !reference.visible(who, id)),
+        `${x.qid}: all relevant documents are invisible to ${principal}`,
+      );
       assert.match(x.reason, new RegExp(`all ${relevant.length} relevant`));
     }
     // Every scored query has a relevant document the principal may see: none is a forced 0 by access.
-    for (const qid of Object.keys(run.perQuery)) assert.ok(relevantOf(qid).some((id) => reference.visible(who, id)), qid);
+    for (const qid of Object.keys(run.perQuery))
+      assert.ok(
+        relevantOf(qid).some((id) => reference.visible(who, id)),
+        qid,
+      );
     // check-acl's recall is over the same queries, with the same value.
-    const acl = JSON.parse(ranklab(['check-acl', '--workspace', example, '--config', 'pre-filter', '--as', principal, '--no-prefixes', '--format', 'json']).stdout);
+    const acl = JSON.parse(
+      ranklab(['check-acl', '--workspace', example, '--config', 'pre-filter', '--as', principal, '--no-prefixes', '--format', 'json'])
+        .stdout,
+    );
     const pr = acl.byPrincipal['pre-filter'][principal];
     assert.equal(pr.recallQueries, run.queries, 'check-acl averages recall over the same queries');
     assert.ok(Math.abs(pr.recall - run.metrics['recall@10']) < 1e-12, `${pr.recall} vs ${run.metrics['recall@10']}`);
-    assert.deepEqual(pr.excludedQueries, run.excludedQueries.map((x: { qid: string }) => x.qid));
+    assert.deepEqual(
+      pr.excludedQueries,
+      run.excludedQueries.map((x: { qid: string }) => x.qid),
+    );
     const table = ranklab(['eval', '--workspace', example, '--config', 'pre-filter', '--as', principal, '--no-save']);
-    assert.match(table.stdout, new RegExp(`${golden.length - scored} queries left out: every relevant document is invisible to ${principal}`));
+    assert.match(
+      table.stdout,
+      new RegExp(`${golden.length - scored} queries left out: every relevant document is invisible to ${principal}`),
+    );
     assert.match(table.stdout, new RegExp(`${scored} queries \\(all, as ${principal}`));
   }
 });
 
 test('compare --as: the same queries are left out and listed', () => {
-  const r = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'pre-filter', '--as', 'guest', '--format', 'json']);
+  const r = ranklab([
+    'compare',
+    '--workspace',
+    example,
+    '--baseline',
+    'baseline',
+    '--candidate',
+    'pre-filter',
+    '--as',
+    'guest',
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.queries, SCORED.guest);

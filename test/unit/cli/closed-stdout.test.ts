@@ -10,7 +10,10 @@ const EXAMPLE = join(REPO, 'examples/food-search');
 
 /** Runs the CLI from source with stdout's read end closed before the CLI can write anything. */
 function runWithClosedStdout(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src/cli/main.ts'), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src/cli/main.ts'), ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.destroy();
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));

@@ -30,7 +30,14 @@ test('--brief: the verdict, the metrics and the gates, none of the long sections
   assert.match(brief.stdout, /^Ranklab compare: candidate title-boost-3 vs baseline baseline\n\nVerdict: title-boost-3 vs baseline: /);
   assert.match(brief.stdout, /\nndcg@10 +0\.7827 +0\.7867 +\+0\.0040 /, 'the metrics table');
   assert.match(brief.stdout, /\n== Gates: all 15 pass\n/);
-  for (const section of ['== Slices', '== Latency', '== Biggest losses', '== Biggest wins', 'Where relevant documents are lost', 'judged@']) {
+  for (const section of [
+    '== Slices',
+    '== Latency',
+    '== Biggest losses',
+    '== Biggest wins',
+    'Where relevant documents are lost',
+    'judged@',
+  ]) {
     assert.ok(full.stdout.includes(section), `the full report has ${section}`);
     assert.ok(!brief.stdout.includes(section), `--brief leaves out ${section}`);
   }
@@ -40,7 +47,10 @@ test('--brief: the verdict, the metrics and the gates, none of the long sections
   const many = ranklab(three).stdout;
   const manyBrief = ranklab([...three, '--brief']).stdout;
   assert.match(manyBrief, /\n== Matrix /);
-  assert.ok(many.includes('\n== regressing vs baseline') && !manyBrief.includes('\n== regressing vs baseline'), 'no per-candidate sections');
+  assert.ok(
+    many.includes('\n== regressing vs baseline') && !manyBrief.includes('\n== regressing vs baseline'),
+    'no per-candidate sections',
+  );
 
   const gate = ranklab(['gate', '--workspace', example, '--candidate', 'regressing', '--brief']);
   assert.equal(gate.code, 1);
@@ -52,7 +62,10 @@ test('--brief: the verdict, the metrics and the gates, none of the long sections
 
 test('the biggest losses worst first and the biggest wins best first, as many of each as --max-queries', () => {
   const json = JSON.parse(ranklab(['compare', ...pair(example), '--format', 'json']).stdout);
-  const deltas = Object.entries(json.perQuery as Record<string, Record<string, { delta: number }>>).map(([q, m]) => ({ q, d: m['ndcg@10'].delta }));
+  const deltas = Object.entries(json.perQuery as Record<string, Record<string, { delta: number }>>).map(([q, m]) => ({
+    q,
+    d: m['ndcg@10'].delta,
+  }));
   const lost = deltas.filter((x) => x.d < -1e-9).sort((a, b) => a.d - b.d);
   const won = deltas.filter((x) => x.d > 1e-9).sort((a, b) => b.d - a.d);
   assert.ok(lost.length > 3 && won.length > 3);
@@ -69,8 +82,14 @@ test('the biggest losses worst first and the biggest wins best first, as many of
   assert.equal(wins.head, `== Biggest wins (ndcg@10, best first; 3 of ${won.length})`);
   // Ties in the delta may order either way: compare the deltas, and the ids where the delta is unique.
   const deltaOf = new Map(deltas.map((x) => [x.q, x.d]));
-  assert.deepEqual(losses.qids.map((q) => deltaOf.get(q)), lost.slice(0, 3).map((x) => x.d));
-  assert.deepEqual(wins.qids.map((q) => deltaOf.get(q)), won.slice(0, 3).map((x) => x.d));
+  assert.deepEqual(
+    losses.qids.map((q) => deltaOf.get(q)),
+    lost.slice(0, 3).map((x) => x.d),
+  );
+  assert.deepEqual(
+    wins.qids.map((q) => deltaOf.get(q)),
+    won.slice(0, 3).map((x) => x.d),
+  );
 });
 
 test('a 600-character query text is cut to one short line, and a right-to-left override in it is shown as ⟨U+202E⟩', () => {

@@ -15,10 +15,27 @@ import { copyOfExample, tempDir } from '../../helpers/workspace';
 const example = copyOfExample();
 
 test('every offline mode runs on the example workspace, and runs are saved with their provenance', () => {
-  const r = ranklab(['eval', '--workspace', example, '--config', 'baseline', '--config', 'title-boost-3', '--config', 'vector', '--config', 'hybrid-rrf', '--format', 'json']);
+  const r = ranklab([
+    'eval',
+    '--workspace',
+    example,
+    '--config',
+    'baseline',
+    '--config',
+    'title-boost-3',
+    '--config',
+    'vector',
+    '--config',
+    'hybrid-rrf',
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
-  assert.deepEqual(out.runs.map((x: { config: string; mode: string }) => `${x.config}:${x.mode}`), ['baseline:lexical', 'title-boost-3:lexical', 'vector:vector', 'hybrid-rrf:hybrid']);
+  assert.deepEqual(
+    out.runs.map((x: { config: string; mode: string }) => `${x.config}:${x.mode}`),
+    ['baseline:lexical', 'title-boost-3:lexical', 'vector:vector', 'hybrid-rrf:hybrid'],
+  );
   for (const run of out.runs) {
     assert.equal(Object.keys(run.perQuery).length, 94);
     assert.ok(run.metrics['ndcg@10'] > 0.3 && run.metrics['ndcg@10'] <= 1, `${run.config} ndcg@10 ${run.metrics['ndcg@10']}`);
@@ -54,7 +71,10 @@ test('a config whose model is unavailable offline is reported, the others still 
   assert.equal(r.code, 2);
   assert.match(r.stderr, /config hybrid-rerank not run: rerank\.provider\.model/);
   const out = JSON.parse(r.stdout);
-  assert.deepEqual(out.runs.map((x: { config: string }) => x.config), ['baseline']);
+  assert.deepEqual(
+    out.runs.map((x: { config: string }) => x.config),
+    ['baseline'],
+  );
   assert.equal(out.failed[0].name, 'hybrid-rerank');
 });
 
@@ -62,7 +82,19 @@ test('a config whose model is unavailable offline is reported, the others still 
 function evalBeirFolder(folder: string) {
   const state = tempDir();
   const before = readdirSync(folder).sort();
-  const r = ranklab(['eval', '--workspace', folder, '--metrics', 'ndcg@10,p@5', '--gain', 'linear', '--format', 'json', '--state-dir', state]);
+  const r = ranklab([
+    'eval',
+    '--workspace',
+    folder,
+    '--metrics',
+    'ndcg@10,p@5',
+    '--gain',
+    'linear',
+    '--format',
+    'json',
+    '--state-dir',
+    state,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const run = JSON.parse(r.stdout).runs[0];
   assert.equal(run.config, 'bm25');
@@ -84,18 +116,44 @@ test('med as a BEIR folder: BM25 reaches the reference nDCG@10 minus 0.02', { sk
 test('--trec-run writes a standard run that ranklab score scores exactly like the evaluation', () => {
   const dir = tempDir();
   const trec = join(dir, 'run.txt');
-  const r = ranklab(['eval', '--workspace', example, '--config', 'title-boost-3', '--trec-run', trec, '--format', 'json', '--no-save', '--metrics', 'ndcg@10,mrr,p@5']);
+  const r = ranklab([
+    'eval',
+    '--workspace',
+    example,
+    '--config',
+    'title-boost-3',
+    '--trec-run',
+    trec,
+    '--format',
+    'json',
+    '--no-save',
+    '--metrics',
+    'ndcg@10,mrr,p@5',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const evalMetrics = JSON.parse(r.stdout).runs[0].metrics;
-  const s = ranklab(['score', '--qrels', join(example, 'judgments', 'golden.json'), '--run', trec, '--metrics', 'ndcg@10,mrr,p@5', '--format', 'json']);
+  const s = ranklab([
+    'score',
+    '--qrels',
+    join(example, 'judgments', 'golden.json'),
+    '--run',
+    trec,
+    '--metrics',
+    'ndcg@10,mrr,p@5',
+    '--format',
+    'json',
+  ]);
   assert.equal(s.code, 0, s.stderr);
   const scored = JSON.parse(s.stdout).metrics;
-  for (const m of ['ndcg@10', 'mrr', 'p@5']) assert.ok(Math.abs(scored[m] - evalMetrics[m]) < 1e-12, `${m}: eval ${evalMetrics[m]} vs score ${scored[m]}`);
+  for (const m of ['ndcg@10', 'mrr', 'p@5'])
+    assert.ok(Math.abs(scored[m] - evalMetrics[m]) < 1e-12, `${m}: eval ${evalMetrics[m]} vs score ${scored[m]}`);
   assert.match(readFileSync(trec, 'utf8').split('\n')[0], /^\S+ Q0 \S+ 1 \S+ title-boost-3$/);
 });
 
 test('--split holdout evaluates only holdout queries; --as restricts judgments to what the principal may see', () => {
-  const hold = JSON.parse(ranklab(['eval', '--workspace', example, '--config', 'baseline', '--split', 'holdout', '--format', 'json', '--no-save']).stdout);
+  const hold = JSON.parse(
+    ranklab(['eval', '--workspace', example, '--config', 'baseline', '--split', 'holdout', '--format', 'json', '--no-save']).stdout,
+  );
   assert.equal(hold.runs[0].queries, 23);
   const r = ranklab(['eval', '--workspace', example, '--config', 'pre-filter', '--as', 'dimas', '--format', 'json', '--no-save']);
   assert.equal(r.code, 0, r.stderr);
@@ -113,19 +171,41 @@ test('every mode runs on an ADI-sized collection: lexical, vector (HNSW and exac
     exact: { vector: { embedder: { provider: 'lsa', dimensions: 32 }, exact: true } },
     hybrid: { lexical: { fields: { title: 1, body: 1 } }, vector: { embedder: { provider: 'lsa', dimensions: 32 } }, hybrid: { k: 60 } },
     rerank: {
-      lexical: { fields: { title: 1, body: 1 } }, vector: { embedder: { provider: 'lsa', dimensions: 32 } }, hybrid: { k: 60 },
+      lexical: { fields: { title: 1, body: 1 } },
+      vector: { embedder: { provider: 'lsa', dimensions: 32 } },
+      hybrid: { k: 60 },
       rerank: { provider: { provider: 'transformers', model: tinyModel('tiny-reranker') }, topN: 20, topM: 10 },
     },
   };
-  const args = ['eval', '--workspace', syntheticCollection({ docs: 82, queries: 35 }), '--state-dir', join(dir, 'state'), '--metrics', 'ndcg@10,recall@10', '--format', 'json', '--no-save'];
+  const args = [
+    'eval',
+    '--workspace',
+    syntheticCollection({ docs: 82, queries: 35 }),
+    '--state-dir',
+    join(dir, 'state'),
+    '--metrics',
+    'ndcg@10,recall@10',
+    '--format',
+    'json',
+    '--no-save',
+  ];
   for (const [name, config] of Object.entries(configs)) {
     writeFileSync(join(dir, `${name}.rank.json`), JSON.stringify(config));
     args.push('--config', join(dir, `${name}.rank.json`));
   }
   const r = ranklab(args);
   assert.equal(r.code, 0, r.stderr);
-  const runs = JSON.parse(r.stdout).runs as { config: string; mode: string; queries: number; metrics: Record<string, number>; annRecall: number | null }[];
-  assert.deepEqual(runs.map((x) => `${x.config}:${x.mode}`), ['lexical:lexical', 'hnsw:vector', 'exact:vector', 'hybrid:hybrid', 'rerank:hybrid+rerank']);
+  const runs = JSON.parse(r.stdout).runs as {
+    config: string;
+    mode: string;
+    queries: number;
+    metrics: Record<string, number>;
+    annRecall: number | null;
+  }[];
+  assert.deepEqual(
+    runs.map((x) => `${x.config}:${x.mode}`),
+    ['lexical:lexical', 'hnsw:vector', 'exact:vector', 'hybrid:hybrid', 'rerank:hybrid+rerank'],
+  );
   for (const run of runs) {
     assert.equal(run.queries, 35);
     assert.ok(run.metrics['ndcg@10'] > 0.05, `${run.config}: ${run.metrics['ndcg@10']}`);
@@ -135,7 +215,19 @@ test('every mode runs on an ADI-sized collection: lexical, vector (HNSW and exac
 });
 
 test('--class-slices: the metrics per query class, each the mean over exactly the queries of that class', () => {
-  const r = ranklab(['eval', '--workspace', example, '--config', 'title-boost-3', '--metrics', 'ndcg@10,hit@10,recall@100', '--class-slices', '--format', 'json', '--no-save']);
+  const r = ranklab([
+    'eval',
+    '--workspace',
+    example,
+    '--config',
+    'title-boost-3',
+    '--metrics',
+    'ndcg@10,hit@10,recall@100',
+    '--class-slices',
+    '--format',
+    'json',
+    '--no-save',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const run = JSON.parse(r.stdout).runs[0];
   const classes: Record<string, { class: string }> = run.stageRecall.perQuery;
@@ -154,7 +246,8 @@ test('--class-slices: the metrics per query class, each the mean over exactly th
   assert.equal(counted, Object.keys(run.perQuery).length, 'every scored query is in one class slice');
   // What the classes mean: a hit has a relevant document in the top 10, a miss of either kind has none.
   assert.equal(slices['class:hit'].metrics['hit@10'], 1);
-  for (const miss of ['class:ranking-miss', 'class:retrieval-miss']) if (slices[miss]) assert.equal(slices[miss].metrics['ndcg@10'], 0, miss);
+  for (const miss of ['class:ranking-miss', 'class:retrieval-miss'])
+    if (slices[miss]) assert.equal(slices[miss].metrics['ndcg@10'], 0, miss);
   if (slices['class:retrieval-miss']) assert.equal(slices['class:retrieval-miss'].metrics['recall@100'], 0);
   // The table names the slices too.
   const t = ranklab(['eval', '--workspace', example, '--config', 'title-boost-3', '--class-slices', '--no-save']);

@@ -9,7 +9,21 @@ import { copyOfExample } from '../../helpers/workspace';
 const example = copyOfExample();
 
 test('explain --format json: per-term parts add up to the score of the run, beside the baseline, with the reason', () => {
-  const r = ranklab(['explain', '--workspace', example, '--config', 'title-boost-3', '--baseline', 'baseline', '--query', 'q02', '--doc', 'visit-toraja', '--format', 'json']);
+  const r = ranklab([
+    'explain',
+    '--workspace',
+    example,
+    '--config',
+    'title-boost-3',
+    '--baseline',
+    'baseline',
+    '--query',
+    'q02',
+    '--doc',
+    'visit-toraja',
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.deepEqual(out.query, { qid: 'q02', text: 'toraja coffee' });
@@ -17,7 +31,10 @@ test('explain --format json: per-term parts add up to the score of the run, besi
   const sum = lexical.lexical.parts.reduce((s: number, p: { contribution: number }) => s + p.contribution, 0);
   assert.ok(Math.abs(sum - out.candidate.score) < 1e-9, `${sum} vs ${out.candidate.score}`);
   // The search command shows the same score for the document (an independent path through the CLI).
-  const search = JSON.parse(ranklab(['search', '--workspace', example, '--config', 'title-boost-3', '--page-size', '100', '--format', 'json', 'toraja coffee']).stdout);
+  const search = JSON.parse(
+    ranklab(['search', '--workspace', example, '--config', 'title-boost-3', '--page-size', '100', '--format', 'json', 'toraja coffee'])
+      .stdout,
+  );
   const shown = search.results.find((x: { id: string }) => x.id === 'visit-toraja');
   assert.equal(shown.score, out.candidate.score);
   assert.equal(search.results.indexOf(shown) + 1, out.candidate.rank);
@@ -32,7 +49,10 @@ test('explain as table; unknown config, query id and document exit 2 with "did y
   const cases: Array<[string[], RegExp]> = [
     [['--config', 'baselin', '--query', 'q02', '--doc', 'visit-toraja'], /unknown config "baselin".*did you mean "baseline"/],
     [['--config', 'baseline', '--query', 'q2', '--doc', 'visit-toraja'], /--query.*unknown query id "q2".*did you mean/],
-    [['--config', 'baseline', '--query', 'q02', '--doc', 'visit-torja'], /--doc.*unknown document "visit-torja".*did you mean "visit-toraja"/],
+    [
+      ['--config', 'baseline', '--query', 'q02', '--doc', 'visit-torja'],
+      /--doc.*unknown document "visit-torja".*did you mean "visit-toraja"/,
+    ],
     [['--query', 'q02', '--doc', 'visit-toraja'], /--config/],
   ];
   for (const [args, message] of cases) {
@@ -64,25 +84,73 @@ test('compare: every moved document of every changed query carries its one-line 
   const cmp = JSON.parse(r.stdout);
   type Delta = { qid: string; moved: Array<{ id: string; reason?: string }> };
   const deltas = cmp.queryDeltas as Delta[];
-  assert.ok(deltas.length > 20, 'more changed queries than the dashboard\'s first screenful');
+  assert.ok(deltas.length > 20, "more changed queries than the dashboard's first screenful");
   const moved = deltas.flatMap((q) => q.moved);
   assert.ok(moved.length > 0);
   for (const m of moved) assert.match(m.reason!, /^title boost 1→3[:;]/);
   // A document of a query beyond the 20th: its reason is the one `ranklab explain --baseline` gives (its own path).
   const late = deltas.slice(20).find((q) => q.moved.length)!;
-  const one = JSON.parse(ranklab(['explain', '--workspace', example, '--config', 'title-boost-3', '--baseline', 'baseline', '--query', late.qid, '--doc', late.moved[0].id, '--format', 'json']).stdout);
+  const one = JSON.parse(
+    ranklab([
+      'explain',
+      '--workspace',
+      example,
+      '--config',
+      'title-boost-3',
+      '--baseline',
+      'baseline',
+      '--query',
+      late.qid,
+      '--doc',
+      late.moved[0].id,
+      '--format',
+      'json',
+    ]).stdout,
+  );
   assert.equal(late.moved[0].reason, one.reason);
   const t = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3']);
   assert.match(t.stdout, /grade \d — title boost 1→3/);
   // A table printing 30 queries shows the reasons of the queries beyond the 20th too.
-  const t30 = ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--max-queries', '30']).stdout;
+  const t30 = ranklab([
+    'compare',
+    '--workspace',
+    example,
+    '--baseline',
+    'baseline',
+    '--candidate',
+    'title-boost-3',
+    '--max-queries',
+    '30',
+  ]).stdout;
   // 30 per side: the 30 worst losses and the 30 best wins are printed (queryDeltas is worst first).
-  const printed = new Set([...deltas.filter((q) => cmp.perQuery[q.qid]['ndcg@10'].delta < 0).slice(0, 30), ...deltas.filter((q) => cmp.perQuery[q.qid]['ndcg@10'].delta > 0).slice(-30)].map((q) => q.qid));
+  const printed = new Set(
+    [
+      ...deltas.filter((q) => cmp.perQuery[q.qid]['ndcg@10'].delta < 0).slice(0, 30),
+      ...deltas.filter((q) => cmp.perQuery[q.qid]['ndcg@10'].delta > 0).slice(-30),
+    ].map((q) => q.qid),
+  );
   const lateInTable = deltas.slice(20).find((q) => q.moved.length && printed.has(q.qid))!;
-  assert.ok(t30.includes(`${lateInTable.moved[0].id}: `) && t30.includes(`— ${lateInTable.moved[0].reason}`), `${lateInTable.qid} ${lateInTable.moved[0].id} in the table with its reason`);
+  assert.ok(
+    t30.includes(`${lateInTable.moved[0].id}: `) && t30.includes(`— ${lateInTable.moved[0].reason}`),
+    `${lateInTable.qid} ${lateInTable.moved[0].id} in the table with its reason`,
+  );
 
   // --max-queries N: reasons for the N worst and N best changed queries only (each costs two searches per moved document).
-  const capped = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json', '--max-queries', '5']).stdout);
+  const capped = JSON.parse(
+    ranklab([
+      'compare',
+      '--workspace',
+      example,
+      '--baseline',
+      'baseline',
+      '--candidate',
+      'title-boost-3',
+      '--format',
+      'json',
+      '--max-queries',
+      '5',
+    ]).stdout,
+  );
   const all = capped.queryDeltas as (Delta & { delta: number })[];
   const explained = new Set([...all.filter((q) => q.delta < 0).slice(0, 5), ...all.filter((q) => q.delta > 0).slice(-5)]);
   assert.ok(all.length > 10);
@@ -98,7 +166,9 @@ test('explain: a document below the vector depth is labelled with the search its
   // The example's HNSW config with a vector depth of 3, and a document the full config ranks 8th for the query.
   const config = JSON.parse(readFileSync(join(example, 'configs/vector.rank.json'), 'utf8'));
   writeFileSync(join(example, 'configs/vector-shallow.rank.json'), JSON.stringify({ ...config, vector: { ...config.vector, depth: 3 } }));
-  const deep = JSON.parse(ranklab(['search', '--workspace', example, '--config', 'vector', '--page-size', '10', '--format', 'json', 'kopi gayo']).stdout);
+  const deep = JSON.parse(
+    ranklab(['search', '--workspace', example, '--config', 'vector', '--page-size', '10', '--format', 'json', 'kopi gayo']).stdout,
+  );
   const args = ['explain', '--workspace', example, '--config', 'vector-shallow', '--query', 'kopi gayo', '--doc'];
   const below = deep.results[7].id as string;
   const json = JSON.parse(ranklab([...args, below, '--format', 'json']).stdout);
@@ -107,7 +177,10 @@ test('explain: a document below the vector depth is labelled with the search its
   assert.equal(step.vector.producedBy, 'hnsw', 'the step searched with HNSW');
   const t = ranklab([...args, below]);
   assert.equal(t.code, 0, t.stderr);
-  assert.match(t.stdout, new RegExp(`similarity ${step.vector.similarity.toFixed(6)} by exact search \\(not in the hnsw list of depth 3\\)`));
+  assert.match(
+    t.stdout,
+    new RegExp(`similarity ${step.vector.similarity.toFixed(6)} by exact search \\(not in the hnsw list of depth 3\\)`),
+  );
   assert.doesNotMatch(t.stdout, /by hnsw/);
   // A document in the list keeps its label.
   assert.match(ranklab([...args, deep.results[0].id]).stdout, /similarity \d\.\d+ by hnsw; exact search: rank \d+/);

@@ -31,17 +31,38 @@ function idsOf(dir: string, source: string) {
   assert.deepEqual(ev.splitQueries, { split: 'holdout', source, ids: swept });
   assert.deepEqual(Object.keys(ev.runs[0].perQuery).sort(), [...swept].sort(), 'eval scores exactly the holdout queries');
 
-  const tune = JSON.parse(ranklab(['eval', '--workspace', dir, '--config', 'baseline', '--split', 'tune', '--format', 'json', '--no-save']).stdout);
+  const tune = JSON.parse(
+    ranklab(['eval', '--workspace', dir, '--config', 'baseline', '--split', 'tune', '--format', 'json', '--no-save']).stdout,
+  );
   assert.equal(tune.splitQueries.ids.length, split.tune);
   assert.ok(!tune.splitQueries.ids.some((q: string) => swept.includes(q)), 'tune and holdout are disjoint');
 
-  const cmp = JSON.parse(ranklab(['compare', '--workspace', dir, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--split', 'holdout', '--format', 'json']).stdout);
+  const cmp = JSON.parse(
+    ranklab([
+      'compare',
+      '--workspace',
+      dir,
+      '--baseline',
+      'baseline',
+      '--candidate',
+      'title-boost-3',
+      '--split',
+      'holdout',
+      '--format',
+      'json',
+    ]).stdout,
+  );
   assert.deepEqual(Object.keys(cmp.perQuery).sort(), [...swept].sort(), 'compare --split holdout compares exactly the holdout queries');
-  const all = JSON.parse(ranklab(['compare', '--workspace', dir, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json']).stdout);
+  const all = JSON.parse(
+    ranklab(['compare', '--workspace', dir, '--baseline', 'baseline', '--candidate', 'title-boost-3', '--format', 'json']).stdout,
+  );
   // The tune/holdout rows (and their Holm tests) of a whole compare only for a split the judgments declare.
-  if (source === 'judgments') assert.equal(all.splits.holdout.queries, swept.length, 'the tune/holdout rows of a whole compare use the same split');
+  if (source === 'judgments')
+    assert.equal(all.splits.holdout.queries, swept.length, 'the tune/holdout rows of a whole compare use the same split');
   else assert.deepEqual(all.splits, {});
-  const heldInfo = Object.entries(all.queryInfo as Record<string, { split: string }>).filter(([, i]) => i.split === 'holdout').map(([q]) => q);
+  const heldInfo = Object.entries(all.queryInfo as Record<string, { split: string }>)
+    .filter(([, i]) => i.split === 'holdout')
+    .map(([q]) => q);
   assert.deepEqual(heldInfo.sort(), [...swept].sort());
   return swept;
 }
@@ -53,6 +74,8 @@ test('no query marked holdout: sweep, eval and compare hold out the same hashed 
 
 test('queries marked holdout in the judgments: the same marked queries everywhere', () => {
   const dir = copyOfExample();
-  const marked = (JSON.parse(readFileSync(join(dir, 'judgments', 'golden.json'), 'utf8')) as { id: string; split?: string }[]).filter((q) => q.split === 'holdout').map((q) => q.id);
+  const marked = (JSON.parse(readFileSync(join(dir, 'judgments', 'golden.json'), 'utf8')) as { id: string; split?: string }[])
+    .filter((q) => q.split === 'holdout')
+    .map((q) => q.id);
   assert.deepEqual(idsOf(dir, 'judgments'), marked);
 });

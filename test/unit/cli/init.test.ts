@@ -22,7 +22,12 @@ function documents() {
   for (let t = 0; t < TOPICS; t++) {
     for (let i = 0; i < PER_TOPIC; i++) {
       const body = Array.from({ length: 30 }, (_, k) => word(t, (i * 7 + k * 3) % 20)).join(' ');
-      out.push({ id: `doc-${t}-${i}`, topic: t, title: `${word(t, i)} ${word(t, i + 1)} ${common[i % common.length]}`, body: `${body} ${common[(i + t) % common.length]}` });
+      out.push({
+        id: `doc-${t}-${i}`,
+        topic: t,
+        title: `${word(t, i)} ${word(t, i + 1)} ${common[i % common.length]}`,
+        body: `${body} ${common[(i + t) % common.length]}`,
+      });
     }
   }
   return out;
@@ -54,14 +59,28 @@ function assertValidSettings(dir: string) {
   const { value, locations } = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' });
   assert.deepEqual(validateSettings(value, locations, 'ranklab.json'), []);
   assert.deepEqual(loadWorkspace(dir).diagnostics, []);
-  return value as { corpus: { include: string[]; fields: Record<string, string> }; judgments?: unknown[]; acl?: { fields: Record<string, string> } };
+  return value as {
+    corpus: { include: string[]; fields: Record<string, string> };
+    judgments?: unknown[];
+    acl?: { fields: Record<string, string> };
+  };
 }
 
 function beirFolder(): string {
   const dir = tempDir('ranklab-init-beir-');
   mkdirSync(join(dir, 'qrels'));
-  writeFileSync(join(dir, 'corpus.jsonl'), documents().map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.body })).join('\n') + '\n');
-  writeFileSync(join(dir, 'queries.jsonl'), queries().map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'corpus.jsonl'),
+    documents()
+      .map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.body }))
+      .join('\n') + '\n',
+  );
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    queries()
+      .map((q) => JSON.stringify({ _id: q.id, text: q.text }))
+      .join('\n') + '\n',
+  );
   const lines = queries().flatMap((q, t) => relevant(t).map((d) => `${q.id}\t${d.id}\t1`));
   writeFileSync(join(dir, 'qrels', 'test.tsv'), ['query-id\tcorpus-id\tscore', ...lines].join('\n') + '\n');
   return dir;
@@ -83,15 +102,36 @@ test('init on JSONL records with their own field names (doc_id, headline, conten
   const dir = tempDir('ranklab-init-jsonl-');
   mkdirSync(join(dir, 'data'));
   mkdirSync(join(dir, 'labels'));
-  writeFileSync(join(dir, 'data', 'articles.jsonl'), documents().map((d) => JSON.stringify({ doc_id: d.id, headline: d.title, content: d.body, org: 'acme', words: d.body.length })).join('\n') + '\n');
-  writeFileSync(join(dir, 'labels', 'queries.tsv'), queries().map((q) => `${q.id}\t${q.text}`).join('\n') + '\n');
-  writeFileSync(join(dir, 'labels', 'test.qrels'), queries().flatMap((q, t) => relevant(t).map((d) => `${q.id} 0 ${d.id} 1`)).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'data', 'articles.jsonl'),
+    documents()
+      .map((d) => JSON.stringify({ doc_id: d.id, headline: d.title, content: d.body, org: 'acme', words: d.body.length }))
+      .join('\n') + '\n',
+  );
+  writeFileSync(
+    join(dir, 'labels', 'queries.tsv'),
+    queries()
+      .map((q) => `${q.id}\t${q.text}`)
+      .join('\n') + '\n',
+  );
+  writeFileSync(
+    join(dir, 'labels', 'test.qrels'),
+    queries()
+      .flatMap((q, t) => relevant(t).map((d) => `${q.id} 0 ${d.id} 1`))
+      .join('\n') + '\n',
+  );
   const r = ranklab(['init', dir, '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
   assert.deepEqual(report.corpus.fields, { id: 'doc_id', title: 'headline', body: 'content' });
   assert.deepEqual(report.corpus.acl, { tenant: 'org' });
-  assert.deepEqual(report.written, ['ranklab.json', 'configs/baseline.rank.json', 'configs/title-boost.rank.json', 'configs/vector.rank.json', 'configs/hybrid-rrf.rank.json']);
+  assert.deepEqual(report.written, [
+    'ranklab.json',
+    'configs/baseline.rank.json',
+    'configs/title-boost.rank.json',
+    'configs/vector.rank.json',
+    'configs/hybrid-rrf.rank.json',
+  ]);
   const settings = assertValidSettings(dir);
   assert.deepEqual(settings.corpus.include, ['data/articles.jsonl']);
   assert.deepEqual(settings.corpus.fields, { id: 'doc_id', title: 'headline', body: 'content' });
@@ -106,7 +146,10 @@ test('init on Markdown with front matter and a golden set; the table names the m
   const dir = tempDir('ranklab-init-md-');
   mkdirSync(join(dir, 'pages', 'sub'), { recursive: true });
   documents().forEach((d, i) => {
-    writeFileSync(join(dir, 'pages', i % 2 ? 'sub' : '', `${d.id}.md`), `---\nid: ${d.id}\ntitle: ${d.title}\ntenant: acme\n---\n\n${d.body}\n`);
+    writeFileSync(
+      join(dir, 'pages', i % 2 ? 'sub' : '', `${d.id}.md`),
+      `---\nid: ${d.id}\ntitle: ${d.title}\ntenant: acme\n---\n\n${d.body}\n`,
+    );
   });
   const golden = queries().map((q, t) => ({ id: q.id, query: q.text, judgments: Object.fromEntries(relevant(t).map((d) => [d.id, 2])) }));
   writeFileSync(join(dir, 'golden.json'), JSON.stringify(golden, null, 2));
@@ -133,7 +176,10 @@ test('a folder without judgments: init says so, eval stops with exit 2 and says 
   assert.match(readFileSync(join(dir, 'ranklab.json'), 'utf8'), /\/\/ +"judgments": \["judgments\/golden\.json"\]/);
   const ev = ranklab(['eval', '--workspace', dir]);
   assert.equal(ev.code, 2);
-  assert.match(ev.stderr, /ranklab\.json: error: judgments: no judgments configured \(add labeled queries to ranklab\.json, e\.g\. "judgments": \["judgments\/golden\.json"\]/);
+  assert.match(
+    ev.stderr,
+    /ranklab\.json: error: judgments: no judgments configured \(add labeled queries to ranklab\.json, e\.g\. "judgments": \["judgments\/golden\.json"\]/,
+  );
 });
 
 test('init never overwrites: an existing ranklab.json is exit 2 naming it; an existing config is kept and reported', () => {
@@ -142,7 +188,12 @@ test('init never overwrites: an existing ranklab.json is exit 2 naming it; an ex
   const settingsText = readFileSync(join(dir, 'ranklab.json'), 'utf8');
   const again = ranklab(['init', dir]);
   assert.equal(again.code, 2);
-  assert.match(again.stderr, new RegExp(`${join(dir, 'ranklab.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: error: already exists; ranklab init never overwrites it`));
+  assert.match(
+    again.stderr,
+    new RegExp(
+      `${join(dir, 'ranklab.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: error: already exists; ranklab init never overwrites it`,
+    ),
+  );
   assert.equal(readFileSync(join(dir, 'ranklab.json'), 'utf8'), settingsText);
 
   rmSync(join(dir, 'ranklab.json'));
@@ -170,8 +221,18 @@ test('init on a folder with nothing to search is exit 2 naming the folder, and w
 test('qrels without their queries file: eval is exit 2 naming the qrels file and the "queries" key, not a run of zeros', () => {
   const dir = tempDir('ranklab-noqueries-');
   mkdirSync(join(dir, 'corpus'));
-  writeFileSync(join(dir, 'corpus', 'docs.jsonl'), documents().map((d) => JSON.stringify({ id: d.id, title: d.title, text: d.body })).join('\n') + '\n');
-  writeFileSync(join(dir, 'qrels.txt'), queries().flatMap((q, t) => relevant(t).map((d) => `${q.id} 0 ${d.id} 1`)).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'corpus', 'docs.jsonl'),
+    documents()
+      .map((d) => JSON.stringify({ id: d.id, title: d.title, text: d.body }))
+      .join('\n') + '\n',
+  );
+  writeFileSync(
+    join(dir, 'qrels.txt'),
+    queries()
+      .flatMap((q, t) => relevant(t).map((d) => `${q.id} 0 ${d.id} 1`))
+      .join('\n') + '\n',
+  );
   writeFileSync(join(dir, 'ranklab.json'), '{ "judgments": [{ "qrels": "qrels.txt" }] }\n');
   const r = ranklab(['eval', '--workspace', dir, '--no-save']);
   assert.equal(r.code, 2, r.stdout);

@@ -26,14 +26,21 @@ function assertCountsAddUp(root: XmlElement) {
 /** The cases of a suite match the gates one to one, by name, failing exactly when the gate fails. */
 function assertCasesAreGates(suite: XmlElement, gates: Gate[], texts: Record<string, string>) {
   const cases = suite.children.filter((c) => c.name === 'testcase');
-  assert.deepEqual(cases.map((c) => c.attrs.name), gates.map((g) => g.gate));
+  assert.deepEqual(
+    cases.map((c) => c.attrs.name),
+    gates.map((g) => g.gate),
+  );
   for (const [i, g] of gates.entries()) {
     const failure = cases[i].children.find((c) => c.name === 'failure');
     assert.equal(!failure, g.passed, g.gate);
     if (!failure) continue;
     // The queries to blame, by id with a short text, worst first.
     const listed = [...failure.text.matchAll(/^ {2}(\S+)(?: "([^"]*)")?: /gm)];
-    assert.deepEqual(listed.map((m) => m[1]), g.queries.slice(0, 20).map((q) => q.qid), g.gate);
+    assert.deepEqual(
+      listed.map((m) => m[1]),
+      g.queries.slice(0, 20).map((q) => q.qid),
+      g.gate,
+    );
     for (const m of listed) {
       assert.ok((m[2] ?? '').length <= 60, `${m[1]}: a short text`);
       if (texts[m[1]].length <= 60) assert.equal(m[2], texts[m[1]].replace(/\s+/g, ' ').trim());
@@ -46,10 +53,15 @@ test('gate on a regressing candidate: JUnit counts add up, one test per gate res
   const junit = join(tempDir(), 'gates.xml');
   const r = ranklab(['gate', '--workspace', example, '--candidate', 'regressing', '--junit', junit]);
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  const json = JSON.parse(ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'regressing', '--format', 'json']).stdout);
+  const json = JSON.parse(
+    ranklab(['compare', '--workspace', example, '--baseline', 'baseline', '--candidate', 'regressing', '--format', 'json']).stdout,
+  );
   const gates: Gate[] = json.gates;
   assert.ok(gates.some((g) => g.passed) && gates.some((g) => !g.passed), 'some gates pass, some fail');
-  assert.ok(gates.some((g) => g.gate.includes(' in slice ')), 'per-slice gates are there');
+  assert.ok(
+    gates.some((g) => g.gate.includes(' in slice ')),
+    'per-slice gates are there',
+  );
 
   const root = parseXml(readFileSync(junit, 'utf8'));
   assertCountsAddUp(root);
@@ -68,7 +80,10 @@ test('N-way compare --format junit: one suite per candidate, counts add up', () 
   const root = parseXml(ranklab(['compare', ...three, '--format', 'junit']).stdout);
   assertCountsAddUp(root);
   const json = JSON.parse(ranklab(['compare', ...three, '--format', 'json']).stdout);
-  assert.deepEqual(root.children.map((s) => s.attrs.name), ['title-boost-3 vs baseline', 'regressing vs baseline']);
+  assert.deepEqual(
+    root.children.map((s) => s.attrs.name),
+    ['title-boost-3 vs baseline', 'regressing vs baseline'],
+  );
   for (const [i, cmp] of (json.comparisons as { gates: Gate[]; queryInfo: Record<string, { text: string }> }[]).entries()) {
     assertCasesAreGates(root.children[i], cmp.gates, Object.fromEntries(Object.entries(cmp.queryInfo).map(([q, x]) => [q, x.text])));
   }

@@ -13,7 +13,16 @@ test('a corpus snapshot or lexical cache that cannot be written is a warning on 
   // a file where the lexical cache folder goes, a non-empty folder where the snapshot file goes
   mkdirSync(join(state, 'cache', 'corpus-snapshot.json', 'x'), { recursive: true });
   writeFileSync(join(state, 'cache', 'lexical'), 'not a folder');
-  const r = ranklab(['eval', '--workspace', syntheticCollection({ docs: 120, queries: 10 }), '--state-dir', state, '--no-save', '--format', 'json']);
+  const r = ranklab([
+    'eval',
+    '--workspace',
+    syntheticCollection({ docs: 120, queries: 10 }),
+    '--state-dir',
+    state,
+    '--no-save',
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).runs.length, 1);
   assert.match(r.stderr, /warning: corpus snapshot not written \(.+\): the next start reads every corpus file again/);
@@ -29,7 +38,10 @@ test('a corpus whose lexical index would not fit in the heap is refused up front
   assert.equal(r.code, 2, r.stderr);
   assert.doesNotMatch(r.stderr, /FATAL ERROR|heap limit.*JavaScript heap out of memory/);
   assert.ok(r.stderr.includes(corpus), r.stderr);
-  assert.match(r.stderr, /35,000 documents, 1\d\.\d million characters of indexed text\) needs about \d+ MiB of heap; \d+ MiB is in use and the heap limit is \d+ MiB/);
+  assert.match(
+    r.stderr,
+    /35,000 documents, 1\d\.\d million characters of indexed text\) needs about \d+ MiB of heap; \d+ MiB is in use and the heap limit is \d+ MiB/,
+  );
   assert.match(r.stderr, /NODE_OPTIONS=--max-old-space-size=\d+/);
   assert.match(r.stderr, /sample of the corpus/);
   assert.match(r.stderr, /engine adapter/);

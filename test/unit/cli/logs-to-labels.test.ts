@@ -35,11 +35,17 @@ test('queries sample: the same seed gives the same file byte for byte; the repor
   assert.notEqual(readFileSync(join(dir, 'c.json'), 'utf8'), readFileSync(join(dir, 'a.json'), 'utf8'));
 
   const report = JSON.parse(a.stdout);
-  assert.equal(Object.values(report.personal as Record<string, number>).reduce((s, x) => s + x, 0), g.planted.length);
+  assert.equal(
+    Object.values(report.personal as Record<string, number>).reduce((s, x) => s + x, 0),
+    g.planted.length,
+  );
   assert.equal(report.log.skipped, g.garbled);
   assert.deepEqual(report.log.columns, { query: 'query', timestamp: 'timestamp', session: 'session_id', agent: 'user_agent' });
   assert.equal(report.sampled, 40);
-  assert.deepEqual(report.strata.map((s: { sampled: number }) => s.sampled).reduce((x: number, y: number) => x + y, 0), 40);
+  assert.deepEqual(
+    report.strata.map((s: { sampled: number }) => s.sampled).reduce((x: number, y: number) => x + y, 0),
+    40,
+  );
   // Each garbled line at file:line on stderr, never its text.
   assert.equal((a.stderr.match(/searches\.jsonl:\d+: error/g) ?? []).length, g.garbled);
   // The table report says the same in words.
@@ -61,7 +67,20 @@ test('queries sample: the same seed gives the same file byte for byte; the repor
 
 test('queries sample --exclude leaves out the queries already judged', async () => {
   const first = JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8')) as { query: string }[];
-  const r = await cli(['queries', 'sample', '--log', log, '--n', '1000', '--exclude', join(dir, 'a.json'), '--out', join(dir, 'rest.json'), '--format', 'json']);
+  const r = await cli([
+    'queries',
+    'sample',
+    '--log',
+    log,
+    '--n',
+    '1000',
+    '--exclude',
+    join(dir, 'a.json'),
+    '--out',
+    join(dir, 'rest.json'),
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const rest = JSON.parse(readFileSync(join(dir, 'rest.json'), 'utf8')) as { query: string }[];
   assert.equal(rest.length + first.length, g.people.size);
@@ -70,11 +89,26 @@ test('queries sample --exclude leaves out the queries already judged', async () 
   assert.ok(JSON.parse(r.stdout).excluded > 0);
 });
 
-test('queries sample --for-effect: N from a pilot\'s per-query spread (compare deltas, or one run times √2)', async () => {
+test("queries sample --for-effect: N from a pilot's per-query spread (compare deltas, or one run times √2)", async () => {
   const rng = createRng(9);
-  const deltas = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`q${i}`, { 'ndcg@10': { baseline: 0.5, candidate: 0.5, delta: (rng() - 0.5) * 0.4 } }]));
+  const deltas = Object.fromEntries(
+    Array.from({ length: 50 }, (_, i) => [`q${i}`, { 'ndcg@10': { baseline: 0.5, candidate: 0.5, delta: (rng() - 0.5) * 0.4 } }]),
+  );
   writeFileSync(join(dir, 'pilot.json'), JSON.stringify({ perQuery: deltas }));
-  const r = await cli(['queries', 'sample', '--log', log, '--for-effect', '0.02', '--pilot', join(dir, 'pilot.json'), '--out', join(dir, 'sized.json'), '--format', 'json']);
+  const r = await cli([
+    'queries',
+    'sample',
+    '--log',
+    log,
+    '--for-effect',
+    '0.02',
+    '--pilot',
+    join(dir, 'pilot.json'),
+    '--out',
+    join(dir, 'sized.json'),
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.forEffect.source, 'deltas');
@@ -82,7 +116,20 @@ test('queries sample --for-effect: N from a pilot\'s per-query spread (compare d
   assert.ok(out.forEffect.queries > 200 && out.forEffect.queries < 330, String(out.forEffect.queries));
   assert.equal(out.n, Math.min(out.forEffect.queries, Number.MAX_SAFE_INTEGER));
   assert.equal(out.sampled, Math.min(out.n, g.people.size));
-  const bad = await cli(['queries', 'sample', '--log', log, '--for-effect', '0.02', '--pilot', join(dir, 'pilot.json'), '--metric', 'mrr', '--out', join(dir, 'x.json')]);
+  const bad = await cli([
+    'queries',
+    'sample',
+    '--log',
+    log,
+    '--for-effect',
+    '0.02',
+    '--pilot',
+    join(dir, 'pilot.json'),
+    '--metric',
+    'mrr',
+    '--out',
+    join(dir, 'x.json'),
+  ]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--metric: metric "mrr" is not in the pilot \(it has ndcg@10\)/);
 });
@@ -114,12 +161,32 @@ test('judgments from-clicks writes the rater "clicks"; agreement compares it wit
   writeFileSync(join(ws, 'ranklab.json'), JSON.stringify({ judgments: [{ golden: 'golden.json' }, { raters: 'judgments' }] }));
   // The truth: 8 documents a query, graded 0–3; the person "ana" gives the true grade, the clicks follow it.
   const rng = createRng(21);
-  const truth = golden.map((q) => ({ id: q.id, text: q.query, docs: new Map(Array.from({ length: 8 }, (_, i) => [`${q.id}-d${i}`, Math.floor(rng() * 4)])) }));
-  writeFileSync(join(ws, 'judgments', 'ana.qrels'), truth.flatMap((q) => [...q.docs].map(([d, gr]) => `${q.id} 0 ${d} ${gr}`)).join('\n') + '\n');
-  const shuffle = (docs: string[], r: () => number) => docs.map((d) => [d, r()] as const).sort((x, y) => x[1] - y[1]).map((x) => x[0]);
-  const lists = simulateClicks(4, truth.map((q) => ({ text: q.text.toUpperCase(), docs: q.docs })), truth.length * 150, shuffle);
+  const truth = golden.map((q) => ({
+    id: q.id,
+    text: q.query,
+    docs: new Map(Array.from({ length: 8 }, (_, i) => [`${q.id}-d${i}`, Math.floor(rng() * 4)])),
+  }));
+  writeFileSync(
+    join(ws, 'judgments', 'ana.qrels'),
+    truth.flatMap((q) => [...q.docs].map(([d, gr]) => `${q.id} 0 ${d} ${gr}`)).join('\n') + '\n',
+  );
+  const shuffle = (docs: string[], r: () => number) =>
+    docs
+      .map((d) => [d, r()] as const)
+      .sort((x, y) => x[1] - y[1])
+      .map((x) => x[0]);
+  const lists = simulateClicks(
+    4,
+    truth.map((q) => ({ text: q.text.toUpperCase(), docs: q.docs })),
+    truth.length * 150,
+    shuffle,
+  );
   const clickLog = join(dir, 'clicks.jsonl');
-  writeFileSync(clickLog, lists.map((l) => JSON.stringify({ query: l.query, results: l.results, clicks: [...l.clicks] })).join('\n') + '\n{"query": "unknown query", "results": ["z"], "clicks": []}\n');
+  writeFileSync(
+    clickLog,
+    lists.map((l) => JSON.stringify({ query: l.query, results: l.results, clicks: [...l.clicks] })).join('\n') +
+      '\n{"query": "unknown query", "results": ["z"], "clicks": []}\n',
+  );
 
   const r = await cli(['judgments', 'from-clicks', '--workspace', ws, '--log', clickLog, '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
@@ -127,7 +194,10 @@ test('judgments from-clicks writes the rater "clicks"; agreement compares it wit
   assert.equal(out.queries, truth.length);
   assert.equal(out.graded, truth.length * 8);
   assert.equal(out.pairsBelowMinImpressions, 1, 'the unknown query was shown once');
-  const lines = readFileSync(join(ws, 'judgments', 'clicks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync(join(ws, 'judgments', 'clicks.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.ok(lines.every((l) => l.rater === 'clicks' && Number.isInteger(l.grade) && l.impressions >= 10));
 
   const agreement = await cli(['agreement', '--workspace', ws, '--format', 'json']);
@@ -141,7 +211,10 @@ test('judgments from-clicks writes the rater "clicks"; agreement compares it wit
   // Scored grades: ana's only, unless ranklab.json names the click rater.
   const scored = RanklabSession.open(ws).judgments().qrels;
   for (const q of truth) for (const [d, gr] of q.docs) assert.equal(scored.get(q.id)?.get(d), gr);
-  writeFileSync(join(ws, 'ranklab.json'), JSON.stringify({ judgments: [{ golden: 'golden.json' }, { raters: 'judgments' }], judging: { merge: 'rater:clicks' } }));
+  writeFileSync(
+    join(ws, 'ranklab.json'),
+    JSON.stringify({ judgments: [{ golden: 'golden.json' }, { raters: 'judgments' }], judging: { merge: 'rater:clicks' } }),
+  );
   const clicksScored = RanklabSession.open(ws).judgments().qrels;
   assert.equal(clicksScored.get(lines[0].qid)?.get(lines[0].docid), lines[0].grade);
 });
@@ -167,7 +240,10 @@ test('judgments from-clicks without a raters folder is exit 2 naming ranklab.jso
 test('a fresh sample is pooled: its queries have no judgment yet, ranklab pool searches them and lists their pairs', async () => {
   const ws = copyOfExample();
   const csv = join(ws, 'searches.csv');
-  writeFileSync(csv, 'query,count,session_id\n"Coffee grinder",12,a\ncoffee  grinder,3,b\nsourdough starter,7,c\nmatcha latte,4,f\n"call me +44 151 234 5678",1,e\n');
+  writeFileSync(
+    csv,
+    'query,count,session_id\n"Coffee grinder",12,a\ncoffee  grinder,3,b\nsourdough starter,7,c\nmatcha latte,4,f\n"call me +44 151 234 5678",1,e\n',
+  );
   const s = await cli(['queries', 'sample', '--log', csv, '--n', '3', '--out', join(ws, 'judgments', 'sampled.json')]);
   assert.equal(s.code, 0, s.stderr);
   const sampled = JSON.parse(readFileSync(join(ws, 'judgments', 'sampled.json'), 'utf8')) as { id: string; query: string }[];
@@ -176,14 +252,37 @@ test('a fresh sample is pooled: its queries have no judgment yet, ranklab pool s
   settings.judgments = [...settings.judgments, 'judgments/sampled.json'];
   writeFileSync(join(ws, 'ranklab.json'), JSON.stringify(settings));
   // The workspace as --exclude: its judged queries are left out, and its judgment files are never an --out.
-  const again = await cli(['queries', 'sample', '--log', csv, '--n', '3', '--exclude', ws, '--out', join(ws, 'more.json'), '--format', 'json']);
+  const again = await cli([
+    'queries',
+    'sample',
+    '--log',
+    csv,
+    '--n',
+    '3',
+    '--exclude',
+    ws,
+    '--out',
+    join(ws, 'more.json'),
+    '--format',
+    'json',
+  ]);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(JSON.parse(again.stdout).excluded, 4, 'the records of the three sampled queries (coffee grinder twice)');
   assert.equal(JSON.parse(again.stdout).sampled, 0);
   const over = await cli(['queries', 'sample', '--log', csv, '--n', '3', '--exclude', ws, '--out', join(ws, 'judgments', 'sampled.json')]);
   assert.equal(over.code, 2);
   assert.match(over.stderr, /--out/);
-  const r = await cli(['pool', '--workspace', ws, '--config', 'baseline', '--queries', sampled.map((q) => q.id).join(','), '--format', 'json']);
+  const r = await cli([
+    'pool',
+    '--workspace',
+    ws,
+    '--config',
+    'baseline',
+    '--queries',
+    sampled.map((q) => q.id).join(','),
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const pool = JSON.parse(r.stdout) as { pairs: { qid: string; docid: string }[] };
   const pooled = new Set(pool.pairs.map((p) => p.qid));
@@ -193,5 +292,11 @@ test('a fresh sample is pooled: its queries have no judgment yet, ranklab pool s
   const session = Session.open(ws);
   const grinder = sampled.find((q) => q.query === 'coffee grinder')!;
   const top = (await session.search(session.resolveConfig('baseline'), 'coffee grinder', { pageSize: 10 })).docs.map((d) => d.id);
-  assert.deepEqual(pool.pairs.filter((p) => p.qid === grinder.id).map((p) => p.docid).sort(), top.sort());
+  assert.deepEqual(
+    pool.pairs
+      .filter((p) => p.qid === grinder.id)
+      .map((p) => p.docid)
+      .sort(),
+    top.sort(),
+  );
 });

@@ -8,7 +8,16 @@ import { InputError, formatDiagnostic } from '../../../src/core/util/diagnostics
 import { tempDir } from '../../helpers/workspace';
 
 function capture() {
-  const io = { stdout: '', stderr: '', out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out(t: string) {
+      io.stdout += t;
+    },
+    err(t: string) {
+      io.stderr += t;
+    },
+  };
   return io;
 }
 
@@ -17,7 +26,10 @@ test('an InputError is printed as file:line: error: key: reason (hint), exit 2',
   const gates = join(dir, 'gates.json');
   writeFileSync(gates, '{\n  "min": {\n    "ndcg@10": null\n  }\n}\n');
   const io = capture();
-  const code = await main(['gate', '--workspace', join(__dirname, '../../../examples/food-search'), '--candidate', 'baseline', '--gates', gates], io);
+  const code = await main(
+    ['gate', '--workspace', join(__dirname, '../../../examples/food-search'), '--candidate', 'baseline', '--gates', gates],
+    io,
+  );
   assert.equal(code, 2);
   assert.equal(io.stderr.trim(), `${gates}:3: error: min.ndcg@10: the threshold must be a number, not null`);
 });
@@ -33,10 +45,14 @@ test('an error that is not the user\'s is exit 3, "internal error", with the sta
   assert.match(io.stderr, /TypeError: boom\n\s+at /);
 });
 
-test('a file-system error naming a path is the user\'s machine, not a bug: exit 2 naming the path', async () => {
+test("a file-system error naming a path is the user's machine, not a bug: exit 2 naming the path", async () => {
   const io = capture();
   io.out = () => {
-    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/full/disk/out.txt' });
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      syscall: 'write',
+      path: '/full/disk/out.txt',
+    });
   };
   assert.equal(await main(['eval', '--help'], io), 2);
   assert.equal(io.stderr.trim(), '/full/disk/out.txt: error: cannot write it: ENOSPC');

@@ -33,7 +33,7 @@ test('score --format json prints the documented shape', () => {
   assert.match(out.variant.metrics['ndcg@10'], /gain rel \(linear\)/);
 });
 
-test('score on med\'s BM25 run prints trec_eval\'s means', { skip: COLLECTIONS_SKIP }, () => {
+test("score on med's BM25 run prints trec_eval's means", { skip: COLLECTIONS_SKIP }, () => {
   const out = scoreJson(collectionPath('med', 'qrels.tsv'), collectionPath('med', 'run.bm25.txt'));
   assert.equal(out.queries, 30);
   assert.equal(out.metrics['ndcg@10'].toFixed(4), '0.6700'); // trec_eval ndcg_cut_10 all

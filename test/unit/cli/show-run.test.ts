@@ -23,7 +23,10 @@ test('a @4 run file (gzipped) prints as the expanded JSON and as TREC lines; @1,
   assert.equal(trec.code, 0, trec.stderr);
   const lines = trec.stdout.trim().split('\n');
   const saved = loadSavedRun(path);
-  assert.equal(lines.length, saved.queries.reduce((n, q) => n + q.docs.length, 0));
+  assert.equal(
+    lines.length,
+    saved.queries.reduce((n, q) => n + q.docs.length, 0),
+  );
   const d = saved.queries[0].docs[0];
   assert.equal(lines[0], `${saved.queries[0].qid} Q0 ${d.id} 1 ${d.score} hybrid-rrf`);
   for (const old of ['hybrid-rrf.v1.json', 'hybrid-rrf.v2.json', 'hybrid-rrf.v3.json']) {

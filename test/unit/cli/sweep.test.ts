@@ -10,7 +10,7 @@ import { copyOfExample, tempDir } from '../../helpers/workspace';
 
 const example = copyOfExample();
 
-test('each row\'s tune and holdout scores are eval\'s on --split tune and --split holdout of that config', () => {
+test("each row's tune and holdout scores are eval's on --split tune and --split holdout of that config", () => {
   const r = ranklab(['sweep', '--workspace', example, '--config', 'baseline', '--vary', 'lexical.fields.title=1,2,4', '--format', 'json']);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
@@ -23,15 +23,35 @@ test('each row\'s tune and holdout scores are eval\'s on --split tune and --spli
     own.lexical.fields.title = row.values['lexical.fields.title'];
     writeFileSync(file, JSON.stringify(own));
     for (const split of ['tune', 'holdout'] as const) {
-      const e = ranklab(['eval', '--workspace', example, '--config', file, '--split', split, '--metrics', 'ndcg@10', '--no-save', '--format', 'json']);
+      const e = ranklab([
+        'eval',
+        '--workspace',
+        example,
+        '--config',
+        file,
+        '--split',
+        split,
+        '--metrics',
+        'ndcg@10',
+        '--no-save',
+        '--format',
+        'json',
+      ]);
       assert.equal(e.code, 0, e.stderr);
       const mean = JSON.parse(e.stdout).runs[0].metrics['ndcg@10'];
       assert.ok(Math.abs(mean - row[split]) < 1e-12, `${split} ${mean} vs ${row[split]}`);
     }
   }
   const tunes = out.results.map((x: { tune: number }) => x.tune);
-  assert.deepEqual(tunes, [...tunes].sort((a, b) => b - a), 'best first');
-  assert.ok(out.results[0].holdoutVsBase.ci95[0] <= out.results[0].holdoutVsBase.gain && out.results[0].holdoutVsBase.gain <= out.results[0].holdoutVsBase.ci95[1]);
+  assert.deepEqual(
+    tunes,
+    [...tunes].sort((a, b) => b - a),
+    'best first',
+  );
+  assert.ok(
+    out.results[0].holdoutVsBase.ci95[0] <= out.results[0].holdoutVsBase.gain &&
+      out.results[0].holdoutVsBase.gain <= out.results[0].holdoutVsBase.ci95[1],
+  );
 });
 
 test('--write-best writes a new config atomically, never over an existing file without --force, never over an input', () => {
@@ -44,7 +64,7 @@ test('--write-best writes a new config atomically, never over an existing file w
   assert.equal(out.writtenBest, best);
   const written = JSON.parse(readFileSync(best, 'utf8'));
   assert.equal(written.lexical.fields.title, out.best['lexical.fields.title']);
-  assert.equal(written.lexical.bm25.k1, 1.2, 'the rest is BASE\'s');
+  assert.equal(written.lexical.bm25.k1, 1.2, "the rest is BASE's");
   const e = ranklab(['eval', '--workspace', example, '--config', best, '--metrics', 'ndcg@10', '--no-save', '--format', 'json']);
   assert.equal(e.code, 0, e.stderr);
   assert.equal(JSON.parse(e.stdout).runs[0].configHash, out.results[0].configHash, 'the file is the best combination');
@@ -91,12 +111,31 @@ test('bad flags are exit 2 with the reason, before anything runs', () => {
 });
 
 test('--folds K cross-validates over every query; ranklab help sweep prints the usage', () => {
-  const r = ranklab(['sweep', '--workspace', example, '--config', 'baseline', '--vary', 'lexical.fields.title=1,2', '--folds', '4', '--format', 'json']);
+  const r = ranklab([
+    'sweep',
+    '--workspace',
+    example,
+    '--config',
+    'baseline',
+    '--vary',
+    'lexical.fields.title=1,2',
+    '--folds',
+    '4',
+    '--format',
+    'json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
-  assert.equal(out.folds.reduce((a: number, b: number) => a + b, 0), 94);
+  assert.equal(
+    out.folds.reduce((a: number, b: number) => a + b, 0),
+    94,
+  );
   assert.equal(out.estimate.queries, 94);
-  assert.equal(out.results.reduce((n: number, x: { chosenInFolds: number }) => n + x.chosenInFolds, 0), 4, 'one choice per fold');
+  assert.equal(
+    out.results.reduce((n: number, x: { chosenInFolds: number }) => n + x.chosenInFolds, 0),
+    4,
+    'one choice per fold',
+  );
   const help = ranklab(['help', 'sweep']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^ranklab sweep \[--workspace DIR\] --config BASE --vary/);
@@ -106,10 +145,13 @@ test('Ctrl-C during the sweep: exit 130, and --write-best wrote nothing', async 
   const best = join(tempDir(), 'best.rank.json');
   // Enough combinations that the sweep cannot end before the interrupt reaches it (a combination searched again takes
   // milliseconds; boost-only combinations are recombined in far less, see the in-process test in tuning/recombination).
-  const r = await runCli(['sweep', '--workspace', example, '--config', 'baseline', '--vary', 'lexical.bm25.k1=0.01..5:0.01', '--write-best', best], {
-    cwd: example,
-    interruptWhen: (p) => p.phase === 'queries' && !!p.label?.includes('['),
-  });
+  const r = await runCli(
+    ['sweep', '--workspace', example, '--config', 'baseline', '--vary', 'lexical.bm25.k1=0.01..5:0.01', '--write-best', best],
+    {
+      cwd: example,
+      interruptWhen: (p) => p.phase === 'queries' && !!p.label?.includes('['),
+    },
+  );
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /interrupted: \d+ of 501 configs evaluated; nothing written/);
   assert.equal(existsSync(best), false);

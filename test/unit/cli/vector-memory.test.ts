@@ -18,7 +18,10 @@ test('a vector config over the memory budget is exit 2 with its estimate, never 
     delete process.env.RANKLAB_VECTOR_MEMORY_MB;
   }
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /config vector: the vectors of [\d,]+ documents × \d+ dimensions need about \d+ [KM]iB \(.*HNSW graph \d+ [KM]iB\); the budget RANKLAB_VECTOR_MEMORY_MB is 11 KiB/);
+  assert.match(
+    r.stderr,
+    /config vector: the vectors of [\d,]+ documents × \d+ dimensions need about \d+ [KM]iB \(.*HNSW graph \d+ [KM]iB\); the budget RANKLAB_VECTOR_MEMORY_MB is 11 KiB/,
+  );
   assert.match(r.stderr, /"storage": "int8"/);
   assert.match(r.stderr, /engine adapter/);
   const ok = ranklab(args);

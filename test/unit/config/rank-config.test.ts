@@ -9,12 +9,15 @@ test('a full config parses with defaults applied, mode derived and a name from t
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-config-'));
   try {
     const path = join(dir, 'title-boost.rank.json');
-    writeFileSync(path, JSON.stringify({
-      description: 'title x3',
-      lexical: { fields: { title: 3, body: 1 }, analyzer: { stemmer: 'english' } },
-      vector: { embedder: { provider: 'lsa', dimensions: 128 } },
-      rerank: { provider: { provider: 'transformers', model: 'm' }, topM: 5 },
-    }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        description: 'title x3',
+        lexical: { fields: { title: 3, body: 1 }, analyzer: { stemmer: 'english' } },
+        vector: { embedder: { provider: 'lsa', dimensions: 128 } },
+        rerank: { provider: { provider: 'transformers', model: 'm' }, topM: 5 },
+      }),
+    );
     const { config, diagnostics } = parseRankConfig(path);
     assert.deepEqual(diagnostics, []);
     assert.ok(config);
@@ -38,7 +41,10 @@ test('a full config parses with defaults applied, mode derived and a name from t
 
 test('modes: lexical only, vector only, empty config = default BM25', () => {
   assert.equal(parseRankConfigText('{"lexical": {}}', 'a.rank.json').config!.mode, 'lexical');
-  const v = parseRankConfigText('{"vector": {"embedder": {"provider": "lsa"}}, "rerank": {"provider": {"provider": "http", "url": "u"}}}', 'b.rank.json').config!;
+  const v = parseRankConfigText(
+    '{"vector": {"embedder": {"provider": "lsa"}}, "rerank": {"provider": {"provider": "http", "url": "u"}}}',
+    'b.rank.json',
+  ).config!;
   assert.equal(v.mode, 'vector');
   assert.equal(v.lexical, undefined);
   assert.ok(v.rerank);
@@ -72,10 +78,22 @@ test('schema errors name the line of the offending key; every error is reported'
   const { config, diagnostics } = parseRankConfigText(text, 'bad.rank.json');
   assert.equal(config, undefined);
   const byLine = diagnostics.map((d) => [d.line, d.message] as const);
-  assert.ok(byLine.some(([l, m]) => l === 3 && m.includes('lexical.fields.body') && m.includes('>= 0')), JSON.stringify(byLine));
-  assert.ok(byLine.some(([l, m]) => l === 4 && m.includes('"AND", "OR"')), JSON.stringify(byLine));
-  assert.ok(byLine.some(([l, m]) => l === 5 && m.includes('unknown setting "analyzr" in "lexical" (did you mean "analyzer"?)')), JSON.stringify(byLine));
-  assert.ok(byLine.some(([l, m]) => l === 7 && m.includes('missing "embedder"')), JSON.stringify(byLine));
+  assert.ok(
+    byLine.some(([l, m]) => l === 3 && m.includes('lexical.fields.body') && m.includes('>= 0')),
+    JSON.stringify(byLine),
+  );
+  assert.ok(
+    byLine.some(([l, m]) => l === 4 && m.includes('"AND", "OR"')),
+    JSON.stringify(byLine),
+  );
+  assert.ok(
+    byLine.some(([l, m]) => l === 5 && m.includes('unknown setting "analyzr" in "lexical" (did you mean "analyzer"?)')),
+    JSON.stringify(byLine),
+  );
+  assert.ok(
+    byLine.some(([l, m]) => l === 7 && m.includes('missing "embedder"')),
+    JSON.stringify(byLine),
+  );
   assert.ok(diagnostics.every((d) => d.file === 'bad.rank.json' && d.severity === 'error'));
 });
 
@@ -114,10 +132,16 @@ test('vector.storage: float16/int8 kept, float32 = absent (same hash as before t
   assert.notEqual(int8.config!.configHash, plain.configHash);
   assert.equal(parse(`{"vector": {${lsa}, "exact": true, "storage": "float16"}}`).config!.vector!.storage, 'float16');
   const hnsw = parse(`{\n"vector": {\n${lsa},\n"storage": "int8"\n}\n}`);
-  assert.deepEqual(hnsw.diagnostics.map((d) => [d.severity, d.line]), [['warning', 4]]);
+  assert.deepEqual(
+    hnsw.diagnostics.map((d) => [d.severity, d.line]),
+    [['warning', 4]],
+  );
   assert.match(hnsw.diagnostics[0].message, /applies to exact search only/);
   const bad = parse(`{\n"vector": {\n${lsa},\n"exact": true,\n"storage": "int4"\n}\n}`);
   assert.equal(bad.config, undefined);
-  assert.deepEqual(bad.diagnostics.map((d) => d.line), [5]);
+  assert.deepEqual(
+    bad.diagnostics.map((d) => d.line),
+    [5],
+  );
   assert.match(bad.diagnostics[0].message, /"vector\.storage" must be one of "float32", "float16", "int8"/);
 });

@@ -70,7 +70,10 @@ test('fingerprint: stable across runs and locations, changed by an edit', () => 
   try {
     const c = loadCorpus(copy, mixedSettings).corpus;
     assert.equal(c.fingerprint, a.fingerprint);
-    assert.deepEqual(c.docs.map((d) => d.hash), a.docs.map((d) => d.hash));
+    assert.deepEqual(
+      c.docs.map((d) => d.hash),
+      a.docs.map((d) => d.hash),
+    );
     appendFileSync(join(copy, 'corpus/notes/cold-brew.txt'), 'Serve over ice.\n');
     const d = loadCorpus(copy, mixedSettings).corpus;
     assert.notEqual(d.fingerprint, a.fingerprint);
@@ -103,8 +106,14 @@ test('incremental reload re-reads only changed, added files; diffCorpus names wh
     const second = loadCorpus(dir, mixedSettings, unchanged.snapshot);
     assert.deepEqual(second.reread, ['corpus/articles/coffee-brewing.md', 'corpus/notes/aeropress.txt']);
     const diff = diffCorpus(first.corpus.docs, second.corpus.docs);
-    assert.deepEqual(diff.changed.map((d) => d.id), ['coffee-brewing']);
-    assert.deepEqual(diff.added.map((d) => d.id), ['corpus/notes/aeropress.txt']);
+    assert.deepEqual(
+      diff.changed.map((d) => d.id),
+      ['coffee-brewing'],
+    );
+    assert.deepEqual(
+      diff.added.map((d) => d.id),
+      ['corpus/notes/aeropress.txt'],
+    );
     assert.deepEqual(diff.removed, []);
 
     // Same size, new mtime: still re-read.
@@ -136,18 +145,28 @@ test('parseSnapshot checks the content hash: an edited snapshot (a document that
   const title = first.corpus.docs[0].title;
   assert.ok(title && text.includes(JSON.stringify(title)));
   const log: string[] = [];
-  assert.equal(parseSnapshot(text.replace(JSON.stringify(title), JSON.stringify(`${title} (edited)`)), (m) => log.push(m)), undefined);
+  assert.equal(
+    parseSnapshot(text.replace(JSON.stringify(title), JSON.stringify(`${title} (edited)`)), (m) => log.push(m)),
+    undefined,
+  );
   assert.match(log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
   // an edit that leaves no valid JSON is a mismatch too (the rest of the file is still hashed)
   log.length = 0;
-  assert.equal(parseSnapshot(text.replace(JSON.stringify(title), '{'), (m) => log.push(m)), undefined);
+  assert.equal(
+    parseSnapshot(text.replace(JSON.stringify(title), '{'), (m) => log.push(m)),
+    undefined,
+  );
   assert.match(log.join('\n'), /its content hash does not match/);
   const lines = text.split('\n').filter(Boolean);
   const last = JSON.parse(lines[lines.length - 1]);
   assert.match(last.sha256, /^[0-9a-f]{64}$/);
   assert.equal(last.end, first.snapshot.files.size);
   log.length = 0;
-  assert.equal(parseSnapshot(lines.slice(0, -1).join('\n'), (m) => log.push(m)), undefined, 'cut short');
+  assert.equal(
+    parseSnapshot(lines.slice(0, -1).join('\n'), (m) => log.push(m)),
+    undefined,
+    'cut short',
+  );
   assert.match(log.join('\n'), /cut short/);
   assert.equal(parseSnapshot([...lines.slice(0, -1), JSON.stringify({ end: last.end })].join('\n')), undefined, 'no hash: stale');
 });
@@ -167,10 +186,17 @@ test('the snapshot file is written and read line by line: same snapshot back; ol
     // the hash is over the bytes before the last line, as written: what sha256sum of those bytes gives
     const bytes = readFileSync(path);
     const lastStart = bytes.lastIndexOf(10, bytes.length - 2) + 1;
-    assert.equal(JSON.parse(bytes.subarray(lastStart).toString()).sha256, createHash('sha256').update(bytes.subarray(0, lastStart)).digest('hex'));
+    assert.equal(
+      JSON.parse(bytes.subarray(lastStart).toString()).sha256,
+      createHash('sha256').update(bytes.subarray(0, lastStart)).digest('hex'),
+    );
 
     // before JSON Lines: one JSON value, without a hash (older Ranklab) or sealed (before the streamed format)
-    const old = JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: first.snapshot.settingsKey, files: Object.fromEntries(first.snapshot.files) });
+    const old = JSON.stringify({
+      format: 'ranklab-corpus-snapshot',
+      settingsKey: first.snapshot.settingsKey,
+      files: Object.fromEntries(first.snapshot.files),
+    });
     for (const text of [old, sealJson(old)]) {
       writeFileSync(path, text);
       assert.equal(readSnapshotFile(path), undefined);
@@ -190,7 +216,10 @@ test('oversized file (default 2 MiB limit) is reported and skipped, the rest ind
     writeFileSync(join(dir, 'huge.txt'), 'a'.repeat(2 * 1024 * 1024 + 1));
     writeFileSync(join(dir, 'small.txt'), 'Small\nfile');
     const { corpus } = loadCorpus(dir, corpusSettings({ include: ['*.txt'] }));
-    assert.deepEqual(corpus.docs.map((d) => d.id), ['small.txt']);
+    assert.deepEqual(
+      corpus.docs.map((d) => d.id),
+      ['small.txt'],
+    );
     assert.equal(corpus.diagnostics.length, 1);
     assert.equal(corpus.diagnostics[0].file, 'huge.txt');
     assert.match(corpus.diagnostics[0].message, /over the 2\.0 MiB limit/);

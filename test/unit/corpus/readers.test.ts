@@ -52,7 +52,14 @@ test('markdown: bad ACL values are errors at their front-matter line and mark th
   assert.equal(docs.length, 1);
   assert.deepEqual(docs[0].meta, {});
   assert.deepEqual(docs[0].invalidAcl, ['tenant_id', 'acl_groups', 'public']);
-  assert.deepEqual(diagnostics.map((d) => [d.line, d.severity]), [[3, 'error'], [4, 'error'], [5, 'error']]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.line, d.severity]),
+    [
+      [3, 'error'],
+      [4, 'error'],
+      [5, 'error'],
+    ],
+  );
   assert.match(diagnostics[0].message, /tenant field "tenant_id"/);
   assert.match(diagnostics[2].message, /"maybe"/);
   for (const d of diagnostics) assert.match(d.message, /visible to nobody/);
@@ -88,8 +95,18 @@ test('html: visible text only, no script/style text, no attribute values; title 
   assert.deepEqual(diagnostics, []);
   const [d] = docs;
   assert.equal(d.title, 'Espresso & Crema Guide');
-  for (const visible of ['Pulling a Shot', 'Dose 18 g, yield 36 g in about 28 seconds.', 'extraction chart']) assert.ok(d.body.includes(visible), visible);
-  for (const hidden of ['alert', 'SCRIPT-SECRET', 'ONERROR-SECRET', 'ALT-SECRET', 'HREF-SECRET', 'font-family', 'shot.png', 'Espresso & Crema']) {
+  for (const visible of ['Pulling a Shot', 'Dose 18 g, yield 36 g in about 28 seconds.', 'extraction chart'])
+    assert.ok(d.body.includes(visible), visible);
+  for (const hidden of [
+    'alert',
+    'SCRIPT-SECRET',
+    'ONERROR-SECRET',
+    'ALT-SECRET',
+    'HREF-SECRET',
+    'font-family',
+    'shot.png',
+    'Espresso & Crema',
+  ]) {
     assert.ok(!d.body.includes(hidden), `body leaks ${hidden}: ${d.body}`);
   }
   assert.equal(d.meta.tenant, 'globex');
@@ -101,7 +118,10 @@ test('html: visible text only, no script/style text, no attribute values; title 
 
 test('jsonl: fields mapped by settings, ACL normalised, vector kept, bad lines reported by number', () => {
   const { docs, diagnostics } = readJsonl(fixture('corpus/data/products.jsonl'), ctx('corpus/data/products.jsonl'));
-  assert.deepEqual(docs.map((d) => d.id), ['p-100', 'p-101', 'p-104']);
+  assert.deepEqual(
+    docs.map((d) => d.id),
+    ['p-100', 'p-101', 'p-104'],
+  );
   const [p100, p101, p104] = docs;
   assert.equal(p100.title, 'Ethiopia Yirgacheffe');
   assert.equal(p100.body, 'Floral, bergamot, light roast.');
@@ -110,7 +130,10 @@ test('jsonl: fields mapped by settings, ACL normalised, vector kept, bad lines r
   assert.deepEqual(p101.meta, { tenant: '7', groups: ['sales'], public: true });
   assert.equal(p104.vector, undefined);
   assert.deepEqual(p104.source, { path: 'corpus/data/products.jsonl', line: 7 });
-  assert.deepEqual(diagnostics.map((d) => d.line), [3, 5, 6, 7, 8]);
+  assert.deepEqual(
+    diagnostics.map((d) => d.line),
+    [3, 5, 6, 7, 8],
+  );
   assert.match(diagnostics[1].message, /no id/);
   assert.match(diagnostics[2].message, /"p-103" has no text/);
   assert.match(diagnostics[3].message, /vector/);
@@ -129,7 +152,10 @@ test('jsonl streamed in tiny chunks (BOM, CRLF, multi-byte text) gives what the 
       assert.deepEqual(r.diagnostics, whole.diagnostics, `chunk ${chunk}`);
     }
     assert.equal(whole.docs[0].title, 'Éthiopie ☕ 😀 Yirgacheffe');
-    assert.deepEqual(whole.diagnostics.map((d) => d.line), [3, 5, 6, 7, 8]);
+    assert.deepEqual(
+      whole.diagnostics.map((d) => d.line),
+      [3, 5, 6, 7, 8],
+    );
     writeFileSync(path, '\n  \n');
     assert.match(readCorpusFile(path, 'e.jsonl', 4, mixedSettings, 2).diagnostics[0].message, /file is empty/);
     writeFileSync(path, Buffer.from([0x7b, 0x00, 0x7d]));
@@ -149,12 +175,24 @@ test('a JSON array file too large for one string is skipped with advice to use J
 test('json: array or {documents}, record lines located; syntax errors give the line', () => {
   const defaults = corpusSettings();
   const arr = readJsonRecords('[\n  {"id": "a", "text": "one"},\n\n  {"id": 2,\n   "body": "two"}\n]', ctx('r.json', defaults));
-  assert.deepEqual(arr.docs.map((d) => [d.id, d.body, d.source.line]), [['a', 'one', 2], ['2', 'two', 4]]);
+  assert.deepEqual(
+    arr.docs.map((d) => [d.id, d.body, d.source.line]),
+    [
+      ['a', 'one', 2],
+      ['2', 'two', 4],
+    ],
+  );
   const wrapped = readJsonRecords('{"documents": [{"_id": "x", "content": "c", "title": "T"}]}', ctx('w.json', defaults));
-  assert.deepEqual(wrapped.docs.map((d) => [d.id, d.title, d.body]), [['x', 'T', 'c']]);
+  assert.deepEqual(
+    wrapped.docs.map((d) => [d.id, d.title, d.body]),
+    [['x', 'T', 'c']],
+  );
   const broken = readJsonRecords('[\n {"id": "a", "text": "one"}\n {"id": "b"}\n]', ctx('b.json', defaults));
   assert.equal(broken.docs.length, 0);
-  assert.deepEqual(broken.diagnostics.map((d) => [d.line, d.severity]), [[3, 'error']]);
+  assert.deepEqual(
+    broken.diagnostics.map((d) => [d.line, d.severity]),
+    [[3, 'error']],
+  );
   const notRecords = readJsonRecords('{"items": []}', ctx('n.json', defaults));
   assert.match(notRecords.diagnostics[0].message, /array of records/);
 });
@@ -198,10 +236,19 @@ test('diffCorpus: added, changed, removed by id and hash', () => {
   const prev = [doc('a', 'h1'), doc('b', 'h2'), doc('c', 'h3')];
   const next = [doc('b', 'h2'), doc('c', 'h9'), doc('d', 'h4')];
   const diff = diffCorpus(prev, next);
-  assert.deepEqual(diff.added.map((d) => d.id), ['d']);
-  assert.deepEqual(diff.changed.map((d) => d.id), ['c']);
+  assert.deepEqual(
+    diff.added.map((d) => d.id),
+    ['d'],
+  );
+  assert.deepEqual(
+    diff.changed.map((d) => d.id),
+    ['c'],
+  );
   assert.deepEqual(diff.removed, ['a']);
   assert.deepEqual(diffCorpus(prev, prev), { added: [], changed: [], removed: [] });
-  assert.deepEqual(diffCorpus([], prev).added.map((d) => d.id), ['a', 'b', 'c']);
+  assert.deepEqual(
+    diffCorpus([], prev).added.map((d) => d.id),
+    ['a', 'b', 'c'],
+  );
   assert.deepEqual(diffCorpus(prev, []).removed, ['a', 'b', 'c']);
 });

@@ -13,12 +13,18 @@ const DOCS = join(REPO_DIR, 'docs');
 const FILES = [
   join(REPO_DIR, 'README.md'),
   join(REPO_DIR, 'CHANGELOG.md'),
-  ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).sort().map((f) => join(DOCS, f)),
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => join(DOCS, f)),
 ];
 
 test('every relative link of README.md, CHANGELOG.md and docs/*.md reaches a file, and every #anchor a heading', () => {
   const broken = FILES.flatMap((f) => brokenLinks(f, REPO_DIR));
-  assert.deepEqual(broken.map((b) => `${b.file}:${b.line}: ${b.target}: ${b.reason}`), []);
+  assert.deepEqual(
+    broken.map((b) => `${b.file}:${b.line}: ${b.target}: ${b.reason}`),
+    [],
+  );
   // The check saw the links that matter (a parser finding none would pass vacuously).
   const readmeTargets = markdownLinks(readFileSync(join(REPO_DIR, 'README.md'), 'utf8')).map((l) => l.target);
   for (const doc of ['docs/cli.md', 'docs/metrics.md', 'docs/editor.md', 'docs/images/dashboard-verdict-light.png']) {
@@ -62,7 +68,12 @@ test('a missing file, a missing anchor and an anchor into a non-Markdown file ar
       ].join('\n'),
     );
     const broken = brokenLinks(join(dir, 'README.md'), dir).map((b) => `${b.file}:${b.line}: ${b.target}`);
-    assert.deepEqual(broken, ['README.md:3: docs/b.md', 'README.md:4: docs/a.md#exit-code', 'README.md:9: data.txt#x', 'README.md:9: #nothing']);
+    assert.deepEqual(broken, [
+      'README.md:3: docs/b.md',
+      'README.md:4: docs/a.md#exit-code',
+      'README.md:9: data.txt#x',
+      'README.md:9: #nothing',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -21,9 +21,15 @@ test('docs/cli.md lists every step of the stage table, in order, opening with it
     else if (line.startsWith('  ') && bullets.length) bullets[bullets.length - 1].text += ' ' + line.trim();
     else break;
   }
-  assert.deepEqual(bullets.map((b) => b.step), STEP_NAMES);
+  assert.deepEqual(
+    bullets.map((b) => b.step),
+    STEP_NAMES,
+  );
   for (const b of bullets) {
     const plain = b.text.replace(/`/g, '');
-    assert.ok(plain.startsWith(STEP_EXPLAINS[b.step as keyof typeof STEP_EXPLAINS]), `docs/cli.md "${b.step}" should open with: ${STEP_EXPLAINS[b.step as keyof typeof STEP_EXPLAINS]}\n  it reads: ${plain}`);
+    assert.ok(
+      plain.startsWith(STEP_EXPLAINS[b.step as keyof typeof STEP_EXPLAINS]),
+      `docs/cli.md "${b.step}" should open with: ${STEP_EXPLAINS[b.step as keyof typeof STEP_EXPLAINS]}\n  it reads: ${plain}`,
+    );
   }
 });

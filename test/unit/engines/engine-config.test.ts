@@ -6,8 +6,15 @@ const parse = (value: unknown) => parseRankConfigText(JSON.stringify(value, null
 
 const os = {
   engine: {
-    kind: 'opensearch', url: 'http://127.0.0.1:9200/', index: 'docs',
-    template: { query: { bool: { must: { multi_match: { query: '{{query}}', fields: ['title^{{params.titleBoost}}', 'body'] } }, filter: '{{filter}}' } }, size: '{{k}}' },
+    kind: 'opensearch',
+    url: 'http://127.0.0.1:9200/',
+    index: 'docs',
+    template: {
+      query: {
+        bool: { must: { multi_match: { query: '{{query}}', fields: ['title^{{params.titleBoost}}', 'body'] } }, filter: '{{filter}}' },
+      },
+      size: '{{k}}',
+    },
     filter: { term: { tenant: '{{principal.tenant}}' } },
     params: { titleBoost: 2 },
   },
@@ -69,17 +76,26 @@ test('problems of an engine section are reported at their line with the setting 
 test('schema problems: unknown kind, a URL without a scheme, a Solr parameter that is an object', () => {
   const bad = parse({ engine: { kind: 'vespa', url: 'h:9200', index: 'i', template: {} } });
   assert.equal(bad.config, undefined);
-  assert.ok(bad.diagnostics.some((d) => d.key === 'engine.kind' && d.message === 'unknown engine kind "vespa": the kinds are "opensearch", "elasticsearch", "solr"'), JSON.stringify(bad.diagnostics));
+  assert.ok(
+    bad.diagnostics.some(
+      (d) => d.key === 'engine.kind' && d.message === 'unknown engine kind "vespa": the kinds are "opensearch", "elasticsearch", "solr"',
+    ),
+    JSON.stringify(bad.diagnostics),
+  );
   assert.ok(bad.diagnostics.some((d) => /engine\.url/.test(d.message)));
   const solr = parse({ engine: { kind: 'solr', url: 'http://h/solr', index: 'i', template: { q: '{{query}}', json: { a: 1 } } } });
   assert.equal(solr.config, undefined);
   assert.match(solr.diagnostics[0].message, /Solr parameter "json" must be a string, number, boolean or a list of them/);
-  const slot = parse({ engine: { kind: 'solr', url: 'http://h/solr', index: 'i', template: { q: '{{query}}', fq: '{{filter}}' }, filter: { fq: 'a:b' } } });
+  const slot = parse({
+    engine: { kind: 'solr', url: 'http://h/solr', index: 'i', template: { q: '{{query}}', fq: '{{filter}}' }, filter: { fq: 'a:b' } },
+  });
   assert.match(slot.diagnostics[0].message, /Solr adds the "filter" parameters to the request; there is no \{\{filter\}\} slot/);
 });
 
 test('principal attributes in the template (not the filter) are a warning: the config runs only with --as', () => {
-  const { config, diagnostics } = parse({ engine: { kind: 'solr', url: 'http://h/solr', index: 'i', template: { q: '{{query}}', fq: 'tenant:{{principal.tenant}}' } } });
+  const { config, diagnostics } = parse({
+    engine: { kind: 'solr', url: 'http://h/solr', index: 'i', template: { q: '{{query}}', fq: 'tenant:{{principal.tenant}}' } },
+  });
   assert.ok(config);
   assert.equal(diagnostics.length, 1);
   assert.equal(diagnostics[0].severity, 'warning');

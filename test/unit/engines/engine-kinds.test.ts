@@ -30,18 +30,27 @@ test('an unknown kind names file, line and key, and the kind it nearly spells', 
   assert.deepEqual(typo.diagnostics.map(formatDiagnostic), [
     'configs/os.rank.json:4: error: engine.kind: unknown engine kind "opensarch" (did you mean "opensearch"?): the kinds are "opensearch", "elasticsearch", "solr"',
   ]);
-  assert.match(formatDiagnostic(parseRankConfigText(config('Solr'), 'a.rank.json').diagnostics[0]), /^a\.rank\.json:4: error: engine\.kind: unknown engine kind "Solr" \(did you mean "solr"\?\)/);
+  assert.match(
+    formatDiagnostic(parseRankConfigText(config('Solr'), 'a.rank.json').diagnostics[0]),
+    /^a\.rank\.json:4: error: engine\.kind: unknown engine kind "Solr" \(did you mean "solr"\?\)/,
+  );
   // Nothing near: no guess.
-  assert.equal(parseRankConfigText(config('vespa'), 'a.rank.json').diagnostics[0].message, 'unknown engine kind "vespa": the kinds are "opensearch", "elasticsearch", "solr"');
+  assert.equal(
+    parseRankConfigText(config('vespa'), 'a.rank.json').diagnostics[0].message,
+    'unknown engine kind "vespa": the kinds are "opensearch", "elasticsearch", "solr"',
+  );
 });
 
-test('each kind\'s facts reach the config, the adapter and the CLI', () => {
+test("each kind's facts reach the config, the adapter and the CLI", () => {
   for (const kind of ENGINE_KINDS) {
     const { config: c, diagnostics } = parseRankConfigText(config(kind), 'a.rank.json');
     assert.deepEqual(diagnostics, [], kind);
     assert.equal(c!.engine!.idField, engineKind(kind).defaultIdField, `${kind}: default id field`);
     // A principal's filter joins the query at its slot (a body), or as added parameters (Solr).
-    const engine = new RemoteEngine({ ...c!, engine: { ...c!.engine!, template: { q: '{{query}}', fq: 'a' }, filter: { fq: 'tenant:{{principal.tenant}}' } } }, { allowNetwork: true });
+    const engine = new RemoteEngine(
+      { ...c!, engine: { ...c!.engine!, template: { q: '{{query}}', fq: 'a' }, filter: { fq: 'tenant:{{principal.tenant}}' } } },
+      { allowNetwork: true },
+    );
     const request = engine.request('kopi', { k: 10, principal: { name: 'ayu', tenant: 't1', groups: [] } });
     assert.deepEqual(request, kind === 'solr' ? { q: 'kopi', fq: ['a', 'tenant:t1'] } : { q: 'kopi', fq: 'a' }, kind);
   }

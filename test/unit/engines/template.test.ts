@@ -4,11 +4,14 @@ import { TemplateError, renderTemplate, templatePlaceholders } from '../../../sr
 
 const vars = { query: 'boundary layer', k: 10, params: { titleBoost: 3, op: 'or' } };
 
-test('a whole-string placeholder keeps the value\'s JSON type; inside a string it is text', () => {
-  const out = renderTemplate({
-    size: '{{k}}',
-    query: { multi_match: { query: '{{query}}', fields: ['title^{{params.titleBoost}}', 'body'], operator: '{{ params.op }}' } },
-  }, vars);
+test("a whole-string placeholder keeps the value's JSON type; inside a string it is text", () => {
+  const out = renderTemplate(
+    {
+      size: '{{k}}',
+      query: { multi_match: { query: '{{query}}', fields: ['title^{{params.titleBoost}}', 'body'], operator: '{{ params.op }}' } },
+    },
+    vars,
+  );
   assert.deepEqual(out, { size: 10, query: { multi_match: { query: 'boundary layer', fields: ['title^3', 'body'], operator: 'or' } } });
 });
 
@@ -25,9 +28,14 @@ test('a query with quotes, backslashes, braces and newlines cannot break the JSO
 
 test('principal attributes: lists as JSON arrays, joined with commas inside a string', () => {
   const principal = { name: 'ana', tenant: 'acme', groups: ['sales', 'hr'] };
-  const out = renderTemplate({
-    terms: { groups: '{{principal.groups}}' }, term: { tenant: '{{principal.tenant}}' }, fq: '{!terms f=groups}{{principal.groups}}',
-  }, { ...vars, principal });
+  const out = renderTemplate(
+    {
+      terms: { groups: '{{principal.groups}}' },
+      term: { tenant: '{{principal.tenant}}' },
+      fq: '{!terms f=groups}{{principal.groups}}',
+    },
+    { ...vars, principal },
+  );
   assert.deepEqual(out, { terms: { groups: ['sales', 'hr'] }, term: { tenant: 'acme' }, fq: '{!terms f=groups}sales,hr' });
 });
 
@@ -42,37 +50,57 @@ test('the result shares nothing with the template or the variables', () => {
 });
 
 test('{{filter}} is spliced in as a value, and its member or element disappears without a principal', () => {
-  const template = { query: { bool: { must: { match: { body: '{{query}}' } }, filter: '{{filter}}' } }, knn: { filters: ['{{filter}}', { term: { lang: 'en' } }] } };
+  const template = {
+    query: { bool: { must: { match: { body: '{{query}}' } }, filter: '{{filter}}' } },
+    knn: { filters: ['{{filter}}', { term: { lang: 'en' } }] },
+  };
   const filter = { term: { tenant: 'acme' } };
   assert.deepEqual(renderTemplate(template, { ...vars, filter }), {
-    query: { bool: { must: { match: { body: 'boundary layer' } }, filter } }, knn: { filters: [filter, { term: { lang: 'en' } }] },
+    query: { bool: { must: { match: { body: 'boundary layer' } }, filter } },
+    knn: { filters: [filter, { term: { lang: 'en' } }] },
   });
   assert.deepEqual(renderTemplate(template, vars), {
-    query: { bool: { must: { match: { body: 'boundary layer' } } } }, knn: { filters: [{ term: { lang: 'en' } }] },
+    query: { bool: { must: { match: { body: 'boundary layer' } } } },
+    knn: { filters: [{ term: { lang: 'en' } }] },
   });
 });
 
 test('keys may hold placeholders; the vector comes in as a list of numbers', () => {
-  const out = renderTemplate({ query: { knn: { '{{params.field}}': { vector: '{{vector}}', k: '{{k}}' } } } }, { ...vars, params: { field: 'vec' }, vector: [0.5, -1] });
+  const out = renderTemplate(
+    { query: { knn: { '{{params.field}}': { vector: '{{vector}}', k: '{{k}}' } } } },
+    { ...vars, params: { field: 'vec' }, vector: [0.5, -1] },
+  );
   assert.deepEqual(out, { query: { knn: { vec: { vector: [0.5, -1], k: 10 } } } });
 });
 
 test('a placeholder without a value is an error naming it and where it is', () => {
   const cases: [unknown, RegExp][] = [
-    [{ a: { b: ['{{params.missing}}'] } }, /template\.a\.b\[0\]: \{\{params\.missing\}\}: "params" has no "missing" \(it has titleBoost, op, obj\)/],
+    [
+      { a: { b: ['{{params.missing}}'] } },
+      /template\.a\.b\[0\]: \{\{params\.missing\}\}: "params" has no "missing" \(it has titleBoost, op, obj\)/,
+    ],
     [{ t: '{{principal.tenant}}' }, /template\.t: \{\{principal\.tenant\}\}: no principal is given/],
     [{ v: '{{vector}}' }, /no query vector/],
     [{ x: 'a {{nope}}' }, /unknown variable/],
     [{ x: 'in a string: {{params.obj}}' }, /an object and cannot be put inside a string/],
   ];
   for (const [template, message] of cases) {
-    assert.throws(() => renderTemplate(template, { ...vars, params: { ...vars.params, obj: { a: 1 } } }), (e: Error) => e instanceof TemplateError && message.test(e.message));
+    assert.throws(
+      () => renderTemplate(template, { ...vars, params: { ...vars.params, obj: { a: 1 } } }),
+      (e: Error) => e instanceof TemplateError && message.test(e.message),
+    );
   }
-  assert.throws(() => renderTemplate({ t: '{{principal.region}}' }, { ...vars, principal: { name: 'ana', groups: [] } }), /principal "ana" has no attribute "region"/);
+  assert.throws(
+    () => renderTemplate({ t: '{{principal.region}}' }, { ...vars, principal: { name: 'ana', groups: [] } }),
+    /principal "ana" has no attribute "region"/,
+  );
 });
 
 test('templatePlaceholders lists every placeholder with its JSON pointer', () => {
-  const uses = templatePlaceholders({ size: '{{k}}', q: { 'a/b': 'x {{query}} {{params.b}}' }, f: ['{{filter}}'], '{{params.k}}': 1 }, '/engine/template');
+  const uses = templatePlaceholders(
+    { size: '{{k}}', q: { 'a/b': 'x {{query}} {{params.b}}' }, f: ['{{filter}}'], '{{params.k}}': 1 },
+    '/engine/template',
+  );
   assert.deepEqual(uses, [
     { name: 'k', pointer: '/engine/template/size', whole: true },
     { name: 'query', pointer: '/engine/template/q/a~1b', whole: false },

@@ -10,14 +10,23 @@ import matter from 'gray-matter';
 
 const WS = path.resolve(__dirname, '../../../examples/food-search');
 
-interface Doc { id: string; title: string; tenant?: string; groups: string[]; public: boolean; path: string }
+interface Doc {
+  id: string;
+  title: string;
+  tenant?: string;
+  groups: string[];
+  public: boolean;
+  path: string;
+}
 
 /** Files of the workspace as shipped (Ranklab's own .ranklab/ state folder is not part of it). */
 function walk(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n !== '.ranklab').flatMap((n) => {
-    const p = path.join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
+  return readdirSync(dir)
+    .filter((n) => n !== '.ranklab')
+    .flatMap((n) => {
+      const p = path.join(dir, n);
+      return statSync(p).isDirectory() ? walk(p) : [p];
+    });
 }
 
 function loadDocs(): Doc[] {
@@ -26,23 +35,41 @@ function loadDocs(): Doc[] {
     const src = readFileSync(file, 'utf8');
     if (file.endsWith('.md')) {
       const { data } = matter(src);
-      docs.push({ id: data.id, title: data.title, tenant: data.tenant, groups: data.groups ?? [], public: data.public === true, path: file });
+      docs.push({
+        id: data.id,
+        title: data.title,
+        tenant: data.tenant,
+        groups: data.groups ?? [],
+        public: data.public === true,
+        path: file,
+      });
     } else if (file.endsWith('.html')) {
       const meta = Object.fromEntries([...src.matchAll(/<meta name="(\w+)" content="([^"]*)">/g)].map((m) => [m[1], m[2]]));
-      docs.push({ id: meta.id, title: /<title>([^<]*)</.exec(src)![1], tenant: meta.tenant, groups: [], public: meta.public === 'true', path: file });
+      docs.push({
+        id: meta.id,
+        title: /<title>([^<]*)</.exec(src)![1],
+        tenant: meta.tenant,
+        groups: [],
+        public: meta.public === 'true',
+        path: file,
+      });
     }
   }
-  readFileSync(path.join(WS, 'data/products.jsonl'), 'utf8').split('\n').filter(Boolean).forEach((line) => {
-    const r = JSON.parse(line);
-    docs.push({ id: r.id, title: r.title, tenant: r.tenant, groups: r.groups, public: r.public === true, path: 'data/products.jsonl' });
-  });
+  readFileSync(path.join(WS, 'data/products.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .forEach((line) => {
+      const r = JSON.parse(line);
+      docs.push({ id: r.id, title: r.title, tenant: r.tenant, groups: r.groups, public: r.public === true, path: 'data/products.jsonl' });
+    });
   return docs;
 }
 
 const docs = loadDocs();
 const byId = new Map(docs.map((d) => [d.id, d]));
-const golden: { id: string; query: string; judgments: Record<string, number>; tags: string[]; split: string }[] =
-  JSON.parse(readFileSync(path.join(WS, 'judgments/golden.json'), 'utf8'));
+const golden: { id: string; query: string; judgments: Record<string, number>; tags: string[]; split: string }[] = JSON.parse(
+  readFileSync(path.join(WS, 'judgments/golden.json'), 'utf8'),
+);
 const principals: { name: string; tenant: string; groups: string[] }[] = JSON.parse(readFileSync(path.join(WS, 'principals.json'), 'utf8'));
 const visible = (d: Doc, p: { tenant: string; groups: string[] }) =>
   d.public || (d.tenant === p.tenant && (d.groups.length === 0 || d.groups.some((g) => p.groups.includes(g))));
@@ -63,7 +90,9 @@ test('the workspace stays small (< 2 MB of files)', () => {
 });
 
 test('one HTML page carries a script element and an onerror= attribute in its text', () => {
-  const html = walk(path.join(WS, 'corpus')).filter((f) => f.endsWith('.html')).map((f) => readFileSync(f, 'utf8'));
+  const html = walk(path.join(WS, 'corpus'))
+    .filter((f) => f.endsWith('.html'))
+    .map((f) => readFileSync(f, 'utf8'));
   assert.ok(html.some((h) => /<script>[\s\S]*<\/script>/.test(h) && h.includes('onerror=')));
 });
 
@@ -95,10 +124,25 @@ test('principals: a restricted supplier (<= 5%), a public-only guest, whole-tena
   };
   assert.ok(share('pak-joko') <= 0.05, `supplier sees ${share('pak-joko')}`);
   const guest = principals.find((x) => x.name === 'guest')!;
-  assert.deepEqual(docs.filter((d) => visible(d, guest)).map((d) => d.id).sort(), docs.filter((d) => d.public).map((d) => d.id).sort());
-  for (const [name, tenant] of [['dimas', 'warung-kopi'], ['rahmat', 'dapur-nusantara']]) {
+  assert.deepEqual(
+    docs
+      .filter((d) => visible(d, guest))
+      .map((d) => d.id)
+      .sort(),
+    docs
+      .filter((d) => d.public)
+      .map((d) => d.id)
+      .sort(),
+  );
+  for (const [name, tenant] of [
+    ['dimas', 'warung-kopi'],
+    ['rahmat', 'dapur-nusantara'],
+  ]) {
     const p = principals.find((x) => x.name === name)!;
-    assert.ok(docs.filter((d) => d.tenant === tenant).every((d) => visible(d, p)), `${name} should see all of ${tenant}`);
+    assert.ok(
+      docs.filter((d) => d.tenant === tenant).every((d) => visible(d, p)),
+      `${name} should see all of ${tenant}`,
+    );
   }
   const restrictedRelevant = golden.flatMap((q) => Object.entries(q.judgments).filter(([id, g]) => g > 0 && !byId.get(id)!.public));
   assert.ok(restrictedRelevant.length > 0);
@@ -110,16 +154,24 @@ test('workspace files reference configs that exist', () => {
   const configs = readdirSync(path.join(WS, 'configs')).filter((f) => f.endsWith('.rank.json'));
   assert.ok(configs.includes(`${ws.baseline}.rank.json`));
   for (const f of configs) JSON.parse(readFileSync(path.join(WS, 'configs', f), 'utf8'));
-  for (const name of ['title-boost-3', 'vector', 'hybrid-rrf', 'hybrid-rerank', 'pre-filter', 'post-filter', 'regressing']) assert.ok(configs.includes(`${name}.rank.json`), name);
+  for (const name of ['title-boost-3', 'vector', 'hybrid-rrf', 'hybrid-rerank', 'pre-filter', 'post-filter', 'regressing'])
+    assert.ok(configs.includes(`${name}.rank.json`), name);
 });
 
 test('the committed corpus is exactly what the generator writes', () => {
   const out = mkdtempSync(path.join(tmpdir(), 'food-search-'));
   try {
     execFileSync(process.execPath, [path.join(WS, 'tools/generate.mjs')], { env: { ...process.env, FOOD_SEARCH_OUT: out } });
-    const rel = (root: string) => walk(root).map((f) => path.relative(root, f)).sort();
+    const rel = (root: string) =>
+      walk(root)
+        .map((f) => path.relative(root, f))
+        .sort();
     const generated = rel(out);
-    const committed = [...rel(path.join(WS, 'corpus')).map((f) => path.join('corpus', f)), ...rel(path.join(WS, 'data')).map((f) => path.join('data', f)), 'judgments/golden.json'].sort();
+    const committed = [
+      ...rel(path.join(WS, 'corpus')).map((f) => path.join('corpus', f)),
+      ...rel(path.join(WS, 'data')).map((f) => path.join('data', f)),
+      'judgments/golden.json',
+    ].sort();
     assert.deepEqual(generated, committed);
     for (const f of generated) assert.equal(readFileSync(path.join(out, f), 'utf8'), readFileSync(path.join(WS, f), 'utf8'), f);
   } finally {
@@ -128,7 +180,9 @@ test('the committed corpus is exactly what the generator writes', () => {
 });
 
 test('the story holds under plain BM25: title x3 wins overall, loses on procedural queries', () => {
-  const out = execFileSync(process.execPath, [path.join(WS, 'tools/check-story.mjs'), '--json'], { cwd: path.resolve(WS, '../..') }).toString();
+  const out = execFileSync(process.execPath, [path.join(WS, 'tools/check-story.mjs'), '--json'], {
+    cwd: path.resolve(WS, '../..'),
+  }).toString();
   const r = JSON.parse(out);
   assert.ok(r.overall.delta > 0, `overall delta ${r.overall.delta}`);
   assert.ok(r.byTag.procedural.delta < 0, `procedural delta ${r.byTag.procedural.delta}`);

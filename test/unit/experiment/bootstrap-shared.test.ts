@@ -31,7 +31,14 @@ const value = fc.double({ min: -1, max: 1, noNaN: true });
 test('shared resamples give every metric the interval it gets alone, and the reference one', () => {
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: 60 }).chain((n) => fc.array(fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n })), { minLength: 1, maxLength: 9 })), // up to 9: the sums run four metrics at a time
+      fc
+        .integer({ min: 0, max: 60 })
+        .chain((n) =>
+          fc.array(fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n })), {
+            minLength: 1,
+            maxLength: 9,
+          }),
+        ), // up to 9: the sums run four metrics at a time
       fc.integer(),
       fc.integer({ min: 1, max: 400 }),
       fc.constantFrom(0.8, 0.9, 0.95, 0.99),
@@ -48,7 +55,7 @@ test('shared resamples give every metric the interval it gets alone, and the ref
   );
 });
 
-test('metric values on a grid (ties, as nDCG and P give) at the comparison\'s 10,000 resamples', () => {
+test("metric values on a grid (ties, as nDCG and P give) at the comparison's 10,000 resamples", () => {
   for (const seed of [1, 42, 7, 2026]) {
     const rnd = new Mulberry32(seed);
     const grid = () => Math.round((rnd.nextUint32() / 4294967296) * 10) / 10;
@@ -60,5 +67,17 @@ test('metric values on a grid (ties, as nDCG and P give) at the comparison\'s 10
 });
 
 test('pairs over different query counts are refused', () => {
-  assert.throws(() => runSync(pairedBootstrapCIsSteps([[[0.1, 0.2], [0.2, 0.3]], [[0.1], [0.2]]])), /same queries/);
+  assert.throws(
+    () =>
+      runSync(
+        pairedBootstrapCIsSteps([
+          [
+            [0.1, 0.2],
+            [0.2, 0.3],
+          ],
+          [[0.1], [0.2]],
+        ]),
+      ),
+    /same queries/,
+  );
 });

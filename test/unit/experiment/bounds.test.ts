@@ -18,7 +18,10 @@ const O = DEFAULT_METRIC_OPTIONS;
 
 test('a shared unjudged document cannot be relevant on one side only: the naive per-side bound is wrong', () => {
   // Both lists show the unjudged u at rank 1; baseline shows n (non-relevant) at 2, candidate r (relevant) at 2.
-  const qrels = new Map([['n', 0], ['r', 1]]);
+  const qrels = new Map([
+    ['n', 0],
+    ['r', 1],
+  ]);
   const a = list('u', 'n');
   const b = list('u', 'r');
   const r = queryBounds(parseMetric('p@2'), a, b, qrels, O, 1);
@@ -28,7 +31,9 @@ test('a shared unjudged document cannot be relevant on one side only: the naive 
   assert.deepEqual(r.unjudged, []); // u decides nothing
   // The naive per-side bound — candidate with u relevant minus baseline with u not — would claim up to +1,
   // and baseline-relevant minus candidate-not would claim 0: an interval [0, 1] no grading can reach the ends of.
-  const naiveHigh = computeMetric(parseMetric('p@2'), queryContext(b, new Map([...qrels, ['u', 1]]), O)) - computeMetric(parseMetric('p@2'), queryContext(a, qrels, O));
+  const naiveHigh =
+    computeMetric(parseMetric('p@2'), queryContext(b, new Map([...qrels, ['u', 1]]), O)) -
+    computeMetric(parseMetric('p@2'), queryContext(a, qrels, O));
   close(naiveHigh, 1, 'naive');
   // The same with a gain-weighted metric, at different ranks: u at 1 in the baseline, 2 in the candidate.
   const n = queryBounds(parseMetric('ndcg@2'), list('u', 'r'), list('r', 'u'), new Map([['r', 1]]), { ...O, gain: 'linear' }, 1);
@@ -41,8 +46,14 @@ test('a shared unjudged document cannot be relevant on one side only: the naive 
 test('a win that can flip, and one that cannot', () => {
   const judgments = judgmentsOf({ q1: { r1: 1, n1: 0 }, q2: { r2: 1, n2: 0 } });
   // q1: baseline shows r1 at 1; candidate shows two unjudged documents. q2: candidate r2 above n2, baseline reverses.
-  const baseline: Run = new Map([['q1', list('r1', 'n1')], ['q2', list('n2', 'r2')]]);
-  const candidate: Run = new Map([['q1', list('u1', 'u2')], ['q2', list('r2', 'n2')]]);
+  const baseline: Run = new Map([
+    ['q1', list('r1', 'n1')],
+    ['q2', list('n2', 'r2')],
+  ]);
+  const candidate: Run = new Map([
+    ['q1', list('u1', 'u2')],
+    ['q2', list('r2', 'n2')],
+  ]);
   const b = comparisonBounds(baseline, candidate, judgments, parseMetricList('p@1,mrr'), O, ['q1', 'q2'])!;
   // p@1: q1 −1 today (0 − 1), up to 0 if u1 is relevant; q2 +1 fixed. Mean: 0 today, interval [0, +0.5].
   close(b.metrics['p@1'].delta, 0, 'p@1 delta');
@@ -58,7 +69,20 @@ test('a win that can flip, and one that cannot', () => {
   assert.equal(b.decidingCount, 2);
 
   // Cannot flip: the candidate's win on q2 is judged; q1's unjudged documents sit at the same rank on both sides.
-  const fixed = comparisonBounds(new Map([['q1', list('u1', 'n1')], ['q2', list('n2', 'r2')]]), new Map([['q1', list('u1', 'r1')], ['q2', list('r2', 'n2')]]), judgments, parseMetricList('p@2,p@1'), O, ['q1', 'q2'])!;
+  const fixed = comparisonBounds(
+    new Map([
+      ['q1', list('u1', 'n1')],
+      ['q2', list('n2', 'r2')],
+    ]),
+    new Map([
+      ['q1', list('u1', 'r1')],
+      ['q2', list('r2', 'n2')],
+    ]),
+    judgments,
+    parseMetricList('p@2,p@1'),
+    O,
+    ['q1', 'q2'],
+  )!;
   assert.equal(fixed.metrics['p@2'].holds, true);
   close(fixed.metrics['p@2'].low, 0.25, 'p@2 low'); // q1 +0.5 (u1 adds to both), q2 0
   assert.equal(fixed.metrics['p@2'].verdict, 'the win holds whatever the unjudged documents turn out to be');
@@ -68,31 +92,69 @@ test('a win that can flip, and one that cannot', () => {
 
 test('compareRuns carries the bounds; --judged-only has none', () => {
   const judgments = judgmentsOf({ q1: { r1: 1 }, q2: { r2: 1 } });
-  const a: Run = new Map([['q1', list('u', 'r1')], ['q2', list('r2')]]);
-  const b: Run = new Map([['q1', list('r1', 'u')], ['q2', list('r2')]]);
-  const cmp = compareRuns({ name: 'a', run: a }, { name: 'b', run: b }, judgments, parseMetricList('p@1'), O, { bootstrapSamples: 100, permutationSamples: 100 });
+  const a: Run = new Map([
+    ['q1', list('u', 'r1')],
+    ['q2', list('r2')],
+  ]);
+  const b: Run = new Map([
+    ['q1', list('r1', 'u')],
+    ['q2', list('r2')],
+  ]);
+  const cmp = compareRuns({ name: 'a', run: a }, { name: 'b', run: b }, judgments, parseMetricList('p@1'), O, {
+    bootstrapSamples: 100,
+    permutationSamples: 100,
+  });
   assert.ok(cmp.bounds);
   close(cmp.bounds.metrics['p@1'].low, 0, 'low'); // q1: u relevant → both 1 at rank 1? no: baseline u@1, candidate r1@1 → 1 − 1
   close(cmp.bounds.metrics['p@1'].high, 0.5, 'high');
-  const condensed = compareRuns({ name: 'a', run: a }, { name: 'b', run: b }, judgments, parseMetricList('p@1'), { ...O, judgedOnly: true }, { bootstrapSamples: 100, permutationSamples: 100 });
+  const condensed = compareRuns(
+    { name: 'a', run: a },
+    { name: 'b', run: b },
+    judgments,
+    parseMetricList('p@1'),
+    { ...O, judgedOnly: true },
+    { bootstrapSamples: 100, permutationSamples: 100 },
+  );
   assert.equal(condensed.bounds, undefined);
 });
 
 test('brute force over every grade 0..G of every unjudged document equals each exact method', () => {
   const rnd = createRng(18);
-  const metrics = ['p@3', 'recall@3', 'hit@2', 'mrr@3', 'mrr', 'ndcg@3', 'ndcg', 'rbp@0.7', 'err@3', 'nerr@3', 'ap', 'bpref', 'infap', 'rprec'];
+  const metrics = [
+    'p@3',
+    'recall@3',
+    'hit@2',
+    'mrr@3',
+    'mrr',
+    'ndcg@3',
+    'ndcg',
+    'rbp@0.7',
+    'err@3',
+    'nerr@3',
+    'ap',
+    'bpref',
+    'infap',
+    'rprec',
+  ];
   for (let trial = 0; trial < 80; trial++) {
     const G = 1 + Math.floor(rnd() * 3);
     const pool = Array.from({ length: 7 }, (_, i) => `d${i}`);
     const qrels = new Map<string, number>();
     for (const d of pool) if (rnd() < 0.5) qrels.set(d, Math.floor(rnd() * (G + 1)));
     if (rnd() < 0.5) qrels.set('away', 1 + Math.floor(rnd() * G)); // judged, never retrieved
-    const pick = () => pool.filter(() => rnd() < 0.6).sort(() => rnd() - 0.5).slice(0, 5);
+    const pick = () =>
+      pool
+        .filter(() => rnd() < 0.6)
+        .sort(() => rnd() - 0.5)
+        .slice(0, 5);
     const a = list(...pick());
     const b = list(...pick());
     for (const name of metrics) {
       const spec = parseMetric(name);
-      for (const options of [{ ...O, gain: 'linear' as const }, { ...O, relevanceThreshold: Math.min(2, G) }]) {
+      for (const options of [
+        { ...O, gain: 'linear' as const },
+        { ...O, relevanceThreshold: Math.min(2, G) },
+      ]) {
         const r = queryBounds(spec, a, b, qrels, options, G);
         const depth = spec.k ?? Infinity;
         const shown = [...new Set([...a.slice(0, depth), ...b.slice(0, depth)].map((d) => d.id))].filter((d) => !qrels.has(d));
@@ -118,33 +180,38 @@ test('brute force over every grade 0..G of every unjudged document equals each e
 
 test('hit and mrr: the same bounds, to the bit, as re-grading both lists for every one-document hypothesis (lists with repeated ids)', () => {
   fc.assert(
-    fc.property(fc.integer(), fc.constantFrom('hit@1', 'hit@3', 'mrr@2', 'mrr@4', 'mrr'), fc.integer({ min: 1, max: 3 }), (seed, name, T) => {
-      const rnd = createRng(seed);
-      const pool = Array.from({ length: 9 }, (_, i) => `d${i}`);
-      const pick = () => Array.from({ length: Math.floor(rnd() * 8) }, () => pool[Math.floor(rnd() * pool.length)]); // repeats allowed
-      const a = list(...pick());
-      const b = list(...pick());
-      const qrels = new Map<string, number>();
-      for (const d of pool) if (rnd() < 0.4) qrels.set(d, Math.floor(rnd() * 4));
-      const options = { ...O, relevanceThreshold: T };
-      const spec = parseMetric(name);
-      const G = 3;
-      // The reference: every unjudged document in either top k made relevant alone, both lists graded afresh.
-      const depth = spec.k ?? Infinity;
-      const value = (docs: RankedDoc[], q: Map<string, number>) => computeMetric(spec, queryContext(docs, q, options));
-      let lo = value(b, qrels) - value(a, qrels);
-      let hi = lo;
-      for (const d of new Set([...a.slice(0, depth), ...b.slice(0, depth)].map((x) => x.id))) {
-        if (qrels.has(d)) continue;
-        const q = new Map([...qrels, [d, G]]);
-        const v = value(b, q) - value(a, q);
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
-      }
-      const r = queryBounds(spec, a, b, qrels, options, G);
-      assert.equal(r.lo, lo);
-      assert.equal(r.hi, hi);
-    }),
+    fc.property(
+      fc.integer(),
+      fc.constantFrom('hit@1', 'hit@3', 'mrr@2', 'mrr@4', 'mrr'),
+      fc.integer({ min: 1, max: 3 }),
+      (seed, name, T) => {
+        const rnd = createRng(seed);
+        const pool = Array.from({ length: 9 }, (_, i) => `d${i}`);
+        const pick = () => Array.from({ length: Math.floor(rnd() * 8) }, () => pool[Math.floor(rnd() * pool.length)]); // repeats allowed
+        const a = list(...pick());
+        const b = list(...pick());
+        const qrels = new Map<string, number>();
+        for (const d of pool) if (rnd() < 0.4) qrels.set(d, Math.floor(rnd() * 4));
+        const options = { ...O, relevanceThreshold: T };
+        const spec = parseMetric(name);
+        const G = 3;
+        // The reference: every unjudged document in either top k made relevant alone, both lists graded afresh.
+        const depth = spec.k ?? Infinity;
+        const value = (docs: RankedDoc[], q: Map<string, number>) => computeMetric(spec, queryContext(docs, q, options));
+        let lo = value(b, qrels) - value(a, qrels);
+        let hi = lo;
+        for (const d of new Set([...a.slice(0, depth), ...b.slice(0, depth)].map((x) => x.id))) {
+          if (qrels.has(d)) continue;
+          const q = new Map([...qrels, [d, G]]);
+          const v = value(b, q) - value(a, q);
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
+        }
+        const r = queryBounds(spec, a, b, qrels, options, G);
+        assert.equal(r.lo, lo);
+        assert.equal(r.hi, hi);
+      },
+    ),
     { numRuns: 2000 },
   );
 });
@@ -172,9 +239,19 @@ test('the bounds pause after every query: a comparison can be cancelled while th
   // bounds' pauses (before, the comparison ended there). Cancel at the first of those.
   const controller = new AbortController();
   const reports: number[] = [];
-  const work = new Work({ signal: controller.signal, sliceMs: 0, onProgress: (p) => {
-    if (p.done > 0 && reports.at(-1) === p.done) controller.abort(new Error('cancelled in the bounds'));
-    reports.push(p.done);
-  } });
-  await assert.rejects(compareRunsSliced({ name: 'b', run: baseline }, { name: 'c', run: candidate }, judgments, specs, O, work.phase('statistics', 0), { bootstrapSamples: 10, permutationSamples: 10 }), /cancelled in the bounds/);
+  const work = new Work({
+    signal: controller.signal,
+    sliceMs: 0,
+    onProgress: (p) => {
+      if (p.done > 0 && reports.at(-1) === p.done) controller.abort(new Error('cancelled in the bounds'));
+      reports.push(p.done);
+    },
+  });
+  await assert.rejects(
+    compareRunsSliced({ name: 'b', run: baseline }, { name: 'c', run: candidate }, judgments, specs, O, work.phase('statistics', 0), {
+      bootstrapSamples: 10,
+      permutationSamples: 10,
+    }),
+    /cancelled in the bounds/,
+  );
 });

@@ -15,7 +15,8 @@ const qrels: Record<string, Record<string, number>> = {};
 for (let i = 0; i < 10; i++) qrels[`q${i}`] = { [`r${i}`]: 1 };
 const judgments = judgmentsOf(qrels);
 /** The relevant document first in the queries `first` says, second elsewhere. */
-const run = (first: (i: number) => boolean): Run => new Map(Array.from({ length: 10 }, (_, i) => [`q${i}`, first(i) ? list(`r${i}`, 'junk') : list('junk', `r${i}`)]));
+const run = (first: (i: number) => boolean): Run =>
+  new Map(Array.from({ length: 10 }, (_, i) => [`q${i}`, first(i) ? list(`r${i}`, 'junk') : list('junk', `r${i}`)]));
 const baseline = { name: 'base', run: run(() => false) };
 const a = { name: 'a', run: run((i) => i < 8) }; // 8 wins, 2 ties on p@1 (+1) and mrr (+0.5)
 const b = { name: 'b', run: run((i) => i < 5) }; // 5 wins, 5 ties
@@ -28,33 +29,58 @@ test('one Holm–Bonferroni correction over the candidates × metrics matrix, by
   const [ca, cb] = many.comparisons;
   assert.equal(ca.metrics['p@1'].pPermutation, 2 / 256);
   assert.equal(cb.metrics['p@1'].pPermutation, 2 / 32);
-  assert.deepEqual([ca.metrics['p@1'].pAdjusted, ca.metrics.mrr.pAdjusted, cb.metrics['p@1'].pAdjusted, cb.metrics.mrr.pAdjusted], [0.03125, 0.03125, 0.125, 0.125]);
+  assert.deepEqual(
+    [ca.metrics['p@1'].pAdjusted, ca.metrics.mrr.pAdjusted, cb.metrics['p@1'].pAdjusted, cb.metrics.mrr.pAdjusted],
+    [0.03125, 0.03125, 0.125, 0.125],
+  );
   assert.equal(many.tests, 4);
   assert.equal(ca.tests, 4);
-  assert.match(many.correction, /^Holm–Bonferroni over 4 permutation tests of 2 candidates \(a: 2 metrics × overall, 0 slices and 0 splits; b: /);
+  assert.match(
+    many.correction,
+    /^Holm–Bonferroni over 4 permutation tests of 2 candidates \(a: 2 metrics × overall, 0 slices and 0 splits; b: /,
+  );
   // alone, a's p-values would be corrected over its own 2 tests only
   assert.equal(compareRuns(baseline, a, judgments, specs, opts).metrics['p@1'].pAdjusted, 2 * (2 / 256));
 
   const m = comparisonMatrix(many, [[], []]);
   assert.deepEqual(m.metrics, ['p@1', 'mrr']);
   assert.deepEqual(m.baseline.means, { 'p@1': 0, mrr: 0.5 });
-  assert.deepEqual(m.rows.map((r) => [r.candidate, r.cells['p@1'].mean, r.cells['p@1'].delta, r.cells['p@1'].significant, r.verdict.outcome]), [
-    ['a', 0.8, 0.8, true, 'improved'],
-    ['b', 0.5, 0.5, false, 'no significant change'],
-  ]);
+  assert.deepEqual(
+    m.rows.map((r) => [r.candidate, r.cells['p@1'].mean, r.cells['p@1'].delta, r.cells['p@1'].significant, r.verdict.outcome]),
+    [
+      ['a', 0.8, 0.8, true, 'improved'],
+      ['b', 0.5, 0.5, false, 'no significant change'],
+    ],
+  );
 });
 
 test('gates per candidate, and every report format carries every candidate', () => {
   const many = compareMany(baseline, [a, b], judgments, specs, opts);
   const gates = many.comparisons.map((cmp) => checkGates({ min: { 'p@1': 0.6 } }, cmp));
-  assert.deepEqual(gates.map((g) => g[0].passed), [true, false]);
+  assert.deepEqual(
+    gates.map((g) => g[0].passed),
+    [true, false],
+  );
   const m = comparisonMatrix(many, gates);
-  assert.deepEqual(m.rows.map((r) => r.gates), [{ passed: 1, total: 1, failed: [] }, { passed: 0, total: 1, failed: ['p@1 >= 0.6'] }]);
+  assert.deepEqual(
+    m.rows.map((r) => r.gates),
+    [
+      { passed: 1, total: 1, failed: [] },
+      { passed: 0, total: 1, failed: ['p@1 >= 0.6'] },
+    ],
+  );
 
   const table = formatMany(many, gates, 'table');
-  assert.match(table, /^Ranklab compare: 2 candidates vs baseline base\n\nVerdict \(10 queries, significant = Holm-adjusted p < 0\.05 over 4 tests of 2 candidates\):\n  a vs base: significant gain on 2 metrics \(p@1, mrr\); gates 1\/1 pass\n/);
+  assert.match(
+    table,
+    /^Ranklab compare: 2 candidates vs baseline base\n\nVerdict \(10 queries, significant = Holm-adjusted p < 0\.05 over 4 tests of 2 candidates\):\n  a vs base: significant gain on 2 metrics \(p@1, mrr\); gates 1\/1 pass\n/,
+  );
   assert.match(table, /\n  b vs base: no significant change on any of 2 metrics; 1 of 1 gates fail\n/);
-  assert.match(table, /\na +0\.8000 \+0\.8000\* \[[^\]]+\] +0\.9000 \+0\.4000\* \[[^\]]+\] +1\/1\n/, 'a row: mean, delta, significance mark, CI per metric');
+  assert.match(
+    table,
+    /\na +0\.8000 \+0\.8000\* \[[^\]]+\] +0\.9000 \+0\.4000\* \[[^\]]+\] +1\/1\n/,
+    'a row: mean, delta, significance mark, CI per metric',
+  );
   assert.match(table, /\nb +0\.5000 \+0\.5000 \[[^\]]+\] +0\.7500 \+0\.2500 \[[^\]]+\] +0\/1\n/);
   assert.match(table, /\* = significant: the delta survives one Holm–Bonferroni correction over all 4 tests/);
   assert.match(formatMany(many, gates, 'markdown'), /^## Ranklab: 2 candidates vs base\n/);
@@ -73,8 +99,13 @@ test('gates per candidate, and every report format carries every candidate', () 
 });
 
 test('a candidate made as another principal is refused before any work, unless allowed', () => {
-  assert.throws(() => compareMany({ ...baseline, principal: null }, [a, { ...b, principal: 'ayu' }], judgments, specs, opts), MixedPrincipalsError);
-  const many = compareMany({ ...baseline, principal: null }, [a, { ...b, principal: 'ayu' }], judgments, specs, opts, { allowMixedPrincipals: true });
+  assert.throws(
+    () => compareMany({ ...baseline, principal: null }, [a, { ...b, principal: 'ayu' }], judgments, specs, opts),
+    MixedPrincipalsError,
+  );
+  const many = compareMany({ ...baseline, principal: null }, [a, { ...b, principal: 'ayu' }], judgments, specs, opts, {
+    allowMixedPrincipals: true,
+  });
   assert.equal(many.comparisons[1].principals.mixed, true);
   assert.equal(many.comparisons[0].principals.mixed, false);
 });

@@ -5,7 +5,16 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import {
-  COMPARISON_CACHE_DIR, type ComparisonCacheKey, cacheEntry, fromPlain, pruneComparisonCache, readCacheEntry, readCachedComparison, toPlain, writeCacheEntry, writeCachedComparison,
+  COMPARISON_CACHE_DIR,
+  type ComparisonCacheKey,
+  cacheEntry,
+  fromPlain,
+  pruneComparisonCache,
+  readCacheEntry,
+  readCachedComparison,
+  toPlain,
+  writeCacheEntry,
+  writeCachedComparison,
 } from '../../../src/core/experiment/comparison-cache';
 import { unsealJson } from '../../../src/core/util/content-hash';
 import { tempDir } from '../../helpers/workspace';
@@ -16,7 +25,11 @@ const roundTrip = (v: unknown) => fromPlain(JSON.parse(JSON.stringify(toPlain(v)
 
 test('plain data survives JSON: Maps, Sets, undefined, NaN, ±Infinity, -0 and an object with the tag key', () => {
   const v = {
-    m: new Map<unknown, unknown>([['a', 1], [2, { x: undefined }], [NaN, [Infinity, -Infinity, -0, 0, null]]]),
+    m: new Map<unknown, unknown>([
+      ['a', 1],
+      [2, { x: undefined }],
+      [NaN, [Infinity, -Infinity, -0, 0, null]],
+    ]),
     s: new Set(['x', undefined]),
     u: undefined,
     arr: [undefined, NaN, { '\u0000': 'Map', y: 1 }],
@@ -39,7 +52,7 @@ test('a key such as "__proto__" (a query or document id) round-trips as a key', 
 test('random nested values round-trip for many seeds', () => {
   for (let seed = 1; seed <= 30; seed++) {
     let s = seed;
-    const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const leaves = [undefined, null, NaN, Infinity, -Infinity, -0, 0, 1.5, 'x', '', true, false];
     const gen = (depth: number): unknown => {
       const r = rnd();
@@ -61,8 +74,14 @@ test('what is not plain data is refused, not stored wrongly', () => {
 
 function key(b: string, c: string, extra?: unknown): ComparisonCacheKey {
   return {
-    baseline: { id: b, name: `${b}.json.gz`, size: 1, mtimeMs: 1 }, candidate: { id: c, name: `${c}.json.gz`, size: 2, mtimeMs: 2 },
-    judgments: 'sha256:1', specs: [{ name: 'ndcg@10' }], options: { gain: 'exp' }, gates: {}, allowMixedPrincipals: false, extra,
+    baseline: { id: b, name: `${b}.json.gz`, size: 1, mtimeMs: 1 },
+    candidate: { id: c, name: `${c}.json.gz`, size: 2, mtimeMs: 2 },
+    judgments: 'sha256:1',
+    specs: [{ name: 'ndcg@10' }],
+    options: { gain: 'exp' },
+    gates: {},
+    allowMixedPrincipals: false,
+    extra,
   };
 }
 
@@ -74,7 +93,10 @@ test('an entry is read back only under its own key; a foreign format reads as a 
   assert.equal(readCachedComparison(dir, key('a', 'b', 1)), undefined, 'another input');
   assert.equal(readCachedComparison(dir, key('b', 'a')), undefined, 'the pair the other way round');
   const [name] = readdirSync(path.join(dir, COMPARISON_CACHE_DIR));
-  writeFileSync(path.join(dir, COMPARISON_CACHE_DIR, name), gzipSync(JSON.stringify({ format: 'ranklab-comparison-cache@0', key: name.slice(26, 58), value: 1 })));
+  writeFileSync(
+    path.join(dir, COMPARISON_CACHE_DIR, name),
+    gzipSync(JSON.stringify({ format: 'ranklab-comparison-cache@0', key: name.slice(26, 58), value: 1 })),
+  );
   assert.equal(readCachedComparison(dir, key('a', 'b')), undefined, 'an older schema');
 });
 
@@ -110,7 +132,10 @@ test('a cache entry is checked against its content hash: an edited entry, or one
   const text = gunzipSync(readFileSync(entry.path)).toString('utf8');
   writeFileSync(entry.path, gzipSync(text.replace('0.25', '0.75'))); // edited, its hash kept
   const log: string[] = [];
-  assert.equal(readCacheEntry(entry, (m) => log.push(m)), undefined);
+  assert.equal(
+    readCacheEntry(entry, (m) => log.push(m)),
+    undefined,
+  );
   assert.match(log.join('\n'), /not reused: its content hash does not match/);
   writeFileSync(entry.path, gzipSync(unsealJson(text).text)); // the same entry without a hash (an older Ranklab)
   assert.equal(readCacheEntry(entry), undefined);

@@ -51,7 +51,11 @@ function setup() {
   const evaluate = async () => {
     const session = RanklabSession.open(ws, { stateDir: state, log: (m) => log.push(m) });
     log.length = 0;
-    return evaluateConfig(session, session.resolveConfig('baseline'), { specs, metricOptions: { gain: 'exp', relevanceThreshold: 1 }, reuse: true });
+    return evaluateConfig(session, session.resolveConfig('baseline'), {
+      specs,
+      metricOptions: { gain: 'exp', relevanceThreshold: 1 },
+      reuse: true,
+    });
   };
   return { ws, log, evaluate };
 }
@@ -63,8 +67,14 @@ test('a saved run whose lists were edited is not reused: it is run again (logged
   editKeepingHash(first.path!, reverseLists);
   const again = await evaluate();
   assert.equal(again.reused, false, 'edited: not reused');
-  assert.ok(log.some((m) => /^baseline: not reusing .*content hash does not match.*running the config again/.test(m)), log.join('\n'));
-  assert.deepEqual([...again.run].map(([q, docs]) => [q, docs.map((d) => d.id)]), [...first.run].map(([q, docs]) => [q, docs.map((d) => d.id)]));
+  assert.ok(
+    log.some((m) => /^baseline: not reusing .*content hash does not match.*running the config again/.test(m)),
+    log.join('\n'),
+  );
+  assert.deepEqual(
+    [...again.run].map(([q, docs]) => [q, docs.map((d) => d.id)]),
+    [...first.run].map(([q, docs]) => [q, docs.map((d) => d.id)]),
+  );
   assert.equal(again.evaluation.means['ndcg@10'], first.evaluation.means['ndcg@10']);
 });
 
@@ -74,7 +84,10 @@ test('a saved run without a content hash (an older Ranklab) is readable but not 
   writeRunText(first.path!, readRunText(first.path!)); // the same content, no hash
   assert.equal(readSavedRun(first.path!).sealed, false);
   assert.equal((await evaluate()).reused, false);
-  assert.ok(log.some((m) => /^baseline: not reusing .*: it has no content hash/.test(m)), log.join('\n'));
+  assert.ok(
+    log.some((m) => /^baseline: not reusing .*: it has no content hash/.test(m)),
+    log.join('\n'),
+  );
 });
 
 test('compare --baseline FILE: an edited run is exit 2 naming the file; a run without a hash is used with a warning', async () => {
@@ -83,7 +96,10 @@ test('compare --baseline FILE: an edited run is exit 2 naming the file; a run wi
   const file = path!;
   const saved = loadSavedRun(file);
   editKeepingHash(file, reverseLists);
-  assert.throws(() => loadSavedRun(file), (e: InputError) => e instanceof InputError && e.message.startsWith(file) && /content hash does not match/.test(e.message));
+  assert.throws(
+    () => loadSavedRun(file),
+    (e: InputError) => e instanceof InputError && e.message.startsWith(file) && /content hash does not match/.test(e.message),
+  );
   const args = ['compare', '--workspace', ws, '--baseline', file, '--candidate', 'title-boost-3', '--format', 'json'];
   const edited = ranklab(args);
   assert.equal(edited.code, 2, edited.stderr);

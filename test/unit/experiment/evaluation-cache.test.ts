@@ -49,7 +49,14 @@ test('a later evaluation of the same run adds its metrics; another query set rep
   writeRunEvaluation(dir, key(), evaluation({ 'ndcg@10': [0.5, 1, 0] }));
   writeRunEvaluation(dir, key(), evaluation({ 'p@5': [0.2, 0.4, 0] }));
   assert.deepEqual(readRunEvaluation(dir, key(), ['ndcg@10', 'p@5']), evaluation({ 'ndcg@10': [0.5, 1, 0], 'p@5': [0.2, 0.4, 0] }));
-  const two: RunEvaluation = { values: new Map([['q1', { 'mrr': 1 }], ['q2', { 'mrr': 0.5 }]]), missing: [], notEvaluated: [] };
+  const two: RunEvaluation = {
+    values: new Map([
+      ['q1', { mrr: 1 }],
+      ['q2', { mrr: 0.5 }],
+    ]),
+    missing: [],
+    notEvaluated: [],
+  };
   writeRunEvaluation(dir, key(), two);
   assert.equal(readRunEvaluation(dir, key(), ['ndcg@10']), undefined, 'values of another query set are not mixed in');
   assert.deepEqual(readRunEvaluation(dir, key(), ['mrr']), two);
@@ -70,7 +77,15 @@ test('a garbled entry is a miss; entries of a removed run are pruned with it', (
 });
 
 test('runEvaluationOf: evaluated queries the run lacks, and the run queries not evaluated with their text', () => {
-  const values = new Map([['q1', { m: 1 }], ['q2', { m: 0 }]]);
-  const saved = { queries: [{ qid: 'q1', text: 'one' }, { qid: 'q9', text: 'nine' }] } as Parameters<typeof runEvaluationOf>[1];
+  const values = new Map([
+    ['q1', { m: 1 }],
+    ['q2', { m: 0 }],
+  ]);
+  const saved = {
+    queries: [
+      { qid: 'q1', text: 'one' },
+      { qid: 'q9', text: 'nine' },
+    ],
+  } as Parameters<typeof runEvaluationOf>[1];
   assert.deepEqual(runEvaluationOf(values, saved), { values, missing: ['q2'], notEvaluated: [{ qid: 'q9', text: 'nine' }] });
 });

@@ -3,7 +3,14 @@
 // equal to the MDE, a paired test at α = 0.05 must reject in about 80% of simulated experiments.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pairedMde, pairedPermutationTest, pairedTTest, queriesToDetect, standardizedMde, studentTQuantile } from '../../../src/core/experiment/stats';
+import {
+  pairedMde,
+  pairedPermutationTest,
+  pairedTTest,
+  queriesToDetect,
+  standardizedMde,
+  studentTQuantile,
+} from '../../../src/core/experiment/stats';
 import { createRng, gaussianSource } from '../../../src/core/util/random';
 import { crosscheck, crosscheckPython } from '../../helpers/python';
 
@@ -37,8 +44,14 @@ const { python, versions, skip } = crosscheckPython();
 
 test(`MDE and queries needed agree with the exact noncentral-t power analysis of scipy ${versions?.scipy ?? ''}`.trim(), { skip }, () => {
   const ns = [5, 10, 20, 50, 94, 453, 1000];
-  const detect = [{ sd: 0.1, delta: 0.01 }, { sd: 0.25, delta: 0.02 }, { sd: 0.05, delta: 0.03 }];
-  const exact = crosscheck<{ power: { mde: number[]; needed: number[] } }>(python!, { power: { alpha: 0.05, power: 0.8, n: ns, detect } }).power;
+  const detect = [
+    { sd: 0.1, delta: 0.01 },
+    { sd: 0.25, delta: 0.02 },
+    { sd: 0.05, delta: 0.03 },
+  ];
+  const exact = crosscheck<{ power: { mde: number[]; needed: number[] } }>(python!, {
+    power: { alpha: 0.05, power: 0.8, n: ns, detect },
+  }).power;
   ns.forEach((n, i) => {
     const ours = standardizedMde(n);
     const rel = Math.abs(ours / exact.mde[i] - 1);
@@ -47,12 +60,22 @@ test(`MDE and queries needed agree with the exact noncentral-t power analysis of
   });
   detect.forEach((d, i) => {
     const ours = queriesToDetect(d.delta, d.sd);
-    assert.ok(Math.abs(ours - exact.needed[i]) <= Math.max(1, 0.005 * exact.needed[i]), `sd ${d.sd}, delta ${d.delta}: ours ${ours}, scipy ${exact.needed[i]}`);
+    assert.ok(
+      Math.abs(ours - exact.needed[i]) <= Math.max(1, 0.005 * exact.needed[i]),
+      `sd ${d.sd}, delta ${d.delta}: ours ${ours}, scipy ${exact.needed[i]}`,
+    );
   });
 });
 
 /** Share of `trials` simulated experiments (normal differences, mean `effect`, sd `sd`) that `reject`. */
-function simulatedPower(n: number, effect: number, sd: number, trials: number, seed: number, reject: (a: number[], b: number[]) => boolean): number {
+function simulatedPower(
+  n: number,
+  effect: number,
+  sd: number,
+  trials: number,
+  seed: number,
+  reject: (a: number[], b: number[]) => boolean,
+): number {
   const normal = gaussianSource(createRng(seed));
   let hits = 0;
   for (let t = 0; t < trials; t++) {

@@ -13,9 +13,22 @@ import { readRunText, writeRunText } from '../../helpers/runs';
 function run(config: string, minute: number, ndcg = 0.5, principal?: string): SavedRun {
   return {
     format: 'ranklab-run@2',
-    provenance: { config, createdAt: new Date(Date.UTC(2026, 11, 3, 10, minute)).toISOString(), tool: 't', corpus: 'sha256:c', judgments: 'sha256:j' },
-    config: {}, metricSpecs: ['ndcg@10'], metrics: { 'ndcg@10': ndcg }, latency: {}, principal,
-    queries: [{ qid: 'q1', text: 'x', docs: [{ id: 'a', score: 1 }], latencyMs: {}, metrics: { 'ndcg@10': ndcg } }, { qid: 'q2', text: 'y', docs: [], latencyMs: {}, metrics: { 'ndcg@10': ndcg } }],
+    provenance: {
+      config,
+      createdAt: new Date(Date.UTC(2026, 11, 3, 10, minute)).toISOString(),
+      tool: 't',
+      corpus: 'sha256:c',
+      judgments: 'sha256:j',
+    },
+    config: {},
+    metricSpecs: ['ndcg@10'],
+    metrics: { 'ndcg@10': ndcg },
+    latency: {},
+    principal,
+    queries: [
+      { qid: 'q1', text: 'x', docs: [{ id: 'a', score: 1 }], latencyMs: {}, metrics: { 'ndcg@10': ndcg } },
+      { qid: 'q2', text: 'y', docs: [], latencyMs: {}, metrics: { 'ndcg@10': ndcg } },
+    ],
   };
 }
 
@@ -26,7 +39,13 @@ test('the index lists summaries, is read once, and a change to one file reads on
   const first = new RunIndex(dir);
   const l1 = first.open();
   assert.equal(first.filesRead, 2, 'no index yet: every run is read once');
-  assert.deepEqual(l1.summaries.map((s) => [s.provenance.config, s.principal ?? null, s.metrics['ndcg@10'], s.queryCount]), [['baseline', null, 0.4, 2], ['boost', 'ana', 0.6, 2]]);
+  assert.deepEqual(
+    l1.summaries.map((s) => [s.provenance.config, s.principal ?? null, s.metrics['ndcg@10'], s.queryCount]),
+    [
+      ['baseline', null, 0.4, 2],
+      ['boost', 'ana', 0.6, 2],
+    ],
+  );
   assert.ok(readdirSync(dir).includes(RUN_INDEX_FILE));
 
   // A new reader (the editor opened again): summaries come from the index, no run file is parsed.
@@ -43,10 +62,16 @@ test('the index lists summaries, is read once, and a change to one file reads on
   const c = saveRun(dir, run('vector', 3));
   assert.equal(second.refresh(c).summaries.length, 3);
   rmSync(c);
-  assert.deepEqual(second.refresh(c).summaries.map((s) => s.provenance.config), ['baseline', 'boost']);
+  assert.deepEqual(
+    second.refresh(c).summaries.map((s) => s.provenance.config),
+    ['baseline', 'boost'],
+  );
   assert.equal(second.filesRead, 2);
   // Details only on demand.
-  assert.deepEqual(second.load(l2.summaries[1].id).queries.map((q) => q.qid), ['q1', 'q2']);
+  assert.deepEqual(
+    second.load(l2.summaries[1].id).queries.map((q) => q.qid),
+    ['q1', 'q2'],
+  );
 });
 
 test('a stale or broken index is never trusted over the files: changed files are read again, a garbled index is rebuilt', () => {
@@ -63,17 +88,26 @@ test('a stale or broken index is never trusted over the files: changed files are
   saveRun(dir, run('boost', 2));
   writeFileSync(join(dir, RUN_INDEX_FILE), '{"format": "ranklab-run-index@1", "runs": ');
   const rebuilt = new RunIndex(dir);
-  assert.deepEqual(rebuilt.open().summaries.map((s) => s.provenance.config), ['baseline', 'boost']);
+  assert.deepEqual(
+    rebuilt.open().summaries.map((s) => s.provenance.config),
+    ['baseline', 'boost'],
+  );
   assert.equal(rebuilt.filesRead, 2);
   rmSync(a);
-  assert.deepEqual(new RunIndex(dir).open().summaries.map((s) => s.provenance.config), ['boost']);
+  assert.deepEqual(
+    new RunIndex(dir).open().summaries.map((s) => s.provenance.config),
+    ['boost'],
+  );
   // A hand-edited entry (size and time still matching) whose summary is not one is not believed: the file is read.
   const index = JSON.parse(readFileSync(join(dir, RUN_INDEX_FILE), 'utf8'));
   const [name] = Object.keys(index.runs);
   index.runs[name].summary = { id: 'something else' };
   writeFileSync(join(dir, RUN_INDEX_FILE), JSON.stringify(index));
   const distrust = new RunIndex(dir);
-  assert.deepEqual(distrust.open().summaries.map((s) => s.provenance.config), ['boost']);
+  assert.deepEqual(
+    distrust.open().summaries.map((s) => s.provenance.config),
+    ['boost'],
+  );
   assert.equal(distrust.filesRead, 1);
 });
 
@@ -100,7 +134,9 @@ test('retention keeps the newest N runs per config and principal, never a pinned
   assert.deepEqual([...pinnedRuns(dir)], [`${pinnedId}.json.gz`]);
   for (let m = 1; m <= 4; m++) saveRun(dir, run('baseline', m), 2, (x) => log.push(x));
   saveRun(dir, run('baseline', 5, 0.5, 'ana'), 2, (x) => log.push(x));
-  const runs = readdirSync(dir).filter((f) => f.endsWith('.json.gz')).sort();
+  const runs = readdirSync(dir)
+    .filter((f) => f.endsWith('.json.gz'))
+    .sort();
   assert.deepEqual(runs, [
     'baseline-2026-12-03T10-00-00-000Z.json.gz', // pinned: kept although older than the newest two
     'baseline-2026-12-03T10-03-00-000Z.json.gz',

@@ -32,17 +32,23 @@ function setup() {
   return { ws, log, evaluate, editJson };
 }
 
-test('the principal\'s attributes are part of the key: another group, tenant or attribute is a fresh run', async () => {
+test("the principal's attributes are part of the key: another group, tenant or attribute is a fresh run", async () => {
   const { log, evaluate, editJson } = setup();
   assert.equal((await evaluate('baseline', 'ayu')).reused, false);
   const again = await evaluate('baseline', 'ayu');
   assert.equal(again.reused, true, 'unchanged: reused');
   assert.deepEqual(again.saved.provenance.access?.principal, { name: 'ayu', tenant: 'dapur-nusantara', groups: ['kitchen'] });
-  assert.ok(log.some((m) => m.startsWith('baseline: reusing ')), log.join('\n'));
+  assert.ok(
+    log.some((m) => m.startsWith('baseline: reusing ')),
+    log.join('\n'),
+  );
 
   editJson('principals.json', (ps) => (ps.find((p: any) => p.name === 'ayu').clearance = 'high'));
   assert.equal((await evaluate('baseline', 'ayu')).reused, false, 'a new attribute');
-  assert.ok(log.some((m) => /^baseline: not reusing .*: principal attributes differ/.test(m)), log.join('\n'));
+  assert.ok(
+    log.some((m) => /^baseline: not reusing .*: principal attributes differ/.test(m)),
+    log.join('\n'),
+  );
   assert.equal((await evaluate('baseline', 'ayu')).reused, true);
 
   editJson('principals.json', (ps) => ps.find((p: any) => p.name === 'ayu').groups.push('management'));
@@ -56,7 +62,10 @@ test('the access rule and missingAcl are part of the key', async () => {
   assert.equal((await evaluate('baseline')).reused, false);
   editJson('ranklab.json', (s) => (s.acl.missingAcl = 'private'));
   assert.equal((await evaluate('baseline')).reused, false, 'missingAcl changed');
-  assert.ok(log.some((m) => /not reusing .*: access rule or missingAcl differ/.test(m)), log.join('\n'));
+  assert.ok(
+    log.some((m) => /not reusing .*: access rule or missingAcl differ/.test(m)),
+    log.join('\n'),
+  );
   assert.equal((await evaluate('baseline')).reused, true);
   editJson('ranklab.json', (s) => (s.acl.rule = { any: [{ doc: 'public', is: true }] }));
   const r = await evaluate('baseline');
@@ -72,7 +81,10 @@ test('the tool version and the learned model are part of the key; a run of an ea
   assert.match(first.saved.provenance.models?.lsa ?? '', /^sha256:[0-9a-f]{16}$/);
   const again = await evaluate('vector');
   assert.equal(again.reused, true);
-  assert.ok(log.some((m) => m.startsWith('vector: reusing ')), log.join('\n'));
+  assert.ok(
+    log.some((m) => m.startsWith('vector: reusing ')),
+    log.join('\n'),
+  );
 
   const path = again.path!;
   const rewrite = (edit: (saved: any) => void) => {
@@ -83,7 +95,10 @@ test('the tool version and the learned model are part of the key; a run of an ea
   rewrite((s) => (s.provenance.models.lsa = 'sha256:0000000000000000'));
   const otherModel = await evaluate('vector');
   assert.equal(otherModel.reused, false, 'another LSA model');
-  assert.ok(log.some((m) => /not reusing .*: learned models differ/.test(m)), log.join('\n'));
+  assert.ok(
+    log.some((m) => /not reusing .*: learned models differ/.test(m)),
+    log.join('\n'),
+  );
   assert.equal(otherModel.saved.provenance.models?.lsa, first.saved.provenance.models?.lsa, 'the same inputs give the same model');
 
   const latest = otherModel.path!;
@@ -91,7 +106,10 @@ test('the tool version and the learned model are part of the key; a run of an ea
   saved.provenance.tool = 'ranklab 0.0.9';
   writeRunJson(latest, saved);
   assert.equal((await evaluate('vector')).reused, false, 'an older tool version');
-  assert.ok(log.some((m) => /not reusing .*: tool version differs \(ranklab 0\.0\.9\)/.test(m)), log.join('\n'));
+  assert.ok(
+    log.some((m) => /not reusing .*: tool version differs \(ranklab 0\.0\.9\)/.test(m)),
+    log.join('\n'),
+  );
 
   // A run saved before these fields existed (format ranklab-run@1 all the same) is readable but never reused.
   const newest = (await evaluate('vector')).path!;
@@ -100,7 +118,10 @@ test('the tool version and the learned model are part of the key; a run of an ea
   delete older.provenance.models;
   writeRunJson(newest, older);
   assert.equal((await evaluate('vector')).reused, false, 'a run without access and models');
-  assert.ok(log.some((m) => /not reusing .*: no record of its access rule and learned models \(saved by an earlier version\)$/.test(m)), log.join('\n'));
+  assert.ok(
+    log.some((m) => /not reusing .*: no record of its access rule and learned models \(saved by an earlier version\)$/.test(m)),
+    log.join('\n'),
+  );
 });
 
 test('TOOL_VERSION follows package.json', () => {

@@ -6,19 +6,46 @@ import { type RunKey, findCachedRun, reuseMismatches, saveRun } from '../../../s
 import type { SavedRun } from '../../../src/core/run/types';
 import { tempDir } from '../../helpers/workspace';
 
-const access = (principal?: string) => ({ principal: principal ? { name: principal, groups: [] } : null, rule: { doc: 'public', is: true }, missingAcl: 'public' });
+const access = (principal?: string) => ({
+  principal: principal ? { name: principal, groups: [] } : null,
+  rule: { doc: 'public', is: true },
+  missingAcl: 'public',
+});
 
 function run(config: string, minute: number, principal?: string): SavedRun {
   const createdAt = new Date(Date.UTC(2026, 11, 2, 10, minute)).toISOString();
   return {
     format: 'ranklab-run@1',
-    provenance: { config, configHash: `h-${config}`, corpus: 'c', judgments: 'j', createdAt, tool: 't', access: access(principal), models: { lsa: 'm' } },
-    config: {}, metricSpecs: [], metrics: {}, latency: {}, principal, queries: [],
+    provenance: {
+      config,
+      configHash: `h-${config}`,
+      corpus: 'c',
+      judgments: 'j',
+      createdAt,
+      tool: 't',
+      access: access(principal),
+      models: { lsa: 'm' },
+    },
+    config: {},
+    metricSpecs: [],
+    metrics: {},
+    latency: {},
+    principal,
+    queries: [],
   };
 }
 
 function key(over: Partial<RunKey> = {}): RunKey {
-  return { config: 'baseline', configHash: 'h-baseline', corpus: 'c', judgments: 'j', tool: 't', access: access(over.principal), models: { lsa: 'm' }, ...over };
+  return {
+    config: 'baseline',
+    configHash: 'h-baseline',
+    corpus: 'c',
+    judgments: 'j',
+    tool: 't',
+    access: access(over.principal),
+    models: { lsa: 'm' },
+    ...over,
+  };
 }
 
 test('saving keeps the newest runs per config and principal and never touches other files', () => {
@@ -67,7 +94,10 @@ test('reuse: every part of the key is compared, and the reason is named', () => 
   const dir = tempDir();
   saveRun(dir, run('baseline', 1));
   const log: string[] = [];
-  assert.equal(findCachedRun(dir, key({ models: { lsa: 'n' } }), (m) => log.push(m)), undefined);
+  assert.equal(
+    findCachedRun(dir, key({ models: { lsa: 'n' } }), (m) => log.push(m)),
+    undefined,
+  );
   assert.match(log.join('\n'), /^baseline: not reusing .*baseline-2026-12-02T10-01-00-000Z\.json\.gz: learned models differ$/);
   log.length = 0;
   findCachedRun(dir, key({ principal: 'ana' }), (m) => log.push(m));

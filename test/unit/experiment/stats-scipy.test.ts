@@ -15,7 +15,12 @@ const SCIPY_PERMUTATIONS = 200_000;
 const SCIPY_BOOTSTRAPS = 100_000;
 const CONFIDENCE = 0.95;
 
-interface Dataset { name: string; a: number[]; b: number[]; exactBootstrap?: boolean }
+interface Dataset {
+  name: string;
+  a: number[];
+  b: number[];
+  exactBootstrap?: boolean;
+}
 
 /** Metric-like paired values in [0, 1]: `continuous` (nDCG-like, some exact ties) or `discrete` (P@10-like). */
 function dataset(name: string, n: number, seed: number, kind: 'continuous' | 'discrete', effect: number): Dataset {
@@ -45,10 +50,18 @@ const DATASETS: Dataset[] = [
 ];
 
 interface ScipyStats {
-  t: number; pTTest: number; pPermutation: number; permutationExact: boolean; bootstrapCI: [number, number];
-  bootstrapShares: Share[]; exactBootstrapShares?: Share[];
+  t: number;
+  pTTest: number;
+  pPermutation: number;
+  permutationExact: boolean;
+  bootstrapCI: [number, number];
+  bootstrapShares: Share[];
+  exactBootstrapShares?: Share[];
 }
-interface Share { below: number; atOrBelow: number }
+interface Share {
+  below: number;
+  atOrBelow: number;
+}
 
 test(`paired t-test, permutation p and bootstrap CI agree with scipy.stats ${versions?.scipy ?? ''}`.trim(), { skip }, () => {
   const ours = DATASETS.map((d) => ({
@@ -58,7 +71,12 @@ test(`paired t-test, permutation p and bootstrap CI agree with scipy.stats ${ver
   }));
   const { stats } = crosscheck<{ stats: ScipyStats[] }>(python!, {
     stats: DATASETS.map((d, i) => ({
-      a: d.a, b: d.b, seed: 1000 + i, confidence: CONFIDENCE, points: ours[i].ci, exact_bootstrap: !!d.exactBootstrap,
+      a: d.a,
+      b: d.b,
+      seed: 1000 + i,
+      confidence: CONFIDENCE,
+      points: ours[i].ci,
+      exact_bootstrap: !!d.exactBootstrap,
       // At least 2^n resamples: scipy then enumerates every sign assignment (an exact test), as Ranklab does up to 20.
       permutation_resamples: d.a.length <= EXACT_PERMUTATION_MAX ? 2 ** d.a.length : SCIPY_PERMUTATIONS,
       bootstrap_resamples: SCIPY_BOOTSTRAPS,
@@ -80,7 +98,10 @@ test(`paired t-test, permutation p and bootstrap CI agree with scipy.stats ${ver
     } else {
       const p = Math.max(mine.p, ref.pPermutation);
       const tolerance = Z * Math.sqrt((p * (1 - p)) / OUR_SAMPLES + (p * (2 - p)) / SCIPY_PERMUTATIONS) + 1 / OUR_SAMPLES;
-      assert.ok(Math.abs(mine.p - ref.pPermutation) <= tolerance, `${at}: sampled permutation p ${mine.p} vs scipy ${ref.pPermutation} (tolerance ${tolerance.toFixed(4)})`);
+      assert.ok(
+        Math.abs(mine.p - ref.pPermutation) <= tolerance,
+        `${at}: sampled permutation p ${mine.p} vs scipy ${ref.pPermutation} (tolerance ${tolerance.toFixed(4)})`,
+      );
     }
 
     // Bootstrap: our endpoint for level q is an order statistic of 10,000 resample means, so its position in the
@@ -90,8 +111,10 @@ test(`paired t-test, permutation p and bootstrap CI agree with scipy.stats ${ver
     levels.forEach((q, end) => {
       const se = (b: number) => Math.sqrt((q * (1 - q)) / b);
       const check = (share: Share, delta: number, what: string) => {
-        assert.ok(share.below - delta <= q && q <= share.atOrBelow + delta,
-          `${at}: bootstrap ${end ? 'upper' : 'lower'} end ${mine.ci[end]} sits at ${share.below}..${share.atOrBelow} of ${what}, want ${q} ± ${delta.toFixed(4)} (scipy CI ${ref.bootstrapCI})`);
+        assert.ok(
+          share.below - delta <= q && q <= share.atOrBelow + delta,
+          `${at}: bootstrap ${end ? 'upper' : 'lower'} end ${mine.ci[end]} sits at ${share.below}..${share.atOrBelow} of ${what}, want ${q} ± ${delta.toFixed(4)} (scipy CI ${ref.bootstrapCI})`,
+        );
       };
       check(ref.bootstrapShares[end], Z * Math.hypot(se(OUR_SAMPLES), se(SCIPY_BOOTSTRAPS)), "scipy's bootstrap distribution");
       if (ref.exactBootstrapShares) check(ref.exactBootstrapShares[end], Z * se(OUR_SAMPLES), 'the exact bootstrap distribution');
@@ -102,10 +125,20 @@ test(`paired t-test, permutation p and bootstrap CI agree with scipy.stats ${ver
 test('the cross-check can fail: a one-sided permutation p or a 90% interval is caught', { skip }, () => {
   const d = DATASETS[3]; // n = 16, exact
   const { stats } = crosscheck<{ stats: ScipyStats[] }>(python!, {
-    stats: [{ a: d.a, b: d.b, seed: 1, confidence: CONFIDENCE, points: pairedBootstrapCI(d.a, d.b, { confidence: 0.9 }), permutation_resamples: 2 ** 16, bootstrap_resamples: SCIPY_BOOTSTRAPS }],
+    stats: [
+      {
+        a: d.a,
+        b: d.b,
+        seed: 1,
+        confidence: CONFIDENCE,
+        points: pairedBootstrapCI(d.a, d.b, { confidence: 0.9 }),
+        permutation_resamples: 2 ** 16,
+        bootstrap_resamples: SCIPY_BOOTSTRAPS,
+      },
+    ],
   });
   const p = pairedPermutationTest(d.a, d.b);
   assert.ok(Math.abs(p / 2 - stats[0].pPermutation) > 1e-12, 'half the two-sided p differs from scipy');
-  const delta = Z * Math.hypot(Math.sqrt(0.025 * 0.975 / OUR_SAMPLES), Math.sqrt(0.025 * 0.975 / SCIPY_BOOTSTRAPS));
+  const delta = Z * Math.hypot(Math.sqrt((0.025 * 0.975) / OUR_SAMPLES), Math.sqrt((0.025 * 0.975) / SCIPY_BOOTSTRAPS));
   assert.ok(stats[0].bootstrapShares[0].below - delta > 0.025, "a 90% interval's lower end lies outside the 95% band");
 });

@@ -191,7 +191,11 @@ describe('Student t distribution', () => {
   });
 
   it('is symmetric, tends to the normal for large df, and handles infinities', () => {
-    for (const [t, df] of [[1.3, 5], [0.2, 17], [3.5, 3.5]]) {
+    for (const [t, df] of [
+      [1.3, 5],
+      [0.2, 17],
+      [3.5, 3.5],
+    ]) {
       assertClose(studentTCdf(-t, df), 1 - studentTCdf(t, df), 1e-14);
     }
     assert.equal(studentTCdf(0, 7), 0.5);
@@ -339,7 +343,13 @@ describe('pairedPermutationTest', () => {
 describe('pairedBootstrapCI', () => {
   it('constant difference → [d, d]', () => {
     const a = [0.5, 0.25, 0.75, 0.125];
-    assert.deepEqual(pairedBootstrapCI(a, a.map((x) => x + 0.125)), [0.125, 0.125]); // dyadic: exact
+    assert.deepEqual(
+      pairedBootstrapCI(
+        a,
+        a.map((x) => x + 0.125),
+      ),
+      [0.125, 0.125],
+    ); // dyadic: exact
     const [lo, hi] = pairedBootstrapCI([0.2, 0.3, 0.6], [0.3, 0.4, 0.7]);
     assertClose(lo, 0.1, 1e-15);
     assertClose(hi, 0.1, 1e-15);

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { tieReport } from '../../../src/core/experiment/ties';
 import { loadJudgments } from '../../../src/core/judgments';
 import fc from 'fast-check';
-import { DEFAULT_METRIC_OPTIONS, type EvaluateOptions, type MetricSpec, computeMetric, evaluateRun, parseMetricList, queryContext } from '../../../src/core/metrics';
+import {
+  DEFAULT_METRIC_OPTIONS,
+  type EvaluateOptions,
+  type MetricSpec,
+  computeMetric,
+  evaluateRun,
+  parseMetricList,
+  queryContext,
+} from '../../../src/core/metrics';
 import { readTrecRun } from '../../../src/core/run/trec-run';
 import type { RankedDoc, Run } from '../../../src/core/run/types';
 import { judgmentsOf } from '../../helpers/judgments';
@@ -17,7 +25,18 @@ const docs = (spec: [string, number][]): RankedDoc[] => spec.map(([id, score]) =
 
 test('hand-computed: a tie group at ranks 2-4 holding the only grade-3 document', () => {
   // Given order (trec_eval: docid descending in the tie): a(0) d(0) c(3) b(unjudged) e(1).
-  const run: Run = new Map([['q', docs([['a', 3], ['d', 2], ['c', 2], ['b', 2], ['e', 1]])]]);
+  const run: Run = new Map([
+    [
+      'q',
+      docs([
+        ['a', 3],
+        ['d', 2],
+        ['c', 2],
+        ['b', 2],
+        ['e', 1],
+      ]),
+    ],
+  ]);
   const judgments = judgmentsOf({ q: { a: 0, c: 3, d: 0, e: 1 } });
   const r = tieReport(run, judgments, parseMetricList('p@2,ndcg@3,mrr'), DEFAULT_METRIC_OPTIONS);
   assert.deepEqual(r.queriesWithTies, ['q']);
@@ -34,7 +53,17 @@ test('hand-computed: a tie group at ranks 2-4 holding the only grade-3 document'
 });
 
 test('a tie below the evaluated depth is not counted; no ties, no change', () => {
-  const run: Run = new Map([['q', docs([['a', 3], ['b', 2], ['c', 1], ['d', 1]])]]);
+  const run: Run = new Map([
+    [
+      'q',
+      docs([
+        ['a', 3],
+        ['b', 2],
+        ['c', 1],
+        ['d', 1],
+      ]),
+    ],
+  ]);
   const r = tieReport(run, judgmentsOf({ q: { c: 1 } }), parseMetricList('p@2'), DEFAULT_METRIC_OPTIONS);
   assert.equal(r.depth, 2);
   assert.deepEqual(r.queriesWithTies, []);
@@ -57,7 +86,9 @@ test('random queries: the reported min/max equal a brute force over every tie or
   const rnd = createRng(7);
   for (let trial = 0; trial < 60; trial++) {
     const n = 2 + Math.floor(rnd() * 7);
-    const list = docs(Array.from({ length: n }, (_, i) => [`d${i}`, Math.floor(rnd() * 3)] as [string, number])).sort((a, b) => b.score - a.score);
+    const list = docs(Array.from({ length: n }, (_, i) => [`d${i}`, Math.floor(rnd() * 3)] as [string, number])).sort(
+      (a, b) => b.score - a.score,
+    );
     const grades: Record<string, number> = {};
     for (const d of list) if (rnd() < 0.7) grades[d.id] = Math.floor(rnd() * 4);
     grades.extra = 2; // a relevant document that was not retrieved
@@ -83,7 +114,12 @@ test('random queries: the reported min/max equal a brute force over every tie or
 
 test('cacm BM25 run (163 tied pairs): ties are found and the reported value lies in the range', { skip: COLLECTIONS_SKIP }, () => {
   const dir = collectionPath('cacm');
-  const r = tieReport(readTrecRun(join(dir, 'run.bm25.txt')).run, loadJudgments({ qrels: join(dir, 'qrels.tsv') }), parseMetricList('ndcg@10,p@10'), { gain: 'linear', relevanceThreshold: 1 });
+  const r = tieReport(
+    readTrecRun(join(dir, 'run.bm25.txt')).run,
+    loadJudgments({ qrels: join(dir, 'qrels.tsv') }),
+    parseMetricList('ndcg@10,p@10'),
+    { gain: 'linear', relevanceThreshold: 1 },
+  );
   assert.ok(r.queriesWithTies.length > 0);
   for (const range of Object.values(r.ranges)) assert.ok(range.min <= range.value + 1e-12 && range.value <= range.max + 1e-12);
 });
@@ -108,8 +144,14 @@ function referenceReport(run: Run, judgments: ReturnType<typeof judgmentsOf>, sp
     }
     if (tied) queriesWithTies.push(qid);
     const grade = (d: RankedDoc) => qrels.get(d.id) ?? 0;
-    best.set(qid, groups.flatMap((g) => [...g].sort((a, b) => grade(b) - grade(a))));
-    worst.set(qid, groups.flatMap((g) => [...g].sort((a, b) => grade(a) - grade(b))));
+    best.set(
+      qid,
+      groups.flatMap((g) => [...g].sort((a, b) => grade(b) - grade(a))),
+    );
+    worst.set(
+      qid,
+      groups.flatMap((g) => [...g].sort((a, b) => grade(a) - grade(b))),
+    );
   }
   const ranged = specs.filter((s) => s.kind === 'ndcg' || s.kind === 'p');
   const ranges: Record<string, unknown> = {};
@@ -124,24 +166,32 @@ function referenceReport(run: Run, judgments: ReturnType<typeof judgmentsOf>, sp
 
 test('many queries with ties (some unjudged, some missing from the run): the same report as re-evaluating every query in both orders', () => {
   fc.assert(
-    fc.property(fc.integer(), fc.boolean(), fc.boolean(), fc.constantFrom('ndcg@3,p@2,mrr', 'p@5,ndcg@10', 'ndcg,map'), (seed, judgedOnly, excludeNoRelevant, metrics) => {
-      const rnd = createRng(seed);
-      const run: Run = new Map();
-      const grades: Record<string, Record<string, number>> = {};
-      for (let q = 0; q < 12; q++) {
-        const n = Math.floor(rnd() * 9);
-        const list = docs(Array.from({ length: n }, (_, i) => [`d${i}`, Math.floor(rnd() * 4)] as [string, number])).sort((a, b) => b.score - a.score);
-        if (rnd() < 0.9) run.set(`q${q}`, list);
-        grades[`q${q}`] = { extra: 1 + Math.floor(rnd() * 2) };
-        for (const d of list) if (rnd() < 0.6) grades[`q${q}`][d.id] = Math.floor(rnd() * 4);
-      }
-      const judgments = judgmentsOf(grades);
-      const specs = parseMetricList(metrics);
-      const options = { ...DEFAULT_METRIC_OPTIONS, judgedOnly, excludeNoRelevant, relevanceThreshold: 1 + Math.floor(rnd() * 2) };
-      const expected = referenceReport(run, judgments, specs, options);
-      assert.deepEqual(tieReport(run, judgments, specs, options), expected);
-      assert.deepEqual(tieReport(run, judgments, specs, options, evaluateRun(run, judgments, specs, options)), expected);
-    }),
+    fc.property(
+      fc.integer(),
+      fc.boolean(),
+      fc.boolean(),
+      fc.constantFrom('ndcg@3,p@2,mrr', 'p@5,ndcg@10', 'ndcg,map'),
+      (seed, judgedOnly, excludeNoRelevant, metrics) => {
+        const rnd = createRng(seed);
+        const run: Run = new Map();
+        const grades: Record<string, Record<string, number>> = {};
+        for (let q = 0; q < 12; q++) {
+          const n = Math.floor(rnd() * 9);
+          const list = docs(Array.from({ length: n }, (_, i) => [`d${i}`, Math.floor(rnd() * 4)] as [string, number])).sort(
+            (a, b) => b.score - a.score,
+          );
+          if (rnd() < 0.9) run.set(`q${q}`, list);
+          grades[`q${q}`] = { extra: 1 + Math.floor(rnd() * 2) };
+          for (const d of list) if (rnd() < 0.6) grades[`q${q}`][d.id] = Math.floor(rnd() * 4);
+        }
+        const judgments = judgmentsOf(grades);
+        const specs = parseMetricList(metrics);
+        const options = { ...DEFAULT_METRIC_OPTIONS, judgedOnly, excludeNoRelevant, relevanceThreshold: 1 + Math.floor(rnd() * 2) };
+        const expected = referenceReport(run, judgments, specs, options);
+        assert.deepEqual(tieReport(run, judgments, specs, options), expected);
+        assert.deepEqual(tieReport(run, judgments, specs, options, evaluateRun(run, judgments, specs, options)), expected);
+      },
+    ),
     { numRuns: 300 },
   );
 });

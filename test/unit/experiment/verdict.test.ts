@@ -19,9 +19,28 @@ const small = judgmentsOf(
   { q1: { tags: ['proc'] }, q2: { tags: ['nav'] }, q3: { tags: ['proc'] }, q4: { tags: ['nav'], split: 'holdout' } },
 );
 const cmp = compareRuns(
-  { name: 'baseline', run: new Map([['q1', list('a', 'x')], ['q2', list('x', 'b')], ['q3', list('c')], ['q4', list('x', 'd')]]) },
-  { name: 'candidate', run: new Map([['q1', list('x', 'a')], ['q2', list('b', 'x')], ['q3', list('c')], ['q4', list('d', 'x')]]) },
-  small, parseMetricList('p@1'), opts, { minSliceSize: 2 },
+  {
+    name: 'baseline',
+    run: new Map([
+      ['q1', list('a', 'x')],
+      ['q2', list('x', 'b')],
+      ['q3', list('c')],
+      ['q4', list('x', 'd')],
+    ]),
+  },
+  {
+    name: 'candidate',
+    run: new Map([
+      ['q1', list('x', 'a')],
+      ['q2', list('b', 'x')],
+      ['q3', list('c')],
+      ['q4', list('d', 'x')],
+    ]),
+  },
+  small,
+  parseMetricList('p@1'),
+  opts,
+  { minSliceSize: 2 },
 );
 const gates = checkGates({ min: { 'p@1': 0.8 }, maxRegression: { 'p@1': 0.1 }, maxSliceRegression: { 'p@1': 0.2 } }, cmp);
 
@@ -34,24 +53,58 @@ test('a change that is not significant: the line, gates on the metric, the worst
   assert.equal(m.significant, false, 'p = 1 (8 sign flips of [-1, +1, +1], all |sum| >= 1)');
   // min 0.8 fails (0.75), maxRegression passes, maxSliceRegression: nav, proc (drop 0.5: fails), split:tune, split:holdout
   assert.deepEqual(m.gates, { passed: 4, total: 6, failed: ['p@1 >= 0.8', 'p@1 drop vs baseline <= 0.2 in slice proc'] });
-  assert.deepEqual(m.worstSlice, { name: 'proc', queries: 2, delta: -0.5, pAdjusted: cmp.slices.proc.metrics['p@1'].pAdjusted, significant: false });
+  assert.deepEqual(m.worstSlice, {
+    name: 'proc',
+    queries: 2,
+    delta: -0.5,
+    pAdjusted: cmp.slices.proc.metrics['p@1'].pAdjusted,
+    significant: false,
+  });
   // deltas [-1, +1, 0, +1]: mean 0.25, sd = sqrt(2.75 / 3) = 0.957427; MDE = (t(.975,3) 3.182446 + t(.8,3) 0.978472) · sd / 2
   assert.ok(Math.abs(m.mde.sd! - 0.957427) < 1e-6);
   assert.ok(Math.abs(m.mde.value! - ((3.182446 + 0.978472) * 0.957427) / 2) < 1e-5, String(m.mde.value));
   assert.equal(m.mde.queriesFor, queriesToDetect(0.01, m.mde.sd!));
-  assert.match(v.mde, /^With 4 queries, changes smaller than ±1\.99\d\d in p@1 cannot be told from noise \(80% power, two-sided α = 0\.05\); about [\d,]+ queries would be needed to detect ±0\.01\.$/);
-  assert.match(m.line, /^p@1 \+0\.2500 \(0\.5000 → 0\.7500\), 95% CI \[[-+]\d\.\d{4}, [-+]\d\.\d{4}\]: not significant \(p adj\. 1\.0000\); gates 4\/6 pass; worst slice proc -0\.5000 \(2 queries\); MDE ±1\.99\d\d/);
+  assert.match(
+    v.mde,
+    /^With 4 queries, changes smaller than ±1\.99\d\d in p@1 cannot be told from noise \(80% power, two-sided α = 0\.05\); about [\d,]+ queries would be needed to detect ±0\.01\.$/,
+  );
+  assert.match(
+    m.line,
+    /^p@1 \+0\.2500 \(0\.5000 → 0\.7500\), 95% CI \[[-+]\d\.\d{4}, [-+]\d\.\d{4}\]: not significant \(p adj\. 1\.0000\); gates 4\/6 pass; worst slice proc -0\.5000 \(2 queries\); MDE ±1\.99\d\d/,
+  );
   assert.equal(v.headline, 'candidate vs baseline: no significant change on the metric; 2 of 6 gates fail');
   assert.equal(v.basis, '4 queries, significant = Holm-adjusted p < 0.05 over 5 tests');
 });
 
 test('the unjudged documents appear in the line only when they could flip the sign', () => {
   // The small judgments with one non-relevant grade (of a document no list shows, so the figures are the same).
-  const graded = judgmentsOf({ q1: { a: 1, y: 0 }, q2: { b: 1 }, q3: { c: 1 }, q4: { d: 1 } }, { q1: { tags: ['proc'] }, q2: { tags: ['nav'] }, q3: { tags: ['proc'] }, q4: { tags: ['nav'], split: 'holdout' } });
+  const graded = judgmentsOf(
+    { q1: { a: 1, y: 0 }, q2: { b: 1 }, q3: { c: 1 }, q4: { d: 1 } },
+    { q1: { tags: ['proc'] }, q2: { tags: ['nav'] }, q3: { tags: ['proc'] }, q4: { tags: ['nav'], split: 'holdout' } },
+  );
   const withZero = compareRuns(
-    { name: 'baseline', run: new Map([['q1', list('a', 'x')], ['q2', list('x', 'b')], ['q3', list('c')], ['q4', list('x', 'd')]]) },
-    { name: 'candidate', run: new Map([['q1', list('x', 'a')], ['q2', list('b', 'x')], ['q3', list('c')], ['q4', list('d', 'x')]]) },
-    graded, parseMetricList('p@1'), opts, { minSliceSize: 2 },
+    {
+      name: 'baseline',
+      run: new Map([
+        ['q1', list('a', 'x')],
+        ['q2', list('x', 'b')],
+        ['q3', list('c')],
+        ['q4', list('x', 'd')],
+      ]),
+    },
+    {
+      name: 'candidate',
+      run: new Map([
+        ['q1', list('x', 'a')],
+        ['q2', list('b', 'x')],
+        ['q3', list('c')],
+        ['q4', list('d', 'x')],
+      ]),
+    },
+    graded,
+    parseMetricList('p@1'),
+    opts,
+    { minSliceSize: 2 },
   );
   const v = verdictOf(withZero, gates).metrics[0];
   const b = withZero.bounds!.metrics['p@1'];
@@ -67,8 +120,29 @@ test('the unjudged documents appear in the line only when they could flip the si
   assert.match(onlyRelevant.unjudgedNote!, /^The judgments list only relevant documents/);
   // every document judged: nothing could flip
   const judged = judgmentsOf({ q1: { a: 1, x: 0 }, q2: { b: 1, x: 0 }, q3: { c: 1 }, q4: { d: 1, x: 0 } });
-  const full = compareRuns({ name: 'b', run: new Map([['q1', list('a', 'x')], ['q2', list('x', 'b')], ['q3', list('c')], ['q4', list('x', 'd')]]) },
-    { name: 'c', run: new Map([['q1', list('x', 'a')], ['q2', list('b', 'x')], ['q3', list('c')], ['q4', list('d', 'x')]]) }, judged, parseMetricList('p@1'), opts);
+  const full = compareRuns(
+    {
+      name: 'b',
+      run: new Map([
+        ['q1', list('a', 'x')],
+        ['q2', list('x', 'b')],
+        ['q3', list('c')],
+        ['q4', list('x', 'd')],
+      ]),
+    },
+    {
+      name: 'c',
+      run: new Map([
+        ['q1', list('x', 'a')],
+        ['q2', list('b', 'x')],
+        ['q3', list('c')],
+        ['q4', list('d', 'x')],
+      ]),
+    },
+    judged,
+    parseMetricList('p@1'),
+    opts,
+  );
   assert.equal(verdictOf(full, []).metrics[0].couldFlip, undefined);
   assert.doesNotMatch(verdictOf(full, []).metrics[0].line, /unjudged/);
 });
@@ -103,7 +177,10 @@ test('a significant gain and a significant drop; no spread means no MDE', () => 
   assert.match(down.headline, /^old vs new: significant drop on 1 metric \(p@1\)/);
 
   const all = tenQueries(10);
-  const same = verdictOf(compareRuns({ name: 'a', run: all.cand }, { name: 'b', run: all.cand }, all.judgments, parseMetricList('p@1'), opts), []);
+  const same = verdictOf(
+    compareRuns({ name: 'a', run: all.cand }, { name: 'b', run: all.cand }, all.judgments, parseMetricList('p@1'), opts),
+    [],
+  );
   assert.equal(same.metrics[0].mde.value, 0);
   assert.match(same.mde, /both runs score every query the same on p@1: there is no spread/);
 });
@@ -119,5 +196,8 @@ test('the report starts with the verdict and explains its terms; the JSON carrie
   }
   const json = comparisonJson(cmp, gates) as { verdict: { outcome: string; metrics: { metric: string }[] } };
   assert.equal(json.verdict.outcome, 'no significant change');
-  assert.deepEqual(json.verdict.metrics.map((m) => m.metric), ['p@1']);
+  assert.deepEqual(
+    json.verdict.metrics.map((m) => m.metric),
+    ['p@1'],
+  );
 });

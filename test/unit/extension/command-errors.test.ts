@@ -24,7 +24,9 @@ test('stack frames written into a message are dropped too; an empty message fall
 });
 
 test('only the first line of a message is shown (an InputError listing related problems, a multi-line error)', () => {
-  const e = new InputError('3 id(s) hold white space\ncorpus/a.jsonl:2: document id "a b"\ncorpus/a.jsonl:5: document id "c d"', [], { key: '--trec-run' });
+  const e = new InputError('3 id(s) hold white space\ncorpus/a.jsonl:2: document id "a b"\ncorpus/a.jsonl:5: document id "c d"', [], {
+    key: '--trec-run',
+  });
   assert.equal(commandErrorMessage(e), 'Ranklab: --trec-run: 3 id(s) hold white space');
   assert.equal(commandErrorMessage(new Error('model not found\nsee https://example.org/help')), 'Ranklab: model not found');
 });

@@ -42,7 +42,10 @@ async function both(ws: string, runsDir: string, judgments: JudgmentSet, setting
 }
 
 /** The cache's entries, sorted: a pair's comparison (named by both runs) or a run's per-query values (by the run). */
-const entries = (runsDir: string) => readdirSync(path.join(runsDir, COMPARISON_CACHE_DIR)).map((name) => ({ name, kind: name.split('-').length === 3 ? 'pair' : 'run' })).sort((a, b) => a.kind.localeCompare(b.kind));
+const entries = (runsDir: string) =>
+  readdirSync(path.join(runsDir, COMPARISON_CACHE_DIR))
+    .map((name) => ({ name, kind: name.split('-').length === 3 ? 'pair' : 'run' }))
+    .sort((a, b) => a.kind.localeCompare(b.kind));
 
 /** The figures a user reads: every metric line, slices, gates, verdict, per-query values. */
 const figures = (c: Awaited<ReturnType<typeof dashboardComparison>>) => ({ view: c.view, perQuery: c.core?.perQuery });
@@ -53,7 +56,11 @@ test('a second open reads the comparison from the cache: the same figures, core 
   const first = await both(ws, runsDir, j);
   assert.equal(first.cached.cached, false);
   assert.deepEqual(figures(first.cached), figures(first.fresh));
-  assert.deepEqual(entries(runsDir).map((e) => e.kind), ['pair', 'run', 'run'], 'the comparison, and each run\'s per-query values');
+  assert.deepEqual(
+    entries(runsDir).map((e) => e.kind),
+    ['pair', 'run', 'run'],
+    "the comparison, and each run's per-query values",
+  );
   assert.equal(readSavedRuns(ws).runs.length, 2, 'the cache folder is never taken for a run');
   const second = await both(ws, runsDir, j);
   assert.equal(second.cached.cached, true);
@@ -77,15 +84,21 @@ test('every input changed in turn is recomputed with the new figures, never the 
   };
 
   // A judgment grade: q2's quick-bread 2 → 3.
-  editJudgments((qs) => { qs[1].judgments['corpus/quick-bread.md'] = 3; });
+  editJudgments((qs) => {
+    qs[1].judgments['corpus/quick-bread.md'] = 3;
+  });
   const graded = await check('a judgment grade');
   assert.notEqual(ndcg(graded).candidate, ndcg(before.cached).candidate);
   // A tag (the slices).
-  editJudgments((qs) => { qs[0].tags = ['soup']; });
+  editJudgments((qs) => {
+    qs[0].tags = ['soup'];
+  });
   const tagged = await check('a tag');
   assert.deepEqual(tagged.core!.queryInfo.q1.tags, ['soup']);
   // The query set: q3 no longer judged.
-  editJudgments((qs) => { qs.splice(2, 1); });
+  editJudgments((qs) => {
+    qs.splice(2, 1);
+  });
   const fewer = await check('the query set');
   assert.equal(fewer.view!.queries, 2);
   // A metric option: linear gain.
@@ -93,7 +106,10 @@ test('every input changed in turn is recomputed with the new figures, never the 
   assert.notEqual(ndcg(linear).candidate, ndcg(fewer).candidate);
   // A gate.
   const gated = await check('a gate', { ...SETTINGS, gates: { min: { 'ndcg@10': 0.99 } } });
-  assert.deepEqual(gated.view!.gates.map((g) => g.passed), [false]);
+  assert.deepEqual(
+    gated.view!.gates.map((g) => g.passed),
+    [false],
+  );
   // A run file: the candidate's q1 list reversed, then the file rewritten (a later mtime, same size).
   const file = path.join(runsDir, '2025-11-02-title-boost.json');
   const run = JSON.parse(readFileSync(file, 'utf8'));
@@ -129,7 +145,10 @@ test('Open Dashboard on runs just evaluated: the page and the verdict without re
   await evaluateConfig(session, session.resolveConfig('baseline'), { specs, metricOptions });
   await evaluateConfig(session, session.resolveConfig('title-boost-3'), { specs, metricOptions });
   const runsDir = session.workspace.runsDir;
-  assert.deepEqual(entries(runsDir).map((e) => e.kind), ['run', 'run']);
+  assert.deepEqual(
+    entries(runsDir).map((e) => e.kind),
+    ['run', 'run'],
+  );
   const judgments = session.judgmentsFor({ relevanceThreshold: 1 });
 
   const open = async (metricOptions: { gain: 'exp' | 'linear'; relevanceThreshold: number } = { gain: 'exp', relevanceThreshold: 1 }) => {
@@ -138,15 +157,28 @@ test('Open Dashboard on runs just evaluated: the page and the verdict without re
     const { runs } = store.list();
     const read = () => store.filesRead - readAtList;
     const readAtList = store.filesRead;
-    const model = (cmp?: DashboardComparison<ComparisonStatistics>) => buildDashboardModel({
-      workspaceName: 'ws', runsFolder: runsDir, runs, problems: [], metricOptions, baselineRunId: runs[0].id, candidateRunId: runs[1].id,
-      comparing: !cmp, comparison: cmp?.view, core: cmp?.core, sides: cmp?.sides,
-    });
+    const model = (cmp?: DashboardComparison<ComparisonStatistics>) =>
+      buildDashboardModel({
+        workspaceName: 'ws',
+        runsFolder: runsDir,
+        runs,
+        problems: [],
+        metricOptions,
+        baselineRunId: runs[0].id,
+        candidateRunId: runs[1].id,
+        comparing: !cmp,
+        comparison: cmp?.view,
+        core: cmp?.core,
+        sides: cmp?.sides,
+      });
     const page = model();
     assert.equal(read(), 0, 'the page: from the run index');
     assert.deepEqual([page.runs.map((r) => r.queryCount), page.perQuery], [[runs[0].summary.queryCount, runs[1].summary.queryCount], []]);
     const firsts: { model: ReturnType<typeof model>; read: number }[] = [];
-    const full = await dashboardComparison(runs[0], runs[1], judgments, settings, { cacheDir: runsDir, onStatistics: (first) => firsts.push({ model: model(first), read: read() }) });
+    const full = await dashboardComparison(runs[0], runs[1], judgments, settings, {
+      cacheDir: runsDir,
+      onStatistics: (first) => firsts.push({ model: model(first), read: read() }),
+    });
     return { firsts, full, model: model(full), read: read() };
   };
 
@@ -162,11 +194,19 @@ test('Open Dashboard on runs just evaluated: the page and the verdict without re
   const whole = cold.model.comparison!;
   assert.ok(whole.moved.length > 0 && whole.classes && whole.judged && !whole.pending);
   const statistics = ({ metrics, slices, splits, gates, queries, correction, verdict }: typeof shown) => ({
-    metrics, slices, splits, gates, queries, correction,
+    metrics,
+    slices,
+    splits,
+    gates,
+    queries,
+    correction,
     verdict: { ...verdict, notes: undefined, lines: verdict.lines.map(({ couldFlip: _c, text: _t, ...l }) => l) },
   });
   assert.deepEqual(statistics(shown), statistics(whole));
-  assert.deepEqual(first.model.perQuery, cold.model.perQuery.map(({ classes: _c, ...r }) => r));
+  assert.deepEqual(
+    first.model.perQuery,
+    cold.model.perQuery.map(({ classes: _c, ...r }) => r),
+  );
   assert.ok(shown.warnings.every((w) => whole.warnings.includes(w)));
 
   const warm = await open();
@@ -176,7 +216,11 @@ test('Open Dashboard on runs just evaluated: the page and the verdict without re
 
   // Scored otherwise (linear gain: no per-query values kept for it): the verdict still comes first, from the run files.
   const linear = await open({ gain: 'linear', relevanceThreshold: 1 });
-  assert.deepEqual([linear.firsts.length, linear.firsts[0].read, linear.read], [1, 2, 2], 'both runs read once, for the verdict and the rest');
+  assert.deepEqual(
+    [linear.firsts.length, linear.firsts[0].read, linear.read],
+    [1, 2, 2],
+    'both runs read once, for the verdict and the rest',
+  );
   assert.deepEqual(statistics(linear.firsts[0].model.comparison!), statistics(linear.model.comparison!));
   assert.notDeepEqual(statistics(linear.model.comparison!), statistics(whole), 'other figures');
   assert.equal((await open({ gain: 'linear', relevanceThreshold: 1 })).read, 0, 'then cached too');

@@ -18,14 +18,28 @@ const session = RanklabSession.open(dir);
 const config = (name: string) => session.usable(session.configEntries().find((e) => e.name === name)!);
 
 test('explainDocument is a request the host accepts from the webview; malformed ones are refused', () => {
-  assert.equal(isWebviewToHost({ type: 'request', requestId: 1, method: 'explainDocument', params: { qid: 'q01', docId: 'origin-gayo' } }), true);
+  assert.equal(
+    isWebviewToHost({ type: 'request', requestId: 1, method: 'explainDocument', params: { qid: 'q01', docId: 'origin-gayo' } }),
+    true,
+  );
   assert.equal(isWebviewToHost({ type: 'request', requestId: 1, method: 'explainDocument' }), false);
 });
 
-test('baseline vs hybrid: both sides in the dashboard\'s order with their runs, lexical parts and fused lists as the core computed them', async () => {
-  const report = await explainDocument(session, { config: config('hybrid-rrf'), baseline: config('baseline'), query: 'q01', doc: 'origin-gayo' });
+test("baseline vs hybrid: both sides in the dashboard's order with their runs, lexical parts and fused lists as the core computed them", async () => {
+  const report = await explainDocument(session, {
+    config: config('hybrid-rrf'),
+    baseline: config('baseline'),
+    query: 'q01',
+    doc: 'origin-gayo',
+  });
   const view = explanationView('q01', report, { candidate: 'run-c', baseline: 'run-b' });
-  assert.deepEqual(view.sides.map((s) => [s.side, s.runId, s.config]), [['baseline', 'run-b', 'baseline'], ['candidate', 'run-c', 'hybrid-rrf']]);
+  assert.deepEqual(
+    view.sides.map((s) => [s.side, s.runId, s.config]),
+    [
+      ['baseline', 'run-b', 'baseline'],
+      ['candidate', 'run-c', 'hybrid-rrf'],
+    ],
+  );
   assert.equal(view.reason, report.reason);
   assert.ok(view.reason && view.reason.length > 0);
   assert.equal(view.error, undefined);
@@ -37,22 +51,33 @@ test('baseline vs hybrid: both sides in the dashboard\'s order with their runs, 
     assert.ok(lexical.parts.every((p) => p.tf > 0 && p.idf > 0 && p.lengthNorm > 0));
   }
   // Each step carries what its explanation holds, as docs/cli.md words it.
-  assert.equal(view.sides[1].steps.find((s) => s.step === 'fuse')!.about, 'each list\'s rank (within the hybrid depth), weight and weight/(k+rank); the sum is the fused score');
+  assert.equal(
+    view.sides[1].steps.find((s) => s.step === 'fuse')!.about,
+    "each list's rank (within the hybrid depth), weight and weight/(k+rank); the sum is the fused score",
+  );
   const fusion = view.sides[1].steps.find((s) => s.step === 'fuse')!.fusion!;
-  assert.deepEqual(fusion.lists.map((l) => l.name), ['lexical', 'vector']);
+  assert.deepEqual(
+    fusion.lists.map((l) => l.name),
+    ['lexical', 'vector'],
+  );
   // Reciprocal rank fusion by hand: weight / (k + rank) for each list that holds the document.
   for (const l of fusion.lists) if (l.rank !== null) assert.ok(Math.abs(l.contribution - l.weight / (fusion.k + l.rank)) < 1e-12);
   assert.ok(Math.abs(fusion.sum - fusion.lists.reduce((a, l) => a + l.contribution, 0)) < 1e-12);
-  assert.ok(view.sides[1].steps.some((s) => s.step === 'vector' && s.vector && (s.vector.producedBy === 'hnsw' || s.vector.producedBy === 'exact')));
+  assert.ok(
+    view.sides[1].steps.some((s) => s.step === 'vector' && s.vector && (s.vector.producedBy === 'hnsw' || s.vector.producedBy === 'exact')),
+  );
   // Each run's full ranking stays in the worker; what crosses to the webview is plain data.
   assert.equal(JSON.stringify(view).includes('"ranking"'), false);
   assert.deepEqual(structuredClone(view), view);
 });
 
-test('a query shown with one run only: one side, the candidate\'s, and no reason', async () => {
+test("a query shown with one run only: one side, the candidate's, and no reason", async () => {
   const report = await explainDocument(session, { config: config('baseline'), query: 'q01', doc: 'page-about' });
   const view = explanationView('q01', report, { candidate: 'run-only' });
-  assert.deepEqual(view.sides.map((s) => [s.side, s.runId]), [['candidate', 'run-only']]);
+  assert.deepEqual(
+    view.sides.map((s) => [s.side, s.runId]),
+    [['candidate', 'run-only']],
+  );
   assert.equal(view.reason, undefined);
   const side = view.sides[0];
   assert.equal(side.rank === null, side.fellOut !== null);

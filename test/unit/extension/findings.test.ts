@@ -8,10 +8,20 @@ import { checkGates } from '../../../src/core/experiment/gates';
 import { readGoldenSet } from '../../../src/core/judgments/golden-set';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import type { Run } from '../../../src/core/run/types';
-import { changedSettingLine, formatDelta, formatResultList, gateFindings, headline, queryVerdict } from '../../../src/extension/logic/findings';
+import {
+  changedSettingLine,
+  formatDelta,
+  formatResultList,
+  gateFindings,
+  headline,
+  queryVerdict,
+} from '../../../src/extension/logic/findings';
 
 test('headline: first metric with its change vs the baseline, then the second metric', () => {
-  assert.equal(headline(['ndcg@10', 'mrr@10'], { 'ndcg@10': 0.742, 'mrr@10': 0.81 }, { 'ndcg@10': 0.73, 'mrr@10': 0.9 }), 'nDCG@10 0.742 ▲0.012 vs baseline · MRR@10 0.810');
+  assert.equal(
+    headline(['ndcg@10', 'mrr@10'], { 'ndcg@10': 0.742, 'mrr@10': 0.81 }, { 'ndcg@10': 0.73, 'mrr@10': 0.9 }),
+    'nDCG@10 0.742 ▲0.012 vs baseline · MRR@10 0.810',
+  );
   assert.equal(headline(['ndcg@10'], { 'ndcg@10': 0.5 }, { 'ndcg@10': 0.75 }), 'nDCG@10 0.500 ▼0.250 vs baseline');
   assert.equal(headline(['ndcg@10', 'mrr@10'], { 'ndcg@10': 0.5, 'mrr@10': 0.25 }), 'nDCG@10 0.500 (baseline) · MRR@10 0.250');
   assert.equal(formatDelta(0.0001), '±0.000');
@@ -56,7 +66,13 @@ test('queryVerdict: below gates.min fails; a drop beyond maxRegression (or epsil
 });
 
 test('formatResultList marks grades and unjudged documents', () => {
-  const text = formatResultList([{ id: 'a', score: 2, title: 'Alpha' }, { id: 'b', score: 1 }], new Map([['a', 3]]));
+  const text = formatResultList(
+    [
+      { id: 'a', score: 2, title: 'Alpha' },
+      { id: 'b', score: 1 },
+    ],
+    new Map([['a', 3]]),
+  );
   assert.equal(text, ' 1. a  [grade 3]  Alpha\n 2. b  [unjudged]\n');
   assert.equal(formatResultList([], undefined), '(no results)\n');
 });
@@ -64,16 +80,34 @@ test('formatResultList marks grades and unjudged documents', () => {
 test('gateFindings names the failing gate and the worst queries of a real comparison', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rl-findings-'));
   const file = join(dir, 'golden.json');
-  writeFileSync(file, JSON.stringify([
-    { id: 'q1', query: 'tomato soup', judgments: { d1: 1 } },
-    { id: 'q2', query: 'quick bread', judgments: { d2: 1 } },
-    { id: 'q3', query: 'curry', judgments: { d3: 1 } },
-  ]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { id: 'q1', query: 'tomato soup', judgments: { d1: 1 } },
+      { id: 'q2', query: 'quick bread', judgments: { d2: 1 } },
+      { id: 'q3', query: 'curry', judgments: { d3: 1 } },
+    ]),
+  );
   const judgments = readGoldenSet(file);
   const specs = parseMetricList(['hit@1']);
-  const base: Run = new Map([['q1', [{ id: 'd1', score: 1 }]], ['q2', [{ id: 'd2', score: 1 }]], ['q3', [{ id: 'd3', score: 1 }]]]);
-  const cand: Run = new Map([['q1', [{ id: 'd1', score: 1 }]], ['q2', [{ id: 'x', score: 1 }]], ['q3', [{ id: 'd3', score: 1 }]]]);
-  const cmp = compareRuns({ name: 'base', run: base }, { name: 'cand', run: cand }, judgments, specs, { gain: 'exp', relevanceThreshold: 1 }, { bootstrapSamples: 200, permutationSamples: 200 });
+  const base: Run = new Map([
+    ['q1', [{ id: 'd1', score: 1 }]],
+    ['q2', [{ id: 'd2', score: 1 }]],
+    ['q3', [{ id: 'd3', score: 1 }]],
+  ]);
+  const cand: Run = new Map([
+    ['q1', [{ id: 'd1', score: 1 }]],
+    ['q2', [{ id: 'x', score: 1 }]],
+    ['q3', [{ id: 'd3', score: 1 }]],
+  ]);
+  const cmp = compareRuns(
+    { name: 'base', run: base },
+    { name: 'cand', run: cand },
+    judgments,
+    specs,
+    { gain: 'exp', relevanceThreshold: 1 },
+    { bootstrapSamples: 200, permutationSamples: 200 },
+  );
   const gates = checkGates({ maxRegression: { 'hit@1': 0.1 } }, cmp);
   const findings = gateFindings(gates, cmp, 7);
   assert.equal(findings.length, 1);
@@ -82,6 +116,9 @@ test('gateFindings names the failing gate and the worst queries of a real compar
   // hit@1 falls from 3/3 to 2/3: a drop of 0.333 against a gate of 0.1; q2 is the query that lost.
   assert.match(findings[0].message, /hit@1 regresses the baseline beyond the gate: dropped 0\.333/);
   assert.match(findings[0].message, /q2 "quick bread" \(−1\.000\)/);
-  assert.deepEqual(findings[0].queries.map((q) => q.qid), ['q2']);
+  assert.deepEqual(
+    findings[0].queries.map((q) => q.qid),
+    ['q2'],
+  );
   assert.deepEqual(gateFindings(checkGates({ maxRegression: { 'hit@1': 0.5 } }, cmp), cmp, 1), []);
 });

@@ -22,9 +22,15 @@ describe('judging model', () => {
   before(async () => {
     dir = copyOfExample();
     session = RanklabSession.open(dir, { writeCache: false });
-    const { pool, sides, failed, metricOptions } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), max: 12 });
+    const { pool, sides, failed, metricOptions } = await workspacePool(session, {
+      configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)),
+      max: 12,
+    });
     model = new JudgingModel({
-      pool, sides, failed, metricOptions,
+      pool,
+      sides,
+      failed,
+      metricOptions,
       writer: new GradeWriter({ root: dir, specs: session.workspace.judgmentSpecs }),
       judgments: () => session.judgments(),
       reload: () => session.reloadJudgments(),
@@ -38,7 +44,10 @@ describe('judging model', () => {
     const v = model.view();
     assert.deepEqual(v.configs, ['baseline', 'title-boost-3']);
     assert.equal(v.writesTo, 'judgments/golden.json');
-    assert.deepEqual({ graded: v.progress.graded, skipped: v.progress.skipped, size: v.progress.size }, { graded: 0, skipped: 0, size: 12 });
+    assert.deepEqual(
+      { graded: v.progress.graded, skipped: v.progress.skipped, size: v.progress.size },
+      { graded: 0, skipped: 0, size: 12 },
+    );
     const p = v.pair!;
     assert.equal(p.index, 0);
     assert.equal(p.reason, 'deciding');
@@ -47,15 +56,22 @@ describe('judging model', () => {
     assert.equal(p.query.text, query.text);
     assert.deepEqual(p.query.tags, query.tags);
     assert.equal(p.existing.length, session.judgments().qrels.get(p.qid)!.size);
-    assert.ok(p.existing.every((e, i) => i === 0 || p.existing[i - 1]!.grade >= e.grade), 'best grade first');
+    assert.ok(
+      p.existing.every((e, i) => i === 0 || p.existing[i - 1]!.grade >= e.grade),
+      'best grade first',
+    );
     assert.equal(p.doc.found, true);
     assert.equal(p.doc.path, session.document(p.docId)!.source.path);
     const terms = new Set(createAnalyzer(DEFAULT_ANALYZER).analyze(p.query.text));
     for (const shown of [p.doc.passage, p.doc.title]) {
-      for (const [s, e] of shown.marks) assert.ok(terms.has(shown.text.slice(s, e).toLowerCase()), `"${shown.text.slice(s, e)}" is a query term of "${p.query.text}"`);
+      for (const [s, e] of shown.marks)
+        assert.ok(terms.has(shown.text.slice(s, e).toLowerCase()), `"${shown.text.slice(s, e)}" is a query term of "${p.query.text}"`);
     }
     assert.ok(p.doc.passage.marks.length + p.doc.title.marks.length > 0, 'the pooled document matches the query somewhere');
-    assert.deepEqual(Object.keys(p.ranks).every((c) => v.configs.includes(c)), true);
+    assert.deepEqual(
+      Object.keys(p.ranks).every((c) => v.configs.includes(c)),
+      true,
+    );
   });
 
   it('grades are written at once; judged@10 rises; undo restores the file byte for byte; skip moves on', () => {
@@ -75,7 +91,10 @@ describe('judging model', () => {
     assert.equal(v.progress.graded, 2);
     const judgedNow = Object.values(v.progress.judged).map((j) => j.now);
     const judgedBefore = Object.values(before.progress.judged).map((j) => j.now);
-    assert.ok(judgedNow.some((x, i) => x > judgedBefore[i]!), `judged@10 ${judgedBefore} → ${judgedNow}`);
+    assert.ok(
+      judgedNow.some((x, i) => x > judgedBefore[i]!),
+      `judged@10 ${judgedBefore} → ${judgedNow}`,
+    );
     const afterTwo = golden();
     v = model.undo(); // the skip
     assert.equal(v.pair!.docId, third.docId);
@@ -92,22 +111,34 @@ describe('judging model', () => {
   });
 
   it('a right-to-left override in a title is shown as a marker, the query terms still marked on the words', async () => {
-    const { pool, sides, failed, metricOptions } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), max: 12 });
+    const { pool, sides, failed, metricOptions } = await workspacePool(session, {
+      configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)),
+      max: 12,
+    });
     // The same corpus, each title opening with U+202E (as a hostile document's would).
     const hostile = new JudgingModel({
-      pool, sides, failed, metricOptions,
+      pool,
+      sides,
+      failed,
+      metricOptions,
       writer: new GradeWriter({ root: dir, specs: session.workspace.judgmentSpecs }),
       judgments: () => session.judgments(),
       reload: () => session.reloadJudgments(),
-      document: (id) => { const d = session.document(id); return d && { ...d, title: `\u202E${d.title}` }; },
+      document: (id) => {
+        const d = session.document(id);
+        return d && { ...d, title: `\u202E${d.title}` };
+      },
       analyzer: createAnalyzer(DEFAULT_ANALYZER),
     });
     const p = hostile.view().pair!;
     assert.ok(p.doc.title.text.startsWith('⟨U+202E⟩'), p.doc.title.text);
     assert.ok(p.existing.some((e) => e.title?.startsWith('⟨U+202E⟩')));
-    assert.ok(![p.doc.title.text, p.doc.passage.text, p.query.text, ...p.existing.map((e) => e.title ?? '')].some((t) => t.includes('\u202E')));
+    assert.ok(
+      ![p.doc.title.text, p.doc.passage.text, p.query.text, ...p.existing.map((e) => e.title ?? '')].some((t) => t.includes('\u202E')),
+    );
     const terms = new Set(createAnalyzer(DEFAULT_ANALYZER).analyze(p.query.text));
-    for (const [s, e] of p.doc.title.marks) assert.ok(terms.has(p.doc.title.text.slice(s, e).toLowerCase()), `"${p.doc.title.text.slice(s, e)}" is a query term`);
+    for (const [s, e] of p.doc.title.marks)
+      assert.ok(terms.has(p.doc.title.text.slice(s, e).toLowerCase()), `"${p.doc.title.text.slice(s, e)}" is a query term`);
   });
 
   it('a pair asked for from the dashboard is shown first, even when the pool does not have it', () => {
@@ -116,7 +147,10 @@ describe('judging model', () => {
     const lists = model.view().configs;
     assert.ok(lists.length === 2);
     // A document of the corpus that no config shows for q01 and nobody graded for it.
-    const docId = session.corpus().docs.map((d) => d.id).find((id) => !judged.qrels.get(qid)!.has(id) && id.startsWith('menu-'))!;
+    const docId = session
+      .corpus()
+      .docs.map((d) => d.id)
+      .find((id) => !judged.qrels.get(qid)!.has(id) && id.startsWith('menu-'))!;
     const v = model.focus(qid, docId);
     assert.equal(v.pair!.qid, qid);
     assert.equal(v.pair!.docId, docId);

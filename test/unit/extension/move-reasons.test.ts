@@ -26,7 +26,8 @@ test('a changed query beyond the first 20, opened in the dashboard, gets a reaso
   const ws = copyOfExample();
   const session = RanklabSession.open(ws);
   const metricOptions = { gain: 'exp' as const, relevanceThreshold: 1 };
-  for (const name of ['baseline', 'title-boost-3']) await evaluateConfig(session, session.resolveConfig(name), { specs: parseMetricList('ndcg@10'), metricOptions });
+  for (const name of ['baseline', 'title-boost-3'])
+    await evaluateConfig(session, session.resolveConfig(name), { specs: parseMetricList('ndcg@10'), metricOptions });
   const { runs } = readSavedRuns(ws);
   const base = runs.find((r) => r.run.provenance.config === 'baseline')!;
   const cand = runs.find((r) => r.run.provenance.config === 'title-boost-3')!;
@@ -35,30 +36,49 @@ test('a changed query beyond the first 20, opened in the dashboard, gets a reaso
 
   // The comparison as the controller computes it: reasons for the first screenful only.
   const asked: string[][] = [];
-  const { core } = await dashboardComparison(base, cand, session.judgmentsFor({}), { metrics: ['ndcg@10'], ...metricOptions, gates: {} }, {
-    reasons: async (cmp) => {
-      const queries = movesWithoutReason(cmp, cmp.queryDeltas.slice(0, REASON_QUERIES).map((q) => q.qid));
-      asked.push(queries.map((q) => q.qid));
-      const r = await ask(queries);
-      assert.equal(r.reproducible, true);
-      applyMoveReasons(cmp, r.reasons);
+  const { core } = await dashboardComparison(
+    base,
+    cand,
+    session.judgmentsFor({}),
+    { metrics: ['ndcg@10'], ...metricOptions, gates: {} },
+    {
+      reasons: async (cmp) => {
+        const queries = movesWithoutReason(
+          cmp,
+          cmp.queryDeltas.slice(0, REASON_QUERIES).map((q) => q.qid),
+        );
+        asked.push(queries.map((q) => q.qid));
+        const r = await ask(queries);
+        assert.equal(r.reproducible, true);
+        applyMoveReasons(cmp, r.reasons);
+      },
     },
-  });
+  );
   assert.ok(core);
   assert.ok(core.queryDeltas.length > REASON_QUERIES, `the example has ${core.queryDeltas.length} changed queries`);
   assert.ok(asked[0].length > 0 && asked[0].length <= REASON_QUERIES);
   for (const q of core.queryDeltas.slice(0, REASON_QUERIES)) for (const m of q.moved) assert.ok(m.reason, `${q.qid} ${m.id}`);
   const late = core.queryDeltas.slice(REASON_QUERIES).find((q) => q.moved.length > 1)!;
-  assert.ok(late.moved.every((m) => m.reason === undefined), 'beyond the first screenful: not computed with the comparison');
+  assert.ok(
+    late.moved.every((m) => m.reason === undefined),
+    'beyond the first screenful: not computed with the comparison',
+  );
 
   // Opening it asks for that query alone; then every moved document has its reason, as the core says here.
   const pending = movesWithoutReason(core, [late.qid]);
   assert.deepEqual(pending, [{ qid: late.qid, text: late.text, moved: late.moved.map((m) => m.id) }]);
   applyMoveReasons(core, (await ask(pending)).reasons);
   const [b, c] = configsOfRuns(session, [base.run.provenance, cand.run.provenance])!;
-  const here = { queryDeltas: [{ qid: late.qid, text: late.text, moved: late.moved.map((m) => ({ id: m.id, reason: undefined as string | undefined })) }] };
+  const here = {
+    queryDeltas: [
+      { qid: late.qid, text: late.text, moved: late.moved.map((m) => ({ id: m.id, reason: undefined as string | undefined })) },
+    ],
+  };
   await addMoveReasons(session, b, c, here);
-  assert.deepEqual(late.moved.map((m) => m.reason), here.queryDeltas[0].moved.map((m) => m.reason));
+  assert.deepEqual(
+    late.moved.map((m) => m.reason),
+    here.queryDeltas[0].moved.map((m) => m.reason),
+  );
   for (const m of late.moved) assert.match(m.reason!, /^title boost 1→3[:;]/);
   assert.deepEqual(movesWithoutReason(core, [late.qid]), [], 'asked once: the next opening needs no worker');
 

@@ -18,20 +18,25 @@ test('each row names an app, style sheets and an icon that exist, and a view typ
   assert.equal(new Set(PANEL_LIST.map((p) => p.protocol.viewType)).size, PANEL_LIST.length, 'view types are unique');
 });
 
-test('every webview app has its row (the build bundles the table\'s apps only)', () => {
+test("every webview app has its row (the build bundles the table's apps only)", () => {
   const apps = readdirSync(join(REPO_DIR, 'webview'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(REPO_DIR, 'webview', d.name, 'main.ts'))).map((d) => d.name);
+    .filter((d) => d.isDirectory() && existsSync(join(REPO_DIR, 'webview', d.name, 'main.ts')))
+    .map((d) => d.name);
   const rows = new Set(PANEL_LIST.map((p) => p.app));
-  assert.deepEqual(apps.filter((a) => !rows.has(a)), [], 'apps without a row in PANELS');
+  assert.deepEqual(
+    apps.filter((a) => !rows.has(a)),
+    [],
+    'apps without a row in PANELS',
+  );
 });
 
-test('package.json activates on exactly the table\'s panels', () => {
+test("package.json activates on exactly the table's panels", () => {
   const pkg = JSON.parse(readFileSync(join(REPO_DIR, 'package.json'), 'utf8')) as { activationEvents: string[] };
   const declared = pkg.activationEvents.filter((e) => e.startsWith('onWebviewPanel:')).sort();
   assert.deepEqual(declared, PANEL_LIST.map((p) => `onWebviewPanel:${p.protocol.viewType}`).sort());
 });
 
-test('the .vsix must hold each panel\'s script, style sheets and icon', () => {
+test("the .vsix must hold each panel's script, style sheets and icon", () => {
   const required = requiredFiles(REPO_DIR);
   for (const p of PANEL_LIST) {
     for (const f of [`dist/webviews/${p.app}.js`, ...p.styles.map((s) => `media/${s}`), ...(p.icon ? [`media/${p.icon}`] : [])]) {

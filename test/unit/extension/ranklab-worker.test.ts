@@ -36,7 +36,8 @@ function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-worker-'));
   dirs.push(dir);
   cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
-  for (const f of readdirSync(join(dir, 'configs'))) if (!['baseline.rank.json', 'title-boost-3.rank.json'].includes(f)) rmSync(join(dir, 'configs', f));
+  for (const f of readdirSync(join(dir, 'configs')))
+    if (!['baseline.rank.json', 'title-boost-3.rank.json'].includes(f)) rmSync(join(dir, 'configs', f));
   return dir;
 }
 
@@ -46,9 +47,21 @@ function slowWorkspace(): string {
   const golden = JSON.parse(readFileSync(join(dir, 'judgments/golden.json'), 'utf8'));
   const words = [...new Set(golden.flatMap((q: { query: string }) => q.query.split(/\s+/)))].sort() as string[];
   const queries = [...golden];
-  for (let i = 0; queries.length < 3000; i++) queries.push({ id: `gen${i}`, query: [i, i * 7 + 3].map((k) => words[k % words.length]).join(' '), judgments: golden[i % golden.length].judgments });
+  for (let i = 0; queries.length < 3000; i++)
+    queries.push({
+      id: `gen${i}`,
+      query: [i, i * 7 + 3].map((k) => words[k % words.length]).join(' '),
+      judgments: golden[i % golden.length].judgments,
+    });
   writeFileSync(join(dir, 'judgments/golden.json'), JSON.stringify(queries));
-  const docs = Array.from({ length: 3000 }, (_, d) => JSON.stringify({ id: `gen-${d}`, title: words[d % words.length], text: Array.from({ length: 30 }, (_, k) => words[(d * (k + 1) * 31 + k) % words.length]).join(' '), public: true }));
+  const docs = Array.from({ length: 3000 }, (_, d) =>
+    JSON.stringify({
+      id: `gen-${d}`,
+      title: words[d % words.length],
+      text: Array.from({ length: 30 }, (_, k) => words[(d * (k + 1) * 31 + k) % words.length]).join(' '),
+      public: true,
+    }),
+  );
   writeFileSync(join(dir, 'data/generated.jsonl'), docs.join('\n') + '\n');
   return dir;
 }
@@ -66,9 +79,14 @@ test('an evaluation in the worker saves the runs the core saves in this thread, 
   assert.equal(r.total, 2);
   assert.equal(r.saved.length, 2);
   // Progress: each config's queries counted up to the number of queries, then its "saved" with the path.
-  const queryCounts = seen.filter((p) => p.type === 'work' && p.work.phase === 'queries').map((p) => (p as Extract<EvaluateProgress, { type: 'work' }>).work);
+  const queryCounts = seen
+    .filter((p) => p.type === 'work' && p.work.phase === 'queries')
+    .map((p) => (p as Extract<EvaluateProgress, { type: 'work' }>).work);
   assert.ok(queryCounts.some((w) => w.label === 'baseline' && w.done === w.total && w.total > 0));
-  assert.deepEqual(seen.filter((p) => p.type === 'saved').map((p) => (p as { path: string }).path), r.saved);
+  assert.deepEqual(
+    seen.filter((p) => p.type === 'saved').map((p) => (p as { path: string }).path),
+    r.saved,
+  );
 
   // The same figures from the core called here, on a separate copy (an independent session and index).
   const here = RanklabSession.open(workspace());
@@ -76,10 +94,15 @@ test('an evaluation in the worker saves the runs the core saves in this thread, 
   for (const path of r.saved) {
     const saved = readRunJson(path);
     const mine = await evaluateConfig(here, here.resolveConfig(saved.provenance.config), {
-      specs: parseMetricList(settings.metrics), metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold }, save: false,
+      specs: parseMetricList(settings.metrics),
+      metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold },
+      save: false,
     });
     assert.deepEqual(saved.metrics, mine.saved.metrics, saved.provenance.config);
-    assert.deepEqual(saved.queries.map((q: { qid: string }) => q.qid), mine.saved.queries.map((q) => q.qid));
+    assert.deepEqual(
+      saved.queries.map((q: { qid: string }) => q.qid),
+      mine.saved.queries.map((q) => q.qid),
+    );
   }
 });
 
@@ -89,13 +112,17 @@ test('cancel stops an evaluation in the worker at its next pause: nothing of the
   const started = client.started;
   const abort = new AbortController();
   const after: EvaluateProgress[] = [];
-  const r = await client.request('evaluate', { root: dir, trusted: true }, {
-    signal: abort.signal,
-    onProgress: (p) => {
-      if (abort.signal.aborted) after.push(p);
-      else if (p.type === 'work' && p.work.phase === 'queries' && p.work.done > 0) abort.abort();
+  const r = await client.request(
+    'evaluate',
+    { root: dir, trusted: true },
+    {
+      signal: abort.signal,
+      onProgress: (p) => {
+        if (abort.signal.aborted) after.push(p);
+        else if (p.type === 'work' && p.work.phase === 'queries' && p.work.done > 0) abort.abort();
+      },
     },
-  });
+  );
   assert.equal(r.cancelled, true);
   assert.equal(r.stopped, 'baseline');
   assert.deepEqual(r.saved, []);
@@ -117,8 +144,11 @@ test('the access check runs in the worker and its report crosses the thread whol
   assert.deepEqual(remote.failed, local.failed);
 });
 
-test('bad input in the worker comes back as the core\'s error with its message', async () => {
-  await assert.rejects(client.request('evaluate', { root: workspace(), trusted: true, only: ['nothing-here'] }), (e: Error) => e.name === 'InputError' && /no usable ranking config/.test(e.message));
+test("bad input in the worker comes back as the core's error with its message", async () => {
+  await assert.rejects(
+    client.request('evaluate', { root: workspace(), trusted: true, only: ['nothing-here'] }),
+    (e: Error) => e.name === 'InputError' && /no usable ranking config/.test(e.message),
+  );
 });
 
 test('Rebuild Index in the worker deletes the cached indexes and builds every config again from a fresh read', async () => {
@@ -128,7 +158,11 @@ test('Rebuild Index in the worker deletes the cached indexes and builds every co
   const before = readdirSync(cache);
   assert.ok(before.length > 0);
   const steps: string[] = [];
-  const r = await client.request('rebuildIndex', { root: dir, trusted: true }, { onProgress: (p) => steps.push(`${p.step.index + 1}/${p.step.count} ${p.work.phase}`) });
+  const r = await client.request(
+    'rebuildIndex',
+    { root: dir, trusted: true },
+    { onProgress: (p) => steps.push(`${p.step.index + 1}/${p.step.count} ${p.work.phase}`) },
+  );
   assert.deepEqual(r.configs.sort(), ['baseline', 'title-boost-3']);
   assert.deepEqual(r.failed, []);
   assert.equal(r.docs, RanklabSession.open(workspace()).corpus().docs.length);
@@ -150,7 +184,7 @@ test('the judging pool drawn in the worker is the pool the core draws in this th
   assert.deepEqual(remote.failed, []);
 });
 
-test('a judgments change the host saw reaches the worker\'s warm session before its next task', async () => {
+test("a judgments change the host saw reaches the worker's warm session before its next task", async () => {
   const dir = workspace();
   const first = await client.request('evaluate', { root: dir, trusted: true, only: ['baseline'] });
   const ndcg = (path: string) => readRunJson(path).metrics['ndcg@10'];
@@ -171,16 +205,26 @@ test('the background evaluation of a saved config runs in the worker: compared w
   const config = parseRankConfig(file).config!;
   const remote = await client.request('evaluateAgainstBaseline', { root: dir, trusted: true, file, config });
   const here = RanklabSession.open(workspace());
-  const local = await evaluateAgainstBaseline(here, parseRankConfig(join(here.root, 'configs/title-boost-3.rank.json')).config!, join(here.root, 'configs/title-boost-3.rank.json'));
+  const local = await evaluateAgainstBaseline(
+    here,
+    parseRankConfig(join(here.root, 'configs/title-boost-3.rank.json')).config!,
+    join(here.root, 'configs/title-boost-3.rank.json'),
+  );
   assert.equal(remote.result.name, 'title-boost-3');
   assert.ok(remote.result.candidate.path && existsSync(remote.result.candidate.path));
   assert.ok(remote.result.baseline?.path && existsSync(remote.result.baseline.path));
   assert.ok(remote.result.evaluatedAt instanceof Date);
   assert.ok(remote.result.judgments.qrels instanceof Map && remote.result.judgments.qrels.size > 0);
   assert.deepEqual(remote.result.candidate.saved.metrics, local.candidate.saved.metrics);
-  assert.deepEqual(remote.result.gates.map((g) => [g.gate, g.passed]), local.gates.map((g) => [g.gate, g.passed]));
+  assert.deepEqual(
+    remote.result.gates.map((g) => [g.gate, g.passed]),
+    local.gates.map((g) => [g.gate, g.passed]),
+  );
   assert.ok(remote.result.gates.length > 0);
-  assert.deepEqual(remote.fieldProblems, here.configCorpusDiagnostics(here.resolveConfig(join(here.root, 'configs/title-boost-3.rank.json'))));
+  assert.deepEqual(
+    remote.fieldProblems,
+    here.configCorpusDiagnostics(here.resolveConfig(join(here.root, 'configs/title-boost-3.rank.json'))),
+  );
 });
 
 test('a task cancelled while it waits behind another on the same folder stops at once, without stopping the worker', async () => {
@@ -190,10 +234,16 @@ test('a task cancelled while it waits behind another on the same folder stops at
   const first = new AbortController();
   let firstRunning = false;
   let firstSettled = false;
-  const evaluation = client.request('evaluate', { root: dir, trusted: true }, {
-    signal: first.signal,
-    onProgress: (p) => void (p.type === 'work' && p.work.phase === 'queries' && (firstRunning = true)),
-  }).finally(() => (firstSettled = true));
+  const evaluation = client
+    .request(
+      'evaluate',
+      { root: dir, trusted: true },
+      {
+        signal: first.signal,
+        onProgress: (p) => void (p.type === 'work' && p.work.phase === 'queries' && (firstRunning = true)),
+      },
+    )
+    .finally(() => (firstSettled = true));
   while (!firstRunning) await new Promise((r) => setTimeout(r, 20));
   const second = new AbortController();
   const waiting = client.request('checkAcl', { root: dir, trusted: true }, { signal: second.signal });
@@ -211,38 +261,75 @@ function runRef(session: RanklabSession, config: string): { configHash?: string;
   return { configHash: session.configEntries().find((e) => e.name === config)?.config?.configHash, corpus: session.corpus().fingerprint };
 }
 
-test('a document explained in the worker is the core\'s explanation in this thread; a run whose config changed is refused', async () => {
+test("a document explained in the worker is the core's explanation in this thread; a run whose config changed is refused", async () => {
   const dir = workspace();
   const here = RanklabSession.open(workspace());
   const [base, cand] = ['baseline', 'title-boost-3'].map((n) => here.usable(here.configEntries().find((e) => e.name === n)!));
   const qid = [...here.judgments().queries.keys()][0];
   const doc = (await (await here.engine(cand)).search(here.judgments().queries.get(qid)!.text)).docs[2].id;
-  const remote = await client.request('explain', { root: dir, trusted: true, candidate: runRef(here, 'title-boost-3'), baseline: runRef(here, 'baseline'), query: qid, doc });
+  const remote = await client.request('explain', {
+    root: dir,
+    trusted: true,
+    candidate: runRef(here, 'title-boost-3'),
+    baseline: runRef(here, 'baseline'),
+    query: qid,
+    doc,
+  });
   const local = await explainDocument(here, { config: cand, baseline: base, query: qid, doc });
   assert.deepEqual(remote, local);
   assert.equal(remote.candidate?.rank, 3);
   assert.ok(remote.reason && remote.candidate?.steps.some((s) => s.lexical?.parts.length));
 
   // The run was made with another version of the config: nothing is explained, and the message says why.
-  await assert.rejects(client.request('explain', { root: dir, trusted: true, candidate: { ...runRef(here, 'title-boost-3'), configHash: 'changed' }, query: qid, doc }),
-    (e: Error) => /no longer reproducible: config or corpus changed/.test(e.message));
+  await assert.rejects(
+    client.request('explain', {
+      root: dir,
+      trusted: true,
+      candidate: { ...runRef(here, 'title-boost-3'), configHash: 'changed' },
+      query: qid,
+      doc,
+    }),
+    (e: Error) => /no longer reproducible: config or corpus changed/.test(e.message),
+  );
 });
 
-test('the moved documents\' reasons computed in the worker are those the core gives in this thread', async () => {
+test("the moved documents' reasons computed in the worker are those the core gives in this thread", async () => {
   const dir = workspace();
   const here = RanklabSession.open(workspace());
   const [base, cand] = ['baseline', 'title-boost-3'].map((n) => here.usable(here.configEntries().find((e) => e.name === n)!));
   const engine = await here.engine(cand);
   const queries = [];
-  for (const [qid, q] of [...here.judgments().queries].slice(0, 3)) queries.push({ qid, text: q.text, moved: (await engine.search(q.text)).docs.slice(0, 3).map((d) => d.id) });
-  const remote = await client.request('moveReasons', { root: dir, trusted: true, baseline: runRef(here, 'baseline'), candidate: runRef(here, 'title-boost-3'), queries });
-  const local = { queryDeltas: queries.map((q) => ({ qid: q.qid, text: q.text, moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })) })) };
+  for (const [qid, q] of [...here.judgments().queries].slice(0, 3))
+    queries.push({ qid, text: q.text, moved: (await engine.search(q.text)).docs.slice(0, 3).map((d) => d.id) });
+  const remote = await client.request('moveReasons', {
+    root: dir,
+    trusted: true,
+    baseline: runRef(here, 'baseline'),
+    candidate: runRef(here, 'title-boost-3'),
+    queries,
+  });
+  const local = {
+    queryDeltas: queries.map((q) => ({
+      qid: q.qid,
+      text: q.text,
+      moved: q.moved.map((id) => ({ id, reason: undefined as string | undefined })),
+    })),
+  };
   await addMoveReasons(here, base, cand, local);
   assert.equal(remote.reproducible, true);
-  assert.deepEqual(remote.reasons, local.queryDeltas.flatMap((q) => q.moved.map((m) => ({ qid: q.qid, id: m.id, reason: m.reason }))));
+  assert.deepEqual(
+    remote.reasons,
+    local.queryDeltas.flatMap((q) => q.moved.map((m) => ({ qid: q.qid, id: m.id, reason: m.reason }))),
+  );
   assert.equal(remote.reasons.length, 9);
 
-  const stale = await client.request('moveReasons', { root: dir, trusted: true, baseline: runRef(here, 'baseline'), candidate: { ...runRef(here, 'title-boost-3'), corpus: 'other' }, queries });
+  const stale = await client.request('moveReasons', {
+    root: dir,
+    trusted: true,
+    baseline: runRef(here, 'baseline'),
+    candidate: { ...runRef(here, 'title-boost-3'), corpus: 'other' },
+    queries,
+  });
   assert.deepEqual(stale, { reproducible: false, reasons: [] });
 });
 
@@ -251,21 +338,39 @@ test('a sweep in the worker gives the sweep the core gives in this thread, every
   const baseFile = join(dir, 'configs/baseline.rank.json');
   const variations = [parseVary('lexical.fields.title=1..3:1'), parseVary('lexical.fields.body=0.5,1')];
   const steps: SweepProgress[] = [];
-  const remote = await client.request('sweep', { root: dir, trusted: true, baseFile, variations, objective: 'ndcg@10' }, { onProgress: (p) => steps.push(p) });
-  assert.deepEqual(steps.map((p) => `${p.done}/${p.total}`), ['1/7', '2/7', '3/7', '4/7', '5/7', '6/7', '7/7']);
+  const remote = await client.request(
+    'sweep',
+    { root: dir, trusted: true, baseFile, variations, objective: 'ndcg@10' },
+    { onProgress: (p) => steps.push(p) },
+  );
+  assert.deepEqual(
+    steps.map((p) => `${p.done}/${p.total}`),
+    ['1/7', '2/7', '3/7', '4/7', '5/7', '6/7', '7/7'],
+  );
 
   const here = RanklabSession.open(workspace());
   const settings = here.workspace.settings;
   const local = await runSweep(here, {
-    base: here.usable(here.configEntry('baseline')), raw: JSON.parse(readFileSync(baseFile, 'utf8')), variations, search: { kind: 'grid' },
-    objective: parseMetric('ndcg@10'), metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold }, top: 6,
+    base: here.usable(here.configEntry('baseline')),
+    raw: JSON.parse(readFileSync(baseFile, 'utf8')),
+    variations,
+    search: { kind: 'grid' },
+    objective: parseMetric('ndcg@10'),
+    metricOptions: { gain: settings.gain, relevanceThreshold: settings.relevanceThreshold },
+    top: 6,
   });
   assert.equal(remote.rows.length, 6);
-  assert.ok(remote.rows.every((r) => r.holdoutStats), 'every point has its holdout comparison');
+  assert.ok(
+    remote.rows.every((r) => r.holdoutStats),
+    'every point has its holdout comparison',
+  );
   assert.deepEqual(remote.rows, local.rows);
   assert.deepEqual(remote.estimate, local.estimate);
   assert.deepEqual(remote.perQuery, local.perQuery);
-  assert.deepEqual(remote.combinations.map((c) => c.config.configHash), local.combinations.map((c) => c.config.configHash));
+  assert.deepEqual(
+    remote.combinations.map((c) => c.config.configHash),
+    local.combinations.map((c) => c.config.configHash),
+  );
 });
 
 test('cancel stops a sweep in the worker at its next pause, and the worker lives on', async () => {
@@ -273,9 +378,17 @@ test('cancel stops a sweep in the worker at its next pause, and the worker lives
   await client.request('status', {});
   const started = client.started;
   const abort = new AbortController();
-  const sweeping = client.request('sweep', {
-    root: dir, trusted: true, baseFile: join(dir, 'configs/baseline.rank.json'), variations: [parseVary('lexical.fields.title=1..5:0.5')], objective: 'ndcg@10',
-  }, { signal: abort.signal, onProgress: (p) => void (p.done >= 1 && abort.abort(new Error('sweep cancelled'))) });
+  const sweeping = client.request(
+    'sweep',
+    {
+      root: dir,
+      trusted: true,
+      baseFile: join(dir, 'configs/baseline.rank.json'),
+      variations: [parseVary('lexical.fields.title=1..5:0.5')],
+      objective: 'ndcg@10',
+    },
+    { signal: abort.signal, onProgress: (p) => void (p.done >= 1 && abort.abort(new Error('sweep cancelled'))) },
+  );
   await assert.rejects(sweeping, /sweep cancelled|abort/i);
   assert.deepEqual(runFiles(dir), [], 'a sweep writes no run');
   assert.equal((await client.request('status', {})).threadId > 0, true);

@@ -11,7 +11,9 @@ const contributed: Record<string, { type: string; default: unknown }> = pkg.cont
 
 test('every contributed ranklab.* setting is read by settings.ts and every setting read there is contributed', () => {
   const declared = Object.keys(contributed).sort();
-  const read = Object.keys(SETTINGS).map((k) => `${SETTINGS_SECTION}.${k}`).sort();
+  const read = Object.keys(SETTINGS)
+    .map((k) => `${SETTINGS_SECTION}.${k}`)
+    .sort();
   assert.deepEqual(read, declared);
 });
 
@@ -27,21 +29,39 @@ test('each setting has the type and default that package.json declares', () => {
 const section = (values: Record<string, unknown>) => ({ get: <T>(key: string) => values[key] as T | undefined });
 
 test('readSettings: defaults when nothing is set, the user values when set', () => {
-  assert.deepEqual(readSettings(section({})), { runsFolder: '.ranklab/runs', primaryMetric: undefined, statusBarEnabled: true, judgingRater: undefined });
-  assert.deepEqual(readSettings(section({ runsFolder: 'out/runs', 'dashboard.primaryMetric': 'mrr@10', 'statusBar.enabled': false, 'judging.rater': 'ana' })), {
-    runsFolder: 'out/runs',
-    primaryMetric: 'mrr@10',
-    statusBarEnabled: false,
-    judgingRater: 'ana',
-  });
-});
-
-test('readSettings: an empty folder or metric means the default, a value of the wrong type is ignored', () => {
-  assert.deepEqual(readSettings(section({ runsFolder: '', 'dashboard.primaryMetric': '', 'judging.rater': '' })), { runsFolder: '.ranklab/runs', primaryMetric: undefined, statusBarEnabled: true, judgingRater: undefined });
-  assert.deepEqual(readSettings(section({ runsFolder: 42, 'dashboard.primaryMetric': ['ndcg@10'], 'statusBar.enabled': 'no', 'judging.rater': 7 })), {
+  assert.deepEqual(readSettings(section({})), {
     runsFolder: '.ranklab/runs',
     primaryMetric: undefined,
     statusBarEnabled: true,
     judgingRater: undefined,
   });
+  assert.deepEqual(
+    readSettings(
+      section({ runsFolder: 'out/runs', 'dashboard.primaryMetric': 'mrr@10', 'statusBar.enabled': false, 'judging.rater': 'ana' }),
+    ),
+    {
+      runsFolder: 'out/runs',
+      primaryMetric: 'mrr@10',
+      statusBarEnabled: false,
+      judgingRater: 'ana',
+    },
+  );
+});
+
+test('readSettings: an empty folder or metric means the default, a value of the wrong type is ignored', () => {
+  assert.deepEqual(readSettings(section({ runsFolder: '', 'dashboard.primaryMetric': '', 'judging.rater': '' })), {
+    runsFolder: '.ranklab/runs',
+    primaryMetric: undefined,
+    statusBarEnabled: true,
+    judgingRater: undefined,
+  });
+  assert.deepEqual(
+    readSettings(section({ runsFolder: 42, 'dashboard.primaryMetric': ['ndcg@10'], 'statusBar.enabled': 'no', 'judging.rater': 7 })),
+    {
+      runsFolder: '.ranklab/runs',
+      primaryMetric: undefined,
+      statusBarEnabled: true,
+      judgingRater: undefined,
+    },
+  );
 });

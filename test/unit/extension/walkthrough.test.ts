@@ -14,12 +14,17 @@ const commands = new Set<string>(pkg.contributes.commands.map((c: { command: str
 /** Every .ts file under src/extension, concatenated (to find where a context key is set). */
 function extensionSource(dir = join(ROOT, 'src', 'extension')): string {
   return readdirSync(dir, { withFileTypes: true })
-    .map((e) => (e.isDirectory() ? extensionSource(join(dir, e.name)) : e.name.endsWith('.ts') ? readFileSync(join(dir, e.name), 'utf8') : ''))
+    .map((e) =>
+      e.isDirectory() ? extensionSource(join(dir, e.name)) : e.name.endsWith('.ts') ? readFileSync(join(dir, e.name), 'utf8') : '',
+    )
     .join('\n');
 }
 
 test('the walkthrough has the four steps, each with its Markdown file, shipped in the package', () => {
-  assert.deepEqual(steps.map((s) => s.id), ['workspace', 'evaluate', 'dashboard', 'boost']);
+  assert.deepEqual(
+    steps.map((s) => s.id),
+    ['workspace', 'evaluate', 'dashboard', 'boost'],
+  );
   const ignore = readFileSync(join(ROOT, '.vscodeignore'), 'utf8').split('\n');
   // .vscodeignore drops **/*.md; a later "!" line must bring the walkthrough's back.
   const keep = ignore.lastIndexOf('!media/walkthrough/*.md');

@@ -15,7 +15,15 @@ const parts = {
 function cspOf(html: string): Map<string, string> {
   const content = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
   assert.ok(content, 'a CSP meta tag');
-  return new Map(content.split(';').map((d) => d.trim().split(/\s+(.*)/s).slice(0, 2) as [string, string]));
+  return new Map(
+    content.split(';').map(
+      (d) =>
+        d
+          .trim()
+          .split(/\s+(.*)/s)
+          .slice(0, 2) as [string, string],
+    ),
+  );
 }
 
 test('the CSP denies everything by default and allows scripts only under the nonce of this page', () => {

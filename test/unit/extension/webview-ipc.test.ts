@@ -62,16 +62,25 @@ function connect(overrides: Partial<ViewHandlers<TestMessages>> = {}) {
     commands: { open: ({ id }) => void seen.opened.push(id) },
     ...overrides,
   };
-  const host: HostEndpoint<TestMessages> = new HostEndpoint(protocol, handlers, (m: ToWebview<TestMessages>) => {
-    seen.posted.push(m);
-    const copy = structuredClone(m);
-    setImmediate(() => window.dispatchEvent(new MessageEvent('message', { data: copy })));
-    return Promise.resolve(true);
-  }, { warn: (m) => seen.warnings.push(m), error: (m) => seen.errors.push(m) });
-  const client = new WebviewClient<TestMessages, { page: number }>(protocol, {
-    init: (p) => seen.notifications.push({ name: 'init', params: p }),
-    tick: (p) => seen.notifications.push({ name: 'tick', params: p }),
-  }, { api, events: window });
+  const host: HostEndpoint<TestMessages> = new HostEndpoint(
+    protocol,
+    handlers,
+    (m: ToWebview<TestMessages>) => {
+      seen.posted.push(m);
+      const copy = structuredClone(m);
+      setImmediate(() => window.dispatchEvent(new MessageEvent('message', { data: copy })));
+      return Promise.resolve(true);
+    },
+    { warn: (m) => seen.warnings.push(m), error: (m) => seen.errors.push(m) },
+  );
+  const client = new WebviewClient<TestMessages, { page: number }>(
+    protocol,
+    {
+      init: (p) => seen.notifications.push({ name: 'init', params: p }),
+      tick: (p) => seen.notifications.push({ name: 'tick', params: p }),
+    },
+    { api, events: window },
+  );
   /** Lets every message in flight arrive and be handled (each hop takes one turn of the event loop, whatever the clock). */
   const settle = async () => {
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));

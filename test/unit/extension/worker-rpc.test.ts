@@ -25,7 +25,10 @@ test('progress arrives in order before the answer; notifications reach the worke
   const seen: number[] = [];
   const r = await client.request('count', { n: 20 }, { onProgress: (p) => seen.push(p) });
   assert.equal(r, 20);
-  assert.deepEqual(seen, Array.from({ length: 20 }, (_, i) => i + 1));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 20 }, (_, i) => i + 1),
+  );
   client.notify('first');
   client.notify('second');
   assert.deepEqual((await client.request('echo', { text: '' })).notes, ['first', 'second']);
@@ -35,7 +38,11 @@ test('cancel reaches the work through its AbortSignal: it stops, the worker live
   const abort = new AbortController();
   const seen: number[] = [];
   const reason = new Error('user cancelled');
-  const done = client.request('count', { n: 1_000_000 }, { signal: abort.signal, onProgress: (p) => (seen.push(p), p === 5 && abort.abort(reason)) });
+  const done = client.request(
+    'count',
+    { n: 1_000_000 },
+    { signal: abort.signal, onProgress: (p) => (seen.push(p), p === 5 && abort.abort(reason)) },
+  );
   await assert.rejects(done, (e) => e === reason);
   const stoppedAt = seen.length;
   assert.ok(stoppedAt >= 5 && stoppedAt < 1_000_000, `stopped after ${stoppedAt} steps`);
@@ -58,7 +65,10 @@ test('work that never pauses is stopped by terminating the worker; the next requ
 });
 
 test('an error thrown in the worker rejects that request only', async () => {
-  await assert.rejects(client.request('fail', { message: 'bad input: file x, line 3' }), (e) => e instanceof RemoteError && e.message === 'bad input: file x, line 3');
+  await assert.rejects(
+    client.request('fail', { message: 'bad input: file x, line 3' }),
+    (e) => e instanceof RemoteError && e.message === 'bad input: file x, line 3',
+  );
   await assert.rejects(client.request('nope' as 'echo', { text: '' }), /unknown worker method "nope"/);
   assert.equal((await client.request('echo', { text: 'ok' })).text, 'ok');
 });

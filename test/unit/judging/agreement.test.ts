@@ -22,25 +22,44 @@ function confusionOf(a: number[], b: number[], G: number): number[][] {
   return m;
 }
 
-describe('Cohen\'s kappa and Krippendorff\'s alpha', () => {
+describe("Cohen's kappa and Krippendorff's alpha", () => {
   it('equal a hand-computed example', () => {
     // A = 0 0 0 1 1 1 2 2 2 2, B = 0 0 1 1 1 2 2 2 2 0. Confusion rows A: [2 1 0] [0 2 1] [1 0 3]; margins 3 3 4 both.
     // p_o = 7/10, p_e = (9 + 9 + 16)/100 = 0.34, kappa = 0.36/0.66 = 6/11.
     // Expected E = r_i c_j / 10; linear: sum |i-j| O = 1 + 1 + 2 = 4, sum |i-j| E = 9.0 → 1 − 4/9 = 5/9.
     // Quadratic: sum (i-j)^2 O = 1 + 1 + 4 = 6, sum (i-j)^2 E = 13.8 → 1 − 6/13.8 = 13/23.
     const m = confusionOf([0, 0, 0, 1, 1, 1, 2, 2, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2, 2, 0], 2);
-    assert.deepEqual(m, [[2, 1, 0], [0, 2, 1], [1, 0, 3]]);
+    assert.deepEqual(m, [
+      [2, 1, 0],
+      [0, 2, 1],
+      [1, 0, 3],
+    ]);
     assert.ok(Math.abs(cohenKappa(m)! - 6 / 11) < 1e-12);
     assert.ok(Math.abs(cohenKappa(m, 'linear')! - 5 / 9) < 1e-12);
     assert.ok(Math.abs(cohenKappa(m, 'quadratic')! - 13 / 23) < 1e-12);
     // Total chance agreement (both raters used one grade) leaves kappa undefined, as scikit-learn's nan.
-    assert.equal(cohenKappa([[5, 0], [0, 0]]), null);
+    assert.equal(
+      cohenKappa([
+        [5, 0],
+        [0, 0],
+      ]),
+      null,
+    );
     // Alpha, two raters, units (0,0) (0,1) (1,1): coincidences o00 = 2, o01 = o10 = 1, o11 = 2; n0 = n1 = 3, n = 6;
     // delta²(0,1) = (3 + 3 − 3)² = 9; alpha = 1 − 5·(2·9) / (2·3·3·9) = 1 − 90/162 = 4/9.
-    assert.ok(Math.abs(krippendorffOrdinalAlpha([[0, 0], [0, 1], [1, 1]])! - 4 / 9) < 1e-12);
+    assert.ok(
+      Math.abs(
+        krippendorffOrdinalAlpha([
+          [0, 0],
+          [0, 1],
+          [1, 1],
+        ])! -
+          4 / 9,
+      ) < 1e-12,
+    );
   });
 
-  it('reproduce Krippendorff\'s published example (2011): ordinal alpha = 0.815', () => {
+  it("reproduce Krippendorff's published example (2011): ordinal alpha = 0.815", () => {
     // "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units, values 1–5, missing data.
     const data = [
       [1, 2, 3, 3, 2, 1, 4, 1, 2, null, null, null],
@@ -118,15 +137,26 @@ describe('several raters', () => {
 
   /** golden (rater "default"), judgments/ana.qrels, judgments/bo.qrels and an LLM rater's JSONL. */
   function ratersWorkspace(dir: string): void {
-    writeFileSync(join(dir, 'golden.json'), JSON.stringify([{ id: 'q1', query: 'kopi', judgments: { a: 3, b: 0, c: 1 } }, { id: 'q2', query: 'teh', judgments: { x: 2 } }]));
+    writeFileSync(
+      join(dir, 'golden.json'),
+      JSON.stringify([
+        { id: 'q1', query: 'kopi', judgments: { a: 3, b: 0, c: 1 } },
+        { id: 'q2', query: 'teh', judgments: { x: 2 } },
+      ]),
+    );
     mkdirSync(join(dir, 'judgments'));
     writeFileSync(join(dir, 'judgments/ana.qrels'), 'q1 0 a 3\nq1 0 b 1\nq1 0 c 1\nq1 0 d 2\n');
     writeFileSync(join(dir, 'judgments/bo.qrels'), 'q1 0 a 2\nq1 0 d 2\nq2 0 x 2\n');
-    writeFileSync(join(dir, 'judgments/llm-m.jsonl'), [
-      { qid: 'q1', docid: 'a', grade: 3, rater: 'llm:m', model: 'm', answer: '##final score: 3' },
-      { qid: 'q1', docid: 'b', grade: 2, rater: 'llm:m' },
-      { qid: 'q2', docid: 'y', grade: 1, rater: 'llm:m' },
-    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'judgments/llm-m.jsonl'),
+      [
+        { qid: 'q1', docid: 'a', grade: 3, rater: 'llm:m', model: 'm', answer: '##final score: 3' },
+        { qid: 'q1', docid: 'b', grade: 2, rater: 'llm:m' },
+        { qid: 'q2', docid: 'y', grade: 1, rater: 'llm:m' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    );
     writeFileSync(join(dir, 'judgments/notes.txt'), 'not a rater file\n');
   }
   const specs = [{ golden: 'golden.json' }, { raters: 'judgments' }];
@@ -165,37 +195,68 @@ describe('several raters', () => {
       ratersWorkspace(dir);
       const report = agreementReport(loadJudgments(specs, { baseDir: dir }));
       assert.deepEqual(report.scale, [0, 1, 2, 3]);
-      assert.deepEqual(report.raters.map((r) => `${r.name}:${r.grades}:${r.llm}`), ['default:4:false', 'ana:4:false', 'bo:3:false', 'llm:m:3:true']);
+      assert.deepEqual(
+        report.raters.map((r) => `${r.name}:${r.grades}:${r.llm}`),
+        ['default:4:false', 'ana:4:false', 'bo:3:false', 'llm:m:3:true'],
+      );
       const pair = (a: string, b: string) => report.pairs.find((p) => p.a === a && p.b === b)!;
       // default × ana on a, b, c: (3,3) (0,1) (1,1).
       const da = pair('default', 'ana');
       assert.equal(da.overlap, 3);
       assert.equal(da.agreement, 2 / 3);
-      assert.deepEqual(da.confusion, [[0, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]);
+      assert.deepEqual(da.confusion, [
+        [0, 1, 0, 0],
+        [0, 1, 0, 0],
+        [0, 0, 0, 0],
+        [0, 0, 0, 1],
+      ]);
       assert.deepEqual(da.conflicts, [{ qid: 'q1', docId: 'b', grades: { default: 0, ana: 1 } }]);
       // kappa from the confusion: p_o = 2/3; rows (1,1,0,1)/3, cols (0,2,0,1)/3 → p_e = (0 + 2 + 0 + 1)/9 = 1/3 → 1/2.
       assert.ok(Math.abs(da.kappa! - 0.5) < 1e-12);
       const llm = pair('default', 'llm:m');
       assert.equal(llm.overlap, 2); // a (3,3) and b (0,2); y only the LLM graded
       assert.deepEqual(llm.conflicts, [{ qid: 'q1', docId: 'b', grades: { default: 0, 'llm:m': 2 } }]);
-      assert.ok(report.pairs.every((p) => !p.a.startsWith('llm:')), 'the person is always rater A against an LLM');
+      assert.ok(
+        report.pairs.every((p) => !p.a.startsWith('llm:')),
+        'the person is always rater A against an LLM',
+      );
       assert.deepEqual(report.overall.people, ['default', 'ana', 'bo']);
       // Pairs graded by two or more people: q1 a (3,3,2), b (0,1), c (1,1), d (2,2), q2 x (2,2).
       assert.equal(report.overall.overlap, 5);
-      assert.deepEqual(report.overall.conflicts.map((c) => `${c.qid} ${c.docId}`), ['q1 a', 'q1 b']);
-      assert.ok(Math.abs(report.overall.alpha! - krippendorffOrdinalAlpha([[3, 3, 2], [0, 1], [1, 1], [2, 2], [2, 2]])!) < 1e-12);
+      assert.deepEqual(
+        report.overall.conflicts.map((c) => `${c.qid} ${c.docId}`),
+        ['q1 a', 'q1 b'],
+      );
+      assert.ok(
+        Math.abs(
+          report.overall.alpha! -
+            krippendorffOrdinalAlpha([
+              [3, 3, 2],
+              [0, 1],
+              [1, 1],
+              [2, 2],
+              [2, 2],
+            ])!,
+        ) < 1e-12,
+      );
     });
   });
 
   it('ranklab.json: a bad merge policy or rater name is an error at its line and falls back', () => {
     withTempDir((dir) => {
       ratersWorkspace(dir);
-      writeFileSync(join(dir, 'ranklab.json'), '{\n  "judgments": ["golden.json", {"raters": "judgments", "rater": "a b"}],\n  "judging": {\n    "merge": "average"\n  }\n}\n');
+      writeFileSync(
+        join(dir, 'ranklab.json'),
+        '{\n  "judgments": ["golden.json", {"raters": "judgments", "rater": "a b"}],\n  "judging": {\n    "merge": "average"\n  }\n}\n',
+      );
       const ws = loadWorkspace(dir);
-      assert.deepEqual(ws.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.line, d.message.slice(0, 41)]), [
-        [2, 'rater name "a b" must start with a letter'],
-        [4, '"judging.merge": merge policy must be one'],
-      ]);
+      assert.deepEqual(
+        ws.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.line, d.message.slice(0, 41)]),
+        [
+          [2, 'rater name "a b" must start with a letter'],
+          [4, '"judging.merge": merge policy must be one'],
+        ],
+      );
       assert.equal(ws.settings.judging.merge, 'mean-rounded');
       assert.equal(ws.judgmentSpecs[1]!.rater, undefined);
     });
@@ -204,7 +265,10 @@ describe('several raters', () => {
   it('ranklab agreement prints the table and JSON', () => {
     withTempDir((dir) => {
       ratersWorkspace(dir);
-      writeFileSync(join(dir, 'ranklab.json'), JSON.stringify({ corpus: { include: ['*.md'] }, judgments: specs, judging: { merge: 'majority' } }));
+      writeFileSync(
+        join(dir, 'ranklab.json'),
+        JSON.stringify({ corpus: { include: ['*.md'] }, judgments: specs, judging: { merge: 'majority' } }),
+      );
       writeFileSync(join(dir, 'doc.md'), '# a\nkopi\n');
       const table = ranklab(['agreement', '--workspace', dir]);
       assert.equal(table.code, 0, table.stderr);
@@ -232,12 +296,18 @@ describe('several raters', () => {
       const [r1] = agreementReport(set).pairs;
       assert.ok(Math.abs(r1!.kappa! - 1 / 3) < 1e-12);
       assert.equal(agreementReport(set).threshold, 1);
-      assert.deepEqual(r1!.confusionBinary, [[3, 0], [0, 3]]);
+      assert.deepEqual(r1!.confusionBinary, [
+        [3, 0],
+        [0, 3],
+      ]);
       assert.equal(r1!.kappaBinary, 1);
       assert.equal(r1!.agreementBinary, 1);
       // At 2 ana calls nothing relevant, bo three: confusion [[3, 3], [0, 0]], p_o = 1/2 = p_e → kappa 0.
       const [r2] = agreementReport(set, { threshold: 2 }).pairs;
-      assert.deepEqual(r2!.confusionBinary, [[3, 3], [0, 0]]);
+      assert.deepEqual(r2!.confusionBinary, [
+        [3, 3],
+        [0, 0],
+      ]);
       assert.equal(r2!.kappaBinary, 0);
       assert.equal(r2!.agreementBinary, 0.5);
       assert.equal(agreementReport(set).overall.meanKappaBinary, 1);
@@ -251,7 +321,17 @@ describe('several raters', () => {
       assert.match(table.stdout, /relevant \(grade ≥ 1\) for both: 3, neither: 3, only ana: 0, only bo: 0/);
       const json = JSON.parse(ranklab(['agreement', '--workspace', dir, '--relevance-threshold', '2', '--format', 'json']).stdout);
       assert.equal(json.threshold, 2);
-      assert.deepEqual([json.pairs[0].kappaBinary, json.pairs[0].agreementBinary, json.pairs[0].confusionBinary], [0, 0.5, [[3, 3], [0, 0]]]);
+      assert.deepEqual(
+        [json.pairs[0].kappaBinary, json.pairs[0].agreementBinary, json.pairs[0].confusionBinary],
+        [
+          0,
+          0.5,
+          [
+            [3, 3],
+            [0, 0],
+          ],
+        ],
+      );
       const bad = ranklab(['agreement', '--workspace', dir, '--relevance-threshold', '0']);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--relevance-threshold/);

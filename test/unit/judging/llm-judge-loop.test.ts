@@ -14,7 +14,10 @@ import { copyOfExample } from '../../helpers/workspace';
 import { type ChatServer, startChatServer } from '../../fixtures/http-chat-server';
 
 /** The CLI in a child process (the test server answers from this one); `onSpawn` gets the child, e.g. to send SIGINT. */
-function ranklabAsync(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function ranklabAsync(
+  args: string[],
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_DIR, timeout: 120_000 });
     let stdout = '';
@@ -30,7 +33,13 @@ describe('the LLM judge loop', () => {
   let server: ChatServer;
   let dir: string;
   const ratingsFile = () => join(dir, 'judgments/llm-fake-judge.jsonl');
-  const ratings = (): LlmRating[] => (existsSync(ratingsFile()) ? readFileSync(ratingsFile(), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+  const ratings = (): LlmRating[] =>
+    existsSync(ratingsFile())
+      ? readFileSync(ratingsFile(), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [];
   const configure = (llm: Record<string, unknown>) => {
     const ws = JSON.parse(readFileSync(join(dir, 'ranklab.json'), 'utf8'));
     ws.judgments = ['judgments/golden.json', { raters: 'judgments' }];
@@ -65,7 +74,10 @@ describe('the LLM judge loop', () => {
     assert.equal(r.run!.pairsSent, 3);
     assert.equal(r.run!.httpRetries, 3);
     assert.equal(r.run!.parseRetries, 0);
-    assert.deepEqual(r.failures.map((f) => f.reason), ['request failed', 'request failed', 'request failed']);
+    assert.deepEqual(
+      r.failures.map((f) => f.reason),
+      ['request failed', 'request failed', 'request failed'],
+    );
     // An answer without a grade is asked again: a parse retry, not an HTTP one.
     server.always = undefined;
     server.requests.length = 0;
@@ -84,12 +96,21 @@ describe('the LLM judge loop', () => {
     assert.equal(r.run!.stopped?.reason, 'failing endpoint');
     assert.match(r.run!.stopped!.message, /failed for 4 pairs in a row \(last: .*502/);
     assert.equal(r.run!.unfinished, 12 - 2 - 4);
-    assert.deepEqual(ratings().map((x) => [x.qid, x.docid]), r.run!.ratings.map((x) => [x.qid, x.docid]));
+    assert.deepEqual(
+      ratings().map((x) => [x.qid, x.docid]),
+      r.run!.ratings.map((x) => [x.qid, x.docid]),
+    );
     assert.equal(ratings().length, 2);
     // Failures separated by answers never add up to N in a row.
     server.requests.length = 0;
     server.always = undefined;
-    server.script.push({ kind: 'status', status: 500 }, { kind: 'ok' }, { kind: 'status', status: 500 }, { kind: 'ok' }, { kind: 'status', status: 500 });
+    server.script.push(
+      { kind: 'status', status: 500 },
+      { kind: 'ok' },
+      { kind: 'status', status: 500 },
+      { kind: 'ok' },
+      { kind: 'status', status: 500 },
+    );
     const mixed = await judge({ max: 6, maxConsecutiveFailures: 2, model: 'other-model' });
     assert.equal(mixed.run!.stopped, undefined);
     assert.equal(mixed.run!.ratings.length, 3);
@@ -102,16 +123,25 @@ describe('the LLM judge loop', () => {
     const r = await ranklabAsync(cli('--max', '30', '--max-failures', '3', '--format', 'json'));
     assert.equal(r.code, 2, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.ok(server.requests.length >= 3 && server.requests.length < 3 + 4, `stops after 3 in a row (plus those in flight), sent ${server.requests.length}`);
+    assert.ok(
+      server.requests.length >= 3 && server.requests.length < 3 + 4,
+      `stops after 3 in a row (plus those in flight), sent ${server.requests.length}`,
+    );
     assert.equal(out.requests, server.requests.length);
     assert.equal(out.stopped.reason, 'failing endpoint');
     assert.equal((r.stderr.match(/failed for \d+ pairs in a row/g) ?? []).length, 1, r.stderr);
     const log = /listed in (\S+)/.exec(r.stderr)?.[1];
     assert.ok(log && log.startsWith('.ranklab/logs/'), r.stderr);
     assert.equal(join(dir, log), out.failureLog);
-    const lines = readFileSync(out.failureLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(out.failureLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines[0].requests, server.requests.length);
-    assert.deepEqual(lines.slice(1).map((l: { qid: string; docId: string }) => [l.qid, l.docId]), out.failures.map((f: { qid: string; docId: string }) => [f.qid, f.docId]));
+    assert.deepEqual(
+      lines.slice(1).map((l: { qid: string; docId: string }) => [l.qid, l.docId]),
+      out.failures.map((f: { qid: string; docId: string }) => [f.qid, f.docId]),
+    );
   });
 
   it('CLI: Ctrl-C keeps every answer already sent for; a re-run sends only the rest', async () => {
@@ -151,8 +181,14 @@ describe('the LLM judge loop', () => {
     const r = await judge({ max: 2 });
     assert.equal(r.failures.length, 2);
     assert.ok(r.failureLog && r.failureLog.startsWith(join(dir, '.ranklab', 'logs')), r.failureLog);
-    const [head, ...rest] = readFileSync(r.failureLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const [head, ...rest] = readFileSync(r.failureLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(head.requests, server.requests.length);
-    assert.deepEqual(rest.map((f) => [f.qid, f.docId, f.reason, f.answer]), r.failures.map((f) => [f.qid, f.docId, f.reason, 'The passage looks relevant to me.']));
+    assert.deepEqual(
+      rest.map((f) => [f.qid, f.docId, f.reason, f.answer]),
+      r.failures.map((f) => [f.qid, f.docId, f.reason, 'The passage looks relevant to me.']),
+    );
   });
 });

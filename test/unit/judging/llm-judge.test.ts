@@ -47,12 +47,25 @@ describe('reading an answer', () => {
 describe('LLM judge settings', () => {
   it('defaults, and problems named by their ranklab.json key', () => {
     const s = llmJudgeSettings({ baseUrl: 'http://localhost:11434/v1/', model: 'm' });
-    assert.deepEqual(s, { baseUrl: 'http://localhost:11434/v1', model: 'm', concurrency: 4, timeoutMs: 60000, maxRetries: 3, retryDelayMs: 1000, parseRetries: 2, temperature: 0, maxPassageChars: 4000 });
+    assert.deepEqual(s, {
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'm',
+      concurrency: 4,
+      timeoutMs: 60000,
+      maxRetries: 3,
+      retryDelayMs: 1000,
+      parseRetries: 2,
+      temperature: 0,
+      maxPassageChars: 4000,
+    });
     assert.equal(llmJudgeSettings({ baseUrl: 'http://x', model: 'm' }, { model: 'other' }).model, 'other', '--model wins');
     assert.throws(() => llmJudgeSettings(undefined), /"judging": \{"llm": \{"baseUrl"/);
     assert.throws(() => llmJudgeSettings({ baseUrl: 'ftp://x', model: 'm' }), /judging\.llm\.baseUrl" must be http or https/);
     assert.throws(() => llmJudgeSettings({ baseUrl: 'http://x' }), /judging\.llm\.model" is missing/);
-    assert.throws(() => llmJudgeSettings({ baseUrl: 'http://x', model: 'm', concurrency: 0 }), /judging\.llm\.concurrency" must be an integer >= 1/);
+    assert.throws(
+      () => llmJudgeSettings({ baseUrl: 'http://x', model: 'm', concurrency: 0 }),
+      /judging\.llm\.concurrency" must be an integer >= 1/,
+    );
     assert.throws(() => llmJudgeSettings({ baseUrl: 'http://x', model: 'm', temperature: 3 }), /judging\.llm\.temperature/);
   });
 });
@@ -61,14 +74,19 @@ describe('LLM judge on the example workspace', () => {
   let server: ChatServer;
   let dir: string;
   const ratingsFile = () => join(dir, 'judgments/llm-fake-judge.jsonl');
-  const ratings = (): LlmRating[] => readFileSync(ratingsFile(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const ratings = (): LlmRating[] =>
+    readFileSync(ratingsFile(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   const configure = (llm: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
     const ws = JSON.parse(readFileSync(join(dir, 'ranklab.json'), 'utf8'));
     ws.judgments = ['judgments/golden.json', { raters: 'judgments' }];
     ws.judging = { llm: { baseUrl: `${server.url}/v1`, model: 'fake-judge', retryDelayMs: 1, timeoutMs: 5000, ...llm }, ...extra };
     writeFileSync(join(dir, 'ranklab.json'), JSON.stringify(ws, null, 2));
   };
-  const judge = (opts: Partial<Parameters<typeof judgeWorkspaceWithLlm>[1]>, session = RanklabSession.open(dir)) => judgeWorkspaceWithLlm(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), ...opts });
+  const judge = (opts: Partial<Parameters<typeof judgeWorkspaceWithLlm>[1]>, session = RanklabSession.open(dir)) =>
+    judgeWorkspaceWithLlm(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), ...opts });
 
   before(async () => {
     server = await startChatServer();
@@ -112,20 +130,29 @@ describe('LLM judge on the example workspace', () => {
     const sent = server.requests[0]!.body;
     assert.equal(sent.model, 'fake-judge');
     assert.equal(sent.temperature, 0);
-    assert.deepEqual(sent.messages.map((m: { role: string }) => m.role), ['user']);
+    assert.deepEqual(
+      sent.messages.map((m: { role: string }) => m.role),
+      ['user'],
+    );
     // The grades are a rater of their own: read back, not scored (llmGrades "ignore"), pairs not pooled again.
     const after = RanklabSession.open(dir).judgments();
     assert.equal(after.ratings!.get('llm:fake-judge')!.size > 0, true);
     assert.equal(after.qrels.get(lines[0]!.qid)!.has(lines[0]!.docid), false, 'LLM grades are not scored unless asked');
     const again = await judge({ max: 6 });
-    assert.ok(again.pool.pairs.every((p) => !lines.some((l) => l.qid === p.qid && l.docid === p.docId)), 'graded pairs are not asked again');
+    assert.ok(
+      again.pool.pairs.every((p) => !lines.some((l) => l.qid === p.qid && l.docid === p.docId)),
+      'graded pairs are not asked again',
+    );
     // The cache: the same prompts (the sidecar removed) cost no request.
     rmSync(ratingsFile());
     server.requests.length = 0;
     const cached = await judge({ max: 6 });
     assert.equal(server.requests.length, 0);
     assert.equal(cached.plan.cachedCount, 6);
-    assert.deepEqual(ratings().map((l) => [l.qid, l.docid, l.grade, l.at, l.cached]), lines.map((l) => [l.qid, l.docid, l.grade, l.at, true]));
+    assert.deepEqual(
+      ratings().map((l) => [l.qid, l.docid, l.grade, l.at, l.cached]),
+      lines.map((l) => [l.qid, l.docid, l.grade, l.at, true]),
+    );
     // A cached answer edited after it was written (another grade typed in, its content hash kept) is not used: asked again.
     const cacheDir = join(RanklabSession.open(dir).workspace.cacheDir, 'llm-judge');
     const hex = lines[0]!.promptHash.replace(/^sha256:/, '');
@@ -149,7 +176,10 @@ describe('LLM judge on the example workspace', () => {
     const r = await judge({ max: 2, model: 'other-model' }); // another model: no cache
     assert.equal(r.run!.ratings.length, 0);
     assert.equal(server.requests.length, 2 * 3, 'one request and two retries per pair (parseRetries 2)');
-    assert.deepEqual(r.failures.map((f) => f.reason), ['no grade in the answer', 'no grade in the answer']);
+    assert.deepEqual(
+      r.failures.map((f) => f.reason),
+      ['no grade in the answer', 'no grade in the answer'],
+    );
     assert.equal(r.failures[0]!.answer, 'The passage looks relevant to me.');
     assert.equal(existsSync(join(dir, 'judgments/llm-other-model.jsonl')), false, 'nothing guessed, nothing written');
   });
@@ -157,10 +187,16 @@ describe('LLM judge on the example workspace', () => {
   it('refusals and content-filter stops are reported as refused', async () => {
     server.always = { kind: 'refuse' };
     let r = await judge({ max: 1 });
-    assert.deepEqual(r.failures.map((f) => [f.reason, f.detail]), [['refused', "I'm sorry, I can't help with that."]]);
+    assert.deepEqual(
+      r.failures.map((f) => [f.reason, f.detail]),
+      [['refused', "I'm sorry, I can't help with that."]],
+    );
     server.always = { kind: 'filter' };
     r = await judge({ max: 1 });
-    assert.deepEqual(r.failures.map((f) => [f.reason, f.detail]), [['refused', 'finish reason content_filter']]);
+    assert.deepEqual(
+      r.failures.map((f) => [f.reason, f.detail]),
+      [['refused', 'finish reason content_filter']],
+    );
     assert.equal(existsSync(ratingsFile()), false);
   });
 
@@ -179,7 +215,11 @@ describe('LLM judge on the example workspace', () => {
     const waits: number[] = [];
     const settings = llmJudgeSettings({ baseUrl: `${server.url}/v1`, model: 'fake-judge', retryDelayMs: 7 });
     const client = createChatClient(settings, { allowNetwork: true, sleep: async (ms) => void waits.push(ms) });
-    const answer = await client({ model: 'fake-judge', messages: [{ role: 'user', content: 'Query: kopi\nPassage: kopi gayo\n\nWork through it' }], temperature: 0 });
+    const answer = await client({
+      model: 'fake-judge',
+      messages: [{ role: 'user', content: 'Query: kopi\nPassage: kopi gayo\n\nWork through it' }],
+      temperature: 0,
+    });
     assert.equal(answer.content, '##final score: 1');
     assert.deepEqual(waits, [3000, 14], 'Retry-After 3 s, then the backoff 7·2^1 ms');
     assert.equal(server.requests.length, 3);
@@ -198,7 +238,10 @@ describe('LLM judge on the example workspace', () => {
   });
 
   it('refused in an untrusted workspace; needs a raters folder; --dry-run counts prompts and tokens and sends nothing', async () => {
-    await assert.rejects(judge({ max: 2 }, RanklabSession.open(dir, { allowNetwork: false })), (e: unknown) => e instanceof InputError && /untrusted/.test(e.message));
+    await assert.rejects(
+      judge({ max: 2 }, RanklabSession.open(dir, { allowNetwork: false })),
+      (e: unknown) => e instanceof InputError && /untrusted/.test(e.message),
+    );
     const ws = JSON.parse(readFileSync(join(dir, 'ranklab.json'), 'utf8'));
     ws.judgments = ['judgments/golden.json'];
     writeFileSync(join(dir, 'ranklab.json'), JSON.stringify(ws));
@@ -206,7 +249,10 @@ describe('LLM judge on the example workspace', () => {
     const dry = await judge({ max: 5, dryRun: true });
     assert.equal(dry.run, undefined);
     assert.equal(dry.plan.items.length, 5);
-    assert.equal(dry.plan.tokens, dry.plan.items.reduce((s, i) => s + Math.ceil(i.prompt.length / 4), 0));
+    assert.equal(
+      dry.plan.tokens,
+      dry.plan.items.reduce((s, i) => s + Math.ceil(i.prompt.length / 4), 0),
+    );
     assert.equal(server.requests.length, 0);
     const cli = ranklab(['judge', '--llm', '--workspace', dir, '--config', 'baseline', '--max', '4', '--dry-run']);
     assert.equal(cli.code, 0, cli.stderr);
@@ -216,14 +262,29 @@ describe('LLM judge on the example workspace', () => {
   });
 
   it('--include-judged grades pairs people graded, and ranklab agreement compares the LLM with them', async () => {
-    const cli = await ranklabAsync(['judge', '--llm', '--workspace', dir, '--config', 'baseline', '--include-judged', '--max', '30', '--format', 'json']);
+    const cli = await ranklabAsync([
+      'judge',
+      '--llm',
+      '--workspace',
+      dir,
+      '--config',
+      'baseline',
+      '--include-judged',
+      '--max',
+      '30',
+      '--format',
+      'json',
+    ]);
     assert.equal(cli.code, 0, cli.stderr + cli.stdout.slice(0, 2000));
     const out = JSON.parse(cli.stdout);
     assert.equal(out.graded, 30);
     const report = JSON.parse(ranklab(['agreement', '--workspace', dir, '--format', 'json']).stdout);
     const pair = report.pairs.find((p: { a: string; b: string }) => p.a === 'default' && p.b === 'llm:fake-judge');
     assert.ok(pair.overlap > 0, 'the LLM graded pairs people graded');
-    assert.equal(pair.confusion.flat().reduce((s: number, x: number) => s + x, 0), pair.overlap);
+    assert.equal(
+      pair.confusion.flat().reduce((s: number, x: number) => s + x, 0),
+      pair.overlap,
+    );
     assert.equal(typeof pair.kappa, 'number');
     assert.deepEqual(report.overall.people, ['default'], 'the LLM is never one of the people');
     const table = ranklab(['agreement', '--workspace', dir]);

@@ -10,7 +10,11 @@ const plain = createAnalyzer(DEFAULT_ANALYZER);
 const marked = (t: { text: string; marks: Array<[number, number]> }) => t.marks.map(([s, e]) => t.text.slice(s, e));
 
 it('a short body is shown whole with every query term marked, stop words not', () => {
-  const r = passageAround({ title: 'Kopi Gayo <script>alert(1)</script>', body: 'Gayo   coffee from the\nhighlands of Aceh; the kopi is washed.' }, 'the kopi gayo', plain);
+  const r = passageAround(
+    { title: 'Kopi Gayo <script>alert(1)</script>', body: 'Gayo   coffee from the\nhighlands of Aceh; the kopi is washed.' },
+    'the kopi gayo',
+    plain,
+  );
   assert.equal(r.passage.text, 'Gayo coffee from the highlands of Aceh; the kopi is washed.');
   assert.deepEqual(marked(r.passage), ['Gayo', 'kopi']);
   assert.deepEqual(marked(r.title), ['Kopi', 'Gayo']);

@@ -12,32 +12,61 @@ import { germanIban, luhnCard } from '../../helpers/query-logs';
 // numbers side by side (a run of numbers reads as a phone or account number, by design).
 const word = fc.stringMatching(/^[a-zà-ÿα-ω]{1,12}$/);
 const small = fc.integer({ min: 0, max: 9999 }).map(String);
-const ordinary = fc.array(fc.tuple(word, fc.option(small, { nil: undefined }), fc.constantFrom(' ', ', ', ' - ', '? ')), { minLength: 1, maxLength: 8 })
-  .map((parts) => parts.map(([w, n, sep]) => (n === undefined ? w : `${w} ${n}`) + sep).join('').trim());
+const ordinary = fc
+  .array(fc.tuple(word, fc.option(small, { nil: undefined }), fc.constantFrom(' ', ', ', ' - ', '? ')), { minLength: 1, maxLength: 8 })
+  .map((parts) =>
+    parts
+      .map(([w, n, sep]) => (n === undefined ? w : `${w} ${n}`) + sep)
+      .join('')
+      .trim(),
+  );
 
 const seeded = fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((s) => createRng(s));
 const planted: Record<string, fc.Arbitrary<string>> = {
-  email: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9._+-]{0,15}$/), fc.stringMatching(/^[a-z0-9]{1,10}$/), fc.constantFrom('com', 'org', 'de', 'co.uk')).map(([u, d, t]) => `${u}@${d}.${t}`),
-  card: fc.tuple(seeded, fc.integer({ min: 13, max: 19 }), fc.constantFrom('', ' ', '-')).map(([rng, n, sep]) => luhnCard(rng, n).replace(/(\d{4})(?=\d)/g, `$1${sep}`)),
+  email: fc
+    .tuple(
+      fc.stringMatching(/^[a-z][a-z0-9._+-]{0,15}$/),
+      fc.stringMatching(/^[a-z0-9]{1,10}$/),
+      fc.constantFrom('com', 'org', 'de', 'co.uk'),
+    )
+    .map(([u, d, t]) => `${u}@${d}.${t}`),
+  card: fc
+    .tuple(seeded, fc.integer({ min: 13, max: 19 }), fc.constantFrom('', ' ', '-'))
+    .map(([rng, n, sep]) => luhnCard(rng, n).replace(/(\d{4})(?=\d)/g, `$1${sep}`)),
   iban: fc.tuple(seeded, fc.boolean()).map(([rng, spaced]) => (spaced ? germanIban(rng).replace(/(.{4})(?=.)/g, '$1 ') : germanIban(rng))),
-  ssn: fc.tuple(fc.integer({ min: 100, max: 999 }), fc.integer({ min: 10, max: 99 }), fc.integer({ min: 1000, max: 9999 })).map(([a, b, c]) => `${a}-${b}-${c}`),
-  nino: fc.tuple(fc.constantFrom('AB', 'ce', 'JK', 'wx'), fc.integer({ min: 100000, max: 999999 }), fc.constantFrom('A', 'b', 'C', 'd')).map(([p, n, s]) => `${p}${n}${s}`),
+  ssn: fc
+    .tuple(fc.integer({ min: 100, max: 999 }), fc.integer({ min: 10, max: 99 }), fc.integer({ min: 1000, max: 9999 }))
+    .map(([a, b, c]) => `${a}-${b}-${c}`),
+  nino: fc
+    .tuple(fc.constantFrom('AB', 'ce', 'JK', 'wx'), fc.integer({ min: 100000, max: 999999 }), fc.constantFrom('A', 'b', 'C', 'd'))
+    .map(([p, n, s]) => `${p}${n}${s}`),
   phone: fc.oneof(
-    fc.tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 100000000, max: 9999999999 })).map(([cc, n]) => `+${cc} ${String(n).replace(/(\d{3})(?=\d)/g, '$1 ')}`),
+    fc
+      .tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 100000000, max: 9999999999 }))
+      .map(([cc, n]) => `+${cc} ${String(n).replace(/(\d{3})(?=\d)/g, '$1 ')}`),
     fc.integer({ min: 2000000000, max: 9999999999 }).map((n) => String(n).replace(/^(\d{3})(\d{3})/, '($1) $2-')),
   ),
   account: fc.integer({ min: 100000000, max: Number.MAX_SAFE_INTEGER }).map(String),
 };
 
 test('ordinary text is kept', () => {
-  fc.assert(fc.property(ordinary, (text) => findPersonalData(text) === undefined), { numRuns: 2000 });
+  fc.assert(
+    fc.property(ordinary, (text) => findPersonalData(text) === undefined),
+    { numRuns: 2000 },
+  );
 });
 
 for (const [kind, item] of Object.entries(planted)) {
   test(`no planted ${kind} survives, wherever it sits in ordinary text`, () => {
-    fc.assert(fc.property(ordinary, item, ordinary, (before, x, after) => findPersonalData(`${before} ${x} ${after}`) !== undefined), { numRuns: 500 });
+    fc.assert(
+      fc.property(ordinary, item, ordinary, (before, x, after) => findPersonalData(`${before} ${x} ${after}`) !== undefined),
+      { numRuns: 500 },
+    );
     // Alone, glued to punctuation, in upper case (the log's own spelling).
-    fc.assert(fc.property(item, (x) => findPersonalData(`(${x})`) !== undefined && findPersonalData(x.toUpperCase()) !== undefined), { numRuns: 200 });
+    fc.assert(
+      fc.property(item, (x) => findPersonalData(`(${x})`) !== undefined && findPersonalData(x.toUpperCase()) !== undefined),
+      { numRuns: 200 },
+    );
   });
 }
 
@@ -69,7 +98,10 @@ test('a patterns file adds kinds; a bad pattern is exit 2 at its line and key', 
   assert.equal(findPersonalData('badge emp-123456 lost'), undefined);
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, '{\n  "ok": "abc",\n  "broken": "(unclosed"\n}\n');
-  assert.throws(() => loadPiiPatterns(bad), (e: Error & { line?: number; key?: string }) => e.line === 3 && e.key === 'broken' && /regular expression/.test(e.message));
+  assert.throws(
+    () => loadPiiPatterns(bad),
+    (e: Error & { line?: number; key?: string }) => e.line === 3 && e.key === 'broken' && /regular expression/.test(e.message),
+  );
   const empty = join(dir, 'empty.json');
   writeFileSync(empty, '{"anything": "x*"}');
   assert.throws(() => loadPiiPatterns(empty), /empty string/);

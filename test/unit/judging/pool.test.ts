@@ -17,7 +17,8 @@ import { ranklab } from '../../helpers/cli';
 import { judgmentsOf } from '../../helpers/judgments';
 import { copyOfExample } from '../../helpers/workspace';
 
-const run = (lists: Record<string, string[]>): Run => new Map(Object.entries(lists).map(([q, ids]) => [q, ids.map((id, i) => ({ id, score: 10 - i }))]));
+const run = (lists: Record<string, string[]>): Run =>
+  new Map(Object.entries(lists).map(([q, ids]) => [q, ids.map((id, i) => ({ id, score: 10 - i }))]));
 const options = { gain: 'exp' as const, relevanceThreshold: 1 };
 
 describe('buildPool', () => {
@@ -30,7 +31,10 @@ describe('buildPool', () => {
 
   it('deciding pairs first, then by best rank; each pair once with its rank in every config', () => {
     const pool = buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@3'), metricOptions: options });
-    assert.deepEqual(pool.pairs.map((p) => `${p.qid} ${p.docId} ${p.reason}`), ['q1 c deciding', 'q1 d deciding', 'q1 b shared', 'q2 y shared', 'q2 z shared']);
+    assert.deepEqual(
+      pool.pairs.map((p) => `${p.qid} ${p.docId} ${p.reason}`),
+      ['q1 c deciding', 'q1 d deciding', 'q1 b shared', 'q2 y shared', 'q2 z shared'],
+    );
     assert.deepEqual(pool.pairs.find((p) => p.docId === 'b')!.ranks, { A: 2, B: 1 });
     assert.deepEqual(pool.byReason, { deciding: 2, differing: 0, shared: 3 });
     assert.equal(pool.total, 5);
@@ -39,9 +43,15 @@ describe('buildPool', () => {
   it('without deciding pairs (one config, or a metric they cannot move) the differing ones come first', () => {
     const pool = buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@1'), metricOptions: options });
     // P@1: q1's first documents a (judged) and b (unjudged, the candidate's top): b decides.
-    assert.deepEqual(pool.pairs.map((p) => `${p.qid} ${p.docId} ${p.reason}`), ['q1 b deciding', 'q1 c differing', 'q1 d differing', 'q2 y shared', 'q2 z shared']);
+    assert.deepEqual(
+      pool.pairs.map((p) => `${p.qid} ${p.docId} ${p.reason}`),
+      ['q1 b deciding', 'q1 c differing', 'q1 d differing', 'q2 y shared', 'q2 z shared'],
+    );
     const single = buildPool([A], judgments, { depth: 2, specs: parseMetricList('p@3'), metricOptions: options });
-    assert.deepEqual(single.pairs.map((p) => `${p.qid} ${p.docId} ${p.reason}`), ['q1 b shared', 'q2 y shared']);
+    assert.deepEqual(
+      single.pairs.map((p) => `${p.qid} ${p.docId} ${p.reason}`),
+      ['q1 b shared', 'q2 y shared'],
+    );
   });
 
   it('projects judged@k: 1/3 now; 1 with the whole pool; 1/2 with the first two pairs', () => {
@@ -55,18 +65,39 @@ describe('buildPool', () => {
   });
 
   it('scopes to queries and skips pairs the caller names', () => {
-    const pool = buildPool([A, B], judgments, { depth: 3, qids: new Set(['q2']), skip: (_, d) => d === 'z', specs: parseMetricList('p@3'), metricOptions: options });
-    assert.deepEqual(pool.pairs.map((p) => `${p.qid} ${p.docId}`), ['q2 y']);
+    const pool = buildPool([A, B], judgments, {
+      depth: 3,
+      qids: new Set(['q2']),
+      skip: (_, d) => d === 'z',
+      specs: parseMetricList('p@3'),
+      metricOptions: options,
+    });
+    assert.deepEqual(
+      pool.pairs.map((p) => `${p.qid} ${p.docId}`),
+      ['q2 y'],
+    );
   });
 
   it('with chosen queries, judged@k is over those queries (now and projected), and the summary says so', () => {
     // q1 only, the first pair (q1 c): A [a, b, c] has a judged → 1/3 now, with c → 2/3; B [b, a, d] 1/3 either way.
     // Over both queries A's projection would be (2/3 + 1/3) / 2 = 1/2.
-    const pool = buildPool([A, B], judgments, { depth: 3, qids: new Set(['q1']), max: 1, specs: parseMetricList('p@3'), metricOptions: options });
-    assert.deepEqual(pool.pairs.map((p) => `${p.qid} ${p.docId}`), ['q1 c']);
+    const pool = buildPool([A, B], judgments, {
+      depth: 3,
+      qids: new Set(['q1']),
+      max: 1,
+      specs: parseMetricList('p@3'),
+      metricOptions: options,
+    });
+    assert.deepEqual(
+      pool.pairs.map((p) => `${p.qid} ${p.docId}`),
+      ['q1 c'],
+    );
     assert.deepEqual(pool.judged, { A: { k: 3, now: 1 / 3, projected: 2 / 3 }, B: { k: 3, now: 1 / 3, projected: 1 / 3 } });
     assert.match(poolSummary(pool), /judged@3 A over the 1 chosen query: 0\.333 now, 0\.667 if the pool is graded/);
-    assert.doesNotMatch(poolSummary(buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@3'), metricOptions: options })), /chosen/);
+    assert.doesNotMatch(
+      poolSummary(buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@3'), metricOptions: options })),
+      /chosen/,
+    );
   });
 
   it('with judged pairs included, the summary does not call them unjudged', () => {
@@ -75,7 +106,10 @@ describe('buildPool', () => {
     assert.equal(pool.pairs.length, 7);
     assert.equal(pool.alreadyJudged, 2);
     assert.match(poolSummary(pool), /^pool: 7 pairs \(2 graded already, 5 unjudged\) from the top 3/);
-    assert.match(poolSummary(buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@3'), metricOptions: options })), /^pool: 5 unjudged pairs/);
+    assert.match(
+      poolSummary(buildPool([A, B], judgments, { depth: 3, specs: parseMetricList('p@3'), metricOptions: options })),
+      /^pool: 5 unjudged pairs/,
+    );
   });
 });
 
@@ -84,7 +118,10 @@ describe('pool of a workspace', () => {
     const dir = copyOfExample();
     try {
       const session = RanklabSession.open(dir, { writeCache: false });
-      const { pool, sides, failed } = await workspacePool(session, { configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)), max: 25 });
+      const { pool, sides, failed } = await workspacePool(session, {
+        configs: ['baseline', 'title-boost-3'].map((c) => session.resolveConfig(c)),
+        max: 25,
+      });
       assert.deepEqual(failed, []);
       assert.equal(pool.pairs.length, 25);
       assert.ok(pool.total > 600, `pool of ${pool.total}`);
@@ -133,7 +170,19 @@ describe('pool of a workspace', () => {
         assert.ok(text.length <= 700 && (passage!.startsWith('… ') || body.startsWith(text)), `${docid}: marked where it was cut`);
       }
       assert.match(tsv.stderr, /judged@10 baseline: 0\.316 now, 0\.3\d\d if the pool is graded/);
-      const json = ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--depth', '3', '--queries', 'q01,q02', '--format', 'json']);
+      const json = ranklab([
+        'pool',
+        '--workspace',
+        dir,
+        '--config',
+        'baseline',
+        '--depth',
+        '3',
+        '--queries',
+        'q01,q02',
+        '--format',
+        'json',
+      ]);
       assert.equal(json.code, 0, json.stderr);
       const out = JSON.parse(json.stdout);
       assert.equal(out.depth, 3);
@@ -142,7 +191,11 @@ describe('pool of a workspace', () => {
       assert.equal(out.judged.baseline.k, 3);
       assert.deepEqual(out.queries, ['q01', 'q02']);
       const q01 = RanklabSession.open(dir).judgments().queries.get('q01')!.text;
-      assert.ok(out.pairs.filter((p: { qid: string }) => p.qid === 'q01').every((p: { query: string; passage: string }) => p.query === q01 && p.passage.length > 0));
+      assert.ok(
+        out.pairs
+          .filter((p: { qid: string }) => p.qid === 'q01')
+          .every((p: { query: string; passage: string }) => p.query === q01 && p.passage.length > 0),
+      );
       // judged@3 over the two queries: the mean eval gives on a judgment set of those queries only.
       const all = JSON.parse(ranklab(['pool', '--workspace', dir, '--config', 'baseline', '--depth', '3', '--format', 'json']).stdout);
       assert.equal(all.queries, null);

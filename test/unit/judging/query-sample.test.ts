@@ -9,7 +9,7 @@ import { generateLog } from '../../helpers/query-logs';
 
 const OPTS = { pii: BUILT_IN_PII, bots: DEFAULT_BOT_RULES };
 
-test('a generated log: every planted item, bot line and garbled line removed and counted; people\'s queries merged', () => {
+test("a generated log: every planted item, bot line and garbled line removed and counted; people's queries merged", () => {
   const g = generateLog({ seed: 7, distinct: 200, searches: 3000 });
   const log = readQueryLog(g.lines.join('\n'), 'gen.jsonl');
   assert.equal(log.diagnostics.length, g.garbled);
@@ -32,9 +32,26 @@ test('normal form: NFC, case, any white space; loose folds accents and punctuati
 });
 
 test('strata split the traffic in thirds, most frequent first', () => {
-  const q = stratify(new Map([['a', 50], ['b', 20], ['c', 15], ['d', 10], ['e', 5]]));
+  const q = stratify(
+    new Map([
+      ['a', 50],
+      ['b', 20],
+      ['c', 15],
+      ['d', 10],
+      ['e', 5],
+    ]),
+  );
   // Cumulative before each: 0, 50, 70, 85, 95 of 100: a head; b (50 ≥ 33.3, < 66.7) torso; c, d, e tail.
-  assert.deepEqual(q.map((x) => [x.text, x.stratum]), [['a', 'head'], ['b', 'torso'], ['c', 'tail'], ['d', 'tail'], ['e', 'tail']]);
+  assert.deepEqual(
+    q.map((x) => [x.text, x.stratum]),
+    [
+      ['a', 'head'],
+      ['b', 'torso'],
+      ['c', 'tail'],
+      ['d', 'tail'],
+      ['e', 'tail'],
+    ],
+  );
 });
 
 test('stratum shares: N evenly, a short stratum gives its share away, never more than there are', () => {
@@ -45,7 +62,9 @@ test('stratum shares: N evenly, a short stratum gives its share away, never more
 });
 
 function zipf(n: number): DistinctQuery[] {
-  return stratify(new Map(Array.from({ length: n }, (_, i) => [`q${String(i).padStart(4, '0')}`, Math.max(1, Math.round(1000 / (i + 1)))])));
+  return stratify(
+    new Map(Array.from({ length: n }, (_, i) => [`q${String(i).padStart(4, '0')}`, Math.max(1, Math.round(1000 / (i + 1)))])),
+  );
 }
 
 test('each scheme: seeded (same seed, same sample), N distinct queries, strata sampled as the scheme says', () => {

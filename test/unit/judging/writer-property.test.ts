@@ -50,41 +50,50 @@ const styleArb = fc.record({
 
 it('random files and edits: read back exactly, only neighbouring lines touched', () => {
   fc.assert(
-    fc.property(fc.constantFrom('qrels' as const, 'golden' as const, 'jsonl' as const), modelArb, styleArb, fc.array(fc.tuple(qid, doc, grade), { minLength: 1, maxLength: 8 }), (kind, model, style, ops) => {
-      withTempDir((dir) => {
-        const name = kind === 'qrels' ? 'qrels.txt' : kind === 'golden' ? 'golden.json' : 'golden.jsonl';
-        const file = join(dir, name);
-        writeFileSync(file, serialize(kind, model, style));
-        const specs = [kind === 'qrels' ? { qrels: name } : { golden: name }];
-        const writer = new GradeWriter({ root: dir, specs });
-        const expected: Model = structuredClone(model);
-        for (const [q, d, g] of ops) {
-          // A golden set only takes grades for queries it has an item for.
-          if (kind !== 'qrels' && !(q in model)) continue;
-          const before = readFileSync(file, 'utf8');
-          const graded = Object.entries(expected).flatMap(([qq, docs]) => Object.keys(docs).map((dd) => `${qq} ${dd}`));
-          if (kind === 'qrels' && g === undefined && graded.length === 1 && graded[0] === `${q} ${d}`) {
-            // A qrels file is never emptied (the reader refuses one without a judgment): an error, nothing written.
-            assert.throws(() => writer.write(loadJudgments(specs, { baseDir: dir }), q, d, g), /last judgment/);
-            assert.equal(readFileSync(file, 'utf8'), before);
-            continue;
+    fc.property(
+      fc.constantFrom('qrels' as const, 'golden' as const, 'jsonl' as const),
+      modelArb,
+      styleArb,
+      fc.array(fc.tuple(qid, doc, grade), { minLength: 1, maxLength: 8 }),
+      (kind, model, style, ops) => {
+        withTempDir((dir) => {
+          const name = kind === 'qrels' ? 'qrels.txt' : kind === 'golden' ? 'golden.json' : 'golden.jsonl';
+          const file = join(dir, name);
+          writeFileSync(file, serialize(kind, model, style));
+          const specs = [kind === 'qrels' ? { qrels: name } : { golden: name }];
+          const writer = new GradeWriter({ root: dir, specs });
+          const expected: Model = structuredClone(model);
+          for (const [q, d, g] of ops) {
+            // A golden set only takes grades for queries it has an item for.
+            if (kind !== 'qrels' && !(q in model)) continue;
+            const before = readFileSync(file, 'utf8');
+            const graded = Object.entries(expected).flatMap(([qq, docs]) => Object.keys(docs).map((dd) => `${qq} ${dd}`));
+            if (kind === 'qrels' && g === undefined && graded.length === 1 && graded[0] === `${q} ${d}`) {
+              // A qrels file is never emptied (the reader refuses one without a judgment): an error, nothing written.
+              assert.throws(() => writer.write(loadJudgments(specs, { baseDir: dir }), q, d, g), /last judgment/);
+              assert.equal(readFileSync(file, 'utf8'), before);
+              continue;
+            }
+            writer.write(loadJudgments(specs, { baseDir: dir }), q, d, g);
+            const after = readFileSync(file, 'utf8');
+            if (g === undefined) delete expected[q]?.[d];
+            else (expected[q] ??= {})[d] = g;
+            for (const k of Object.keys(expected)) if (Object.keys(expected[k]!).length === 0) delete expected[k];
+            const got = plainQrels(loadJudgments(specs, { baseDir: dir }).qrels);
+            assert.deepEqual(got, expected);
+            assert.equal(after.startsWith('\uFEFF'), style.bom);
+            // A single-line JSONL item or qrels line, or a JSON member and its neighbour (plus a moved binary id).
+            const { removed, added } = diffLines(before, after);
+            assert.ok(
+              Math.max(removed.length, added.length) <= (kind === 'golden' ? 3 : 2),
+              `${kind}: too many lines changed:\n${before}\n---\n${after}`,
+            );
+            // (A one-line file without a final newline has no line end to keep: the writer's own is \n.)
+            if (before.includes('\r\n')) assert.ok(!/[^\r]\n/.test(after), 'CRLF kept');
           }
-          writer.write(loadJudgments(specs, { baseDir: dir }), q, d, g);
-          const after = readFileSync(file, 'utf8');
-          if (g === undefined) delete expected[q]?.[d];
-          else (expected[q] ??= {})[d] = g;
-          for (const k of Object.keys(expected)) if (Object.keys(expected[k]!).length === 0) delete expected[k];
-          const got = plainQrels(loadJudgments(specs, { baseDir: dir }).qrels);
-          assert.deepEqual(got, expected);
-          assert.equal(after.startsWith('\uFEFF'), style.bom);
-          // A single-line JSONL item or qrels line, or a JSON member and its neighbour (plus a moved binary id).
-          const { removed, added } = diffLines(before, after);
-          assert.ok(Math.max(removed.length, added.length) <= (kind === 'golden' ? 3 : 2), `${kind}: too many lines changed:\n${before}\n---\n${after}`);
-          // (A one-line file without a final newline has no line end to keep: the writer's own is \n.)
-          if (before.includes('\r\n')) assert.ok(!/[^\r]\n/.test(after), 'CRLF kept');
-        }
-      });
-    }),
+        });
+      },
+    ),
     { numRuns: 150 },
   );
 });

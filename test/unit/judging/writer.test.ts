@@ -35,7 +35,7 @@ function workspaceWith(dir: string, name: string, text: string | Buffer, kind: '
 const QRELS = '# assessors: a, b\nq1 0 d1 3\nq1 0 d2 0\nq2 0 d3 1\n\nq2 0 d4 2\n';
 
 describe('grade writer: TREC qrels', () => {
-  it('adds a judgment after the last line of its query, copying that line\'s columns', () => {
+  it("adds a judgment after the last line of its query, copying that line's columns", () => {
     withTempDir((dir) => {
       const ws = workspaceWith(dir, 'qrels.txt', QRELS, 'qrels');
       const { after, written } = ws.grade('q1', 'd9', 2);
@@ -95,7 +95,10 @@ describe('grade writer: TREC qrels', () => {
   it('refuses ids that would split a TREC column, and files that are not UTF-8', () => {
     withTempDir((dir) => {
       const ws = workspaceWith(dir, 'qrels.txt', QRELS, 'qrels');
-      assert.throws(() => ws.grade('q1', 'two words', 1), (e: unknown) => e instanceof InputError && /white space/.test(e.message));
+      assert.throws(
+        () => ws.grade('q1', 'two words', 1),
+        (e: unknown) => e instanceof InputError && /white space/.test(e.message),
+      );
       // The Latin-1 line is refused by the reader (an error at its line); the writer still must not rewrite the file.
       const latin1 = Buffer.concat([Buffer.from('q1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\nq1 0 d2 0\n')]);
       const bad = workspaceWith(dir, 'latin1.txt', latin1, 'qrels');
@@ -160,16 +163,27 @@ describe('grade writer: golden sets', () => {
       const tabbed = '\uFEFF[\r\n\t{\r\n\t\t"id": "q1",\r\n\t\t"query": "x",\r\n\t\t"judgments": {\r\n\t\t\t"d1": 3\r\n\t\t}\r\n\t}\r\n]';
       const ws = workspaceWith(dir, 'golden.json', tabbed, 'golden');
       ws.grade('q1', 'd2', 0);
-      assert.equal(readFileSync(ws.file, 'utf8'), '\uFEFF[\r\n\t{\r\n\t\t"id": "q1",\r\n\t\t"query": "x",\r\n\t\t"judgments": {\r\n\t\t\t"d1": 3,\r\n\t\t\t"d2": 0\r\n\t\t}\r\n\t}\r\n]');
-      const compact = workspaceWith(dir, 'compact.json', '[{"id":"q1","query":"x","judgments":{"d1":3}},{"id":"q2","query":"y","relevant_doc_ids":["a"]}]', 'golden');
+      assert.equal(
+        readFileSync(ws.file, 'utf8'),
+        '\uFEFF[\r\n\t{\r\n\t\t"id": "q1",\r\n\t\t"query": "x",\r\n\t\t"judgments": {\r\n\t\t\t"d1": 3,\r\n\t\t\t"d2": 0\r\n\t\t}\r\n\t}\r\n]',
+      );
+      const compact = workspaceWith(
+        dir,
+        'compact.json',
+        '[{"id":"q1","query":"x","judgments":{"d1":3}},{"id":"q2","query":"y","relevant_doc_ids":["a"]}]',
+        'golden',
+      );
       compact.grade('q1', 'd2', 1);
       compact.grade('q2', 'b', 0);
-      assert.equal(readFileSync(compact.file, 'utf8'), '[{"id":"q1","query":"x","judgments":{"d1":3,"d2":1}},{"id":"q2","query":"y","relevant_doc_ids":["a"],"judgments":{"b":0}}]');
+      assert.equal(
+        readFileSync(compact.file, 'utf8'),
+        '[{"id":"q1","query":"x","judgments":{"d1":3,"d2":1}},{"id":"q2","query":"y","relevant_doc_ids":["a"],"judgments":{"b":0}}]',
+      );
       assert.deepEqual(plainQrels(compact.read().qrels), { q1: { d1: 3, d2: 1 }, q2: { a: 1, b: 0 } });
     });
   });
 
-  it('JSONL golden sets: the item\'s line changes, no other', () => {
+  it("JSONL golden sets: the item's line changes, no other", () => {
     withTempDir((dir) => {
       const text = '{"id": "q1", "query": "x", "judgments": {"d1": 3}}\n{"id": "q2", "query": "y", "judgments": {"d2": 1}}\n';
       const ws = workspaceWith(dir, 'golden.jsonl', text, 'golden');
@@ -184,7 +198,7 @@ describe('grade writer: golden sets', () => {
 });
 
 describe('grade writer: which file', () => {
-  it('in place: the file that grades the pair, else the one holding the query\'s judgments, else its golden item', () => {
+  it("in place: the file that grades the pair, else the one holding the query's judgments, else its golden item", () => {
     withTempDir((dir, write) => {
       write('golden.json', GOLDEN);
       write('extra.qrels', 'q1 0 d3 1\n');
@@ -215,14 +229,17 @@ describe('grade writer: which file', () => {
       assert.deepEqual(plainQrels(set.ratings!.get('ana')!), { q1: { d1: 1, d9: 2 } });
       // mean-rounded of default 3 and ana 1 = 2; d9 only ana's.
       assert.deepEqual(plainQrels(set.qrels), { q1: { d1: 2, d2: 0, d9: 2 }, q2: { d5: 1, d6: 1 } });
-      assert.throws(() => new GradeWriter({ root: dir, specs: [{ golden: 'golden.json' }], mode: 'per-rater', rater: 'ana' }), /\{"raters": "judgments"\}/);
+      assert.throws(
+        () => new GradeWriter({ root: dir, specs: [{ golden: 'golden.json' }], mode: 'per-rater', rater: 'ana' }),
+        /\{"raters": "judgments"\}/,
+      );
       assert.throws(() => new GradeWriter({ root: dir, specs, mode: 'per-rater', rater: '../x' }), /rater name/);
     });
   });
 });
 
 describe('grade writer: the last judgment of a qrels file', () => {
-  it('undoing a rater\'s only grade removes the file the writer made, and the judgments still load cleanly', () => {
+  it("undoing a rater's only grade removes the file the writer made, and the judgments still load cleanly", () => {
     withTempDir((dir, write) => {
       write('golden.json', GOLDEN);
       const specs = [{ golden: 'golden.json' }, { raters: 'judgments' }];
@@ -232,7 +249,10 @@ describe('grade writer: the last judgment of a qrels file', () => {
       ana.writeTo(w.file, 'qrels', 'q1', 'd9', w.previous);
       assert.equal(existsSync(join(dir, 'judgments/ana.qrels')), false);
       const set = read();
-      assert.deepEqual(set.diagnostics.filter((d) => d.severity === 'error'), []);
+      assert.deepEqual(
+        set.diagnostics.filter((d) => d.severity === 'error'),
+        [],
+      );
       assert.deepEqual(plainQrels(set.qrels), { q1: { d1: 3, d2: 0 }, q2: { d5: 1, d6: 1 } });
     });
   });
@@ -240,7 +260,10 @@ describe('grade writer: the last judgment of a qrels file', () => {
   it('a shared qrels file is not emptied: an error naming it, the file byte for byte as it was', () => {
     withTempDir((dir) => {
       const ws = workspaceWith(dir, 'qrels.txt', '# kept\r\nq1 0 d1 2', 'qrels');
-      assert.throws(() => ws.grade('q1', 'd1', undefined), (e: unknown) => e instanceof InputError && e.file === 'qrels.txt' && /last judgment/.test(e.message));
+      assert.throws(
+        () => ws.grade('q1', 'd1', undefined),
+        (e: unknown) => e instanceof InputError && e.file === 'qrels.txt' && /last judgment/.test(e.message),
+      );
       assert.equal(readFileSync(ws.file, 'utf8'), '# kept\r\nq1 0 d1 2');
       assert.deepEqual(plainQrels(ws.read().qrels), { q1: { d1: 2 } });
     });

@@ -55,7 +55,10 @@ describe('readBeirJudgments', () => {
     assert.throws(() => readBeirJudgments('no/such/beir'), { name: 'InputError', message: 'no/such/beir: BEIR folder not found' });
     withTempDir((d, write) => {
       write('queries.jsonl', '{"_id": "a", "text": "alpha"}\n');
-      assert.throws(() => readBeirJudgments(d), (e: unknown) => e instanceof InputError && e.message.startsWith(`${d}: no qrels found`));
+      assert.throws(
+        () => readBeirJudgments(d),
+        (e: unknown) => e instanceof InputError && e.message.startsWith(`${d}: no qrels found`),
+      );
       mkdirSync(join(d, 'qrels'));
       write('qrels/dev.tsv', 'a\tx\t1\n');
       write('qrels/train.tsv', 'a\ty\t1\n');

@@ -87,9 +87,7 @@ describe('readGoldenSet: JSONL and syntax errors', () => {
         assert.ok(e instanceof InputError);
         assert.match(e.message, /golden-broken\.json: no valid golden-set item/);
         // line 3 is `  {"query": "two", "relevant_doc_ids": ["b"],}`: the `}` after the trailing comma is column 46.
-        assert.deepEqual(brief(e.diagnostics), [
-          '3:error:invalid JSON at line 3, column 46: expected a property name in double quotes',
-        ]);
+        assert.deepEqual(brief(e.diagnostics), ['3:error:invalid JSON at line 3, column 46: expected a property name in double quotes']);
         return true;
       },
     );
@@ -132,7 +130,10 @@ describe('readGoldenSet: JSONL and syntax errors', () => {
 describe('readGoldenSet: labels written empty', () => {
   it('an empty "judgments" object is a warning at its line naming the query; the query is not among the judged ones', () => {
     withTempDir((_dir, write) => {
-      const path = write('golden.json', '[\n{"id": "a", "query": "x", "judgments": {"d1": 1}},\n{"id": "b", "query": "y",\n  "judgments": {}},\n{"id": "c", "query": "z", "judgments": {"d2": 0}}\n]\n');
+      const path = write(
+        'golden.json',
+        '[\n{"id": "a", "query": "x", "judgments": {"d1": 1}},\n{"id": "b", "query": "y",\n  "judgments": {}},\n{"id": "c", "query": "z", "judgments": {"d2": 0}}\n]\n',
+      );
       const set = readGoldenSet(path);
       const warnings = set.diagnostics.filter((d) => d.severity === 'warning');
       assert.equal(warnings.length, 1);
@@ -146,7 +147,10 @@ describe('readGoldenSet: labels written empty', () => {
   it('no warning when another item with the same id and text gave the query judgments', () => {
     withTempDir((_dir, write) => {
       const path = write('golden.json', '[{"id": "a", "query": "x", "judgments": {"d1": 1}}, {"id": "a", "query": "x", "judgments": {}}]');
-      assert.deepEqual(readGoldenSet(path).diagnostics.filter((d) => d.severity === 'warning' && /left out/.test(d.message)), []);
+      assert.deepEqual(
+        readGoldenSet(path).diagnostics.filter((d) => d.severity === 'warning' && /left out/.test(d.message)),
+        [],
+      );
     });
   });
 });

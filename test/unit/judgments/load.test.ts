@@ -58,7 +58,10 @@ describe('loadJudgments', () => {
     assert.equal(loadJudgments('beir-trec', { baseDir: FIXTURES }).qrels.size, 2);
     const golden = loadJudgments(['golden-binary.json'], { baseDir: FIXTURES });
     assert.deepEqual(plainQrels(golden.qrels), plainQrels(readGoldenSet(`${FIXTURES}/golden-binary.json`).qrels));
-    assert.deepEqual(brief(golden.diagnostics).map((d) => d.split(',')[0]), ['4:warning:item 3: query "q3" has "relevant_doc_ids": []', '4:info:query "q3" has no judgments']);
+    assert.deepEqual(
+      brief(golden.diagnostics).map((d) => d.split(',')[0]),
+      ['4:warning:item 3: query "q3" has "relevant_doc_ids": []', '4:info:query "q3" has no judgments'],
+    );
     assert.equal(golden.diagnostics[0]?.file, 'golden-binary.json');
   });
 
@@ -72,7 +75,7 @@ describe('loadJudgments', () => {
     });
   });
 
-  it('summarises more than 20 unjudged queries in one info (BEIR ships every split\'s queries)', () => {
+  it("summarises more than 20 unjudged queries in one info (BEIR ships every split's queries)", () => {
     withTempDir((dir, write) => {
       const lines = Array.from({ length: 25 }, (_, i) => `${i + 1}\tquery ${i + 1}`);
       write('q.tsv', lines.join('\n'));
@@ -87,7 +90,10 @@ describe('loadJudgments', () => {
   });
 
   it('throws InputError for a spec with no file and for a missing file', () => {
-    assert.throws(() => loadJudgments({}), (e: unknown) => e instanceof InputError && /names no file/.test(e.message));
+    assert.throws(
+      () => loadJudgments({}),
+      (e: unknown) => e instanceof InputError && /names no file/.test(e.message),
+    );
     assert.throws(() => loadJudgments({ qrels: 'gone.txt' }, { baseDir: FIXTURES }), { message: 'gone.txt: file not found' });
   });
 });

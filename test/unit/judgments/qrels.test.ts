@@ -39,7 +39,10 @@ describe('readQrels', () => {
 
   it('accepts a UTF-8 BOM and CRLF line ends silently', () => {
     withTempDir((_dir, write) => {
-      const p = write('bom.qrels', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('1 0 a 1\r\n1 0 b 0\r\n# c\r\n2 0 a 3\r\n')]));
+      const p = write(
+        'bom.qrels',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('1 0 a 1\r\n1 0 b 0\r\n# c\r\n2 0 a 3\r\n')]),
+      );
       const r = readQrels(p);
       assert.deepEqual(r.diagnostics, []);
       assert.deepEqual(plainQrels(r.qrels), { '1': { a: 1, b: 0 }, '2': { a: 3 } });
@@ -57,7 +60,10 @@ describe('readQrels', () => {
   it('throws InputError naming an empty file (whitespace only counts as empty)', () => {
     withTempDir((_dir, write) => {
       const p = write('empty.txt', '\n  \n');
-      assert.throws(() => readQrels(p), (e: unknown) => e instanceof InputError && e.message === `${p}: file is empty`);
+      assert.throws(
+        () => readQrels(p),
+        (e: unknown) => e instanceof InputError && e.message === `${p}: file is empty`,
+      );
     });
   });
 
@@ -84,7 +90,9 @@ describe('readQrels', () => {
       const p = write('late-header.tsv', '\n# judged in 2024\n\nquery-id\tcorpus-id\tscore\n1\tdoc a\t2\n1\tdoc b\n');
       const r = readQrels(p);
       assert.deepEqual(plainQrels(r.qrels), { '1': { 'doc a': 2 } });
-      assert.deepEqual(brief(r.diagnostics), ['6:error:expected 3 columns "query-id corpus-id score" (or 4 TREC columns "qid iter docid rel"), found 2; line skipped']);
+      assert.deepEqual(brief(r.diagnostics), [
+        '6:error:expected 3 columns "query-id corpus-id score" (or 4 TREC columns "qid iter docid rel"), found 2; line skipped',
+      ]);
     });
   });
 
@@ -103,7 +111,10 @@ describe('ids that are not UTF-8', () => {
       const path = write('qrels.txt', Buffer.concat([Buffer.from('q1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\nq1 0 d1 1\n')]));
       const { qrels, diagnostics } = readQrels(path);
       assert.deepEqual(plainQrels(qrels), { q1: { d1: 1 } });
-      assert.deepEqual(brief(diagnostics).map((d) => d.split(' (')[0]), ['1:error:byte 0xE9 at column 9 is not UTF-8']);
+      assert.deepEqual(
+        brief(diagnostics).map((d) => d.split(' (')[0]),
+        ['1:error:byte 0xE9 at column 9 is not UTF-8'],
+      );
     });
   });
 
@@ -116,7 +127,11 @@ describe('ids that are not UTF-8', () => {
         const bytes = Buffer.concat([Buffer.from(`${judged}${pad}\nqx 0 caf`), Buffer.from([0xe9]), Buffer.from(' 1\nqx 0 cafe 2\n')]);
         assert.equal(bytes[at], 0xe9);
         const { qrels, diagnostics } = readQrels(write(`chunked-${at}.txt`, bytes));
-        assert.deepEqual(brief(diagnostics).map((d) => d.split(' (')[0]), ['1002:error:byte 0xE9 at column 9 is not UTF-8'], `byte at ${at}`);
+        assert.deepEqual(
+          brief(diagnostics).map((d) => d.split(' (')[0]),
+          ['1002:error:byte 0xE9 at column 9 is not UTF-8'],
+          `byte at ${at}`,
+        );
         assert.deepEqual(plainQrels(qrels).qx, { cafe: 2 }, 'the next line (in the next chunk) is kept');
         assert.equal(qrels.size, 1001, 'every judged query before it is kept');
       }
@@ -125,8 +140,14 @@ describe('ids that are not UTF-8', () => {
 
   it('a golden set (JSON) that is not UTF-8 is refused at the line', () => {
     withTempDir((_dir, write) => {
-      const path = write('golden.json', Buffer.concat([Buffer.from('[\n{"query": "q", "relevant_doc_ids": ["caf'), Buffer.from([0xe9]), Buffer.from('"]}\n]\n')]));
-      assert.throws(() => readGoldenSet(path), (e: InputError) => e instanceof InputError && e.line === 2 && /byte 0xE9/.test(e.message));
+      const path = write(
+        'golden.json',
+        Buffer.concat([Buffer.from('[\n{"query": "q", "relevant_doc_ids": ["caf'), Buffer.from([0xe9]), Buffer.from('"]}\n]\n')]),
+      );
+      assert.throws(
+        () => readGoldenSet(path),
+        (e: InputError) => e instanceof InputError && e.line === 2 && /byte 0xE9/.test(e.message),
+      );
     });
   });
 });

@@ -9,11 +9,14 @@ describe('readQueries: TSV', () => {
   const r = readQueries(path);
 
   it('skips the header, keeps valid lines, joins extra columns into the text', () => {
-    assert.deepEqual([...r.queries.values()], [
-      { id: 'q1', text: 'how to reset a password', tags: [] },
-      { id: 'q4', text: 'export to csv', tags: [] },
-      { id: 'q5', text: 'first text', tags: [] },
-    ]);
+    assert.deepEqual(
+      [...r.queries.values()],
+      [
+        { id: 'q1', text: 'how to reset a password', tags: [] },
+        { id: 'q4', text: 'export to csv', tags: [] },
+        { id: 'q5', text: 'first text', tags: [] },
+      ],
+    );
   });
 
   it('reports lines without a tab, empty text and duplicates', () => {
@@ -36,12 +39,15 @@ describe('readQueries: JSONL', () => {
   const r = readQueries(path);
 
   it('keeps valid records with tags and split, accepts BEIR "_id"', () => {
-    assert.deepEqual([...r.queries.values()], [
-      { id: 'q1', text: 'reset password', tags: ['procedural'], split: 'tune' },
-      { id: 'q2', text: 'refund policy', tags: [], split: 'holdout' },
-      { id: 'q6', text: 'beir style id', tags: [] },
-      { id: 'q9', text: 'last good one', tags: ['lang:en', 'faq'] },
-    ]);
+    assert.deepEqual(
+      [...r.queries.values()],
+      [
+        { id: 'q1', text: 'reset password', tags: ['procedural'], split: 'tune' },
+        { id: 'q2', text: 'refund policy', tags: [], split: 'holdout' },
+        { id: 'q6', text: 'beir style id', tags: [] },
+        { id: 'q9', text: 'last good one', tags: ['lang:en', 'faq'] },
+      ],
+    );
   });
 
   it('reports each bad record at its line (blank line 9 is ignored)', () => {
@@ -72,7 +78,9 @@ describe('readQueries: format detection, encodings, bad files', () => {
       const p = write('c.jsonl', 'not json\n{"id": "2", "text": "ok"}\n');
       const r = readQueries(p);
       assert.deepEqual([...r.queries.keys()], ['2']);
-      assert.deepEqual(brief(r.diagnostics), ['1:error:invalid JSON at column 1: unexpected character "n", expected a value; line skipped']);
+      assert.deepEqual(brief(r.diagnostics), [
+        '1:error:invalid JSON at column 1: unexpected character "n", expected a value; line skipped',
+      ]);
     });
   });
 
@@ -80,10 +88,16 @@ describe('readQueries: format detection, encodings, bad files', () => {
     withTempDir((_dir, write) => {
       const bom = '\ufeff';
       const t = readQueries(write('q.tsv', `${bom}1\tfirst\r\n2\tsecond\r\n`));
-      assert.deepEqual([...t.queries.values()].map((q) => q.text), ['first', 'second']);
+      assert.deepEqual(
+        [...t.queries.values()].map((q) => q.text),
+        ['first', 'second'],
+      );
       assert.deepEqual(t.diagnostics, []);
       const j = readQueries(write('q.jsonl', `${bom}{"id":"1","text":"first"}\r\n{"id":"2","text":"second"}\r\n`));
-      assert.deepEqual([...j.queries.values()].map((q) => q.text), ['first', 'second']);
+      assert.deepEqual(
+        [...j.queries.values()].map((q) => q.text),
+        ['first', 'second'],
+      );
       assert.deepEqual(j.diagnostics, []);
     });
   });
@@ -109,9 +123,19 @@ describe('readQueries: ids that are not UTF-8', () => {
       const bytes = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\tcoffee\n{"_id": "q2", "text": "tea"}\n')]);
       const r = readQueries(write('queries.jsonl', bytes));
       assert.deepEqual([...r.queries.keys()], ['q2']);
-      assert.deepEqual(brief(r.diagnostics).map((d) => d.split(' (')[0]), ['1:error:byte 0xE9 at column 4 is not UTF-8']);
-      const only = write('only.tsv', Buffer.concat([Buffer.from('q'), Buffer.from([0xff]), Buffer.from('\ta query long enough not to look binary\n')]));
-      assert.throws(() => readQueries(only), (e: unknown) => e instanceof InputError && /no valid query line; 1 problem/.test(e.message) && /0xFF/.test(e.diagnostics[0].message));
+      assert.deepEqual(
+        brief(r.diagnostics).map((d) => d.split(' (')[0]),
+        ['1:error:byte 0xE9 at column 4 is not UTF-8'],
+      );
+      const only = write(
+        'only.tsv',
+        Buffer.concat([Buffer.from('q'), Buffer.from([0xff]), Buffer.from('\ta query long enough not to look binary\n')]),
+      );
+      assert.throws(
+        () => readQueries(only),
+        (e: unknown) =>
+          e instanceof InputError && /no valid query line; 1 problem/.test(e.message) && /0xFF/.test(e.diagnostics[0].message),
+      );
     });
   });
 });

@@ -62,7 +62,10 @@ describe('judgmentsVisibleTo', () => {
     const set = golden();
     // Threshold 2: q2's grade-1 document is not relevant, so q2 is not left out although a is invisible.
     const r = judgmentsVisibleTo(set, (doc) => doc === 'c', { ...opts, relevanceThreshold: 2 });
-    assert.deepEqual(r.excluded.map((x) => x.qid), ['1']);
+    assert.deepEqual(
+      r.excluded.map((x) => x.qid),
+      ['1'],
+    );
     assert.deepEqual(plainQrels(r.judgments.qrels), { '10': {}, '2': { c: 0 } });
     const none = judgmentsVisibleTo(set, () => false, opts);
     assert.deepEqual(none.excluded.map((x) => x.qid).sort(), ['1', '2']);

@@ -18,12 +18,19 @@ const CONFIG = join(REPO_DIR, '.dependency-cruiser.cjs');
 function cruise(files: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-layers-'));
   try {
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler', strict: true } }),
+    );
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
-    const r = spawnSync(process.execPath, [DEPCRUISE, 'src', 'webview', '--config', CONFIG], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [DEPCRUISE, 'src', 'webview', '--config', CONFIG], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     return { code: r.status, out: `${r.stdout}${r.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -94,14 +101,17 @@ test('a tree whose imports all go down passes', () => {
     'src/core/acl/rule.ts': "import { x } from '../util/leaf';\nexport const rule = x;\n",
     'src/core/session/view.ts': "import { rule } from '../acl/rule';\nexport const view = rule;\n",
     'src/core/actions/act.ts': "import { view } from '../session/view';\nexport const act = view;\n",
-    'src/cli/main.ts': "import { view } from '../core/session/view';\nimport { act } from '../core/actions/act';\nexport const y = [view, act];\n",
-    'src/extension/wiring.ts': "import * as vscode from 'vscode';\nimport { view } from '../core/session/view';\nimport type { Msg } from '../protocol/base';\nexport const w: [unknown, number, Msg?] = [vscode, view];\n",
+    'src/cli/main.ts':
+      "import { view } from '../core/session/view';\nimport { act } from '../core/actions/act';\nexport const y = [view, act];\n",
+    'src/extension/wiring.ts':
+      "import * as vscode from 'vscode';\nimport { view } from '../core/session/view';\nimport type { Msg } from '../protocol/base';\nexport const w: [unknown, number, Msg?] = [vscode, view];\n",
     'src/protocol/base.ts': 'export interface Msg { type: string }\n',
     // vscode-free modules: types from any module of the extension are fine (the real settings.ts shows it for
     // vscode's, which resolves only with node_modules), values from the vscode-free ones only; the panel table
     // imports its controllers dynamically (only the activated extension runs that import)
     'src/extension/settings.ts': 'export const s = 1;\n',
-    'src/extension/sweep/model.ts': "import type { w } from '../wiring';\nimport { s } from '../settings';\nexport const m: [number, typeof w?] = [s];\n",
+    'src/extension/sweep/model.ts':
+      "import type { w } from '../wiring';\nimport { s } from '../settings';\nexport const m: [number, typeof w?] = [s];\n",
     'src/extension/sweep/panel.ts': "import * as vscode from 'vscode';\nimport { m } from './model';\nexport const p = [vscode, m];\n",
     'src/extension/webviews/panels.ts': "export const load = async () => (await import('../sweep/panel')).p;\n",
     'webview/ipc.ts': "import type { Msg } from '../src/protocol/base';\nexport const send = (m: Msg) => m;\n",

@@ -41,10 +41,23 @@ function diagTimes(s: Float64Array, vt: DenseMatrix): DenseMatrix {
 }
 
 test('matmul and matmulTransposeA on a hand-computed 2x3 · 3x2 product', () => {
-  const a = denseFromRows([[1, 2, 3], [4, 5, 6]]);
-  const b = denseFromRows([[7, 8], [9, 10], [11, 12]]);
-  assert.deepEqual(denseToRows(matmul(a, b)), [[58, 64], [139, 154]]);
-  assert.deepEqual(denseToRows(matmulTransposeA(transpose(a), b)), [[58, 64], [139, 154]]);
+  const a = denseFromRows([
+    [1, 2, 3],
+    [4, 5, 6],
+  ]);
+  const b = denseFromRows([
+    [7, 8],
+    [9, 10],
+    [11, 12],
+  ]);
+  assert.deepEqual(denseToRows(matmul(a, b)), [
+    [58, 64],
+    [139, 154],
+  ]);
+  assert.deepEqual(denseToRows(matmulTransposeA(transpose(a), b)), [
+    [58, 64],
+    [139, 154],
+  ]);
   assert.throws(() => matmul(a, a), /shape mismatch/);
 });
 
@@ -60,7 +73,13 @@ test('householderQr: Q orthonormal, R upper triangular, QR = A (tall random matr
 
 test('householderQr on a hand-checkable 3x2 matrix: |R| diagonal = column norms after projection', () => {
   // Columns (3,4,0) and (0,0,2): orthogonal, so |r11| = 5, |r22| = 2, r12 = 0.
-  const { q, r } = householderQr(denseFromRows([[3, 0], [4, 0], [0, 2]]));
+  const { q, r } = householderQr(
+    denseFromRows([
+      [3, 0],
+      [4, 0],
+      [0, 2],
+    ]),
+  );
   assertClose(Math.abs(r.data[0]), 5, 1e-14);
   assertClose(r.data[1], 0, 1e-14);
   assertClose(Math.abs(r.data[3]), 2, 1e-14);
@@ -68,7 +87,12 @@ test('householderQr on a hand-checkable 3x2 matrix: |R| diagonal = column norms 
 });
 
 test('householderQr keeps Q orthonormal for a rank-deficient matrix (zero and repeated columns)', () => {
-  const a = denseFromRows([[1, 0, 1], [2, 0, 2], [3, 0, 3], [4, 0, 4]]);
+  const a = denseFromRows([
+    [1, 0, 1],
+    [2, 0, 2],
+    [3, 0, 3],
+    [4, 0, 4],
+  ]);
   const { q, r } = householderQr(a);
   assertMatrixClose(matmulTransposeA(q, q), identity(3), 1e-13, 'QᵀQ');
   assertMatrixClose(matmul(q, r), a, 1e-13, 'QR');
@@ -76,13 +100,24 @@ test('householderQr keeps Q orthonormal for a rank-deficient matrix (zero and re
 
 test('jacobiSvd: 2x2 hand case [[3,0],[4,5]] has singular values 3√5 and √5', () => {
   // AᵀA = [[25,20],[20,25]] → eigenvalues 45 and 5.
-  const { s } = jacobiSvd(denseFromRows([[3, 0], [4, 5]]));
+  const { s } = jacobiSvd(
+    denseFromRows([
+      [3, 0],
+      [4, 5],
+    ]),
+  );
   assertClose(s[0], 3 * Math.sqrt(5), 1e-14);
   assertClose(s[1], Math.sqrt(5), 1e-14);
 });
 
 test('jacobiSvd: rank-1 matrix u vᵀ with |u| = 3, |v| = 5 has σ = (15, 0)', () => {
-  const { u, s, vt } = jacobiSvd(denseFromRows([[3, 4], [6, 8], [6, 8]])); // u = (1,2,2), v = (3,4)
+  const { u, s, vt } = jacobiSvd(
+    denseFromRows([
+      [3, 4],
+      [6, 8],
+      [6, 8],
+    ]),
+  ); // u = (1,2,2), v = (3,4)
   assertClose(s[0], 15, 1e-13);
   assertClose(s[1], 0, 1e-13);
   // Leading vectors are ±(1,2,2)/3 and ±(3,4)/5; the completed second left vector is still orthonormal.
@@ -94,7 +129,11 @@ test('jacobiSvd: rank-1 matrix u vᵀ with |u| = 3, |v| = 5 has σ = (15, 0)', (
   assertMatrixClose(matmulTransposeA(u, u), identity(2), 1e-14, 'UᵀU');
 });
 
-for (const [rows, cols] of [[12, 8], [8, 12], [10, 10]] as const) {
+for (const [rows, cols] of [
+  [12, 8],
+  [8, 12],
+  [10, 10],
+] as const) {
   test(`jacobiSvd of a random ${rows}x${cols} matrix: orthonormal factors, UΣVᵀ = A, Σσ² = ‖A‖²`, () => {
     const a = randomDense(rows, cols, rows * 100 + cols);
     const { u, s, vt } = jacobiSvd(a);
@@ -104,7 +143,12 @@ for (const [rows, cols] of [[12, 8], [8, 12], [10, 10]] as const) {
     assertMatrixClose(matmulTransposeA(u, u), identity(p), 1e-13, 'UᵀU');
     assertMatrixClose(matmul(vt, transpose(vt)), identity(p), 1e-13, 'VᵀV');
     assertMatrixClose(matmul(u, diagTimes(s, vt)), a, 1e-13, 'UΣVᵀ');
-    assertClose(s.reduce((acc, x) => acc + x * x, 0), frobeniusSquared(a), 1e-12, 'Σσ²');
+    assertClose(
+      s.reduce((acc, x) => acc + x * x, 0),
+      frobeniusSquared(a),
+      1e-12,
+      'Σσ²',
+    );
   });
 }
 
@@ -114,7 +158,11 @@ test('choleskyOrthonormalize spans the same columns with QᵀQ = I, and gives up
   assertMatrixClose(matmulTransposeA(q, q), identity(6), 1e-12, 'QᵀQ');
   // Same column space: projecting A onto span(Q) gives A back.
   assertMatrixClose(matmul(q, matmulTransposeA(q, a)), a, 1e-12, 'QQᵀA');
-  const deficient = denseFromRows([[1, 2], [2, 4], [3, 6]]);
+  const deficient = denseFromRows([
+    [1, 2],
+    [2, 4],
+    [3, 6],
+  ]);
   assert.equal(choleskyOrthonormalize(deficient), undefined);
   const fallback = orthonormalize(deficient);
   assertMatrixClose(matmulTransposeA(fallback, fallback), identity(2), 1e-13, 'Householder fallback');

@@ -5,7 +5,12 @@ import { symmetricEigen } from '../../../src/core/math/eigen';
 import { createRng } from '../../../src/core/util/random';
 
 test('symmetricEigen of [[2,1],[1,2]]: eigenvalues 3 and 1, vectors (1,1)/√2 and (1,-1)/√2', () => {
-  const { values, vectors } = symmetricEigen(denseFromRows([[2, 1], [1, 2]]));
+  const { values, vectors } = symmetricEigen(
+    denseFromRows([
+      [2, 1],
+      [1, 2],
+    ]),
+  );
   assert.ok(Math.abs(values[0] - 3) < 1e-14 && Math.abs(values[1] - 1) < 1e-14, `${values}`);
   const h = Math.SQRT1_2;
   assert.ok(Math.abs(Math.abs(vectors.data[0]) - h) < 1e-14 && Math.abs(vectors.data[0] - vectors.data[2]) < 1e-14);
@@ -13,7 +18,13 @@ test('symmetricEigen of [[2,1],[1,2]]: eigenvalues 3 and 1, vectors (1,1)/√2 a
 });
 
 test('symmetricEigen of a diagonal matrix sorts the diagonal descending', () => {
-  const { values } = symmetricEigen(denseFromRows([[1, 0, 0], [0, -2, 0], [0, 0, 5]]));
+  const { values } = symmetricEigen(
+    denseFromRows([
+      [1, 0, 0],
+      [0, -2, 0],
+      [0, 0, 5],
+    ]),
+  );
   assert.deepEqual(Array.from(values), [5, 1, -2]);
 });
 

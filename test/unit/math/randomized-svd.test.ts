@@ -36,7 +36,11 @@ function assertOrthonormalColumns(a: DenseMatrix, tol: number, what: string): vo
   }
 }
 
-for (const [rows, cols, density, seed] of [[60, 40, 0.15, 7], [40, 60, 0.2, 8], [80, 50, 0.1, 9]] as const) {
+for (const [rows, cols, density, seed] of [
+  [60, 40, 0.15, 7],
+  [40, 60, 0.2, 8],
+  [80, 50, 0.1, 9],
+] as const) {
   test(`randomizedSvd(${rows}x${cols}, rank 8) matches the dense Jacobi SVD truncated to 8`, () => {
     const x = randomSparse(rows, cols, density, seed);
     const xd = csrToDense(x);
@@ -79,9 +83,15 @@ for (const [rows, cols, density, seed] of [[60, 40, 0.15, 7], [40, 60, 0.2, 8], 
 test('randomizedSvd of a diagonal matrix returns its diagonal, sorted, and coordinate vectors', () => {
   // 8x6 with diagonal (2, 5, 1, 4, 3, 0.5): singular values 5, 4, 3 for rank 3; vectors e2, e4, e5 (1-based).
   const diag = [2, 5, 1, 4, 3, 0.5];
-  const x = csrFromRows(Array.from({ length: 8 }, (_, i) => new Map(i < 6 ? [[i, diag[i]]] : [])), 6);
+  const x = csrFromRows(
+    Array.from({ length: 8 }, (_, i) => new Map(i < 6 ? [[i, diag[i]]] : [])),
+    6,
+  );
   const r = randomizedSvd(x, { rank: 3, oversample: 3, seed: 3 });
-  assert.deepEqual(Array.from(r.s, (v) => Math.round(v * 1e9) / 1e9), [5, 4, 3]);
+  assert.deepEqual(
+    Array.from(r.s, (v) => Math.round(v * 1e9) / 1e9),
+    [5, 4, 3],
+  );
   const expectedIndex = [1, 3, 4];
   for (let c = 0; c < 3; c++) {
     for (let j = 0; j < 6; j++) {
@@ -95,7 +105,10 @@ test('randomizedSvd of a rank-1 matrix finds σ = |u|·|v| and zeros after it', 
   // u = (1, 2, 2, 0) (norm 3), v = (3, 0, 4) (norm 5): σ1 = 15.
   const u = [1, 2, 2, 0];
   const v = [3, 0, 4];
-  const x = csrFromRows(u.map((ui) => new Map(v.map((vj, j) => [j, ui * vj] as [number, number]))), 3);
+  const x = csrFromRows(
+    u.map((ui) => new Map(v.map((vj, j) => [j, ui * vj] as [number, number]))),
+    3,
+  );
   const r = randomizedSvd(x, { rank: 3, seed: 11 });
   assert.equal(r.rank, 3, 'clamped to min(rows, cols) = 3');
   assert.ok(Math.abs(r.s[0] - 15) < 1e-12, `σ1 = ${r.s[0]}`);

@@ -50,7 +50,10 @@ function crossCheck(qrelsPath: string, runPath: string): number {
         const ideal = err / expected;
         const h = 5e-6 + 1e-12;
         const [lo, hi] = expected === 0 ? [0, h] : [(err - h) / (ideal + h), (err + h) / (ideal - h)];
-        assert.ok(actual >= lo - 1e-12 && actual <= hi + 1e-12, `${runPath} query ${qid} ${name}: gdeval-based ${expected}, Ranklab ${actual}`);
+        assert.ok(
+          actual >= lo - 1e-12 && actual <= hi + 1e-12,
+          `${runPath} query ${qid} ${name}: gdeval-based ${expected}, Ranklab ${actual}`,
+        );
       }
       compared++;
     }
@@ -74,7 +77,13 @@ test('adversarial run (ties, unjudged on top, graded 0-3): RBP, ERR, nERR equal 
   assert.ok(crossCheck(join(REPO_DIR, 'test/data/trec_eval/adversarial/qrels.txt'), file) > 300);
 });
 
-test('cranfield exp-gain qrels (grades up to 15): ERR counts grades above 4 as 4, gdeval refuses them', { skip: COLLECTIONS_SKIP || PY.why }, () => {
-  const r = spawnSync(PY.path!, [SCRIPT, collectionPath('cranfield', 'qrels.exp2gain.tsv'), collectionPath('cranfield', 'run.bm25.txt'), '10', '0.8'], { encoding: 'utf8' });
+test('cranfield exp-gain qrels (grades up to 15): ERR counts grades above 4 as 4, gdeval refuses them', {
+  skip: COLLECTIONS_SKIP || PY.why,
+}, () => {
+  const r = spawnSync(
+    PY.path!,
+    [SCRIPT, collectionPath('cranfield', 'qrels.exp2gain.tsv'), collectionPath('cranfield', 'run.bm25.txt'), '10', '0.8'],
+    { encoding: 'utf8' },
+  );
   assert.notEqual(r.status, 0, 'gdeval accepts only grades up to 4');
 });

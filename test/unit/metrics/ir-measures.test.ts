@@ -47,7 +47,10 @@ function crossCheck(collection: string, qrelsFile: string, gain: GainKind, refer
     assert.deepEqual(Object.keys(reference).sort(), queries.sort(), `${collection} ${name}: the same queries`);
     for (const q of queries) {
       const actual = ours.perQuery.get(q)![name];
-      assert.ok(Math.abs(actual - reference[q]) <= TOLERANCE, `${collection} query ${q} ${name}: ir_measures ${measure} ${reference[q]}, Ranklab ${actual}`);
+      assert.ok(
+        Math.abs(actual - reference[q]) <= TOLERANCE,
+        `${collection} query ${q} ${name}: ir_measures ${measure} ${reference[q]}, Ranklab ${actual}`,
+      );
       compared++;
     }
   }

@@ -32,10 +32,13 @@ test('docs/metrics.md and docs/formats.md carry exactly the table the registry g
 });
 
 test('the unknown-metric error lists every registered metric', () => {
-  assert.throws(() => parseMetric('bleu@4'), (e: Error) => {
-    for (const def of METRICS) assert.ok(e.message.includes(metricUsage(def)), `${def.name} missing from "${e.message}"`);
-    return /unknown metric "bleu@4"/.test(e.message);
-  });
+  assert.throws(
+    () => parseMetric('bleu@4'),
+    (e: Error) => {
+      for (const def of METRICS) assert.ok(e.message.includes(metricUsage(def)), `${def.name} missing from "${e.message}"`);
+      return /unknown metric "bleu@4"/.test(e.message);
+    },
+  );
 });
 
 test('--help of score, eval and compare lists every metric and --judged-only', async () => {
@@ -55,12 +58,17 @@ test('describeMetric keeps the words of the existing metrics (hand-written)', ()
   assert.equal(describeMetric(parseMetric('mrr'), o), 'MRR, whole list, relevant = grade ≥ 1');
   assert.equal(describeMetric(parseMetric('judged@10'), o), 'Judged@10, share of shown results with any judgment');
   assert.equal(describeMetric(parseMetric('bpref'), { ...o, relevanceThreshold: 2 }), 'bpref, relevant = grade ≥ 2');
-  assert.equal(describeMetric(parseMetric('p@5'), { ...o, judgedOnly: true }), 'Precision@5, relevant = grade ≥ 1, condensed: unjudged removed');
+  assert.equal(
+    describeMetric(parseMetric('p@5'), { ...o, judgedOnly: true }),
+    'Precision@5, relevant = grade ≥ 1, condensed: unjudged removed',
+  );
 });
 
 test('parsing: parameters, defaults, aliases and their errors', () => {
-  assert.deepEqual(parseMetricList('bpref,infAP,Rprec,rbp,rbp@0.95,err@20,nerr@10,success@5,map').map((s) => s.name),
-    ['bpref', 'infap', 'rprec', 'rbp@0.8', 'rbp@0.95', 'err@20', 'nerr@10', 'hit@5', 'ap']);
+  assert.deepEqual(
+    parseMetricList('bpref,infAP,Rprec,rbp,rbp@0.95,err@20,nerr@10,success@5,map').map((s) => s.name),
+    ['bpref', 'infap', 'rprec', 'rbp@0.8', 'rbp@0.95', 'err@20', 'nerr@10', 'hit@5', 'ap'],
+  );
   assert.equal(parseMetric('rbp@0.5').param, 0.5);
   assert.equal(parseMetric('rbp@0.5').k, undefined);
   assert.equal(parseMetric('err@5').k, 5);

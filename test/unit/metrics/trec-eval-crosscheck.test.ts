@@ -10,8 +10,13 @@ import { readTrecRun } from '../../../src/core/run/trec-run';
 import { COLLECTIONS, COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 
 const TREC_TO_RANKLAB: Record<string, string> = {
-  P_5: 'p@5', P_10: 'p@10', recall_10: 'recall@10', recall_100: 'recall@100',
-  ndcg_cut_5: 'ndcg@5', ndcg_cut_10: 'ndcg@10', recip_rank: 'mrr',
+  P_5: 'p@5',
+  P_10: 'p@10',
+  recall_10: 'recall@10',
+  recall_100: 'recall@100',
+  ndcg_cut_5: 'ndcg@5',
+  ndcg_cut_10: 'ndcg@10',
+  recip_rank: 'mrr',
 };
 
 /** Parses `trec_eval -q` output: "measure <TAB> qid|all <TAB> value". */
@@ -53,7 +58,9 @@ function crossCheck(collection: string, referenceFile: string, gain: GainKind) {
 }
 
 for (const collection of COLLECTIONS) {
-  test(`${collection}: every query and metric equals trec_eval (linear gain)`, { skip: COLLECTIONS_SKIP }, () => crossCheck(collection, 'trec_eval.bm25.txt', 'linear'));
+  test(`${collection}: every query and metric equals trec_eval (linear gain)`, { skip: COLLECTIONS_SKIP }, () =>
+    crossCheck(collection, 'trec_eval.bm25.txt', 'linear'),
+  );
 }
 
 test('cranfield (graded 0-4): exponential gain equals trec_eval on the 2^rel-1 rewritten qrels', { skip: COLLECTIONS_SKIP }, () => {

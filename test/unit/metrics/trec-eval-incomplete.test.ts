@@ -13,7 +13,14 @@ import { REPO_DIR } from '../../helpers/cli';
 import { COLLECTIONS, COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 
 const REFS = join(REPO_DIR, 'test/data/trec_eval');
-const MAIN: Record<string, string> = { Rprec: 'rprec', bpref: 'bpref', infAP: 'infap', success_1: 'success@1', success_5: 'success@5', success_10: 'success@10' };
+const MAIN: Record<string, string> = {
+  Rprec: 'rprec',
+  bpref: 'bpref',
+  infAP: 'infap',
+  success_1: 'success@1',
+  success_5: 'success@5',
+  success_10: 'success@10',
+};
 const CONDENSED: Record<string, string> = { ndcg_cut_5: 'ndcg@5', ndcg_cut_10: 'ndcg@10', map: 'ap', P_5: 'p@5', P_10: 'p@10' };
 const RESIDUAL = 'rbp_resid_p=0.8';
 // trec_eval prints %.4f: equal means within half a unit of the last printed digit.
@@ -45,7 +52,10 @@ function check(qrelsPath: string, runPath: string, refFile: string, names: Recor
     assert.equal(values.size, ev.queries + 1, `${refFile} ${measure}: number of queries (+ all)`);
     for (const [qid, expected] of values) {
       const actual = qid === 'all' ? ev.means[name] : ev.perQuery.get(qid)?.[name];
-      assert.ok(actual !== undefined && Math.abs(actual - expected) <= TOLERANCE, `${refFile} query ${qid} ${measure}: trec_eval ${expected}, Ranklab ${actual}`);
+      assert.ok(
+        actual !== undefined && Math.abs(actual - expected) <= TOLERANCE,
+        `${refFile} query ${qid} ${measure}: trec_eval ${expected}, Ranklab ${actual}`,
+      );
       compared++;
     }
   }
@@ -57,7 +67,10 @@ function check(qrelsPath: string, runPath: string, refFile: string, names: Recor
       const actual = ev.residuals.perQuery.get(qid)!['rbp@0.8'];
       const qrels = judgments.qrels.get(qid)!;
       if (docs.length === 0 || docs.some((d) => !qrels.has(d.id))) {
-        assert.ok(Math.abs(actual - expected) <= TOLERANCE, `${refFile} query ${qid} rbp residual: trec_eval ${expected}, Ranklab ${actual}`);
+        assert.ok(
+          Math.abs(actual - expected) <= TOLERANCE,
+          `${refFile} query ${qid} rbp residual: trec_eval ${expected}, Ranklab ${actual}`,
+        );
       } else {
         // trec_eval prints 0 when a non-empty list has no unjudged document; Moffat & Zobel's residual is then p^n.
         assert.equal(expected, 0);
@@ -78,19 +91,44 @@ for (const c of COLLECTIONS) {
     assert.ok(n > 100);
   });
   test(`${c}: --judged-only nDCG@5,10, AP, P@5,10 equal trec_eval -J on every query`, { skip: COLLECTIONS_SKIP }, () => {
-    check(collection(c, 'qrels.tsv'), collection(c, 'run.bm25.txt'), `${c}.J.txt`, CONDENSED, { gain: 'linear', relevanceThreshold: 1, judgedOnly: true });
+    check(collection(c, 'qrels.tsv'), collection(c, 'run.bm25.txt'), `${c}.J.txt`, CONDENSED, {
+      gain: 'linear',
+      relevanceThreshold: 1,
+      judgedOnly: true,
+    });
   });
 }
 
 test('adversarial run (ties, unjudged on top, missing queries, short lists): equal trec_eval, thresholds 1 and 2', () => {
   for (const threshold of [1, 2]) {
     const suffix = threshold === 1 ? '' : '.l2';
-    check(adversarial('qrels.txt'), adversarial('run.txt'), `adversarial${suffix}.txt`, MAIN, { gain: 'linear', relevanceThreshold: threshold });
-    check(adversarial('qrels.txt'), adversarial('run.txt'), `adversarial${suffix}.J.txt`, CONDENSED, { gain: 'linear', relevanceThreshold: threshold, judgedOnly: true });
+    check(adversarial('qrels.txt'), adversarial('run.txt'), `adversarial${suffix}.txt`, MAIN, {
+      gain: 'linear',
+      relevanceThreshold: threshold,
+    });
+    check(adversarial('qrels.txt'), adversarial('run.txt'), `adversarial${suffix}.J.txt`, CONDENSED, {
+      gain: 'linear',
+      relevanceThreshold: threshold,
+      judgedOnly: true,
+    });
   }
 });
 
 test('the cross-check can fail: without --judged-only the -J reference differs, and bpref is not AP', () => {
-  assert.throws(() => check(adversarial('qrels.txt'), adversarial('run.txt'), 'adversarial.J.txt', CONDENSED, { gain: 'linear', relevanceThreshold: 1 }), /trec_eval/);
-  assert.throws(() => check(adversarial('qrels.txt'), adversarial('run.txt'), 'adversarial.txt', { ...MAIN, bpref: 'ap' }, { gain: 'linear', relevanceThreshold: 1 }), /bpref/);
+  assert.throws(
+    () =>
+      check(adversarial('qrels.txt'), adversarial('run.txt'), 'adversarial.J.txt', CONDENSED, { gain: 'linear', relevanceThreshold: 1 }),
+    /trec_eval/,
+  );
+  assert.throws(
+    () =>
+      check(
+        adversarial('qrels.txt'),
+        adversarial('run.txt'),
+        'adversarial.txt',
+        { ...MAIN, bpref: 'ap' },
+        { gain: 'linear', relevanceThreshold: 1 },
+      ),
+    /bpref/,
+  );
 });

@@ -1,7 +1,15 @@
 // The worked examples of DEVELOPERS.md, computed by hand, as unit tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_METRIC_OPTIONS, evaluateRun, parseMetricList, queryContext, computeMetric, parseMetric, dcg } from '../../../src/core/metrics';
+import {
+  DEFAULT_METRIC_OPTIONS,
+  evaluateRun,
+  parseMetricList,
+  queryContext,
+  computeMetric,
+  parseMetric,
+  dcg,
+} from '../../../src/core/metrics';
 import type { Run } from '../../../src/core/run/types';
 import { judgmentsOf } from '../../helpers/judgments';
 
@@ -30,9 +38,28 @@ test('relevance [1,0,1,0,0] with 4 relevant in the corpus: P@5 = 0.40, R@5 = 0.5
 
 test('first relevant at ranks 1, 3, 2: MRR = 0.611', () => {
   const run: Run = new Map([
-    ['a', [{ id: 'x', score: 3 }, { id: 'n1', score: 2 }]],
-    ['b', [{ id: 'n1', score: 3 }, { id: 'n2', score: 2 }, { id: 'x', score: 1 }]],
-    ['c', [{ id: 'n1', score: 3 }, { id: 'x', score: 2 }]],
+    [
+      'a',
+      [
+        { id: 'x', score: 3 },
+        { id: 'n1', score: 2 },
+      ],
+    ],
+    [
+      'b',
+      [
+        { id: 'n1', score: 3 },
+        { id: 'n2', score: 2 },
+        { id: 'x', score: 1 },
+      ],
+    ],
+    [
+      'c',
+      [
+        { id: 'n1', score: 3 },
+        { id: 'x', score: 2 },
+      ],
+    ],
   ]);
   const judgments = judgmentsOf({ a: { x: 1, n1: 0 }, b: { x: 2, n1: 0, n2: 0 }, c: { x: 1 } });
   const ev = evaluateRun(run, judgments, parseMetricList('mrr'));
@@ -104,8 +131,10 @@ test('queries without relevant documents and queries missing from the run count 
 });
 
 test('metric names parse to canonical specs and bad names are refused', () => {
-  assert.deepEqual(parseMetricList('ndcg@10, MRR@10,p@5,recall@100,mrr,ap,judged@10,hit@5,p@5').map((s) => s.name),
-    ['ndcg@10', 'mrr@10', 'p@5', 'recall@100', 'mrr', 'ap', 'judged@10', 'hit@5']);
+  assert.deepEqual(
+    parseMetricList('ndcg@10, MRR@10,p@5,recall@100,mrr,ap,judged@10,hit@5,p@5').map((s) => s.name),
+    ['ndcg@10', 'mrr@10', 'p@5', 'recall@100', 'mrr', 'ap', 'judged@10', 'hit@5'],
+  );
   assert.throws(() => parseMetric('p'), /needs a cut-off/);
   assert.throws(() => parseMetric('bleu@4'), /unknown metric/);
   assert.throws(() => parseMetric('ndcg@0'), /at least 1/);

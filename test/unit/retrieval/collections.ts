@@ -7,14 +7,22 @@ import type { Document } from '../../../src/core/corpus/document';
 import { fingerprint } from '../../../src/core/util/fingerprint';
 
 function readJsonl(path: string): any[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 export function loadDocs(dir: string, idPrefix = ''): Document[] {
   return readJsonl(join(dir, 'corpus.jsonl')).map((r, i) => {
     const doc: Document = {
-      id: idPrefix + String(r.id), title: r.title ?? '', body: r.text ?? '', fields: {}, meta: {},
-      source: { path: 'corpus.jsonl', line: i + 1 }, hash: '',
+      id: idPrefix + String(r.id),
+      title: r.title ?? '',
+      body: r.text ?? '',
+      fields: {},
+      meta: {},
+      source: { path: 'corpus.jsonl', line: i + 1 },
+      hash: '',
     };
     doc.hash = fingerprint([doc.id, doc.title, doc.body]);
     return doc;

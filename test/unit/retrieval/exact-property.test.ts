@@ -29,7 +29,8 @@ before(async () => {
 /** mulberry32: vectors from a seed, so that a failing case is reproducible from its printed seed. */
 function rng(seed: number): () => number {
   return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -76,7 +77,7 @@ function dataFor(c: Case): Data {
     vectors.push(copy ? vectors[Math.floor(r() * i)].slice() : Float32Array.from({ length: c.dim }, value));
   }
   // Ids in an order unrelated to insertion, with numeric strings so that "9" > "10" matters for ties.
-  const ids = vectors.map((_, i) => String((i * 7919 + c.seed) % 100003 >>> 0) + (i % 3 === 0 ? 'a' : ''));
+  const ids = vectors.map((_, i) => String(((i * 7919 + c.seed) % 100003) >>> 0) + (i % 3 === 0 ? 'a' : ''));
   const queries = [0, 1, 2].map(() => Float32Array.from({ length: c.dim }, value));
   const share = { none: -1, empty: 0, all: 1, sparse: 0.1, half: 0.5 }[c.filter];
   const permitted = share < 0 ? undefined : new Set(ids.filter(() => r() < share));
@@ -109,7 +110,10 @@ function assertMatches(got: ScoredId[], oracle: ScoredId[], tolOf: (id: string) 
     const tol = tolOf(got[i].id);
     const expected = oracle[i];
     if (got[i].id !== expected.id) {
-      assert.ok(Math.abs(got[i].score - expected.score) <= tol + tolOf(expected.id), `${label}: rank ${i + 1} is ${got[i].id} (${got[i].score}), oracle has ${expected.id} (${expected.score})`);
+      assert.ok(
+        Math.abs(got[i].score - expected.score) <= tol + tolOf(expected.id),
+        `${label}: rank ${i + 1} is ${got[i].id} (${got[i].score}), oracle has ${expected.id} (${expected.score})`,
+      );
     }
     const own = oracleScore.get(got[i].id);
     if (own !== undefined) assert.ok(Math.abs(got[i].score - own) <= tol, `${label}: score of ${got[i].id} ${got[i].score} vs ${own}`);
@@ -127,7 +131,10 @@ function build(c: Case, d: Data, space: ExactSpace, options: { storage?: VectorS
 function filtersOf(d: Data): Array<{ name: string; filter?: DocFilter }> {
   if (!d.permitted) return [{ name: 'no filter' }];
   const set = d.permitted;
-  return [{ name: 'permitted set', filter: permittedFilter(set) }, { name: 'per-row function', filter: (id: string) => set.has(id) }];
+  return [
+    { name: 'permitted set', filter: permittedFilter(set) },
+    { name: 'per-row function', filter: (id: string) => set.has(id) },
+  ];
 }
 
 test('SIMD and JS exact search = the plain scan (cosine, ip, l2; any dimension; filters; exact ties)', () => {
@@ -147,7 +154,13 @@ test('SIMD and JS exact search = the plain scan (cosine, ip, l2; any dimension; 
               const got = index.search(q, c.k, filter);
               // integer vectors: exact sums everywhere (cosine normalises, so not there)
               const strict = c.integer && space !== 'cosine';
-              assertMatches(got, oracle, (id) => TOLERANCE * scaleOf(space, q, vectorOf.get(id)!) + 1e-300, strict, `${space} ${kernel} ${name}`);
+              assertMatches(
+                got,
+                oracle,
+                (id) => TOLERANCE * scaleOf(space, q, vectorOf.get(id)!) + 1e-300,
+                strict,
+                `${space} ${kernel} ${name}`,
+              );
             }
           }
         }
@@ -173,7 +186,13 @@ test('after deletions, replacements and re-insertions the index still equals the
       const check = (label: string) => {
         for (const q of d.queries) {
           const oracle = plain.search(q, c.k, (id) => set.has(id));
-          assertMatches(index.search(q, c.k, filter), oracle, (id) => TOLERANCE * scaleOf(space, q, current.get(id)!) + 1e-300, c.integer && space !== 'cosine', label);
+          assertMatches(
+            index.search(q, c.k, filter),
+            oracle,
+            (id) => TOLERANCE * scaleOf(space, q, current.get(id)!) + 1e-300,
+            c.integer && space !== 'cosine',
+            label,
+          );
           assert.equal(index.permittedCount(filter), [...set].filter((id) => current.has(id)).length, `${label}: permitted count`);
         }
       };
@@ -196,7 +215,13 @@ test('after deletions, replacements and re-insertions the index still equals the
       const fresh = permittedFilter(new Set(set));
       for (const q of d.queries) {
         const oracle = plain.search(q, c.k, (id) => set.has(id));
-        assertMatches(index.search(q, c.k, fresh), oracle, (id) => TOLERANCE * scaleOf(space, q, current.get(id)!) + 1e-300, c.integer && space !== 'cosine', 'after re-insertion');
+        assertMatches(
+          index.search(q, c.k, fresh),
+          oracle,
+          (id) => TOLERANCE * scaleOf(space, q, current.get(id)!) + 1e-300,
+          c.integer && space !== 'cosine',
+          'after re-insertion',
+        );
       }
     }),
     { numRuns: 40 },

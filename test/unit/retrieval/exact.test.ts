@@ -12,9 +12,16 @@ before(async () => {
 
 test('half floats: hand-checked encodings (IEEE 754 binary16, ties to even, saturating)', () => {
   const cases: Array<[number, number]> = [
-    [0, 0x0000], [-0, 0x8000], [1, 0x3c00], [-2, 0xc000], [0.5, 0x3800], [65504, 0x7bff],
+    [0, 0x0000],
+    [-0, 0x8000],
+    [1, 0x3c00],
+    [-2, 0xc000],
+    [0.5, 0x3800],
+    [65504, 0x7bff],
     [65519, 0x7bff], // rounds down to the largest half
-    [65520, 0x7bff], [1e9, 0x7bff], [-1e9, 0xfbff], // would round to infinity: saturates
+    [65520, 0x7bff],
+    [1e9, 0x7bff],
+    [-1e9, 0xfbff], // would round to infinity: saturates
     [2 ** -14, 0x0400], // smallest normal
     [2 ** -24, 0x0001], // smallest subnormal
     [2 ** -25, 0x0000], // halfway between 0 and 2^-24: ties to even (0)
@@ -22,7 +29,9 @@ test('half floats: hand-checked encodings (IEEE 754 binary16, ties to even, satu
     [2 ** -14 - 2 ** -25, 0x0400], // halfway between the largest subnormal and the smallest normal: to even
     [1 + 2 ** -11, 0x3c00], // halfway between 1 and 1 + 2^-10: to even (1)
     [1 + 3 * 2 ** -11, 0x3c02], // halfway between 1 + 2^-10 and 1 + 2^-9: to even
-    [0.1, 0x2e66], [1 / 3, 0x3555], [-0.7, 0xb99a],
+    [0.1, 0x2e66],
+    [1 / 3, 0x3555],
+    [-0.7, 0xb99a],
     [NaN, 0x0000],
   ];
   for (const [x, bits] of cases) assert.equal(toHalfBits(x), bits, `toHalfBits(${x})`);
@@ -65,21 +74,36 @@ test('a permitted-set filter is never called per row, and its row list follows t
   const permitted = new Set(['d3', 'd7', 'd40', 'missing']);
   let calls = 0;
   const filter = Object.assign((id: string) => (calls++, permitted.has(id)), { permitted });
-  assert.deepEqual(index.search([1, 0, 0], 10, filter).map((h) => h.id), ['d40', 'd7', 'd3']);
+  assert.deepEqual(
+    index.search([1, 0, 0], 10, filter).map((h) => h.id),
+    ['d40', 'd7', 'd3'],
+  );
   assert.equal(index.permittedCount(filter), 3);
   assert.equal(calls, 0, 'the function was not called');
   index.delete('d40');
   index.set('d3', [100, 0, 0]);
-  assert.deepEqual(index.search([1, 0, 0], 10, filter).map((h) => h.id), ['d3', 'd7']);
+  assert.deepEqual(
+    index.search([1, 0, 0], 10, filter).map((h) => h.id),
+    ['d3', 'd7'],
+  );
   index.set('missing', [1000, 0, 0]); // a permitted id that gets a vector later
-  assert.deepEqual(index.search([1, 0, 0], 2, filter).map((h) => h.id), ['missing', 'd3']);
+  assert.deepEqual(
+    index.search([1, 0, 0], 2, filter).map((h) => h.id),
+    ['missing', 'd3'],
+  );
   assert.equal(calls, 0);
   // A plain function filter is called per row and gives the same result.
-  assert.deepEqual(index.search([1, 0, 0], 10, (id) => permitted.has(id)), index.search([1, 0, 0], 10, permittedFilter(permitted)));
+  assert.deepEqual(
+    index.search([1, 0, 0], 10, (id) => permitted.has(id)),
+    index.search([1, 0, 0], 10, permittedFilter(permitted)),
+  );
   // A dense set (most rows) is searched by scanning every row and skipping the others: same contract.
   const dense = new Set([...Array(40).keys()].map((i) => `d${i}`).filter((id) => id !== 'd39' && id !== 'd3'));
   const denseFilter = Object.assign((id: string) => (calls++, dense.has(id)), { permitted: dense });
-  assert.deepEqual(index.search([1, 0, 0], 3, denseFilter).map((h) => h.id), ['d38', 'd37', 'd36']);
+  assert.deepEqual(
+    index.search([1, 0, 0], 3, denseFilter).map((h) => h.id),
+    ['d38', 'd37', 'd36'],
+  );
   assert.equal(index.permittedCount(denseFilter), 38);
   assert.equal(calls, 0);
 });
@@ -88,8 +112,14 @@ test('ties are ordered by id descending (trec_eval order), also across k', () =>
   const index = new ExactIndex(2, 'ip');
   for (const id of ['10', '9', '100', 'b', 'a']) index.set(id, [1, 1]);
   index.set('top', [2, 2]);
-  assert.deepEqual(index.search([1, 1], 10).map((h) => h.id), ['top', 'b', 'a', '9', '100', '10']);
-  assert.deepEqual(index.search([1, 1], 3).map((h) => h.id), ['top', 'b', 'a']);
+  assert.deepEqual(
+    index.search([1, 1], 10).map((h) => h.id),
+    ['top', 'b', 'a', '9', '100', '10'],
+  );
+  assert.deepEqual(
+    index.search([1, 1], 3).map((h) => h.id),
+    ['top', 'b', 'a'],
+  );
   assert.deepEqual(index.search([1, 1], 0), []);
   assert.deepEqual(index.search([1, 1], Infinity).length, 6);
 });
@@ -113,8 +143,15 @@ test('the WebAssembly memory grows with the index and keeps every vector', () =>
   const dim = 384;
   const index = new ExactIndex(dim, 'ip', { capacity: 1 });
   const n = 3000; // 4.6 MB: dozens of memory.grow calls from one page
-  for (let i = 0; i < n; i++) index.set(`d${i}`, Float32Array.from({ length: dim }, (_, j) => (j === i % dim ? i : 0)));
+  for (let i = 0; i < n; i++)
+    index.set(
+      `d${i}`,
+      Float32Array.from({ length: dim }, (_, j) => (j === i % dim ? i : 0)),
+    );
   for (const i of [0, 1, 383, 384, 2999]) assert.equal(index.vectorOf(`d${i}`)![i % dim], i);
   const q = new Float32Array(dim).fill(1);
-  assert.deepEqual(index.search(q, 3).map((h) => h.id), ['d2999', 'd2998', 'd2997']);
+  assert.deepEqual(
+    index.search(q, 3).map((h) => h.id),
+    ['d2999', 'd2998', 'd2997'],
+  );
 });

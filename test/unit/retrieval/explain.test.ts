@@ -29,7 +29,12 @@ function step(ex: StepExplanation[] | undefined, name: string): StepExplanation 
 }
 
 /** For the documents at a few ranks of each query: every step's parts add up to the score the run shows for it. */
-async function checkSums(name: string, raw: Record<string, unknown>, reranker?: ReturnType<typeof createReranker>, texts = queries.map((q) => q.text)): Promise<void> {
+async function checkSums(
+  name: string,
+  raw: Record<string, unknown>,
+  reranker?: ReturnType<typeof createReranker>,
+  texts = queries.map((q) => q.text),
+): Promise<void> {
   const config = normaliseRankConfig(raw, name);
   const engine = await createEngine({ docs, corpusFingerprint: fp, config, reranker });
   let checked = 0;
@@ -40,7 +45,11 @@ async function checkSums(name: string, raw: Record<string, unknown>, reranker?: 
       const d = run.docs[i];
       if (!d) continue;
       const r = await engine.search(q.text, { explain: d.id });
-      assert.deepEqual(r.docs.map((x) => x.id), run.docs.map((x) => x.id), `${name}: explaining does not change the ranking`);
+      assert.deepEqual(
+        r.docs.map((x) => x.id),
+        run.docs.map((x) => x.id),
+        `${name}: explaining does not change the ranking`,
+      );
       const ex = r.explanation;
       if (d.stages?.lexical) {
         const s = step(ex, 'lexical');
@@ -80,7 +89,9 @@ test('lexical: the per-term parts add up to the run score (boosts, OR/AND, prefi
   await checkSums('and', { lexical: { fields: { title: 2, body: 1 }, combineWith: 'AND' } }, undefined, andQueries);
   await checkSums('prefix', { lexical: { fields: { title: 2, body: 1 }, prefix: true } });
   await checkSums('fuzzy', { lexical: { fields: { title: 1, body: 1 }, fuzzy: 0.2 } });
-  await checkSums('coordination', { lexical: { fields: { title: 2, body: 1 }, coordination: true, prefix: true, bm25: { k1: 0.9, b: 0.4, d: 0.5 } } });
+  await checkSums('coordination', {
+    lexical: { fields: { title: 2, body: 1 }, coordination: true, prefix: true, bm25: { k1: 0.9, b: 0.4, d: 0.5 } },
+  });
 });
 
 test('vector (HNSW and exact), hybrid: similarity, list ranks and the RRF sum equal the run', async () => {
@@ -90,9 +101,20 @@ test('vector (HNSW and exact), hybrid: similarity, list ranks and the RRF sum eq
 });
 
 test('rerank with the tiny ONNX cross-encoder: model score and the rank before and after', async () => {
-  const reranker = createReranker({ provider: 'transformers', model: 'tiny-reranker' }, { baseDir: tinyModelsDir(), allowNetwork: false, allowModelLoading: true });
-  await checkSums('rerank', { lexical: {}, vector: { embedder: lsa }, rerank: { provider: { provider: 'transformers', model: 'x' }, topN: 20, topM: 10 } }, reranker);
-  await checkSums('lexical-rerank', { lexical: {}, rerank: { provider: { provider: 'transformers', model: 'x' }, topN: 15, topM: 5 } }, reranker);
+  const reranker = createReranker(
+    { provider: 'transformers', model: 'tiny-reranker' },
+    { baseDir: tinyModelsDir(), allowNetwork: false, allowModelLoading: true },
+  );
+  await checkSums(
+    'rerank',
+    { lexical: {}, vector: { embedder: lsa }, rerank: { provider: { provider: 'transformers', model: 'x' }, topN: 20, topM: 10 } },
+    reranker,
+  );
+  await checkSums(
+    'lexical-rerank',
+    { lexical: {}, rerank: { provider: { provider: 'transformers', model: 'x' }, topN: 15, topM: 5 } },
+    reranker,
+  );
 });
 
 function doc(id: string, title: string, body: string): Document {
@@ -101,16 +123,23 @@ function doc(id: string, title: string, body: string): Document {
 
 test('BM25 by hand: tf, idf, length norm and boost of a three-document corpus', async () => {
   // No stemming or stopwords so the terms are the words.
-  const tiny = [doc('a', 'espresso', 'espresso espresso beans roast'), doc('b', 'tea', 'green tea leaves'), doc('c', 'coffee', 'espresso machine')];
-  const config = normaliseRankConfig({ lexical: { fields: { title: 3, body: 1 }, analyzer: { stopwords: 'none', stemmer: 'none' }, bm25: { k1: 1.2, b: 0.75, d: 0.5 } } }, 'hand');
+  const tiny = [
+    doc('a', 'espresso', 'espresso espresso beans roast'),
+    doc('b', 'tea', 'green tea leaves'),
+    doc('c', 'coffee', 'espresso machine'),
+  ];
+  const config = normaliseRankConfig(
+    { lexical: { fields: { title: 3, body: 1 }, analyzer: { stopwords: 'none', stemmer: 'none' }, bm25: { k1: 1.2, b: 0.75, d: 0.5 } } },
+    'hand',
+  );
   const engine = await createEngine({ docs: tiny, corpusFingerprint: 'tiny', config });
   const r = await engine.search('espresso', { explain: 'a' });
   const lx = step(r.explanation, 'lexical').lexical!;
   // body of a: tf 2; MiniSearch's field length counts distinct terms: 3 (espresso, beans, roast), then 3 and 2 → avg 8/3;
   // df 2 of N 3.
   const idf = Math.log(1 + (3 - 2 + 0.5) / (2 + 0.5)); // ln 1.6
-  const normBody = 1 - 0.75 + 0.75 * 3 / (8 / 3); // 1.09375
-  const bm25Body = idf * (0.5 + 2 * 2.2 / (2 + 1.2 * normBody)); // idf · (0.5 + 4.4/3.3125)
+  const normBody = 1 - 0.75 + (0.75 * 3) / (8 / 3); // 1.09375
+  const bm25Body = idf * (0.5 + (2 * 2.2) / (2 + 1.2 * normBody)); // idf · (0.5 + 4.4/3.3125)
   // title of a: tf 1, length 1, avg 1; df 1.
   const idfTitle = Math.log(1 + (3 - 1 + 0.5) / (1 + 0.5)); // ln(8/3)
   const bm25Title = idfTitle * (0.5 + 2.2 / (1 + 1.2 * 1));
@@ -131,8 +160,16 @@ test('BM25 by hand: tf, idf, length norm and boost of a three-document corpus', 
 });
 
 test('a document that is not retrieved says at which step and why', async () => {
-  const tiny = [doc('a', 'espresso', 'espresso beans'), doc('b', 'tea', 'green tea'), doc('c', 'coffee', 'espresso machine'), doc('d', 'mocha', 'espresso chocolate')];
-  const config = normaliseRankConfig({ lexical: { fields: { title: 1, body: 1 }, depth: 2, analyzer: { stopwords: 'none', stemmer: 'none' } } }, 'cut');
+  const tiny = [
+    doc('a', 'espresso', 'espresso beans'),
+    doc('b', 'tea', 'green tea'),
+    doc('c', 'coffee', 'espresso machine'),
+    doc('d', 'mocha', 'espresso chocolate'),
+  ];
+  const config = normaliseRankConfig(
+    { lexical: { fields: { title: 1, body: 1 }, depth: 2, analyzer: { stopwords: 'none', stemmer: 'none' } } },
+    'cut',
+  );
   const engine = await createEngine({ docs: tiny, corpusFingerprint: 'tiny2', config });
   const notMatched = step((await engine.search('espresso', { explain: 'b' })).explanation, 'lexical');
   assert.equal(notMatched.outcome, 'not-matched');
@@ -143,7 +180,10 @@ test('a document that is not retrieved says at which step and why', async () => 
     assert.equal(below.outcome, 'below-depth');
     assert.match(below.note, /below depth 2 \(rank 3 of 3 matches\)/);
   }
-  const filtered = step((await engine.search('espresso', { explain: 'a', filter: (id) => id !== 'a', aclMode: 'pre-filter' })).explanation, 'lexical');
+  const filtered = step(
+    (await engine.search('espresso', { explain: 'a', filter: (id) => id !== 'a', aclMode: 'pre-filter' })).explanation,
+    'lexical',
+  );
   assert.equal(filtered.outcome, 'filtered');
   const post = (await engine.search('espresso', { explain: 'a', filter: (id) => id !== 'a', aclMode: 'post-filter' })).explanation!;
   assert.equal(step(post, 'lexical').outcome, 'kept');

@@ -16,15 +16,24 @@ test('reopening after an edit, an addition and a deletion updates the lexical ca
 
   // While the workspace is "closed": edit one document, add one, delete one.
   const edited = join(ws, 'corpus', 'bar', 'ops-burrs.md');
-  writeFileSync(edited, readFileSync(edited, 'utf8').replace('Keep spare burr sets', 'Keep spare burr sets and the zirconium torque wrench'));
-  writeFileSync(join(ws, 'corpus', 'bar', 'ops-new.md'), '---\nid: ops-new\ntitle: Quokka latte art checklist\npublic: true\n---\n\nThe quokka pattern needs microfoam and a steady pour.\n');
+  writeFileSync(
+    edited,
+    readFileSync(edited, 'utf8').replace('Keep spare burr sets', 'Keep spare burr sets and the zirconium torque wrench'),
+  );
+  writeFileSync(
+    join(ws, 'corpus', 'bar', 'ops-new.md'),
+    '---\nid: ops-new\ntitle: Quokka latte art checklist\npublic: true\n---\n\nThe quokka pattern needs microfoam and a steady pour.\n',
+  );
   rmSync(join(ws, 'corpus', 'bar', 'ops-complaints.md'));
 
   const reopened = RanklabSession.open(ws, { stateDir: state });
   const lexical = await reopened.engine(reopened.resolveConfig('baseline'));
   // The first load of this cache: no timing can switch it off (that takes SLOW_LOADS_TO_SWITCH loads in a row).
   assert.equal(lexical.build.lexical?.source, 'cache');
-  assert.ok(lexical.build.notes.includes('lexical: cache brought up to date incrementally (2 added or changed, 1 removed)'), lexical.build.notes.join('; '));
+  assert.ok(
+    lexical.build.notes.includes('lexical: cache brought up to date incrementally (2 added or changed, 1 removed)'),
+    lexical.build.notes.join('; '),
+  );
   const vector = await reopened.engine(reopened.resolveConfig('vector'));
   assert.equal(vector.build.vector?.source, 'built', 'LSA retrained and HNSW rebuilt for the changed corpus');
   const before = await (await first.engine(first.resolveConfig('vector'))).learnedModels();
@@ -43,12 +52,19 @@ test('reopening after an edit, an addition and a deletion updates the lexical ca
   for (const q of ['zirconium torque wrench', 'quokka latte', 'customer complaints', 'espresso grinder burrs', 'kopi gayo']) {
     const a = await lexical.search(q);
     const b = await freshLexical.search(q);
-    assert.deepEqual(a.docs.map((d) => d.id), b.docs.map((d) => d.id), q);
+    assert.deepEqual(
+      a.docs.map((d) => d.id),
+      b.docs.map((d) => d.id),
+      q,
+    );
     a.docs.forEach((d, i) => assert.ok(Math.abs(d.score - b.docs[i].score) <= 1e-9 * Math.abs(d.score), `${q}: ${d.id}`));
     assert.equal(a.total, b.total);
   }
   assert.equal((await lexical.search('zirconium')).docs[0]?.id, 'ops-burrs');
   const v = await vector.search('quokka microfoam pour');
-  assert.ok(v.docs.some((d) => d.id === 'ops-new'), 'the added document is in the vector index');
+  assert.ok(
+    v.docs.some((d) => d.id === 'ops-new'),
+    'the added document is in the vector index',
+  );
   assert.ok(!(await vector.search('complaints')).docs.some((d) => d.id === 'ops-complaints'), 'the deleted one is gone');
 });

@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
 import { DEFAULT_ANALYZER } from '../../../src/core/config/defaults';
 import {
-  NO_TIMING, REBUILD_STARTS, SLOW_LOADS_TO_SWITCH, TIMING_SAMPLES, buildOrLoadLexical, lexicalCacheKey, shouldLoadLexicalCache, timingAfterBuild, timingAfterLoad,
+  NO_TIMING,
+  REBUILD_STARTS,
+  SLOW_LOADS_TO_SWITCH,
+  TIMING_SAMPLES,
+  buildOrLoadLexical,
+  lexicalCacheKey,
+  shouldLoadLexicalCache,
+  timingAfterBuild,
+  timingAfterLoad,
 } from '../../../src/core/retrieval/index-cache';
 import { readLexicalCacheFile } from '../../../src/core/retrieval/lexical-cache-file';
 import { tempDir } from '../../helpers/workspace';
@@ -67,7 +75,19 @@ test('loads that are repeatedly slower switch to rebuilding for a while, then th
   const edited = all.map((d, i) => (i === 0 ? { ...d, body: d.body + ' quokka', hash: d.hash + 'x' } : d));
   const r = await start(dir, edited, clock);
   assert.equal(r.source, 'cache');
-  assert.deepEqual(r.index.search('quokka', { bm25: { k1: 1.2, b: 0.75, d: 0.5 }, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 10 }).hits.map((h) => h.id), [edited[0].id]);
+  assert.deepEqual(
+    r.index
+      .search('quokka', {
+        bm25: { k1: 1.2, b: 0.75, d: 0.5 },
+        prefix: false,
+        fuzzy: 0,
+        boosts: { title: 1, body: 1 },
+        combineWith: 'OR',
+        depth: 10,
+      })
+      .hits.map((h) => h.id),
+    [edited[0].id],
+  );
 });
 
 test('policy as a pure function: per-document medians, consecutive evidence, a bounded rebuild period', () => {
@@ -106,7 +126,11 @@ test('the cache is JSON Lines (no one string to outgrow) and searches like the b
   const loaded = await start(dir, all, clock);
   assert.equal(loaded.source, 'cache');
   for (const q of ['the', all[3].title, all[40].body.split(' ').slice(0, 4).join(' ')]) {
-    assert.deepEqual(loaded.index.miniSearch.search(q).map((r) => [r.id, r.score]), built.index.miniSearch.search(q).map((r) => [r.id, r.score]), q);
+    assert.deepEqual(
+      loaded.index.miniSearch.search(q).map((r) => [r.id, r.score]),
+      built.index.miniSearch.search(q).map((r) => [r.id, r.score]),
+      q,
+    );
   }
   writeFileSync(path, JSON.stringify(built.index.miniSearch)); // what older versions wrote
   assert.equal((await start(dir, all, clock)).source, 'built');

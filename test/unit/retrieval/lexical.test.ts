@@ -37,11 +37,18 @@ test('recombined per-field BM25 equals MiniSearch boosted search (OR and AND, se
   const index = LexicalIndex.build(docs, fields, analyzer);
   // An independent plain MiniSearch with the same analysis, searched the ordinary way.
   const plain = new MiniSearch<Document>({
-    fields, extractField: (d: any, f) => (f === 'id' ? d.id : fieldText(d, f)),
-    tokenize: analyzer.tokenize, processTerm: (t) => analyzer.processTerm(t),
+    fields,
+    extractField: (d: any, f) => (f === 'id' ? d.id : fieldText(d, f)),
+    tokenize: analyzer.tokenize,
+    processTerm: (t) => analyzer.processTerm(t),
   });
   plain.addAll(docs);
-  const boostVectors = [{ title: 1, body: 1 }, { title: 3, body: 1 }, { title: 0.5, body: 2.25 }, { title: 7, body: 0.1 }];
+  const boostVectors = [
+    { title: 1, body: 1 },
+    { title: 3, body: 1 },
+    { title: 0.5, body: 2.25 },
+    { title: 7, body: 0.1 },
+  ];
   let compared = 0;
   for (const combineWith of ['OR', 'AND'] as const) {
     for (const boosts of boostVectors) {
@@ -62,16 +69,34 @@ test('recombination also matches MiniSearch with prefix and fuzzy matching, and 
   const fields = ['title', 'body'];
   const index = LexicalIndex.build(docs, fields, analyzer);
   const plain = new MiniSearch<Document>({
-    fields, extractField: (d: any, f) => (f === 'id' ? d.id : fieldText(d, f)),
-    tokenize: analyzer.tokenize, processTerm: (t) => analyzer.processTerm(t),
+    fields,
+    extractField: (d: any, f) => (f === 'id' ? d.id : fieldText(d, f)),
+    tokenize: analyzer.tokenize,
+    processTerm: (t) => analyzer.processTerm(t),
   });
   plain.addAll(docs);
   for (const q of loadQueries(medium).slice(0, 10)) {
-    const ours = index.search(q.text, { bm25, prefix: true, fuzzy: 0.2, boosts: { title: 2, body: 1 }, combineWith: 'OR', coordination: true, depth: 1e9 });
+    const ours = index.search(q.text, {
+      bm25,
+      prefix: true,
+      fuzzy: 0.2,
+      boosts: { title: 2, body: 1 },
+      combineWith: 'OR',
+      coordination: true,
+      depth: 1e9,
+    });
     const theirs = plain.search(q.text, { boost: { title: 2, body: 1 }, prefix: true, fuzzy: 0.2, bm25: { k: 1.2, b: 0.7, d: 0.5 } });
     assertSameScores(ours.hits, theirs, `prefix+fuzzy q${q.id}`);
     // boost 0 = field not searched (MiniSearch would treat boost 0 as 1, so compare with fields: ['body'])
-    const bodyOnly = index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts: { title: 0, body: 1 }, combineWith: 'AND', coordination: true, depth: 1e9 });
+    const bodyOnly = index.search(q.text, {
+      bm25,
+      prefix: false,
+      fuzzy: 0,
+      boosts: { title: 0, body: 1 },
+      combineWith: 'AND',
+      coordination: true,
+      depth: 1e9,
+    });
     const theirsBody = plain.search(q.text, { fields: ['body'], combineWith: 'AND', bm25: { k: 1.2, b: 0.7, d: 0.5 } });
     assertSameScores(bodyOnly.hits, theirsBody, `body only q${q.id}`);
   }
@@ -83,7 +108,15 @@ test('pre-filter and depth: only permitted docs, total counts permitted matches'
   const q = loadQueries(medium)[0].text;
   const all = index.search(q, { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 1e9 });
   const even = (id: string) => Number(id) % 2 === 0;
-  const filtered = index.search(q, { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 5, filter: even });
+  const filtered = index.search(q, {
+    bm25,
+    prefix: false,
+    fuzzy: 0,
+    boosts: { title: 1, body: 1 },
+    combineWith: 'OR',
+    depth: 5,
+    filter: even,
+  });
   assert.deepEqual(filtered.hits, all.hits.filter((h) => even(h.id)).slice(0, 5));
   assert.equal(filtered.total, all.hits.filter((h) => even(h.id)).length);
 });
@@ -94,7 +127,8 @@ test('incremental add, change and delete give the same results as a fresh index'
   const index = LexicalIndex.build(initial, ['title', 'body'], analyzer);
   const queries = loadQueries(medium);
   // warm the query cache so we also prove updates invalidate it
-  for (const q of queries) index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 10 });
+  for (const q of queries)
+    index.search(q.text, { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 10 });
 
   const added = docs.slice(900);
   const changed = initial.slice(0, 50).map((d) => {
@@ -115,5 +149,9 @@ test('incremental add, change and delete give the same results as a fresh index'
       assertSameScores(index.search(q.text, opts).hits, fresh.search(q.text, opts).hits, `incremental q${q.id} ${combineWith}`);
     }
   }
-  assert.ok(!index.search('glucose', { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 1e9 }).hits.some((h) => deleted.includes(h.id)));
+  assert.ok(
+    !index
+      .search('glucose', { bm25, prefix: false, fuzzy: 0, boosts: { title: 1, body: 1 }, combineWith: 'OR', depth: 1e9 })
+      .hits.some((h) => deleted.includes(h.id)),
+  );
 });

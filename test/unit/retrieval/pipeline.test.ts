@@ -16,7 +16,13 @@ class OverlapReranker implements Reranker {
   readonly id = 'overlap';
   async score(query: string, passages: string[]): Promise<number[]> {
     const q = new Set(query.toLowerCase().split(/\W+/).filter(Boolean));
-    return passages.map((p) => p.toLowerCase().split(/\W+/).filter((w) => q.has(w)).length);
+    return passages.map(
+      (p) =>
+        p
+          .toLowerCase()
+          .split(/\W+/)
+          .filter((w) => q.has(w)).length,
+    );
   }
 }
 
@@ -30,7 +36,10 @@ const configs = {
   vector: normaliseRankConfig({ vector: { embedder: lsa } }, 'vector'),
   vectorExact: normaliseRankConfig({ vector: { embedder: lsa, exact: true } }, 'vector-exact'),
   hybrid: normaliseRankConfig({ lexical: {}, vector: { embedder: lsa } }, 'hybrid'),
-  rerank: normaliseRankConfig({ lexical: {}, vector: { embedder: lsa }, rerank: { provider: { provider: 'transformers', model: 'x' } } }, 'rerank'),
+  rerank: normaliseRankConfig(
+    { lexical: {}, vector: { embedder: lsa }, rerank: { provider: { provider: 'transformers', model: 'x' } } },
+    'rerank',
+  ),
 };
 
 test('pre-filter never returns a forbidden document, in every mode, for 40% and 2% permitted', async () => {
@@ -45,7 +54,10 @@ test('pre-filter never returns a forbidden document, in every mode, for 40% and 
         for (const d of r.docs) assert.ok(allow(d.id), `${mode}: forbidden doc ${d.id} returned`);
         returned += r.docs.length;
         if (mode !== 'lexical' && mode !== 'vectorExact' && modulo === 50) {
-          assert.ok(r.notes.some((n) => /^vector: exact filtered fallback \(\d+\.\d% permitted\)$/.test(n)), `${mode}: fallback noted`);
+          assert.ok(
+            r.notes.some((n) => /^vector: exact filtered fallback \(\d+\.\d% permitted\)$/.test(n)),
+            `${mode}: fallback noted`,
+          );
         }
       }
       assert.ok(returned > 0, `${mode}: something was returned`);
@@ -60,7 +72,10 @@ test('pre-filter: the vector stage fills its list from permitted documents (exac
   for (const q of queries.slice(0, 5)) {
     const r = await engine.search(q.text, { filter: allow });
     assert.equal(r.docs.length, permitted, 'all permitted docs are reachable');
-    assert.deepEqual(r.docs.map((d) => d.id), await engine.exactVectorSearch(q.text, 100, allow));
+    assert.deepEqual(
+      r.docs.map((d) => d.id),
+      await engine.exactVectorSearch(q.text, 100, allow),
+    );
   }
 });
 
@@ -69,7 +84,8 @@ test('a permitted-set filter ranks exactly like the same predicate as a function
   for (const config of [configs.vectorExact, configs.vector, configs.hybrid, int8]) {
     const engine = await createEngine({ docs, corpusFingerprint: fp, config });
     assert.equal(engine.build.vector?.scan, 'simd', 'the engine loads the SIMD kernels');
-    for (const modulo of [3, 50]) { // 33% (HNSW filtered walk) and 2% (exact fallback)
+    for (const modulo of [3, 50]) {
+      // 33% (HNSW filtered walk) and 2% (exact fallback)
       const permitted = new Set(docs.map((d) => d.id).filter((id) => Number(id) % modulo === 0));
       for (const q of queries.slice(0, 5)) {
         const bySet = await engine.search(q.text, { filter: permittedFilter(permitted) });
@@ -94,10 +110,22 @@ test('post-filter with a 5% predicate: page-fill shortfall is reported, total co
   }
   assert.ok(unfiltered.total >= 400, `the broadest query matches ${unfiltered.total} documents`);
   const r = await engine.search(q, { filter: allow, aclMode: 'post-filter', candidates: 50, pageSize: 10 });
-  const expected = unfiltered.docs.slice(0, 50).filter((d) => allow(d.id)).map((d) => d.id).slice(0, 10);
-  assert.deepEqual(r.docs.map((d) => d.id), expected);
+  const expected = unfiltered.docs
+    .slice(0, 50)
+    .filter((d) => allow(d.id))
+    .map((d) => d.id)
+    .slice(0, 10);
+  assert.deepEqual(
+    r.docs.map((d) => d.id),
+    expected,
+  );
   assert.ok(r.docs.length < 10, 'a 5% predicate cannot fill a page of 10 from 50 candidates here');
-  assert.ok(r.notes.some((n) => n.startsWith(`post-filter: ${expected.length} of 50 candidates permitted; page of 10 short by ${10 - expected.length}`)), r.notes.join('; '));
+  assert.ok(
+    r.notes.some((n) =>
+      n.startsWith(`post-filter: ${expected.length} of 50 candidates permitted; page of 10 short by ${10 - expected.length}`),
+    ),
+    r.notes.join('; '),
+  );
   // total = every permitted lexical match: count them in an unfiltered list deep enough to hold all matches
   const deep = await createEngine({ docs, corpusFingerprint: fp, config: normaliseRankConfig({ lexical: { depth: 100000 } }, 'deep') });
   const all = await deep.search(q);
@@ -131,7 +159,9 @@ test('engine update equals a fresh engine (lexical, LSA + HNSW, hybrid, a fixed 
   const now = () => 0;
   try {
     const base = docs.slice(0, 1000);
-    const changed = base.slice(0, 20).map((d) => ({ ...d, body: d.body + ' renal failure dialysis', hash: fingerprint([d.id, d.body, 'x']) }));
+    const changed = base
+      .slice(0, 20)
+      .map((d) => ({ ...d, body: d.body + ' renal failure dialysis', hash: fingerprint([d.id, d.body, 'x']) }));
     const deleted = base.slice(500, 530).map((d) => d.id);
     const added = docs.slice(1000);
     const changedById = new Map(changed.map((d) => [d.id, d]));
@@ -139,7 +169,12 @@ test('engine update equals a fresh engine (lexical, LSA + HNSW, hybrid, a fixed 
     for (const config of [configs.lexical, configs.vector, configs.hybrid]) {
       // The updated engine retrains LSA on the new corpus and rebuilds HNSW: exactly what a fresh engine holds.
       const first = await createEngine({ docs: base, corpusFingerprint: corpusFingerprint(base), config, cacheDir: dir, now });
-      await first.update({ upsert: [...added, ...changed], delete: deleted, docs: finalDocs, corpusFingerprint: corpusFingerprint(finalDocs) });
+      await first.update({
+        upsert: [...added, ...changed],
+        delete: deleted,
+        docs: finalDocs,
+        corpusFingerprint: corpusFingerprint(finalDocs),
+      });
       const fresh = await createEngine({ docs: finalDocs, corpusFingerprint: corpusFingerprint(finalDocs), config });
       assert.deepEqual(await first.learnedModels(), await fresh.learnedModels(), config.name);
       for (const q of queries) {
@@ -152,9 +187,20 @@ test('engine update equals a fresh engine (lexical, LSA + HNSW, hybrid, a fixed 
     const trained = await createEngine({ docs: base, corpusFingerprint: corpusFingerprint(base), config: configs.vectorExact });
     const embedder = (trained as unknown as { embedder: Embedder }).embedder;
     const first = await createEngine({ docs: base, corpusFingerprint: corpusFingerprint(base), config: configs.vector, embedder });
-    await first.update({ upsert: [...added, ...changed], delete: deleted, docs: finalDocs, corpusFingerprint: corpusFingerprint(finalDocs) });
-    const fresh = await createEngine({ docs: finalDocs, corpusFingerprint: corpusFingerprint(finalDocs), config: configs.vector, embedder });
-    for (const q of queries) assert.deepEqual((await first.search(q.text)).docs, (await fresh.search(q.text)).docs, `fixed embedder q${q.id}`);
+    await first.update({
+      upsert: [...added, ...changed],
+      delete: deleted,
+      docs: finalDocs,
+      corpusFingerprint: corpusFingerprint(finalDocs),
+    });
+    const fresh = await createEngine({
+      docs: finalDocs,
+      corpusFingerprint: corpusFingerprint(finalDocs),
+      config: configs.vector,
+      embedder,
+    });
+    for (const q of queries)
+      assert.deepEqual((await first.search(q.text)).docs, (await fresh.search(q.text)).docs, `fixed embedder q${q.id}`);
     // Warm start from the cache (lexical JSON, HNSW + LSA files) gives the same rankings.
     for (const config of [configs.lexical, configs.hybrid]) {
       const cold = await createEngine({ docs, corpusFingerprint: fp, config, cacheDir: dir, now });
@@ -181,7 +227,8 @@ test('the order of the documents (a renamed file) changes nothing: LSA and HNSW 
       await createEngine({ docs: some, corpusFingerprint: f, config, cacheDir: dir });
       const warm = await createEngine({ docs: reordered, corpusFingerprint: f, config, cacheDir: dir });
       const fresh = await createEngine({ docs: reordered, corpusFingerprint: f, config });
-      for (const q of queries.slice(0, 10)) assert.deepEqual((await warm.search(q.text)).docs, (await fresh.search(q.text)).docs, `${config.name} q${q.id}`);
+      for (const q of queries.slice(0, 10))
+        assert.deepEqual((await warm.search(q.text)).docs, (await fresh.search(q.text)).docs, `${config.name} q${q.id}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -31,7 +31,15 @@ function fieldScores(c: Case): FieldScores {
 }
 
 /** The reference, written from the definition (not from recombine). */
-function reference(c: Case, ids: string[], boosts: Record<string, number>, and: boolean, coordination: boolean, depth: number, filter?: (id: string) => boolean) {
+function reference(
+  c: Case,
+  ids: string[],
+  boosts: Record<string, number>,
+  and: boolean,
+  coordination: boolean,
+  depth: number,
+  filter?: (id: string) => boolean,
+) {
   const matching: { id: string; score: number }[] = [];
   c.docs.forEach((d, i) => {
     const terms = new Set<number>();
@@ -48,28 +56,63 @@ function reference(c: Case, ids: string[], boosts: Record<string, number>, and: 
   return { hits: matching.sort(compareScored).slice(0, depth), total: matching.length };
 }
 
-const caseArb = fc.integer({ min: 1, max: 40 }).chain((termCount) => fc.record({
-  termCount: fc.constant(termCount),
-  docs: fc.array(fc.record({
-    // a coarse grid of scores (many ties), 0 = the field does not match
-    raw: fc.array(fc.integer({ min: 0, max: 6 }).map((x) => x * 0.75), { minLength: 3, maxLength: 3 }),
-    terms: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: termCount - 1 }), { minLength: 1, maxLength: Math.min(termCount, 5) }), { minLength: 3, maxLength: 3 }),
-  }), { maxLength: 120 }),
-}));
-const boostArb = fc.record({ title: fc.constantFrom(0, 0.5, 1, 1.5, 3), body: fc.constantFrom(0, 0.5, 1, 2.5), tags: fc.constantFrom(0, 1, 0.1) });
+const caseArb = fc.integer({ min: 1, max: 40 }).chain((termCount) =>
+  fc.record({
+    termCount: fc.constant(termCount),
+    docs: fc.array(
+      fc.record({
+        // a coarse grid of scores (many ties), 0 = the field does not match
+        raw: fc.array(
+          fc.integer({ min: 0, max: 6 }).map((x) => x * 0.75),
+          { minLength: 3, maxLength: 3 },
+        ),
+        terms: fc.array(fc.uniqueArray(fc.integer({ min: 0, max: termCount - 1 }), { minLength: 1, maxLength: Math.min(termCount, 5) }), {
+          minLength: 3,
+          maxLength: 3,
+        }),
+      }),
+      { maxLength: 120 },
+    ),
+  }),
+);
+const boostArb = fc.record({
+  title: fc.constantFrom(0, 0.5, 1, 1.5, 3),
+  body: fc.constantFrom(0, 0.5, 1, 2.5),
+  tags: fc.constantFrom(0, 1, 0.1),
+});
 
 test('recombine equals scoring, filtering and sorting every candidate, on first and repeated use', () => {
-  fc.assert(fc.property(caseArb, fc.array(fc.record({
-    boosts: boostArb, and: fc.boolean(), coordination: fc.boolean(), depth: fc.constantFrom(0, 1, 3, 10, 50, 1000), filtered: fc.boolean(),
-  }), { minLength: 1, maxLength: 6 }), (c, queries) => {
-    const scores = fieldScores(c);
-    for (const q of queries) {
-      const filter = q.filtered ? (id: string) => !id.startsWith('d3') : undefined;
-      const expected = reference(c, scores.docIds, q.boosts, q.and, q.coordination, q.depth, filter);
-      for (let repeat = 0; repeat < 2; repeat++) {
-        const got = recombine(scores, { boosts: q.boosts, combineWith: q.and ? 'AND' : 'OR', coordination: q.coordination, depth: q.depth, filter });
-        assert.deepEqual(got, expected);
-      }
-    }
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(
+      caseArb,
+      fc.array(
+        fc.record({
+          boosts: boostArb,
+          and: fc.boolean(),
+          coordination: fc.boolean(),
+          depth: fc.constantFrom(0, 1, 3, 10, 50, 1000),
+          filtered: fc.boolean(),
+        }),
+        { minLength: 1, maxLength: 6 },
+      ),
+      (c, queries) => {
+        const scores = fieldScores(c);
+        for (const q of queries) {
+          const filter = q.filtered ? (id: string) => !id.startsWith('d3') : undefined;
+          const expected = reference(c, scores.docIds, q.boosts, q.and, q.coordination, q.depth, filter);
+          for (let repeat = 0; repeat < 2; repeat++) {
+            const got = recombine(scores, {
+              boosts: q.boosts,
+              combineWith: q.and ? 'AND' : 'OR',
+              coordination: q.coordination,
+              depth: q.depth,
+              filter,
+            });
+            assert.deepEqual(got, expected);
+          }
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

@@ -17,7 +17,11 @@ const specs = parseMetricList(['ndcg@10', 'recall@20', 'mrr@10']);
 async function evaluateAll(session: RanklabSession): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const name of CONFIGS) {
-    const r = await evaluateConfig(session, session.resolveConfig(name), { specs, metricOptions: { gain: 'exp', relevanceThreshold: 1 }, save: false });
+    const r = await evaluateConfig(session, session.resolveConfig(name), {
+      specs,
+      metricOptions: { gain: 'exp', relevanceThreshold: 1 },
+      save: false,
+    });
     out[name] = { run: [...r.run], perQuery: [...r.evaluation.perQuery], means: r.evaluation.means };
   }
   return out;
@@ -36,7 +40,10 @@ function markdownFiles(dir: string): string[] {
 
 test('fresh caches and caches that saw an earlier corpus version give identical results (lexical, LSA + HNSW, LSA exact, hybrid)', async () => {
   const ws = copyOfExample();
-  writeFileSync(join(ws, 'configs', 'vector-exact.rank.json'), JSON.stringify({ vector: { embedder: { provider: 'lsa', dimensions: 128 }, exact: true, depth: 100 } }));
+  writeFileSync(
+    join(ws, 'configs', 'vector-exact.rank.json'),
+    JSON.stringify({ vector: { embedder: { provider: 'lsa', dimensions: 128 }, exact: true, depth: 100 } }),
+  );
   const files = markdownFiles(join(ws, 'corpus'));
   const original = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
   const edited = files.filter((_, i) => i % 8 === 0); // ~12% of the documents: within the old incremental-reuse share
@@ -44,7 +51,10 @@ test('fresh caches and caches that saw an earlier corpus version give identical 
   const removed = files[5];
   const edit = () => {
     for (const f of edited) writeFileSync(f, original.get(f)! + '\nA note on espresso grinder burrs, kopi gayo and cold brew ratios.\n');
-    writeFileSync(added, '---\nid: ops-quokka\ntitle: Quokka latte art checklist\npublic: true\n---\n\nThe quokka pattern needs microfoam, espresso and a steady pour.\n');
+    writeFileSync(
+      added,
+      '---\nid: ops-quokka\ntitle: Quokka latte art checklist\npublic: true\n---\n\nThe quokka pattern needs microfoam, espresso and a steady pour.\n',
+    );
     rmSync(removed);
   };
   const revert = () => {
@@ -70,7 +80,11 @@ test('fresh caches and caches that saw an earlier corpus version give identical 
   sameResults(await evaluateAll(live), freshV1, 'edited corpus, long-lived session');
 
   revert();
-  sameResults(await evaluateAll(RanklabSession.open(ws, { stateDir: warmState })), freshV0, 'reverted corpus, caches of the edited version');
+  sameResults(
+    await evaluateAll(RanklabSession.open(ws, { stateDir: warmState })),
+    freshV0,
+    'reverted corpus, caches of the edited version',
+  );
   await live.refreshCorpus();
   sameResults(await evaluateAll(live), freshV0, 'reverted corpus, long-lived session');
 });

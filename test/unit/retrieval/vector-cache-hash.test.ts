@@ -16,11 +16,16 @@ function setup() {
   const evaluate = async () => {
     const session = RanklabSession.open(ws, { stateDir: state, log: (m) => log.push(m) });
     log.length = 0;
-    const r = await evaluateConfig(session, session.resolveConfig('vector'), { specs: parseMetricList(['ndcg@10']), metricOptions: { gain: 'exp', relevanceThreshold: 1 }, reuse: false });
+    const r = await evaluateConfig(session, session.resolveConfig('vector'), {
+      specs: parseMetricList(['ndcg@10']),
+      metricOptions: { gain: 'exp', relevanceThreshold: 1 },
+      reuse: false,
+    });
     return [...r.run].map(([q, docs]) => [q, docs.map((d) => d.id)]);
   };
   /** Every file under the state folder whose path matches. */
-  const files = (re: RegExp): string[] => (readdirSync(state, { recursive: true }) as string[]).filter((f) => re.test(f)).map((f) => join(state, f));
+  const files = (re: RegExp): string[] =>
+    (readdirSync(state, { recursive: true }) as string[]).filter((f) => re.test(f)).map((f) => join(state, f));
   return { log, evaluate, files };
 }
 
@@ -40,6 +45,12 @@ test('an LSA model file changed after it was written is retrained, not used; an 
   writeFileSync(labels, JSON.stringify(l));
 
   assert.deepEqual(await evaluate(), first, 'the fresh model and graph give the first run');
-  assert.ok(log.some((m) => /LSA model cache not reused: its content hash does not match/.test(m)), log.join('\n'));
-  assert.ok(log.some((m) => /HNSW cache not reused: its content hash does not match/.test(m)), log.join('\n'));
+  assert.ok(
+    log.some((m) => /LSA model cache not reused: its content hash does not match/.test(m)),
+    log.join('\n'),
+  );
+  assert.ok(
+    log.some((m) => /HNSW cache not reused: its content hash does not match/.test(m)),
+    log.join('\n'),
+  );
 });

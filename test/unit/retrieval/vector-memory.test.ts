@@ -34,7 +34,10 @@ test('the exact matrix shrinks with its storage type and HNSW adds at least its 
 test('RANKLAB_VECTOR_MEMORY_MB sets the budget; a bad value is an error naming it', () => {
   assert.equal(availableVectorMemory({ RANKLAB_VECTOR_MEMORY_MB: '64' }).bytes, 64 * 2 ** 20);
   assert.ok(availableVectorMemory({}).bytes > 0);
-  assert.throws(() => availableVectorMemory({ RANKLAB_VECTOR_MEMORY_MB: 'lots' }), /RANKLAB_VECTOR_MEMORY_MB: expected a positive number of MiB, got "lots"/);
+  assert.throws(
+    () => availableVectorMemory({ RANKLAB_VECTOR_MEMORY_MB: 'lots' }),
+    /RANKLAB_VECTOR_MEMORY_MB: expected a positive number of MiB, got "lots"/,
+  );
 });
 
 test('a vector stage over a budget too small is refused before its HNSW build, with the estimate and the ways out', async () => {
@@ -42,7 +45,10 @@ test('a vector stage over a budget too small is refused before its HNSW build, w
   const budget = { bytes: 50_000, source: 'the test budget' };
   await assert.rejects(VectorStage.build({ config, docs, corpusFingerprint: 'fp', memory: budget }), (e: unknown) => {
     assert.ok(e instanceof InputError, String(e));
-    assert.match(e.message, /config dense: the vectors of 200 documents × \d+ dimensions need about \d+ [KM]iB \(float32 input \d+ [KM]iB, float32 exact matrix \d+ [KM]iB, HNSW graph \d+ [KM]iB\)/);
+    assert.match(
+      e.message,
+      /config dense: the vectors of 200 documents × \d+ dimensions need about \d+ [KM]iB \(float32 input \d+ [KM]iB, float32 exact matrix \d+ [KM]iB, HNSW graph \d+ [KM]iB\)/,
+    );
     assert.match(e.message, /the test budget is 49 KiB, of which 80% may be used/);
     assert.match(e.message, /"storage": "int8"/);
     assert.match(e.message, /"exact": true/);

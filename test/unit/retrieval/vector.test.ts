@@ -9,7 +9,8 @@ import { HnswIndex } from '../../../src/core/retrieval/vector-index';
 /** Deterministic pseudo-random vectors (mulberry32). */
 function rng(seed: number) {
   return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -23,14 +24,26 @@ function randomVectors(n: number, dim: number, seed: number): Float32Array[] {
 function bruteCosine(ids: string[], vecs: ArrayLike<number>[], q: ArrayLike<number>, k: number, allow = (_: string) => true): string[] {
   const norm = (v: ArrayLike<number>) => Math.sqrt(Array.from(v).reduce((s, x) => s + x * x, 0));
   const nq = norm(q);
-  return ids.map((id, i) => ({ id, s: Array.from(vecs[i]).reduce((s, x, j) => s + x * q[j], 0) / (norm(vecs[i]) * nq) }))
-    .filter((x) => allow(x.id)).sort((a, b) => b.s - a.s).slice(0, k).map((x) => x.id);
+  return ids
+    .map((id, i) => ({ id, s: Array.from(vecs[i]).reduce((s, x, j) => s + x * q[j], 0) / (norm(vecs[i]) * nq) }))
+    .filter((x) => allow(x.id))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((x) => x.id);
 }
 
 test('annRecallAtK on a hand case', () => {
   // q1: 2 of 3 found; q2: 3 of 3; q3: 0 of 3 -> mean (2/3 + 1 + 0) / 3 = 5/9
-  const ann = [['a', 'b', 'x'], ['c', 'd', 'e'], ['y', 'z', 'w']];
-  const exact = [['a', 'b', 'c'], ['e', 'd', 'c'], ['p', 'q', 'r']];
+  const ann = [
+    ['a', 'b', 'x'],
+    ['c', 'd', 'e'],
+    ['y', 'z', 'w'],
+  ];
+  const exact = [
+    ['a', 'b', 'c'],
+    ['e', 'd', 'c'],
+    ['p', 'q', 'r'],
+  ];
   assert.ok(Math.abs(annRecallAtK(ann, exact, 3) - 5 / 9) < 1e-12);
   // k=1 looks only at the first of each list: q1 hit, q2 miss (c vs e), q3 miss -> 1/3
   assert.ok(Math.abs(annRecallAtK(ann, exact, 1) - 1 / 3) < 1e-12);
@@ -44,9 +57,15 @@ test('exact search equals an independent brute force, with and without a filter'
   ids.forEach((id, i) => exact.set(id, vecs[i]));
   const allow = (id: string) => Number(id.slice(1)) % 7 === 0;
   for (const q of randomVectors(20, dim, 99)) {
-    assert.deepEqual(exact.search(q, 10).map((h) => h.id), bruteCosine(ids, vecs, q, 10));
+    assert.deepEqual(
+      exact.search(q, 10).map((h) => h.id),
+      bruteCosine(ids, vecs, q, 10),
+    );
     const filtered = exact.search(q, 10, allow);
-    assert.deepEqual(filtered.map((h) => h.id), bruteCosine(ids, vecs, q, 10, allow));
+    assert.deepEqual(
+      filtered.map((h) => h.id),
+      bruteCosine(ids, vecs, q, 10, allow),
+    );
     assert.ok(filtered.every((h) => allow(h.id)));
   }
 });
@@ -66,7 +85,11 @@ test('HNSW recall@10 vs exact is high on random vectors, and save/load keeps res
   assert.ok(recall <= 1);
   // A deliberately starved graph (efSearch 1, M 2) must show lower recall: the measure sees the difference.
   const poor = HnswIndex.build(ids, vecs, dim, 'cosine', { M: 2, efConstruction: 4, efSearch: 1 });
-  const poorRecall = annRecallAtK(queries.map((q) => poor.search(q, 10, 1).map((h) => h.id)), truth, 10);
+  const poorRecall = annRecallAtK(
+    queries.map((q) => poor.search(q, 10, 1).map((h) => h.id)),
+    truth,
+    10,
+  );
   assert.ok(poorRecall < recall, `poor ${poorRecall} vs ${recall}`);
 
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-hnsw-'));
@@ -74,7 +97,11 @@ test('HNSW recall@10 vs exact is high on random vectors, and save/load keeps res
     hnsw.save(dir);
     const loaded = HnswIndex.load(dir)!;
     assert.equal(loaded.size, 3000);
-    for (const q of queries.slice(0, 10)) assert.deepEqual(loaded.search(q, 10).map((h) => h.id), hnsw.search(q, 10).map((h) => h.id));
+    for (const q of queries.slice(0, 10))
+      assert.deepEqual(
+        loaded.search(q, 10).map((h) => h.id),
+        hnsw.search(q, 10).map((h) => h.id),
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -86,16 +113,28 @@ test('HNSW incremental add / change / delete agrees with exact search over the f
   const ids = vecs.map((_, i) => `d${i}`);
   const hnsw = HnswIndex.build(ids.slice(0, 300), vecs.slice(0, 300), dim, 'cosine', { M: 16, efConstruction: 200, efSearch: 400 });
   const final = new Map(ids.slice(0, 300).map((id, i) => [id, vecs[i]]));
-  for (let i = 300; i < 400; i++) { hnsw.upsert(ids[i], vecs[i]); final.set(ids[i], vecs[i]); } // add (forces resize)
+  for (let i = 300; i < 400; i++) {
+    hnsw.upsert(ids[i], vecs[i]);
+    final.set(ids[i], vecs[i]);
+  } // add (forces resize)
   const changedVecs = randomVectors(40, dim, 4);
-  for (let i = 0; i < 40; i++) { hnsw.upsert(ids[i], changedVecs[i]); final.set(ids[i], changedVecs[i]); } // change
-  for (let i = 50; i < 90; i++) { hnsw.delete(ids[i]); final.delete(ids[i]); } // delete
+  for (let i = 0; i < 40; i++) {
+    hnsw.upsert(ids[i], changedVecs[i]);
+    final.set(ids[i], changedVecs[i]);
+  } // change
+  for (let i = 50; i < 90; i++) {
+    hnsw.delete(ids[i]);
+    final.delete(ids[i]);
+  } // delete
   assert.equal(hnsw.size, final.size);
   const finalIds = [...final.keys()];
   const finalVecs = [...final.values()];
   // efSearch >= corpus size makes HNSW search effectively exhaustive, so the lists must be equal.
   for (const q of randomVectors(30, dim, 5)) {
-    assert.deepEqual(hnsw.search(q, 10).map((h) => h.id), bruteCosine(finalIds, finalVecs, q, 10));
+    assert.deepEqual(
+      hnsw.search(q, 10).map((h) => h.id),
+      bruteCosine(finalIds, finalVecs, q, 10),
+    );
   }
   // filtered HNSW search never returns a forbidden or deleted doc
   const allow = (id: string) => Number(id.slice(1)) % 3 === 0;

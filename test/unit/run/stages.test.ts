@@ -17,7 +17,10 @@ import { judgmentsOf } from '../../helpers/judgments';
 import { savedRun } from '../../helpers/runs';
 
 test('the pipeline runs exactly the declared steps, in the declared order; runs record the declared stages', () => {
-  assert.deepEqual(STEPS.map((s) => s.name), STEP_NAMES);
+  assert.deepEqual(
+    STEPS.map((s) => s.name),
+    STEP_NAMES,
+  );
   assert.deepEqual(STAGE_NAMES, ['lexical', 'vector', 'fuse', 'rerank', 'engine']);
   // One spelling: no name is another stage's alias, and every step says what its explanation holds.
   const names = new Set<string>(STAGES.map((s) => s.name));
@@ -32,10 +35,17 @@ test('the pipeline runs exactly the declared steps, in the declared order; runs 
 function oldQuery(qid: string, top: string, fused: string): SavedQueryResult {
   const other = top === 'a' ? 'b' : 'a';
   return {
-    qid, text: qid, total: 2, metrics: {},
+    qid,
+    text: qid,
+    total: 2,
+    metrics: {},
     latencyMs: { total: 2, lexical: 0.5, vector: 0.7, [fused]: 0.1 },
     docs: [
-      { id: top, score: 0.032, stages: { lexical: { rank: 1, score: 9 }, vector: { rank: 2, score: 0.5 }, [fused]: { rank: 1, score: 0.032 } } },
+      {
+        id: top,
+        score: 0.032,
+        stages: { lexical: { rank: 1, score: 9 }, vector: { rank: 2, score: 0.5 }, [fused]: { rank: 1, score: 0.032 } },
+      },
       { id: other, score: 0.031, stages: { lexical: { rank: 2, score: 7 }, [fused]: { rank: 2, score: 0.031 } } },
     ],
     stageIds: { lexical: [top, other], vector: ['z', top], [fused]: [top, other] },
@@ -43,11 +53,20 @@ function oldQuery(qid: string, top: string, fused: string): SavedQueryResult {
 }
 
 function oldRun(config: string, tops: string[], fused = 'fused'): SavedRun {
-  return savedRun(tops.map((t, i) => oldQuery(`q${i + 1}`, t, fused)), {
-    provenance: { config, createdAt: '2026-12-01T10:00:00.000Z', tool: 'ranklab 0.1.0' },
-    metricSpecs: ['p@1'], metrics: { 'p@1': 0.5 },
-    latency: { total: { p50: 2, p99: 2 }, lexical: { p50: 0.5, p99: 0.5 }, vector: { p50: 0.7, p99: 0.7 }, [fused]: { p50: 0.1, p99: 0.1 } },
-  });
+  return savedRun(
+    tops.map((t, i) => oldQuery(`q${i + 1}`, t, fused)),
+    {
+      provenance: { config, createdAt: '2026-12-01T10:00:00.000Z', tool: 'ranklab 0.1.0' },
+      metricSpecs: ['p@1'],
+      metrics: { 'p@1': 0.5 },
+      latency: {
+        total: { p50: 2, p99: 2 },
+        lexical: { p50: 0.5, p99: 0.5 },
+        vector: { p50: 0.7, p99: 0.7 },
+        [fused]: { p50: 0.1, p99: 0.1 },
+      },
+    },
+  );
 }
 
 test('a run saved with the old spelling "fused" (as @1 JSON and as @4) loads with "fuse" everywhere and compares', () => {
@@ -66,11 +85,17 @@ test('a run saved with the old spelling "fused" (as @1 JSON and as @4) loads wit
     assert.deepEqual(Object.keys(q.latencyMs), ['total', 'lexical', 'vector', 'fuse']);
     assert.deepEqual(q.docs[0].stages!.fuse, { rank: 1, score: 0.032 });
     assert.deepEqual(q.docs[1].stages, { lexical: { rank: 2, score: 7 }, fuse: { rank: 2, score: 0.031 } });
-    assert.deepEqual(q.stageIds!.fuse, q.docs.map((d) => d.id));
+    assert.deepEqual(
+      q.stageIds!.fuse,
+      q.docs.map((d) => d.id),
+    );
   }
   // Compared with each other, the stage recall of both sides lists the stage under its one name.
   const judgments = judgmentsOf({ q1: { a: 1 }, q2: { b: 1 } });
-  const cmp = compareRuns(comparisonSideOf(loaded[0].saved), comparisonSideOf(loaded[1].saved), judgments, parseMetricList('p@1'), { gain: 'exp', relevanceThreshold: 1 });
+  const cmp = compareRuns(comparisonSideOf(loaded[0].saved), comparisonSideOf(loaded[1].saved), judgments, parseMetricList('p@1'), {
+    gain: 'exp',
+    relevanceThreshold: 1,
+  });
   assert.deepEqual(cmp.stageRecall.baseline.stages, ['lexical', 'vector', 'fuse']);
   assert.deepEqual(cmp.stageRecall.candidate.stages, ['lexical', 'vector', 'fuse']);
   assert.deepEqual([cmp.metrics['p@1'].baseline, cmp.metrics['p@1'].candidate], [1, 0.5]);

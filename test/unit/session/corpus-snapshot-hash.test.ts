@@ -34,7 +34,7 @@ test('an edited line of the corpus snapshot is caught by its content hash: logge
   writeFileSync(path, text.replace(title, JSON.stringify(`${docs[0].title} (edited)`)));
 
   const edited = open(ws, state);
-  assert.deepEqual(edited.session.corpus().docs, docs, 'the corpus is the files\' own');
+  assert.deepEqual(edited.session.corpus().docs, docs, "the corpus is the files' own");
   assert.equal(readCount(edited.log), files, 'every file read again');
   assert.match(edited.log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
   assert.equal(readFileSync(path, 'utf8'), text, 'the snapshot is written again, as it was before the edit');

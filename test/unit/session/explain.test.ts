@@ -10,7 +10,9 @@ import { InputError } from '../../../src/core/util/diagnostics';
 import { copyOfExample } from '../../helpers/workspace';
 
 const ws = copyOfExample();
-const lexical = (title: number) => ({ lexical: { fields: { title, body: 1 }, bm25: { k1: 1.2, b: 0.7, d: 0.5 }, combineWith: 'OR', coordination: false, depth: 100 } });
+const lexical = (title: number) => ({
+  lexical: { fields: { title, body: 1 }, bm25: { k1: 1.2, b: 0.7, d: 0.5 }, combineWith: 'OR', coordination: false, depth: 100 },
+});
 writeFileSync(join(ws, 'configs', 'title-1.rank.json'), JSON.stringify(lexical(1)));
 writeFileSync(join(ws, 'configs', 'title-3.rank.json'), JSON.stringify(lexical(3)));
 const session = RanklabSession.open(ws, { writeCache: false });
@@ -29,10 +31,16 @@ test('the reason line of a constructed boost change: the setting, the title term
   const overtook = before.slice(0, a - 1).filter((d) => after.indexOf(d) + 1 > b || after.indexOf(d) < 0).length;
   // Independent reference: MiniSearch's own single-field, single-term BM25 for the title; the boost adds 2× it.
   const reference = LexicalIndex.build(session.corpus().docs, ['title'], createAnalyzer(base.lexical!.analyzer)).miniSearch;
-  const gains = ['espresso', 'machine'].map((t) => ({ t, g: 2 * (reference.search(t, { fields: ['title'], bm25: { k: 1.2, b: 0.7, d: 0.5 } }).find((r) => r.id === id)?.score ?? 0) }));
+  const gains = ['espresso', 'machine'].map((t) => ({
+    t,
+    g: 2 * (reference.search(t, { fields: ['title'], bm25: { k: 1.2, b: 0.7, d: 0.5 } }).find((r) => r.id === id)?.score ?? 0),
+  }));
   const top = gains.sort((x, y) => y.g - x.g)[0];
   const r = await explainDocument(session, { config: cand, baseline: base, query: text, doc: id });
-  assert.equal(r.reason, `title boost 1→3: +${top.g.toFixed(2)} from '${top.t}' in title; rank ${a}→${b}, overtook ${overtook} document${overtook === 1 ? '' : 's'}`);
+  assert.equal(
+    r.reason,
+    `title boost 1→3: +${top.g.toFixed(2)} from '${top.t}' in title; rank ${a}→${b}, overtook ${overtook} document${overtook === 1 ? '' : 's'}`,
+  );
   assert.equal(r.candidate!.rank, b);
   assert.equal(r.baseline!.rank, a);
 });
@@ -48,8 +56,14 @@ test('a query id resolves to its text; unknown ids and documents are input error
   const config = session.resolveConfig('baseline');
   const r = await explainDocument(session, { config, query: 'q02', doc: 'visit-toraja' });
   assert.deepEqual(r.query, { qid: 'q02', text: 'toraja coffee' });
-  await assert.rejects(explainDocument(session, { config, query: 'q2x', doc: 'visit-toraja' }), (e: Error) => e instanceof InputError && /unknown query id "q2x".*did you mean "q2\d"|did you mean "q\d+"/.test(e.message));
-  await assert.rejects(explainDocument(session, { config, query: 'q02', doc: 'visit-torja' }), (e: Error) => e instanceof InputError && /unknown document "visit-torja".*did you mean "visit-toraja"/.test(e.message));
+  await assert.rejects(
+    explainDocument(session, { config, query: 'q2x', doc: 'visit-toraja' }),
+    (e: Error) => e instanceof InputError && /unknown query id "q2x".*did you mean "q2\d"|did you mean "q\d+"/.test(e.message),
+  );
+  await assert.rejects(
+    explainDocument(session, { config, query: 'q02', doc: 'visit-torja' }),
+    (e: Error) => e instanceof InputError && /unknown document "visit-torja".*did you mean "visit-toraja"/.test(e.message),
+  );
   assert.throws(() => session.resolveConfig('baselin'), /did you mean "baseline"/);
 });
 
@@ -63,5 +77,9 @@ test('as a principal: a document they may not see is only "not visible"; a not-r
   assert.equal(r.candidate, undefined);
   const miss = await explainDocument(session, { config, query: 'kintamani', doc: 'visit-toraja' });
   assert.equal(miss.candidate!.rank, null);
-  assert.deepEqual(miss.candidate!.fellOut, { step: 'lexical', outcome: 'not-matched', note: 'not matched (no query term in a searched field)' });
+  assert.deepEqual(miss.candidate!.fellOut, {
+    step: 'lexical',
+    outcome: 'not-matched',
+    note: 'not matched (no query term in a searched field)',
+  });
 });

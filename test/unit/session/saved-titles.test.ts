@@ -25,7 +25,10 @@ test('a saved run stores one title per distinct top-10 document, and the per-que
     cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
     const session = RanklabSession.open(dir);
     const specs = parseMetricList(['ndcg@10']);
-    const r = await evaluateConfig(session, session.resolveConfig('baseline'), { specs, metricOptions: { gain: 'exp', relevanceThreshold: 1 } });
+    const r = await evaluateConfig(session, session.resolveConfig('baseline'), {
+      specs,
+      metricOptions: { gain: 'exp', relevanceThreshold: 1 },
+    });
     assert.ok(r.path);
     const top = new Set(r.saved.queries.flatMap((q) => q.docs.slice(0, 10).map((d) => d.id)));
     const titles = r.saved.titles ?? {};
@@ -43,18 +46,26 @@ test('a saved run stores one title per distinct top-10 document, and the per-que
     // On disk: each title once (by position in the first query's list that has the document, or in the run-wide
     // map), never on each ranked entry; read back, the same map.
     const onDisk = readRunJson(r.path);
-    const stored = [...Object.values(onDisk.titles ?? {}), ...onDisk.queries.flatMap((q: { titles?: (string | null)[] }) => (q.titles ?? []).filter((t) => t !== null))];
+    const stored = [
+      ...Object.values(onDisk.titles ?? {}),
+      ...onDisk.queries.flatMap((q: { titles?: (string | null)[] }) => (q.titles ?? []).filter((t) => t !== null)),
+    ];
     assert.equal(stored.length, Object.keys(titles).length);
     assert.deepEqual(loadSavedRun(r.path).titles, titles);
     // (the compact format stores a ranked entry as its id or the number of the id's first mention: no room for a title)
-    assert.ok(onDisk.queries.every((q: { docs?: unknown[] }) => (q.docs ?? []).every((d) => typeof d === 'number' || typeof d === 'string')));
+    assert.ok(
+      onDisk.queries.every((q: { docs?: unknown[] }) => (q.docs ?? []).every((d) => typeof d === 'number' || typeof d === 'string')),
+    );
 
     // The dashboard's per-query diff of that run, with no corpus lookup: titles come from the run.
     const { runs } = readSavedRuns(dir);
     assert.equal(runs.length, 1);
     const q = r.saved.queries.find((x) => x.docs.length > 0)!;
     const detail = buildQueryDetail(q.qid, runs[0], runs[0], 'ndcg@10');
-    assert.deepEqual(detail.baseline!.docs.map((d) => d.title), q.docs.slice(0, 10).map((d) => titles[d.id]));
+    assert.deepEqual(
+      detail.baseline!.docs.map((d) => d.title),
+      q.docs.slice(0, 10).map((d) => titles[d.id]),
+    );
     assert.ok(detail.baseline!.docs.every((d) => typeof d.title === 'string' && d.title.length > 0));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { evaluateConfig, scoreConfig } from '../../../src/core/session/evaluate'
 import { RanklabSession } from '../../../src/core/session/session';
 import { copyOfExample } from '../../helpers/workspace';
 
-test('scoreConfig gives evaluateConfig\'s run and metrics, without saving anything', async () => {
+test("scoreConfig gives evaluateConfig's run and metrics, without saving anything", async () => {
   const session = RanklabSession.open(copyOfExample(), { writeCache: false, allowNetwork: false, allowModelLoading: false });
   const settings = session.workspace.settings;
   const specs = parseMetricList(settings.metrics);

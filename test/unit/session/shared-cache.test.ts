@@ -19,7 +19,10 @@ const metricOptions = { gain: 'exp' as const, relevanceThreshold: 1 };
 
 /** Configs of the example that run offline (hybrid-rerank needs a downloaded cross-encoder). */
 function offlineConfigs(session: RanklabSession): RankConfig[] {
-  return session.configEntries().map((e) => session.usable(e)).filter((c) => !c.rerank);
+  return session
+    .configEntries()
+    .map((e) => session.usable(e))
+    .filter((c) => !c.rerank);
 }
 
 /** The saved run file without what depends on timing (or the clock). */
@@ -32,7 +35,16 @@ function savedWithoutTiming(r: ConfigEvaluation): unknown {
 }
 
 function capture() {
-  const io = { stdout: '', stderr: '', out(t: string) { io.stdout += t; }, err(t: string) { io.stderr += t; } };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out(t: string) {
+      io.stdout += t;
+    },
+    err(t: string) {
+      io.stderr += t;
+    },
+  };
   return io;
 }
 
@@ -43,10 +55,15 @@ test('every example config evaluated through one session (shared indexes and cac
   assert.ok(files.length >= 6, files.map((c) => c.name).join(', '));
   // Variants as a sweep makes them: other depths, RRF k and weights over the same indexes.
   const raw = JSON.parse(readFileSync(join(ws, 'configs', 'hybrid-rrf.rank.json'), 'utf8'));
-  const variant = normaliseRankConfig({
-    ...raw, lexical: { ...raw.lexical, depth: 40, fields: { title: 2, body: 1 } }, vector: { ...raw.vector, depth: 30 },
-    hybrid: { ...raw.hybrid, k: 10, depth: 50, weights: { lexical: 1, vector: 0.4 } },
-  }, 'hybrid-variant');
+  const variant = normaliseRankConfig(
+    {
+      ...raw,
+      lexical: { ...raw.lexical, depth: 40, fields: { title: 2, body: 1 } },
+      vector: { ...raw.vector, depth: 30 },
+      hybrid: { ...raw.hybrid, k: 10, depth: 50, weights: { lexical: 1, vector: 0.4 } },
+    },
+    'hybrid-variant',
+  );
   const configs = [...files, variant];
   const sharedRuns = new Map<string, ConfigEvaluation[]>();
   for (const config of [...configs, ...[...configs].reverse()]) {
@@ -84,33 +101,66 @@ test('configs differing from the baseline only in boosts reuse its index, then i
   assert.equal((await session.engine(boosted)).build.sharedWith?.lexical, 'baseline');
   // Once a query recurs, its field scores are cached and every further boost vector is a recombination.
   const raw = JSON.parse(readFileSync(join(ws, 'configs', 'title-boost-3.rank.json'), 'utf8'));
-  const variants = [2, 4, 5].map((t) => normaliseRankConfig({ ...raw, lexical: { ...raw.lexical, fields: { title: t, body: 1 } } }, `title-${t}`));
+  const variants = [2, 4, 5].map((t) =>
+    normaliseRankConfig({ ...raw, lexical: { ...raw.lexical, fields: { title: t, body: 1 } } }, `title-${t}`),
+  );
   const cachedCounts: number[] = [];
-  for (const v of variants) cachedCounts.push((await evaluateConfig(session, v, { specs, metricOptions, save: false })).sharing?.cachedQueries.lexical ?? 0);
+  for (const v of variants)
+    cachedCounts.push((await evaluateConfig(session, v, { specs, metricOptions, save: false })).sharing?.cachedQueries.lexical ?? 0);
   assert.equal(cachedCounts[cachedCounts.length - 1], 94, `cached per variant: ${cachedCounts.join(', ')}`);
 
   // The CLI, as a user runs it: the table output and the JSON both tell.
   const io = capture();
-  assert.equal(await main(['eval', '--workspace', ws, '--state-dir', tempDir(), '--config', 'baseline', '--config', 'title-boost-3', '--no-save'], io), 0, io.stderr);
+  assert.equal(
+    await main(['eval', '--workspace', ws, '--state-dir', tempDir(), '--config', 'baseline', '--config', 'title-boost-3', '--no-save'], io),
+    0,
+    io.stderr,
+  );
   assert.match(io.stdout, /^ {2}title-boost-3: index shared with baseline \(lexical\)/m);
   assert.doesNotMatch(io.stdout, /^ {2}baseline: index shared/m);
   const json = capture();
-  assert.equal(await main(['eval', '--workspace', ws, '--state-dir', tempDir(), '--config', 'baseline', '--config', 'title-boost-3', '--no-save', '--format', 'json'], json), 0, json.stderr);
+  assert.equal(
+    await main(
+      [
+        'eval',
+        '--workspace',
+        ws,
+        '--state-dir',
+        tempDir(),
+        '--config',
+        'baseline',
+        '--config',
+        'title-boost-3',
+        '--no-save',
+        '--format',
+        'json',
+      ],
+      json,
+    ),
+    0,
+    json.stderr,
+  );
   const runs = JSON.parse(json.stdout).runs;
   assert.deepEqual(runs[1].sharing.sharedWith, { lexical: 'baseline' });
   assert.equal(runs[1].sharing.queries, 94);
   // Alone, the same config shares nothing.
   const alone = capture();
-  assert.equal(await main(['eval', '--workspace', ws, '--state-dir', tempDir(), '--config', 'title-boost-3', '--no-save'], alone), 0, alone.stderr);
+  assert.equal(
+    await main(['eval', '--workspace', ws, '--state-dir', tempDir(), '--config', 'title-boost-3', '--no-save'], alone),
+    0,
+    alone.stderr,
+  );
   assert.doesNotMatch(alone.stdout, /index shared/);
 });
 
-test('a config that is no file (a sweep\'s variant) shares the same way and ranks as it would alone', async () => {
+test("a config that is no file (a sweep's variant) shares the same way and ranks as it would alone", async () => {
   const ws = copyOfExample();
   const session = RanklabSession.open(ws, { stateDir: tempDir() });
   const raw = JSON.parse(readFileSync(join(ws, 'configs', 'title-boost-3.rank.json'), 'utf8'));
-  const variant = (t: number) => normaliseRankConfig({ ...raw, lexical: { ...raw.lexical, fields: { title: t, body: 1.5 } } }, `title-${t}`);
-  for (const c of [session.resolveConfig('baseline'), variant(3), variant(4)]) await evaluateConfig(session, c, { specs, metricOptions, save: false });
+  const variant = (t: number) =>
+    normaliseRankConfig({ ...raw, lexical: { ...raw.lexical, fields: { title: t, body: 1.5 } } }, `title-${t}`);
+  for (const c of [session.resolveConfig('baseline'), variant(3), variant(4)])
+    await evaluateConfig(session, c, { specs, metricOptions, save: false });
   const shared = await evaluateConfig(session, variant(2), { specs, metricOptions, save: false });
   assert.deepEqual(shared.sharing, { sharedWith: { lexical: 'baseline' }, cachedQueries: { lexical: 94 }, queries: 94 });
   const alone = RanklabSession.open(ws, { stateDir: tempDir() });
@@ -126,16 +176,33 @@ test('settings that shape an index give another sharing key; settings applied pe
   const keys = indexShareKeys(base);
   const lx = base.lexical!;
   for (const perQuery of [
-    { ...lx, fields: { title: 5, body: 0.5 } }, { ...lx, bm25: { k1: 2, b: 0.1, d: 0 } }, { ...lx, depth: 7 },
-    { ...lx, combineWith: 'AND' as const }, { ...lx, coordination: !lx.coordination }, { ...lx, prefix: true, fuzzy: 0.2 },
-  ]) assert.deepEqual(indexShareKeys({ ...base, lexical: perQuery }), keys, JSON.stringify(perQuery));
+    { ...lx, fields: { title: 5, body: 0.5 } },
+    { ...lx, bm25: { k1: 2, b: 0.1, d: 0 } },
+    { ...lx, depth: 7 },
+    { ...lx, combineWith: 'AND' as const },
+    { ...lx, coordination: !lx.coordination },
+    { ...lx, prefix: true, fuzzy: 0.2 },
+  ])
+    assert.deepEqual(indexShareKeys({ ...base, lexical: perQuery }), keys, JSON.stringify(perQuery));
   for (const shaping of [
-    { ...lx, fields: { body: 1, title: 1 } }, { ...lx, fields: { title: 1, body: 1, tags: 1 } }, { ...lx, analyzer: { ...lx.analyzer, minLength: 3 } },
-  ]) assert.notEqual(indexShareKeys({ ...base, lexical: shaping }).lexical, keys.lexical, JSON.stringify(shaping));
+    { ...lx, fields: { body: 1, title: 1 } },
+    { ...lx, fields: { title: 1, body: 1, tags: 1 } },
+    { ...lx, analyzer: { ...lx.analyzer, minLength: 3 } },
+  ])
+    assert.notEqual(indexShareKeys({ ...base, lexical: shaping }).lexical, keys.lexical, JSON.stringify(shaping));
   const v = vector.vector!;
   const vkey = indexShareKeys(vector).vector;
-  for (const perQuery of [{ ...v, depth: 3 }, { ...v, hnsw: { ...v.hnsw, efSearch: 7 } }]) assert.equal(indexShareKeys({ ...vector, vector: perQuery }).vector, vkey);
-  for (const shaping of [{ ...v, hnsw: { ...v.hnsw, M: 8 } }, { ...v, exact: true }, { ...v, embedder: { ...v.embedder, dimensions: 64 } }, { ...v, space: 'ip' as const }]) {
+  for (const perQuery of [
+    { ...v, depth: 3 },
+    { ...v, hnsw: { ...v.hnsw, efSearch: 7 } },
+  ])
+    assert.equal(indexShareKeys({ ...vector, vector: perQuery }).vector, vkey);
+  for (const shaping of [
+    { ...v, hnsw: { ...v.hnsw, M: 8 } },
+    { ...v, exact: true },
+    { ...v, embedder: { ...v.embedder, dimensions: 64 } },
+    { ...v, space: 'ip' as const },
+  ]) {
     assert.notEqual(indexShareKeys({ ...vector, vector: shaping }).vector, vkey, JSON.stringify(shaping));
   }
   // LSA is trained with the analyzer: another analyzer, another vector stage.
@@ -156,7 +223,10 @@ test('a corpus change after sharing reaches every engine that shares an index, a
   for (const n of names.slice(0, 3)) await (await orphan.engine(orphan.resolveConfig(n))).search(query);
   // The change: a new document with words no other has, one changed, one removed.
   const corpusDir = join(ws, 'corpus');
-  writeFileSync(join(corpusDir, 'zz-new.md'), '---\nid: zz-new\ntitle: Zanzibar quokka espresso\n---\nA zanzibar quokka drinks espresso.\n');
+  writeFileSync(
+    join(corpusDir, 'zz-new.md'),
+    '---\nid: zz-new\ntitle: Zanzibar quokka espresso\n---\nA zanzibar quokka drinks espresso.\n',
+  );
   const changed = join(corpusDir, 'recipes', 'recipe-banana-bread.md');
   writeFileSync(changed, readFileSync(changed, 'utf8').replace('a moist loaf', 'a quokka loaf'));
   rmSync(join(corpusDir, 'recipes', 'recipe-lontong-sayur.md'));
@@ -170,7 +240,10 @@ test('a corpus change after sharing reaches every engine that shares an index, a
       assert.equal(got.docs[0]?.id, 'zz-new', n);
       assert.deepEqual(got.docs, want.docs, n);
       assert.equal(got.total, want.total, n);
-      assert.ok(got.docs.some((d) => d.id === 'recipe-banana-bread'), n);
+      assert.ok(
+        got.docs.some((d) => d.id === 'recipe-banana-bread'),
+        n,
+      );
     }
   }
   // The engines did share (in `warm`, baseline's engine built the lexical index, vector's the vector stage).

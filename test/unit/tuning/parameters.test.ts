@@ -5,7 +5,11 @@ import { InputError } from '../../../src/core/util/diagnostics';
 import { parameterKind, parseVary, withSetting } from '../../../src/core/tuning/parameters';
 
 const fails = (text: string, pattern: RegExp, fields?: string[]) =>
-  assert.throws(() => parseVary(text, fields), (e: unknown) => e instanceof InputError && pattern.test(e.message), text);
+  assert.throws(
+    () => parseVary(text, fields),
+    (e: unknown) => e instanceof InputError && pattern.test(e.message),
+    text,
+  );
 
 test('a range is inclusive, stepped from FROM (no drift), and a list keeps its order', () => {
   assert.deepEqual(parseVary('lexical.fields.title=1..3:0.5').values, [1, 1.5, 2, 2.5, 3]);
@@ -47,9 +51,28 @@ test('a bad range or value names the flag and what is wrong', () => {
 });
 
 test('each parameter is classified by what a new value costs', () => {
-  for (const p of ['lexical.fields.title', 'lexical.combineWith', 'lexical.depth', 'vector.depth', 'hybrid.k', 'hybrid.weights.vector', 'hybrid.depth', 'rerank.topN']) assert.equal(parameterKind(p), 'recombination', p);
-  for (const p of ['lexical.bm25.k1', 'lexical.bm25.b', 'lexical.fuzzy', 'lexical.prefix', 'vector.hnsw.efSearch', 'engine.params.boost']) assert.equal(parameterKind(p), 're-search', p);
-  for (const p of ['lexical.analyzer.stemmer', 'lexical.analyzer.minLength', 'vector.hnsw.M', 'vector.hnsw.efConstruction', 'vector.exact', 'vector.embedder.dimensions']) assert.equal(parameterKind(p), 'rebuild', p);
+  for (const p of [
+    'lexical.fields.title',
+    'lexical.combineWith',
+    'lexical.depth',
+    'vector.depth',
+    'hybrid.k',
+    'hybrid.weights.vector',
+    'hybrid.depth',
+    'rerank.topN',
+  ])
+    assert.equal(parameterKind(p), 'recombination', p);
+  for (const p of ['lexical.bm25.k1', 'lexical.bm25.b', 'lexical.fuzzy', 'lexical.prefix', 'vector.hnsw.efSearch', 'engine.params.boost'])
+    assert.equal(parameterKind(p), 're-search', p);
+  for (const p of [
+    'lexical.analyzer.stemmer',
+    'lexical.analyzer.minLength',
+    'vector.hnsw.M',
+    'vector.hnsw.efConstruction',
+    'vector.exact',
+    'vector.embedder.dimensions',
+  ])
+    assert.equal(parameterKind(p), 'rebuild', p);
 });
 
 test('withSetting sets a copy, creating sections, and leaves the original alone', () => {

@@ -20,9 +20,13 @@ import type { Document } from '../../../src/core/corpus/document';
 import { copyOfExample } from '../../helpers/workspace';
 import { BM25_CONFIG, writeSyntheticWorkspace } from '../../helpers/synthetic-workspace';
 
-
 /** Every combination's objective per query, evaluated as a config file of its own in a fresh session (no shared cache). */
-async function ownConfigValues(dir: string, result: SweepResult, metric: string, metricOptions: EvaluateOptions): Promise<Map<number, Map<string, number>>> {
+async function ownConfigValues(
+  dir: string,
+  result: SweepResult,
+  metric: string,
+  metricOptions: EvaluateOptions,
+): Promise<Map<number, Map<string, number>>> {
   const out = new Map<number, Map<string, number>>();
   for (const c of result.combinations) {
     const fresh = RanklabSession.open(dir, { writeCache: false });
@@ -52,7 +56,10 @@ test('example workspace: boosts with 0 and equal values, combineWith and depth: 
   const dir = copyOfExample();
   const raw = JSON.parse(readFileSync(join(dir, 'configs', 'baseline.rank.json'), 'utf8'));
   const varies = ['lexical.fields.title=0,1,2', 'lexical.fields.body=0,2', 'lexical.combineWith=OR,AND', 'lexical.depth=5,100'];
-  for (const [metric, metricOptions] of [['ndcg@10', DEFAULT_METRIC_OPTIONS], ['map', { ...DEFAULT_METRIC_OPTIONS, excludeNoRelevant: true }]] as const) {
+  for (const [metric, metricOptions] of [
+    ['ndcg@10', DEFAULT_METRIC_OPTIONS],
+    ['map', { ...DEFAULT_METRIC_OPTIONS, excludeNoRelevant: true }],
+  ] as const) {
     const { fast, general } = await sweepBothWays(dir, raw, varies, metric, metricOptions);
     assert.equal(fast.combinations.length, 20, 'title=0 with body=0 is no config');
     assert.equal(fast.skipped.length, 4);
@@ -70,10 +77,21 @@ test('synthetic corpus with coordination: condensed lists, another threshold: th
   try {
     const dir = join(root, 'ws');
     mkdirSync(dir);
-    writeSyntheticWorkspace(dir, { docs: 400, queries: 60, configs: { baseline: { ...BM25_CONFIG, lexical: { ...BM25_CONFIG.lexical, coordination: true } } }, seed: 3 });
+    writeSyntheticWorkspace(dir, {
+      docs: 400,
+      queries: 60,
+      configs: { baseline: { ...BM25_CONFIG, lexical: { ...BM25_CONFIG.lexical, coordination: true } } },
+      seed: 3,
+    });
     const raw = JSON.parse(readFileSync(join(dir, 'configs', 'baseline.rank.json'), 'utf8'));
     const metricOptions = { ...DEFAULT_METRIC_OPTIONS, judgedOnly: true, relevanceThreshold: 3 };
-    const { fast, general } = await sweepBothWays(dir, raw, ['lexical.fields.title=0,1,3', 'lexical.fields.body=1,3', 'lexical.depth=3,50'], 'p@5', metricOptions);
+    const { fast, general } = await sweepBothWays(
+      dir,
+      raw,
+      ['lexical.fields.title=0,1,3', 'lexical.fields.body=1,3', 'lexical.depth=3,50'],
+      'p@5',
+      metricOptions,
+    );
     assert.deepEqual(fast.perQuery, general.perQuery);
     assert.deepEqual(fast.rows, general.rows);
     assert.deepEqual(fast.perQuery.combinations, await ownConfigValues(dir, fast, 'p@5', metricOptions));
@@ -101,11 +119,32 @@ test('property: CandidateRanker ranks exactly as the engine (ids, scores, order,
   const boost = fc.constantFrom(0, 0.5, 1, 1, 2, 3);
   fc.assert(
     fc.property(
-      corpus, fc.array(words, { minLength: 1, maxLength: 4 }), fc.tuple(boost, boost, boost), fc.constantFrom<'AND' | 'OR'>('AND', 'OR'), fc.boolean(), fc.integer({ min: 1, max: 8 }),
+      corpus,
+      fc.array(words, { minLength: 1, maxLength: 4 }),
+      fc.tuple(boost, boost, boost),
+      fc.constantFrom<'AND' | 'OR'>('AND', 'OR'),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 8 }),
       (texts, queries, [title, body, summary], combineWith, coordination, depth) => {
-        const docs: Document[] = texts.map((t, i) => ({ id: `d${(i * 7) % 41}-${i}`, title: t.title, body: t.body, fields: { summary: t.summary }, meta: {}, source: { path: 'x' }, hash: String(i) }));
+        const docs: Document[] = texts.map((t, i) => ({
+          id: `d${(i * 7) % 41}-${i}`,
+          title: t.title,
+          body: t.body,
+          fields: { summary: t.summary },
+          meta: {},
+          source: { path: 'x' },
+          hash: String(i),
+        }));
         const index = LexicalIndex.build(docs, ['title', 'body', 'summary'], createAnalyzer({ ...DEFAULT_ANALYZER, stopwords: 'none' }));
-        const options = { bm25: { k1: 1.2, b: 0.75, d: 0.5 }, prefix: false, fuzzy: 0, boosts: { title, body, summary }, combineWith, coordination, depth };
+        const options = {
+          bm25: { k1: 1.2, b: 0.75, d: 0.5 },
+          prefix: false,
+          fuzzy: 0,
+          boosts: { title, body, summary },
+          combineWith,
+          coordination,
+          depth,
+        };
         for (const q of queries) {
           const scores = index.fieldScores(q, options);
           const ranker = new CandidateRanker(scores);
@@ -122,18 +161,33 @@ test('property: CandidateRanker ranks exactly as the engine (ids, scores, order,
   );
 });
 
-test('ties at the depth cut: the highest ids of the tied documents, in descending id order (the engine\'s tie rule)', () => {
+test("ties at the depth cut: the highest ids of the tied documents, in descending id order (the engine's tie rule)", () => {
   // Seven documents with the same text score the same; one scores higher. Depth 4: the best, then the three highest ids.
   const ids = ['d3', 'd10', 'd7', 'd1', 'd9', 'd22', 'd5'];
-  const docs: Document[] = [...ids.map((id) => ({ id, title: 'kopi', body: 'teh susu' })), { id: 'top', title: 'kopi kopi', body: 'teh' }]
-    .map((d, i) => ({ ...d, fields: {}, meta: {}, source: { path: 'x' }, hash: String(i) }));
+  const docs: Document[] = [
+    ...ids.map((id) => ({ id, title: 'kopi', body: 'teh susu' })),
+    { id: 'top', title: 'kopi kopi', body: 'teh' },
+  ].map((d, i) => ({ ...d, fields: {}, meta: {}, source: { path: 'x' }, hash: String(i) }));
   const index = LexicalIndex.build(docs, ['title', 'body'], createAnalyzer({ ...DEFAULT_ANALYZER, stopwords: 'none' }));
-  const options = { bm25: { k1: 1.2, b: 0.75, d: 0 }, prefix: false, fuzzy: 0, boosts: { title: 2, body: 1 }, combineWith: 'OR' as const, depth: 4 };
+  const options = {
+    bm25: { k1: 1.2, b: 0.75, d: 0 },
+    prefix: false,
+    fuzzy: 0,
+    boosts: { title: 2, body: 1 },
+    combineWith: 'OR' as const,
+    depth: 4,
+  };
   const scores = index.fieldScores('kopi teh', options);
   const top = new Int32Array(scores.docIds.length);
   const n = new CandidateRanker(scores).rank(options, top);
-  assert.deepEqual([...top.subarray(0, n)].map((slot) => scores.docIds[slot]), ['top', 'd9', 'd7', 'd5']);
-  assert.deepEqual(index.topK('kopi teh', options).hits.map((h) => h.id), ['top', 'd9', 'd7', 'd5']);
+  assert.deepEqual(
+    [...top.subarray(0, n)].map((slot) => scores.docIds[slot]),
+    ['top', 'd9', 'd7', 'd5'],
+  );
+  assert.deepEqual(
+    index.topK('kopi teh', options).hits.map((h) => h.id),
+    ['top', 'd9', 'd7', 'd5'],
+  );
 });
 
 test('cancel during the recombined combinations: the sweep stops with the abort reason (a queries phase per block, as scoreConfig)', async () => {
@@ -147,7 +201,12 @@ test('cancel during the recombined combinations: the sweep stops with the abort 
   const done: number[] = [];
   await assert.rejects(
     runSweep(session, {
-      base, raw, variations: [parseVary('lexical.fields.title=0.1..5:0.1')], search: { kind: 'grid' }, objective: parseMetric('ndcg@10'), metricOptions: DEFAULT_METRIC_OPTIONS,
+      base,
+      raw,
+      variations: [parseVary('lexical.fields.title=0.1..5:0.1')],
+      search: { kind: 'grid' },
+      objective: parseMetric('ndcg@10'),
+      metricOptions: DEFAULT_METRIC_OPTIONS,
       signal: controller.signal,
       onProgress: (d) => done.push(d),
       onWork: (p) => {
@@ -158,6 +217,10 @@ test('cancel during the recombined combinations: the sweep stops with the abort 
     }),
     (e) => e === reason,
   );
-  assert.deepEqual(done, Array.from({ length: 21 }, (_, i) => i + 1), 'BASE and two blocks of 10 were done');
+  assert.deepEqual(
+    done,
+    Array.from({ length: 21 }, (_, i) => i + 1),
+    'BASE and two blocks of 10 were done',
+  );
   assert.ok(phases.includes('queries baseline[lexical.fields.title=0.1] and 9 more'));
 });

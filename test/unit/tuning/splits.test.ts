@@ -14,30 +14,50 @@ function judgments(queries: Array<[string, Query['split']]>): JudgmentSet {
 }
 
 test('K folds are disjoint, cover every query once, differ in size by at most one, and do not depend on input order', () => {
-  fc.assert(fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 2, maxLength: 200 }), fc.integer({ min: 2, max: 10 }), (qids, k) => {
-    fc.pre(k <= qids.length);
-    const folds = kFolds(qids, k);
-    assert.equal(folds.length, k);
-    const all = folds.flat();
-    assert.equal(all.length, qids.length, 'disjoint: no query twice');
-    assert.deepEqual([...all].sort(), [...qids].sort(), 'covering');
-    const sizes = folds.map((f) => f.length);
-    assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `balanced ${sizes}`);
-    assert.deepEqual(kFolds([...qids].reverse(), k), folds, 'deterministic whatever the order');
-  }), { numRuns: 200 });
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 2, maxLength: 200 }),
+      fc.integer({ min: 2, max: 10 }),
+      (qids, k) => {
+        fc.pre(k <= qids.length);
+        const folds = kFolds(qids, k);
+        assert.equal(folds.length, k);
+        const all = folds.flat();
+        assert.equal(all.length, qids.length, 'disjoint: no query twice');
+        assert.deepEqual([...all].sort(), [...qids].sort(), 'covering');
+        const sizes = folds.map((f) => f.length);
+        assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `balanced ${sizes}`);
+        assert.deepEqual(kFolds([...qids].reverse(), k), folds, 'deterministic whatever the order');
+      },
+    ),
+    { numRuns: 200 },
+  );
 });
 
 test('kFolds refuses fewer than 2 folds', () => {
   assert.throws(() => kFolds(['a', 'b'], 1), RangeError);
 });
 
-test('the judgments\' own split is used when any query is marked holdout (no split = tune)', () => {
-  const s = tuneHoldoutSplit(judgments([['q1', 'tune'], ['q2', 'holdout'], ['q3', undefined], ['q4', 'holdout']]));
+test("the judgments' own split is used when any query is marked holdout (no split = tune)", () => {
+  const s = tuneHoldoutSplit(
+    judgments([
+      ['q1', 'tune'],
+      ['q2', 'holdout'],
+      ['q3', undefined],
+      ['q4', 'holdout'],
+    ]),
+  );
   assert.deepEqual(s, { tune: ['q1', 'q3'], holdout: ['q2', 'q4'], source: 'judgments' });
 });
 
 test('every query marked tune: the judgments decide, and there is no holdout (the hash does not overrule the marks)', () => {
-  const s = tuneHoldoutSplit(judgments([['q1', 'tune'], ['q2', 'tune'], ['q3', undefined]]));
+  const s = tuneHoldoutSplit(
+    judgments([
+      ['q1', 'tune'],
+      ['q2', 'tune'],
+      ['q3', undefined],
+    ]),
+  );
   assert.deepEqual(s, { tune: ['q1', 'q2', 'q3'], holdout: [], source: 'judgments' });
 });
 
@@ -51,12 +71,20 @@ test('without any split mark, a hash of the id holds out about a quarter, the sa
   assert.ok(Math.abs(share - HASH_HOLDOUT_SHARE) < 0.04, `holdout share ${share}`);
   // A query's side depends on its id alone: a subset splits the same way.
   const sub = tuneHoldoutSplit(judgments(ids.slice(0, 100).map((id) => [id, undefined])));
-  assert.deepEqual(sub.holdout, s.holdout.filter((q) => ids.slice(0, 100).includes(q)));
+  assert.deepEqual(
+    sub.holdout,
+    s.holdout.filter((q) => ids.slice(0, 100).includes(q)),
+  );
 });
 
-test('a subset keeps the whole set\'s split: the tune half of a marked set does not re-split by hash', () => {
+test("a subset keeps the whole set's split: the tune half of a marked set does not re-split by hash", () => {
   const ids = Array.from({ length: 200 }, (_, i) => `q${i}`);
-  const set = { ...judgments(ids.map((id, i) => [id, i < 20 ? 'holdout' : undefined])), sources: [], diagnostics: [], fingerprint: '' } as JudgmentSet;
+  const set = {
+    ...judgments(ids.map((id, i) => [id, i < 20 ? 'holdout' : undefined])),
+    sources: [],
+    diagnostics: [],
+    fingerprint: '',
+  } as JudgmentSet;
   const tune = filterBySplit(set, 'tune');
   assert.equal(tune.qrels.size, 180);
   assert.equal(splitSourceOf(tune), 'judgments');

@@ -36,7 +36,9 @@ test('every combination of a boost grid scores per query exactly as its own conf
       writeFileSync(file, JSON.stringify(own, null, 2));
       const config = fresh.usable(fresh.configEntry(file));
       const evaluated = await evaluateConfig(fresh, config, { specs: [objective], metricOptions, split: 'all', save: false });
-      const combination = result.combinations.find((c) => c.values['lexical.fields.title'] === title && c.values['lexical.fields.body'] === body);
+      const combination = result.combinations.find(
+        (c) => c.values['lexical.fields.title'] === title && c.values['lexical.fields.body'] === body,
+      );
       assert.ok(combination, `title=${title} body=${body} is in the sweep`);
       assert.equal(combination.config.configHash, config.configHash);
       const expected = new Map([...evaluated.evaluation.perQuery].map(([q, v]) => [q, v['ndcg@10']]));
@@ -44,7 +46,12 @@ test('every combination of a boost grid scores per query exactly as its own conf
       assert.deepEqual(result.perQuery.combinations.get(combination.index), expected, `title=${title} body=${body}`);
     }
   }
-  const baseline = await evaluateConfig(fresh, fresh.usable(fresh.configEntry('baseline')), { specs: [objective], metricOptions, split: 'all', save: false });
+  const baseline = await evaluateConfig(fresh, fresh.usable(fresh.configEntry('baseline')), {
+    specs: [objective],
+    metricOptions,
+    split: 'all',
+    save: false,
+  });
   assert.deepEqual(result.perQuery.base, new Map([...baseline.evaluation.perQuery].map(([q, v]) => [q, v['ndcg@10']])));
   // The example marks its holdout queries: the split is the judgments' own.
   assert.equal(result.split?.source, 'judgments');
@@ -59,9 +66,19 @@ test('combinations: grid order (first --vary outermost), a seeded random sample 
   const vs = [parseVary('lexical.fields.title=1,2'), parseVary('lexical.bm25.k1=0.9,1.2,1.5')];
   const grid = sweepCombinations(base, raw, vs, { kind: 'grid' });
   assert.equal(grid.gridSize, 6);
-  assert.deepEqual(grid.combinations.map((c) => [c.values['lexical.fields.title'], c.values['lexical.bm25.k1']]), [[1, 0.9], [1, 1.2], [1, 1.5], [2, 0.9], [2, 1.2], [2, 1.5]]);
+  assert.deepEqual(
+    grid.combinations.map((c) => [c.values['lexical.fields.title'], c.values['lexical.bm25.k1']]),
+    [
+      [1, 0.9],
+      [1, 1.2],
+      [1, 1.5],
+      [2, 0.9],
+      [2, 1.2],
+      [2, 1.5],
+    ],
+  );
   assert.equal(grid.combinations[4].config.lexical!.bm25.k1, 1.2);
-  assert.equal(grid.combinations[4].config.lexical!.bm25.b, base.lexical!.bm25.b, 'other settings are BASE\'s');
+  assert.equal(grid.combinations[4].config.lexical!.bm25.b, base.lexical!.bm25.b, "other settings are BASE's");
   const big = [parseVary('lexical.fields.title=0..10:0.5'), parseVary('lexical.fields.body=0..10:0.5')];
   const a = sweepCombinations(base, raw, big, { kind: 'random', n: 20, seed: 7 });
   const b = sweepCombinations(base, raw, big, { kind: 'random', n: 20, seed: 7 });
@@ -71,8 +88,13 @@ test('combinations: grid order (first --vary outermost), a seeded random sample 
   assert.notDeepEqual(key(a), key(c));
   assert.equal(new Set(key(a)).size, 20);
   // title=0 and body=0 together search nothing: that one combination is skipped with the config's own reason.
-  const zero = sweepCombinations(base, raw, [parseVary('lexical.fields.title=0,1'), parseVary('lexical.fields.body=0,1')], { kind: 'grid' });
+  const zero = sweepCombinations(base, raw, [parseVary('lexical.fields.title=0,1'), parseVary('lexical.fields.body=0,1')], {
+    kind: 'grid',
+  });
   assert.equal(zero.combinations.length, 3);
   assert.match(zero.skipped[0].reason, /every field has boost 0/);
-  assert.throws(() => sweepCombinations(base, raw, [parseVary('hybrid.k=10,60')], { kind: 'grid' }), (e: unknown) => e instanceof InputError && /no "hybrid" section/.test(e.message));
+  assert.throws(
+    () => sweepCombinations(base, raw, [parseVary('hybrid.k=10,60')], { kind: 'grid' }),
+    (e: unknown) => e instanceof InputError && /no "hybrid" section/.test(e.message),
+  );
 });

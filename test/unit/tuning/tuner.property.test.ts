@@ -35,21 +35,29 @@ async function fullPath(dir: string, baseFile: string, settings: TuneSettings, n
   const { many } = await compareRuns(session, {
     baseline: { kind: 'config', config: baseline, name: baseline.name },
     candidates: [{ kind: 'config', config, name }], // the tuner's name for it, which the verdict's text quotes
-    specs, metricOptions, split: 'all', explain: 0,
+    specs,
+    metricOptions,
+    split: 'all',
+    explain: 0,
   });
   rmSync(file);
   return { config, cmp: many.comparisons[0], gates: checkGates(ws.gates, many.comparisons[0]) };
 }
 
 const boost = fc.constantFrom(0, 0.3, 1, 2.5, 4);
-const settingsArb = fc.record({
-  'lexical.fields.title': boost,
-  'lexical.fields.body': boost,
-  'lexical.bm25.k1': fc.constantFrom(0, 0.5, 0.9, 1.2, 2.75),
-  'lexical.bm25.b': fc.constantFrom(0, 0.3, 0.75, 1),
-  'lexical.bm25.d': fc.constantFrom(0, 0.5, 1),
-  'lexical.depth': fc.constantFrom(1, 3, 10, 100),
-}, { requiredKeys: [] }).filter((s) => (s['lexical.fields.title'] ?? 1) + (s['lexical.fields.body'] ?? 1) > 0);
+const settingsArb = fc
+  .record(
+    {
+      'lexical.fields.title': boost,
+      'lexical.fields.body': boost,
+      'lexical.bm25.k1': fc.constantFrom(0, 0.5, 0.9, 1.2, 2.75),
+      'lexical.bm25.b': fc.constantFrom(0, 0.3, 0.75, 1),
+      'lexical.bm25.d': fc.constantFrom(0, 0.5, 1),
+      'lexical.depth': fc.constantFrom(1, 3, 10, 100),
+    },
+    { requiredKeys: [] },
+  )
+  .filter((s) => (s['lexical.fields.title'] ?? 1) + (s['lexical.fields.body'] ?? 1) > 0);
 
 async function checkExact(dir: string, baseName: string, runs: number, seed: number): Promise<void> {
   const session = RanklabSession.open(dir, { writeCache: false });
@@ -67,7 +75,10 @@ async function checkExact(dir: string, baseName: string, runs: number, seed: num
     assert.deepEqual(got.comparison.slices, cmp.slices);
     assert.deepEqual(got.comparison.splits, cmp.splits);
     assert.deepEqual([got.comparison.wins, got.comparison.losses, got.comparison.ties], [cmp.wins, cmp.losses, cmp.ties]);
-    assert.deepEqual(got.comparison.queryDeltas, cmp.queryDeltas.map(({ moved: _, ...q }) => q));
+    assert.deepEqual(
+      got.comparison.queryDeltas,
+      cmp.queryDeltas.map(({ moved: _, ...q }) => q),
+    );
     assert.equal(got.comparison.correction, cmp.correction);
     assert.deepEqual(got.gates, gates);
     // The tuner has no ranked lists, so no bounds over unjudged documents (the verdict's could-flip notes).
@@ -105,8 +116,14 @@ test('sliders and refusals: hybrid settings listed as not yet, bad settings name
   const session = RanklabSession.open(dir, { writeCache: false });
   const tuner = await prepareTune(session, { baseConfig: session.resolveConfig('baseline') });
   const { sliders, fixed } = tuner.sliders();
-  assert.deepEqual(sliders.map((s) => s.path), ['lexical.fields.title', 'lexical.fields.body', 'lexical.bm25.k1', 'lexical.bm25.b', 'lexical.bm25.d', 'lexical.depth']);
-  assert.deepEqual(sliders.find((s) => s.path === 'lexical.bm25.b'), { path: 'lexical.bm25.b', value: 0.7, min: 0, max: 1, step: 0.05 });
+  assert.deepEqual(
+    sliders.map((s) => s.path),
+    ['lexical.fields.title', 'lexical.fields.body', 'lexical.bm25.k1', 'lexical.bm25.b', 'lexical.bm25.d', 'lexical.depth'],
+  );
+  assert.deepEqual(
+    sliders.find((s) => s.path === 'lexical.bm25.b'),
+    { path: 'lexical.bm25.b', value: 0.7, min: 0, max: 1, step: 0.05 },
+  );
   assert.ok(fixed.some((f) => f.path === 'lexical.prefix'));
   await assert.rejects(tuner.evaluate({ 'lexical.bm25.k': 1 }), /"lexical\.bm25\.k" is not a setting.*did you mean lexical\.bm25\.k1/s);
   await assert.rejects(tuner.evaluate({ 'lexical.bm25.b': 1.5 }), /lexical\.bm25\.b.*from 0 to 1/s);

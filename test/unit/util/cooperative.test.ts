@@ -86,10 +86,16 @@ test('abortable and abortableSleep reject with the reason as soon as the signal 
 test('the time-sliced drivers produce exactly what the straight ones do', async () => {
   // corpus
   const settings = session.workspace.settings.corpus;
-  assert.deepEqual((await loadCorpusSliced(example, settings, everyItem().phase('corpus', 0))).corpus, loadCorpus(example, settings).corpus);
+  assert.deepEqual(
+    (await loadCorpusSliced(example, settings, everyItem().phase('corpus', 0))).corpus,
+    loadCorpus(example, settings).corpus,
+  );
   // randomized SVD (bit for bit)
   const rnd = createRng(3);
-  const rows = Array.from({ length: 300 }, () => new Map(Array.from({ length: 8 }, () => [Math.floor(rnd() * 120), rnd()] as [number, number])));
+  const rows = Array.from(
+    { length: 300 },
+    () => new Map(Array.from({ length: 8 }, () => [Math.floor(rnd() * 120), rnd()] as [number, number])),
+  );
   const x = csrFromRows(rows, 120);
   const svd = randomizedSvd(x, { rank: 10, seed: 5 });
   const sliced = await runSliced(randomizedSvdSteps(x, { rank: 10, seed: 5 }), everyItem().phase('lsa', 0));
@@ -110,13 +116,19 @@ test('the time-sliced drivers produce exactly what the straight ones do', async 
   // lexical index: the same serialized index
   const fields = ['title', 'body'];
   const built = await buildOrLoadLexical(docs, 'fp', fields, analyzer, undefined, { work: everyItem() });
-  assert.deepEqual(JSON.parse(JSON.stringify(built.index.miniSearch)), JSON.parse(JSON.stringify(LexicalIndex.build(docs, fields, analyzer).miniSearch)));
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(built.index.miniSearch)),
+    JSON.parse(JSON.stringify(LexicalIndex.build(docs, fields, analyzer).miniSearch)),
+  );
   // compare statistics
   const specs = parseMetricList(['ndcg@10', 'mrr@10']);
   const options = { gain: 'exp' as const, relevanceThreshold: 1 };
   const base = await evaluateConfig(session, session.resolveConfig('baseline'), { specs, metricOptions: options, save: false });
   const cand = await evaluateConfig(session, session.resolveConfig('title-boost-3'), { specs, metricOptions: options, save: false });
-  const sides = [{ name: 'baseline', run: base.run }, { name: 'title-boost-3', run: cand.run }] as const;
+  const sides = [
+    { name: 'baseline', run: base.run },
+    { name: 'title-boost-3', run: cand.run },
+  ] as const;
   const settingsCmp = { bootstrapSamples: 500, permutationSamples: 500 };
   assert.deepEqual(
     await compareRunsSliced(sides[0], sides[1], session.judgments(), specs, options, everyItem().phase('statistics', 0), settingsCmp),
@@ -146,12 +158,19 @@ test('evaluateConfig stops at any phase when its signal aborts: rejects with the
     },
   });
   const config = s.resolveConfig('hybrid-rrf');
-  const opts = () => ({ specs: parseMetricList(['ndcg@10']), metricOptions: { gain: 'exp' as const, relevanceThreshold: 1 }, signal: controller.signal });
+  const opts = () => ({
+    specs: parseMetricList(['ndcg@10']),
+    metricOptions: { gain: 'exp' as const, relevanceThreshold: 1 },
+    signal: controller.signal,
+  });
   for (const phase of ['corpus', 'lexical-index', 'lsa', 'hnsw', 'queries'] as const) {
     abortAt = phase;
     controller = new AbortController();
     await assert.rejects(evaluateConfig(s, config, opts()), new RegExp(`stopped in ${phase}`));
-    assert.ok(!existsSync(join(dir, '.ranklab', 'runs')) || readdirSync(join(dir, '.ranklab', 'runs')).length === 0, `no run saved after a stop in ${phase}`);
+    assert.ok(
+      !existsSync(join(dir, '.ranklab', 'runs')) || readdirSync(join(dir, '.ranklab', 'runs')).length === 0,
+      `no run saved after a stop in ${phase}`,
+    );
   }
   abortAt = undefined;
   controller = new AbortController();
@@ -167,16 +186,36 @@ test("evaluateConfig's onWork gets every phase of that call, labelled with the c
   const s = RanklabSession.open(dir, { writeCache: false, onProgress: (p) => ofSession.push(p.phase) });
   const config = s.resolveConfig('hybrid-rrf');
   const mine: WorkProgress[] = [];
-  const r = await evaluateConfig(s, config, { specs: parseMetricList(['ndcg@10']), metricOptions: { gain: 'exp', relevanceThreshold: 1 }, save: false, onWork: (p) => mine.push(p) });
+  const r = await evaluateConfig(s, config, {
+    specs: parseMetricList(['ndcg@10']),
+    metricOptions: { gain: 'exp', relevanceThreshold: 1 },
+    save: false,
+    onWork: (p) => mine.push(p),
+  });
   assert.equal(r.evaluation.queries, 94);
-  for (const phase of ['corpus', 'lexical-index', 'lsa', 'hnsw', 'queries']) assert.ok(mine.some((p) => p.phase === phase), phase);
-  assert.deepEqual(mine.map((p) => p.phase), ofSession, 'the session hears the same reports');
-  assert.ok(mine.every((p) => p.label === 'hybrid-rrf'), 'labelled with the config');
+  for (const phase of ['corpus', 'lexical-index', 'lsa', 'hnsw', 'queries'])
+    assert.ok(
+      mine.some((p) => p.phase === phase),
+      phase,
+    );
+  assert.deepEqual(
+    mine.map((p) => p.phase),
+    ofSession,
+    'the session hears the same reports',
+  );
+  assert.ok(
+    mine.every((p) => p.label === 'hybrid-rrf'),
+    'labelled with the config',
+  );
   const last = mine.filter((p) => p.phase === 'queries').at(-1)!;
   assert.deepEqual([last.done, last.total], [94, 94], 'the query loop ends reported complete');
   // Another call on the same session without onWork: only the session's reports, nothing more to the first listener.
   const before = mine.length;
-  await evaluateConfig(s, config, { specs: parseMetricList(['ndcg@10']), metricOptions: { gain: 'exp', relevanceThreshold: 1 }, save: false });
+  await evaluateConfig(s, config, {
+    specs: parseMetricList(['ndcg@10']),
+    metricOptions: { gain: 'exp', relevanceThreshold: 1 },
+    save: false,
+  });
   assert.equal(mine.length, before);
 });
 
@@ -185,11 +224,17 @@ test('a build cancelled by the caller that started it is built again for another
   const config = s.resolveConfig('baseline');
   const a = new AbortController();
   let builds = 0;
-  const first = s.engine(config, everyItem(a.signal, (p) => {
-    if (p.phase === 'lexical-index' && p.done === 0) builds++;
-    if (p.phase === 'lexical-index' && p.done === 50) a.abort(new Error('first caller cancelled'));
-  }));
-  const second = s.engine(config, everyItem(undefined, (p) => p.phase === 'lexical-index' && p.done === 0 && builds++));
+  const first = s.engine(
+    config,
+    everyItem(a.signal, (p) => {
+      if (p.phase === 'lexical-index' && p.done === 0) builds++;
+      if (p.phase === 'lexical-index' && p.done === 50) a.abort(new Error('first caller cancelled'));
+    }),
+  );
+  const second = s.engine(
+    config,
+    everyItem(undefined, (p) => p.phase === 'lexical-index' && p.done === 0 && builds++),
+  );
   await assert.rejects(first, /first caller cancelled/);
   const engine = await second;
   assert.equal(builds, 2, 'the second caller built it again');
@@ -203,11 +248,14 @@ test('the vector rebuild update() leaves for later follows the search that start
   const all = s.corpus().docs;
   const cancel = new AbortController();
   let lsaStarts = 0;
-  const engine = await s.engine(config, everyItem(undefined, (p) => {
-    if (p.phase !== 'lsa' || p.done !== 0) return;
-    lsaStarts++;
-    if (lsaStarts === 2) setImmediate(() => cancel.abort(new Error('search cancelled'))); // the first rebuild
-  }));
+  const engine = await s.engine(
+    config,
+    everyItem(undefined, (p) => {
+      if (p.phase !== 'lsa' || p.done !== 0) return;
+      lsaStarts++;
+      if (lsaStarts === 2) setImmediate(() => cancel.abort(new Error('search cancelled'))); // the first rebuild
+    }),
+  );
   const docs = all.slice(1);
   await engine.update({ delete: [all[0].id], docs, corpusFingerprint: 'one fewer' });
   const cancelled = engine.search('kopi gayo', { signal: cancel.signal });
@@ -217,6 +265,9 @@ test('the vector rebuild update() leaves for later follows the search that start
   assert.equal(lsaStarts, 3, 'the waiting search retrained the model the cancelled one had started');
   // What it rebuilt is what a fresh engine on the new corpus has.
   const fresh = await createEngine({ docs, corpusFingerprint: 'one fewer', config });
-  assert.deepEqual(result.docs.map((d) => [d.id, d.score]), (await fresh.search('kopi gayo')).docs.map((d) => [d.id, d.score]));
+  assert.deepEqual(
+    result.docs.map((d) => [d.id, d.score]),
+    (await fresh.search('kopi gayo')).docs.map((d) => [d.id, d.score]),
+  );
   assert.ok(!result.docs.some((d) => d.id === all[0].id));
 });

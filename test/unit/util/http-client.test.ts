@@ -14,13 +14,24 @@ describe('HttpClient', () => {
     res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers }).end(JSON.stringify({ n: hits }));
   });
   let url = '';
-  before(() => new Promise<void>((r) => server.listen(0, '127.0.0.1', () => ((url = `http://127.0.0.1:${(server.address() as { port: number }).port}/x`), r()))));
+  before(
+    () =>
+      new Promise<void>((r) =>
+        server.listen(0, '127.0.0.1', () => ((url = `http://127.0.0.1:${(server.address() as { port: number }).port}/x`), r())),
+      ),
+  );
   after(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
 
   const waits: number[] = [];
-  const client = (over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) => new HttpClient({
-    timeoutMs: 2000, maxRetries: 3, retryDelayMs: 100, settingPath: 'engine.request', sleep: async (ms) => void waits.push(ms), ...over,
-  });
+  const client = (over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
+    new HttpClient({
+      timeoutMs: 2000,
+      maxRetries: 3,
+      retryDelayMs: 100,
+      settingPath: 'engine.request',
+      sleep: async (ms) => void waits.push(ms),
+      ...over,
+    });
 
   it('retries 429 and 5xx with doubling waits (Retry-After wins), then returns the answer', async () => {
     hits = 0;
@@ -35,15 +46,32 @@ describe('HttpClient', () => {
   it('does not retry a 4xx, and says how often it tried when it gives up', async () => {
     hits = 0;
     answers = [{ status: 400 }];
-    await assert.rejects(client().json({ url }), (e: Error) => e instanceof ProviderError && e.status === 400 && e.key === 'engine.request' && /answered 400/.test(e.message) && !/gave up/.test(e.message));
+    await assert.rejects(
+      client().json({ url }),
+      (e: Error) =>
+        e instanceof ProviderError &&
+        e.status === 400 &&
+        e.key === 'engine.request' &&
+        /answered 400/.test(e.message) &&
+        !/gave up/.test(e.message),
+    );
     assert.equal(hits, 1);
     answers = [{ status: 502 }, { status: 502 }, { status: 502 }];
-    await assert.rejects(client({ maxRetries: 2 }).json({ url }), /ProviderError: engine\.request: .*answered 502 .*\(gave up after 3 attempts; see engine\.request\.maxRetries\)$/);
+    await assert.rejects(
+      client({ maxRetries: 2 }).json({ url }),
+      /ProviderError: engine\.request: .*answered 502 .*\(gave up after 3 attempts; see engine\.request\.maxRetries\)$/,
+    );
   });
 
   it('a request that gets no answer in time is retried, then reported with the setting to change', async () => {
-    answers = [{ status: 200, hang: true }, { status: 200, hang: true }];
-    await assert.rejects(client({ timeoutMs: 100, maxRetries: 1 }).send({ url }), /ProviderError: engine\.request\.timeoutMs: no answer within 100 ms from \S+ \(gave up after 2 attempts; see engine\.request\.maxRetries\)$/);
+    answers = [
+      { status: 200, hang: true },
+      { status: 200, hang: true },
+    ];
+    await assert.rejects(
+      client({ timeoutMs: 100, maxRetries: 1 }).send({ url }),
+      /ProviderError: engine\.request\.timeoutMs: no answer within 100 ms from \S+ \(gave up after 2 attempts; see engine\.request\.maxRetries\)$/,
+    );
   });
 
   it('a refused connection is named as such', async () => {
@@ -51,7 +79,10 @@ describe('HttpClient', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const port = (closed.address() as { port: number }).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    await assert.rejects(client({ maxRetries: 0 }).send({ url: `http://127.0.0.1:${port}/none` }), /ProviderError: engine\.request: connection refused \(ECONNREFUSED\) at http:\/\/127\.0\.0\.1:\d+\/none$/);
+    await assert.rejects(
+      client({ maxRetries: 0 }).send({ url: `http://127.0.0.1:${port}/none` }),
+      /ProviderError: engine\.request: connection refused \(ECONNREFUSED\) at http:\/\/127\.0\.0\.1:\d+\/none$/,
+    );
   });
 
   it('cancelling stops a wait at once', async () => {

@@ -25,7 +25,11 @@ test('compareIdBytes orders as the UTF-8 bytes do, on the surrogate case and on 
   for (let k = 0; k < 3000; k++) {
     const a = id();
     const b = id();
-    assert.equal(sign(compareIdBytes(a, b)), sign(Buffer.compare(Buffer.from(a), Buffer.from(b))), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    assert.equal(
+      sign(compareIdBytes(a, b)),
+      sign(Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      `${JSON.stringify(a)} vs ${JSON.stringify(b)}`,
+    );
   }
 });
 
@@ -35,15 +39,25 @@ test('tied scores in a TREC run: the supplementary-plane id sorts first (docid d
   // The file lists the private-use id first; both orders of the lines must give the same ranking.
   writeFileSync(path, `q1 Q0 ${PRIVATE_USE} 1 1.0 t\nq1 Q0 ${SUPPLEMENTARY} 2 1.0 t\n`);
   const { run } = readTrecRun(path);
-  assert.deepEqual(run.get('q1')!.map((d) => d.id), [SUPPLEMENTARY, PRIVATE_USE]);
+  assert.deepEqual(
+    run.get('q1')!.map((d) => d.id),
+    [SUPPLEMENTARY, PRIVATE_USE],
+  );
   // Hand computed: the one relevant document is at rank 1, so RR = 1/1 (UTF-16 order put it at rank 2: 0.5).
   const ev = evaluateRun(run, judgmentsOf({ q1: { [SUPPLEMENTARY]: 1 } }), parseMetricList('mrr'));
   assert.equal(ev.means.mrr, 1);
 });
 
 test('the built-in engine breaks ties the same way (compareScored, the lexical id order)', () => {
-  const hits = [{ id: PRIVATE_USE, score: 2 }, { id: SUPPLEMENTARY, score: 2 }, { id: 'z', score: 3 }];
-  assert.deepEqual([...hits].sort(compareScored).map((h) => h.id), ['z', SUPPLEMENTARY, PRIVATE_USE]);
+  const hits = [
+    { id: PRIVATE_USE, score: 2 },
+    { id: SUPPLEMENTARY, score: 2 },
+    { id: 'z', score: 3 },
+  ];
+  assert.deepEqual(
+    [...hits].sort(compareScored).map((h) => h.id),
+    ['z', SUPPLEMENTARY, PRIVATE_USE],
+  );
   const order = idOrderOf([PRIVATE_USE, SUPPLEMENTARY]);
   assert.ok(order.get(SUPPLEMENTARY)! < order.get(PRIVATE_USE)!);
 });

@@ -82,7 +82,10 @@ describe('parseJsonWithLocations', () => {
       (e: unknown) => e instanceof JsonSyntaxError && e.reason === 'duplicate key "pageSize"' && e.line === 3 && e.column === 1,
     );
     // The same key in two different objects is no duplicate.
-    assert.deepEqual(parseJsonWithLocations('{"a": {"x": 1}, "b": {"x": 2}}', { duplicateKeys: 'error' }).value, { a: { x: 1 }, b: { x: 2 } });
+    assert.deepEqual(parseJsonWithLocations('{"a": {"x": 1}, "b": {"x": 2}}', { duplicateKeys: 'error' }).value, {
+      a: { x: 1 },
+      b: { x: 2 },
+    });
   });
 
   test('a "__proto__" key is a plain property, as with JSON.parse', () => {
@@ -93,7 +96,8 @@ describe('parseJsonWithLocations', () => {
   });
 
   test('JSONC rank config: key lines for nested settings, array elements by value line', () => {
-    const text = '{\n  // BM25 with a prefix\n  "lexical": { "prefix": true, /* inline */ },\n  "vector": {\n    "fields": [\n      "title",\n      "body"\n    ]\n  },\n}';
+    const text =
+      '{\n  // BM25 with a prefix\n  "lexical": { "prefix": true, /* inline */ },\n  "vector": {\n    "fields": [\n      "title",\n      "body"\n    ]\n  },\n}';
     const { value, locations } = parseJsonWithLocations(text, { comments: true, duplicateKeys: 'error' });
     assert.deepEqual(value, { lexical: { prefix: true }, vector: { fields: ['title', 'body'] } });
     assert.equal(lineOfPointer(locations, '/lexical/prefix'), 3);
@@ -151,7 +155,13 @@ describe('parseJsonWithLines', () => {
     assert.ok(r.ok && r.value.kind === 'array');
     const [obj, three] = r.value.items;
     assert.ok(obj?.kind === 'object');
-    assert.deepEqual(obj.entries.map((e) => [e.key, e.keyLine]), [['a', 2], ['b', 3]]);
+    assert.deepEqual(
+      obj.entries.map((e) => [e.key, e.keyLine]),
+      [
+        ['a', 2],
+        ['b', 3],
+      ],
+    );
     assert.equal(three?.line, 5);
     const bad = parseJsonWithLines('{\n  "a": 1\n  "b": 2\n}');
     assert.deepEqual(bad, { ok: false, line: 3, column: 3, message: "expected ',' or '}' after a property value" });
@@ -168,7 +178,10 @@ describe('parseJsonWithLines', () => {
   it('keeps duplicate keys as separate entries; toPlain keeps the first', () => {
     const r = parseJsonWithLines('{"d": 1,\n "d": 2}');
     assert.ok(r.ok && r.value.kind === 'object');
-    assert.deepEqual(r.value.entries.map((e) => e.keyLine), [1, 2]);
+    assert.deepEqual(
+      r.value.entries.map((e) => e.keyLine),
+      [1, 2],
+    );
     assert.deepEqual(toPlain(r.value), { d: 1 });
   });
 

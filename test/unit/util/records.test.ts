@@ -29,8 +29,14 @@ test('a saved run keeps such query ids, document ids and titles; its evaluation,
   const docs = IDS.map((id, i) => ({ id, score: 10 - i, title: `title of ${id}` }));
   const queries = IDS.map((qid) => ({ qid, text: qid, docs, latencyMs: {}, metrics: {} }));
   const back = loadSavedRun(saveRun(tempDir(), savedRun(queries), 0));
-  assert.deepEqual(back.queries.map((q) => q.qid), IDS);
-  assert.deepEqual(back.queries[0].docs.map((d) => d.id), IDS);
+  assert.deepEqual(
+    back.queries.map((q) => q.qid),
+    IDS,
+  );
+  assert.deepEqual(
+    back.queries[0].docs.map((d) => d.id),
+    IDS,
+  );
   assert.deepEqual(Object.keys(back.titles ?? {}).sort(), [...IDS].sort());
   assert.equal(own(back.titles!, '__proto__'), 'title of __proto__');
 

@@ -39,8 +39,17 @@ test('invalidUtf8At agrees with a fatal TextDecoder on edge sequences and on ran
 });
 
 test('invalidUtf8Lines names the lines as splitLines numbers them, with the first bad byte', () => {
-  const lf = Buffer.concat([Buffer.from('q1 0 ok 1\nq1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\n\nq2 0 '), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]);
-  assert.deepEqual(invalidUtf8Lines(lf), [{ line: 2, column: 9, byte: 0xe9 }, { line: 4, column: 6, byte: 0xff }]);
+  const lf = Buffer.concat([
+    Buffer.from('q1 0 ok 1\nq1 0 caf'),
+    Buffer.from([0xe9]),
+    Buffer.from(' 1\n\nq2 0 '),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('\n'),
+  ]);
+  assert.deepEqual(invalidUtf8Lines(lf), [
+    { line: 2, column: 9, byte: 0xe9 },
+    { line: 4, column: 6, byte: 0xff },
+  ]);
   const cr = Buffer.concat([Buffer.from('a\rb'), Buffer.from([0xe8]), Buffer.from('\r')]); // old Mac line ends
   assert.deepEqual(invalidUtf8Lines(cr), [{ line: 2, column: 2, byte: 0xe8 }]);
   assert.deepEqual(invalidUtf8Lines(Buffer.from('caf\u00e9 \uFFFD\n')), []);

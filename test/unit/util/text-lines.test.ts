@@ -27,7 +27,8 @@ function allChunkings(content: Buffer | string): string[][] {
 }
 
 test('a line cut between chunks is joined, whatever the chunk size', () => {
-  for (const got of allChunkings('{"id":"a"}\n{"id":"bb"}\n\n{"id":"ccc"}\n')) assert.deepEqual(got, ['{"id":"a"}', '{"id":"bb"}', '', '{"id":"ccc"}']);
+  for (const got of allChunkings('{"id":"a"}\n{"id":"bb"}\n\n{"id":"ccc"}\n'))
+    assert.deepEqual(got, ['{"id":"a"}', '{"id":"bb"}', '', '{"id":"ccc"}']);
 });
 
 test('a multi-byte UTF-8 character cut between chunks is decoded whole', () => {
@@ -67,8 +68,13 @@ test('the same lines as splitLines(decodeText(file)) on mixed content, for sever
 test('a line whose bytes are not UTF-8 is named with its first bad byte, as invalidUtf8Lines names it, at every chunk cut', () => {
   // Latin-1 "café" (0xE9), a lone continuation byte, a 3-byte character cut short by the line end, good lines between
   const content = Buffer.concat([
-    Buffer.from('q1 0 caf'), Buffer.from([0xe9]), Buffer.from(' 1\nq2 0 ok€ 1\r\nq3 0 x'), Buffer.from([0x80]),
-    Buffer.from('y 2\nq4 0 '), Buffer.from([0xe2, 0x82]), Buffer.from('\nlast é'),
+    Buffer.from('q1 0 caf'),
+    Buffer.from([0xe9]),
+    Buffer.from(' 1\nq2 0 ok€ 1\r\nq3 0 x'),
+    Buffer.from([0x80]),
+    Buffer.from('y 2\nq4 0 '),
+    Buffer.from([0xe2, 0x82]),
+    Buffer.from('\nlast é'),
   ]);
   const expected = invalidUtf8Lines(content).map(({ line, column, byte }) => ({ line, column, byte }));
   assert.equal(expected.length, 3, 'the fixture has three bad lines');
@@ -76,8 +82,16 @@ test('a line whose bytes are not UTF-8 is named with its first bad byte, as inva
     const path = join(dir, `bad${k++}.txt`);
     writeFileSync(path, content);
     const lines = [...fileLines(path, chunk)];
-    assert.deepEqual(lines.filter((l) => l.invalidUtf8).map((l) => ({ line: l.line, ...l.invalidUtf8 })), expected, `chunk ${chunk}`);
-    assert.deepEqual(lines.map((l) => l.text), splitLines(decodeText(content)).map((l) => l.text), `chunk ${chunk}: texts as decodeText gives them`);
+    assert.deepEqual(
+      lines.filter((l) => l.invalidUtf8).map((l) => ({ line: l.line, ...l.invalidUtf8 })),
+      expected,
+      `chunk ${chunk}`,
+    );
+    assert.deepEqual(
+      lines.map((l) => l.text),
+      splitLines(decodeText(content)).map((l) => l.text),
+      `chunk ${chunk}: texts as decodeText gives them`,
+    );
   }
 });
 

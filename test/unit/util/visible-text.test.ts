@@ -38,7 +38,11 @@ test('shortText: one line, cut with an ellipsis, never inside a surrogate pair o
 
 test('visibleMarked: highlighted ranges move with the text they cover', () => {
   const text = 'a\u202Ekopi gayo\u202C b';
-  const marks: Array<[number, number]> = [[2, 6], [7, 11], [1, 2]];
+  const marks: Array<[number, number]> = [
+    [2, 6],
+    [7, 11],
+    [1, 2],
+  ];
   const shown = visibleMarked(text, marks);
   assert.equal(shown.text, visibleText(text));
   const cover = (t: string, [s, e]: [number, number]) => t.slice(s, e);

@@ -2,16 +2,44 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { QueryRow } from '../../../src/protocol/dashboard';
-import { DEFAULT_QUERY_VIEW, matchRuns, outcomeCounts, scrollToShow, visibleRows, windowRange } from '../../../webview/dashboard/query-view';
+import {
+  DEFAULT_QUERY_VIEW,
+  matchRuns,
+  outcomeCounts,
+  scrollToShow,
+  visibleRows,
+  windowRange,
+} from '../../../webview/dashboard/query-view';
 
 const row = (qid: string, delta: number | undefined, tags: string[] = [], split?: string, text = qid): QueryRow => ({
-  qid, text, tags, ...(split && { split }), ...(delta !== undefined && { baseline: 0.5, candidate: 0.5 + delta, delta, outcome: delta > 1e-9 ? 'win' : delta < -1e-9 ? 'loss' : 'tie' }),
+  qid,
+  text,
+  tags,
+  ...(split && { split }),
+  ...(delta !== undefined && {
+    baseline: 0.5,
+    candidate: 0.5 + delta,
+    delta,
+    outcome: delta > 1e-9 ? 'win' : delta < -1e-9 ? 'loss' : 'tie',
+  }),
 });
-const rows = [row('q1', 0.2, ['faq'], 'tune', 'tomato soup'), row('q2', -0.3, ['faq'], 'holdout'), row('q3', 0), row('q4', undefined), row('q5', -0.1, [], 'tune', 'Soup of the day')];
+const rows = [
+  row('q1', 0.2, ['faq'], 'tune', 'tomato soup'),
+  row('q2', -0.3, ['faq'], 'holdout'),
+  row('q3', 0),
+  row('q4', undefined),
+  row('q5', -0.1, [], 'tune', 'Soup of the day'),
+];
 
 test('default view: Δ ascending, worst first, queries missing a side last', () => {
-  assert.deepEqual(visibleRows(rows, DEFAULT_QUERY_VIEW).map((i) => rows[i].qid), ['q2', 'q5', 'q3', 'q1', 'q4']);
-  assert.deepEqual(visibleRows(rows, { ...DEFAULT_QUERY_VIEW, descending: true }).map((i) => rows[i].qid), ['q1', 'q3', 'q5', 'q2', 'q4']);
+  assert.deepEqual(
+    visibleRows(rows, DEFAULT_QUERY_VIEW).map((i) => rows[i].qid),
+    ['q2', 'q5', 'q3', 'q1', 'q4'],
+  );
+  assert.deepEqual(
+    visibleRows(rows, { ...DEFAULT_QUERY_VIEW, descending: true }).map((i) => rows[i].qid),
+    ['q1', 'q3', 'q5', 'q2', 'q4'],
+  );
 });
 
 test('filters combine: slice (tag or split), outcome, and every typed word in id or text', () => {
@@ -43,7 +71,13 @@ test('run pickers filter on every word of "config · principal · time · metric
     { id: 'baseline-1', search: 'baseline · unrestricted · 2026-12-03 14:00 · ndcg@10 0.779 baseline-1 no principal' },
     { id: 'tb3-ayu', search: 'title-boost-3 · as ayu · 2026-12-03 14:05 · ndcg@10 0.741 tb3-ayu ayu' },
   ] as never[];
-  assert.deepEqual(matchRuns(runs, 'ayu').map((r: { id: string }) => r.id), ['tb3-ayu']);
-  assert.deepEqual(matchRuns(runs, '2026-12-03 0.779').map((r: { id: string }) => r.id), ['baseline-1']);
+  assert.deepEqual(
+    matchRuns(runs, 'ayu').map((r: { id: string }) => r.id),
+    ['tb3-ayu'],
+  );
+  assert.deepEqual(
+    matchRuns(runs, '2026-12-03 0.779').map((r: { id: string }) => r.id),
+    ['baseline-1'],
+  );
   assert.equal(matchRuns(runs, '').length, 2);
 });

@@ -21,7 +21,13 @@ test('guessFields: an id must be unique in the sample; the body falls back to th
   assert.deepEqual(guessFields(records), { id: 'item_id', title: 'name', body: 'notes' });
   // With no unique candidate there is no id (the report then says records without an id are skipped).
   assert.equal(guessFields(records.map(({ category_id, name, notes }) => ({ category_id, name, notes }))).id, undefined);
-  assert.deepEqual(guessFields([{ id: 1, text: 'x', tenant_id: 't', is_public: true, allowed_groups: ['a'] }]), { id: 'id', body: 'text', tenant: 'tenant_id', groups: 'allowed_groups', public: 'is_public' });
+  assert.deepEqual(guessFields([{ id: 1, text: 'x', tenant_id: 't', is_public: true, allowed_groups: ['a'] }]), {
+    id: 'id',
+    body: 'text',
+    tenant: 'tenant_id',
+    groups: 'allowed_groups',
+    public: 'is_public',
+  });
 });
 
 test('text documents beside a .txt qrels and queries file: the judgments are paired and kept out of the corpus', () => {
@@ -30,7 +36,10 @@ test('text documents beside a .txt qrels and queries file: the judgments are pai
   writeFileSync(join(dir, 'qrels.txt'), 'q1 0 a.txt 1\nq1 0 b.txt 0\n');
   writeFileSync(join(dir, 'queries.txt'), 'q1\tbody of a\n');
   const plan = planWorkspace(dir);
-  assert.deepEqual(plan.judgments.map((j) => j.entry), [{ qrels: 'qrels.txt', queries: 'queries.txt' }]);
+  assert.deepEqual(
+    plan.judgments.map((j) => j.entry),
+    [{ qrels: 'qrels.txt', queries: 'queries.txt' }],
+  );
   assert.deepEqual(plan.corpus.include, ['**/*.txt']);
   assert.deepEqual(plan.corpus.exclude, ['qrels.txt', 'queries.txt']);
   writeWorkspace(plan);
@@ -44,10 +53,19 @@ test('qrels without a queries file are written as found, with a warning that say
   writeFileSync(join(dir, 'docs.jsonl'), '{"id": "a", "text": "alpha"}\n{"id": "b", "text": "beta"}\n');
   writeFileSync(join(dir, 'test.qrels'), 'q1 0 a 1\n');
   const plan = planWorkspace(dir);
-  assert.deepEqual(plan.judgments.map((j) => j.entry), [{ qrels: 'test.qrels' }]);
-  assert.ok(plan.warnings.some((w) => /test\.qrels has no queries file/.test(w)), plan.warnings.join('\n'));
+  assert.deepEqual(
+    plan.judgments.map((j) => j.entry),
+    [{ qrels: 'test.qrels' }],
+  );
+  assert.ok(
+    plan.warnings.some((w) => /test\.qrels has no queries file/.test(w)),
+    plan.warnings.join('\n'),
+  );
   assert.ok(plan.warnings.some((w) => /no title field found/.test(w)));
-  assert.deepEqual(plan.files.map((f) => f.path), ['ranklab.json', 'configs/baseline.rank.json', 'configs/vector.rank.json', 'configs/hybrid-rrf.rank.json']);
+  assert.deepEqual(
+    plan.files.map((f) => f.path),
+    ['ranklab.json', 'configs/baseline.rank.json', 'configs/vector.rank.json', 'configs/hybrid-rrf.rank.json'],
+  );
   assert.deepEqual(JSON.parse(plan.files[1].content).lexical.fields, { body: 1 });
 });
 
@@ -56,7 +74,10 @@ test('writeWorkspace: a ranklab.json that appeared after the plan is not overwri
   writeFileSync(join(dir, 'a.md'), '# A\n\ntext\n');
   const plan = planWorkspace(dir);
   writeFileSync(join(dir, 'ranklab.json'), '{}\n');
-  assert.throws(() => writeWorkspace(plan), (e: unknown) => e instanceof InputError && /already exists/.test(e.message));
+  assert.throws(
+    () => writeWorkspace(plan),
+    (e: unknown) => e instanceof InputError && /already exists/.test(e.message),
+  );
   assert.equal(readFileSync(join(dir, 'ranklab.json'), 'utf8'), '{}\n');
   assert.equal(createFileAtomic(join(dir, 'ranklab.json'), 'new'), false);
   assert.equal(readFileSync(join(dir, 'ranklab.json'), 'utf8'), '{}\n');

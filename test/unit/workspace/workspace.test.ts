@@ -87,7 +87,10 @@ test('JSON syntax error: line and column, defaults still usable', () => {
 test('comments and trailing commas are accepted (JSONC, as VS Code edits it)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-ws-'));
   try {
-    writeFileSync(join(dir, 'ranklab.json'), '// workspace\n{\n  /* corpus */ "corpus": { "include": "docs/*.md", },\n  "gain": "linear",\n}\n');
+    writeFileSync(
+      join(dir, 'ranklab.json'),
+      '// workspace\n{\n  /* corpus */ "corpus": { "include": "docs/*.md", },\n  "gain": "linear",\n}\n',
+    );
     const ws = loadWorkspace(dir);
     assert.deepEqual(ws.diagnostics, []);
     assert.deepEqual(ws.settings.corpus.include, ['docs/*.md']);
@@ -104,7 +107,10 @@ test('baseline naming no config is a warning at its line', () => {
     writeFileSync(join(dir, 'configs/a.rank.json'), '{}');
     writeFileSync(join(dir, 'ranklab.json'), '{\n  "baseline": "missing",\n  "judgments": "beir:."\n}\n');
     const ws = loadWorkspace(dir);
-    assert.deepEqual(ws.diagnostics.map((d) => [d.line, d.severity]), [[2, 'warning']]);
+    assert.deepEqual(
+      ws.diagnostics.map((d) => [d.line, d.severity]),
+      [[2, 'warning']],
+    );
     assert.match(ws.diagnostics[0].message, /baseline "missing" matches no config \(have: a\)/);
     assert.deepEqual(ws.judgmentSpecs, [{ beir: dir }]);
   } finally {
@@ -121,7 +127,10 @@ test('BEIR folder without ranklab.json (a generated MED-sized one): defaults, 10
   assert.deepEqual(ws.settings.corpus.include, ['corpus.jsonl']);
   assert.deepEqual(ws.judgmentSpecs, [{ beir: MED }]);
   assert.deepEqual(ws.configFiles, []);
-  assert.deepEqual(ws.builtinConfigs.map((c) => c.name), ['bm25']);
+  assert.deepEqual(
+    ws.builtinConfigs.map((c) => c.name),
+    ['bm25'],
+  );
   assert.deepEqual(ws.builtinConfigs[0].config.lexical, { fields: { all: 1 } });
   assert.equal(ws.baselineName, 'bm25');
   const { corpus } = loadCorpus(ws.root, ws.settings.corpus);
@@ -135,7 +144,10 @@ test('BEIR layout with qrels/test.tsv is recognised; a folder that is neither is
   try {
     cpSync(resolve(__dirname, '../../fixtures/corpus/beir-mini'), dir, { recursive: true });
     rmSync(join(dir, 'qrels.tsv'));
-    assert.throws(() => loadWorkspace(dir), (e: unknown) => e instanceof InputError && /not a BEIR folder/.test(e.message));
+    assert.throws(
+      () => loadWorkspace(dir),
+      (e: unknown) => e instanceof InputError && /not a BEIR folder/.test(e.message),
+    );
     mkdirSync(join(dir, 'qrels'));
     writeFileSync(join(dir, 'qrels/test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\n');
     assert.equal(loadWorkspace(dir).kind, 'beir');
@@ -177,7 +189,10 @@ test('corpus.include patterns that leave the workspace folder are refused at the
         join(root, 'ranklab.json'),
         `{\n  "corpus": {\n    "include": [\n      "corpus/*.md",\n      "../elsewhere/*.md",\n      ${JSON.stringify(absolute)},\n      "corpus/../../elsewhere/*.md"\n    ]${extra}\n  }\n}\n`,
       );
-    const titles = (ws: ReturnType<typeof loadWorkspace>) => loadCorpus(ws.root, ws.settings.corpus).corpus.docs.map((d) => d.title).sort();
+    const titles = (ws: ReturnType<typeof loadWorkspace>) =>
+      loadCorpus(ws.root, ws.settings.corpus)
+        .corpus.docs.map((d) => d.title)
+        .sort();
 
     write('');
     const refused = loadWorkspace(root);
@@ -189,7 +204,10 @@ test('corpus.include patterns that leave the workspace folder are refused at the
         ['ranklab.json', 7, 'error', 'corpus.include[3]'],
       ],
     );
-    assert.match(refused.diagnostics[0].message, /"\.\.\/elsewhere\/\*\.md" leaves the workspace folder; it includes nothing.*"allowOutsideWorkspace": true/);
+    assert.match(
+      refused.diagnostics[0].message,
+      /"\.\.\/elsewhere\/\*\.md" leaves the workspace folder; it includes nothing.*"allowOutsideWorkspace": true/,
+    );
     assert.deepEqual(titles(refused), ['Inside doc']); // the rest of the corpus still loads
 
     write(',\n    "allowOutsideWorkspace": true');

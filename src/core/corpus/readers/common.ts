@@ -18,7 +18,13 @@ export function finishDocument(
   lineOf: (field: string) => number = () => line ?? 1,
 ): Document | undefined {
   for (const p of mapped.problems) {
-    diagnostics.push({ file: ctx.path, line: lineOf(p.field), severity: p.severity ?? 'warning', message: p.message, ...(p.key ? { key: p.key } : {}) });
+    diagnostics.push({
+      file: ctx.path,
+      line: lineOf(p.field),
+      severity: p.severity ?? 'warning',
+      message: p.message,
+      ...(p.key ? { key: p.key } : {}),
+    });
   }
   for (const f of mapped.seen ?? []) ctx.fieldsSeen?.add(f);
   const id = mapped.id ?? fallbackId;
@@ -32,7 +38,12 @@ export function finishDocument(
   const control = /[\u0000-\u001f\u007f]/.exec(id);
   if (control) {
     const what = control[0] === '\t' ? 'a tab' : control[0] === '\n' || control[0] === '\r' ? 'a line break' : 'a control character';
-    diagnostics.push({ file: ctx.path, line: mapped.id !== undefined ? lineOf(idField(ctx)) : (line ?? 0), severity: 'error', message: `${where} id ${JSON.stringify(id)} holds ${what}; skipped` });
+    diagnostics.push({
+      file: ctx.path,
+      line: mapped.id !== undefined ? lineOf(idField(ctx)) : (line ?? 0),
+      severity: 'error',
+      message: `${where} id ${JSON.stringify(id)} holds ${what}; skipped`,
+    });
     return undefined;
   }
   const parts = { title: mapped.title, body, fields: mapped.fields };
@@ -42,7 +53,10 @@ export function finishDocument(
   }
   const source: Document['source'] = line !== undefined ? { path: ctx.path, line } : { path: ctx.path };
   return makeDocument({
-    id, ...parts, meta: mapped.meta, source,
+    id,
+    ...parts,
+    meta: mapped.meta,
+    source,
     ...(mapped.vector ? { vector: mapped.vector } : {}),
     ...(mapped.invalidAcl.length ? { invalidAcl: mapped.invalidAcl } : {}),
   });

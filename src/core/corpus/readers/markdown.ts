@@ -34,7 +34,12 @@ export function readMarkdown(text: string, ctx: ReaderContext): ReadResult {
   if (unreadable) {
     // Its access fields cannot be read, so it must not pass for a document without any: fail closed.
     mapped.invalidAcl.push('front matter');
-    mapped.problems.push({ field: '', severity: 'error', message: 'front matter is not a key/value mapping, so its access fields cannot be read; the document is visible to nobody until it is fixed' });
+    mapped.problems.push({
+      field: '',
+      severity: 'error',
+      message:
+        'front matter is not a key/value mapping, so its access fields cannot be read; the document is visible to nobody until it is fixed',
+    });
   }
   if (!mapped.title) mapped.title = firstHeading(content);
   const body = content.replace(/^\s*\n/, '').trimEnd();

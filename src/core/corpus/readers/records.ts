@@ -74,7 +74,12 @@ export function readJsonRecords(text: string, ctx: ReaderContext): ReadResult {
     records = (value as { documents: unknown[] }).documents;
     prefix = '/documents';
   } else {
-    diagnostics.push({ file: ctx.path, line: 1, severity: 'error', message: 'expected an array of records or { "documents": [...] }; file skipped' });
+    diagnostics.push({
+      file: ctx.path,
+      line: 1,
+      severity: 'error',
+      message: 'expected an array of records or { "documents": [...] }; file skipped',
+    });
     return { docs: [], diagnostics };
   }
   const docs: Document[] = [];

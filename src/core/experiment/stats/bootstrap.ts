@@ -23,11 +23,7 @@ export interface BootstrapOptions {
  *
  * Empty input → [NaN, NaN].
  */
-export function pairedBootstrapCI(
-  a: ArrayLike<number>,
-  b: ArrayLike<number>,
-  options: BootstrapOptions = {},
-): [number, number] {
+export function pairedBootstrapCI(a: ArrayLike<number>, b: ArrayLike<number>, options: BootstrapOptions = {}): [number, number] {
   return runSync(pairedBootstrapCISteps(a, b, options));
 }
 
@@ -50,12 +46,14 @@ export function* pairedBootstrapCIsSteps(
   options: BootstrapOptions = {},
 ): Steps<[number, number][]> {
   const { samples = 10_000, seed = 42, confidence = 0.95 } = options;
-  if (!(Number.isInteger(samples) && samples > 0)) throw new RangeError(`pairedBootstrapCI: samples must be a positive integer, got ${samples}`);
+  if (!(Number.isInteger(samples) && samples > 0))
+    throw new RangeError(`pairedBootstrapCI: samples must be a positive integer, got ${samples}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`pairedBootstrapCI: confidence must be in (0, 1), got ${confidence}`);
   const ds = pairs.map(([a, b]) => pairedDifferences(a, b));
   if (ds.length === 0) return [];
   const n = ds[0].length;
-  for (const d of ds) if (d.length !== n) throw new RangeError(`pairedBootstrapCIs: every pair needs the same queries, got ${n} and ${d.length}`);
+  for (const d of ds)
+    if (d.length !== n) throw new RangeError(`pairedBootstrapCIs: every pair needs the same queries, got ${n} and ${d.length}`);
   if (n === 0) return ds.map((): [number, number] => [NaN, NaN]);
 
   const generator = new Mulberry32(seed);

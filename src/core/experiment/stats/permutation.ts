@@ -34,7 +34,8 @@ export const EXACT_PERMUTATION_MAX = 20;
  */
 export function pairedPermutationTest(a: ArrayLike<number>, b: ArrayLike<number>, options: PermutationOptions = {}): number {
   const { samples = 10_000, seed = 42 } = options;
-  if (!(Number.isInteger(samples) && samples > 0)) throw new RangeError(`pairedPermutationTest: samples must be a positive integer, got ${samples}`);
+  if (!(Number.isInteger(samples) && samples > 0))
+    throw new RangeError(`pairedPermutationTest: samples must be a positive integer, got ${samples}`);
   const d = nonZero(pairedDifferences(a, b));
   const n = d.length;
   if (n === 0) return 1;
@@ -100,14 +101,7 @@ function exactSignFlipP(n: number, table: Float64Array, observed: number, thresh
   return count / half;
 }
 
-function sampledSignFlipP(
-  n: number,
-  table: Float64Array,
-  observed: number,
-  threshold: number,
-  samples: number,
-  seed: number,
-): number {
+function sampledSignFlipP(n: number, table: Float64Array, observed: number, threshold: number, samples: number, seed: number): number {
   const groups = table.length / GROUP_MASKS;
   const generator = new Mulberry32(seed);
   const words = new Uint32Array(Math.ceil(n / 32)); // one random bit per difference, reused

@@ -58,7 +58,11 @@ export class Postings {
   readonly maxCache = new Map<string, Float64Array>();
   readonly bitmapCache = new WeakMap<ReadonlySet<string>, Uint8Array>();
 
-  constructor(readonly fieldCount: number, ms: MiniSearchState, fields: readonly string[]) {
+  constructor(
+    readonly fieldCount: number,
+    ms: MiniSearchState,
+    fields: readonly string[],
+  ) {
     this.vocabulary = ms._index;
     this.documentCount = ms._documentCount;
     this.docSpace = ms._nextId;
@@ -135,7 +139,7 @@ export class Postings {
       norm = new Float64Array(this.docSpace);
       const lengths = this.lengths[field];
       const avg = this.avgLength[field];
-      for (let n = 0; n < this.docSpace; n++) norm[n] = k * (1 - b + b * lengths[n] / avg);
+      for (let n = 0; n < this.docSpace; n++) norm[n] = k * (1 - b + (b * lengths[n]) / avg);
       this.normCache.set(key, norm);
     }
     return norm;
@@ -151,7 +155,7 @@ export class Postings {
     let maxima = this.maxCache.get(key);
     if (!maxima) {
       if (this.maxCache.size >= SETTINGS_KEPT) this.maxCache.clear();
-      this.maxCache.set(key, maxima = new Float64Array(this.start.length).fill(NaN));
+      this.maxCache.set(key, (maxima = new Float64Array(this.start.length).fill(NaN)));
     }
     let m = maxima[l];
     if (Number.isNaN(m)) {
@@ -159,7 +163,7 @@ export class Postings {
       const k1p1 = k + 1;
       for (let i = this.start[l]; i < this.end[l]; i++) {
         const tf = this.tfs[i];
-        const s = d + tf * k1p1 / (tf + norm[this.docs[i]]);
+        const s = d + (tf * k1p1) / (tf + norm[this.docs[i]]);
         if (s > m) m = s;
       }
       maxima[l] = m;

@@ -83,7 +83,7 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
     const g0 = groups.length;
     for (const term of q.terms) {
       let exp = expansions.get(term);
-      if (!exp) expansions.set(term, exp = expand(p, term, q.prefix, q.fuzzy));
+      if (!exp) expansions.set(term, (exp = expand(p, term, q.prefix, q.fuzzy)));
       const from = lists.length;
       for (const [t, weight] of exp) {
         const l = t * p.fieldCount + field;
@@ -150,7 +150,7 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
         const at = pos[byBound[j]];
         if (at < list.end && docs[at] === doc) {
           const tf = tfs[at];
-          bound += list.boost * (list.weight * (list.idf * (d + tf * k1p1 / (tf + list.norm[doc]))));
+          bound += list.boost * (list.weight * (list.idf * (d + (tf * k1p1) / (tf + list.norm[doc]))));
         }
       }
       bound = (bound + ubSum[firstEssential]) * coordinationCap;
@@ -179,7 +179,7 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
             if (at < lists[i].end && docs[at] === doc) {
               const list = lists[i];
               const tf = tfs[at];
-              termSum += list.weight * (list.idf * (d + tf * k1p1 / (tf + list.norm[doc])));
+              termSum += list.weight * (list.idf * (d + (tf * k1p1) / (tf + list.norm[doc])));
               matched = true;
             }
           }
@@ -194,7 +194,7 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
             quality++;
           }
         }
-        if (fieldQuality > 0) score += fg.boost * (fieldSum * fieldQuality / fieldQuality);
+        if (fieldQuality > 0) score += fg.boost * ((fieldSum * fieldQuality) / fieldQuality);
       }
       if (quality > 0 && (!and || quality === termCount)) {
         heap.offer(p.ids[doc]!, q.coordination ? score * quality : score);
@@ -228,7 +228,7 @@ export function expand(p: Postings, term: string, prefix: boolean, fuzzy: number
       const distance = t.length - term.length;
       if (!distance) continue;
       prefixed.add(t);
-      out.push([p.termNumbers.get(t)!, PREFIX_WEIGHT * t.length / (t.length + 0.3 * distance)]);
+      out.push([p.termNumbers.get(t)!, (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance)]);
     }
   }
   if (fuzzy > 0) {
@@ -236,7 +236,7 @@ export function expand(p: Postings, term: string, prefix: boolean, fuzzy: number
     if (maxDistance) {
       for (const [t, [, distance]] of p.vocabulary.fuzzyGet(term, maxDistance)) {
         if (!distance || prefixed.has(t)) continue;
-        out.push([p.termNumbers.get(t)!, FUZZY_WEIGHT * t.length / (t.length + distance)]);
+        out.push([p.termNumbers.get(t)!, (FUZZY_WEIGHT * t.length) / (t.length + distance)]);
       }
     }
   }

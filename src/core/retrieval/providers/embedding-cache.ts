@@ -42,7 +42,10 @@ function segmentHash(id: string, dimension: number, keys: string[], data: Uint8A
 export function encodeSegment(seg: Segment): Buffer {
   const bytes = new Uint8Array(seg.data.buffer, seg.data.byteOffset, seg.data.byteLength);
   const sha256 = segmentHash(seg.id, seg.dimension, seg.keys, bytes);
-  const header = Buffer.from(JSON.stringify({ id: seg.id, dimension: seg.dimension, count: seg.keys.length, keys: seg.keys, sha256 }), 'utf8');
+  const header = Buffer.from(
+    JSON.stringify({ id: seg.id, dimension: seg.dimension, count: seg.keys.length, keys: seg.keys, sha256 }),
+    'utf8',
+  );
   const headerEnd = 8 + header.length;
   const dataStart = Math.ceil(headerEnd / 4) * 4;
   const buf = Buffer.alloc(dataStart + seg.data.byteLength);
@@ -65,10 +68,12 @@ export function decodeSegment(buf: Buffer): Segment | undefined {
     return undefined;
   }
   const { id, dimension, count, keys } = header;
-  if (typeof id !== 'string' || typeof dimension !== 'number' || typeof count !== 'number' || !Array.isArray(keys) || keys.length !== count) return undefined;
+  if (typeof id !== 'string' || typeof dimension !== 'number' || typeof count !== 'number' || !Array.isArray(keys) || keys.length !== count)
+    return undefined;
   const dataStart = Math.ceil((8 + headerLen) / 4) * 4;
   if (buf.length !== dataStart + count * dimension * 4) return undefined;
-  if (typeof header.sha256 !== 'string' || header.sha256 !== segmentHash(id, dimension, keys as string[], buf.subarray(dataStart))) return undefined;
+  if (typeof header.sha256 !== 'string' || header.sha256 !== segmentHash(id, dimension, keys as string[], buf.subarray(dataStart)))
+    return undefined;
   // Copy into an aligned buffer (Node's pooled Buffers may start at an offset that is not a multiple of 4).
   const data = new Float32Array(count * dimension);
   Buffer.from(data.buffer).set(buf.subarray(dataStart));
@@ -86,7 +91,10 @@ export class EmbeddingStore {
   private loaded = false;
   readonly folder: string;
 
-  constructor(readonly embedderId: string, cacheDir: string) {
+  constructor(
+    readonly embedderId: string,
+    cacheDir: string,
+  ) {
     this.folder = join(cacheDir, fingerprint([embedderId]).replace('sha256:', ''));
   }
 
@@ -102,7 +110,9 @@ export class EmbeddingStore {
 
   private segmentFiles(): string[] {
     if (!existsSync(this.folder)) return [];
-    return readdirSync(this.folder).filter((f) => f.endsWith(SEGMENT_EXT)).sort();
+    return readdirSync(this.folder)
+      .filter((f) => f.endsWith(SEGMENT_EXT))
+      .sort();
   }
 
   private load(): void {
@@ -153,7 +163,11 @@ export class EmbeddingStore {
     if (entries.length === 0) return;
     const dimension = entries[0][1].length;
     if (this.loadedDim !== undefined && dimension !== this.loadedDim) {
-      throw new ProviderError(`embedding cache: the embedder now returns ${dimension}-dim vectors, the cache holds ${this.loadedDim}-dim ones`, this.embedderId, { hint: `delete the folder ${this.folder} if the model changed` });
+      throw new ProviderError(
+        `embedding cache: the embedder now returns ${dimension}-dim vectors, the cache holds ${this.loadedDim}-dim ones`,
+        this.embedderId,
+        { hint: `delete the folder ${this.folder} if the model changed` },
+      );
     }
     const data = new Float32Array(entries.length * dimension);
     entries.forEach(([k, v], i) => {
@@ -185,7 +199,8 @@ export function cachedEmbedder(inner: Embedder, cacheDir: string): Embedder {
       });
       if (missing.size > 0) {
         const vectors = await inner.embed([...missing.values()], kind, signal);
-        if (vectors.length !== missing.size) throw new ProviderError(`embedder ${inner.id} returned ${vectors.length} vectors for ${missing.size} texts`, inner.id);
+        if (vectors.length !== missing.size)
+          throw new ProviderError(`embedder ${inner.id} returned ${vectors.length} vectors for ${missing.size} texts`, inner.id);
         store.put([...missing.keys()].map((k, i) => [k, vectors[i]]));
       }
       // Copies, so callers that modify vectors (e.g. normalise in place) cannot corrupt the cache.

@@ -9,7 +9,12 @@ import { InputError } from '../../util/diagnostics';
 import { cachedEmbedder } from './embedding-cache';
 import { type HttpEmbedderConfig, HttpEmbedder, type HttpRerankerConfig, HttpReranker } from './http';
 import { type PrecomputedConfig, PrecomputedQueryEmbedder } from './precomputed';
-import { type TransformersEmbedderConfig, TransformersEmbedder, type TransformersRerankerConfig, TransformersReranker } from './transformers';
+import {
+  type TransformersEmbedderConfig,
+  TransformersEmbedder,
+  type TransformersRerankerConfig,
+  TransformersReranker,
+} from './transformers';
 import type { Embedder, Reranker } from './types';
 
 export interface ProviderContext {
@@ -44,7 +49,9 @@ function providerOf(config: unknown, settingPath: string, allowed: string[]): st
 
 function requireModelLoading(ctx: ProviderContext, settingPath: string): void {
   if (!ctx.allowModelLoading) {
-    throw new InputError(`${settingPath}: loading local models is not allowed here (untrusted workspace). Trust the workspace to use the "transformers" provider.`);
+    throw new InputError(
+      `${settingPath}: loading local models is not allowed here (untrusted workspace). Trust the workspace to use the "transformers" provider.`,
+    );
   }
 }
 
@@ -60,7 +67,9 @@ export function createEmbedder(config: ProviderConfig, ctx: ProviderContext): Em
   switch (provider) {
     case 'lsa':
       if (ctx.lsa) return ctx.lsa;
-      throw new InputError(`${settingPath}: lsa is built by the vector index (it is trained on the corpus); it cannot be created on its own.`);
+      throw new InputError(
+        `${settingPath}: lsa is built by the vector index (it is trained on the corpus); it cannot be created on its own.`,
+      );
     case 'transformers':
       requireModelLoading(ctx, settingPath);
       return withCache(
@@ -72,15 +81,18 @@ export function createEmbedder(config: ProviderConfig, ctx: ProviderContext): Em
         }),
       );
     case 'http':
-      return withCache(new HttpEmbedder(settingsOf<HttpEmbedderConfig>(config), { allowNetwork: ctx.allowNetwork, settingPath, env: ctx.env }));
+      return withCache(
+        new HttpEmbedder(settingsOf<HttpEmbedderConfig>(config), { allowNetwork: ctx.allowNetwork, settingPath, env: ctx.env }),
+      );
     case 'precomputed': {
       const c = settingsOf<PrecomputedConfig>(config);
       if (c.queryEmbedder !== undefined && (c.queryEmbedder as { provider?: unknown })?.provider === 'precomputed') {
         throw new InputError(`${settingPath}.queryEmbedder cannot itself be "precomputed".`);
       }
-      const fallback = c.queryEmbedder !== undefined
-        ? createEmbedder(c.queryEmbedder as ProviderConfig, { ...ctx, settingPath: `${settingPath}.queryEmbedder` })
-        : undefined;
+      const fallback =
+        c.queryEmbedder !== undefined
+          ? createEmbedder(c.queryEmbedder as ProviderConfig, { ...ctx, settingPath: `${settingPath}.queryEmbedder` })
+          : undefined;
       return new PrecomputedQueryEmbedder(c, { baseDir: ctx.baseDir, settingPath, fallback });
     }
   }

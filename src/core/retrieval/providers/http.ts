@@ -93,13 +93,16 @@ function settingsFrom(config: HttpCommonConfig, opts: HttpOptions): Settings {
   } catch {
     throw new InputError(`${sp}.url is not a valid URL: ${JSON.stringify(config.url)}.`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError(`${sp}.url must be http or https (got ${parsed.protocol}).`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new InputError(`${sp}.url must be http or https (got ${parsed.protocol}).`);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (config.apiKeyEnv !== undefined) {
     const env = opts.env ?? process.env;
     const key = env[config.apiKeyEnv];
     if (!key) {
-      throw new InputError(`${sp}.apiKeyEnv: the environment variable ${config.apiKeyEnv} is not set (it should hold the API key for ${config.url}).`);
+      throw new InputError(
+        `${sp}.apiKeyEnv: the environment variable ${config.apiKeyEnv} is not set (it should hold the API key for ${config.url}).`,
+      );
     }
     headers.authorization = `Bearer ${key}`;
   }
@@ -146,10 +149,14 @@ export class HttpEmbedder implements Embedder {
   private readonly s: Settings;
   private readonly format: HttpEmbeddingFormat;
 
-  constructor(private readonly config: HttpEmbedderConfig, opts: HttpOptions) {
+  constructor(
+    private readonly config: HttpEmbedderConfig,
+    opts: HttpOptions,
+  ) {
     this.s = settingsFrom(config, opts);
     this.format = oneOf(config.format, ['openai', 'ollama', 'tei'], `${opts.settingPath}.format`);
-    if (this.format !== 'tei' && !config.model) throw new InputError(`${opts.settingPath}.model is missing (the ${this.format} format sends it).`);
+    if (this.format !== 'tei' && !config.model)
+      throw new InputError(`${opts.settingPath}.model is missing (the ${this.format} format sends it).`);
     this.id = [
       'http',
       this.format,
@@ -168,7 +175,12 @@ export class HttpEmbedder implements Embedder {
   private requestBody(input: string[]): unknown {
     switch (this.format) {
       case 'openai':
-        return { model: this.config.model, input, encoding_format: 'float', ...(this.config.dimensions ? { dimensions: this.config.dimensions } : {}) };
+        return {
+          model: this.config.model,
+          input,
+          encoding_format: 'float',
+          ...(this.config.dimensions ? { dimensions: this.config.dimensions } : {}),
+        };
       case 'ollama':
         return { model: this.config.model, input };
       case 'tei':
@@ -184,7 +196,10 @@ export class HttpEmbedder implements Embedder {
       const data = (json as { data?: unknown })?.data;
       if (!Array.isArray(data)) throw badShape(s, expected);
       // Servers may answer out of order; `index` says which input each vector belongs to.
-      const rows = data.map((d: { index?: unknown; embedding?: unknown }, i) => ({ index: typeof d?.index === 'number' ? d.index : i, v: toVector(s, d?.embedding, expected) }));
+      const rows = data.map((d: { index?: unknown; embedding?: unknown }, i) => ({
+        index: typeof d?.index === 'number' ? d.index : i,
+        v: toVector(s, d?.embedding, expected),
+      }));
       rows.sort((a, b) => a.index - b.index);
       vectors = rows.map((r) => r.v);
     } else if (this.format === 'ollama') {
@@ -227,7 +242,10 @@ export class HttpReranker implements Reranker {
   private readonly s: Settings;
   private readonly format: HttpRerankFormat;
 
-  constructor(private readonly config: HttpRerankerConfig, opts: HttpOptions) {
+  constructor(
+    private readonly config: HttpRerankerConfig,
+    opts: HttpOptions,
+  ) {
     this.s = settingsFrom(config, opts);
     this.format = oneOf(config.format, ['cohere', 'jina', 'tei'], `${opts.settingPath}.format`);
     this.id = ['http-rerank', this.format, config.url, `model=${config.model ?? ''}`].join('|');
@@ -255,9 +273,10 @@ export class HttpReranker implements Reranker {
     const out: number[] = [];
     for (let i = 0; i < passages.length; i += this.s.batchSize) {
       const batch = passages.slice(i, i + this.s.batchSize);
-      const body = this.format === 'tei'
-        ? { query, texts: batch }
-        : { ...(this.config.model ? { model: this.config.model } : {}), query, documents: batch, top_n: batch.length };
+      const body =
+        this.format === 'tei'
+          ? { query, texts: batch }
+          : { ...(this.config.model ? { model: this.config.model } : {}), query, documents: batch, top_n: batch.length };
       out.push(...this.parse(await postJson(this.s, body, signal), batch.length));
     }
     return out;
@@ -272,7 +291,10 @@ export class HttpReranker implements Reranker {
  * 429/5xx/network errors (Retry-After honoured) and errors naming the URL and the setting. `onSend` is called as
  * each attempt goes out, retries included.
  */
-export function jsonPoster(config: Omit<HttpRerankerConfig, 'format'>, opts: HttpOptions): (body: unknown, signal?: AbortSignal, onSend?: () => void) => Promise<unknown> {
+export function jsonPoster(
+  config: Omit<HttpRerankerConfig, 'format'>,
+  opts: HttpOptions,
+): (body: unknown, signal?: AbortSignal, onSend?: () => void) => Promise<unknown> {
   const s = settingsFrom(config, opts);
   return (body, signal, onSend) => postJson(s, body, signal, onSend);
 }

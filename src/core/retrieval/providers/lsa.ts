@@ -101,12 +101,7 @@ export class LsaModel {
     this.notes = parts.notes;
     this.tokenize = parts.tokenize;
     this.termIndex = new Map(parts.vocabulary.map((t, i) => [t, i]));
-    this.fingerprint = fingerprint([
-      String(parts.dimension),
-      parts.vocabulary.join('\n'),
-      bytesOf(parts.idf),
-      bytesOf(parts.termVectors),
-    ]);
+    this.fingerprint = fingerprint([String(parts.dimension), parts.vocabulary.join('\n'), bytesOf(parts.idf), bytesOf(parts.termVectors)]);
   }
 
   /** The L2-normalised latent vector of any text (query or document). */

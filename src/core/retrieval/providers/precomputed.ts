@@ -96,7 +96,8 @@ export function readQueryVectors(path: string, displayPath = path): { vectors: M
     const q = rec?.text ?? rec?.query;
     if (typeof q !== 'string') bad(line, 'needs a "text" (the query text) string');
     else if (!isNumberArray(rec.vector)) bad(line, '"vector" must be a non-empty array of finite numbers');
-    else if (dimension !== undefined && rec.vector.length !== dimension) bad(line, `"vector" has ${rec.vector.length} dimensions, earlier lines have ${dimension}`);
+    else if (dimension !== undefined && rec.vector.length !== dimension)
+      bad(line, `"vector" has ${rec.vector.length} dimensions, earlier lines have ${dimension}`);
     else {
       dimension = rec.vector.length;
       vectors.set(q, Float32Array.from(rec.vector));
@@ -117,7 +118,10 @@ export class PrecomputedQueryEmbedder implements Embedder {
   readonly diagnostics: Diagnostic[] = [];
   private readonly table = new Map<string, Float32Array>();
 
-  constructor(private readonly config: PrecomputedConfig, private readonly opts: PrecomputedQueryOptions) {
+  constructor(
+    private readonly config: PrecomputedConfig,
+    private readonly opts: PrecomputedQueryOptions,
+  ) {
     if (config.queryVectors !== undefined) {
       const { vectors, diagnostics } = readQueryVectors(resolve(opts.baseDir, config.queryVectors), config.queryVectors);
       for (const [k, v] of vectors) this.table.set(k, v);
@@ -134,7 +138,9 @@ export class PrecomputedQueryEmbedder implements Embedder {
 
   async embed(texts: string[], kind: 'query' | 'document', signal?: AbortSignal): Promise<Float32Array[]> {
     if (kind === 'document') {
-      throw new InputError(`${this.opts.settingPath}: the precomputed provider takes document vectors from the corpus ("${this.config.field ?? 'vector'}" field), it cannot embed documents.`);
+      throw new InputError(
+        `${this.opts.settingPath}: the precomputed provider takes document vectors from the corpus ("${this.config.field ?? 'vector'}" field), it cannot embed documents.`,
+      );
     }
     const out: Array<Float32Array | undefined> = texts.map((t) => this.table.get(t));
     const missing = texts.filter((_, i) => !out[i]);

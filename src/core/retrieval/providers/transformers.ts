@@ -189,7 +189,10 @@ async function withModelLoad<T>(lib: Transformers, resolved: ResolvedModel, opts
     return await load();
   } catch (e) {
     const where = resolved.local ? `the folder ${resolved.ref}` : `the Hugging Face id "${resolved.ref}"`;
-    throw new ProviderError(`could not load the model from ${where}: ${(e as Error).message}`, resolved.ref, { key: `${opts.settingPath}.model`, cause: e });
+    throw new ProviderError(`could not load the model from ${where}: ${(e as Error).message}`, resolved.ref, {
+      key: `${opts.settingPath}.model`,
+      cause: e,
+    });
   } finally {
     lib.env.allowRemoteModels = false;
   }
@@ -200,7 +203,10 @@ async function runModel<T>(resolved: ResolvedModel, opts: TransformersOptions, i
   try {
     return await run();
   } catch (e) {
-    throw new ProviderError(`the model ${resolved.ref} failed on a batch of ${items}: ${(e as Error).message}`, resolved.ref, { key: opts.settingPath, cause: e });
+    throw new ProviderError(`the model ${resolved.ref} failed on a batch of ${items}: ${(e as Error).message}`, resolved.ref, {
+      key: opts.settingPath,
+      cause: e,
+    });
   }
 }
 
@@ -241,13 +247,19 @@ abstract class TransformersModel<Loaded> {
 // ---------------------------------------------------------------------------------------------
 // Embedder
 
-type FeatureExtractor = (texts: string[], options: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ dims: number[]; data: ArrayLike<number> }>;
+type FeatureExtractor = (
+  texts: string[],
+  options: { pooling: 'mean' | 'cls'; normalize: boolean },
+) => Promise<{ dims: number[]; data: ArrayLike<number> }>;
 
 export class TransformersEmbedder extends TransformersModel<FeatureExtractor> implements Embedder {
   readonly id: string;
   private dim: number | undefined;
 
-  constructor(private readonly config: TransformersEmbedderConfig, opts: TransformersOptions) {
+  constructor(
+    private readonly config: TransformersEmbedderConfig,
+    opts: TransformersOptions,
+  ) {
     super(config, opts, 32);
     if (config.pooling !== undefined && config.pooling !== 'mean' && config.pooling !== 'cls') {
       throw new InputError(`${opts.settingPath}.pooling must be "mean" or "cls" (got ${JSON.stringify(config.pooling)}).`);
@@ -281,7 +293,9 @@ export class TransformersEmbedder extends TransformersModel<FeatureExtractor> im
     for (let i = 0; i < texts.length; i += this.batchSize) {
       signal?.throwIfAborted();
       const batch = texts.slice(i, i + this.batchSize).map((t) => prefix + t);
-      const tensor = await runModel(this.resolved, this.opts, batch.length, () => extract(batch, { pooling: this.config.pooling ?? 'mean', normalize: this.config.normalize ?? true }));
+      const tensor = await runModel(this.resolved, this.opts, batch.length, () =>
+        extract(batch, { pooling: this.config.pooling ?? 'mean', normalize: this.config.normalize ?? true }),
+      );
       const dim = tensor.dims[tensor.dims.length - 1];
       const data = tensor.data instanceof Float32Array ? tensor.data : Float32Array.from(tensor.data);
       for (let r = 0; r < batch.length; r++) out.push(data.slice(r * dim, (r + 1) * dim));
@@ -320,12 +334,20 @@ export class TransformersReranker extends TransformersModel<CrossEncoder> implem
 
   constructor(config: TransformersRerankerConfig, opts: TransformersOptions) {
     super(config, opts, 16);
-    this.id = ['transformers-rerank', this.resolved.local ? this.resolved.ref : config.model, this.resolved.contentKey, `quantized=${config.quantized ?? false}`].join('|');
+    this.id = [
+      'transformers-rerank',
+      this.resolved.local ? this.resolved.ref : config.model,
+      this.resolved.contentKey,
+      `quantized=${config.quantized ?? false}`,
+    ].join('|');
   }
 
   protected async open(lib: Transformers, options: ReturnType<typeof loadOptions>): Promise<CrossEncoder> {
     const [tokenizer, model] = await Promise.all([
-      lib.AutoTokenizer.from_pretrained(this.resolved.ref, { local_files_only: options.local_files_only, ...(options.cache_dir ? { cache_dir: options.cache_dir } : {}) }),
+      lib.AutoTokenizer.from_pretrained(this.resolved.ref, {
+        local_files_only: options.local_files_only,
+        ...(options.cache_dir ? { cache_dir: options.cache_dir } : {}),
+      }),
       lib.AutoModelForSequenceClassification.from_pretrained(this.resolved.ref, options),
     ]);
     return { tokenizer, model } as unknown as CrossEncoder;
@@ -338,7 +360,9 @@ export class TransformersReranker extends TransformersModel<CrossEncoder> implem
     for (let i = 0; i < passages.length; i += this.batchSize) {
       signal?.throwIfAborted();
       const batch = passages.slice(i, i + this.batchSize);
-      const { logits } = await runModel(this.resolved, this.opts, batch.length, async () => model(tokenizer(new Array<string>(batch.length).fill(query), { text_pair: batch, padding: true, truncation: true })));
+      const { logits } = await runModel(this.resolved, this.opts, batch.length, async () =>
+        model(tokenizer(new Array<string>(batch.length).fill(query), { text_pair: batch, padding: true, truncation: true })),
+      );
       scores.push(...logitsToScores(logits.dims, logits.data));
     }
     return scores;

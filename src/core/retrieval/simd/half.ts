@@ -38,9 +38,8 @@ function roundHalfEven(r: number): number {
 export function halfValue(bits: number): number {
   const exponent = (bits >> 10) & 0x1f;
   const mantissa = bits & 0x3ff;
-  const magnitude = exponent === 0 ? mantissa * 2 ** -24
-    : exponent === 31 ? (mantissa ? NaN : Infinity)
-    : (1 + mantissa / 1024) * 2 ** (exponent - 15);
+  const magnitude =
+    exponent === 0 ? mantissa * 2 ** -24 : exponent === 31 ? (mantissa ? NaN : Infinity) : (1 + mantissa / 1024) * 2 ** (exponent - 15);
   return bits & 0x8000 ? -magnitude : magnitude;
 }
 

@@ -8,14 +8,17 @@
 export function dotF32(m: Float32Array, q: Float32Array, dim: number, rows: Int32Array, n: number, out: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const off = rows[i] * dim;
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
     for (let j = 0; j < dim; j += 4) {
       a0 += m[off + j] * q[j];
       a1 += m[off + j + 1] * q[j + 1];
       a2 += m[off + j + 2] * q[j + 2];
       a3 += m[off + j + 3] * q[j + 3];
     }
-    out[i] = (a0 + a1) + (a2 + a3);
+    out[i] = a0 + a1 + (a2 + a3);
   }
 }
 
@@ -23,7 +26,10 @@ export function dotF32(m: Float32Array, q: Float32Array, dim: number, rows: Int3
 export function l2F32(m: Float32Array, q: Float32Array, dim: number, rows: Int32Array, n: number, out: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const off = rows[i] * dim;
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
     for (let j = 0; j < dim; j += 4) {
       const d0 = m[off + j] - q[j];
       const d1 = m[off + j + 1] - q[j + 1];
@@ -34,22 +40,33 @@ export function l2F32(m: Float32Array, q: Float32Array, dim: number, rows: Int32
       a2 += d2 * d2;
       a3 += d3 * d3;
     }
-    out[i] = 0 - ((a0 + a1) + (a2 + a3)); // 0 - s: a distance of 0 scores +0, not -0
+    out[i] = 0 - (a0 + a1 + (a2 + a3)); // 0 - s: a distance of 0 scores +0, not -0
   }
 }
 
 /** Rows as half-float bits, decoded through `half` (halfTable()). */
-export function dotF16(m: Uint16Array, half: Float32Array, q: Float32Array, dim: number, rows: Int32Array, n: number, out: Float64Array): void {
+export function dotF16(
+  m: Uint16Array,
+  half: Float32Array,
+  q: Float32Array,
+  dim: number,
+  rows: Int32Array,
+  n: number,
+  out: Float64Array,
+): void {
   for (let i = 0; i < n; i++) {
     const off = rows[i] * dim;
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
     for (let j = 0; j < dim; j += 4) {
       a0 += half[m[off + j]] * q[j];
       a1 += half[m[off + j + 1]] * q[j + 1];
       a2 += half[m[off + j + 2]] * q[j + 2];
       a3 += half[m[off + j + 3]] * q[j + 3];
     }
-    out[i] = (a0 + a1) + (a2 + a3);
+    out[i] = a0 + a1 + (a2 + a3);
   }
 }
 
@@ -60,13 +77,16 @@ export function dotF16(m: Uint16Array, half: Float32Array, q: Float32Array, dim:
 export function dotI8(m: Int8Array, q: Int16Array, dim: number, rows: Int32Array, n: number, out: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const off = rows[i] * dim;
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
     for (let j = 0; j < dim; j += 4) {
       a0 += m[off + j] * q[j];
       a1 += m[off + j + 1] * q[j + 1];
       a2 += m[off + j + 2] * q[j + 2];
       a3 += m[off + j + 3] * q[j + 3];
     }
-    out[i] = (a0 + a1) + (a2 + a3);
+    out[i] = a0 + a1 + (a2 + a3);
   }
 }

@@ -25,8 +25,9 @@ const SCAN_WAT = 'exact-scan.wat';
 
 // compiled: undefined = not looked for yet, null = looked for and not available. Kept on globalThis because
 // tsx can load this file twice (once as ESM, once as CJS) and both copies must see one result.
-const state: { compiled?: WebAssembly.Module | null; fromSource?: Promise<WebAssembly.Module | null> } =
-  ((globalThis as Record<symbol, unknown>)[Symbol.for('ranklab.exactScanKernels')] ??= {}) as object;
+const state: { compiled?: WebAssembly.Module | null; fromSource?: Promise<WebAssembly.Module | null> } = ((
+  globalThis as Record<symbol, unknown>
+)[Symbol.for('ranklab.exactScanKernels')] ??= {}) as object;
 
 // __filename, not __dirname: tsx sets only __filename right when an ES module imports this file.
 function here(): string {
@@ -84,7 +85,11 @@ export async function loadScanModule(): Promise<WebAssembly.Module | undefined> 
 }
 
 interface Wabt {
-  parseWat(name: string, text: string, features: { simd: boolean }): { validate(): void; toBinary(options: object): { buffer: Uint8Array<ArrayBuffer> }; destroy(): void };
+  parseWat(
+    name: string,
+    text: string,
+    features: { simd: boolean },
+  ): { validate(): void; toBinary(options: object): { buffer: Uint8Array<ArrayBuffer> }; destroy(): void };
 }
 
 /** A fresh instance of the kernels with its own memory (each exact index owns one). */

@@ -8,10 +8,13 @@ export const fuseStep: Step = {
   run({ config }, { outputs, options }) {
     const h = config.hybrid!;
     const depth = options.stageDepth ?? h.depth;
-    const hits = reciprocalRankFusion([
-      { name: 'lexical', docs: outputs.get('lexical')!.hits, weight: h.weights.lexical, depth },
-      { name: 'vector', docs: outputs.get('vector')!.hits, weight: h.weights.vector, depth },
-    ], h.k).slice(0, depth);
+    const hits = reciprocalRankFusion(
+      [
+        { name: 'lexical', docs: outputs.get('lexical')!.hits, weight: h.weights.lexical, depth },
+        { name: 'vector', docs: outputs.get('vector')!.hits, weight: h.weights.vector, depth },
+      ],
+      h.k,
+    ).slice(0, depth);
     return { hits };
   },
   explain({ config }, { outputs, options }, out, docId) {
@@ -27,8 +30,10 @@ export const fuseStep: Step = {
     const fusion = { k: h.k, depth, lists, sum };
     const rank = rankOf(out.hits, docId);
     const parts = lists.map((l) => `${l.name} ${l.rank ?? '-'}`).join(', ');
-    if (rank !== null) return { step: 'fuse', rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `rank ${rank} (${parts})`, fusion };
-    if (lists.every((l) => l.rank === null)) return { step: 'fuse', rank: null, score: null, outcome: 'not-reached', note: 'in neither list', fusion };
+    if (rank !== null)
+      return { step: 'fuse', rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `rank ${rank} (${parts})`, fusion };
+    if (lists.every((l) => l.rank === null))
+      return { step: 'fuse', rank: null, score: null, outcome: 'not-reached', note: 'in neither list', fusion };
     return { step: 'fuse', rank: null, score: sum, outcome: 'below-depth', note: `below depth ${depth} (${parts})`, fusion };
   },
 };

@@ -25,19 +25,44 @@ export const lexicalStep: Step = {
     const detail = explainLexical(lexical!, text, docId, lexicalQuery(lx, depth, pre));
     const base = { step: 'lexical' as const, lexical: detail };
     const rank = rankOf(out.hits, docId);
-    if (rank !== null) return { ...base, rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `rank ${rank} of ${out.matched ?? out.hits.length} matches` };
+    if (rank !== null)
+      return {
+        ...base,
+        rank,
+        score: out.hits[rank - 1].score,
+        outcome: 'kept',
+        note: `rank ${rank} of ${out.matched ?? out.hits.length} matches`,
+      };
     if (!detail.matched) {
-      const why = detail.matchedTerms.length === 0 ? 'no query term in a searched field' : `AND: missing ${detail.missingTerms.map((t) => `'${t}'`).join(', ')}`;
+      const why =
+        detail.matchedTerms.length === 0
+          ? 'no query term in a searched field'
+          : `AND: missing ${detail.missingTerms.map((t) => `'${t}'`).join(', ')}`;
       return { ...base, rank: null, score: null, outcome: 'not-matched', note: `not matched (${why})` };
     }
     if (pre && !pre(docId)) return { ...base, rank: null, score: null, outcome: 'filtered', note: 'matched, but filtered by access' };
     const all = lexical!.search(text, lexicalQuery(lx, Infinity, pre)).hits;
     const at = rankOf(all, docId);
-    return { ...base, rank: null, score: at === null ? null : all[at - 1].score, outcome: 'below-depth', note: `below depth ${depth} (rank ${at} of ${all.length} matches)` };
+    return {
+      ...base,
+      rank: null,
+      score: at === null ? null : all[at - 1].score,
+      outcome: 'below-depth',
+      note: `below depth ${depth} (rank ${at} of ${all.length} matches)`,
+    };
   },
 };
 
 /** The lexical index's query for a config: its boosts and scoring, at `depth`, through `filter`. */
 export function lexicalQuery(lx: LexicalConfig, depth: number, filter?: DocFilter): LexicalQueryOptions {
-  return { bm25: lx.bm25, prefix: lx.prefix, fuzzy: lx.fuzzy, boosts: lx.fields, combineWith: lx.combineWith, coordination: lx.coordination, depth, filter };
+  return {
+    bm25: lx.bm25,
+    prefix: lx.prefix,
+    fuzzy: lx.fuzzy,
+    boosts: lx.fields,
+    combineWith: lx.combineWith,
+    coordination: lx.coordination,
+    depth,
+    filter,
+  };
 }

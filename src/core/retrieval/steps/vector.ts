@@ -19,7 +19,8 @@ export const vectorStep: Step = {
     // Unfiltered lists are cached under every setting that shapes them, so a cached list is what a search returns.
     if (!hnsw && !pre && vectorCache) return vectorCache.hits(`exact\u0000${depth}\u0000${text}`, () => exact!.search(q, depth));
     if (!hnsw) return { hits: exact!.search(q, depth, pre) };
-    if (!pre && vectorCache) return vectorCache.hits(`hnsw\u0000${depth}\u0000${v.hnsw.efSearch}\u0000${text}`, () => hnsw.search(q, depth, v.hnsw.efSearch));
+    if (!pre && vectorCache)
+      return vectorCache.hits(`hnsw\u0000${depth}\u0000${v.hnsw.efSearch}\u0000${text}`, () => hnsw.search(q, depth, v.hnsw.efSearch));
     if (!pre) return { hits: hnsw.search(q, depth, v.hnsw.efSearch) };
     const permitted = exact!.permittedCount(pre);
     const share = exact!.size ? permitted / exact!.size : 0;
@@ -30,22 +31,42 @@ export const vectorStep: Step = {
   async explain({ exact, hnsw, embedder, config }, { text, options, pre }, out, docId) {
     const depth = options.stageDepth ?? config.vector!.depth;
     const [q] = await embedder!.embed([text], 'query', options.signal);
-    const producedBy = !hnsw || out.notes?.some((n) => n.startsWith('vector: exact')) ? 'exact' as const : 'hnsw' as const;
+    const producedBy = !hnsw || out.notes?.some((n) => n.startsWith('vector: exact')) ? ('exact' as const) : ('hnsw' as const);
     const all = exact!.search(q, exact!.size, pre);
     const exactRank = rankOf(all, docId);
     const exactSimilarity = exactRank === null ? null : all[exactRank - 1].score;
     const rank = rankOf(out.hits, docId);
     const similarity = rank === null ? exactSimilarity : out.hits[rank - 1].score;
-    const vector = { similarity, producedBy, exactRank, exactSimilarity, differsFromExact: rank !== exactRank && (rank !== null || exactRank! <= depth), depth };
+    const vector = {
+      similarity,
+      producedBy,
+      exactRank,
+      exactSimilarity,
+      differsFromExact: rank !== exactRank && (rank !== null || exactRank! <= depth),
+      depth,
+    };
     const base = { step: 'vector' as const, vector };
     if (rank !== null) {
       const vsExact = producedBy === 'hnsw' && rank !== exactRank ? `; exact search ranks it ${exactRank ?? 'nowhere'}` : '';
-      return { ...base, rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `rank ${rank} by ${producedBy} (similarity ${similarity!.toFixed(4)})${vsExact}` };
+      return {
+        ...base,
+        rank,
+        score: out.hits[rank - 1].score,
+        outcome: 'kept',
+        note: `rank ${rank} by ${producedBy} (similarity ${similarity!.toFixed(4)})${vsExact}`,
+      };
     }
-    if (!exact!.vectorOf(docId)) return { ...base, rank: null, score: null, outcome: 'not-matched', note: 'not matched (no vector for this document)' };
+    if (!exact!.vectorOf(docId))
+      return { ...base, rank: null, score: null, outcome: 'not-matched', note: 'not matched (no vector for this document)' };
     if (pre && !pre(docId)) return { ...base, rank: null, score: null, outcome: 'filtered', note: 'filtered by access' };
     if (exactRank !== null && exactRank <= depth) {
-      return { ...base, rank: null, score: null, outcome: 'not-matched', note: `not found by HNSW (exact search ranks it ${exactRank}, within depth ${depth})` };
+      return {
+        ...base,
+        rank: null,
+        score: null,
+        outcome: 'not-matched',
+        note: `not found by HNSW (exact search ranks it ${exactRank}, within depth ${depth})`,
+      };
     }
     return { ...base, rank: null, score: null, outcome: 'below-depth', note: `below depth ${depth} (exact rank ${exactRank})` };
   },

@@ -6,4 +6,6 @@ him himself his how i if in into is it its itself just me more most my myself no
 other ought our ours ourselves out over own same she should so some such than that the their theirs them themselves
 then there these they this those through to too under until up very was we were what when where which while who
 whom why will with would you your yours yourself yourselves
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);

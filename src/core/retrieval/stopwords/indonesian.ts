@@ -6,4 +6,6 @@ kami kamu karena ke kebanyakan kemudian kepada ketika kita lagi lain lalu maka m
 namun oleh pada para per perlu saat saja sama sangat saya sebagai sebelum sedang sehingga sejak sekarang selain
 seluruh semua sendiri seperti serta setelah sudah supaya tanpa tapi telah tentang terhadap tersebut tetapi tidak
 untuk walaupun yaitu yakni yang
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);

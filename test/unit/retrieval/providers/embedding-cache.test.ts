@@ -15,7 +15,11 @@ after(() => server.close());
 beforeEach(() => server.reset());
 
 const freshDir = () => mkdtempSync(path.join(tmpdir(), 'ranklab-emb-cache-'));
-const http = (model = 'm') => new HttpEmbedder({ provider: 'http', url: `${server.url}/v1/embeddings`, model, batchSize: 2 }, { allowNetwork: true, settingPath: 'vector.embedder' });
+const http = (model = 'm') =>
+  new HttpEmbedder(
+    { provider: 'http', url: `${server.url}/v1/embeddings`, model, batchSize: 2 },
+    { allowNetwork: true, settingPath: 'vector.embedder' },
+  );
 const arr = (v: Float32Array) => Array.from(v);
 
 describe('cachedEmbedder', () => {
@@ -35,8 +39,14 @@ describe('cachedEmbedder', () => {
     await cachedEmbedder(http(), dir).embed(['a', 'bb'], 'document');
     server.requests.length = 0;
     const v = await cachedEmbedder(http(), dir).embed(['bb', 'new one', 'a', 'new one'], 'document');
-    assert.deepEqual(server.requests.map((r) => r.body.input), [['new one']]);
-    assert.deepEqual(v.map((x) => x[0]), [2, 7, 1, 7]);
+    assert.deepEqual(
+      server.requests.map((r) => r.body.input),
+      [['new one']],
+    );
+    assert.deepEqual(
+      v.map((x) => x[0]),
+      [2, 7, 1, 7],
+    );
   });
 
   it('keeps query and document vectors apart (prefixes may differ)', async () => {
@@ -63,7 +73,10 @@ describe('cachedEmbedder', () => {
     truncateSync(seg, statSync(seg).size - 3);
     server.requests.length = 0;
     const v = await cachedEmbedder(http(), dir).embed(['a', 'bb'], 'document');
-    assert.deepEqual(v.map((x) => x[0]), [1, 2]);
+    assert.deepEqual(
+      v.map((x) => x[0]),
+      [1, 2],
+    );
     assert.equal(server.requests.length, 1);
   });
 

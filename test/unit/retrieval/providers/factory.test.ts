@@ -18,7 +18,10 @@ const ctx = { baseDir: '/', allowNetwork: true, allowModelLoading: true };
 
 describe('createEmbedder / createReranker', () => {
   it('rejects a missing or unknown provider, naming the setting', () => {
-    assert.throws(() => createEmbedder({ provider: 'word2vec' } as never, ctx), /vector\.embedder\.provider must be one of lsa, transformers, http, precomputed/);
+    assert.throws(
+      () => createEmbedder({ provider: 'word2vec' } as never, ctx),
+      /vector\.embedder\.provider must be one of lsa, transformers, http, precomputed/,
+    );
     assert.throws(() => createReranker(null as never, ctx), /rerank\.provider must be an object/);
     assert.throws(() => createReranker({ provider: 'lsa' } as never, ctx), /rerank\.provider\.provider/);
   });
@@ -30,8 +33,14 @@ describe('createEmbedder / createReranker', () => {
   });
 
   it('http providers are refused without network access', () => {
-    assert.throws(() => createEmbedder({ provider: 'http', url: `${server.url}/embed`, format: 'tei' }, { ...ctx, allowNetwork: false }), /network/);
-    assert.throws(() => createReranker({ provider: 'http', url: `${server.url}/rerank`, format: 'tei' }, { ...ctx, allowNetwork: false }), /network/);
+    assert.throws(
+      () => createEmbedder({ provider: 'http', url: `${server.url}/embed`, format: 'tei' }, { ...ctx, allowNetwork: false }),
+      /network/,
+    );
+    assert.throws(
+      () => createReranker({ provider: 'http', url: `${server.url}/rerank`, format: 'tei' }, { ...ctx, allowNetwork: false }),
+      /network/,
+    );
   });
 
   it('with cacheDir, a second embedder over the same folder does not call the service', async () => {
@@ -40,12 +49,24 @@ describe('createEmbedder / createReranker', () => {
     await createEmbedder(config, { ...ctx, cacheDir }).embed(['a', 'b'], 'document');
     const again = await createEmbedder(config, { ...ctx, cacheDir }).embed(['a', 'b'], 'document');
     assert.equal(server.requests.length, 1);
-    assert.deepEqual(again.map((v) => Array.from(v)), [[1, 1, 1], [1, 1, 0]]);
+    assert.deepEqual(
+      again.map((v) => Array.from(v)),
+      [
+        [1, 1, 1],
+        [1, 1, 0],
+      ],
+    );
   });
 
   it('precomputed with an http queryEmbedder fallback', async () => {
-    const e = createEmbedder({ provider: 'precomputed', queryEmbedder: { provider: 'http', url: `${server.url}/api/embed`, model: 'm', format: 'ollama' } }, ctx);
-    assert.deepEqual((await e.embed(['hi'], 'query')).map((v) => Array.from(v)), [[2, 1, 1]]);
+    const e = createEmbedder(
+      { provider: 'precomputed', queryEmbedder: { provider: 'http', url: `${server.url}/api/embed`, model: 'm', format: 'ollama' } },
+      ctx,
+    );
+    assert.deepEqual(
+      (await e.embed(['hi'], 'query')).map((v) => Array.from(v)),
+      [[2, 1, 1]],
+    );
     assert.throws(() => createEmbedder({ provider: 'precomputed', queryEmbedder: { provider: 'precomputed' } }, ctx), /queryEmbedder/);
   });
 

@@ -14,7 +14,12 @@ after(() => server.close());
 beforeEach(() => server.reset());
 
 const sleeps: number[] = [];
-const opts = (extra: object = {}) => ({ allowNetwork: true, settingPath: 'vector.embedder', sleep: async (ms: number) => void sleeps.push(ms), ...extra });
+const opts = (extra: object = {}) => ({
+  allowNetwork: true,
+  settingPath: 'vector.embedder',
+  sleep: async (ms: number) => void sleeps.push(ms),
+  ...extra,
+});
 const arr = (v: Float32Array) => Array.from(v);
 
 describe('http embedder formats', () => {
@@ -22,7 +27,11 @@ describe('http embedder formats', () => {
     const e = new HttpEmbedder({ provider: 'http', url: `${server.url}/v1/embeddings`, model: 'm1' }, opts());
     const v = await e.embed(['hello world', 'a', 'banana split'], 'document');
     // [characters, words, vowels], counted by hand
-    assert.deepEqual(v.map(arr), [[11, 2, 3], [1, 1, 1], [12, 2, 4]]);
+    assert.deepEqual(v.map(arr), [
+      [11, 2, 3],
+      [1, 1, 1],
+      [12, 2, 4],
+    ]);
     assert.deepEqual(server.requests[0].body, { model: 'm1', input: ['hello world', 'a', 'banana split'], encoding_format: 'float' });
     assert.equal(e.dimension, 3);
   });
@@ -32,22 +41,37 @@ describe('http embedder formats', () => {
     assert.deepEqual((await o.embed(['hello world'], 'query')).map(arr), [[11, 2, 3]]);
     assert.deepEqual(server.requests[0].body, { model: 'nomic', input: ['hello world'] });
     const t = new HttpEmbedder({ provider: 'http', url: `${server.url}/embed`, format: 'tei' }, opts());
-    assert.deepEqual((await t.embed(['xyz', 'ab'], 'query')).map(arr), [[3, 1, 0], [2, 1, 1]]);
+    assert.deepEqual((await t.embed(['xyz', 'ab'], 'query')).map(arr), [
+      [3, 1, 0],
+      [2, 1, 1],
+    ]);
     assert.deepEqual(server.requests[1].body, { inputs: ['xyz', 'ab'] });
   });
 
   it('batches by batchSize and keeps the order', async () => {
     const e = new HttpEmbedder({ provider: 'http', url: `${server.url}/v1/embeddings`, model: 'm', batchSize: 2 }, opts());
     const v = await e.embed(['a', 'bb', 'ccc', 'dddd', 'eeeee'], 'document');
-    assert.deepEqual(v.map((x) => x[0]), [1, 2, 3, 4, 5]);
-    assert.deepEqual(server.requests.map((r) => r.body.input.length), [2, 2, 1]);
+    assert.deepEqual(
+      v.map((x) => x[0]),
+      [1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(
+      server.requests.map((r) => r.body.input.length),
+      [2, 2, 1],
+    );
   });
 
   it('applies queryPrefix / documentPrefix by kind', async () => {
-    const e = new HttpEmbedder({ provider: 'http', url: `${server.url}/v1/embeddings`, model: 'm', queryPrefix: 'query: ', documentPrefix: 'passage: ' }, opts());
+    const e = new HttpEmbedder(
+      { provider: 'http', url: `${server.url}/v1/embeddings`, model: 'm', queryPrefix: 'query: ', documentPrefix: 'passage: ' },
+      opts(),
+    );
     await e.embed(['x'], 'query');
     await e.embed(['x'], 'document');
-    assert.deepEqual(server.requests.map((r) => r.body.input[0]), ['query: x', 'passage: x']);
+    assert.deepEqual(
+      server.requests.map((r) => r.body.input[0]),
+      ['query: x', 'passage: x'],
+    );
   });
 
   it('a response of the wrong shape names the format setting', async () => {
@@ -61,17 +85,32 @@ describe('http embedder formats', () => {
 describe('http rerank formats', () => {
   const passages = ['the cat sat', 'dogs bark', 'cat and mat and sat'];
   // distinct query words (cat, sat, mat) found in each passage, by hand: 2, 0, 3
-  for (const [format, path] of [['cohere', '/v2/rerank'], ['jina', '/v1/rerank']] as const) {
+  for (const [format, path] of [
+    ['cohere', '/v2/rerank'],
+    ['jina', '/v1/rerank'],
+  ] as const) {
     it(`${format}: {model, query, documents, top_n} → scores back in passage order`, async () => {
-      const r = new HttpReranker({ provider: 'http', url: server.url + path, model: 'rr', format }, opts({ settingPath: 'rerank.provider' }));
+      const r = new HttpReranker(
+        { provider: 'http', url: server.url + path, model: 'rr', format },
+        opts({ settingPath: 'rerank.provider' }),
+      );
       assert.deepEqual(await r.score('cat sat mat', passages), [2, 0, 3]);
       assert.deepEqual(server.requests[0].body, { model: 'rr', query: 'cat sat mat', documents: passages, top_n: 3 });
     });
   }
   it('tei: {query, texts} → [{index, score}], batched', async () => {
-    const r = new HttpReranker({ provider: 'http', url: `${server.url}/rerank`, format: 'tei', batchSize: 2 }, opts({ settingPath: 'rerank.provider' }));
+    const r = new HttpReranker(
+      { provider: 'http', url: `${server.url}/rerank`, format: 'tei', batchSize: 2 },
+      opts({ settingPath: 'rerank.provider' }),
+    );
     assert.deepEqual(await r.score('cat sat mat', passages), [2, 0, 3]);
-    assert.deepEqual(server.requests.map((q) => q.body), [{ query: 'cat sat mat', texts: passages.slice(0, 2) }, { query: 'cat sat mat', texts: passages.slice(2) }]);
+    assert.deepEqual(
+      server.requests.map((q) => q.body),
+      [
+        { query: 'cat sat mat', texts: passages.slice(0, 2) },
+        { query: 'cat sat mat', texts: passages.slice(2) },
+      ],
+    );
   });
 });
 
@@ -114,7 +153,10 @@ describe('http retries, timeouts, keys, permissions', () => {
     sleeps.length = 0;
     const closed = await startModelServer();
     await closed.close(); // its port now refuses connections
-    const e = new HttpEmbedder({ provider: 'http', url: `${closed.url}/v1/embeddings`, model: 'm', maxRetries: 2 }, opts({ retryBaseMs: 5 }));
+    const e = new HttpEmbedder(
+      { provider: 'http', url: `${closed.url}/v1/embeddings`, model: 'm', maxRetries: 2 },
+      opts({ retryBaseMs: 5 }),
+    );
     await assert.rejects(e.embed(['a'], 'query'), /ECONNREFUSED.*gave up after 3 attempts/s);
     assert.deepEqual(sleeps, [5, 10]);
   });
@@ -126,7 +168,10 @@ describe('http retries, timeouts, keys, permissions', () => {
     await assert.rejects(e.embed(['a'], 'query'), (x: unknown) => {
       assert.ok(x instanceof ProviderError, String(x));
       assert.equal(x.key, 'vector.embedder.timeoutMs');
-      assert.match(x.message, /^vector\.embedder\.timeoutMs: no answer within 150 ms from http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(gave up after 2 attempts; see vector\.embedder\.maxRetries\)$/);
+      assert.match(
+        x.message,
+        /^vector\.embedder\.timeoutMs: no answer within 150 ms from http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(gave up after 2 attempts; see vector\.embedder\.maxRetries\)$/,
+      );
       return true;
     });
     // Two attempts, one wait between them. (How many requests reached the server is not asserted: under load the
@@ -134,33 +179,53 @@ describe('http retries, timeouts, keys, permissions', () => {
     assert.deepEqual(sleeps, [7], 'retryDelayMs from the config is the first wait');
   });
 
-  it('failures are ProviderErrors (InputErrors: the user\'s environment) naming the URL and the cause', async () => {
+  it("failures are ProviderErrors (InputErrors: the user's environment) naming the URL and the cause", async () => {
     const closed = await startModelServer();
     await closed.close();
     const target = `${closed.url}/v1/embeddings`;
     const e = new HttpEmbedder({ provider: 'http', url: target, model: 'm', maxRetries: 0 }, opts());
-    const err = await e.embed(['a'], 'query').then(() => undefined, (x: unknown) => x);
+    const err = await e.embed(['a'], 'query').then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     assert.ok(err instanceof ProviderError && err instanceof InputError, String(err));
     assert.equal(err.where, target);
     assert.equal(err.message, `vector.embedder: connection refused (ECONNREFUSED) at ${target}`);
-    assert.deepEqual([err.key, err.reason, err.hint], ['vector.embedder', `connection refused (ECONNREFUSED) at ${target}`, undefined], 'no retry, so no "gave up" hint');
+    assert.deepEqual(
+      [err.key, err.reason, err.hint],
+      ['vector.embedder', `connection refused (ECONNREFUSED) at ${target}`, undefined],
+      'no retry, so no "gave up" hint',
+    );
     assert.equal(((err.cause as Error).cause as { code?: string }).code, 'ECONNREFUSED');
 
     server.garbage = true;
     const g = new HttpEmbedder({ provider: 'http', url: url(), model: 'm' }, opts());
-    await assert.rejects(g.embed(['a'], 'query'), (x: unknown) => x instanceof ProviderError && x.status === 200 && x.message.startsWith(`vector.embedder: ${url()} answered 200 with a body that is not JSON`));
+    await assert.rejects(
+      g.embed(['a'], 'query'),
+      (x: unknown) =>
+        x instanceof ProviderError &&
+        x.status === 200 &&
+        x.message.startsWith(`vector.embedder: ${url()} answered 200 with a body that is not JSON`),
+    );
     assert.equal(server.requests.length, 1, 'a body that is not JSON is not retried');
 
     server.reset();
     server.failNext(1, 404);
-    await assert.rejects(g.embed(['a'], 'query'), (x: unknown) => x instanceof ProviderError && x.status === 404 && x.message.startsWith(`vector.embedder: ${url()} answered 404 Not Found`));
+    await assert.rejects(
+      g.embed(['a'], 'query'),
+      (x: unknown) =>
+        x instanceof ProviderError && x.status === 404 && x.message.startsWith(`vector.embedder: ${url()} answered 404 Not Found`),
+    );
   });
 
   it('a cancel during the wait before a retry stops at once (real waits)', async () => {
     server.failNext(1, 503);
     const ac = new AbortController();
     // The real sleep, with a 10-minute backoff: only the abort can end it.
-    const e = new HttpEmbedder({ provider: 'http', url: url(), model: 'm', retryDelayMs: 600_000 }, { allowNetwork: true, settingPath: 'vector.embedder' });
+    const e = new HttpEmbedder(
+      { provider: 'http', url: url(), model: 'm', retryDelayMs: 600_000 },
+      { allowNetwork: true, settingPath: 'vector.embedder' },
+    );
     const p = e.embed(['a'], 'query', ac.signal);
     const waitForFirstRequest = async () => {
       while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
@@ -182,7 +247,10 @@ describe('http retries, timeouts, keys, permissions', () => {
 
   it('sends the key from the named environment variable as a Bearer token', async () => {
     server.requiredKey = 's3cret';
-    const e = new HttpEmbedder({ provider: 'http', url: url(), model: 'm', apiKeyEnv: 'RANKLAB_TEST_KEY' }, opts({ env: { RANKLAB_TEST_KEY: 's3cret' } }));
+    const e = new HttpEmbedder(
+      { provider: 'http', url: url(), model: 'm', apiKeyEnv: 'RANKLAB_TEST_KEY' },
+      opts({ env: { RANKLAB_TEST_KEY: 's3cret' } }),
+    );
     await e.embed(['a'], 'query');
     assert.equal(server.requests[0].authorization, 'Bearer s3cret');
     assert.ok(!e.id.includes('s3cret'));
@@ -197,12 +265,18 @@ describe('http retries, timeouts, keys, permissions', () => {
   });
 
   it('is refused when network access is not allowed', () => {
-    assert.throws(() => new HttpReranker({ provider: 'http', url: url() }, { allowNetwork: false, settingPath: 'rerank.provider' }), /rerank\.provider.*network/);
+    assert.throws(
+      () => new HttpReranker({ provider: 'http', url: url() }, { allowNetwork: false, settingPath: 'rerank.provider' }),
+      /rerank\.provider.*network/,
+    );
   });
 
   it('validates url and format', () => {
     assert.throws(() => new HttpEmbedder({ provider: 'http', url: 'not a url', model: 'm' }, opts()), /vector\.embedder\.url/);
-    assert.throws(() => new HttpEmbedder({ provider: 'http', url: url(), model: 'm', format: 'grpc' as never }, opts()), /vector\.embedder\.format/);
+    assert.throws(
+      () => new HttpEmbedder({ provider: 'http', url: url(), model: 'm', format: 'grpc' as never }, opts()),
+      /vector\.embedder\.format/,
+    );
     assert.throws(() => new HttpEmbedder({ provider: 'http', url: url() }, opts()), /vector\.embedder\.model/);
   });
 });

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { LsaModel, createLsaEmbedder, trainLsa } from '../../../../src/core/retrieval/providers/lsa';
 import { InputError } from '../../../../src/core/util/diagnostics';
 
-const tokenize = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((t) => t !== '');
+const tokenize = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((t) => t !== '');
 
 function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
@@ -60,14 +64,20 @@ test('documents sharing vocabulary are nearer than unrelated ones', () => {
 test('docVectors equal embedText of the same training text (documents and queries share one projection)', () => {
   const model = trainLsa(toy, { ...toyOptions, dimensions: 3 });
   model.docVectors().forEach((d, i) => assert.deepEqual(d, model.embedText(toy[i])));
-  assert.ok(model.embedText('zebra quokka').every((v) => v === 0), 'unknown words embed as zeros');
+  assert.ok(
+    model.embedText('zebra quokka').every((v) => v === 0),
+    'unknown words embed as zeros',
+  );
 });
 
 test('dimensions are clamped to the corpus and the reason is noted', () => {
   const model = trainLsa(toy, { ...toyOptions, dimensions: 256 });
   // 10 documents, 14 distinct terms → at most 10 dimensions.
   assert.ok(model.dimension <= 10, `dimension ${model.dimension}`);
-  assert.ok(model.notes.some((n) => n.includes('256 requested, at most 10 possible')), model.notes.join('; '));
+  assert.ok(
+    model.notes.some((n) => n.includes('256 requested, at most 10 possible')),
+    model.notes.join('; '),
+  );
   assert.equal(model.embedText('car').length, model.dimension);
 });
 
@@ -75,7 +85,10 @@ test('minDf and maxDfRatio filter the vocabulary (hand-counted on the toy corpus
   // df: engine 6, fruit 4, repair 4, oil 4, car 3, automobile 3, banana 3, apple 3; the other 6 terms (change, leak, smoothie, juice, salad, bowl) 1.
   const model = trainLsa(toy, { tokenize, dimensions: 2, minDf: 2, maxDfRatio: 0.5 });
   assert.deepEqual([...model.vocabulary], ['apple', 'automobile', 'banana', 'car', 'fruit', 'oil', 'repair']);
-  assert.ok(model.notes.some((n) => n.includes('kept 7 of 14 terms')), model.notes.join('; '));
+  assert.ok(
+    model.notes.some((n) => n.includes('kept 7 of 14 terms')),
+    model.notes.join('; '),
+  );
 });
 
 test('training is deterministic under a fixed seed', () => {
@@ -121,7 +134,9 @@ test('no usable vocabulary is an InputError that says what to change', () => {
   // Four terms, each in one of the two documents: all four under the default minDf 2, none above maxDf.
   assert.throws(
     () => trainLsa(['alpha beta', 'gamma delta'], { tokenize }),
-    (e: unknown) => e instanceof InputError && /\(4 terms too rare, 0 too common\); lower vector\.embedder\.minDf \(now 2\) or raise vector\.embedder\.maxDfRatio/.test(e.message),
+    (e: unknown) =>
+      e instanceof InputError &&
+      /\(4 terms too rare, 0 too common\); lower vector\.embedder\.minDf \(now 2\) or raise vector\.embedder\.maxDfRatio/.test(e.message),
   );
   assert.throws(() => trainLsa([], { tokenize }), InputError);
 });

@@ -17,13 +17,23 @@ const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * 
 
 describe('all-MiniLM-L6-v2 through the transformers provider', { skip }, () => {
   const ctx = { baseDir: folder, allowNetwork: false, allowModelLoading: true };
-  const native = createEmbedder({ provider: 'transformers', model: 'all-MiniLM-L6-v2', pooling: 'mean', normalize: true, backend: 'native' }, ctx);
+  const native = createEmbedder(
+    { provider: 'transformers', model: 'all-MiniLM-L6-v2', pooling: 'mean', normalize: true, backend: 'native' },
+    ctx,
+  );
 
   it('gives unit vectors of 384 dimensions, and paraphrases without a shared word beat unrelated sentences', async () => {
-    const [guitar, music, market, espresso, coffee, tax] = await native.embed([
-      'a man is playing a guitar', 'someone performs a song on a stringed instrument', 'share prices fell sharply on wall street',
-      'how do I pull a shot of espresso', 'brewing strong coffee under pressure', 'filing an annual income tax return',
-    ], 'document');
+    const [guitar, music, market, espresso, coffee, tax] = await native.embed(
+      [
+        'a man is playing a guitar',
+        'someone performs a song on a stringed instrument',
+        'share prices fell sharply on wall street',
+        'how do I pull a shot of espresso',
+        'brewing strong coffee under pressure',
+        'filing an annual income tax return',
+      ],
+      'document',
+    );
     for (const v of [guitar, music, market]) {
       assert.equal(v.length, 384);
       assert.ok(Math.abs(Math.sqrt(dot(v, v)) - 1) < 1e-5);

@@ -64,7 +64,10 @@ describe('transformers embedder (tiny-embedder, WASM)', () => {
   });
 
   it('accepts an absolute model folder', async () => {
-    const e = new TransformersEmbedder({ provider: 'transformers', model: path.join(modelsDir, 'tiny-embedder') }, { baseDir: '/', allowRemote: false, settingPath: 'vector.embedder' });
+    const e = new TransformersEmbedder(
+      { provider: 'transformers', model: path.join(modelsDir, 'tiny-embedder') },
+      { baseDir: '/', allowRemote: false, settingPath: 'vector.embedder' },
+    );
     assert.equal((await e.embed(['hello'], 'query'))[0].length, 64);
   });
 });
@@ -73,7 +76,8 @@ describe('transformers model location errors', () => {
   it('a missing folder names the setting and the folder', () => {
     assert.throws(
       () => createEmbedder({ provider: 'transformers', model: './models/nope' }, ctx),
-      (e: unknown) => e instanceof InputError && e.message.includes('vector.embedder.model') && e.message.includes(path.join(modelsDir, 'models/nope')),
+      (e: unknown) =>
+        e instanceof InputError && e.message.includes('vector.embedder.model') && e.message.includes(path.join(modelsDir, 'models/nope')),
     );
   });
 
@@ -81,18 +85,27 @@ describe('transformers model location errors', () => {
     assert.throws(
       () => createReranker({ provider: 'transformers', model: 'Xenova/ms-marco-MiniLM-L-6-v2' }, ctx),
       (e: unknown) =>
-        e instanceof InputError && e.message.includes('rerank.provider.model') && e.message.includes(path.join(modelsDir, 'Xenova/ms-marco-MiniLM-L-6-v2')) && /network/.test(e.message),
+        e instanceof InputError &&
+        e.message.includes('rerank.provider.model') &&
+        e.message.includes(path.join(modelsDir, 'Xenova/ms-marco-MiniLM-L-6-v2')) &&
+        /network/.test(e.message),
     );
   });
 
   it('a folder without config.json is refused with the setting name', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ranklab-model-'));
     mkdirSync(path.join(dir, 'empty'));
-    assert.throws(() => createEmbedder({ provider: 'transformers', model: 'empty' }, { ...ctx, baseDir: dir }), /vector\.embedder\.model.*config\.json/);
+    assert.throws(
+      () => createEmbedder({ provider: 'transformers', model: 'empty' }, { ...ctx, baseDir: dir }),
+      /vector\.embedder\.model.*config\.json/,
+    );
   });
 
   it('is refused when model loading is not allowed (untrusted workspace)', () => {
-    assert.throws(() => createEmbedder({ provider: 'transformers', model: 'tiny-embedder' }, { ...ctx, allowModelLoading: false }), /untrusted/);
+    assert.throws(
+      () => createEmbedder({ provider: 'transformers', model: 'tiny-embedder' }, { ...ctx, allowModelLoading: false }),
+      /untrusted/,
+    );
   });
 
   it('an unknown backend is refused', () => {
@@ -113,7 +126,10 @@ describe('transformers cross-encoder (tiny-reranker)', () => {
   it('batching does not change the scores', async () => {
     const passages = ['cat', 'the cat sat', 'mat mat', 'dog', 'a cat sat on a mat'];
     const small = await reranker.score('cat sat mat', passages);
-    const big = await new TransformersReranker({ provider: 'transformers', model: 'tiny-reranker', batchSize: 16 }, { baseDir: modelsDir, allowRemote: false, settingPath: 'rerank.provider' }).score('cat sat mat', passages);
+    const big = await new TransformersReranker(
+      { provider: 'transformers', model: 'tiny-reranker', batchSize: 16 },
+      { baseDir: modelsDir, allowRemote: false, settingPath: 'rerank.provider' },
+    ).score('cat sat mat', passages);
     small.forEach((x, i) => assert.ok(Math.abs(x - big[i]) < 1e-4));
   });
 
