@@ -660,13 +660,11 @@ export function metricsSection(model: DashboardModel, showAll: boolean, toggle: 
         type: 'bar',
         data: {
           labels: latest.map((r) => (r.principal === null ? r.config : `${r.config} (${r.principal})`)),
-          datasets: model.metricColumns
-            .slice(0, 6)
-            .map((c, i) => ({
-              label: c.spec,
-              data: latest.map((r) => r.metrics[c.spec] ?? NaN),
-              backgroundColor: col.palette[i % col.palette.length],
-            })),
+          datasets: model.metricColumns.slice(0, 6).map((c, i) => ({
+            label: c.spec,
+            data: latest.map((r) => r.metrics[c.spec] ?? NaN),
+            backgroundColor: col.palette[i % col.palette.length],
+          })),
         },
         options: {
           responsive: true,

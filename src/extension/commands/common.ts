@@ -45,14 +45,12 @@ export async function pickRun(ctx: RanklabContext, placeHolder: string, runId?: 
   }
   const headline = controller.settings.primaryMetric;
   const picked = await vscode.window.showQuickPick(
-    [...runs]
-      .reverse()
-      .map((r) => ({
-        label: runLabel(r, headline ?? r.summary.metricSpecs[0]),
-        description: r.id,
-        detail: r.summary.provenance.createdAt,
-        run: r,
-      })),
+    [...runs].reverse().map((r) => ({
+      label: runLabel(r, headline ?? r.summary.metricSpecs[0]),
+      description: r.id,
+      detail: r.summary.provenance.createdAt,
+      run: r,
+    })),
     { placeHolder, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.run;

@@ -31,14 +31,12 @@ const value = fc.double({ min: -1, max: 1, noNaN: true });
 test('shared resamples give every metric the interval it gets alone, and the reference one', () => {
   fc.assert(
     fc.property(
-      fc
-        .integer({ min: 0, max: 60 })
-        .chain((n) =>
-          fc.array(fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n })), {
-            minLength: 1,
-            maxLength: 9,
-          }),
-        ), // up to 9: the sums run four metrics at a time
+      fc.integer({ min: 0, max: 60 }).chain((n) =>
+        fc.array(fc.tuple(fc.array(value, { minLength: n, maxLength: n }), fc.array(value, { minLength: n, maxLength: n })), {
+          minLength: 1,
+          maxLength: 9,
+        }),
+      ), // up to 9: the sums run four metrics at a time
       fc.integer(),
       fc.integer({ min: 1, max: 400 }),
       fc.constantFrom(0.8, 0.9, 0.95, 0.99),
