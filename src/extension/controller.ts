@@ -401,6 +401,7 @@ export class RanklabController implements vscode.Disposable {
           session.workspace.settings,
           settings.metricOptions,
           abort.signal,
+          this.store?.dir,
         ),
       };
     } catch (e) {

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type CompareSide, compareRuns } from '../../core/actions/compare-runs';
+import { type CompareSide, compareRuns, storedRunOf } from '../../core/actions/compare-runs';
 import { type ComparisonSide, type ManyComparison, MixedPrincipalsError, mixedPrincipals } from '../../core/experiment/compare';
-import { type GateSettings, checkGates, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
+import { type GateResult, type GateSettings, gateCount, readGatesFile, withGateMetrics } from '../../core/experiment/gates';
 import { UNSEALED_RUN_WARNING, comparisonSideOf, isSavedRunFile, readSavedRun } from '../../core/experiment/run-store';
 import type { SavedRun } from '../../core/run/types';
 import { type ExcludedQuery, loadJudgments, type JudgmentSet } from '../../core/judgments';
@@ -89,7 +89,7 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
 type CompareValues = ReturnType<typeof parse<typeof COMPARE_OPTIONS>>['values'];
 
 /** One side of a comparison, resolved before any work: a run read from a file, or a config still to run. */
-type Side = { kind: 'run'; side: ComparisonSide; file: string } | { kind: 'config'; entry: ConfigEntry; label?: string };
+type Side = { kind: 'run'; side: ComparisonSide; file: string; saved?: SavedRun } | { kind: 'config'; entry: ConfigEntry; label?: string };
 
 async function runComparison(values: CompareValues, io: Io, mode: { gate: boolean }): Promise<number> {
   const format = formatChoice(values.format, ['table', 'json', 'markdown', 'junit'] as const, 'table');
@@ -158,6 +158,7 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   let judgments: JudgmentSet | undefined;
   let excluded: ExcludedQuery[];
   let many: ManyComparison;
+  let gates: GateResult[][];
   try {
     // The rest of the inputs, before any config runs; the corpus first, pausing, so that Ctrl-C stops it too.
     const need = { optional: enginesOnly(entries) };
@@ -177,10 +178,15 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
     // changed query in JSON, for those printed in a table or markdown (--brief prints none).
     const explain =
       format === 'json' && maxQueries === undefined ? 'all' : brief && format !== 'json' ? 0 : (maxQueries ?? PRINTED_QUERIES);
+    // A saved run is given with its file: its kept per-query values (the runs folder's) are used, not evaluated again.
     const actionSide = (s: Side): CompareSide =>
-      s.kind === 'run' ? s : { kind: 'config', config: session!.usable(s.entry), name: nameOf(s) };
+      s.kind === 'config'
+        ? { kind: 'config', config: session!.usable(s.entry), name: nameOf(s) }
+        : s.saved
+          ? { kind: 'saved', ref: storedRunOf(s.file, s.saved), name: s.side.name }
+          : { kind: 'run', side: s.side };
     const reporters = new Map<string, (done: number, total: number) => void>();
-    ({ many, excluded } = await compareRuns(
+    ({ many, excluded, gates } = await compareRuns(
       session,
       {
         baseline: actionSide(baseline),
@@ -194,6 +200,8 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
         classSlices: !!values['class-slices'],
         allowMixedPrincipals: values['allow-mixed-principals'],
         explain,
+        gates: checkingGates ? gateSettings : undefined,
+        cache: session && { dir: session.workspace.runsDir },
       },
       {
         signal,
@@ -214,7 +222,6 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   } finally {
     dispose();
   }
-  const gates = many.comparisons.map((cmp) => (checkingGates ? checkGates(gateSettings, cmp) : []));
   const prefix = excluded.length && format !== 'json' && format !== 'junit' ? `${excludedLine(excluded, principal!)}\n\n` : '';
 
   if (many.comparisons.length === 1) {
@@ -305,7 +312,7 @@ function gatesFor(file: string | undefined, fromWorkspace: GateSettings | undefi
  */
 function resolveSide(arg: string, session: RanklabSession | undefined, report: InputReport): Side {
   const isFile = existsSync(arg) && !arg.endsWith('.rank.json') && statSync(arg).isFile();
-  if (isFile && isSavedRunFile(arg)) return { kind: 'run', side: comparisonSideOf(savedRunOf(arg, report)), file: resolve(arg) };
+  if (isFile && isSavedRunFile(arg)) return savedSide(savedRunOf(arg, report), resolve(arg));
   if (isFile) {
     checkUserTextFile(arg);
     const trec = readTrecRun(arg);
@@ -316,10 +323,15 @@ function resolveSide(arg: string, session: RanklabSession | undefined, report: I
   // A saved run of the workspace by its id (its file name without the extension, as the editor shows it); a config
   // of that name comes first.
   const saved = session.configEntries().some((e) => e.name === arg) ? undefined : existingRunFile(session.workspace.runsDir, arg);
-  if (saved) return { kind: 'run', side: comparisonSideOf(savedRunOf(saved, report)), file: saved };
+  if (saved) return savedSide(savedRunOf(saved, report), saved);
   const entry = session.configEntry(arg);
   session.usable(entry); // throws with every problem of the config
   return { kind: 'config', entry };
+}
+
+/** A saved run as a side (one with failed queries refused now, before any work). */
+function savedSide(saved: SavedRun, file: string): Side {
+  return { kind: 'run', side: comparisonSideOf(saved), file, saved };
 }
 
 /** A saved run named on the command line: exit 2 when its content hash does not match; a warning when it has none. */

@@ -1,4 +1,5 @@
 import { formatExplanation } from '../../core/report/explain';
+import { STEP_EXPLAINS, STEP_NAMES } from '../../core/run/stages';
 import { explainDocument } from '../../core/session/explain';
 import { formatChoice, parse, required } from '../args';
 import type { Io } from '../io';
@@ -7,14 +8,11 @@ import { WORKSPACE_OPTIONS, interruptSignal, openWorkspace, principalsOf, report
 
 export const EXPLAIN_USAGE = `ranklab explain [--workspace DIR] --config NAME [--baseline NAME] --query QID_OR_TEXT --doc ID [--as PRINCIPAL]
                 [--format table|json] [--strict]
-  Why a document is where it is for one query: each step of the pipeline in turn. Lexical: per field, query term
-  and prefix/fuzzy expansion the term frequency, field length and average, length norm, idf, BM25, expansion
-  weight, field boost and coordination factor, adding up to the lexical score; vector: similarity, rank, HNSW or
-  exact (and exact search's rank); fusion: each list's rank, weight and weight/(k+rank); rerank: the model's score
-  and the rank before and after. A document not ranked: the step it fell out at (not matched, below depth,
-  filtered by access). --baseline: both configs side by side and the one-line reason the rank changed. --as: a
-  document the principal may not see is only reported as not visible. --query is a query id of the judgments, or
-  the query text.`;
+  Why a document is where it is for one query: each step of the pipeline in turn:
+${STEP_NAMES.map((s) => `    ${s}: ${STEP_EXPLAINS[s]}`).join('\n')}
+  A document not ranked: the step it fell out at (not matched, below depth, filtered by access). --baseline: both
+  configs side by side and the one-line reason the rank changed. --as: a document the principal may not see is only
+  reported as not visible. --query is a query id of the judgments, or the query text.`;
 
 export async function explainCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parse(argv, {

@@ -1,6 +1,15 @@
 import type { JudgmentSet, Query } from '../judgments/types';
 import { querySplit, splitSourceOf } from '../judgments/splits';
-import { type EvaluateOptions, type MetricSpec, describeMetric, evaluateRun, judgedAt } from '../metrics';
+import {
+  type EvaluateOptions,
+  type Evaluation,
+  type MetricSpec,
+  type QueryContext,
+  describeMetric,
+  evaluateRun,
+  judgedAt,
+  meansOf,
+} from '../metrics';
 import type { RankedDoc, Run, StageCandidates } from '../run/types';
 import { type QueryClass, type StageRecallReport, classChanges, stageRecall } from './stage-recall';
 import { type ComparisonBounds, comparisonBoundsSteps, gradeQueries } from './bounds';
@@ -21,6 +30,11 @@ export interface ComparisonSide {
    * undefined when that is not known (a TREC run from another engine).
    */
   principal?: string | null;
+  /**
+   * The run's per-query values of every metric compared, on these judgments and metric options, when they were kept
+   * (experiment/evaluation-cache.ts: when the run was saved): taken as they are instead of evaluating the run again.
+   */
+  values?: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
 /** What a side is called and who it was made as: known before its run is made. */
@@ -288,7 +302,8 @@ export async function compareManySliced(
   );
 }
 
-function manyOf(baseline: ComparisonSide, candidates: ComparisonSide[], comparisons: Comparison[]): ManyComparison {
+/** One ManyComparison of comparisons already corrected together (compareMany's, or a cached pair's). */
+export function manyOf(baseline: SideIdentity, candidates: SideIdentity[], comparisons: Comparison[]): ManyComparison {
   const first = comparisons[0];
   return {
     baseline: baseline.name,
@@ -369,8 +384,8 @@ function* compareSteps(
   const graded = gradeQueries(baseline.run, candidate.run, judgments, options);
   const contexts = (side: 0 | 1) => new Map([...graded].map(([q, lists]) => [q, lists.contexts[side]]));
   const [ctxA, ctxB] = [contexts(0), contexts(1)];
-  const evA = evaluateRun(baseline.run, judgments, specs, options, ctxA);
-  const evB = evaluateRun(candidate.run, judgments, specs, options, ctxB);
+  const evA = evaluationOf(baseline, judgments, specs, options, ctxA);
+  const evB = evaluationOf(candidate, judgments, specs, options, ctxB);
   const k = specs[0].k ?? 10;
   const stagesA = stageRecall(baseline.run, baseline.stageIds, judgments, options, k);
   const stagesB = stageRecall(candidate.run, candidate.stageIds, judgments, options, k);
@@ -413,6 +428,19 @@ function* compareSteps(
     },
     stageRecall: { baseline: stagesA, candidate: stagesB, changed: classChanges(stagesA, stagesB) },
   };
+}
+
+/** A side's per-query values and their means: those kept with the run (`values`), else evaluateRun's now. */
+function evaluationOf(
+  side: ComparisonSide,
+  judgments: JudgmentSet,
+  specs: MetricSpec[],
+  options: EvaluateOptions,
+  contexts: ReadonlyMap<string, QueryContext>,
+): Pick<Evaluation, 'perQuery' | 'means'> {
+  if (!side.values) return evaluateRun(side.run, judgments, specs, options, contexts);
+  const perQuery = new Map([...side.values].map(([q, v]) => [q, { ...v }]));
+  return { perQuery, means: meansOf(specs, perQuery) };
 }
 
 /**

@@ -40,7 +40,7 @@ export function tieReport(
   judgments: JudgmentSet,
   specs: MetricSpec[],
   options: EvaluateOptions,
-  evaluation?: Evaluation,
+  evaluation?: Pick<Evaluation, 'perQuery' | 'means'>,
 ): TieReport {
   const depth = specs.some((s) => s.param === undefined || s.k === undefined) ? null : Math.max(...specs.map((s) => s.k!));
   // Only the queries with equal scores are re-ordered, and an order is kept only when it moves a grade: the metrics
@@ -93,7 +93,7 @@ export function tieReport(
  * evaluating again the queries whose list does not change.
  */
 function reorderedValues(
-  given: Evaluation,
+  given: Pick<Evaluation, 'perQuery'>,
   reordered: Map<string, Reordered>,
   order: 'best' | 'worst',
   judgments: JudgmentSet,

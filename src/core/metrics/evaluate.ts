@@ -111,7 +111,11 @@ export function evaluateRun(
   };
 }
 
-function meansOf(specs: MetricSpec[], perQuery: Map<string, Record<string, number>>): Record<string, number> {
+/** Each metric's mean over the queries, summed in their order. */
+export function meansOf(
+  specs: readonly MetricSpec[],
+  perQuery: ReadonlyMap<string, Readonly<Record<string, number>>>,
+): Record<string, number> {
   const means: Record<string, number> = {};
   for (const spec of specs) {
     let sum = 0;

@@ -1,12 +1,12 @@
 /**
  * Baseline vs candidate (and one baseline vs several candidates) for the dashboard: the core's action
- * (core/actions/compare-saved-runs.ts: compareRuns, gates, verdict, both caches, the matrix) turned into the view the
+ * (core/actions/compare-runs.ts compareRuns: gates, verdict, both caches, the matrix) turned into the view the
  * page shows. No `vscode` import.
  */
 import { optionalVisible, visibleText } from '../../core/util/visible-text';
 import type { ClassesView, ComparisonRefusal, ComparisonView, MatrixView, VerdictView } from '../../protocol/dashboard';
-import { type ComparisonSettings, type Sides, compareSavedMatrix, compareSavedPair } from '../../core/actions/compare-saved-runs';
-import type { Comparison, ComparisonStatistics, SliceComparison } from '../../core/experiment/compare';
+import { type ComparisonSettings, type Sides, compareRuns, comparisonSpecs } from '../../core/actions/compare-runs';
+import { type Comparison, type ComparisonStatistics, MixedPrincipalsError, type SliceComparison } from '../../core/experiment/compare';
 import type { GateResult } from '../../core/experiment/gates';
 import { ALPHA, type Verdict, type VerdictInput, verdictOf } from '../../core/experiment/verdict';
 import { queryClassTexts } from '../../core/experiment/query-classes';
@@ -15,7 +15,7 @@ import type { MetricOptions } from '../../core/metrics/context';
 import type { StoredRun } from '../run-store';
 import { metricColumn, principalOf, runLabel } from './runs';
 
-export type { ComparisonSettings, SideQueries, Sides } from '../../core/actions/compare-saved-runs';
+export type { ComparisonSettings, SideQueries, Sides } from '../../core/actions/compare-runs';
 
 /** Title and snippet of a document from the current corpus (runs saved without titles get them at display time). */
 export type DocLookup = (id: string) => { title?: string; snippet?: string } | undefined;
@@ -65,7 +65,7 @@ export const DETAILS_PENDING =
   'Reading the ranked lists: moved documents, query classes, judged@k and what unjudged documents could change follow.';
 
 /**
- * Baseline vs candidate for the dashboard (core compareSavedPair) on `judgments`. Runs made as different principals
+ * Baseline vs candidate for the dashboard (core compareRuns, a pair of saved runs as figures) on `judgments`. Runs made as different principals
  * get the core's refusal instead of figures, unless `allowMixedPrincipals` (then the view says MIXED PRINCIPALS).
  * `stale`: the judgments changed since one of the runs was made. `cacheDir` (the runs folder): the figures come from
  * the core's comparison cache when computed before from exactly these inputs (`cached` says which).
@@ -79,30 +79,49 @@ export async function dashboardComparison(
 ): Promise<DashboardComparison> {
   const runIds = { baseline: b.id, candidate: c.id };
   const stale = opts.stale ?? false;
-  const r = await compareSavedPair(b, c, judgments, settings, {
-    allowMixedPrincipals: opts.allowMixedPrincipals,
-    signal: opts.signal,
-    cacheDir: opts.cacheDir,
-    log: opts.log,
-    titlesFor: MOVED_SHOWN,
-    onStatistics:
-      opts.onStatistics &&
-      ((first) => {
-        const o = first.metricOptions;
-        const view = comparisonView(
-          first.comparison,
-          first.gates,
-          () => undefined,
-          stale,
-          o,
-          MOVED_SHOWN,
-          verdictView(first.comparison, first.gates, o, first.verdict),
-        );
-        opts.onStatistics!({ view: { runIds, ...view }, core: first.comparison, sides: first.sides, cached: false });
-      }),
-  });
-  if (r.refusal) return { refusal: { message: r.refusal.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
-  const { comparison: cmp, gates, verdict, sides, titles, metricOptions } = r;
+  const { specs, options: metricOptions } = comparisonSpecs([b, c], settings);
+  let r: Awaited<ReturnType<typeof compareRuns>>;
+  try {
+    r = await compareRuns(
+      undefined,
+      {
+        baseline: { kind: 'saved', ref: b },
+        candidates: [{ kind: 'saved', ref: c }],
+        specs,
+        metricOptions,
+        split: 'all',
+        judgments,
+        allowMixedPrincipals: opts.allowMixedPrincipals,
+        explain: 0,
+        gates: settings.gates,
+        cache: { dir: opts.cacheDir, log: opts.log, figures: { titlesFor: MOVED_SHOWN } },
+      },
+      {
+        signal: opts.signal,
+        onStatistics:
+          opts.onStatistics &&
+          ((first) => {
+            const view = comparisonView(
+              first.comparison,
+              first.gates,
+              () => undefined,
+              stale,
+              metricOptions,
+              MOVED_SHOWN,
+              verdictView(first.comparison, first.gates, metricOptions, first.verdict),
+            );
+            opts.onStatistics!({ view: { runIds, ...view }, core: first.comparison, sides: first.sides, cached: false });
+          }),
+      },
+    );
+  } catch (e) {
+    if (!(e instanceof MixedPrincipalsError)) throw e;
+    return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
+  }
+  const [cmp] = r.many.comparisons;
+  const [gates] = r.gates;
+  const [verdict] = r.verdicts;
+  const { sides, titles, cached } = r.figures!;
   // The moved documents' one-line reasons (core session/explain.ts), when the caller can still reproduce both runs.
   // They are an extra: a config that no longer builds (a model gone) leaves the comparison without them, not without figures.
   if (opts.reasons && !cmp.principals.mixed) await opts.reasons(cmp).catch(() => undefined);
@@ -114,7 +133,7 @@ export async function dashboardComparison(
     },
     core: cmp,
     sides,
-    cached: r.cached,
+    cached,
   };
 }
 
@@ -279,7 +298,7 @@ export function matrixCandidates(runs: StoredRun[], baseline: StoredRun): Stored
 }
 
 /**
- * Several candidates against one baseline (core compareSavedMatrix: one Holm–Bonferroni correction over every
+ * Several candidates against one baseline (core compareRuns: one Holm–Bonferroni correction over every
  * candidate's tests, the gates of each pair, significance as the core's matrix decides it) as the dashboard's view.
  */
 export async function dashboardMatrix(
@@ -289,8 +308,25 @@ export async function dashboardMatrix(
   settings: ComparisonSettings,
   metricOptions: MetricOptions,
   signal?: AbortSignal,
+  cacheDir?: string,
 ): Promise<MatrixView> {
-  const { many, matrix } = await compareSavedMatrix(baseline, candidates, judgments, settings, signal);
+  const { specs, options } = comparisonSpecs([baseline, ...candidates], settings);
+  // Candidates made as another principal are refused (MixedPrincipalsError; the caller offers only comparable ones).
+  const { many, matrix } = await compareRuns(
+    undefined,
+    {
+      baseline: { kind: 'saved', ref: baseline },
+      candidates: candidates.map((ref) => ({ kind: 'saved', ref })),
+      specs,
+      metricOptions: options,
+      split: 'all',
+      judgments,
+      explain: 0,
+      gates: settings.gates,
+      cache: { dir: cacheDir },
+    },
+    { signal },
+  );
   return {
     baselineRunId: baseline.id,
     baseline: runLabel(baseline),

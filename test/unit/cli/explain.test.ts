@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ranklab } from '../../helpers/cli';
 import { copyOfExample } from '../../helpers/workspace';
+import { STEP_EXPLAINS, STEP_NAMES } from '../../../src/core/run/stages';
 
 const example = copyOfExample();
 
@@ -63,6 +64,8 @@ test('explain as table; unknown config, query id and document exit 2 with "did y
   const help = ranklab(['help', 'explain']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^ranklab explain \[--workspace DIR\] --config NAME \[--baseline NAME\] --query QID_OR_TEXT --doc ID/);
+  // Each step's explanation is the one declaration's (core/run/stages.ts), not a text of its own.
+  for (const step of STEP_NAMES) assert.ok(help.stdout.includes(`    ${step}: ${STEP_EXPLAINS[step]}\n`), step);
 });
 
 test('explain --as: a document the principal may not see is only "not visible"; one they may see is explained', () => {
