@@ -124,45 +124,47 @@ export function saveTunedConfig(baseFile: string, text: string, settings: TuneSe
 }
 
 /**
- * Runs one computation at a time and only the latest input: a `submit` while one runs aborts it and replaces any
- * input still waiting, so a burst of 50 slider moves costs at most the one running and the last. `deliver` gets the
- * result of an input that nothing newer superseded.
+ * Runs one computation at a time and only the latest input: a `submit` while one runs replaces any input still
+ * waiting, so a burst of 50 slider moves costs the one running and the last. The running one is not aborted: the
+ * host's request would settle at once while the worker (one thread) still finishes it, and the next move would queue
+ * behind it there; waiting for it keeps exactly one move in the worker. `deliver` gets the result of an input that
+ * nothing newer superseded (a stale one is dropped).
  */
 export class LatestOnly<P, R> {
   private pending?: P;
-  private running?: AbortController;
+  private running = false;
 
   constructor(
-    private readonly run: (input: P, signal: AbortSignal) => Promise<R>,
+    private readonly run: (input: P) => Promise<R>,
     private readonly deliver: (input: P, result: R) => void,
     private readonly fail: (input: P, error: unknown) => void,
   ) {}
 
   submit(input: P): void {
     this.pending = input;
-    if (this.running) this.running.abort(new Error('superseded by a newer move'));
-    else void this.loop();
+    if (!this.running) void this.loop();
   }
 
   /** A computation is running (tests). */
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.running;
   }
 
   private async loop(): Promise<void> {
-    while (this.pending !== undefined) {
-      const input = this.pending;
-      this.pending = undefined;
-      const abort = new AbortController();
-      this.running = abort;
-      try {
-        const result = await this.run(input, abort.signal);
-        if (this.pending === undefined && !abort.signal.aborted) this.deliver(input, result);
-      } catch (e) {
-        if (this.pending === undefined && !abort.signal.aborted) this.fail(input, e);
-      } finally {
-        this.running = undefined;
+    this.running = true;
+    try {
+      while (this.pending !== undefined) {
+        const input = this.pending;
+        this.pending = undefined;
+        try {
+          const result = await this.run(input);
+          if (this.pending === undefined) this.deliver(input, result);
+        } catch (e) {
+          if (this.pending === undefined) this.fail(input, e);
+        }
       }
+    } finally {
+      this.running = false;
     }
   }
 }

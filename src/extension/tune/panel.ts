@@ -1,7 +1,7 @@
 /**
  * The Tune panel's controller: prepares the core's Tuner (src/core/tuning/tuner.ts) for a config in the Ranklab
  * worker (method `tunePrepare`, worker/main.ts, which keeps it) under a progress notification, then answers each
- * slider move with `tuneEvaluate`, latest move only (./model.ts LatestOnly: a move while one computes aborts it).
+ * slider move with `tuneEvaluate`, latest move only (./model.ts LatestOnly: moves made while one computes are dropped but the last).
  * "Apply to config" is a WorkspaceEdit (undoable, comments kept); "Save as new config" a new file beside it.
  * Its row in the panel table (../webviews/panels.ts) gives its page and the generic host; the app is webview/tune/main.ts.
  */
@@ -38,9 +38,9 @@ export class TunePanel {
     this.controller = controller;
     this.sessions = sessions;
     this.moves = new LatestOnly(
-      async ({ open, settings }, signal) => {
+      async ({ open, settings }) => {
         const t0 = performance.now();
-        const r = await this.sessions.inWorker(open.folder, 'tuning', 'tuneEvaluate', { file: open.file, settings }, { signal });
+        const r = await this.sessions.inWorker(open.folder, 'tuning', 'tuneEvaluate', { file: open.file, settings });
         return tuneView(r, settings, Math.round(performance.now() - t0));
       },
       ({ open, seq }, view) => {
