@@ -180,9 +180,10 @@ function drawResult(view: TuneView, at: number): void {
     ...(view.gates.length
       ? [
           h(
-            'ul',
+            'details',
             { id: 'gates' },
-            ...view.gates.map((g) => h('li', { class: g.passed ? 'win' : 'loss' }, `${g.passed ? '✓' : '✗'} ${g.gate}`)),
+            h('summary', {}, `gates: ${view.gates.filter((g) => g.passed).length} of ${view.gates.length} pass`),
+            h('ul', {}, ...view.gates.map((g) => h('li', { class: g.passed ? 'win' : 'loss' }, `${g.passed ? '✓' : '✗'} ${g.gate}`))),
           ),
         ]
       : []),
