@@ -119,6 +119,13 @@ function drawSetup(s: TuneSetup): void {
 
 function drawResult(view: TuneView, at: number): void {
   shownSeq = at;
+  // After a reload (or the state restored) the host's latest move is newer than the app's: the sliders follow it.
+  if (at >= seq) {
+    seq = at;
+    settings = { ...view.settings };
+    for (const [path, value] of Object.entries(settings))
+      for (const el of app.querySelectorAll<HTMLInputElement>(`input[data-path="${CSS.escape(path)}"]`)) el.value = String(value);
+  }
   client.state = { ...client.state, view };
   if (at === seq) {
     status.textContent = `computed in ${view.ms} ms`;
