@@ -6,6 +6,7 @@
 #   judging      test/e2e/judging.e2e.mjs: palette → judging view → grades by keyboard → file on disk, judged@10 in the dashboard
 #   progress     test/e2e/progress.e2e.mjs: slow Run Evaluation → notification counts → Cancel → cancelled message, no run of the stopped config
 #   sweep        test/e2e/sweep.e2e.mjs: palette → Sweep Parameter on baseline.rank.json → curve → a point's per-query diff → Save as config
+#   tune         test/e2e/tune.e2e.mjs: palette → Tune on title-boost-3.rank.json → a slider moved → figures change → Apply to config → file on disk, two themes
 #   responsive   test/e2e/responsive.e2e.mjs: Open Dashboard answers while a long evaluation runs in the worker
 #   beir         test/e2e/testing-beir.e2e.mjs: a BEIR folder (no ranklab.json) → Run All Tests → queries pass under the built-in config, access control skipped with its reason
 #   logs         test/e2e/logs.e2e.mjs: a generated log (planted e-mails, a robot) → queries sample (CLI, then the palette's dialogs:
@@ -20,7 +21,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$REPO"
-STEPS="${*:-ui food verdict scale judging progress responsive sweep beir logs integration installed}"
+STEPS="${*:-ui food verdict scale judging progress responsive sweep tune beir logs integration installed}"
 CS_BIN="$REPO/.vscode-test/code-server/node_modules/.bin/code-server"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.1fs", b-a}'; }
@@ -64,6 +65,9 @@ for step in $STEPS; do
     sweep)
       echo "== sweep: Sweep Parameter on the example (curve, a point's per-query diff, save as config)"
       node test/e2e/sweep.e2e.mjs ;;
+    tune)
+      echo "== tune: the Tune view on the example (move a slider, figures change, Apply to config, two themes)"
+      node test/e2e/tune.e2e.mjs ;;
     progress)
       echo "== progress: Run Evaluation's progress notification and Cancel (no run of the stopped config)"
       node test/e2e/progress.e2e.mjs ;;
@@ -89,7 +93,7 @@ for step in $STEPS; do
       ls "$D/ext" | grep -q '^ranklab\.ranklab-' || { echo "vsix did not install"; cat "$D/install.log"; exit 1; }
       test -f "$D"/ext/ranklab.ranklab-*/node_modules/hnswlib-node/build/Release/addon.node || { echo "hnswlib-node addon missing in the vsix"; exit 1; }
       rm -rf "$D" ;;
-    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | responsive | sweep | beir | logs | integration | installed | vsix)"; exit 2 ;;
+    *) echo "unknown step $step (ui | food | verdict | scale | judging | progress | responsive | sweep | tune | beir | logs | integration | installed | vsix)"; exit 2 ;;
   esac
   echo "   $step: $(since "$T")"
 done

@@ -1,6 +1,6 @@
 /**
  * CodeLens on the first line of a `*.rank.json`: the headline metric with its change against the
- * baseline, the second metric, and Run · Compare · Open dashboard. Opening a config whose figures are
+ * baseline, the second metric, and Run · Compare · Tune… · Open dashboard. Opening a config whose figures are
  * not known yet starts its evaluation in the background (trusted workspaces only).
  */
 import * as vscode from 'vscode';
@@ -65,6 +65,12 @@ export class ConfigCodeLensProvider implements vscode.CodeLensProvider, vscode.D
         command: 'ranklab.compareWithBaseline',
         arguments: [doc.uri],
         tooltip: 'Compare this config with the baseline in the dashboard',
+      }),
+      new vscode.CodeLens(top, {
+        title: 'Tune…',
+        command: 'ranklab.tuneConfig',
+        arguments: [doc.uri],
+        tooltip: 'Move this config’s boosts and BM25 settings as sliders, with the verdict against the baseline at each move',
       }),
       new vscode.CodeLens(top, { title: 'Open dashboard', command: 'ranklab.openDashboard' }),
     );

@@ -1,6 +1,6 @@
 /**
  * What a command or view of the editor layer may use: the parts `activate()` builds once, and each webview panel's
- * controller under its id in the panel table (webviews/panels.ts: `ctx.dashboard`, `ctx.judging`, `ctx.sweep`).
+ * controller under its id in the panel table (webviews/panels.ts: `ctx.dashboard`, `ctx.judging`, `ctx.sweep`, `ctx.tune`).
  * Commands are factories `(ctx) => handler` over it (src/extension/commands/), so each one names what it needs and
  * nothing is global.
  */

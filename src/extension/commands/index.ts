@@ -17,6 +17,7 @@ import { openDocument, openQuery } from './navigate';
 import { sampleQueries } from './queries';
 import { exportRun, setBaseline } from './runs';
 import { sweepParameter } from './sweep';
+import { tuneConfig } from './tune';
 import { createWorkspace } from './workspace';
 
 // Handlers take the arguments VS Code passes (untyped at the boundary); each declares the ones it reads.
@@ -42,6 +43,7 @@ export const COMMANDS = {
   'ranklab.judgeUnjudged': { create: judgeUnjudged },
   'ranklab.sampleQueries': { create: sampleQueries },
   'ranklab.sweepParameter': { create: sweepParameter },
+  'ranklab.tuneConfig': { create: tuneConfig },
   'ranklab.openDocument': { create: openDocument, internal: true },
   'ranklab.openQuery': { create: openQuery, internal: true },
 } satisfies Record<string, CommandSpec>;

@@ -14,6 +14,7 @@ import type { Messages } from '../../protocol/base';
 import { dashboardProtocol } from '../../protocol/dashboard';
 import { judgingProtocol } from '../../protocol/judging';
 import { sweepProtocol } from '../../protocol/sweep';
+import { tuneProtocol } from '../../protocol/tune';
 import type { PanelController, PanelView } from './view';
 
 export interface PanelSpec<M extends Messages, C> extends PanelView<M> {
@@ -51,6 +52,15 @@ export const PANELS = {
     icon: 'ranklab.svg',
     loading: 'Sweeping…',
     controller: async () => (await import('../sweep/panel')).SweepPanel,
+  }),
+  tune: panel({
+    protocol: tuneProtocol,
+    title: 'Ranklab: Tune',
+    app: 'tune',
+    styles: ['base.css', 'tune.css'],
+    icon: 'ranklab.svg',
+    loading: 'Preparing the Tune view…',
+    controller: async () => (await import('../tune/panel')).TunePanel,
   }),
 };
 

@@ -15,7 +15,9 @@ import { parseMetric } from '../../core/metrics';
 import { checkAcl } from '../../core/session/check-acl';
 import { poolEntries } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
+import { type Tuner, prepareTune } from '../../core/tuning/tuner';
 import { abortable } from '../../core/util/cooperative';
+import { InputError } from '../../core/util/diagnostics';
 import { evaluateAgainstBaseline } from '../logic/against-baseline';
 import type { EvaluateProgress, EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
@@ -25,6 +27,8 @@ interface Entry {
   trusted?: boolean;
   queue: Promise<unknown>;
   changed: Set<RanklabNotification['kinds'][number]>;
+  /** The Tune view's Tuner (one per folder: the config last opened in it). */
+  tuner?: { file: string; tuner: Tuner };
 }
 
 const entries = new Map<string, Entry>();
@@ -75,6 +79,11 @@ function evaluateProgress(p: WorkspaceConfigsProgress): EvaluateProgress {
 
 /** File changes: only a session already open needs to take them in; one opened later reads the files fresh. */
 function onNotify(n: RanklabNotification): void {
+  // A Tuner caches candidates and grades: new documents, judgments or settings make it stale.
+  if (n.type === 'changed') {
+    const e = entries.get(n.root);
+    if (e && n.kinds.some((k) => k !== 'config')) e.tuner = undefined;
+  }
   if (n.type === 'changed' && entries.get(n.root)?.session) for (const k of n.kinds) entryOf(n.root).changed.add(k);
 }
 
@@ -142,6 +151,28 @@ serveRpc<RanklabMethods, RanklabNotification>(
           { signal: ctx.signal, progress: (p) => ctx.progress(p) },
         ),
       ),
+
+    tunePrepare: (params, ctx) =>
+      exclusive(params, ctx, async (session) => {
+        const entry = entryOf(params.root);
+        entry.tuner = undefined;
+        const tuner = await prepareTune(
+          session,
+          { baseConfig: session.resolveConfig(params.file) },
+          { signal: ctx.signal, progress: (p) => ctx.progress(`${p.phase} ${p.done}/${p.total}`) },
+        );
+        entry.tuner = { file: params.file, tuner };
+        return tuner.sliders();
+      }),
+
+    // Not queued behind the folder's other tasks: a slider move reads only the Tuner's caches, and must not wait
+    // for a background evaluation to finish.
+    tuneEvaluate: (params, ctx) => {
+      const kept = entries.get(params.root)?.tuner;
+      if (kept?.file !== params.file)
+        throw new InputError('the Tune view is out of date (the workspace changed): open it again', [], { file: params.file });
+      return kept.tuner.evaluate(params.settings, ctx.signal);
+    },
 
     status: () => {
       return { sessions: [...entries].filter(([, e]) => e.session).map(([root]) => root), pid: process.pid, threadId };

@@ -12,6 +12,7 @@ import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
 import type { Variation } from '../../core/tuning/parameters';
 import type { SweepResult } from '../../core/tuning/sweep';
+import type { TuneResult, TuneSettings, TuneSliders } from '../../core/tuning/tuner';
 import type { WorkspacePool } from '../../core/session/judging-pool';
 import type { WorkProgress } from '../../core/util/cooperative';
 import type { Diagnostic } from '../../core/util/diagnostics';
@@ -119,6 +120,10 @@ export interface RanklabMethods {
     progress: SweepProgress;
     result: SweepResult;
   };
+  /** The Tune view: prepares (and keeps, one per folder) the Tuner of the config in `file`; its sliders. */
+  tunePrepare: { params: FolderParams & { file: string }; progress: string; result: TuneSliders };
+  /** One slider position of the Tuner `tunePrepare` kept for `file`: what eval + compare say of it. */
+  tuneEvaluate: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneResult };
   /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
   status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
 }

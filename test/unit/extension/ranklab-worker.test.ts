@@ -1,7 +1,8 @@
 // The real Ranklab worker (src/extension/worker/main.ts) on a copy of examples/food-search, through the RPC the
 // extension uses: an evaluation in the worker saves the same figures as the core called in this thread, reports
 // its progress, and a cancel stops it with nothing of the stopped config written; the access check crosses the
-// thread whole; a sweep in the worker equals the core's sweep here and stops on cancel. No timing is asserted.
+// thread whole; a sweep in the worker equals the core's sweep here and stops on cancel; the Tune view's Tuner kept in
+// the worker answers a move as the core does here. No timing is asserted.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { poolEntries, workspacePool } from '../../../src/core/session/judging-po
 import { RanklabSession } from '../../../src/core/session/session';
 import { parseVary } from '../../../src/core/tuning/parameters';
 import { runSweep } from '../../../src/core/tuning/sweep';
+import { prepareTune } from '../../../src/core/tuning/tuner';
 import { evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
 import type { EvaluateProgress, RanklabMethods, RanklabNotification, SweepProgress } from '../../../src/extension/worker/protocol';
 import { RpcClient } from '../../../src/extension/worker/rpc';
@@ -393,4 +395,23 @@ test('cancel stops a sweep in the worker at its next pause, and the worker lives
   assert.deepEqual(runFiles(dir), [], 'a sweep writes no run');
   assert.equal((await client.request('status', {})).threadId > 0, true);
   assert.equal(client.started, started, 'the worker was not terminated');
+});
+
+test('the Tune view in the worker: the Tuner it keeps answers a move as the core does here; a judgments change drops it', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  const params = { root: dir, trusted: true, file };
+  const settings = { 'lexical.fields.title': 1.5, 'lexical.bm25.b': 0.4 };
+  await assert.rejects(client.request('tuneEvaluate', { ...params, settings }), /the Tune view is out of date/, 'nothing prepared yet');
+  const sliders = await client.request('tunePrepare', params);
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
+  assert.deepEqual(sliders, local.sliders());
+  const remote = await client.request('tuneEvaluate', { ...params, settings });
+  const here = await local.evaluate(settings);
+  assert.deepEqual(remote.metrics, here.metrics);
+  assert.deepEqual(remote.comparison.metrics, here.comparison.metrics);
+  assert.deepEqual(remote.verdict, here.verdict);
+  client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
+  await assert.rejects(client.request('tuneEvaluate', { ...params, settings }), /out of date/, 'a stale Tuner is not used');
 });

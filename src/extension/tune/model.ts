@@ -1,0 +1,170 @@
+/**
+ * The Tune view's model (no `vscode`; unit-tested in test/unit/extension/tune-model.test.ts): the core's TuneResult
+ * as the figures the app draws, the checks on settings coming from the webview, the text edits that write settings
+ * into a `*.rank.json` with its comments and formatting kept (jsonc-parser `modify`), the "Save as new config" file,
+ * and the latest-only runner that keeps a burst of slider moves from queueing.
+ */
+import { basename, dirname, join } from 'node:path';
+import { type Edit, applyEdits, modify, parse } from 'jsonc-parser';
+import type { TuneResult, TuneSliders } from '../../core/tuning/tuner';
+import { createFileAtomic } from '../../core/util/atomic-write';
+import { InputError } from '../../core/util/diagnostics';
+import type { TuneSettingsMsg, TuneView } from '../../protocol/tune';
+
+/** A TuneResult as the view shows it (plain JSON), for the settings that made it. */
+export function tuneView(r: TuneResult, settings: TuneSettingsMsg, ms: number): TuneView {
+  const names = Object.keys(r.metrics.all.candidate);
+  const cell = (side: 'all' | 'tune' | 'holdout', m: string) => {
+    const s = r.metrics[side];
+    return { baseline: s.baseline[m], current: s.candidate[m], delta: s.candidate[m] - s.baseline[m] };
+  };
+  const h = r.comparison.metrics[r.headline];
+  const perQuery = r.perQuery
+    .map((q) => ({ qid: q.qid, delta: q.delta }))
+    .sort((a, b) => b.delta - a.delta || (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0));
+  const tuneGain = cell('tune', r.headline).delta;
+  const holdoutGain = cell('holdout', r.headline).delta;
+  return {
+    settings,
+    baseline: r.comparison.baseline,
+    headline: { metric: r.headline, baseline: h.baseline, current: h.candidate, delta: h.delta, pAdjusted: h.pAdjusted, ci: h.ci95 },
+    queries: { all: r.metrics.all.queries, tune: r.metrics.tune.queries, holdout: r.metrics.holdout.queries },
+    metrics: names.map((metric) => ({ metric, all: cell('all', metric), tune: cell('tune', metric), holdout: cell('holdout', metric) })),
+    perQuery,
+    wins: r.wins,
+    losses: r.losses,
+    ties: r.ties,
+    verdict: { outcome: r.verdict.outcome, headline: r.verdict.headline, basis: r.verdict.basis },
+    gates: r.gates.map((g) => ({ gate: g.gate, passed: g.passed })),
+    overfitting: r.overfitting
+      ? `Overfitting: ${r.headline} gains ${signed(tuneGain)} on the tune queries but ${signed(holdoutGain)} on the holdout queries`
+      : undefined,
+    warnings: r.comparison.warnings.map((w) => w.message),
+    ms,
+  };
+}
+
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+
+/**
+ * Settings sent by the webview, checked against the sliders (the host never trusts webview input): an object of
+ * finite numbers on known slider paths, within each slider's range. The tuner checks the same again.
+ */
+export function checkSettings(value: unknown, sliders: TuneSliders): TuneSettingsMsg {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InputError('settings: expected an object of slider values');
+  const out: TuneSettingsMsg = {};
+  for (const [path, v] of Object.entries(value)) {
+    const s = sliders.sliders.find((x) => x.path === path);
+    if (!s) throw new InputError(`"${path}" is not a slider of this config`, [], { key: path });
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < s.min || v > s.max)
+      throw new InputError(`${JSON.stringify(v)} is not a number from ${s.min} to ${s.max}`, [], { key: path });
+    out[path] = v;
+  }
+  return out;
+}
+
+/**
+ * The text edits that write `settings` into a config's text (only where the value differs), keeping its comments
+ * and formatting: jsonc-parser `modify` with the file's own indentation and line ends.
+ */
+export function settingsEdits(text: string, settings: TuneSettingsMsg): Edit[] {
+  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
+  const formattingOptions = {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+  let current = text;
+  for (const [path, value] of Object.entries(settings)) {
+    const keys = path.split('.');
+    if (valueAt(parse(current), keys) !== value) current = applyEdits(current, modify(current, keys, value, { formattingOptions }));
+  }
+  // One edit from the text to the result: the edits `modify` returns each hold for the text before them only.
+  return diffEdit(text, current);
+}
+
+function valueAt(raw: unknown, keys: string[]): unknown {
+  let node = raw;
+  for (const k of keys) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[k] : undefined;
+  return node;
+}
+
+/** One edit turning `before` into `after` (their common prefix and suffix kept): what a WorkspaceEdit replaces. */
+function diffEdit(before: string, after: string): Edit[] {
+  if (before === after) return [];
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end])
+    end++;
+  return [{ offset: start, length: before.length - start - end, content: after.slice(start, after.length - end) }];
+}
+
+/** The config text with `settings` written in. */
+export function applySettings(text: string, settings: TuneSettingsMsg): string {
+  return applyEdits(text, settingsEdits(text, settings));
+}
+
+/**
+ * Writes the settings as a new config beside `baseFile`: `<name>-tuned-N.rank.json`, the first N that names no
+ * file, created atomically and never over an existing one (a file that appears meanwhile moves N on). Its `name`
+ * field, if it has one, becomes the new name. Returns the path.
+ */
+export function saveTunedConfig(baseFile: string, text: string, settings: TuneSettingsMsg): string {
+  const stem = basename(baseFile).replace(/\.rank\.json$/, '');
+  const hasName = typeof valueAt(parse(text), ['name']) === 'string';
+  for (let n = 1; n < 10_000; n++) {
+    const name = `${stem}-tuned-${n}`;
+    const path = join(dirname(baseFile), `${name}.rank.json`);
+    const body = applySettings(text, settings);
+    const out = hasName ? applyEdits(body, modify(body, ['name'], name, {})) : body;
+    if (createFileAtomic(path, out)) return path;
+  }
+  throw new InputError(`no free name for a tuned copy of ${basename(baseFile)}`, [], { file: baseFile });
+}
+
+/**
+ * Runs one computation at a time and only the latest input: a `submit` while one runs replaces any input still
+ * waiting, so a burst of 50 slider moves costs the one running and the last. The running one is not aborted: the
+ * host's request would settle at once while the worker (one thread) still finishes it, and the next move would queue
+ * behind it there; waiting for it keeps exactly one move in the worker. `deliver` gets the result of an input that
+ * nothing newer superseded (a stale one is dropped).
+ */
+export class LatestOnly<P, R> {
+  private pending?: P;
+  private running = false;
+
+  constructor(
+    private readonly run: (input: P) => Promise<R>,
+    private readonly deliver: (input: P, result: R) => void,
+    private readonly fail: (input: P, error: unknown) => void,
+  ) {}
+
+  submit(input: P): void {
+    this.pending = input;
+    if (!this.running) void this.loop();
+  }
+
+  /** A computation is running (tests). */
+  get busy(): boolean {
+    return this.running;
+  }
+
+  private async loop(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.pending !== undefined) {
+        const input = this.pending;
+        this.pending = undefined;
+        try {
+          const result = await this.run(input);
+          if (this.pending === undefined) this.deliver(input, result);
+        } catch (e) {
+          if (this.pending === undefined) this.fail(input, e);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
