@@ -57,13 +57,14 @@ export function* pairedBootstrapCIsSteps(
   if (n === 0) return ds.map((): [number, number] => [NaN, NaN]);
 
   const plan = resamplePlan(seed, samples, n);
-  const draws = plan ?? new Uint32Array(n); // without a plan: one sample's draws at a time, reused
+  const fresh = plan ? undefined : new Uint32Array(n); // without a plan: one sample's draws at a time, reused
+  const draws: Uint16Array | Uint32Array = plan ?? fresh!;
   const generator = new Mulberry32(seed);
   const means = ds.map(() => new Float64Array(samples));
   for (let s = 0; s < samples; s++) {
     // The drawn queries, the same for every metric: sample s of the plan, or drawn now (the very same indices).
     const at = plan ? s * n : 0;
-    if (!plan) generator.fillIndices(draws, n);
+    if (fresh) generator.fillIndices(fresh, n);
     // Two metrics per pass over the draws: two independent running sums (the adds overlap instead of waiting on
     // one another); each sum still adds its metric's drawn values in draw order, so every mean is the same to the bit.
     for (let m = 0; m < ds.length; m += 2) sumDrawn(ds[m], ds[Math.min(m + 1, ds.length - 1)], draws, at, n, means[m], means[m + 1], s);
