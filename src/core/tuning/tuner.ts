@@ -11,7 +11,7 @@ import type { RankConfig } from '../config';
 import { hashRankConfig } from '../config/defaults';
 import { type ComparisonStatistics, compareStatistics } from '../experiment/compare';
 import { type GateResult, checkGates, withGateMetrics } from '../experiment/gates';
-import { mean } from '../experiment/stats';
+import { mean, winsLossesTies } from '../experiment/stats';
 import { type Verdict, verdictOf } from '../experiment/verdict';
 import { tuneHoldoutSplit } from '../judgments';
 import {
@@ -82,7 +82,11 @@ export interface SplitMetrics {
   candidate: Record<string, number>;
 }
 
-export interface TuneResult {
+/**
+ * What a move shows at once (Tuner.quick): means, per-query Δ, wins/losses/ties and the overfitting warning, from the
+ * per-query values alone. The same figures as the TuneResult of the same settings, before its statistics.
+ */
+export interface TuneQuick {
   /** The full config these settings mean (base config with them, its own hash). */
   config: RankConfig;
   headline: string;
@@ -92,16 +96,25 @@ export interface TuneResult {
   wins: number;
   losses: number;
   ties: number;
-  /** compare's statistics of these settings against the baseline (tests, CIs, Holm-adjusted p-values, warnings). */
-  comparison: ComparisonStatistics;
-  gates: GateResult[];
-  verdict: Verdict;
   /** The headline improves on the tuning queries while it does not on the holdout queries. */
   overfitting: boolean;
 }
 
+export interface TuneResult extends TuneQuick {
+  /** compare's statistics of these settings against the baseline (tests, CIs, Holm-adjusted p-values, warnings). */
+  comparison: ComparisonStatistics;
+  gates: GateResult[];
+  verdict: Verdict;
+}
+
+/**
+ * A move is answered in two stages when the panel wants the first figures sooner: `quick` (ranking and metrics only)
+ * then `evaluate` of the same settings, which reuses that ranking and adds compare's statistics, gates and verdict.
+ * `evaluate` alone gives everything in one step.
+ */
 export interface Tuner {
   sliders(): TuneSliders;
+  quick(settings: TuneSettings, signal?: AbortSignal): Promise<TuneQuick>;
   evaluate(settings: TuneSettings, signal?: AbortSignal): Promise<TuneResult>;
 }
 
@@ -246,33 +259,47 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
 
   const split = tuneHoldoutSplit(judgments);
   const fieldNames = index.fields;
+  // The last settings' per-query values (by config hash): evaluate after quick of the same move ranks nothing again.
+  let last: { hash: string; values: Map<string, Record<string, number>> } | undefined;
+  const valuesOf = (config: RankConfig): Map<string, Record<string, number>> => {
+    if (last?.hash === config.configHash) return last.values;
+    const lx = config.lexical!;
+    const bm25Key = BM25.map((k) => lx.bm25[k]).join(',');
+    if (bm25Key !== scoredWith) {
+      for (const q of queries) q.candidates?.rescore(lx.bm25, fieldNames);
+      scoredWith = bm25Key;
+    }
+    const options = lexicalQuery(lx, lx.depth);
+    const values = new Map<string, Record<string, number>>();
+    for (const q of queries) {
+      let grades: Array<number | undefined> = [];
+      if (q.ranker) {
+        const n = q.ranker.rank(options, top);
+        grades = new Array<number | undefined>(n);
+        for (let i = 0; i < n; i++) {
+          const g = q.grades![top[i]];
+          grades[i] = Number.isNaN(g) ? undefined : g;
+        }
+      }
+      const ctx = contextOfGrades(grades, q.judged);
+      values.set(q.qid, Object.fromEntries(specs.map((s) => [s.name, computeMetric(s, ctx)])));
+    }
+    // The baseline's query order (evaluateRun's), as compare pairs them.
+    const candidate = new Map([...baselineValues.keys()].map((q) => [q, values.get(q)!]));
+    last = { hash: config.configHash, values: candidate };
+    return candidate;
+  };
   return {
     sliders: () => ({ sliders: sliders.map((s) => ({ ...s })), fixed: fixed.map((f) => ({ ...f })) }),
-    async evaluate(moves, signal) {
+    async quick(moves, signal) {
+      signal?.throwIfAborted();
       const config = configOf(moves);
-      const lx = config.lexical!;
-      const bm25Key = BM25.map((k) => lx.bm25[k]).join(',');
-      if (bm25Key !== scoredWith) {
-        for (const q of queries) q.candidates?.rescore(lx.bm25, fieldNames);
-        scoredWith = bm25Key;
-      }
-      const options = lexicalQuery(lx, lx.depth);
-      const values = new Map<string, Record<string, number>>();
-      for (const q of queries) {
-        let grades: Array<number | undefined> = [];
-        if (q.ranker) {
-          const n = q.ranker.rank(options, top);
-          grades = new Array<number | undefined>(n);
-          for (let i = 0; i < n; i++) {
-            const g = q.grades![top[i]];
-            grades[i] = Number.isNaN(g) ? undefined : g;
-          }
-        }
-        const ctx = contextOfGrades(grades, q.judged);
-        values.set(q.qid, Object.fromEntries(specs.map((s) => [s.name, computeMetric(s, ctx)])));
-      }
-      // The baseline's query order (evaluateRun's), as compare pairs them.
-      const candidate = new Map([...baselineValues.keys()].map((q) => [q, values.get(q)!]));
+      return quickOf(config, baselineValues, valuesOf(config), split, specs);
+    },
+    async evaluate(moves, signal) {
+      signal?.throwIfAborted();
+      const config = configOf(moves);
+      const candidate = valuesOf(config);
       const work = new Work({ signal });
       const comparison = await compareStatistics(
         { name: baseline.name, principal: null, values: baselineValues },
@@ -283,39 +310,37 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
         work.phase('statistics', 0),
       );
       const gates = checkGates(settings.gates, comparison);
-      return resultOf(config, comparison, gates, split, specs);
+      return { ...quickOf(config, baselineValues, candidate, split, specs), comparison, gates, verdict: verdictOf(comparison, gates) };
     },
   };
 }
 
-function resultOf(
-  config: RankConfig,
-  comparison: ComparisonStatistics,
-  gates: GateResult[],
-  split: { tune: string[]; holdout: string[] },
-  specs: MetricSpec[],
-): TuneResult {
+type Values = ReadonlyMap<string, Readonly<Record<string, number>>>;
+
+/**
+ * The figures of a move that need no statistics, from both sides' per-query values (the same queries, the baseline's
+ * order): computed as compare computes them (mean, b − a, winsLossesTies over the same arrays), so equal to its own.
+ */
+function quickOf(config: RankConfig, a: Values, b: Values, split: { tune: string[]; holdout: string[] }, specs: MetricSpec[]): TuneQuick {
   const headline = specs[0].name;
-  const qids = Object.keys(comparison.perQuery);
+  const qids = [...a.keys()];
   const on = (ids: readonly string[]): SplitMetrics => {
-    const scored = ids.filter((q) => comparison.perQuery[q]);
-    const side = (key: 'baseline' | 'candidate') =>
-      Object.fromEntries(specs.map((s) => [s.name, mean(scored.map((q) => comparison.perQuery[q][s.name][key]))]));
-    return { queries: scored.length, baseline: side('baseline'), candidate: side('candidate') };
+    // In the baseline's order, as compare sums a split: another order can change a mean's last bit.
+    const wanted = new Set(ids);
+    const scored = qids.filter((q) => wanted.has(q));
+    const side = (values: Values) => Object.fromEntries(specs.map((s) => [s.name, mean(scored.map((q) => values.get(q)![s.name]))]));
+    return { queries: scored.length, baseline: side(a), candidate: side(b) };
   };
   const metrics = { all: on(qids), tune: on(split.tune), holdout: on(split.holdout) };
   const gain = (m: SplitMetrics) => m.candidate[headline] - m.baseline[headline];
+  const before = qids.map((q) => a.get(q)![headline]);
+  const after = qids.map((q) => b.get(q)![headline]);
   return {
     config,
     headline,
     metrics,
-    perQuery: qids.map((qid) => ({ qid, ...comparison.perQuery[qid][headline] })),
-    wins: comparison.wins[headline],
-    losses: comparison.losses[headline],
-    ties: comparison.ties[headline],
-    comparison,
-    gates,
-    verdict: verdictOf(comparison, gates),
+    perQuery: qids.map((qid, i) => ({ qid, baseline: before[i], candidate: after[i], delta: after[i] - before[i] })),
+    ...winsLossesTies(before, after),
     overfitting: metrics.tune.queries > 0 && metrics.holdout.queries > 0 && gain(metrics.tune) > 0 && !(gain(metrics.holdout) > 0),
   };
 }

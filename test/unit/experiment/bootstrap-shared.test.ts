@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { pairedBootstrapCI, pairedBootstrapCIsSteps } from '../../../src/core/experiment/stats';
+import { PLAN_BUDGET_BYTES } from '../../../src/core/experiment/stats/bootstrap';
 import { Mulberry32 } from '../../../src/core/util/random';
 import { runSync } from '../../../src/core/util/cooperative';
 
@@ -78,4 +79,32 @@ test('pairs over different query counts are refused', () => {
       ),
     /same queries/,
   );
+});
+
+// Resample plans (the draws of a (seed, B, n) kept for the next comparison) and the selection of the two ranks in
+// place of a sort: neither may change an interval. Metric-like values (a grid, many ties; most queries unchanged).
+function metricPairs(seed: number, n: number, metrics: number): (readonly [number[], number[]])[] {
+  const rnd = new Mulberry32(seed);
+  const u = () => rnd.nextUint32() / 4294967296;
+  return Array.from({ length: metrics }, () => {
+    const a = Array.from({ length: n }, () => Math.round(u() * 20) / 20);
+    return [a, a.map((x) => (u() < 0.3 ? Math.round(u() * 20) / 20 : x))] as const;
+  });
+}
+
+test('a kept resample plan gives the reference intervals on every call, for each of several query counts', () => {
+  const sizes = [1000, 250, 1000, 3, 250];
+  for (const [call, n] of sizes.entries()) {
+    const pairs = metricPairs(call, n, call % 2 === 0 ? 2 : 3);
+    const shared = runSync(pairedBootstrapCIsSteps(pairs, { samples: 10_000, seed: 42 }));
+    pairs.forEach(([a, b], m) => assert.deepEqual(shared[m], referenceCI(a, b, 10_000, 42, 0.95), `call ${call} (n ${n}), metric ${m}`));
+  }
+});
+
+test('a plan too large to keep draws one resample at a time, with the same intervals', () => {
+  const samples = 4000;
+  const n = Math.floor(PLAN_BUDGET_BYTES / (2 * samples)) + 1; // just over the budget
+  const pairs = metricPairs(7, n, 1);
+  const [ci] = runSync(pairedBootstrapCIsSteps(pairs, { samples, seed: 9 }));
+  assert.deepEqual(ci, referenceCI(pairs[0][0], pairs[0][1], samples, 9, 0.95));
 });

@@ -65,8 +65,30 @@ async function checkExact(dir: string, baseName: string, runs: number, seed: num
   const headlines = new Set<number>();
   let n = 0;
   const check = async (settings: TuneSettings) => {
+    // Every other move in two stages (quick, then evaluate reusing its ranking), the others in one step.
+    const staged = n % 2 === 0;
+    const quick = staged ? await tuner.quick(settings) : undefined;
     const got = await tuner.evaluate(settings);
     const { config, cmp, gates } = await fullPath(dir, `${baseName}.rank.json`, settings, n++, got.config.name);
+    // The first stage's figures are compare's own.
+    const first = quick ?? (await tuner.quick(settings));
+    const headline = cmp.primaryMetric;
+    for (const [name, m] of Object.entries(cmp.metrics)) {
+      assert.equal(first.metrics.all.baseline[name], m.baseline, `quick: baseline mean of ${name}`);
+      assert.equal(first.metrics.all.candidate[name], m.candidate, `quick: mean of ${name}`);
+      for (const split of ['tune', 'holdout'] as const)
+        if (cmp.splits[split])
+          for (const side of ['baseline', 'candidate'] as const)
+            assert.equal(first.metrics[split][side][name], cmp.splits[split].metrics[name][side], `quick: ${split} ${side} ${name}`);
+    }
+    assert.deepEqual(
+      first.perQuery,
+      Object.entries(cmp.perQuery).map(([qid, m]) => ({ qid, ...m[headline] })),
+      'quick: per-query headline values and deltas',
+    );
+    assert.deepEqual([first.wins, first.losses, first.ties], [cmp.wins[headline], cmp.losses[headline], cmp.ties[headline]]);
+    const { comparison: _e, gates: _f, verdict: _g, ...rest } = got;
+    assert.deepEqual(first, rest, 'quick gives the same figures as evaluate');
     const { name: _a, description: _b, ...mine } = got.config;
     const { name: _c, description: _d, ...theirs } = config;
     assert.deepEqual(mine, theirs, 'the config these settings mean');
@@ -83,7 +105,6 @@ async function checkExact(dir: string, baseName: string, runs: number, seed: num
     assert.deepEqual(got.gates, gates);
     // The tuner has no ranked lists, so no bounds over unjudged documents (the verdict's could-flip notes).
     assert.deepEqual(got.verdict, verdictOf({ ...cmp, bounds: undefined }, gates));
-    const headline = cmp.primaryMetric;
     assert.equal(got.metrics.all.candidate[headline], cmp.metrics[headline].candidate);
     assert.equal(got.wins, cmp.wins[headline]);
     headlines.add(got.metrics.all.candidate[headline]);
