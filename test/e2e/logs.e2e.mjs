@@ -138,6 +138,13 @@ await withVSCode(
     await typeInto('2', 'N');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'pps' }).first().waitFor({ timeout: 20000 });
     await typeInto('pps', 'scheme');
+    // The save dialog reuses the quick-input widget: wait until it shows its default path, or the target would be typed
+    // into the closing scheme pick (seen under load: the default sampled.json was then accepted).
+    await page.waitForFunction(
+      () => /judgments[\\/]sampled\.json$/.test(document.querySelector('.quick-input-widget input.input')?.value ?? ''),
+      undefined,
+      { timeout: 20000 },
+    );
     await typeInto(editorOut, 'target');
     await page
       .locator('.notifications-toasts', { hasText: /sampled \d+ queries into judgments[\\/]sampled-editor\.json/ })
