@@ -85,15 +85,25 @@ export async function compareRuns(
       relevanceThreshold: input.metricOptions.relevanceThreshold,
     }));
   const work = session?.work(signal) ?? new Work({ signal });
-  const many = await compareManySliced(sides[0], sides.slice(1), judgments, input.specs, input.metricOptions, work.phase('statistics', 0), {
-    classSlices: !!input.classSlices,
-    allowMixedPrincipals: input.allowMixedPrincipals,
-  });
+  const [baselineSide, ...candidateSides] = sides;
+  if (!baselineSide) throw new Error('compareRuns: no baseline side'); // the loop above always pushes it
+  const many = await compareManySliced(
+    baselineSide,
+    candidateSides,
+    judgments,
+    input.specs,
+    input.metricOptions,
+    work.phase('statistics', 0),
+    {
+      classSlices: !!input.classSlices,
+      allowMixedPrincipals: input.allowMixedPrincipals,
+    },
+  );
   const builtIn = (s: CompareSide): s is Extract<CompareSide, { kind: 'config' }> => s.kind === 'config' && !s.config.engine;
   if (session && builtIn(input.baseline) && input.explain !== 0) {
     for (const [i, c] of input.candidates.entries()) {
       if (!builtIn(c)) continue;
-      const cmp = many.comparisons[i];
+      const cmp = many.comparisons[i]!; // one comparison per candidate, in order
       const shown =
         input.explain === 'all'
           ? cmp

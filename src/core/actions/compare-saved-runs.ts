@@ -97,7 +97,7 @@ export function comparisonSpecs(
   runs: readonly StoredRunRef[],
   settings: ComparisonSettings,
 ): { specs: MetricSpec[]; options: MetricOptions } {
-  const common = runs[0].summary.metricSpecs.filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
+  const common = (runs[0]?.summary.metricSpecs ?? []).filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
   return {
     specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
     options: metricOptionsOf(settings),

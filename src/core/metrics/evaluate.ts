@@ -115,7 +115,7 @@ function meansOf(specs: MetricSpec[], perQuery: Map<string, Record<string, numbe
   const means: Record<string, number> = {};
   for (const spec of specs) {
     let sum = 0;
-    for (const v of perQuery.values()) sum += v[spec.name];
+    for (const v of perQuery.values()) sum += v[spec.name]!; // each query has a value of every spec
     means[spec.name] = perQuery.size === 0 ? 0 : sum / perQuery.size;
   }
   return means;
