@@ -69,8 +69,9 @@ export function readPrincipals(
     if (!p || typeof p !== 'object' || Array.isArray(p) || name === undefined)
       return skip('no "name"', `principal #${index + 1} has no "name"; skipped`);
     const misses = nearMissKeys(p, accessKeys, new Set(['name']));
-    if (misses.length) {
-      const { key, name: meant } = misses[0];
+    const miss = misses[0];
+    if (miss) {
+      const { key, name: meant } = miss;
       const reason = `"${key}" looks like the access attribute "${meant}" misspelled; did you mean "${meant}"? (the principal would be checked without it)`;
       return skip(reason, undefined, lineOfPointer(locations, `${pointer}/${key}`), key);
     }

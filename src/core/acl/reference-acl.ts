@@ -149,7 +149,7 @@ function makeRecords(
   if (!id) return [];
   const r = record(raw, id, path, line, settings, keyLine);
   for (const miss of nearMissKeys(raw, accessFieldNames(settings), mappedRecordKeys(settings))) {
-    r.invalid.push({ key: miss.key, line: keyLine(miss.key.split('.')[0]) });
+    r.invalid.push({ key: miss.key, line: keyLine(topKey(miss.key)) });
   }
   return [r];
 }
@@ -228,7 +228,7 @@ function record(
     const v = lookup(raw, names[field]);
     if (v === undefined) continue;
     const parsed = parse(v);
-    if (parsed === INVALID) invalid.push({ key: names[field], line: keyLine(names[field].split('.')[0]) });
+    if (parsed === INVALID) invalid.push({ key: names[field], line: keyLine(topKey(names[field])) });
     else acl.set(field, parsed);
   }
   // tenant, groups and public are the validated values; any other field the rule names is read raw.
@@ -323,10 +323,19 @@ function asNames(v: unknown): string[] | typeof INVALID {
 /** Line of `key:` in the front matter (between the opening and closing ---), else 1. */
 function frontMatterKeyLine(text: string, key: string): number {
   const lines = text.split(/\r?\n/);
-  for (let i = 1; i < lines.length && lines[i].trim() !== '---'; i++) {
-    if (new RegExp(`^["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`).test(lines[i])) return i + 1;
+  const pattern = new RegExp(`^["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`);
+  for (const [i, line] of lines.entries()) {
+    if (i === 0) continue;
+    if (line.trim() === '---') break;
+    if (pattern.test(line)) return i + 1;
   }
   return 1;
+}
+
+/** The first segment of a dotted key (`a.b` -> `a`): the key a line is looked up by. */
+function topKey(key: string): string {
+  const dot = key.indexOf('.');
+  return dot < 0 ? key : key.slice(0, dot);
 }
 
 /** `<meta name|property="k" content="v">` tags: the first tag of each name, with its line; entities decoded. */
@@ -334,8 +343,8 @@ function htmlMetaTags(html: string): Map<string, { content: string; line: number
   const out = new Map<string, { content: string; line: number }>();
   for (const tag of html.matchAll(/<meta\b([^>]*)>/gi)) {
     const attrs = new Map<string, string>();
-    for (const a of tag[1].matchAll(/([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g)) {
-      const name = a[1].toLowerCase();
+    for (const a of (tag[1] ?? '').matchAll(/([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g)) {
+      const name = (a[1] ?? '').toLowerCase();
       if (!attrs.has(name)) attrs.set(name, a[2] ?? a[3] ?? a[4] ?? '');
     }
     const key = attrs.get('name') ?? attrs.get('property');
@@ -351,7 +360,7 @@ const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', a
 
 function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    if (e.startsWith('#')) return String.fromCodePoint(/^#x/i.test(e) ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
     return NAMED[e.toLowerCase()] ?? m;
   });
 }

@@ -151,7 +151,7 @@ export async function compareRuns(
 ): Promise<CompareRunsResult> {
   const { signal, progress } = hooks;
   const [b, c] = [input.baseline, input.candidates[0]];
-  const pairFigures = input.cache?.figures && input.candidates.length === 1 && b.kind === 'saved' && c.kind === 'saved';
+  const pair = input.cache?.figures && input.candidates.length === 1 && b.kind === 'saved' && c?.kind === 'saved' ? { b, c } : undefined;
   let judgments = input.judgments;
   let excluded: ExcludedQuery[] = [];
   const judgmentsNow = () => {
@@ -163,9 +163,15 @@ export async function compareRuns(
       }));
     return judgments;
   };
-  if (pairFigures) {
-    const { comparison, gates, verdict, sides, cached, titles } = await comparePairFigures(b.ref, c.ref, judgmentsNow(), input, hooks);
-    const many = manyOf(sideOf(b), [sideOf(c)], [comparison]);
+  if (pair) {
+    const { comparison, gates, verdict, sides, cached, titles } = await comparePairFigures(
+      pair.b.ref,
+      pair.c.ref,
+      judgmentsNow(),
+      input,
+      hooks,
+    );
+    const many = manyOf(sideOf(pair.b), [sideOf(pair.c)], [comparison]);
     return { ...outcome(many, excluded, [gates], [verdict]), figures: { sides, cached, titles } };
   }
   // Saved runs first (a run with failed queries is refused before any config runs), then the configs in turn.
@@ -192,11 +198,13 @@ export async function compareRuns(
     const { from: _from, ...plain } = done;
     return values ? { ...plain, values } : plain;
   };
-  const ready = [input.baseline, ...input.candidates].map((s, i) => kept(s, sides[i]));
+  const ready = [input.baseline, ...input.candidates].map((s, i) => kept(s, sides[i]!)); // one side per input, pushed above
   const work = session?.work(signal) ?? new Work({ signal });
+  const [baselineSide, ...candidateSides] = ready;
+  if (!baselineSide) throw new Error('compareRuns: no baseline side'); // the loop above always pushes it
   const many = await compareManySliced(
-    ready[0],
-    ready.slice(1),
+    baselineSide,
+    candidateSides,
     judgmentsNow(),
     input.specs,
     input.metricOptions,
@@ -210,7 +218,7 @@ export async function compareRuns(
   if (session && builtIn(input.baseline) && input.explain !== 0) {
     for (const [i, cand] of input.candidates.entries()) {
       if (!builtIn(cand)) continue;
-      const cmp = many.comparisons[i];
+      const cmp = many.comparisons[i]!; // one comparison per candidate, in order
       const shown =
         input.explain === 'all'
           ? cmp
@@ -231,7 +239,7 @@ function outcome(many: ManyComparison, excluded: ExcludedQuery[], gates: GateRes
     many,
     excluded,
     gates,
-    verdicts: verdicts ?? many.comparisons.map((cmp, i) => verdictOf(cmp, gates[i], { alpha: ALPHA })),
+    verdicts: verdicts ?? many.comparisons.map((cmp, i) => verdictOf(cmp, gates[i]!, { alpha: ALPHA }) /* one gate list per comparison */),
     matrix: comparisonMatrix(many, gates, { alpha: ALPHA }),
   };
 }
@@ -290,7 +298,7 @@ export function comparisonSpecs(
   runs: readonly StoredRunRef[],
   settings: ComparisonSettings,
 ): { specs: MetricSpec[]; options: MetricOptions } {
-  const common = runs[0].summary.metricSpecs.filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
+  const common = (runs[0]?.summary.metricSpecs ?? []).filter((s) => runs.every((r) => r.summary.metricSpecs.includes(s)));
   return {
     specs: withGateMetrics(parseMetricList(common.length ? common : settings.metrics), settings.gates), // every gate can be evaluated
     options: metricOptionsOf(settings),
@@ -361,6 +369,7 @@ async function comparePairFigures(
     { allowMixedPrincipals },
   );
   const [cmp] = many.comparisons;
+  if (!cmp) throw new Error('comparePairFigures: no comparison'); // one candidate in, one comparison out
   const gates = checkGates(gateSettings, cmp);
   const verdict = verdictOf(cmp, gates, { alpha: ALPHA });
   // Without its bounds: the verdict, kept with it, is what reads them (half of the entry at 1,000 queries).

@@ -62,7 +62,7 @@ export async function evaluateConfigs(
   const out: EvaluateConfigsResult = { results: [], failed: [], notRun: [] };
   const count = input.configs.length;
   const stopAt = (index: number) => {
-    out.stopped = input.configs[index].name;
+    out.stopped = input.configs[index]?.name;
     out.notRun = input.configs.slice(index + 1).map((c) => c.name);
   };
   for (const [index, config] of input.configs.entries()) {

@@ -34,10 +34,11 @@ export async function explainRunDocument(
   hooks: { signal?: AbortSignal } = {},
 ): Promise<ExplainReport> {
   const configs = configsOfRuns(session, input.baseline ? [input.candidate, input.baseline] : [input.candidate]);
-  if (!configs) throw new InputError(NOT_REPRODUCIBLE);
+  const [config, baseline] = configs ?? [];
+  if (!config) throw new InputError(NOT_REPRODUCIBLE);
   return explainDocument(session, {
-    config: configs[0],
-    baseline: configs[1],
+    config,
+    baseline,
     query: input.query,
     doc: input.doc,
     principal: input.principal,
@@ -65,8 +66,8 @@ export async function moveReasonsOf(
   input: MoveReasonsInput,
   hooks: { signal?: AbortSignal } = {},
 ): Promise<MoveReasonsResult> {
-  const configs = configsOfRuns(session, [input.baseline, input.candidate]);
-  if (!configs) return { reproducible: false, reasons: [] };
+  const [baseline, candidate] = configsOfRuns(session, [input.baseline, input.candidate]) ?? [];
+  if (!baseline || !candidate) return { reproducible: false, reasons: [] };
   const queryDeltas = input.queries.map((q) => ({
     qid: q.qid,
     text: q.text,
@@ -74,8 +75,8 @@ export async function moveReasonsOf(
   }));
   await addMoveReasons(
     session,
-    configs[0],
-    configs[1],
+    baseline,
+    candidate,
     { queryDeltas },
     { principal: input.principal, signal: hooks.signal, maxQueries: queryDeltas.length },
   );

@@ -40,10 +40,10 @@ export function checkEngineSection(raw: Record<string, unknown>): EngineProblem[
   let filterSlots = 0;
   for (const [part, value] of parts) {
     for (const use of templatePlaceholders(value, `/engine/${part}`)) {
-      const [head, ...rest] = use.name.split('.');
+      const [head = '', ...rest] = use.name.split('.');
       const where = `{{${use.name}}}`;
       if (head === 'params') {
-        if (rest.length !== 1 || !Object.prototype.hasOwnProperty.call(params, rest[0])) {
+        if (rest[0] === undefined || rest.length !== 1 || !Object.prototype.hasOwnProperty.call(params, rest[0])) {
           out.push({
             pointer: use.pointer,
             severity: 'error',

@@ -81,12 +81,13 @@ function render(node: unknown, vars: TemplateVars, path: string): unknown {
 
 function renderString(s: string, vars: TemplateVars, path: string, asText = false): unknown {
   if (!s.includes('{{')) return s;
-  const whole = asText ? null : WHOLE.exec(s);
-  if (whole) {
-    const value = lookup(whole[1], vars);
+  // The group always takes part in a match of WHOLE or PLACEHOLDER, so `?? ''` never applies.
+  const whole = asText ? undefined : WHOLE.exec(s)?.[1];
+  if (whole !== undefined) {
+    const value = lookup(whole, vars);
     if (value === undefined) {
-      if (OPTIONAL.has(whole[1])) return DROP;
-      throw missing(whole[1], vars, path);
+      if (OPTIONAL.has(whole)) return DROP;
+      throw missing(whole, vars, path);
     }
     return structuredClone(value);
   }
@@ -98,7 +99,7 @@ function renderString(s: string, vars: TemplateVars, path: string, asText = fals
 }
 
 function lookup(name: string, vars: TemplateVars): unknown {
-  const [head, ...rest] = name.split('.');
+  const [head = '', ...rest] = name.split('.');
   let cur: unknown;
   switch (head) {
     case 'query':
@@ -137,7 +138,7 @@ function asString(value: unknown, name: string, path: string): string {
 }
 
 function missing(name: string, vars: TemplateVars, path: string): TemplateError {
-  const [head, ...rest] = name.split('.');
+  const [head = '', ...rest] = name.split('.');
   let why: string;
   if (head === 'principal')
     why = vars.principal
@@ -163,9 +164,9 @@ export interface PlaceholderUse {
 export function templatePlaceholders(template: unknown, pointer = ''): PlaceholderUse[] {
   const out: PlaceholderUse[] = [];
   const scan = (s: string, at: string, isKey: boolean) => {
-    const whole = !isKey && WHOLE.exec(s);
-    if (whole) out.push({ name: whole[1], pointer: at, whole: true });
-    else for (const m of s.matchAll(PLACEHOLDER)) out.push({ name: m[1], pointer: at, whole: false });
+    const whole = isKey ? undefined : WHOLE.exec(s)?.[1];
+    if (whole !== undefined) out.push({ name: whole, pointer: at, whole: true });
+    else for (const m of s.matchAll(PLACEHOLDER)) out.push({ name: m[1] ?? '', pointer: at, whole: false });
   };
   const walk = (node: unknown, at: string) => {
     if (typeof node === 'string') scan(node, at, false);

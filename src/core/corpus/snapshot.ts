@@ -87,7 +87,8 @@ function* texts(lines: Iterator<{ text: string }>): Generator<string, void, void
 export function parseSnapshot(text: string, log?: (message: string) => void): CorpusSnapshot | undefined {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  return isHeader(lines[0] ?? '') ? fromLines(lines[0], lines.slice(1), log) : undefined;
+  const header = lines[0] ?? '';
+  return isHeader(header) ? fromLines(header, lines.slice(1), log) : undefined;
 }
 
 function isHeader(line: string): boolean {

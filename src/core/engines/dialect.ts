@@ -86,7 +86,7 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i], i);
+      out[i] = await fn(items[i]!, i); // i < items.length: the loop's bound
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

@@ -77,7 +77,7 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
       method: 'POST',
       url: `${base}/_msearch`,
       body: lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
-      headers: { ...NDJSON, ...(batch[0].authorization ? { authorization: batch[0].authorization } : {}) },
+      headers: { ...NDJSON, ...(batch[0]?.authorization ? { authorization: batch[0].authorization } : {}) },
       signal,
     });
     const items = res.responses;
@@ -112,7 +112,7 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
           let answers: Array<EngineAnswer | Error>;
           try {
             answers = await msearch(
-              pending.map((i) => queries[i]),
+              pending.map((i) => queries[i]!), // batches hold indexes of queries
               opts.fetchFields,
               opts.signal,
             );
@@ -123,9 +123,10 @@ export function openSearchDialect(ctx: DialectContext): Dialect {
           }
           const again: number[] = [];
           answers.forEach((a, j) => {
+            const i = pending[j]!; // msearch answers each query it was sent, in order
             const loaded = a instanceof ProviderError && a.status !== undefined && retryable(a.status);
-            if (loaded && attempt < maxRetries) again.push(pending[j]);
-            else out[pending[j]] = a;
+            if (loaded && attempt < maxRetries) again.push(i);
+            else out[i] = a;
           });
           if (again.length) await abortableSleep(retryDelayMs * 2 ** attempt, opts.signal);
           pending = again;

@@ -142,7 +142,7 @@ export class RemoteEngine implements Engine {
   async search(text: string, options: SearchOptions = {}): Promise<SearchResult> {
     const [r] = await this.searchMany([text], options);
     if (r instanceof Error) throw r;
-    return r;
+    return r!; // one result per text
   }
 
   /**
@@ -166,7 +166,7 @@ export class RemoteEngine implements Engine {
       embedMs = (performance.now() - t) / Math.max(1, texts.length);
     }
     const queries: EngineQuery[] = texts.map((text, i) => ({
-      request: this.request(text, { k, principal, vector: vectors ? vectorJson(vectors[i]) : undefined }),
+      request: this.request(text, { k, principal, vector: vectors ? vectorJson(vectors[i]!) : undefined /* one vector per text */ }),
       k,
       authorization,
     }));
@@ -184,7 +184,7 @@ export class RemoteEngine implements Engine {
     const notes: string[] = [];
     if (opts.noFilter) notes.push(opts.noFilter);
     // Ranklab orders final lists by score (ties by id, as trec_eval); a list the engine sorted otherwise keeps its order.
-    const ordered = a.hits.every((h, i) => h.score !== null && (i === 0 || h.score <= a.hits[i - 1].score!));
+    const ordered = a.hits.every((h, i) => h.score !== null && (i === 0 || h.score <= (a.hits[i - 1]?.score ?? Infinity)));
     if (!ordered) notes.push("engine: scores missing or not in rank order (a sort?); the engine's order is kept with scores n, n−1, …, 1");
     const all: RankedDoc[] = a.hits.map((h, i) => {
       const score = ordered ? h.score! : a.hits.length - i;

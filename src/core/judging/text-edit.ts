@@ -32,7 +32,7 @@ export function rawLines(text: string): RawLine[] {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c !== 10 && c !== 13) continue;
-    const eol = c === 13 && text.charCodeAt(i + 1) === 10 ? '\r\n' : text[i];
+    const eol = c === 13 && text.charCodeAt(i + 1) === 10 ? '\r\n' : text.charAt(i);
     lines.push({ offset: start, text: text.slice(start, i), eol });
     i += eol.length - 1;
     start = i + 1;

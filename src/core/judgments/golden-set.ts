@@ -129,10 +129,10 @@ function warnEmptyLabels(
 ): void {
   const labels = item.entries.filter((e) => LABEL_KEYS.has(e.key));
   const empty = (v: LocatedJson) => (v.kind === 'object' && v.entries.length === 0) || (v.kind === 'array' && v.items.length === 0);
-  if (labels.length === 0 || !labels.every((e) => empty(e.value))) return;
+  const first = labels[0];
+  if (!first || !labels.every((e) => empty(e.value))) return;
   // Another item with the same id and text may have given it judgments already.
   for (const qrels of builder.byRater.values()) if (qrels.get(qid)?.size) return;
-  const first = labels[0];
   const written = first.value.kind === 'object' ? '{}' : '[]';
   builder.report(
     { file, line: first.keyLine },

@@ -29,15 +29,16 @@ export function readSourceText(path: string, display = path, builder?: JudgmentB
   // missing, a folder, unreadable, binary: an InputError naming it
   const { text, invalidUtf8 } = readUserTextChecked(path, display);
   if (text.trim() === '') throw fileError(display, 'file is empty');
-  if (invalidUtf8.length === 0) return text;
+  const first = invalidUtf8[0];
+  if (!first) return text;
   if (!builder) {
-    const [first] = invalidUtf8;
     throw new InputError(describeInvalidUtf8(first), [], { file: display, line: first.line, hint: NOT_UTF8_WHY });
   }
   const lines = splitLines(text);
   for (const bad of invalidUtf8) {
     reportNotUtf8(builder, display, bad);
-    lines[bad.line - 1].text = '';
+    const line = lines[bad.line - 1];
+    if (line) line.text = '';
   }
   return lines.map((l) => l.text).join('\n');
 }

@@ -119,7 +119,7 @@ export function meansOf(
   const means: Record<string, number> = {};
   for (const spec of specs) {
     let sum = 0;
-    for (const v of perQuery.values()) sum += v[spec.name];
+    for (const v of perQuery.values()) sum += v[spec.name]!; // each query has a value of every spec
     means[spec.name] = perQuery.size === 0 ? 0 : sum / perQuery.size;
   }
   return means;

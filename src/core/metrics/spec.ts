@@ -25,7 +25,7 @@ export function definitionOf(spec: MetricSpec): MetricDefinition {
 
 export function parseMetric(text: string): MetricSpec {
   const m = /^\s*([a-z_-]+)\s*(?:@\s*([0-9]*\.?[0-9]+))?\s*$/i.exec(text);
-  const def = m ? metricDefinition(m[1].toLowerCase()) : undefined;
+  const def = m?.[1] ? metricDefinition(m[1].toLowerCase()) : undefined;
   if (!m || !def) throw new InputError(`unknown metric "${text}": use ${metricNamesHelp()}`);
   const { param } = def;
   const given = m[2] === undefined ? undefined : Number(m[2]);

@@ -166,11 +166,12 @@ function beirEntry(root: string, dir: string, warnings: string[]): FoundJudgment
     .map((f) => f.replace(/\\/g, '/'))
     .sort(compareStrings);
   const plain = globSync(['qrels.tsv'], { cwd: join(root, dir), onlyFiles: true }).length > 0;
-  if (plain || splits.length <= 1 || splits.includes('qrels/test.tsv')) return `beir:${dir}`;
+  const [first] = splits;
+  if (plain || first === undefined || splits.length === 1 || splits.includes('qrels/test.tsv')) return `beir:${dir}`;
   warnings.push(
-    `${p}qrels has several splits (${splits.map((s) => basename(s, '.tsv')).join(', ')}) and no test.tsv; using ${basename(splits[0], '.tsv')}`,
+    `${p}qrels has several splits (${splits.map((s) => basename(s, '.tsv')).join(', ')}) and no test.tsv; using ${basename(first, '.tsv')}`,
   );
-  return { qrels: `${p}${splits[0]}`, queries: `${p}queries.jsonl` };
+  return { qrels: `${p}${first}`, queries: `${p}queries.jsonl` };
 }
 
 /** Qrels with their queries: one queries file serves every qrels file; else the one whose name shares a stem. */
@@ -206,7 +207,7 @@ function looksLikeQrels(path: string): boolean {
   if (sniffQrelsFormat(text) === 'beir') return true;
   const first = splitLines(text).find((l) => l.text.trim() && !l.text.trim().startsWith('#'));
   const cols = first ? splitColumns(first.text) : [];
-  return cols.length === 4 && /^-?\d+$/.test(cols[3]);
+  return cols.length === 4 && /^-?\d+$/.test(cols[3] ?? '');
 }
 
 function isGoldenSet(records: Rec[]): boolean {

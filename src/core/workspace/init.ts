@@ -142,8 +142,12 @@ function corpusPlan(scan: FolderScan): CorpusPlan {
 /** "docs/" when every file is under docs/, else "". */
 function commonFolder(files: string[]): string {
   const parts = files.map((f) => f.split('/').slice(0, -1));
+  const [head = [], ...rest] = parts;
   const out: string[] = [];
-  for (let i = 0; parts.every((p) => p.length > i && p[i] === parts[0][i]); i++) out.push(parts[0][i]);
+  for (const [i, part] of head.entries()) {
+    if (!rest.every((p) => p[i] === part)) break;
+    out.push(part);
+  }
   return out.length ? `${out.join('/')}/` : '';
 }
 

@@ -239,7 +239,8 @@ function assemble(
   if (baselineName && !names.has(baselineName)) {
     report('/baseline', 'warning', `baseline "${baselineName}" matches no config (have: ${[...names].join(', ') || 'none'})`);
   }
-  if (!baselineName && builtinConfigs.length > 0) baselineName = builtinConfigs[0].name;
+  const firstBuiltin = builtinConfigs[0];
+  if (!baselineName && firstBuiltin) baselineName = firstBuiltin.name;
 
   let principalsFile: string | undefined;
   if (settings.acl.principals) {

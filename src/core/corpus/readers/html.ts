@@ -44,7 +44,7 @@ export function readHtml(html: string, ctx: ReaderContext): ReadResult {
 /** Line of the first `<meta name="field">` (or property=) tag, for diagnostics; 1 when not found. */
 function metaLine(html: string, field: string): number {
   for (const m of html.matchAll(/<meta\b([^>]*)>/gi)) {
-    const attrs = parseAttributes(m[1]);
+    const attrs = parseAttributes(m[1] ?? '');
     if ((attrs.name ?? attrs.property) === field) return html.slice(0, m.index).split('\n').length;
   }
   return 1;
@@ -52,13 +52,17 @@ function metaLine(html: string, field: string): number {
 
 function elementText(html: string, tag: string): string {
   const m = new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}\\s*>`, 'i').exec(html);
-  return m ? convert(`<p>${m[1]}</p>`, INLINE_OPTIONS).replace(/\s+/g, ' ').trim() : '';
+  return m
+    ? convert(`<p>${m[1] ?? ''}</p>`, INLINE_OPTIONS)
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
 }
 
 function metaTags(html: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const m of html.matchAll(/<meta\b([^>]*)>/gi)) {
-    const attrs = parseAttributes(m[1]);
+    const attrs = parseAttributes(m[1] ?? '');
     const name = attrs.name ?? attrs.property;
     if (name && attrs.content !== undefined && !(name in out)) out[name] = decodeEntities(attrs.content);
   }
@@ -67,8 +71,8 @@ function metaTags(html: string): Record<string, unknown> {
 
 function parseAttributes(s: string): Record<string, string> {
   const attrs: Record<string, string> = {};
-  for (const m of s.matchAll(/([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g)) {
-    attrs[m[1].toLowerCase()] = m[2] ?? m[3] ?? m[4] ?? '';
+  for (const [, name = '', double, single, bare] of s.matchAll(/([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/g)) {
+    attrs[name.toLowerCase()] = double ?? single ?? bare ?? '';
   }
   return attrs;
 }

@@ -51,18 +51,19 @@ export function readMarkdown(text: string, ctx: ReaderContext): ReadResult {
 export function firstHeading(markdown: string): string {
   const lines = markdown.split(/\r\n|\n|\r/);
   let fence: string | undefined;
-  for (let k = 0; k < lines.length; k++) {
-    const line = lines[k];
+  for (const [k, line] of lines.entries()) {
     const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
     if (f) {
-      if (!fence) fence = f[1][0];
-      else if (f[1][0] === fence) fence = undefined;
+      const mark = f[1]?.[0];
+      if (!fence) fence = mark;
+      else if (mark === fence) fence = undefined;
       continue;
     }
     if (fence) continue;
-    const atx = /^\s{0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
-    if (atx && atx[1].trim()) return atx[1].trim();
-    if (line.trim() && k + 1 < lines.length && /^\s{0,3}=+\s*$/.test(lines[k + 1])) return line.trim();
+    const atx = /^\s{0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line)?.[1]?.trim();
+    if (atx) return atx;
+    const next = lines[k + 1];
+    if (line.trim() && next !== undefined && /^\s{0,3}=+\s*$/.test(next)) return line.trim();
   }
   return '';
 }
@@ -70,9 +71,11 @@ export function firstHeading(markdown: string): string {
 /** Line of `field:` inside the front matter, for diagnostics; 1 when not found. */
 function frontMatterLine(text: string, field: string): number {
   const lines = text.split(/\r\n|\n|\r/, 200);
-  const key = field.split('.')[0];
-  for (let k = 1; k < lines.length && !/^---\s*$/.test(lines[k]); k++) {
-    if (lines[k].startsWith(`${key}:`) || lines[k].startsWith(`"${key}":`)) return k + 1;
+  const [key = ''] = field.split('.');
+  for (const [k, line] of lines.entries()) {
+    if (k === 0) continue;
+    if (/^---\s*$/.test(line)) break;
+    if (line.startsWith(`${key}:`) || line.startsWith(`"${key}":`)) return k + 1;
   }
   return 1;
 }
