@@ -127,7 +127,7 @@ export function parseRankConfigText(text: string, path: string, name = rankConfi
  * (every boost 0, every hybrid weight 0), that MiniSearch cannot run (a fractional edit distance), or that
  * the lsa embedder does not know (its own check, so a typo such as "dimension" is not silently ignored).
  */
-function semanticProblems(raw: Record<string, any>): Array<{ pointer: string; message: string }> {
+export function semanticProblems(raw: Record<string, any>): Array<{ pointer: string; message: string }> {
   const out: Array<{ pointer: string; message: string }> = [];
   const fuzzy = raw.lexical?.fuzzy;
   if (typeof fuzzy === 'number' && fuzzy >= 1 && !Number.isInteger(fuzzy)) {

@@ -1,3 +1,4 @@
+import type { HybridConfig } from '../config/types';
 import { compareScored, type ScoredId } from './ranking';
 
 export interface RrfList {
@@ -36,4 +37,24 @@ export function reciprocalRankFusion(lists: readonly RrfList[], k = 60): FusedDo
     }
   }
   return [...fused.values()].sort(compareScored);
+}
+
+/**
+ * A hybrid config's fusion, as the fuse step does it: the lexical and the vector list (best first), each cut at
+ * `depth`, fused with the config's weights and RRF k, the fused list cut at `depth`. The Tune engine fuses cached
+ * lists through this same function, so its lists equal the pipeline's.
+ */
+export function fuseHybrid(
+  h: HybridConfig,
+  lexical: readonly { id: string }[],
+  vector: readonly { id: string }[],
+  depth: number = h.depth,
+): FusedDoc[] {
+  return reciprocalRankFusion(
+    [
+      { name: 'lexical', docs: lexical, weight: h.weights.lexical, depth },
+      { name: 'vector', docs: vector, weight: h.weights.vector, depth },
+    ],
+    h.k,
+  ).slice(0, depth);
 }

@@ -68,9 +68,14 @@ export async function rerankCandidates(
       options.cache?.set(reranker.id, query, docsById.get(pool[i].id)!.hash, fresh[j]);
     });
   }
-  const hits = pool
-    .map((c, i) => ({ id: c.id, score: scores[i]! }))
-    .sort(compareScored)
-    .slice(0, options.topM);
+  const hits = rerankedOrder(
+    pool.map((c, i) => ({ id: c.id, score: scores[i]! })),
+    options.topM,
+  );
   return { hits, scored: missing.length };
+}
+
+/** The reranker's order of a scored pool: best model score first (ties as everywhere: compareScored), the best `topM` kept. */
+export function rerankedOrder(scored: ScoredId[], topM: number): ScoredId[] {
+  return scored.sort(compareScored).slice(0, topM);
 }

@@ -1,12 +1,13 @@
 /**
- * The Tune engine (issue 31, core): a lexical-only config's numeric settings moved like sliders, each position
+ * The Tune engine (issue 31, core): a config's numeric settings moved like sliders (tune-sliders.ts), each position
  * answered from per-query caches in milliseconds with what `ranklab eval` + `compare` would say of that config
  * against the baseline. Prepared once per (config, judgments): every judged query's candidates with the term
  * frequencies and field lengths BM25 needs (bm25-candidates.ts), so boosts, k1, b, d and depth all move without a
- * search. Each evaluation ranks them (CandidateRanker: the engine's scores and tie order), scores every workspace
- * metric, and compares with the baseline through experiment/compare's compareStatistics and verdictOf: the same
- * statistics `compare` reports (test/unit/tuning/tuner.property.test.ts checks every figure against a full evaluation).
- */
+ * search; a hybrid config's vector list and a reranked config's reranker scores, from one pipeline search per query.
+ * Each evaluation ranks them as the pipeline does (CandidateRanker: the engine's scores and tie order; the fuse and
+ * rerank steps' own fuseHybrid and rerankedOrder), scores every workspace metric, and compares with the baseline
+ * through experiment/compare's compareStatistics and verdictOf: the same statistics `compare` reports
+ * (test/unit/tuning/tuner.property.test.ts checks every figure against a full evaluation). */
 import type { RankConfig } from '../config';
 import { hashRankConfig } from '../config/defaults';
 import { type ComparisonStatistics, compareStatistics } from '../experiment/compare';
@@ -26,39 +27,22 @@ import {
   parseMetricList,
 } from '../metrics';
 import { lexicalIndexOf } from '../retrieval/engine';
-import { CandidateRanker, idOrderOf } from '../retrieval/lexical';
+import { fuseHybrid } from '../retrieval/fusion';
+import { CandidateRanker, type LexicalQueryOptions, idOrderOf } from '../retrieval/lexical';
+import type { ScoredId } from '../retrieval/ranking';
+import { rerankedOrder } from '../retrieval/rerank';
 import { lexicalQuery } from '../retrieval/steps/lexical';
 import type { Run } from '../run/types';
 import { assertFindsSomething, scoreConfig } from '../session/evaluate';
 import type { RanklabSession } from '../session/session';
-import { closest } from '../util/closest';
 import { type WorkProgress, Work } from '../util/cooperative';
 import { InputError } from '../util/diagnostics';
 import { metricOptionsOf } from '../workspace/settings';
 import { Bm25Candidates } from './bm25-candidates';
 
-/** A setting that moves without a search: where it is in the config, its value there, and a sensible range. */
-export interface Slider {
-  path: string;
-  value: number;
-  min: number;
-  max: number;
-  step: number;
-}
+import { type TuneSettings, type TuneSliders, rerankPoolSize, tunedConfig, tuneSliders, vectorCacheDepth } from './tune-sliders';
 
-/** A setting shown but not offered as a slider, and why. */
-export interface FixedSetting {
-  path: string;
-  reason: string;
-}
-
-export interface TuneSliders {
-  sliders: Slider[];
-  fixed: FixedSetting[];
-}
-
-/** Slider positions by path (those not given keep the base config's value). */
-export type TuneSettings = Record<string, number>;
+export { type FixedSetting, type Slider, type TuneSettings, type TuneSliders, tuneSliders } from './tune-sliders';
 
 export interface TuneInput {
   baseConfig: RankConfig;
@@ -120,61 +104,32 @@ export interface Tuner {
 
 const BM25 = ['k1', 'b', 'd'] as const;
 
-/** What can be tuned in `config` by recombination, and what cannot (with the reason). */
-export function tuneSliders(config: RankConfig): TuneSliders {
-  const fixed: FixedSetting[] = [];
-  const sliders: Slider[] = [];
-  const lx = config.lexical;
-  if (config.engine) {
-    fixed.push({ path: 'engine', reason: 'an external engine ranks: every setting needs a new search on it' });
-    return { sliders, fixed };
-  }
-  if (config.vector) {
-    fixed.push({
-      path: 'hybrid.weights',
-      reason:
-        'not yet: fusion weights need both candidate lists cached per query (the Tune engine recombines lexical-only configs for now)',
-    });
-    fixed.push({ path: 'hybrid.k', reason: 'not yet: the RRF constant needs both candidate lists cached per query' });
-    fixed.push({ path: 'vector.depth', reason: 'not yet: vector depths need the vector list cached per query' });
-  }
-  if (config.rerank)
-    fixed.push({ path: 'rerank.topN', reason: 'not yet: rerank top-N needs the reranker scores of the top-N pool cached per query' });
-  if (!lx) return { sliders, fixed };
-  const recombinable = !config.vector && !config.rerank;
-  const why = 'not yet: only lexical-only configs are tuned by recombination';
-  const add = (s: Slider) => (recombinable ? sliders.push(s) : fixed.push({ path: s.path, reason: why }));
-  for (const [field, boost] of Object.entries(lx.fields))
-    add({ path: `lexical.fields.${field}`, value: boost, min: 0, max: Math.max(5, 2 * boost), step: 0.1 });
-  add({ path: 'lexical.bm25.k1', value: lx.bm25.k1, min: 0, max: Math.max(3, lx.bm25.k1), step: 0.05 });
-  add({ path: 'lexical.bm25.b', value: lx.bm25.b, min: 0, max: 1, step: 0.05 });
-  add({ path: 'lexical.bm25.d', value: lx.bm25.d, min: 0, max: Math.max(2, lx.bm25.d), step: 0.05 });
-  add({ path: 'lexical.depth', value: lx.depth, min: 1, max: Math.max(1000, lx.depth), step: 1 });
-  fixed.push(
-    { path: 'lexical.prefix', reason: 'a new search: prefix expansion changes which documents are candidates' },
-    { path: 'lexical.fuzzy', reason: 'a new search: fuzzy expansion changes which documents are candidates' },
-    { path: 'lexical.analyzer', reason: 'a rebuild: the analyzer changes the index' },
-  );
-  return { sliders, fixed };
-}
-
 /** One judged query as the tuner scores it. */
 interface TuneQuery {
   qid: string;
   judged: JudgedContext;
+  qrels: ReadonlyMap<string, number>;
   candidates?: Bm25Candidates;
   ranker?: CandidateRanker;
   /** Per candidate: its grade, NaN when unjudged. */
   grades?: Float64Array;
+  /** A hybrid config: the vector list at its cached depth (vectorCacheDepth). */
+  vector?: { id: string }[];
+  /** A reranked config: the list the reranker gets (best first) and the reranker score of each of its first pool documents. */
+  rerank?: { before: string[]; scores: Map<string, number> };
 }
 
 /**
- * Prepares the Tuner of a lexical-only config: the baseline's per-query values, and every judged query's candidates
- * (one pass over the postings per query). Stops with the abort reason when `signal` aborts.
+ * Prepares the Tuner of a config: the baseline's per-query values, and every judged query's caches: the lexical
+ * candidates (one pass over the postings per query); for a hybrid config also its vector list, for a reranked config
+ * the list before the reranker and the reranker's scores of its first rerankPoolSize documents, both from one search
+ * per query of the pipeline itself (a probe config: the vector list or the rerank pool at its largest). Stops with the
+ * abort reason when `signal` aborts.
  */
 export async function prepareTune(session: RanklabSession, input: TuneInput, hooks: TuneHooks = {}): Promise<Tuner> {
   const base = input.baseConfig;
-  const { sliders, fixed } = tuneSliders(base);
+  const tunable = tuneSliders(base);
+  const { sliders, fixed } = tunable;
   if (sliders.length === 0) {
     throw new InputError(
       `config "${base.name}" has no setting the Tune engine can move yet: ${fixed.map((f) => `${f.path} (${f.reason})`).join('; ')}`,
@@ -198,9 +153,13 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   }
   const baselineValues = evaluateRun(baseline.run, judgments, specs, metricOptions).perQuery;
 
-  const index = lexicalIndexOf(await session.engine(base, work));
-  if (!index) throw new Error('internal: a lexical config without a lexical index');
-  const postings = index.postings();
+  // A reranked config keeps the candidates before the reranker; a lexical or hybrid one recombines the lexical list.
+  const lexicalMoves = !!base.lexical && !base.rerank;
+  const hybrid = !!(base.hybrid && base.vector && base.lexical) && !base.rerank;
+  const index = lexicalMoves ? lexicalIndexOf(await session.engine(base, work)) : undefined;
+  if (lexicalMoves && !index) throw new Error('internal: a lexical config without a lexical index');
+  const postings = index?.postings();
+  const probe = hybrid || base.rerank ? await session.engine(probeConfig(base), work) : undefined;
   const queries: TuneQuery[] = [];
   const qids = [...judgments.qrels.keys()].sort(compareQids);
   const slicer = work.phase('queries', qids.length);
@@ -212,13 +171,20 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
     // evaluateRun's rule: with excludeNoRelevant, a query without relevant documents is not scored at all.
     if (metricOptions.excludeNoRelevant && judged.numRelevant === 0) continue;
     const text = judgments.queries.get(qid)?.text ?? '';
-    if (!text.trim()) {
-      queries.push({ qid, judged }); // not run by an evaluation either: it scores as an empty list
-      continue;
+    const q: TuneQuery = { qid, judged, qrels };
+    queries.push(q);
+    if (!text.trim()) continue; // not run by an evaluation either: it scores as an empty list
+    if (index && postings) {
+      q.candidates = new Bm25Candidates(postings, index, text, base.lexical!);
+      q.grades = Float64Array.from(q.candidates.scores.docIds, (id) => qrels.get(id) ?? NaN);
     }
-    const candidates = new Bm25Candidates(postings, index, text, base.lexical!);
-    const grades = Float64Array.from(candidates.scores.docIds, (id) => qrels.get(id) ?? NaN);
-    queries.push({ qid, judged, candidates, grades });
+    if (probe) {
+      const r = await probe.search(text, { signal: hooks.signal });
+      if (base.rerank) {
+        const before = (base.hybrid ? r.stageIds.fuse : base.lexical ? r.stageIds.lexical : r.stageIds.vector) ?? [];
+        q.rerank = { before, scores: new Map(r.docs.map((d) => [d.id, d.score])) };
+      } else q.vector = (r.vectorIds ?? []).map((id) => ({ id }));
+    }
   }
   slicer.end();
   const idOrder = idOrderOf(queries.flatMap((q) => q.candidates?.scores.docIds ?? []));
@@ -227,61 +193,24 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   const top = new Int32Array(largest);
   let scoredWith: string | undefined;
 
-  const sliderOf = new Map(sliders.map((s) => [s.path, s]));
-  const configOf = (moves: TuneSettings): RankConfig => {
-    const lx = structuredClone(base.lexical!);
-    for (const [path, value] of Object.entries(moves)) {
-      const slider = sliderOf.get(path);
-      if (!slider) {
-        const known = fixed.find((f) => f.path === path || path.startsWith(`${f.path}.`));
-        const hint = known
-          ? known.reason
-          : closest(path, [...sliderOf.keys()])
-            ? `did you mean ${closest(path, [...sliderOf.keys()])}?`
-            : `the sliders are ${[...sliderOf.keys()].join(', ')}`;
-        throw new InputError(`"${path}" is not a setting the Tune engine can move`, [], { key: path, hint });
-      }
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < slider.min || value > slider.max) {
-        throw new InputError(`${JSON.stringify(value)} is not a number from ${slider.min} to ${slider.max}`, [], { key: path });
-      }
-      if (path === 'lexical.depth' && !Number.isInteger(value))
-        throw new InputError(`${value} is not a whole number, and the depth takes whole numbers`, [], { key: path });
-      const [, group, name] = path.split('.');
-      if (group === 'fields') lx.fields[name] = value;
-      else if (group === 'bm25') lx.bm25[name as (typeof BM25)[number]] = value;
-      else lx.depth = value;
-    }
-    if (!Object.values(lx.fields).some((b) => b > 0))
-      throw new InputError('every field boost is 0: the config would search no field', [], { key: 'lexical.fields' });
-    const { configHash: _, ...rest } = { ...base, lexical: lx };
-    return { ...rest, configHash: hashRankConfig(rest) };
-  };
-
   const split = tuneHoldoutSplit(judgments);
-  const fieldNames = index.fields;
+  const fieldNames = index?.fields ?? [];
   // The last settings' per-query values (by config hash): evaluate after quick of the same move ranks nothing again.
   let last: { hash: string; values: Map<string, Record<string, number>> } | undefined;
   const valuesOf = (config: RankConfig): Map<string, Record<string, number>> => {
     if (last?.hash === config.configHash) return last.values;
-    const lx = config.lexical!;
-    const bm25Key = BM25.map((k) => lx.bm25[k]).join(',');
-    if (bm25Key !== scoredWith) {
-      for (const q of queries) q.candidates?.rescore(lx.bm25, fieldNames);
-      scoredWith = bm25Key;
+    const lx = config.lexical;
+    if (lexicalMoves && lx) {
+      const bm25Key = BM25.map((k) => lx.bm25[k]).join(',');
+      if (bm25Key !== scoredWith) {
+        for (const q of queries) q.candidates?.rescore(lx.bm25, fieldNames);
+        scoredWith = bm25Key;
+      }
     }
-    const options = lexicalQuery(lx, lx.depth);
+    const options = lx ? lexicalQuery(lx, lx.depth) : undefined;
     const values = new Map<string, Record<string, number>>();
     for (const q of queries) {
-      let grades: Array<number | undefined> = [];
-      if (q.ranker) {
-        const n = q.ranker.rank(options, top);
-        grades = new Array<number | undefined>(n);
-        for (let i = 0; i < n; i++) {
-          const g = q.grades![top[i]];
-          grades[i] = Number.isNaN(g) ? undefined : g;
-        }
-      }
-      const ctx = contextOfGrades(grades, q.judged);
+      const ctx = contextOfGrades(gradesOf(q, config, options, top), q.judged);
       values.set(q.qid, Object.fromEntries(specs.map((s) => [s.name, computeMetric(s, ctx)])));
     }
     // The baseline's query order (evaluateRun's), as compare pairs them.
@@ -293,12 +222,12 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
     sliders: () => ({ sliders: sliders.map((s) => ({ ...s })), fixed: fixed.map((f) => ({ ...f })) }),
     async quick(moves, signal) {
       signal?.throwIfAborted();
-      const config = configOf(moves);
+      const config = tunedConfig(base, tunable, moves);
       return quickOf(config, baselineValues, valuesOf(config), split, specs);
     },
     async evaluate(moves, signal) {
       signal?.throwIfAborted();
-      const config = configOf(moves);
+      const config = tunedConfig(base, tunable, moves);
       const candidate = valuesOf(config);
       const work = new Work({ signal });
       const comparison = await compareStatistics(
@@ -313,6 +242,50 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
       return { ...quickOf(config, baselineValues, candidate, split, specs), comparison, gates, verdict: verdictOf(comparison, gates) };
     },
   };
+}
+
+/**
+ * The config the caches are filled from, one pipeline search per query: a reranked config with top-N and top-M at
+ * the pool size (every pool document keeps its reranker score), a hybrid one with the vector depth at its cached
+ * depth (exact search: a shallower list is a prefix of it). It shares the config's indexes and reranker.
+ */
+function probeConfig(base: RankConfig): RankConfig {
+  const { configHash: _, ...probe } = structuredClone(base);
+  probe.name = `${base.name} (tune cache)`;
+  if (probe.rerank) probe.rerank.topN = probe.rerank.topM = rerankPoolSize(base);
+  else if (probe.vector) probe.vector.depth = vectorCacheDepth(base);
+  return { ...probe, configHash: hashRankConfig(probe) };
+}
+
+/**
+ * One query's ranked grades under `config`, from its caches, as the pipeline ranks: the lexical list (CandidateRanker),
+ * fused with the cached vector list cut at the vector depth (fuseHybrid, the fuse step's own function), or the
+ * reranker's pool of the first top-N ordered by its cached scores (rerankedOrder, the rerank step's own).
+ */
+function gradesOf(q: TuneQuery, config: RankConfig, options: LexicalQueryOptions | undefined, top: Int32Array): Array<number | undefined> {
+  if (q.rerank) {
+    const { topN, topM } = config.rerank!;
+    const pool: ScoredId[] = [];
+    for (const id of q.rerank.before.slice(0, topN)) {
+      const score = q.rerank.scores.get(id);
+      if (score !== undefined) pool.push({ id, score });
+    }
+    return rerankedOrder(pool, topM).map((h) => q.qrels.get(h.id));
+  }
+  if (!q.ranker || !options) return [];
+  const n = q.ranker.rank(options, top);
+  if (q.vector) {
+    const ids = q.candidates!.scores.docIds;
+    const lexical = new Array<{ id: string }>(n);
+    for (let i = 0; i < n; i++) lexical[i] = { id: ids[top[i]!]! };
+    return fuseHybrid(config.hybrid!, lexical, q.vector.slice(0, config.vector!.depth)).map((h) => q.qrels.get(h.id));
+  }
+  const grades = new Array<number | undefined>(n);
+  for (let i = 0; i < n; i++) {
+    const g = q.grades![top[i]!]!;
+    grades[i] = Number.isNaN(g) ? undefined : g;
+  }
+  return grades;
 }
 
 type Values = ReadonlyMap<string, Readonly<Record<string, number>>>;

@@ -1,8 +1,9 @@
-// The Tune engine is exact: for random slider positions (field boosts, BM25 k1, b and d, depth), every figure
-// tuner.evaluate gives equals a full evaluation of the same settings written as a config file of its own, in a fresh
-// session (evaluateConfig, the engine's first pass: pruned top-k), compared with the baseline by the compare action
-// (actions/compare-runs.ts): metrics, per-query values, wins/losses/ties, tests and Holm-adjusted p-values, slices,
-// splits, warnings, gates and the verdict.
+// The Tune engine is exact: for random slider positions (field boosts, BM25 k1, b and d, depth; a hybrid config's RRF
+// k, list weights and depths; a reranked config's top-N and top-M), every figure tuner.evaluate gives equals a full
+// evaluation of the same settings written as a config file of its own, in a fresh session (evaluateConfig, the
+// engine's first pass: pruned top-k, HNSW or exact vector search, the reranker), compared with the baseline by the
+// compare action (actions/compare-runs.ts): metrics, per-query values, wins/losses/ties, tests and Holm-adjusted
+// p-values, slices, splits, warnings, gates and the verdict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +16,11 @@ import { verdictOf } from '../../../src/core/experiment/verdict';
 import { parseMetricList } from '../../../src/core/metrics';
 import { RanklabSession } from '../../../src/core/session/session';
 import { withSetting } from '../../../src/core/tuning/parameters';
-import { type TuneSettings, prepareTune } from '../../../src/core/tuning/tuner';
+import { type TuneSettings, prepareTune, tuneSliders } from '../../../src/core/tuning/tuner';
 import { metricOptionsOf } from '../../../src/core/workspace/settings';
 import { copyOfExample } from '../../helpers/workspace';
 import { BM25_CONFIG, writeSyntheticWorkspace } from '../../helpers/synthetic-workspace';
+import { tinyModel } from '../../helpers/tiny-models';
 
 /** Settings → what the compare action says of them as a config file of their own, in a fresh session. */
 async function fullPath(dir: string, baseFile: string, settings: TuneSettings, n: number, name: string) {
@@ -59,7 +61,42 @@ const settingsArb = fc
   )
   .filter((s) => (s['lexical.fields.title'] ?? 1) + (s['lexical.fields.body'] ?? 1) > 0);
 
-async function checkExact(dir: string, baseName: string, runs: number, seed: number): Promise<void> {
+const lexicalMoves = {
+  'lexical.fields.title': boost,
+  'lexical.fields.body': boost,
+  'lexical.bm25.k1': fc.constantFrom(0, 0.5, 1.2),
+  'lexical.bm25.b': fc.constantFrom(0, 0.75, 1),
+  'lexical.depth': fc.constantFrom(1, 5, 100),
+};
+const fusionMoves = {
+  'hybrid.k': fc.constantFrom(0, 1, 20, 60, 150),
+  'hybrid.weights.lexical': fc.constantFrom(0, 0.4, 1, 2.5),
+  'hybrid.weights.vector': fc.constantFrom(0, 0.7, 1, 3),
+  'hybrid.depth': fc.constantFrom(1, 4, 10, 100, 400),
+};
+/** Settings a config file may have (the parser refuses every boost 0 and both fusion weights 0, and so does the tuner). */
+const anyBoost = (s: TuneSettings) =>
+  (s['lexical.fields.title'] ?? 1) + (s['lexical.fields.body'] ?? 1) > 0 &&
+  (s['hybrid.weights.lexical'] ?? 1) + (s['hybrid.weights.vector'] ?? 1) > 0;
+/** A hybrid config over HNSW: the vector depth is not a slider (another depth is another HNSW search). */
+const hnswHybridArb = fc.record({ ...lexicalMoves, ...fusionMoves }, { requiredKeys: [] }).filter(anyBoost);
+/** A hybrid config over exact vector search: the vector depth cuts the cached list. */
+const exactHybridArb = fc
+  .record({ ...lexicalMoves, ...fusionMoves, 'vector.depth': fc.constantFrom(1, 3, 20, 100, 1000) }, { requiredKeys: [] })
+  .filter(anyBoost);
+/** The synthetic reranked config's pool: the 50 fused documents (its hybrid depth). */
+const rerankArb = fc.record(
+  { 'rerank.topN': fc.constantFrom(1, 2, 7, 20, 33, 50), 'rerank.topM': fc.constantFrom(1, 3, 10, 50) },
+  { requiredKeys: [] },
+);
+
+async function checkExact(
+  dir: string,
+  baseName: string,
+  runs: number,
+  seed: number,
+  arb: fc.Arbitrary<TuneSettings> = settingsArb,
+): Promise<void> {
   const session = RanklabSession.open(dir, { writeCache: false });
   const tuner = await prepareTune(session, { baseConfig: session.resolveConfig(baseName) });
   const headlines = new Set<number>();
@@ -110,7 +147,7 @@ async function checkExact(dir: string, baseName: string, runs: number, seed: num
     headlines.add(got.metrics.all.candidate[headline]);
   };
   await check({}); // the base config's own settings
-  await fc.assert(fc.asyncProperty(settingsArb, check), { numRuns: runs, seed });
+  await fc.assert(fc.asyncProperty(arb, check), { numRuns: runs, seed });
   // The positions score differently (a tuner that ignored the settings would pass the equalities only by luck).
   assert.ok(headlines.size > 2, `headline values: ${[...headlines].join(', ')}`);
 }
@@ -132,14 +169,45 @@ test('synthetic corpus: random slider positions equal a full eval + compare of t
   }
 });
 
-test('sliders and refusals: hybrid settings listed as not yet, bad settings named', async () => {
+test('example workspace, hybrid (HNSW): random fusion and lexical slider positions equal a full eval + compare', async () => {
+  await checkExact(copyOfExample(), 'hybrid-rrf', 10, 31, hnswHybridArb);
+});
+
+test('synthetic corpus, tiny embedder and reranker: hybrid (exact) and reranked slider positions equal a full eval + compare', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'ranklab-tuner-'));
+  try {
+    const dir = join(root, 'ws');
+    mkdirSync(dir);
+    const vector = { embedder: { provider: 'transformers', model: tinyModel('tiny-embedder') }, exact: true, depth: 60 };
+    const hybrid = { ...BM25_CONFIG, vector, hybrid: { k: 30, depth: 50, weights: { lexical: 1, vector: 0.7 } } };
+    const reranked = {
+      ...hybrid,
+      rerank: { provider: { provider: 'transformers', model: tinyModel('tiny-reranker') }, topN: 20, topM: 10 },
+    };
+    writeSyntheticWorkspace(dir, { docs: 300, queries: 40, configs: { baseline: BM25_CONFIG, hybrid, reranked }, seed: 5 });
+    await checkExact(dir, 'hybrid', 10, 7, exactHybridArb);
+    await checkExact(dir, 'reranked', 10, 7, rerankArb);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('sliders and refusals: the settings of each kind of config, bad settings named', async () => {
   const dir = copyOfExample();
   const session = RanklabSession.open(dir, { writeCache: false });
   const tuner = await prepareTune(session, { baseConfig: session.resolveConfig('baseline') });
   const { sliders, fixed } = tuner.sliders();
+  const lexicalPaths = [
+    'lexical.fields.title',
+    'lexical.fields.body',
+    'lexical.bm25.k1',
+    'lexical.bm25.b',
+    'lexical.bm25.d',
+    'lexical.depth',
+  ];
   assert.deepEqual(
     sliders.map((s) => s.path),
-    ['lexical.fields.title', 'lexical.fields.body', 'lexical.bm25.k1', 'lexical.bm25.b', 'lexical.bm25.d', 'lexical.depth'],
+    lexicalPaths,
   );
   assert.deepEqual(
     sliders.find((s) => s.path === 'lexical.bm25.b'),
@@ -148,6 +216,36 @@ test('sliders and refusals: hybrid settings listed as not yet, bad settings name
   assert.ok(fixed.some((f) => f.path === 'lexical.prefix'));
   await assert.rejects(tuner.evaluate({ 'lexical.bm25.k': 1 }), /"lexical\.bm25\.k" is not a setting.*did you mean lexical\.bm25\.k1/s);
   await assert.rejects(tuner.evaluate({ 'lexical.bm25.b': 1.5 }), /lexical\.bm25\.b.*from 0 to 1/s);
-  await assert.rejects(tuner.evaluate({ 'lexical.fields.title': 0, 'lexical.fields.body': 0 }), /every field boost is 0/);
-  await assert.rejects(prepareTune(session, { baseConfig: session.resolveConfig('hybrid-rrf') }), /hybrid-rrf.*not yet/s);
+  await assert.rejects(tuner.evaluate({ 'lexical.fields.title': 0, 'lexical.fields.body': 0 }), /every field has boost 0/);
+  await assert.rejects(tuner.evaluate({ 'hybrid.k': 10 }), /"hybrid\.k" is not a setting/);
+
+  // Hybrid over HNSW: fusion settings are sliders, the vector depth is listed (another HNSW search).
+  const hybrid = tuneSliders(session.resolveConfig('hybrid-rrf'));
+  assert.deepEqual(
+    hybrid.sliders.map((s) => s.path),
+    [...lexicalPaths, 'hybrid.k', 'hybrid.weights.lexical', 'hybrid.weights.vector', 'hybrid.depth'],
+  );
+  assert.deepEqual(
+    hybrid.sliders.find((s) => s.path === 'hybrid.k'),
+    { path: 'hybrid.k', value: 60, min: 0, max: 200, step: 1 },
+  );
+  assert.match(hybrid.fixed.find((f) => f.path === 'vector.depth')!.reason, /HNSW/);
+  const hybridTuner = await prepareTune(session, { baseConfig: session.resolveConfig('hybrid-rrf') });
+  await assert.rejects(hybridTuner.evaluate({ 'vector.depth': 50 }), /"vector\.depth" is not a setting.*HNSW/s);
+  await assert.rejects(hybridTuner.evaluate({ 'hybrid.depth': 2.5 }), /hybrid\.depth.*whole number/s);
+  await assert.rejects(hybridTuner.evaluate({ 'hybrid.weights.lexical': 0, 'hybrid.weights.vector': 0 }), /both fusion weights are 0/);
+
+  // Reranked: top-N and top-M over the cached pool; what changes the reranker's candidates is listed.
+  const reranked = tuneSliders(session.resolveConfig('hybrid-rerank'));
+  assert.deepEqual(
+    reranked.sliders.map((s) => [s.path, s.value, s.min, s.max]),
+    [
+      ['rerank.topN', 50, 1, 100],
+      ['rerank.topM', 10, 1, 100],
+    ],
+  );
+  for (const path of [...lexicalPaths, 'hybrid.k', 'hybrid.weights.vector'])
+    assert.match(reranked.fixed.find((f) => f.path === path)?.reason ?? `${path} not listed`, /reranker scores/);
+
+  await assert.rejects(prepareTune(session, { baseConfig: session.resolveConfig('vector') }), /"vector".*vector-only/s);
 });

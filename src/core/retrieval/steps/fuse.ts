@@ -1,4 +1,4 @@
-import { reciprocalRankFusion } from '../fusion';
+import { fuseHybrid } from '../fusion';
 import { rankOf, type Step } from './step';
 
 /** The lexical and the vector list fused by weighted reciprocal rank fusion (a hybrid config). */
@@ -8,14 +8,7 @@ export const fuseStep: Step = {
   run({ config }, { outputs, options }) {
     const h = config.hybrid!;
     const depth = options.stageDepth ?? h.depth;
-    const hits = reciprocalRankFusion(
-      [
-        { name: 'lexical', docs: outputs.get('lexical')!.hits, weight: h.weights.lexical, depth },
-        { name: 'vector', docs: outputs.get('vector')!.hits, weight: h.weights.vector, depth },
-      ],
-      h.k,
-    ).slice(0, depth);
-    return { hits };
+    return { hits: fuseHybrid(h, outputs.get('lexical')!.hits, outputs.get('vector')!.hits, depth) };
   },
   explain({ config }, { outputs, options }, out, docId) {
     const h = config.hybrid!;
