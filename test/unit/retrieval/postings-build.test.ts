@@ -160,3 +160,12 @@ test('buildPostings refuses a duplicate id, as MiniSearch does', () => {
     /duplicate document id a/,
   );
 });
+
+test('large term frequencies and many terms (multi-byte varints while gathering): built postings = copied ones', () => {
+  const doc = (id: string, body: string): Document => ({ id, title: '', body, fields: {}, meta: {}, source: { path: 'mem' }, hash: id });
+  const many = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}`).join(' ');
+  const docs = [doc('a', many), doc('b', `${'tea '.repeat(70_000)}cat`), doc('c', `cat ${'steam '.repeat(300)}`)];
+  const { copied, built } = copiedAndBuilt(docs, ['title', 'body'], createAnalyzer(DEFAULT_ANALYZER));
+  assert.ok(Math.max(...built.maxTf) === 70_000);
+  assertSamePostings(built, copied);
+});

@@ -5,8 +5,10 @@ import type { Analyzer } from '../analyzer';
 import { fieldText } from '../ranking';
 import { Postings } from './postings';
 
-/** Postings are gathered in chunks of this many entries (4 MB per array), freed one by one once laid out. */
-const CHUNK = 1 << 20;
+/** Postings are gathered in chunks of this many bytes, freed one by one once laid out. */
+const CHUNK = 1 << 22;
+/** Room for one gathered posting: two varints of up to 5 bytes. */
+const MAX_ENTRY = 10;
 
 /**
  * The postings of these documents built straight from the analyzer, without a MiniSearch index in between: the
@@ -18,7 +20,8 @@ const CHUNK = 1 << 20;
  * - the average length is the exact mean, integer sum / document count (LexicalIndex.exactAverageLengths);
  * - term numbers follow the vocabulary's radix-tree iteration order, and the tree is built by inserting the terms
  *   in MiniSearch's order (first occurrence), so it is the same tree: the term map and the prefix / fuzzy vocabulary.
- * Memory: per posting, a list number and a tf while gathering, a document and a tf once laid out (~16 B at the peak).
+ * Memory: per posting, a list number and a tf as varints while gathering (~3-4 bytes: frequent terms get low numbers),
+ * then a document and a tf laid out (8 bytes): ~12 bytes a posting at the peak.
  */
 export function buildPostings(docs: readonly Document[], fields: readonly string[], analyzer: Analyzer): Postings {
   return runSync(buildPostingsSteps(docs, fields, analyzer));
@@ -36,7 +39,7 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
   let tf: Int32Array = new Int32Array(1024); // per provisional term, within one field of one document (0 between fields)
   const touched: number[] = [];
   let listCounts: Int32Array = new Int32Array(1024 * fieldCount); // postings per provisional list (term · fieldCount + field)
-  const gathered = { lists: new ChunkedUint32(), tfs: new ChunkedUint32() };
+  const gathered = new Gathered();
   const docEnd = new Float64Array(n); // postings gathered up to the end of each document
 
   const add = (term: string): void => {
@@ -69,14 +72,13 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
       for (const t of touched) {
         const l = t * fieldCount + f;
         if (l > 0xffffffff) throw new Error(`too many terms × fields for the postings (${provisional.size} × ${fieldCount})`);
-        gathered.lists.push(l);
-        gathered.tfs.push(tf[t]);
+        gathered.push(l, tf[t]);
         listCounts[l]++;
         tf[t] = 0;
       }
       touched.length = 0;
     }
-    docEnd[d] = gathered.lists.length;
+    docEnd[d] = gathered.length;
     yield d + 1;
   }
   seen.clear();
@@ -106,13 +108,13 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
     at += end[l];
     end[l] = start[l]; // the write cursor until the scatter is done
   }
-  const total = gathered.lists.length;
+  const total = gathered.length;
   const postingDocs = new Int32Array(total);
   const postingTfs = new Uint32Array(total);
   const maxTf = new Int32Array(lists);
   const minLength = new Int32Array(lists).fill(0x7fffffff);
   let d = 0;
-  gathered.lists.drain(gathered.tfs, (i, pl, count) => {
+  gathered.drain((i, pl, count) => {
     while (d < n && docEnd[d] <= i) d++;
     const f = pl % fieldCount;
     const l = finalOf[(pl - f) / fieldCount] * fieldCount + f;
@@ -153,38 +155,71 @@ function grow(a: Int32Array, atLeast: number): Int32Array {
   return b;
 }
 
-/** An append-only array of uint32 in fixed chunks (no doubling copies), read back once in order by `drain`. */
-class ChunkedUint32 {
-  private chunks: Uint32Array[] = [];
-  private last = new Uint32Array(0);
-  private used = 0;
+/**
+ * The gathered (list number, tf) pairs, append-only, as unsigned LEB128 varints in fixed chunks (no doubling copies),
+ * read back once in order by `drain`. A pair never straddles two chunks.
+ */
+class Gathered {
+  private chunks: Uint8Array[] = [];
+  private used: number[] = [];
+  private last = new Uint8Array(0);
+  private at = 0;
   length = 0;
 
-  push(v: number): void {
-    if (this.used === this.last.length) {
-      this.last = new Uint32Array(CHUNK);
+  push(list: number, tf: number): void {
+    if (this.at + MAX_ENTRY > this.last.length) {
+      if (this.chunks.length > 0) this.used[this.chunks.length - 1] = this.at;
+      this.last = new Uint8Array(CHUNK);
       this.chunks.push(this.last);
-      this.used = 0;
+      this.at = 0;
     }
-    this.last[this.used++] = v;
+    this.at = writeVarint(this.last, this.at, list);
+    this.at = writeVarint(this.last, this.at, tf);
     this.length++;
   }
 
-  /** Calls `each(position, this[position], other[position])` in order, dropping both arrays' chunks as it goes. */
-  drain(other: ChunkedUint32, each: (i: number, a: number, b: number) => void): void {
+  /** Calls `each(position, list, tf)` in order, dropping the chunks as it goes. */
+  drain(each: (i: number, list: number, tf: number) => void): void {
+    if (this.chunks.length > 0) this.used[this.chunks.length - 1] = this.at;
     let i = 0;
     for (let c = 0; c < this.chunks.length; c++) {
-      const a = this.chunks[c];
-      const b = other.chunks[c];
-      const size = Math.min(CHUNK, this.length - i);
-      for (let j = 0; j < size; j++) each(i++, a[j], b[j]);
-      this.chunks[c] = other.chunks[c] = EMPTY;
+      const bytes = this.chunks[c];
+      const end = this.used[c];
+      let p = 0;
+      while (p < end) {
+        let list = 0;
+        let shift = 0;
+        let b: number;
+        do {
+          b = bytes[p++];
+          list += (b & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (b & 0x80);
+        let tf = 0;
+        shift = 0;
+        do {
+          b = bytes[p++];
+          tf += (b & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (b & 0x80);
+        each(i++, list, tf);
+      }
+      this.chunks[c] = EMPTY;
     }
     this.chunks = [];
-    other.chunks = [];
-    this.last = other.last = EMPTY;
-    this.length = other.length = this.used = other.used = 0;
+    this.used = [];
+    this.last = EMPTY;
+    this.at = this.length = 0;
   }
 }
 
-const EMPTY = new Uint32Array(0);
+function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    bytes[at++] = (value & 0x7f) | 0x80;
+    value = Math.floor(value / 128);
+  }
+  bytes[at++] = value;
+  return at;
+}
+
+const EMPTY = new Uint8Array(0);
