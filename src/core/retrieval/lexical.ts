@@ -59,7 +59,7 @@ const QUERY_CACHE_LIMIT = 4000;
 const PRUNED_PASSES_BEFORE_CACHING = 2;
 
 /**
- * What a postings-only index (LexicalIndex.fromPostings: no MiniSearch, for large corpora) cannot do, thrown with
+ * What a postings-only index (LexicalIndex.buildPostingsOnly: no MiniSearch, for large corpora) cannot do, thrown with
  * the feature that asked (explain, suggestions, incremental updates, the index cache, cached field scores).
  */
 export class NeedsMiniSearch extends Error {
@@ -77,7 +77,7 @@ export class LexicalIndex {
   private readonly cache = new Map<string, FieldScores>();
   /** Pruned passes so far per uncached (query, scoring settings) key (bounded like the cache). */
   private readonly passes = new Map<string, number>();
-  /** Compact copy of MiniSearch's postings for pruned top-k (built on first use, dropped on every change). */
+  /** Compact postings for pruned top-k: a copy of MiniSearch's (built on first use, dropped on every change), or the index itself when postings only. */
   private compact?: Postings;
   /** A postings-only index's ids, for `has` (built on first use). */
   private idSet?: Set<string>;
