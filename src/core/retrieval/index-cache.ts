@@ -23,6 +23,14 @@ export interface LexicalLoad {
   warnings: string[];
 }
 
+/**
+ * From this many documents the lexical index is postings only (LexicalIndex.buildPostingsOnly: no MiniSearch), built
+ * in a fraction of MiniSearch's time and memory (npm run bench:lexical-build, docs/scaling.md): MiniSearch's index of
+ * a corpus this large takes several GB of heap. Such an index is not cached, and what needs MiniSearch (explain,
+ * suggestions, incremental updates, boost sweeps) refuses with NeedsMiniSearch.
+ */
+export const POSTINGS_ONLY_FROM = 500_000;
+
 /** Cache file stem for the settings that shape a lexical index (analyzer, fields); the corpus it holds is in the meta file. */
 export function lexicalCacheKey(fields: readonly string[], analyzer: Analyzer): string {
   return fingerprint([FORMAT, [...fields].sort().join(','), analyzer.key]).replace(/^sha256:/, '');
@@ -107,8 +115,19 @@ export async function buildOrLoadLexical(
     now = () => performance.now(),
     work = Work.none,
     corpusName = 'the corpus',
-  }: { now?: () => number; work?: Work; corpusName?: string } = {},
+    postingsOnlyFrom = POSTINGS_ONLY_FROM,
+  }: { now?: () => number; work?: Work; corpusName?: string; postingsOnlyFrom?: number } = {},
 ): Promise<LexicalLoad> {
+  if (docs.length >= postingsOnlyFrom) {
+    const t0 = now();
+    const slicer = work.phase('lexical-index', docs.length);
+    const index = await LexicalIndex.buildPostingsOnlySliced(docs, fields, analyzer, slicer);
+    slicer.end();
+    const note =
+      `lexical: ${docs.length.toLocaleString('en')} documents (${postingsOnlyFrom.toLocaleString('en')} or more): the index holds the postings only, ` +
+      'without MiniSearch, and is not cached (each start builds it again); explanations, suggestions, incremental updates and boost sweeps are not available';
+    return { index, source: 'built', ms: now() - t0, notes: [note], warnings: [note] };
+  }
   // refused up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built one)
   checkLexicalFits(estimateLexicalMemory(docs, fields), corpusName);
   const t0 = now();

@@ -76,7 +76,7 @@ export function explainLexical(
   docId: string,
   options: Omit<LexicalQueryOptions, 'depth' | 'filter'>,
 ): LexicalExplanation {
-  const ms = index.miniSearch as unknown as MiniSearchState;
+  const ms = index.miniSearchFor('Explaining a lexical score') as unknown as MiniSearchState;
   const { k1, b, d } = options.bm25;
   // Each query token is its own MiniSearch query; a repeated term is scored (and summed) again, as MiniSearch does.
   const queryTerms = index.analyzer.analyze(text);

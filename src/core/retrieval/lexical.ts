@@ -4,6 +4,7 @@ import type { Bm25Params } from '../config/types';
 import { type Slicer, type Steps, runSliced, runSync } from '../util/cooperative';
 import { compareIdBytes } from '../util/id-order';
 import type { Analyzer } from './analyzer';
+import { buildPostingsSteps } from './postings/build';
 import { Postings } from './postings/postings';
 import { topKSearch } from './postings/top-k';
 import { compareScored, fieldText, type ScoredId } from './ranking';
@@ -57,21 +58,56 @@ const QUERY_CACHE_LIMIT = 4000;
  */
 const PRUNED_PASSES_BEFORE_CACHING = 2;
 
+/**
+ * What a postings-only index (LexicalIndex.buildPostingsOnly: no MiniSearch, for large corpora) cannot do, thrown with
+ * the feature that asked (explain, suggestions, incremental updates, the index cache, cached field scores).
+ */
+export class NeedsMiniSearch extends Error {
+  constructor(what: string, documentCount: number) {
+    super(
+      `${what} needs the full MiniSearch index, and the lexical index of this corpus (${documentCount.toLocaleString('en')} documents) ` +
+        'was built without it (postings only, to fit in memory): searches and evaluations are exact, but explanations, ' +
+        'suggestions, incremental updates, the index cache and boost sweeps are not available at this size',
+    );
+  }
+}
+
 export class LexicalIndex {
-  readonly miniSearch: MiniSearch<Document>;
+  private readonly ms?: MiniSearch<Document>;
   private readonly cache = new Map<string, FieldScores>();
   /** Pruned passes so far per uncached (query, scoring settings) key (bounded like the cache). */
   private readonly passes = new Map<string, number>();
-  /** Compact copy of MiniSearch's postings for pruned top-k (built on first use, dropped on every change). */
+  /** Compact postings for pruned top-k: a copy of MiniSearch's (built on first use, dropped on every change), or the index itself when postings only. */
   private compact?: Postings;
+  /** A postings-only index's ids, for `has` (built on first use). */
+  private idSet?: Set<string>;
 
+  /** `source`: a loaded MiniSearch index, postings built without one (postings only), or nothing (a new, empty index). */
   constructor(
     readonly fields: string[],
     readonly analyzer: Analyzer,
-    miniSearch?: MiniSearch<Document>,
+    source?: MiniSearch<Document> | Postings,
   ) {
-    this.miniSearch = miniSearch ?? new MiniSearch<Document>(LexicalIndex.miniSearchOptions(fields, analyzer));
-    if (miniSearch) this.exactAverageLengths();
+    if (source instanceof Postings) this.compact = source;
+    else {
+      this.ms = source ?? new MiniSearch<Document>(LexicalIndex.miniSearchOptions(fields, analyzer));
+      if (source) this.exactAverageLengths();
+    }
+  }
+
+  /** The MiniSearch index of record; a postings-only index throws NeedsMiniSearch naming `what` wanted it. */
+  miniSearchFor(what: string): MiniSearch<Document> {
+    if (!this.ms) throw new NeedsMiniSearch(what, this.documentCount);
+    return this.ms;
+  }
+
+  get miniSearch(): MiniSearch<Document> {
+    return this.miniSearchFor('This use of the lexical index');
+  }
+
+  /** Built without MiniSearch (LexicalIndex.buildPostingsOnly)? */
+  get postingsOnly(): boolean {
+    return !this.ms;
   }
 
   /** The MiniSearch options an index with these fields and analyzer is built (and loaded) with. */
@@ -97,6 +133,23 @@ export class LexicalIndex {
     return runSliced(LexicalIndex.buildSteps(docs, fields, analyzer), slicer);
   }
 
+  /**
+   * An index of the compact postings alone, built straight from the analyzer (postings/build.ts): a fraction of
+   * MiniSearch's memory and build time, the same search answers; what needs MiniSearch throws NeedsMiniSearch.
+   */
+  static buildPostingsOnly(docs: readonly Document[], fields: string[], analyzer: Analyzer): LexicalIndex {
+    return new LexicalIndex(fields, analyzer, runSync(buildPostingsSteps(docs, fields, analyzer)));
+  }
+
+  static async buildPostingsOnlySliced(
+    docs: readonly Document[],
+    fields: string[],
+    analyzer: Analyzer,
+    slicer: Slicer,
+  ): Promise<LexicalIndex> {
+    return new LexicalIndex(fields, analyzer, await runSliced(buildPostingsSteps(docs, fields, analyzer), slicer));
+  }
+
   private static *buildSteps(docs: readonly Document[], fields: string[], analyzer: Analyzer): Steps<LexicalIndex> {
     const index = new LexicalIndex(fields, analyzer);
     for (let i = 0; i < docs.length; i++) {
@@ -108,11 +161,12 @@ export class LexicalIndex {
   }
 
   get documentCount(): number {
-    return this.miniSearch.documentCount;
+    return this.ms ? this.ms.documentCount : this.compact!.documentCount;
   }
 
   has(id: string): boolean {
-    return this.miniSearch.has(id);
+    if (this.ms) return this.ms.has(id);
+    return (this.idSet ??= new Set(this.compact!.ids.filter((x) => x !== undefined))).has(id);
   }
 
   /**
@@ -121,6 +175,7 @@ export class LexicalIndex {
    * document frequencies (and scores) would differ from a fresh index.
    */
   async update(upserts: readonly Document[], deleteIds: readonly string[] = []): Promise<void> {
+    this.miniSearchFor('An incremental update of the lexical index');
     for (const id of deleteIds) if (this.miniSearch.has(id)) this.miniSearch.discard(id);
     for (const doc of upserts) {
       if (this.miniSearch.has(doc.id)) this.miniSearch.discard(doc.id);
@@ -141,7 +196,7 @@ export class LexicalIndex {
    * test/unit/retrieval/reproducible.test.ts fails should it change.)
    */
   private exactAverageLengths(): void {
-    const ms = this.miniSearch as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _documentCount: number };
+    const ms = this.ms as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _documentCount: number };
     const sums = this.fields.map(() => 0);
     for (const lengths of ms._fieldLength.values()) for (let f = 0; f < sums.length; f++) sums[f] += lengths[f] ?? 0;
     for (let f = 0; f < sums.length; f++) ms._avgFieldLength[f] = ms._documentCount > 0 ? sums[f] / ms._documentCount : 0;
@@ -154,7 +209,7 @@ export class LexicalIndex {
 
   /** The compact postings (built from MiniSearch's index on first use after a build, load or update). */
   postings(): Postings {
-    return (this.compact ??= Postings.fromMiniSearch(this.miniSearch, this.fields));
+    return (this.compact ??= Postings.fromMiniSearch(this.miniSearch as MiniSearch<never>, this.fields));
   }
 
   /** Per-field scores for a query, computed once per (query, scoring settings) and then reused. */
@@ -167,6 +222,7 @@ export class LexicalIndex {
       this.cache.set(key, hit);
       return hit;
     }
+    this.miniSearchFor('Per-field scores (a boost sweep or tuning)');
     const scores = this.computeFieldScores(query, settings);
     if (this.cache.size >= QUERY_CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(key, scores);
@@ -232,6 +288,7 @@ export class LexicalIndex {
     prefix: string,
     options: { filter?: (docId: string) => boolean; limit?: number; fuzzy?: number } = {},
   ): Array<{ suggestion: string; terms: string[]; score: number }> {
+    this.miniSearchFor('Suggestions');
     const limit = options.limit ?? 10;
     const filter = options.filter;
     const tokens = this.analyzer.tokenize(prefix);
@@ -288,6 +345,7 @@ export class LexicalIndex {
    * field scores cached (PRUNED_PASSES_BEFORE_CACHING). Same hits, scores and totals either way.
    */
   search(query: string, options: LexicalQueryOptions): LexicalResult {
+    if (!this.ms) return this.topK(query, options); // no field scores to cache: every pass is pruned (same answers)
     const key = scoresKey(query, options);
     if (this.cache.has(key)) return recombine(this.fieldScores(query, options), options);
     if (options.depth <= 0) return this.topK(query, options); // a count (the step's permitted total) is not a pass

@@ -1,9 +1,10 @@
 import type MiniSearch from 'minisearch';
 
 /**
- * The slice of MiniSearch 7's private state the postings are read from. MiniSearch stays the index of record
- * (adds, removals, vacuum, serialisation, the radix-tree vocabulary for prefix / fuzzy / autocomplete); the
- * postings are a read-only, compact copy of its term -> field -> (doc, tf) maps, rebuilt after any change.
+ * The slice of MiniSearch 7's private state `Postings.fromMiniSearch` copies: there MiniSearch stays the index of
+ * record (adds, removals, vacuum, serialisation, the radix-tree vocabulary for prefix / fuzzy / autocomplete) and
+ * the postings are a read-only, compact copy of its term -> field -> (doc, tf) maps, rebuilt after any change.
+ * build.ts builds the same postings straight from the documents, without MiniSearch.
  * test/unit/retrieval/lexical-topk.test.ts fails should this state change shape.
  */
 export interface MiniSearchState {
@@ -23,6 +24,29 @@ export interface Vocabulary {
   fuzzyGet(term: string, maxDistance: number): Map<string, [unknown, number]>;
 }
 
+/** term -> term number, iterable in term-number order (a Map, or the vocabulary's radix tree itself). */
+export interface TermNumbers extends Iterable<[string, number]> {
+  get(term: string): number | undefined;
+}
+
+/** What a Postings is made of: copied from MiniSearch (`fromMiniSearch`) or built from the documents (build.ts). */
+export interface PostingsData {
+  fieldCount: number;
+  termNumbers: TermNumbers;
+  vocabulary: Vocabulary;
+  start: Int32Array;
+  end: Int32Array;
+  maxTf: Int32Array;
+  minLength: Int32Array;
+  docs: Int32Array;
+  tfs: Uint32Array;
+  lengths: Int32Array[];
+  avgLength: number[];
+  ids: Array<string | undefined>;
+  documentCount: number;
+  docSpace: number;
+}
+
 /** BM25 settings whose per-document norms and per-list maxima are kept at once (8 bytes a document or list each). */
 const SETTINGS_KEPT = 8;
 
@@ -32,9 +56,10 @@ const SETTINGS_KEPT = 8;
  * object headers than the postings of rare terms weigh). Per list, the largest tf and the shortest field length
  * bound every BM25 score in it (BM25 grows with tf and shrinks with length), whatever k1 and b are.
  */
-export class Postings {
+export class Postings implements PostingsData {
+  readonly fieldCount: number;
   /** term -> term number; list of (term t, field f) is number t * fieldCount + f. */
-  readonly termNumbers = new Map<string, number>();
+  readonly termNumbers: TermNumbers;
   readonly start: Int32Array;
   readonly end: Int32Array;
   readonly maxTf: Int32Array;
@@ -58,66 +83,93 @@ export class Postings {
   readonly maxCache = new Map<string, Float64Array>();
   readonly bitmapCache = new WeakMap<ReadonlySet<string>, Uint8Array>();
 
-  constructor(
-    readonly fieldCount: number,
-    ms: MiniSearchState,
-    fields: readonly string[],
-  ) {
-    this.vocabulary = ms._index;
-    this.documentCount = ms._documentCount;
-    this.docSpace = ms._nextId;
-    this.ids = new Array<string | undefined>(this.docSpace);
-    for (const [n, id] of ms._documentIds) this.ids[n] = id;
-    const fieldIds = fields.map((f) => ms._fieldIds[f]);
-    this.avgLength = fieldIds.map((id) => ms._avgFieldLength[id] ?? 0);
-    this.lengths = fields.map(() => new Int32Array(this.docSpace));
-    for (const [n, lengths] of ms._fieldLength) for (let f = 0; f < fields.length; f++) this.lengths[f][n] = lengths[fieldIds[f]] ?? 0;
+  constructor(data: PostingsData) {
+    this.fieldCount = data.fieldCount;
+    this.termNumbers = data.termNumbers;
+    this.vocabulary = data.vocabulary;
+    this.start = data.start;
+    this.end = data.end;
+    this.maxTf = data.maxTf;
+    this.minLength = data.minLength;
+    this.docs = data.docs;
+    this.tfs = data.tfs;
+    this.lengths = data.lengths;
+    this.avgLength = data.avgLength;
+    this.ids = data.ids;
+    this.documentCount = data.documentCount;
+    this.docSpace = data.docSpace;
+  }
 
+  /** A copy of MiniSearch's index (which stays the index of record: vocabulary included). */
+  static fromMiniSearch(miniSearch: MiniSearch<never>, fields: readonly string[]): Postings {
+    const ms = miniSearch as unknown as MiniSearchState;
+    const fieldCount = fields.length;
+    const docSpace = ms._nextId;
+    const ids = new Array<string | undefined>(docSpace);
+    for (const [n, id] of ms._documentIds) ids[n] = id;
+    const fieldIds = fields.map((f) => ms._fieldIds[f]);
+    const avgLength = fieldIds.map((id) => ms._avgFieldLength[id] ?? 0);
+    const lengths = fields.map(() => new Int32Array(docSpace));
+    for (const [n, ls] of ms._fieldLength) for (let f = 0; f < fieldCount; f++) lengths[f][n] = ls[fieldIds[f]] ?? 0;
+
+    const termNumbers = new Map<string, number>();
     const entries: Array<Map<number, Map<number, number>>> = [];
     let total = 0;
     for (const [term, data] of ms._index) {
-      this.termNumbers.set(term, entries.length);
+      termNumbers.set(term, entries.length);
       entries.push(data);
       for (const id of fieldIds) total += data.get(id)?.size ?? 0;
     }
     const lists = entries.length * fieldCount;
-    this.start = new Int32Array(lists);
-    this.end = new Int32Array(lists);
-    this.maxTf = new Int32Array(lists);
-    this.minLength = new Int32Array(lists);
-    this.docs = new Int32Array(total);
-    this.tfs = new Uint32Array(total);
+    const start = new Int32Array(lists);
+    const end = new Int32Array(lists);
+    const maxTfs = new Int32Array(lists);
+    const minLengths = new Int32Array(lists);
+    const docs = new Int32Array(total);
+    const tfs = new Uint32Array(total);
     let at = 0;
     for (let t = 0; t < entries.length; t++) {
       for (let f = 0; f < fieldCount; f++) {
         const l = t * fieldCount + f;
-        this.start[l] = at;
+        start[l] = at;
         const freqs = entries[t].get(fieldIds[f]);
         let maxTf = 0;
         let minLength = 0x7fffffff;
         let sorted = true;
         if (freqs) {
           for (const [doc, tf] of freqs) {
-            if (this.ids[doc] === undefined) continue; // discarded, not yet vacuumed
-            if (at > this.start[l] && this.docs[at - 1] > doc) sorted = false;
-            this.docs[at] = doc;
-            this.tfs[at] = tf;
+            if (ids[doc] === undefined) continue; // discarded, not yet vacuumed
+            if (at > start[l] && docs[at - 1] > doc) sorted = false;
+            docs[at] = doc;
+            tfs[at] = tf;
             at++;
             if (tf > maxTf) maxTf = tf;
-            const len = this.lengths[f][doc];
+            const len = lengths[f][doc];
             if (len < minLength) minLength = len;
           }
         }
-        this.end[l] = at;
-        this.maxTf[l] = maxTf;
-        this.minLength[l] = minLength;
-        if (!sorted) this.sortList(l);
+        end[l] = at;
+        maxTfs[l] = maxTf;
+        minLengths[l] = minLength;
+        if (!sorted) sortList(docs, tfs, start[l], at);
       }
     }
-  }
-
-  static fromMiniSearch(miniSearch: MiniSearch<never>, fields: readonly string[]): Postings {
-    return new Postings(fields.length, miniSearch as unknown as MiniSearchState, fields);
+    return new Postings({
+      fieldCount,
+      termNumbers,
+      vocabulary: ms._index,
+      start,
+      end,
+      maxTf: maxTfs,
+      minLength: minLengths,
+      docs,
+      tfs,
+      lengths,
+      avgLength,
+      ids,
+      documentCount: ms._documentCount,
+      docSpace,
+    });
   }
 
   /** Bytes held by the typed arrays (postings, bounds, lengths); the term map and ids are not counted. */
@@ -184,14 +236,13 @@ export class Postings {
     }
     return bits;
   }
+}
 
-  private sortList(l: number): void {
-    const s = this.start[l];
-    const e = this.end[l];
-    const order = Array.from({ length: e - s }, (_, i) => s + i).sort((a, b) => this.docs[a] - this.docs[b]);
-    const docs = order.map((i) => this.docs[i]);
-    const tfs = order.map((i) => this.tfs[i]);
-    this.docs.set(docs, s);
-    this.tfs.set(tfs, s);
-  }
+/** Sorts postings [s, e) by document number (MiniSearch re-adds a replaced document under a new number). */
+function sortList(docs: Int32Array, tfs: Uint32Array, s: number, e: number): void {
+  const order = Array.from({ length: e - s }, (_, i) => s + i).sort((a, b) => docs[a] - docs[b]);
+  const sortedDocs = order.map((i) => docs[i]);
+  const sortedTfs = order.map((i) => tfs[i]);
+  docs.set(sortedDocs, s);
+  tfs.set(sortedTfs, s);
 }
