@@ -406,12 +406,17 @@ test('the Tune view in the worker: the Tuner it keeps answers a move as the core
   const sliders = await client.request('tunePrepare', params);
   const session = RanklabSession.open(dir, { writeCache: false });
   const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
-  assert.deepEqual(sliders, local.sliders());
+  assert.deepEqual(sliders, { ...local.sliders(), baseline: session.baselineConfig().name });
+  // The two stages as the panel asks them: quick, then evaluate of the same settings.
+  const quick = await client.request('tuneQuick', { ...params, settings });
   const remote = await client.request('tuneEvaluate', { ...params, settings });
   const here = await local.evaluate(settings);
+  assert.deepEqual(quick.metrics, here.metrics);
+  assert.deepEqual(quick.perQuery, here.perQuery);
   assert.deepEqual(remote.metrics, here.metrics);
   assert.deepEqual(remote.comparison.metrics, here.comparison.metrics);
   assert.deepEqual(remote.verdict, here.verdict);
   client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
   await assert.rejects(client.request('tuneEvaluate', { ...params, settings }), /out of date/, 'a stale Tuner is not used');
+  await assert.rejects(client.request('tuneQuick', { ...params, settings }), /out of date/, 'by either stage');
 });
