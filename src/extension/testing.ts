@@ -20,6 +20,7 @@ import type { JudgmentSet } from '../core/judgments/types';
 import { querySplit } from '../core/judgments/splits';
 import type { ConfigResult, ConfigState, LiveEvaluator } from './live';
 import { formatResultList, queryVerdict } from './logic/findings';
+import { LIST_TOP } from './logic/against-baseline';
 import type { SessionManager } from './sessions';
 
 /** The access-control item of a workspace without principals: listed, and skipped with the reason when run. */
@@ -301,8 +302,12 @@ export class RanklabTests implements vscode.Disposable {
         continue;
       }
       const qrels = r.judgments.qrels.get(qid);
-      const expected = r.baseline ? formatResultList(r.baseline.run.get(qid), qrels) : '(this config is the baseline)\n';
-      const message = vscode.TestMessage.diff(`${r.name}: ${verdict}`, expected, formatResultList(r.candidate.run.get(qid), qrels));
+      const expected = r.baseline ? formatResultList(r.baseline.top.get(qid), qrels, LIST_TOP) : '(this config is the baseline)\n';
+      const message = vscode.TestMessage.diff(
+        `${r.name}: ${verdict}`,
+        expected,
+        formatResultList(r.candidate.top.get(qid), qrels, LIST_TOP),
+      );
       if (item.uri && item.range) message.location = new vscode.Location(item.uri, item.range);
       run.failed(item, message, latency);
     }

@@ -4,8 +4,12 @@
  * by the host (src/extension/tune/) and the app (webview/tune/); no `vscode`, no DOM.
  *
  * - after `ready` the host sends `setup` (sliders, fixed settings) and the latest `result`;
- * - a slider move is the command `move` with a sequence number; the host computes only the latest move (a move
- *   while one computes supersedes it) and answers with `result` carrying that number;
+ * - a slider move is the command `move` with a sequence number; the host answers in two stages, both carrying that
+ *   number: `result` with the figures the ranking alone gives (means, per-query Δ, wins/losses/ties, tune vs holdout,
+ *   the overfitting warning; `stats` absent), then `stats` with compare's statistics of the same settings (CI,
+ *   adjusted p, verdict, gates, warnings). Only the latest move is computed: a move while one computes supersedes
+ *   it, and neither stage of the older one is sent after that (after `ready` the host replays the latest `result`,
+ *   its `stats` included once known);
  * - `apply` writes the settings into the config (an undoable edit, comments kept); `saveAs` writes
  *   `<name>-tuned-N.rank.json` beside it; both answer with the file's path.
  */
@@ -38,11 +42,24 @@ export interface TuneMetricRow {
   holdout: { baseline: number; current: number; delta: number };
 }
 
+/** The second stage of a move: compare's statistics of its settings against the baseline. */
+export interface TuneStats {
+  /** The headline metric's Holm-adjusted p-value and 95% CI of Δ. */
+  pAdjusted: number;
+  ci: [number, number];
+  verdict: { outcome: string; headline: string; basis: string };
+  gates: { gate: string; passed: boolean }[];
+  warnings: string[];
+  /** Milliseconds from the move to this stage (both stages). */
+  ms: number;
+}
+
+/** A move's figures: the first stage (`stats` absent until the second arrives: the view shows "computing…"). */
 export interface TuneView {
   settings: TuneSettingsMsg;
   /** The run the settings are compared with. */
   baseline: string;
-  headline: { metric: string; baseline: number; current: number; delta: number; pAdjusted: number; ci: [number, number] };
+  headline: { metric: string; baseline: number; current: number; delta: number };
   queries: { all: number; tune: number; holdout: number };
   metrics: TuneMetricRow[];
   /** The headline metric per query, largest gain first. */
@@ -50,12 +67,10 @@ export interface TuneView {
   wins: number;
   losses: number;
   ties: number;
-  verdict: { outcome: string; headline: string; basis: string };
-  gates: { gate: string; passed: boolean }[];
   overfitting?: string;
-  warnings: string[];
-  /** Milliseconds the worker took for this move. */
+  /** Milliseconds from the move to the first stage. */
   ms: number;
+  stats?: TuneStats;
 }
 
 export type TuneMessages = {
@@ -69,16 +84,17 @@ export type TuneMessages = {
   notifications: {
     setup: { setup: TuneSetup };
     result: { seq: number; view: TuneView };
+    stats: { seq: number; stats: TuneStats };
     status: { text: string; error?: boolean };
   };
 };
 
 export const tuneProtocol = defineProtocol<TuneMessages>({
   viewType: 'ranklab.tune',
-  version: 1,
+  version: 2,
   requests: { apply: true, saveAs: true },
   commands: { move: true },
-  notifications: { setup: true, result: true, status: true },
+  notifications: { setup: true, result: true, stats: true, status: true },
 });
 
 /** What the app persists with `setState`. */

@@ -1,8 +1,9 @@
 // The Tune view in a real VS Code, on a copy of examples/food-search (the repo copy is never touched): open
 // configs/title-boost-3.rank.json → palette "Ranklab: Tune Config…" → the sliders and the figures of the config's own
-// settings → move the title boost's slider (input events on the range element) → the headline, the verdict, the
-// metrics table and the per-query Δ chart change → "Apply to config" → the file on disk holds the new value and still
-// parses → screenshots tune-*.png in a dark and a light theme.
+// settings → move the title boost's slider (input events on the range element) → once both stages of the move are in
+// (its figures, then its statistics) the headline, the verdict, the metrics table and the per-query Δ chart have
+// changed → "Apply to config" → the file on disk holds the new value and still parses → screenshots tune-*.png in a
+// dark and a light theme.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,6 +34,8 @@ await withVSCode({ name: 'tune', runDir, workspace, extensionDevelopmentPath: RE
   assert.equal(await slider().inputValue(), '3');
   assert.ok((await wv().locator('input[type="range"]').count()) >= 5, 'boosts, k1, b, d, depth');
   assert.match(await textOf('#fixed summary', /not offered as sliders/), /setting/);
+  // Both stages of the first move in (its statistics come after its figures).
+  await textOf('#status', /computed in \d+ ms, statistics in \d+ ms/);
   const headline0 = await textOf('#headline', /vs \S+ 0\.\d{4}/);
   const verdict0 = await textOf('#verdict', /\S+ — /);
   const metrics0 = await wv().locator('#metrics tbody').textContent();
@@ -48,8 +51,8 @@ await withVSCode({ name: 'tune', runDir, workspace, extensionDevelopmentPath: RE
     }
   });
   assert.equal(await wv().locator('input[type="number"][data-path="lexical.fields.title"]').inputValue(), '0');
+  await textOf('#status', /computed in \d+ ms, statistics in \d+ ms/);
   const headline1 = await textOf('#headline', new RegExp(`^(?!${headline0.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$)`));
-  await textOf('#status', /computed in \d+ ms/);
   const verdict1 = await textOf('#verdict', /\S+ — /);
   const metrics1 = await wv().locator('#metrics tbody').textContent();
   const deltas1 = await wv().locator('#deltas').getAttribute('data-deltas');

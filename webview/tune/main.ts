@@ -2,7 +2,8 @@
  * Ranklab Tune view (runs in the webview): one slider and number box per recombinable setting of a config, the fixed
  * settings with the reason they are not sliders, and at each move the headline metric, every metric (baseline,
  * current, Δ) on all / tune / holdout queries, the per-query Δ chart, wins/losses/ties, the verdict after the
- * correction and the overfitting warning. "Apply to config" and "Save as new config" ask the host to write the
+ * correction and the overfitting warning. A move comes in two stages: the figures the ranking gives at once
+ * (`result`), the statistics (CI, adjusted p, verdict, gates) marked "computing…" until `stats` of the same move. "Apply to config" and "Save as new config" ask the host to write the
  * settings. Text only (textContent); protocol: src/protocol/tune.ts over webview/ipc.ts.
  */
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
@@ -24,6 +25,9 @@ const client = new WebviewClient<TuneMessages, TuneState>(tuneProtocol, {
   result: (p) => {
     if (p.seq >= shownSeq) drawResult(p.view, p.seq);
   },
+  stats: (p) => {
+    if (p.seq === shownSeq && shown) drawStats({ ...shown, stats: p.stats }, p.seq);
+  },
   status: (p) => {
     status.textContent = p.text;
     status.className = p.error ? 'error' : 'muted';
@@ -32,10 +36,17 @@ const client = new WebviewClient<TuneMessages, TuneState>(tuneProtocol, {
 const app = document.getElementById('app')!;
 const status = h('p', { class: 'muted', id: 'status', role: 'status' });
 const results = h('section', { id: 'results' });
+// The parts of the results the second stage fills in (kept across draws: drawResult places them, drawStats fills them).
+const headlineStats = h('span', { id: 'headline-stats' });
+const verdict = h('p', { id: 'verdict', class: 'verdict' });
+const basis = h('p', { class: 'muted', id: 'basis' });
+const statsExtra = h('div', { id: 'stats-extra' });
 let chart: Chart<'bar'> | undefined;
 let settings: TuneSettingsMsg = {};
 let seq = 0;
 let shownSeq = 0;
+/** The view drawn (its first stage, and its statistics once they came). */
+let shown: TuneView | undefined;
 
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : '-');
 const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(4)}` : '-');
@@ -50,6 +61,7 @@ function move(path: string, value: number): void {
 
 function drawSetup(s: TuneSetup): void {
   settings = {};
+  shown = undefined;
   client.state = { ...client.state, setup: s, view: undefined };
   const sliders = s.sliders.map((sl) => {
     const range = h('input', { id: `range-${sl.path}`, attrs: { type: 'range', 'aria-label': sl.path, 'data-path': sl.path } });
@@ -126,11 +138,6 @@ function drawResult(view: TuneView, at: number): void {
     for (const [path, value] of Object.entries(settings))
       for (const el of app.querySelectorAll<HTMLInputElement>(`input[data-path="${CSS.escape(path)}"]`)) el.value = String(value);
   }
-  client.state = { ...client.state, view };
-  if (at === seq) {
-    status.textContent = `computed in ${view.ms} ms`;
-    status.className = 'muted';
-  }
   const hl = view.headline;
   const table = h(
     'table',
@@ -172,34 +179,60 @@ function drawResult(view: TuneView, at: number): void {
       { id: 'headline', class: 'headline' },
       `${hl.metric} `,
       h('strong', {}, fmt(hl.current)),
-      ` (${signed(hl.delta)} vs ${view.baseline} ${fmt(hl.baseline)}; 95% CI ${signed(hl.ci[0])}..${signed(hl.ci[1])}, adjusted p ${fmt(hl.pAdjusted)})`,
+      ` (${signed(hl.delta)} vs ${view.baseline} ${fmt(hl.baseline)}; `,
+      headlineStats,
+      ')',
     ),
     h('p', { id: 'wlt' }, `${view.wins} wins · ${view.losses} losses · ${view.ties} ties`),
-    h(
-      'p',
-      { id: 'verdict', class: `verdict ${view.verdict.outcome.replace(/ /g, '-')}` },
-      h('strong', {}, view.verdict.outcome),
-      ` — ${view.verdict.headline}`,
-    ),
-    h('p', { class: 'muted', id: 'basis' }, view.verdict.basis),
+    verdict,
+    basis,
     ...(view.overfitting ? [h('p', { class: 'warning', id: 'overfitting', role: 'alert' }, `⚠ ${view.overfitting}`)] : []),
-    ...view.warnings.map((w) => h('p', { class: 'warning' }, `⚠ ${w}`)),
-    ...(view.gates.length
-      ? [
-          h(
-            'details',
-            { id: 'gates' },
-            h('summary', {}, `gates: ${view.gates.filter((g) => g.passed).length} of ${view.gates.length} pass`),
-            h('ul', {}, ...view.gates.map((g) => h('li', { class: g.passed ? 'win' : 'loss' }, `${g.passed ? '✓' : '✗'} ${g.gate}`))),
-          ),
-        ]
-      : []),
+    statsExtra,
     h('h2', {}, `Δ ${hl.metric} per query`),
     h('div', { class: 'chart' }, canvas),
     h('h2', {}, 'Every metric'),
     table,
   );
   drawChart(canvas, view);
+  drawStats(view, at);
+}
+
+/** The statistics of the view drawn, or "computing…" until they come; the status line says which stage is shown. */
+function drawStats(view: TuneView, at: number): void {
+  shown = view;
+  client.state = { ...client.state, view };
+  const st = view.stats;
+  results.dataset.stage = st ? 'full' : 'quick';
+  headlineStats.className = st ? '' : 'computing';
+  if (at === seq) {
+    status.textContent = st ? `computed in ${view.ms} ms, statistics in ${st.ms} ms` : `figures in ${view.ms} ms · statistics computing…`;
+    status.className = 'muted';
+  }
+  if (!st) {
+    headlineStats.textContent = '95% CI and adjusted p computing…';
+    verdict.className = 'verdict computing muted';
+    verdict.replaceChildren(h('strong', {}, 'verdict'), ': computing…');
+    basis.textContent = '';
+    statsExtra.replaceChildren(h('p', { class: 'muted', id: 'gates-pending' }, 'gates and warnings: computing…'));
+    return;
+  }
+  headlineStats.textContent = `95% CI ${signed(st.ci[0])}..${signed(st.ci[1])}, adjusted p ${fmt(st.pAdjusted)}`;
+  verdict.className = `verdict ${st.verdict.outcome.replace(/ /g, '-')}`;
+  verdict.replaceChildren(h('strong', {}, st.verdict.outcome), ` — ${st.verdict.headline}`);
+  basis.textContent = st.verdict.basis;
+  statsExtra.replaceChildren(
+    ...st.warnings.map((w) => h('p', { class: 'warning' }, `⚠ ${w}`)),
+    ...(st.gates.length
+      ? [
+          h(
+            'details',
+            { id: 'gates' },
+            h('summary', {}, `gates: ${st.gates.filter((g) => g.passed).length} of ${st.gates.length} pass`),
+            h('ul', {}, ...st.gates.map((g) => h('li', { class: g.passed ? 'win' : 'loss' }, `${g.passed ? '✓' : '✗'} ${g.gate}`))),
+          ),
+        ]
+      : []),
+  );
 }
 
 /** The per-query Δ bars (largest gain first), drawn once and then updated in place at each move. */

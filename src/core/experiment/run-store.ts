@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { InputError } from '../util/diagnostics';
 import { writeFileAtomic } from '../util/atomic-write';
@@ -179,6 +179,32 @@ export function reuseMismatches(saved: Pick<SavedRun, 'provenance' | 'principal'
 }
 
 /**
+ * The run files findCachedRun decoded last, by path, with the file's identity and stat when read: the editor
+ * re-evaluates a config on every save and reuses the same baseline run each time, and decoding it again cost ~0.1 s
+ * at 1,000 queries (docs/benchmarks.md, Tune). A file whose inode, size or mtime changed is read (and its content
+ * hash checked) again. Callers only read a reused SavedRun, so sharing one is safe.
+ */
+const lastReads = new Map<string, { stamp: string; read: { saved: SavedRun; sealed: boolean } }>();
+const LAST_READS = 4;
+
+function readOnce(index: RunIndex, id: string, path: string): { saved: SavedRun; sealed: boolean } {
+  let stamp: string | undefined;
+  try {
+    const st = statSync(path, { bigint: true });
+    stamp = `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    stamp = undefined; // loadChecked says why
+  }
+  const kept = lastReads.get(path);
+  if (stamp && kept?.stamp === stamp) return kept.read;
+  const read = index.loadChecked(id);
+  lastReads.delete(path);
+  if (stamp) lastReads.set(path, { stamp, read });
+  for (const old of lastReads.keys()) if (lastReads.size > LAST_READS) lastReads.delete(old);
+  return read;
+}
+
+/**
  * The newest saved run computed from exactly these inputs (see RunKey), so `compare`, `eval` and the editor can
  * reuse it instead of running the config again. `explain` hears why the newest run of the same config and
  * principal was or was not reused (`--verbose`).
@@ -204,7 +230,7 @@ export function findCachedRun(
     if (mismatches.length === 0) {
       let saved: SavedRun;
       try {
-        const read = index.loadChecked(summary.id);
+        const read = readOnce(index, summary.id, path);
         // A run from before content hashes cannot be shown to be Ranklab's own: like a stale cache, it is run again.
         if (!read.sealed) {
           explain?.(`${key.config}: not reusing ${path}: it has no content hash (saved by an older Ranklab); running the config again`);

@@ -12,7 +12,26 @@ import type { MetricOptions } from '../../core/metrics/context';
 import { parseMetricList } from '../../core/metrics/spec';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import type { RanklabSession } from '../../core/session/session';
+import type { Run } from '../../core/run/types';
 import { metricOptionsOf } from '../../core/workspace/settings';
+
+/** How much of each ranked list the editor keeps: the Testing view's expected / actual lists (formatResultList). */
+export const LIST_TOP = 10;
+
+/**
+ * A config's evaluation as the editor keeps it: its figures, latencies, saved run's path, and the top LIST_TOP of
+ * each list. Not the saved run's copy of the lists, the whole lists nor each stage's output: the host never reads
+ * them, and cloning them back from the worker thread was most of a saved edit's time (about 0.35 s per side and per
+ * copy at 10k documents × 1,000 queries; docs/benchmarks.md, Tune).
+ */
+export interface EditorEvaluation extends Omit<ConfigEvaluation, 'saved' | 'stageIds' | 'run'> {
+  /** The first LIST_TOP documents of each query's list. */
+  top: Run;
+}
+
+function forEditor({ saved: _saved, stageIds: _stages, run, ...rest }: ConfigEvaluation): EditorEvaluation {
+  return { ...rest, top: new Map([...run].map(([qid, docs]) => [qid, docs.slice(0, LIST_TOP)])) };
+}
 
 export interface ConfigResult {
   file: string;
@@ -20,9 +39,9 @@ export interface ConfigResult {
   config: RankConfig;
   specs: string[];
   metricOptions: MetricOptions;
-  candidate: ConfigEvaluation;
+  candidate: EditorEvaluation;
   /** Absent when this config is the baseline. */
-  baseline?: ConfigEvaluation;
+  baseline?: EditorEvaluation;
   comparison?: Comparison;
   gates: GateResult[];
   judgments: JudgmentSet;
@@ -69,8 +88,8 @@ export async function evaluateAgainstBaseline(
     config,
     specs: specs.map((s) => s.name),
     metricOptions,
-    candidate,
-    baseline,
+    candidate: forEditor(candidate),
+    baseline: baseline && forEditor(baseline),
     comparison,
     gates,
     judgments,

@@ -1,47 +1,65 @@
 /**
- * The Tune view's model (no `vscode`; unit-tested in test/unit/extension/tune-model.test.ts): the core's TuneResult
- * as the figures the app draws, the checks on settings coming from the webview, the text edits that write settings
+ * The Tune view's model (no `vscode`; unit-tested in test/unit/extension/tune-model.test.ts): the core's TuneQuick
+ * and TuneResult as the figures the app draws (a move's two stages), the checks on settings coming from the webview, the text edits that write settings
  * into a `*.rank.json` with its comments and formatting kept (jsonc-parser `modify`), the "Save as new config" file,
- * and the latest-only runner that keeps a burst of slider moves from queueing.
+ * and the latest-only two-stage runner that keeps a burst of slider moves from queueing.
  */
 import { basename, dirname, join } from 'node:path';
 import { type Edit, applyEdits, modify, parse } from 'jsonc-parser';
-import type { TuneResult, TuneSliders } from '../../core/tuning/tuner';
+import type { TuneQuick, TuneResult, TuneSliders } from '../../core/tuning/tuner';
 import { createFileAtomic } from '../../core/util/atomic-write';
 import { InputError } from '../../core/util/diagnostics';
-import type { TuneSettingsMsg, TuneView } from '../../protocol/tune';
+import type { TuneSettingsMsg, TuneStats, TuneView } from '../../protocol/tune';
 
-/** A TuneResult as the view shows it (plain JSON), for the settings that made it. */
-export function tuneView(r: TuneResult, settings: TuneSettingsMsg, ms: number): TuneView {
+/**
+ * The first stage of a move as the view shows it (plain JSON): the figures the ranking alone gives, for the settings
+ * that made them, against the baseline named `baseline`; `stats` is left for the second stage (tuneStats).
+ */
+export function tuneQuickView(r: TuneQuick, settings: TuneSettingsMsg, baseline: string, ms: number): TuneView {
   const names = Object.keys(r.metrics.all.candidate);
   const cell = (side: 'all' | 'tune' | 'holdout', m: string) => {
     const s = r.metrics[side];
     return { baseline: s.baseline[m], current: s.candidate[m], delta: s.candidate[m] - s.baseline[m] };
   };
-  const h = r.comparison.metrics[r.headline];
   const perQuery = r.perQuery
     .map((q) => ({ qid: q.qid, delta: q.delta }))
     .sort((a, b) => b.delta - a.delta || (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0));
+  const headline = cell('all', r.headline);
   const tuneGain = cell('tune', r.headline).delta;
   const holdoutGain = cell('holdout', r.headline).delta;
   return {
     settings,
-    baseline: r.comparison.baseline,
-    headline: { metric: r.headline, baseline: h.baseline, current: h.candidate, delta: h.delta, pAdjusted: h.pAdjusted, ci: h.ci95 },
+    baseline,
+    headline: { metric: r.headline, ...headline },
     queries: { all: r.metrics.all.queries, tune: r.metrics.tune.queries, holdout: r.metrics.holdout.queries },
     metrics: names.map((metric) => ({ metric, all: cell('all', metric), tune: cell('tune', metric), holdout: cell('holdout', metric) })),
     perQuery,
     wins: r.wins,
     losses: r.losses,
     ties: r.ties,
-    verdict: { outcome: r.verdict.outcome, headline: r.verdict.headline, basis: r.verdict.basis },
-    gates: r.gates.map((g) => ({ gate: g.gate, passed: g.passed })),
     overfitting: r.overfitting
       ? `Overfitting: ${r.headline} gains ${signed(tuneGain)} on the tune queries but ${signed(holdoutGain)} on the holdout queries`
       : undefined,
+    ms,
+  };
+}
+
+/** The second stage of a move as the view shows it: compare's statistics of the settings (CI, p, verdict, gates). */
+export function tuneStats(r: TuneResult, ms: number): TuneStats {
+  const h = r.comparison.metrics[r.headline];
+  return {
+    pAdjusted: h.pAdjusted,
+    ci: h.ci95,
+    verdict: { outcome: r.verdict.outcome, headline: r.verdict.headline, basis: r.verdict.basis },
+    gates: r.gates.map((g) => ({ gate: g.gate, passed: g.passed })),
     warnings: r.comparison.warnings.map((w) => w.message),
     ms,
   };
+}
+
+/** A TuneResult as the view shows it once both stages are in (one step: `ms` for both). */
+export function tuneView(r: TuneResult, settings: TuneSettingsMsg, ms: number): TuneView {
+  return { ...tuneQuickView(r, settings, r.comparison.baseline, ms), stats: tuneStats(r, ms) };
 }
 
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
@@ -123,25 +141,35 @@ export function saveTunedConfig(baseFile: string, text: string, settings: TuneSe
   throw new InputError(`no free name for a tuned copy of ${basename(baseFile)}`, [], { file: baseFile });
 }
 
+/** What LatestOnly does with the stages of an input nothing newer superseded. */
+export interface LatestOnlyDelivery<P, Q, R> {
+  quick(input: P, result: Q): void;
+  full(input: P, result: R): void;
+  fail(input: P, error: unknown): void;
+}
+
 /**
- * Runs one computation at a time and only the latest input: a `submit` while one runs replaces any input still
- * waiting, so a burst of 50 slider moves costs the one running and the last. The running one is not aborted: the
- * host's request would settle at once while the worker (one thread) still finishes it, and the next move would queue
- * behind it there; waiting for it keeps exactly one move in the worker. `deliver` gets the result of an input that
- * nothing newer superseded (a stale one is dropped).
+ * Runs one input at a time in two stages (a quick one, then the full one), and only the latest input: a `submit`
+ * while one runs replaces any input still waiting, so a burst of 50 slider moves costs the one running and the last.
+ * A stage's result is delivered only if nothing newer was submitted meanwhile; a superseded input's full stage is not
+ * started, and a running one is aborted (`signal`: the worker's evaluate stops at its next pause, so the next move
+ * does not wait for statistics nobody will see). The quick stage is not aborted: it is short, and the host's request
+ * would settle at once while the worker (one thread) still finishes it; waiting for it keeps the worker to one move.
  */
-export class LatestOnly<P, R> {
+export class LatestOnly<P, Q, R> {
   private pending?: P;
   private running = false;
+  private abort?: AbortController;
 
   constructor(
-    private readonly run: (input: P) => Promise<R>,
-    private readonly deliver: (input: P, result: R) => void,
-    private readonly fail: (input: P, error: unknown) => void,
+    private readonly quick: (input: P) => Promise<Q>,
+    private readonly full: (input: P, quick: Q, signal: AbortSignal) => Promise<R>,
+    private readonly deliver: LatestOnlyDelivery<P, Q, R>,
   ) {}
 
   submit(input: P): void {
     this.pending = input;
+    this.abort?.abort(new Error('superseded by a newer move'));
     if (!this.running) void this.loop();
   }
 
@@ -157,10 +185,16 @@ export class LatestOnly<P, R> {
         const input = this.pending;
         this.pending = undefined;
         try {
-          const result = await this.run(input);
-          if (this.pending === undefined) this.deliver(input, result);
+          const q = await this.quick(input);
+          if (this.pending !== undefined) continue;
+          this.deliver.quick(input, q);
+          this.abort = new AbortController();
+          const r = await this.full(input, q, this.abort.signal);
+          if (this.pending === undefined) this.deliver.full(input, r);
         } catch (e) {
-          if (this.pending === undefined) this.fail(input, e);
+          if (this.pending === undefined) this.deliver.fail(input, e);
+        } finally {
+          this.abort = undefined;
         }
       }
     } finally {

@@ -1,7 +1,9 @@
 /**
  * The Tune panel's controller: prepares the core's Tuner (src/core/tuning/tuner.ts) for a config in the Ranklab
  * worker (method `tunePrepare`, worker/main.ts, which keeps it) under a progress notification, then answers each
- * slider move with `tuneEvaluate`, latest move only (./model.ts LatestOnly: moves made while one computes are dropped but the last).
+ * slider move in two stages: `tuneQuick` (means, per-query Δ, W/L/T, overfitting: shown at once), then `tuneEvaluate`
+ * of the same settings (compare's statistics, verdict, gates), latest move only (./model.ts LatestOnly: moves made
+ * while one computes are dropped but the last, and a newer move drops both stages of the older).
  * "Apply to config" is a WorkspaceEdit (undoable, comments kept); "Save as new config" a new file beside it.
  * Its row in the panel table (../webviews/panels.ts) gives its page and the generic host; the app is webview/tune/main.ts.
  */
@@ -9,16 +11,26 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { TuneSliders } from '../../core/tuning/tuner';
 import { InputError } from '../../core/util/diagnostics';
-import type { TuneMessages, TuneSettingsMsg, TuneSetup, TuneView } from '../../protocol/tune';
+import type { TuneMessages, TuneSettingsMsg, TuneSetup, TuneStats, TuneView } from '../../protocol/tune';
 import type { RanklabController } from '../controller';
 import type { SessionManager } from '../sessions';
 import type { HostFor, PanelDeps, PanelHost } from '../webviews/view';
-import { LatestOnly, checkSettings, saveTunedConfig, settingsEdits, tuneView } from './model';
+import { LatestOnly, checkSettings, saveTunedConfig, settingsEdits, tuneQuickView, tuneStats } from './model';
+
+interface Move {
+  open: Open;
+  settings: TuneSettingsMsg;
+  seq: number;
+  /** performance.now() when the host got the move. */
+  t0: number;
+}
 
 interface Open {
   folder: vscode.WorkspaceFolder;
   file: string;
   sliders: TuneSliders;
+  /** The baseline config the Tuner compares with. */
+  baseline: string;
   setup: TuneSetup;
   view?: TuneView;
   seq: number;
@@ -29,30 +41,42 @@ export class TunePanel {
   private readonly controller: RanklabController;
   private readonly sessions: SessionManager;
   private current?: Open;
-  private readonly moves: LatestOnly<{ open: Open; settings: TuneSettingsMsg; seq: number }, TuneView>;
+  private readonly moves: LatestOnly<Move, TuneView, TuneStats>;
   private readonly computed = new vscode.EventEmitter<TuneView>();
-  /** A move's figures reached the view (tests wait on it). */
+  /** A move's figures, both stages, reached the view (tests wait on it). */
   readonly onDidCompute = this.computed.event;
 
   constructor({ controller, sessions }: PanelDeps, hostFor: HostFor<TuneMessages>) {
     this.controller = controller;
     this.sessions = sessions;
-    this.moves = new LatestOnly(
-      async ({ open, settings }) => {
-        const t0 = performance.now();
-        const r = await this.sessions.inWorker(open.folder, 'tuning', 'tuneEvaluate', { file: open.file, settings });
-        return tuneView(r, settings, Math.round(performance.now() - t0));
+    const since = (t0: number) => Math.round(performance.now() - t0);
+    const args = ({ open, settings }: Move) => ({ file: open.file, settings });
+    this.moves = new LatestOnly<Move, TuneView, TuneStats>(
+      async (move) => {
+        const q = await this.sessions.inWorker(move.open.folder, 'tuning', 'tuneQuick', args(move));
+        return tuneQuickView(q, move.settings, move.open.baseline, since(move.t0));
       },
-      ({ open, seq }, view) => {
-        if (open !== this.current) return;
-        open.view = view;
-        open.seq = seq;
-        if (this.host.isReady) this.host.notify('result', { seq, view });
-        this.computed.fire(view);
+      async (move, _view, signal) => {
+        const r = await this.sessions.inWorker(move.open.folder, 'tuning', 'tuneEvaluate', args(move), { signal });
+        return tuneStats(r, since(move.t0));
       },
-      ({ open }, e) => {
-        if (open !== this.current) return;
-        if (this.host.isReady) this.host.notify('status', { text: (e as Error).message ?? String(e), error: true });
+      {
+        quick: ({ open, seq }, view) => {
+          if (open !== this.current) return;
+          open.view = view;
+          open.seq = seq;
+          if (this.host.isReady) this.host.notify('result', { seq, view });
+        },
+        full: ({ open, seq }, stats) => {
+          if (open !== this.current || open.seq !== seq || !open.view) return;
+          open.view = { ...open.view, stats };
+          if (this.host.isReady) this.host.notify('stats', { seq, stats });
+          this.computed.fire(open.view);
+        },
+        fail: ({ open }, e) => {
+          if (open !== this.current) return;
+          if (this.host.isReady) this.host.notify('status', { text: (e as Error).message ?? String(e), error: true });
+        },
       },
     );
     const current = () => {
@@ -82,7 +106,8 @@ export class TunePanel {
       commands: {
         move: (p) => {
           const open = current();
-          this.moves.submit({ open, settings: checkSettings(p.settings, open.sliders), seq: Number(p.seq) || 0 });
+          const t0 = performance.now();
+          this.moves.submit({ open, settings: checkSettings(p.settings, open.sliders), seq: Number(p.seq) || 0, t0 });
         },
       },
     });
@@ -102,7 +127,7 @@ export class TunePanel {
     const folder = this.controller.folder;
     if (!folder || folder.uri.scheme !== 'file') throw new InputError('open a local folder containing ranklab.json');
     const abort = new AbortController();
-    const sliders = await vscode.window.withProgress(
+    const prepared = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Ranklab: preparing the Tune view', cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => abort.abort(new Error('cancelled')));
@@ -120,18 +145,19 @@ export class TunePanel {
           });
       },
     );
-    if (!sliders) return undefined;
+    if (!prepared) return undefined;
+    const { baseline, ...sliders } = prepared;
     const setup: TuneSetup = {
       config: file.replace(/^.*[\\/]/, '').replace(/\.rank\.json$/, ''),
       file: vscode.workspace.asRelativePath(file),
       sliders: sliders.sliders,
       fixed: sliders.fixed,
     };
-    const open: Open = { folder, file, sliders, setup, seq: 0 };
+    const open: Open = { folder, file, sliders, baseline, setup, seq: 0 };
     this.current = open;
     this.host.show();
     if (this.host.isReady) this.host.notify('setup', { setup });
-    this.moves.submit({ open, settings: {}, seq: 0 });
+    this.moves.submit({ open, settings: {}, seq: 0, t0: performance.now() });
     return setup;
   }
 

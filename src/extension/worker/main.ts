@@ -77,6 +77,14 @@ function evaluateProgress(p: WorkspaceConfigsProgress): EvaluateProgress {
   return p.type === 'skipped' ? p : { type: 'failed', config: p.config, message: p.message };
 }
 
+/** The Tuner tunePrepare kept for the folder's `file`, or an error saying the view must be opened again. */
+function keptTuner(params: { root: string; file: string }): Tuner {
+  const kept = entries.get(params.root)?.tuner;
+  if (kept?.file !== params.file)
+    throw new InputError('the Tune view is out of date (the workspace changed): open it again', [], { file: params.file });
+  return kept.tuner;
+}
+
 /** File changes: only a session already open needs to take them in; one opened later reads the files fresh. */
 function onNotify(n: RanklabNotification): void {
   // A Tuner caches candidates and grades: new documents, judgments or settings make it stale.
@@ -162,17 +170,14 @@ serveRpc<RanklabMethods, RanklabNotification>(
           { signal: ctx.signal, progress: (p) => ctx.progress(`${p.phase} ${p.done}/${p.total}`) },
         );
         entry.tuner = { file: params.file, tuner };
-        return tuner.sliders();
+        // prepareTune's baseline when none is given: the workspace's.
+        return { ...tuner.sliders(), baseline: session.baselineConfig().name };
       }),
 
-    // Not queued behind the folder's other tasks: a slider move reads only the Tuner's caches, and must not wait
-    // for a background evaluation to finish.
-    tuneEvaluate: (params, ctx) => {
-      const kept = entries.get(params.root)?.tuner;
-      if (kept?.file !== params.file)
-        throw new InputError('the Tune view is out of date (the workspace changed): open it again', [], { file: params.file });
-      return kept.tuner.evaluate(params.settings, ctx.signal);
-    },
+    // Neither stage of a move is queued behind the folder's other tasks: a move reads only the Tuner's caches, and
+    // must not wait for a background evaluation to finish.
+    tuneQuick: (params, ctx) => keptTuner(params).quick(params.settings, ctx.signal),
+    tuneEvaluate: (params, ctx) => keptTuner(params).evaluate(params.settings, ctx.signal),
 
     status: () => {
       return { sessions: [...entries].filter(([, e]) => e.session).map(([root]) => root), pid: process.pid, threadId };

@@ -12,7 +12,7 @@ import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
 import type { Variation } from '../../core/tuning/parameters';
 import type { SweepResult } from '../../core/tuning/sweep';
-import type { TuneResult, TuneSettings, TuneSliders } from '../../core/tuning/tuner';
+import type { TuneQuick, TuneResult, TuneSettings, TuneSliders } from '../../core/tuning/tuner';
 import type { WorkspacePool } from '../../core/session/judging-pool';
 import type { WorkProgress } from '../../core/util/cooperative';
 import type { Diagnostic } from '../../core/util/diagnostics';
@@ -121,8 +121,11 @@ export interface RanklabMethods {
     result: SweepResult;
   };
   /** The Tune view: prepares (and keeps, one per folder) the Tuner of the config in `file`; its sliders. */
-  tunePrepare: { params: FolderParams & { file: string }; progress: string; result: TuneSliders };
-  /** One slider position of the Tuner `tunePrepare` kept for `file`: what eval + compare say of it. */
+  tunePrepare: { params: FolderParams & { file: string }; progress: string; result: TuneSliders & { baseline: string } };
+  /** The first stage of a move (Tuner.quick): the figures its ranking alone gives, without compare's statistics. */
+  tuneQuick: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneQuick };
+  /** One slider position of the Tuner `tunePrepare` kept for `file`: what eval + compare say of it (after tuneQuick
+   * of the same settings, it reuses that ranking). */
   tuneEvaluate: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneResult };
   /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
   status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };

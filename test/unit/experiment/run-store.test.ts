@@ -4,6 +4,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunKey, findCachedRun, reuseMismatches, saveRun } from '../../../src/core/experiment/run-store';
 import type { SavedRun } from '../../../src/core/run/types';
+import { readRunJson, readRunText, writeRunJson, writeRunText } from '../../helpers/runs';
 import { tempDir } from '../../helpers/workspace';
 
 const access = (principal?: string) => ({
@@ -102,4 +103,19 @@ test('reuse: every part of the key is compared, and the reason is named', () => 
   log.length = 0;
   findCachedRun(dir, key({ principal: 'ana' }), (m) => log.push(m));
   assert.deepEqual(log, ['baseline: no saved run as ana to reuse']);
+});
+
+test('a reused run is decoded once while its file is unchanged; a file written since is read and checked again', () => {
+  const dir = tempDir();
+  const path = saveRun(dir, { ...run('baseline', 1), metrics: { 'ndcg@10': 0.4 } });
+  const first = findCachedRun(dir, key());
+  assert.equal(first?.saved.metrics['ndcg@10'], 0.4);
+  assert.equal(findCachedRun(dir, key())?.saved, first?.saved, 'the same decoded run while the file is unchanged');
+  // Rewritten by a writer with its content hash (other figures): the new content is read.
+  writeRunJson(path, { ...readRunJson(path), metrics: { 'ndcg@10': 0.5 } });
+  const rewritten = findCachedRun(dir, key());
+  assert.equal(rewritten?.saved.metrics['ndcg@10'], 0.5);
+  // Edited (the content hash gone): read again, and no longer reused.
+  writeRunText(path, readRunText(path));
+  assert.equal(findCachedRun(dir, key()), undefined);
 });

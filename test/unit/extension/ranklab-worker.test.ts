@@ -10,6 +10,7 @@ import { join, resolve, sep } from 'node:path';
 import { after, test } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import { parseRankConfig } from '../../../src/core/config';
+import { loadSavedRun } from '../../../src/core/run/run-format';
 import { parseMetric } from '../../../src/core/metrics';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import { checkAcl } from '../../../src/core/session/check-acl';
@@ -20,7 +21,7 @@ import { RanklabSession } from '../../../src/core/session/session';
 import { parseVary } from '../../../src/core/tuning/parameters';
 import { runSweep } from '../../../src/core/tuning/sweep';
 import { prepareTune } from '../../../src/core/tuning/tuner';
-import { evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
+import { LIST_TOP, evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
 import type { EvaluateProgress, RanklabMethods, RanklabNotification, SweepProgress } from '../../../src/extension/worker/protocol';
 import { RpcClient } from '../../../src/extension/worker/rpc';
 import { readRunJson } from '../../helpers/runs';
@@ -217,7 +218,21 @@ test('the background evaluation of a saved config runs in the worker: compared w
   assert.ok(remote.result.baseline?.path && existsSync(remote.result.baseline.path));
   assert.ok(remote.result.evaluatedAt instanceof Date);
   assert.ok(remote.result.judgments.qrels instanceof Map && remote.result.judgments.qrels.size > 0);
-  assert.deepEqual(remote.result.candidate.saved.metrics, local.candidate.saved.metrics);
+  assert.deepEqual(remote.result.candidate.evaluation.means, local.candidate.evaluation.means);
+  assert.deepEqual(remote.result.candidate.evaluation.means, readRunJson(remote.result.candidate.path).metrics, 'the figures saved');
+  // What crosses back is what the editor reads: the top of each list (the Testing view's diff), not the whole run.
+  const saved = loadSavedRun(remote.result.candidate.path);
+  assert.equal(remote.result.candidate.top.size, saved.queries.length);
+  for (const q of saved.queries)
+    assert.deepEqual(
+      remote.result.candidate.top.get(q.qid)?.map((d) => d.id),
+      q.docs.slice(0, LIST_TOP).map((d) => d.id),
+    );
+  assert.ok(
+    saved.queries.some((q) => q.docs.length > LIST_TOP),
+    'some list is longer than what crosses',
+  );
+  assert.equal('saved' in remote.result.candidate || 'stageIds' in remote.result.candidate || 'run' in remote.result.candidate, false);
   assert.deepEqual(
     remote.result.gates.map((g) => [g.gate, g.passed]),
     local.gates.map((g) => [g.gate, g.passed]),
@@ -406,12 +421,17 @@ test('the Tune view in the worker: the Tuner it keeps answers a move as the core
   const sliders = await client.request('tunePrepare', params);
   const session = RanklabSession.open(dir, { writeCache: false });
   const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
-  assert.deepEqual(sliders, local.sliders());
+  assert.deepEqual(sliders, { ...local.sliders(), baseline: session.baselineConfig().name });
+  // The two stages as the panel asks them: quick, then evaluate of the same settings.
+  const quick = await client.request('tuneQuick', { ...params, settings });
   const remote = await client.request('tuneEvaluate', { ...params, settings });
   const here = await local.evaluate(settings);
+  assert.deepEqual(quick.metrics, here.metrics);
+  assert.deepEqual(quick.perQuery, here.perQuery);
   assert.deepEqual(remote.metrics, here.metrics);
   assert.deepEqual(remote.comparison.metrics, here.comparison.metrics);
   assert.deepEqual(remote.verdict, here.verdict);
   client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
   await assert.rejects(client.request('tuneEvaluate', { ...params, settings }), /out of date/, 'a stale Tuner is not used');
+  await assert.rejects(client.request('tuneQuick', { ...params, settings }), /out of date/, 'by either stage');
 });

@@ -11,7 +11,7 @@ import { parseMetricList } from '../../../src/core/metrics';
 import { RanklabSession } from '../../../src/core/session/session';
 import { prepareTune, tuneSliders } from '../../../src/core/tuning/tuner';
 import { metricOptionsOf } from '../../../src/core/workspace/settings';
-import { applySettings, checkSettings, saveTunedConfig, settingsEdits, tuneView } from '../../../src/extension/tune/model';
+import { applySettings, checkSettings, saveTunedConfig, settingsEdits, tuneQuickView, tuneView } from '../../../src/extension/tune/model';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 
 const COMMENTED = `// tuned by hand: keep the title high
@@ -133,7 +133,28 @@ test('the view of a result: per-query Δ largest gain first, W/L/T, the overfitt
   );
   assert.equal(view.perQuery.length, r.perQuery.length);
   assert.equal(view.wins + view.losses + view.ties, view.queries.all);
-  assert.equal(view.verdict.headline, r.verdict.headline);
+  assert.equal(view.stats?.verdict.headline, r.verdict.headline);
   assert.equal(view.overfitting !== undefined, r.overfitting);
   assert.equal(tuneView({ ...r, overfitting: true }, {}, 0).overfitting?.startsWith(`Overfitting: ${r.headline} gains`), true);
+});
+
+test('the two stages of a move: the first (quick) is the full view less its statistics; evaluate after quick equals evaluate alone', async () => {
+  const dir = copyOfExample();
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const tuner = await prepareTune(session, { baseConfig: session.resolveConfig('title-boost-3') });
+  const baseline = session.baselineConfig().name;
+  const moves: Array<Record<string, number>> = [{}, { 'lexical.fields.title': 0.5 }, { 'lexical.bm25.k1': 0.6, 'lexical.depth': 15 }];
+  for (const settings of moves) {
+    // As the panel calls them: quick, then evaluate of the same settings (which reuses quick's ranking).
+    const first = tuneQuickView(await tuner.quick(settings), settings, baseline, 3);
+    const { stats, ...full } = tuneView(await tuner.evaluate(settings), settings, 3);
+    assert.equal(first.stats, undefined, 'the first stage carries no statistics');
+    assert.deepEqual(first, full, `${JSON.stringify(settings)}: every figure of the first stage is the full answer's`);
+    assert.ok(stats && Number.isFinite(stats.pAdjusted) && stats.verdict.outcome.length > 0);
+  }
+  // evaluate alone (no quick before it) gives the same figures as after quick.
+  const fresh = await prepareTune(RanklabSession.open(dir, { writeCache: false }), { baseConfig: session.resolveConfig('title-boost-3') });
+  const alone = tuneView(await fresh.evaluate({ 'lexical.fields.title': 0.5 }), {}, 0);
+  const after = tuneView(await tuner.evaluate({ 'lexical.fields.title': 0.5 }), {}, 0);
+  assert.deepEqual(alone, after);
 });
