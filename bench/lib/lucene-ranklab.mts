@@ -117,6 +117,7 @@ console.log(
 );
 
 function treeSize(dir: string): number {
+  if (!existsSync(dir)) return 0; // nothing cached (a postings-only index, or a cache that could not be written)
   let n = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
