@@ -20,6 +20,7 @@ export const COVERED = [
   'src/core/engines/',
   'src/core/metrics/',
   'src/core/report/',
+  'src/core/session/',
 ];
 
 const PROJECTS = ['src', 'webview'];
