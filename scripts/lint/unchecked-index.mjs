@@ -21,6 +21,7 @@ export const COVERED = [
   'src/core/metrics/',
   'src/core/report/',
   'src/core/session/',
+  'src/protocol/',
 ];
 
 const PROJECTS = ['src', 'webview'];
