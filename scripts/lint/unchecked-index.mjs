@@ -22,6 +22,7 @@ export const COVERED = [
   'src/core/report/',
   'src/core/session/',
   'src/protocol/',
+  'src/cli/',
 ];
 
 const PROJECTS = ['src', 'webview'];
