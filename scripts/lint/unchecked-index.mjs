@@ -23,6 +23,7 @@ export const COVERED = [
   'src/core/session/',
   'src/protocol/',
   'src/cli/',
+  'src/extension/',
 ];
 
 const PROJECTS = ['src', 'webview'];

@@ -62,6 +62,12 @@ export function parseMetricList(text: string | string[]): MetricSpecs {
   return [first, ...rest];
 }
 
+/** The names of a metric list (never empty either). */
+export function metricNames(specs: MetricSpecs): [string, ...string[]] {
+  const [first, ...rest] = specs;
+  return [first.name, ...rest.map((s) => s.name)];
+}
+
 export function computeMetric(spec: MetricSpec, ctx: QueryContext): number {
   return definitionOf(spec).compute(ctx, spec.param);
 }

@@ -16,9 +16,12 @@ export function tuneView(r: TuneResult, settings: TuneSettingsMsg, ms: number): 
   const names = Object.keys(r.metrics.all.candidate);
   const cell = (side: 'all' | 'tune' | 'holdout', m: string) => {
     const s = r.metrics[side];
-    return { baseline: s.baseline[m], current: s.candidate[m], delta: s.candidate[m] - s.baseline[m] };
+    // Every side has a mean of every metric (the tuner's quickOf); NaN would show as n/a, not crash the view.
+    const baseline = s.baseline[m] ?? NaN;
+    const current = s.candidate[m] ?? NaN;
+    return { baseline, current, delta: current - baseline };
   };
-  const h = r.comparison.metrics[r.headline];
+  const h = r.comparison.metrics[r.headline]!; // the headline is the first of the metrics compared
   const perQuery = r.perQuery
     .map((q) => ({ qid: q.qid, delta: q.delta }))
     .sort((a, b) => b.delta - a.delta || (a.qid < b.qid ? -1 : a.qid > b.qid ? 1 : 0));
