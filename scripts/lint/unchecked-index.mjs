@@ -24,6 +24,7 @@ export const COVERED = [
   'src/protocol/',
   'src/cli/',
   'src/extension/',
+  'webview/',
 ];
 
 const PROJECTS = ['src', 'webview'];
