@@ -21,6 +21,7 @@ export const COVERED = [
   'src/core/metrics/',
   'src/core/report/',
   'src/core/session/',
+  'src/core/run/',
   'src/protocol/',
   'src/cli/',
   'src/extension/',
