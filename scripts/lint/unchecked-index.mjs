@@ -22,6 +22,7 @@ export const COVERED = [
   'src/core/report/',
   'src/core/session/',
   'src/core/run/',
+  'src/core/experiment/',
   'src/protocol/',
   'src/cli/',
   'src/extension/',
