@@ -19,6 +19,14 @@ export const COVERED = [
   'src/core/actions/',
   'src/core/engines/',
   'src/core/metrics/',
+  'src/core/report/',
+  'src/core/session/',
+  'src/core/run/',
+  'src/core/experiment/',
+  'src/protocol/',
+  'src/cli/',
+  'src/extension/',
+  'webview/',
 ];
 
 const PROJECTS = ['src', 'webview'];

@@ -4,7 +4,7 @@ import {
   parseMetricList,
   metricNamesHelp,
   type EvaluateOptions,
-  type MetricSpec,
+  type MetricSpecs,
   DEFAULT_METRICS,
   THRESHOLD_ZERO_WARNING,
 } from '../core/metrics';
@@ -59,7 +59,7 @@ export function intFlag(value: string | undefined, flag: string, min: number): n
 }
 
 export interface MetricChoice {
-  specs: MetricSpec[];
+  specs: MetricSpecs;
   options: EvaluateOptions;
   /** What a flag's value means that the user may not expect (for the command's InputReport). */
   warnings: Diagnostic[];
@@ -82,7 +82,7 @@ export function metricChoice(
     throw new InputError(`must be "exp" (2^rel-1) or "linear" (rel), not "${gain}"`, [], { key: '--gain' });
   // 0 is legal, as trec_eval's -l 0: every judged document is relevant, unjudged ones are not.
   const threshold = intFlag(values['relevance-threshold'], '--relevance-threshold', 0) ?? defaults.relevanceThreshold ?? 1;
-  let specs: MetricSpec[];
+  let specs: MetricSpecs;
   try {
     specs = parseMetricList(values.metrics ?? defaults.metrics ?? DEFAULT_METRICS);
   } catch (e) {

@@ -59,15 +59,16 @@ Exit codes: 0 success, 1 a gate or check failed, 2 unusable input (the message s
  */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
-    io.out(COMMANDS[rest[0]].usage + '\n');
+  const topic = name === 'help' ? commandNamed(rest[0]) : undefined;
+  if (topic) {
+    io.out(topic.usage + '\n');
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
+  const command = commandNamed(name);
   if (!command) {
     io.err(`ranklab: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; ranklab --help)\n`);
     return 2;
@@ -85,6 +86,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     );
     return 3;
   }
+}
+
+/** The command of that name; an inherited key ("constructor", "toString") is no command. */
+function commandNamed(name: string | undefined): Command | undefined {
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 }
 
 function reportInputError(io: Io, command: string, e: InputError): void {

@@ -173,11 +173,13 @@ export function usableConfigs(session: RanklabSession, report: InputReport, entr
   return choice;
 }
 
-/** Exit 2 when no config is left to run, naming every one that failed. */
-export function requireConfigs(choice: ConfigChoice): void {
-  if (choice.configs.length === 0) {
+/** Exit 2 when no config is left to run, naming every one that failed; else the first usable one. */
+export function requireConfigs(choice: ConfigChoice): RankConfig {
+  const [first] = choice.configs;
+  if (!first) {
     throw new InputError(`no config can be run (${choice.failed.map((f) => `${f.name}: ${f.message}`).join('; ') || 'none found'})`);
   }
+  return first;
 }
 
 /**
@@ -192,8 +194,7 @@ export function openForOneQuery(
   const choice = usableConfigs(session, report, [session.configEntry(values.config)]);
   if (values.as) principalsOf(session, report, [values.as]);
   report.stopIfStrict();
-  requireConfigs(choice);
-  return { session, config: choice.configs[0] };
+  return { session, config: requireConfigs(choice) };
 }
 
 /**

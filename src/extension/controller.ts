@@ -349,7 +349,7 @@ export class RanklabController implements vscode.Disposable {
   }
 
   /** The judgments as the runs' principal sees them (unrestricted when they were made as different principals). */
-  private judgmentsFor(session: RanklabSession, runs: StoredRun[]): JudgmentSet {
+  private judgmentsFor(session: RanklabSession, runs: [StoredRun, ...StoredRun[]]): JudgmentSet {
     const p = principalOf(runs[0]);
     const principal = runs.every((r) => principalOf(r) === p) ? (p ?? undefined) : undefined;
     return session.judgmentsFor({ principal, relevanceThreshold: session.workspace.settings.relevanceThreshold });

@@ -17,21 +17,24 @@ export interface ChartColors {
 }
 
 export function chartColors(): ChartColors {
+  const blue = cssVar('--vscode-charts-blue', '#3794ff');
+  const green = cssVar('--vscode-charts-green', '#89d185');
+  const red = cssVar('--vscode-charts-red', '#f14c4c');
   const palette = [
-    '--vscode-charts-blue',
-    '--vscode-charts-orange',
-    '--vscode-charts-green',
-    '--vscode-charts-purple',
-    '--vscode-charts-yellow',
-    '--vscode-charts-red',
-  ].map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#cca700', '#f14c4c'][i]));
+    blue,
+    cssVar('--vscode-charts-orange', '#d18616'),
+    green,
+    cssVar('--vscode-charts-purple', '#b180d7'),
+    cssVar('--vscode-charts-yellow', '#cca700'),
+    red,
+  ];
   return {
     fg: cssVar('--vscode-foreground', '#888'),
     grid: cssVar('--vscode-panel-border', 'rgba(128,128,128,0.3)'),
-    win: palette[2],
-    loss: palette[5],
+    win: green,
+    loss: red,
     tie: cssVar('--vscode-descriptionForeground', '#888'),
-    selected: cssVar('--vscode-focusBorder', palette[0]),
+    selected: cssVar('--vscode-focusBorder', blue),
     palette,
   };
 }

@@ -86,7 +86,8 @@ function setModel(model: DashboardModel): void {
   // While the comparison is on its way the table is empty: the selection waits for its rows (a reload keeps it).
   if (!model.comparing) {
     if (state.selectedQid && !model.perQuery.some((q) => q.qid === state.selectedQid)) state.selectedQid = undefined;
-    if (!state.selectedQid && model.perQuery.length) state.selectedQid = model.perQuery[0].qid;
+    const [first] = model.perQuery;
+    if (!state.selectedQid && first) state.selectedQid = first.qid;
   }
   save();
   render(model);

@@ -56,10 +56,10 @@ export function perQueryView(
   const metric = model.primaryMetric;
   let view = { ...initial };
   let selected = selectedQid;
-  let shown: number[] = [];
+  let shown: QueryRow[] = [];
   let position = new Map<string, number>();
   let chart: Chart | undefined;
-  let chartOrder: number[] = [];
+  let chartOrder: QueryRow[] = [];
 
   // ---- filters
   const sliceSelect = h('select', { id: 'pq-slice', attrs: { 'aria-label': 'Slice' } });
@@ -111,7 +111,7 @@ export function perQueryView(
     return h('div', { class: `vt-cell${c.num ? ' num' : ''}`, role: 'columnheader', attrs: { 'data-key': c.key } }, b);
   });
   const header = h('div', { class: 'vt-row vt-head', role: 'row' }, ...headerCells);
-  const list = new VirtualList({ rowHeight: ROW_HEIGHT, header, label: 'Queries', renderRow: (i) => renderRow(rows[shown[i]], i) });
+  const list = new VirtualList({ rowHeight: ROW_HEIGHT, header, label: 'Queries', renderRow: (i) => renderRow(shown[i]!, i) }); // it draws rows below its count
   const table = h(
     'div',
     { id: 'per-query-table', class: 'vt', role: 'grid', attrs: { 'aria-label': 'Queries', 'aria-rowcount': String(rows.length + 1) } },
@@ -147,7 +147,7 @@ export function perQueryView(
     if (step === undefined || shown.length === 0) return;
     e.preventDefault();
     const next = Math.max(0, Math.min(shown.length - 1, at < 0 ? 0 : at + step));
-    choose(rows[shown[next]].qid, true);
+    choose(shown[next]!.qid, true); // next is clamped to shown's indices
   });
 
   // ---- chart: the filtered queries with a change value, sorted worst to best
@@ -169,9 +169,7 @@ export function perQueryView(
   );
 
   function colours(c: { win: string; loss: string; tie: string; selected: string }): string[] {
-    return chartOrder.map((i) =>
-      rows[i].qid === selected ? c.selected : rows[i].outcome === 'win' ? c.win : rows[i].outcome === 'loss' ? c.loss : c.tie,
-    );
+    return chartOrder.map((r) => (r.qid === selected ? c.selected : r.outcome === 'win' ? c.win : r.outcome === 'loss' ? c.loss : c.tie));
   }
   let chartColours: { win: string; loss: string; tie: string; selected: string } | undefined;
   drawLater(
@@ -193,14 +191,15 @@ export function perQueryView(
             legend: { display: false },
             tooltip: {
               callbacks: {
-                title: (items) => items.map((it) => tip(String(rows[chartOrder[it.dataIndex]]?.qid ?? ''), 60)),
-                label: (it) => `Δ ${fmtDelta(Number(it.raw))} — ${tip(rows[chartOrder[it.dataIndex]]?.text ?? '', 80)}`,
+                title: (items) => items.map((it) => tip(String(chartOrder[it.dataIndex]?.qid ?? ''), 60)),
+                label: (it) => `Δ ${fmtDelta(Number(it.raw))} — ${tip(chartOrder[it.dataIndex]?.text ?? '', 80)}`,
               },
             },
           },
           onClick: (event, _elements, ch) => {
             const hit = ch.getElementsAtEventForMode(event.native as Event, 'index', { intersect: false }, false)[0];
-            if (hit) choose(rows[chartOrder[hit.index]].qid, true);
+            const q = hit && chartOrder[hit.index];
+            if (q) choose(q.qid, true);
           },
         },
       });
@@ -212,10 +211,8 @@ export function perQueryView(
   );
 
   function fillChart(): void {
-    chartOrder = shown
-      .filter((i) => rows[i].delta !== undefined)
-      .sort((i, j) => rows[i].delta! - rows[j].delta! || (rows[i].qid < rows[j].qid ? -1 : 1));
-    const n = outcomeCounts(rows, chartOrder);
+    chartOrder = shown.filter((r) => r.delta !== undefined).sort((a, b) => a.delta! - b.delta! || (a.qid < b.qid ? -1 : 1));
+    const n = outcomeCounts(chartOrder);
     const count = (k: number, one: string, many: string) => `${fmtCount(k)} ${k === 1 ? one : many}`;
     chartCaption.replaceChildren(
       `Δ ${metric ? metric.spec : ''} per query (candidate − baseline), sorted: `,
@@ -226,15 +223,18 @@ export function perQueryView(
       h('span', { class: 'better nowrap' }, count(n.wins, 'win', 'wins')),
     );
     if (!chart) return;
-    chart.data.labels = chartOrder.map((i) => rows[i].qid);
-    chart.data.datasets[0].data = chartOrder.map((i) => rows[i].delta!);
-    chart.data.datasets[0].backgroundColor = chartColours ? colours(chartColours) : [];
+    const [bars] = chart.data.datasets; // the one dataset made with the chart
+    if (!bars) return;
+    chart.data.labels = chartOrder.map((r) => r.qid);
+    bars.data = chartOrder.map((r) => r.delta!);
+    bars.backgroundColor = chartColours ? colours(chartColours) : [];
     chart.update('none');
   }
 
   function recolour(): void {
-    if (!chart || !chartColours) return;
-    chart.data.datasets[0].backgroundColor = colours(chartColours);
+    const bars = chart?.data.datasets[0];
+    if (!chart || !bars || !chartColours) return;
+    bars.backgroundColor = colours(chartColours);
     chart.update('none');
   }
 
@@ -247,7 +247,7 @@ export function perQueryView(
 
   function apply(): void {
     shown = visibleRows(rows, view);
-    position = new Map(shown.map((i, at) => [rows[i].qid, at]));
+    position = new Map(shown.map((r, at) => [r.qid, at]));
     for (const b of outcomeButtons) b.setAttribute('aria-pressed', String(b.dataset.outcome === view.outcome));
     for (const cell of headerCells) {
       const key = cell.dataset.key;

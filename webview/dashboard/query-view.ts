@@ -31,21 +31,16 @@ export function matchesWords(haystack: string, query: string): boolean {
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Indices into `rows` of the rows the filters keep, sorted. Rows without the sort value (a query missing from
- * one run) go last whatever the direction; ties keep the qid order so the order is stable.
+ * The rows the filters keep, sorted. Rows without the sort value (a query missing from one run) go last whatever
+ * the direction; ties keep the qid order so the order is stable.
  */
-export function visibleRows(rows: readonly QueryRow[], view: QueryViewState): number[] {
-  const keep: number[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    if (inSlice(r, view.slice) && matchesOutcome(r, view.outcome) && (!view.text || matchesWords(`${r.qid} ${r.text}`, view.text)))
-      keep.push(i);
-  }
+export function visibleRows(rows: readonly QueryRow[], view: QueryViewState): QueryRow[] {
+  const keep = rows.filter(
+    (r) => inSlice(r, view.slice) && matchesOutcome(r, view.outcome) && (!view.text || matchesWords(`${r.qid} ${r.text}`, view.text)),
+  );
   const dir = view.descending ? -1 : 1;
   const key = view.sort;
-  keep.sort((i, j) => {
-    const a = rows[i];
-    const b = rows[j];
+  keep.sort((a, b) => {
     let c: number;
     if (key === 'qid' || key === 'text') c = byText(a[key], b[key]) * dir;
     else {
@@ -59,11 +54,10 @@ export function visibleRows(rows: readonly QueryRow[], view: QueryViewState): nu
   return keep;
 }
 
-/** Wins, losses and ties among rows (by index). */
-export function outcomeCounts(rows: readonly QueryRow[], indices: readonly number[]): { wins: number; losses: number; ties: number } {
+/** Wins, losses and ties among rows. */
+export function outcomeCounts(rows: readonly QueryRow[]): { wins: number; losses: number; ties: number } {
   const n = { wins: 0, losses: 0, ties: 0 };
-  for (const i of indices) {
-    const o = rows[i].outcome;
+  for (const { outcome: o } of rows) {
     if (o === 'win') n.wins++;
     else if (o === 'loss') n.losses++;
     else if (o === 'tie') n.ties++;

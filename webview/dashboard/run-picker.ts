@@ -111,7 +111,8 @@ export function runPicker(o: RunPickerOptions): HTMLElement {
       highlight();
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      if (!list.hidden && options[active]) pick(options[active].id);
+      const option = options[active];
+      if (!list.hidden && option) pick(option.id);
     } else if (e.key === 'Escape') {
       close();
       input.value = current?.label ?? '';

@@ -25,6 +25,9 @@ const app = document.getElementById('app')!;
 let chart: Chart | undefined;
 const fmt = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(4));
 const signed = (x: number) => (Number.isNaN(x) ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(4)}`);
+/** One varied setting of the sweep. */
+type SweepParameter = SweepView['parameters'][number];
+
 const label = (p: SweepPoint) =>
   Object.entries(p.values)
     .map(([k, v]) => `${k}=${v}`)
@@ -60,15 +63,21 @@ function render(view: SweepView): void {
       ),
       ...view.warnings.map((w) => h('p', { class: 'warning', role: 'alert' }, `⚠ ${w}`)),
     ),
-    view.parameters.length === 1 ? curve(view, (p) => void showDiff(p, detail)) : heatmap(view, (p) => void showDiff(p, detail)),
+    chartOf(view, (p) => void showDiff(p, detail)),
     detail,
   );
 }
 
-function curve(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement {
+/** A curve over the one varied parameter, a heatmap over the first two (a sweep varies at least one). */
+function chartOf(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement {
+  const [x, y] = view.parameters;
+  if (!x) return h('p', { class: 'warning' }, 'No parameter was varied.');
+  return y ? heatmap(view, x, y, onPick) : curve(view, x, onPick);
+}
+
+function curve(view: SweepView, { path }: SweepParameter, onPick: (p: SweepPoint) => void): HTMLElement {
   const canvas = h('canvas', { id: 'curve' });
   const wrap = h('div', { class: 'chart' }, canvas);
-  const path = view.parameters[0].path;
   const points = [...view.points].sort((a, b) => Number(a.values[path]) - Number(b.values[path]));
   const xy = (f: (p: SweepPoint) => number) => points.map((p) => ({ x: Number(p.values[path]), y: f(p) }));
   requestAnimationFrame(() => {
@@ -111,7 +120,8 @@ function curve(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement {
         plugins: { legend: { labels: { color: fg, filter: (item) => !item.text.endsWith('(upper)') } } },
         onClick: (_e, elements) => {
           const hit = elements.find((el) => el.datasetIndex <= 1);
-          if (hit) onPick(points[hit.index]);
+          const p = hit && points[hit.index];
+          if (p) onPick(p);
         },
       },
     });
@@ -133,8 +143,7 @@ function curve(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement {
   return h('section', { id: 'curve-section' }, wrap, list);
 }
 
-function heatmap(view: SweepView, onPick: (p: SweepPoint) => void): HTMLElement {
-  const [a, b] = view.parameters;
+function heatmap(view: SweepView, a: SweepParameter, b: SweepParameter, onPick: (p: SweepPoint) => void): HTMLElement {
   const byKey = new Map(view.points.map((p) => [`${p.values[a.path]}\0${p.values[b.path]}`, p]));
   const scores = view.points.map((p) => p.tune);
   const lo = Math.min(...scores);
@@ -260,7 +269,7 @@ function withAlpha(color: string): string {
   const hex = /^#([0-9a-f]{6})$/i.exec(color.trim());
   if (hex) return `#${hex[1]}33`;
   const rgb = /^rgba?\(([^)]+)\)$/.exec(color.trim());
-  return rgb ? `rgba(${rgb[1].split(',').slice(0, 3).join(',')}, 0.2)` : color;
+  return rgb?.[1] ? `rgba(${rgb[1].split(',').slice(0, 3).join(',')}, 0.2)` : color;
 }
 
 if (client.state?.view) render(client.state.view);

@@ -99,7 +99,7 @@ export async function checkAclCommand(argv: string[], io: Io): Promise<number> {
     `Access check of ${session.root}: ${report.documents} documents (${report.documentsWithoutAcl} with none of the fields the rule reads, treated as ${report.missingAcl}; ${report.invalidAcl} with invalid access fields, visible to nobody), ${report.queries} queries, ${report.prefixes} typing prefixes`,
   );
   for (const c of report.configs) {
-    const rows = Object.entries(report.byPrincipal[c.name]);
+    const rows = Object.entries(report.byPrincipal[c.name]!); // checkAcl lists a config with its principals' figures
     const post = c.aclMode === 'post-filter';
     const source = report.aclSource?.[c.name];
     out.push(

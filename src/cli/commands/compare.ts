@@ -171,7 +171,8 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
       if (principal) principalsOf(session!, report, [principal]);
     }
     const usable = session ? usableConfigs(session, report, entries) : { configs: [], failed: [] };
-    if (usable.failed.length) throw new InputError(`config ${usable.failed[0].name} cannot run (its problems are listed above)`);
+    const [cannot] = usable.failed;
+    if (cannot) throw new InputError(`config ${cannot.name} cannot run (its problems are listed above)`);
     report.stopIfStrict();
 
     // Moved documents get their one-line reason when both sides are configs of the built-in pipeline: for every
@@ -224,16 +225,14 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
   }
   const prefix = excluded.length && format !== 'json' && format !== 'junit' ? `${excludedLine(excluded, principal!)}\n\n` : '';
 
-  if (many.comparisons.length === 1) {
-    const [cmp] = many.comparisons;
+  const [cmp, ...others] = many.comparisons;
+  if (cmp && others.length === 0) {
+    const mine = gates[0]!; // compareRuns checks one gate list per comparison
     for (const o of outputs)
-      writeOutput(
-        o,
-        o.flag === '--junit' ? gatesJUnit(gates[0], cmp) : formatComparison(cmp, 'markdown', { gates: gates[0], maxQueries, brief }),
-      );
-    if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, gates[0]), excludedQueries: excluded }, null, 2) + '\n');
-    else if (format === 'junit') io.out(gatesJUnit(gates[0], cmp));
-    else io.out(prefix + formatComparison(cmp, format, { gates: gates[0], maxQueries, brief }));
+      writeOutput(o, o.flag === '--junit' ? gatesJUnit(mine, cmp) : formatComparison(cmp, 'markdown', { gates: mine, maxQueries, brief }));
+    if (format === 'json') io.out(JSON.stringify({ ...comparisonJson(cmp, mine), excludedQueries: excluded }, null, 2) + '\n');
+    else if (format === 'junit') io.out(gatesJUnit(mine, cmp));
+    else io.out(prefix + formatComparison(cmp, format, { gates: mine, maxQueries, brief }));
   } else {
     for (const o of outputs) writeOutput(o, o.flag === '--junit' ? manyJUnit(many, gates) : formatMany(many, gates, 'markdown', { brief }));
     if (format === 'json') io.out(JSON.stringify({ ...manyJson(many, gates), excludedQueries: excluded }, null, 2) + '\n');
@@ -241,8 +240,9 @@ async function runComparison(values: CompareValues, io: Io, mode: { gate: boolea
     else io.out(prefix + formatMany(many, gates, format, { brief }));
   }
 
-  const failed = many.comparisons.flatMap((cmp, i) =>
-    gates[i].filter((g) => !g.passed).map((g) => ({ g, who: many.comparisons.length > 1 ? `${cmp.candidate}: ` : '' })),
+  // Read off the gate lists themselves, so that no failed gate can be missed.
+  const failed = gates.flatMap((mine, i) =>
+    mine.filter((g) => !g.passed).map((g) => ({ g, who: many.comparisons.length > 1 ? `${many.comparisons[i]?.candidate ?? ''}: ` : '' })),
   );
   if (mode.gate && failed.length) {
     for (const { g, who: name } of failed) {
@@ -292,7 +292,8 @@ function gatesFor(file: string | undefined, fromWorkspace: GateSettings | undefi
   if (file) {
     const read = readGatesFile(file);
     const errors = read.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length) throw errorAt(errors[0], errors.slice(1));
+    const [first, ...rest] = errors;
+    if (first) throw errorAt(first, rest);
     gates = read.gates;
   }
   if (gating && gateCount(gates) === 0) {

@@ -37,8 +37,7 @@ export async function indexCommand(argv: string[], io: Io): Promise<number> {
     const choice = usableConfigs(session, inputs, [session.configEntry(values.engine)]);
     await readCorpus(session, inputs, signal);
     inputs.stopIfStrict();
-    requireConfigs(choice);
-    const config = choice.configs[0];
+    const config = requireConfigs(choice);
     if (!config.engine) throw new InputError(`config ${config.name} has no "engine" section`, [], { key: '--engine' });
     let last = 0;
     report = await indexCorpus(session, config, {

@@ -125,7 +125,8 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     const notRun = entries.map((e) => e.name).filter((n) => !results.some((r) => r.config.name === n) && !failed.some((f) => f.name === n));
     return reportInterrupted(io, 'configs', completed, [...failed.map((f) => `${f.name} (failed)`), ...notRun]);
   }
-  if (results.length === 0) throw new InputError(`no config could be run (${failed.map((f) => `${f.name}: ${f.message}`).join('; ')})`);
+  const [first] = results;
+  if (!first) throw new InputError(`no config could be run (${failed.map((f) => `${f.name}: ${f.message}`).join('; ')})`);
   for (const r of results) {
     const out = outputs.find((o) => o.config === r.config.name);
     if (!out) continue;
@@ -133,26 +134,21 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     io.err(`TREC run of ${r.config.name} written to ${out.path}\n`);
   }
 
-  const stageReports = results.map(
-    (r) =>
-      [
-        r.config.name,
-        stageRecall(
-          r.run,
-          r.stageIds,
-          withoutQueries(
-            session.judgmentsFor({ split, principal: values.as }),
-            r.failed.map((f) => f.qid),
-          ),
-          options,
-          specs[0].k ?? 10,
-        ),
-      ] as [string, StageRecallReport],
-  );
   const metricNames = specs.map((s) => s.name);
-  const classSlices = values['class-slices']
-    ? results.map((r, i) => classSliceMeans(stageReports[i][1], r.evaluation.perQuery, metricNames))
-    : undefined;
+  // Per result: where its relevant documents are lost and, with --class-slices, its metrics per query class.
+  const perResult = results.map((r) => {
+    const stages = stageRecall(
+      r.run,
+      r.stageIds,
+      withoutQueries(
+        session.judgmentsFor({ split, principal: values.as }),
+        r.failed.map((f) => f.qid),
+      ),
+      options,
+      specs[0].k ?? 10,
+    );
+    return { r, stages, slices: values['class-slices'] ? classSliceMeans(stages, r.evaluation.perQuery, metricNames) : undefined };
+  });
   // A run with queries the engine could not answer is incomplete: exit 2, as for a config that could not run.
   const incomplete = results.filter((r) => r.failed.length);
   const code = failed.length || incomplete.length ? 2 : 0;
@@ -160,7 +156,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     io.out(
       JSON.stringify(
         {
-          runs: results.map((r, i) => ({
+          runs: perResult.map(({ r, stages, slices }) => ({
             config: r.config.name,
             configHash: r.config.configHash,
             mode: modeLabel(r.config),
@@ -169,8 +165,8 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
             metrics: r.evaluation.means,
             residuals: r.evaluation.residuals.means,
             perQuery: Object.fromEntries(r.evaluation.perQuery),
-            stageRecall: stageReports[i][1],
-            ...(classSlices && { slices: classSlices[i] }),
+            stageRecall: stages,
+            ...(slices && { slices }),
             queries: r.evaluation.queries,
             excludedQueries: r.excluded,
             failedQueries: r.failed,
@@ -192,7 +188,6 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     return code;
   }
   const table = format === 'markdown' ? markdownTable : textTable;
-  const first = results[0];
   const out: string[] = [];
   out.push(
     `Workspace ${session.root}: ${session.corpus().docs.length} documents (${first.saved.provenance.corpus}), ${first.evaluation.queries} queries (${split}${values.as ? `, as ${values.as}` : ''}; judgments ${first.saved.provenance.judgments})`,
@@ -214,7 +209,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     const shared = r.sharing && describeSharing(r.sharing);
     if (shared) out.push(`  ${r.config.name}: ${shared}`);
   }
-  const st = stageRecallTable(stageReports);
+  const st = stageRecallTable(perResult.map(({ r, stages }): [string, StageRecallReport] => [r.config.name, stages]));
   out.push('', `Where relevant documents are lost (${st.legend}):`);
   out.push(table(st.headers, st.rows), ...st.notes.map((n) => `  ${n}`));
   // Engine configs add the round trip measured here and the query embedding beside what the engine says it took.
@@ -227,20 +222,23 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       ['config', ...stages.map((s) => `${s} p50/p99 ms`), 'ANN recall@10', 'saved'],
       results.map((r) => [
         r.config.name,
-        ...stages.map((s) => (r.saved.latency[s] ? `${r.saved.latency[s].p50.toFixed(2)} / ${r.saved.latency[s].p99.toFixed(2)}` : '-')),
+        ...stages.map((s) => {
+          const l = r.saved.latency[s];
+          return l ? `${l.p50.toFixed(2)} / ${l.p99.toFixed(2)}` : '-';
+        }),
         r.saved.annRecall === undefined ? '-' : r.saved.annRecall.toFixed(3),
         r.reused ? `reused ${r.path}` : (r.path ?? 'not saved'),
       ]),
     ),
   );
-  if (classSlices) {
+  if (values['class-slices']) {
     out.push('', 'Metrics per query class (class slices):');
     out.push(
       table(
         ['config', 'slice', 'queries', ...metricNames],
-        results.flatMap((r, i) =>
-          Object.entries(classSlices[i]).map(
-            ([tag, sl]) => [r.config.name, tag, String(sl.queries), ...metricNames.map((m) => sl.metrics[m])] as Cell[],
+        perResult.flatMap(({ r, slices }) =>
+          Object.entries(slices ?? {}).map(
+            ([tag, sl]) => [r.config.name, tag, String(sl.queries), ...metricNames.map((m) => sl.metrics[m] ?? NaN)] as Cell[],
           ),
         ),
       ),

@@ -4,7 +4,15 @@ import { explainDocument } from '../../core/session/explain';
 import { formatChoice, parse, required } from '../args';
 import type { Io } from '../io';
 import { InputError } from '../../core/util/diagnostics';
-import { WORKSPACE_OPTIONS, interruptSignal, openWorkspace, principalsOf, reportInterrupted, usableConfigs } from '../workspace-options';
+import {
+  WORKSPACE_OPTIONS,
+  interruptSignal,
+  openWorkspace,
+  principalsOf,
+  reportInterrupted,
+  requireConfigs,
+  usableConfigs,
+} from '../workspace-options';
 
 export const EXPLAIN_USAGE = `ranklab explain [--workspace DIR] --config NAME [--baseline NAME] --query QID_OR_TEXT --doc ID [--as PRINCIPAL]
                 [--format table|json] [--strict]
@@ -31,17 +39,21 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
   const query = required(values.query, '--query');
   const doc = required(values.doc, '--doc');
   const { session, report } = openWorkspace(values, io);
-  const entries = [session.configEntry(values.config), ...(values.baseline ? [session.configEntry(values.baseline)] : [])];
+  const entry = session.configEntry(values.config);
+  const entries = [entry, ...(values.baseline ? [session.configEntry(values.baseline)] : [])];
   const choice = usableConfigs(session, report, entries);
   if (values.as) principalsOf(session, report, [values.as]);
   // Query ids come from the judgments; their problems are reported, but a workspace without any still explains text.
   report.add('judgments', session.judgmentDiagnostics());
   report.stopIfStrict();
-  if (choice.failed.length)
-    throw new InputError(`config ${choice.failed[0].name} cannot run (its problems are listed above)`, [], {
-      key: choice.failed[0].name === entries[0].name ? '--config' : '--baseline',
+  const [failed] = choice.failed;
+  if (failed)
+    throw new InputError(`config ${failed.name} cannot run (its problems are listed above)`, [], {
+      key: failed.name === entry.name ? '--config' : '--baseline',
     });
-  const [config, baseline] = choice.configs;
+  // None failed: the config, then the baseline when one is given.
+  const config = requireConfigs(choice);
+  const baseline = choice.configs[1];
   const { signal, dispose } = interruptSignal(io);
   try {
     const r = await explainDocument(session, { config, baseline, query, doc, principal: values.as, signal });

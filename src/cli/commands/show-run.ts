@@ -18,11 +18,12 @@ export async function showRunCommand(argv: string[], io: Io): Promise<number> {
   );
   if (values.help) return (io.out(SHOW_RUN_USAGE + '\n'), 0);
   const format = formatChoice(values.format, ['json', 'trec'] as const, 'json');
-  if (positionals.length !== 1)
+  const [file] = positionals;
+  if (file === undefined || positionals.length !== 1)
     throw new InputError(`needs exactly one saved run file, got ${positionals.length}`, [], {
       hint: 'ranklab show-run .ranklab/runs/NAME.json.gz',
     });
-  const saved = loadSavedRun(positionals[0]);
+  const saved = loadSavedRun(file);
   if (format === 'trec') io.out(formatTrecRun(runOfSaved(saved).run, saved.provenance.config));
   else io.out(expandedRunJson(saved));
   return 0;

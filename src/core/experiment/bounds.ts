@@ -134,7 +134,7 @@ export function* comparisonBoundsSteps(
   for (const qid of qids) {
     const lists = graded.get(qid)!;
     bounded.forEach((spec, m) => {
-      const sum = sums[m];
+      const sum = sums[m]!; // one sum per bounded metric
       const r = boundsOf(spec, lists, options, maxGrade);
       sum.delta += lists.delta(spec);
       sum.lo += r.lo;
@@ -151,7 +151,7 @@ export function* comparisonBoundsSteps(
   // Every document that could flip some metric's verdict, per query: one set however many metrics it could flip.
   const deciding = new Map<string, { docs: Set<string>; lists: QueryLists }>();
   bounded.forEach((spec, i) => {
-    const { lo, hi, delta, inexact, pairs, moving } = sums[i];
+    const { lo, hi, delta, inexact, pairs, moving } = sums[i]!; // one sum per bounded metric
     const n = qids.length || 1;
     const m = { delta: delta / n, low: lo / n, high: hi / n };
     const holds = (m.delta > 0 && m.low > 0) || (m.delta < 0 && m.high < 0) || (m.low === 0 && m.high === 0);
@@ -200,7 +200,7 @@ function verdictOf(delta: number, holds: boolean, deciding: number, inexact: num
 function rankWithin(docs: readonly RankedDoc[], depth: number): Map<string, number> {
   const m = new Map<string, number>();
   const n = Math.min(depth, docs.length);
-  for (let i = 0; i < n; i++) m.set(docs[i].id, i + 1);
+  for (let i = 0; i < n; i++) m.set(docs[i]!.id, i + 1); // i < n ≤ docs.length
   return m;
 }
 
@@ -273,7 +273,8 @@ export class QueryLists {
       const grades = this.grades[side];
       const depth = Math.min(spec.k ?? Infinity, list.length);
       for (let i = 0; i < depth; i++) {
-        if (list[i].id === doc) {
+        if (list[i]!.id === doc) {
+          // i < depth ≤ list.length
           const prefix = grades.slice(0, i);
           prefix.push(grade);
           return computeMetric(spec, contextOfGrades(prefix, this.judged));
@@ -332,7 +333,7 @@ export class QueryLists {
         for (let i = 0; i < Math.min(depth, list.length); i++) {
           const g = grades[i];
           if (g !== undefined && g >= this.options.relevanceThreshold) break;
-          s.add(list[i].id);
+          s.add(list[i]!.id); // i < list.length
         }
       }
       this.leading.set(depth, s);
@@ -453,8 +454,9 @@ function recallBounds(A: Side, B: Side, qrels: Map<string, number>, T: number, u
   for (let m = 0; m <= w.length; m++) {
     const R = R0 + m;
     if (m > 0) {
-      top += w[m - 1];
-      bottom += w[w.length - m];
+      // 1 ≤ m ≤ w.length: both ends are weights.
+      top += w[m - 1]!;
+      bottom += w[w.length - m]!;
     }
     hi = Math.max(hi, R === 0 ? 0 : (c + top) / R);
     lo = Math.min(lo, R === 0 ? 0 : (c + bottom) / R);
@@ -483,7 +485,7 @@ function ndcgBounds(
   const w = unjudged.map((d) => disc(B, d) - disc(A, d)).sort((x, y) => y - x);
   // Little work per count vector (a query can have thousands of them): see visitOnes.
   const prefix = [0];
-  for (let i = 0; i < U; i++) prefix.push(prefix[i] + w[i]);
+  for (let i = 0; i < U; i++) prefix.push(prefix[i]! + w[i]!); // prefix has i + 1 sums; w has U weights
   const gain = Array.from({ length: G + 1 }, (_, x) => gainOf(x, options.gain));
   const depth = k ?? Infinity;
   // The ideal ranking never reaches past its judged.length + U graded documents: their discounts' logs, once.
@@ -503,33 +505,37 @@ function ndcgBounds(
   // first, with runs of w, summed from prefix sums (down pairs them with w reversed, i.e. from the end). The ideal
   // ranking (the judged grades and the hypothetical ones merged, best first, cut at k) with n ones is the one with
   // none followed by n ones (a judged grade goes first on ties), so one running sum serves the whole row.
+  // Bounds below: counts and gain have G + 1 entries (grades 0..G); prefix has U + 1 sums and the counts placed so far
+  // never exceed U, so i + n ≤ U; log2 covers every rank the ideal ranking reaches (r < its length while next > 0);
+  // n ≥ 1 happens only when G ≥ 1, so gain[1] is there then.
   const visitOnes = (left: number) => {
     let upRest = C;
     let downRest = C;
     let i = 0;
     for (let x = G; x >= 2; x--) {
-      const n = counts[x];
-      upRest += gain[x] * (prefix[i + n] - prefix[i]);
-      downRest += gain[x] * (prefix[U - i] - prefix[U - i - n]);
+      const n = counts[x]!;
+      upRest += gain[x]! * (prefix[i + n]! - prefix[i]!);
+      downRest += gain[x]! * (prefix[U - i]! - prefix[U - i - n]!);
       i += n;
     }
     let idcg = 0;
     let j = 0;
     let x = G;
-    let remaining = counts[G];
+    let remaining = counts[G]!;
     let r = 0;
     for (; r < depth; r++) {
-      while (x >= 2 && remaining === 0) remaining = counts[--x];
+      while (x >= 2 && remaining === 0) remaining = counts[--x]!;
       const hyp = x >= 2 ? x : 0;
-      const next = j < judged.length && judged[j] >= hyp ? judged[j++] : hyp > 0 ? (remaining--, hyp) : 0;
+      const judgedNext = judged[j];
+      const next = judgedNext !== undefined && judgedNext >= hyp ? (j++, judgedNext) : hyp > 0 ? (remaining--, hyp) : 0;
       if (next === 0) break;
-      idcg += (gain[next] ?? gainOf(next, options.gain)) / log2[r];
+      idcg += (gain[next] ?? gainOf(next, options.gain)) / log2[r]!;
     }
     for (let n = 0; n <= left; n++) {
-      if (n > 0 && r < depth) idcg += gain[1] / log2[r++];
+      if (n > 0 && r < depth) idcg += gain[1]! / log2[r++]!;
       // n = 0 adds nothing (+ 0 leaves a sum as it is; gain[1] does not exist when G = 0).
-      const up = n === 0 ? upRest : upRest + gain[1] * (prefix[i + n] - prefix[i]);
-      const down = n === 0 ? downRest : downRest + gain[1] * (prefix[U - i] - prefix[U - i - n]);
+      const up = n === 0 ? upRest : upRest + gain[1]! * (prefix[i + n]! - prefix[i]!);
+      const down = n === 0 ? downRest : downRest + gain[1]! * (prefix[U - i]! - prefix[U - i - n]!);
       hi = Math.max(hi, idcg === 0 ? 0 : up / idcg);
       lo = Math.min(lo, idcg === 0 ? 0 : down / idcg);
     }
@@ -553,11 +559,11 @@ function enumerate(spec: MetricSpec, delta: (extra: Map<string, number>) => numb
   let hi = -Infinity;
   const digits = new Array<number>(unjudged.length).fill(0);
   for (;;) {
-    const v = delta(new Map(unjudged.map((d, i) => [d, levels[digits[i]]])));
+    const v = delta(new Map(unjudged.map((d, i) => [d, levels[digits[i]!]!]))); // a digit per document, each < levels.length
     lo = Math.min(lo, v);
     hi = Math.max(hi, v);
     let i = 0;
-    while (i < digits.length && ++digits[i] === levels.length) digits[i++] = 0;
+    while (i < digits.length && ++digits[i]! === levels.length) digits[i++] = 0;
     if (i === digits.length) break;
   }
   return { lo, hi, exact: true, unjudged };

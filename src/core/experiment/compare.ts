@@ -193,6 +193,13 @@ export function biggestChanges<Q extends { delta: number }>(
   return { losses: lost.slice(0, n), wins: won.slice(0, n), lossCount: lost.length, winCount: won.length };
 }
 
+/** The primary metric: the first of `specs` (a comparison of no metric is a caller's bug). */
+function primaryOf(specs: readonly MetricSpec[]): MetricSpec {
+  const [primary] = specs;
+  if (!primary) throw new RangeError('compare: no metric');
+  return primary;
+}
+
 /** Paired comparison of two runs on the same judgments: means, CIs, tests, per-query moves, slices, splits. */
 export function compareRuns(
   baseline: ComparisonSide,
@@ -202,7 +209,7 @@ export function compareRuns(
   options: EvaluateOptions,
   settings: CompareSettings = {},
 ): Comparison {
-  return runSync(correctedSteps(baseline, [candidate], specs, settings, pairs(baseline, judgments, specs, options, settings)))[0];
+  return runSync(correctedSteps(baseline, [candidate], specs, settings, pairs(baseline, judgments, specs, options, settings)))[0]!; // one candidate, one comparison
 }
 
 /** compareRuns pausing between its significance tests (see util/cooperative); stops with the slicer's abort reason. */
@@ -218,7 +225,7 @@ export function compareRunsSliced(
   return runSliced(
     correctedSteps(baseline, [candidate], specs, settings, pairs(baseline, judgments, specs, options, settings)),
     slicer,
-  ).then((c) => c[0]);
+  ).then((c) => c[0]!); // one candidate, one comparison
 }
 
 /** One side of compareStatistics: who made it and its per-query metric values (evaluateRun's `perQuery`). */
@@ -246,7 +253,7 @@ export function compareStatistics(
       statisticsSteps(baseline, c, baseline.values, candidate.values, judgments, specs, options, s, tests),
     ),
     slicer,
-  ).then((c) => c[0]);
+  ).then((c) => c[0]!); // one candidate, one comparison
 }
 
 /** Several candidates against one baseline: one paired comparison per candidate, one Holm correction over all of them. */
@@ -304,7 +311,8 @@ export async function compareManySliced(
 
 /** One ManyComparison of comparisons already corrected together (compareMany's, or a cached pair's). */
 export function manyOf(baseline: SideIdentity, candidates: SideIdentity[], comparisons: Comparison[]): ManyComparison {
-  const first = comparisons[0];
+  const [first] = comparisons;
+  if (!first) throw new RangeError('compare: no candidate');
   return {
     baseline: baseline.name,
     candidates: candidates.map((c) => c.name),
@@ -340,11 +348,11 @@ function* correctedSteps<S extends SideIdentity, T extends ComparisonStatistics>
     out.push(cmp);
   }
   const adjusted = holmBonferroni(tests.map((t) => t.p));
-  tests.forEach((t, i) => t.set(adjusted[i]));
+  tests.forEach((t, i) => t.set(adjusted[i]!)); // one adjusted p per test
   const each = (p: (typeof parts)[number]) => `${specs.length} metrics × overall, ${p.slices} slices and ${p.splits} splits`;
   const correction =
     candidates.length === 1
-      ? `Holm–Bonferroni over ${tests.length} permutation tests (${each(parts[0])})`
+      ? `Holm–Bonferroni over ${tests.length} permutation tests (${each(parts[0]!)})` // one candidate, one part
       : `Holm–Bonferroni over ${tests.length} permutation tests of ${candidates.length} candidates (${parts.map((p) => `${p.name}: ${each(p)}`).join('; ')})`;
   for (const cmp of out) Object.assign(cmp, { correction, tests: tests.length });
   return out;
@@ -386,10 +394,11 @@ function* compareSteps(
   const [ctxA, ctxB] = [contexts(0), contexts(1)];
   const evA = evaluationOf(baseline, judgments, specs, options, ctxA);
   const evB = evaluationOf(candidate, judgments, specs, options, ctxB);
-  const k = specs[0].k ?? 10;
+  const k = primaryOf(specs).k ?? 10;
   const stagesA = stageRecall(baseline.run, baseline.stageIds, judgments, options, k);
   const stagesB = stageRecall(candidate.run, candidate.stageIds, judgments, options, k);
-  const classTags = s.classSlices ? new Map([...evA.perQuery.keys()].map((q) => [q, [`class:${stagesA.perQuery[q].class}`]])) : undefined;
+  // stageRecall classes every judged query, and the evaluation scores judged queries only.
+  const classTags = s.classSlices ? new Map([...evA.perQuery.keys()].map((q) => [q, [`class:${stagesA.perQuery[q]!.class}`]])) : undefined;
   const stats = yield* statisticsSteps(baseline, candidate, evA.perQuery, evB.perQuery, judgments, specs, options, s, tests, classTags);
   const qids = [...evA.perQuery.keys()];
 
@@ -469,22 +478,26 @@ function* statisticsSteps(
   if (valuesB.size !== qids.length)
     throw new RangeError(`compare: ${baseline.name} has ${qids.length} queries, ${candidate.name} ${valuesB.size}`);
   const mixed = mixedPrincipals(baseline, candidate); // allowed: correctedSteps refused it otherwise
-  const primary = specs[0];
+  const primary = primaryOf(specs);
 
   // Every test goes into `tests`, so that one Holm–Bonferroni correction (correctedSteps) covers them all.
   const compareOn = function* (ids: string[]): Steps<Record<string, MetricComparison>> {
     const out: Record<string, MetricComparison> = {};
-    const values = specs.map(
-      (spec) => [ids.map((q) => value(valuesA, q, spec.name)), ids.map((q) => value(valuesB, q, spec.name))] as const,
-    );
+    const values = specs.map((spec) => ({
+      spec,
+      a: ids.map((q) => value(valuesA, q, spec.name)),
+      b: ids.map((q) => value(valuesB, q, spec.name)),
+    }));
     // Every metric's interval from one set of resamples (the same seed draws the same queries for each).
-    const cis = yield* pairedBootstrapCIsSteps(values, { samples: s.bootstrapSamples, seed: s.seed });
-    for (const [i, spec] of specs.entries()) {
-      const [a, b] = values[i];
+    const cis = yield* pairedBootstrapCIsSteps(
+      values.map(({ a, b }) => [a, b] as const),
+      { samples: s.bootstrapSamples, seed: s.seed },
+    );
+    for (const [i, { spec, a, b }] of values.entries()) {
       const ma = mean(a);
       const mb = mean(b);
       const t = pairedTTest(a, b);
-      const ci95 = cis[i];
+      const ci95 = cis[i]!; // one interval per pair
       const m: MetricComparison = {
         baseline: ma,
         candidate: mb,
@@ -533,10 +546,12 @@ function* statisticsSteps(
   const wins: Record<string, number> = {};
   const losses: Record<string, number> = {};
   const ties: Record<string, number> = {};
+  // perQuery has every query, each with every metric (above).
+  const cell = (q: string, name: string) => perQuery[q]![name]!;
   for (const spec of specs) {
     const wlt = winsLossesTies(
-      qids.map((q) => perQuery[q][spec.name].baseline),
-      qids.map((q) => perQuery[q][spec.name].candidate),
+      qids.map((q) => cell(q, spec.name).baseline),
+      qids.map((q) => cell(q, spec.name).candidate),
     );
     wins[spec.name] = wlt.wins;
     losses[spec.name] = wlt.losses;
@@ -547,7 +562,7 @@ function* statisticsSteps(
     return { text: query?.text ?? '', tags: query?.tags ?? [], split: querySplit(judgments, q, splitSource) };
   };
   const queryDeltas = qids
-    .map((q) => ({ q, d: perQuery[q][primary.name] }))
+    .map((q) => ({ q, d: cell(q, primary.name) }))
     .filter(({ d }) => Math.abs(d.delta) > 1e-9)
     .sort((x, y) => x.d.delta - y.d.delta)
     .map(({ q, d }): QueryChange => ({ qid: q, ...infoOf(q), baseline: d.baseline, candidate: d.candidate, delta: d.delta }));
@@ -644,7 +659,7 @@ function collectWarnings(
   for (const [name, overall] of Object.entries(metrics)) {
     if (overall.delta <= 0) continue;
     for (const [slice, sc] of Object.entries(slices)) {
-      const d = sc.metrics[name].delta;
+      const d = sc.metrics[name]!.delta; // a slice compares every metric
       if (d < -s.sliceRegressionThreshold) {
         warnings.push({
           kind: 'slice-regression',
@@ -658,8 +673,8 @@ function collectWarnings(
   const { tune, holdout } = splits;
   if (tune && holdout) {
     for (const name of Object.keys(metrics)) {
-      const dt = tune.metrics[name].delta;
-      const dh = holdout.metrics[name].delta;
+      const dt = tune.metrics[name]!.delta; // a split compares every metric
+      const dh = holdout.metrics[name]!.delta;
       if (dt > s.sliceRegressionThreshold && dh < dt / 2) {
         warnings.push({
           kind: 'overfitting',

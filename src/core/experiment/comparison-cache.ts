@@ -151,7 +151,8 @@ export function pruneComparisonCache(runsDir: string, liveRunIds?: Iterable<stri
   for (const name of names) {
     const m = ENTRY.exec(name);
     if (!m) continue; // temporary files of a write in progress
-    if (live && !(live.has(m[1]) && (m[2] === undefined || live.has(m[2])))) remove(name);
+    if (live && !(live.has(m[1]!) && (m[2] === undefined || live.has(m[2]))))
+      remove(name); // group 1 is not optional
     else {
       try {
         kept.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });

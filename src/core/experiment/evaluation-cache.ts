@@ -39,8 +39,14 @@ const entryOf = (runsDir: string, key: RunEvaluationKey) => cacheEntry(runsDir, 
 /** The run's values of every metric in `specs`, or undefined when they are not all cached. */
 export function readRunEvaluation(runsDir: string, key: RunEvaluationKey, specs: readonly string[]): RunEvaluation | undefined {
   const v = readCacheEntry<Stored>(entryOf(runsDir, key));
-  if (!v || !specs.every((s) => Array.isArray(v.columns[s]) && v.columns[s].length === v.qids.length)) return undefined;
-  const values = new Map(v.qids.map((q, i) => [q, Object.fromEntries(specs.map((s) => [s, v.columns[s][i]]))]));
+  if (!v) return undefined;
+  const columns: [string, number[]][] = [];
+  for (const s of specs) {
+    const c = v.columns[s];
+    if (!Array.isArray(c) || c.length !== v.qids.length) return undefined;
+    columns.push([s, c]);
+  }
+  const values = new Map(v.qids.map((q, i) => [q, Object.fromEntries(columns.map(([s, c]) => [s, c[i]!]))])); // i < qids.length = c.length
   return { values, missing: v.missing, notEvaluated: v.notEvaluated };
 }
 
@@ -56,7 +62,7 @@ export function writeRunEvaluation(
   const specs = Object.keys(evaluation.values.values().next().value ?? {});
   const old = readCacheEntry<Stored>(entry);
   const columns: Record<string, number[]> = old && sameList(old.qids, qids) ? { ...old.columns } : {};
-  for (const s of specs) columns[s] = qids.map((q) => evaluation.values.get(q)![s]);
+  for (const s of specs) columns[s] = qids.map((q) => evaluation.values.get(q)![s]!); // each query has a value of every metric
   return writeCacheEntry(
     runsDir,
     entry,

@@ -1,4 +1,4 @@
-import { parseMetric, type MetricSpec } from '../metrics/spec';
+import { parseMetric, type MetricSpec, type MetricSpecs } from '../metrics/spec';
 import { closest } from '../util/closest';
 import { type Diagnostic, InputError } from '../util/diagnostics';
 import { JsonSyntaxError, type JsonLocations, escapePointerToken, lineOfPointer, parseJsonWithLocations } from '../util/json-source';
@@ -128,8 +128,8 @@ export function readGatesFile(path: string, display = path): { gates: GateSettin
 }
 
 /** The metrics the gates need, added to `specs` when missing, so that every gate can be evaluated. */
-export function withGateMetrics(specs: MetricSpec[], gates: GateSettings): MetricSpec[] {
-  const out = [...specs];
+export function withGateMetrics(specs: MetricSpecs, gates: GateSettings): MetricSpecs {
+  const out: MetricSpecs = [...specs];
   for (const kind of GATE_KINDS) {
     for (const metric of Object.keys(gates[kind] ?? {})) if (!out.some((s) => s.name === metric)) out.push(parseMetric(metric));
   }

@@ -42,12 +42,14 @@ export function comparisonMatrix(
   settings: VerdictSettings = {},
 ): ComparisonMatrix {
   const alpha = settings.alpha ?? ALPHA;
-  const metrics = Object.keys(many.comparisons[0].metrics);
+  const [first] = many.comparisons;
+  if (!first) throw new RangeError('comparisonMatrix: no comparison'); // compareMany refuses no candidate
+  const metrics = Object.keys(first.metrics);
   const rows = many.comparisons.map((cmp, i): MatrixRow => {
     const mine = gates[i] ?? [];
     const cells: Record<string, MatrixCell> = {};
     for (const name of metrics) {
-      const m = cmp.metrics[name];
+      const m = cmp.metrics[name]!; // every comparison of `many` compares the same metrics
       cells[name] = { mean: m.candidate, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted, significant: m.pAdjusted < alpha };
     }
     return {
@@ -57,9 +59,8 @@ export function comparisonMatrix(
       verdict: verdictOf(cmp, mine, settings),
     };
   });
-  const first = many.comparisons[0];
   return {
-    baseline: { name: many.baseline, means: Object.fromEntries(metrics.map((n) => [n, first.metrics[n].baseline])) },
+    baseline: { name: many.baseline, means: Object.fromEntries(metrics.map((n) => [n, first.metrics[n]!.baseline])) }, // its own keys
     metrics,
     rows,
     queries: many.queries,

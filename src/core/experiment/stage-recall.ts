@@ -97,7 +97,7 @@ export function stageRecall(
 /** How many of the first `depth` ids are in `relevant` (a loop, not a filtered copy: a comparison counts 1,000s of lists). */
 function countIn(ids: readonly string[], relevant: ReadonlySet<string>, depth = ids.length): number {
   let n = 0;
-  for (let i = 0; i < Math.min(depth, ids.length); i++) if (relevant.has(ids[i])) n++;
+  for (let i = 0; i < Math.min(depth, ids.length); i++) if (relevant.has(ids[i]!)) n++; // i < ids.length
   return n;
 }
 
@@ -106,9 +106,10 @@ export function classChanges(
   baseline: StageRecallReport,
   candidate: StageRecallReport,
 ): { qid: string; baseline: QueryClass; candidate: QueryClass }[] {
-  return Object.keys(baseline.perQuery)
-    .filter((q) => candidate.perQuery[q] && candidate.perQuery[q].class !== baseline.perQuery[q].class)
-    .map((qid) => ({ qid, baseline: baseline.perQuery[qid].class, candidate: candidate.perQuery[qid].class }));
+  return Object.entries(baseline.perQuery).flatMap(([qid, b]) => {
+    const c = candidate.perQuery[qid];
+    return c && c.class !== b.class ? [{ qid, baseline: b.class, candidate: c.class }] : [];
+  });
 }
 
 /** Per-class metric means over one run (`eval --class-slices`): the classes as slices `class:<class>`. */
@@ -128,11 +129,14 @@ export function classSliceMeans(
 ): Record<string, ClassSlice> {
   const out: Record<string, ClassSlice> = {};
   for (const cls of QUERY_CLASSES) {
-    const ids = Object.keys(report.perQuery).filter((q) => report.perQuery[q].class === cls && perQuery.has(q));
+    const ids = Object.entries(report.perQuery)
+      .filter(([q, r]) => r.class === cls && perQuery.has(q))
+      .map(([q]) => q);
     if (!ids.length) continue;
     out[`class:${cls}`] = {
       queries: ids.length,
-      metrics: Object.fromEntries(metrics.map((m) => [m, ids.reduce((s, q) => s + perQuery.get(q)![m], 0) / ids.length])),
+      // A scored query has a value of every metric.
+      metrics: Object.fromEntries(metrics.map((m) => [m, ids.reduce((s, q) => s + perQuery.get(q)![m]!, 0) / ids.length])),
     };
   }
   return out;

@@ -60,9 +60,11 @@ export function tieReport(
     let bestMoves = false;
     let worstMoves = false;
     for (let i = first + 1; i < docs.length; i++) {
-      if (docs[i].score !== docs[i - 1].score) continue;
-      const g = grade(docs[i]);
-      const above = grade(docs[i - 1]);
+      const doc = docs[i]!; // 1 ≤ i < docs.length: both are there
+      const previous = docs[i - 1]!;
+      if (doc.score !== previous.score) continue;
+      const g = grade(doc);
+      const above = grade(previous);
       if (g > above) bestMoves = true;
       else if (g < above) worstMoves = true;
     }
@@ -80,8 +82,9 @@ export function tieReport(
     const lo = reorderedValues(given, reordered, 'worst', judgments, ranged, options);
     for (const s of ranged) {
       let affected = 0;
-      for (const [qid, v] of hi) if (Math.abs(v[s.name] - lo.get(qid)![s.name]) > 1e-12) affected++;
-      ranges[s.name] = { value: given.means[s.name], min: meanOf(lo, s.name), max: meanOf(hi, s.name), queriesAffected: affected };
+      // Both orders hold every query with a value of every ranged metric (reorderedValues).
+      for (const [qid, v] of hi) if (Math.abs(v[s.name]! - lo.get(qid)![s.name]!) > 1e-12) affected++;
+      ranges[s.name] = { value: given.means[s.name] ?? NaN, min: meanOf(lo, s.name), max: meanOf(hi, s.name), queriesAffected: affected };
     }
   }
   return { depth, queries: judgments.qrels.size, queriesWithTies, ranges };
@@ -116,7 +119,7 @@ function reorderedValues(
 /** Mean over queries, summed in their order (as evaluateRun's means). */
 function meanOf(perQuery: Map<string, Record<string, number>>, name: string): number {
   let sum = 0;
-  for (const v of perQuery.values()) sum += v[name];
+  for (const v of perQuery.values()) sum += v[name]!; // each query has a value of every metric
   return perQuery.size === 0 ? 0 : sum / perQuery.size;
 }
 
@@ -125,19 +128,23 @@ type Reordered = { best?: RankedDoc[]; worst?: RankedDoc[] };
 
 /** Where the first two consecutive documents with exactly equal scores start (0-based); -1 when there are none. */
 function firstTie(docs: readonly RankedDoc[]): number {
-  for (let i = 1; i < docs.length; i++) if (docs[i].score === docs[i - 1].score) return i - 1;
+  let previous: RankedDoc | undefined;
+  for (const [i, d] of docs.entries()) {
+    if (previous && d.score === previous.score) return i - 1;
+    previous = d;
+  }
   return -1;
 }
 
 /** Maximal runs of consecutive documents with exactly equal scores (0-based start). */
 function tieGroups(docs: readonly RankedDoc[]): { start: number; length: number; docs: RankedDoc[] }[] {
   const groups: { start: number; length: number; docs: RankedDoc[] }[] = [];
-  for (let i = 0; i < docs.length; i++) {
-    const last = groups[groups.length - 1];
-    if (last && docs[i].score === last.docs[0].score) {
-      last.docs.push(docs[i]);
+  let last: (typeof groups)[number] | undefined;
+  for (const [i, d] of docs.entries()) {
+    if (last && d.score === last.docs[0]!.score) {
+      last.docs.push(d); // a group is made with its first document
       last.length++;
-    } else groups.push({ start: i, length: 1, docs: [docs[i]] });
+    } else groups.push((last = { start: i, length: 1, docs: [d] }));
   }
   return groups;
 }

@@ -118,7 +118,7 @@ const ONLY_RELEVANT_NOTE =
   'The judgments list only relevant documents (every judged grade is relevant): an unjudged document counts as not relevant, as such judgments mean it, so no line above is flagged for unjudged documents.';
 
 function metricVerdict(cmp: VerdictInput, name: string, gates: readonly GateResult[], s: Required<VerdictSettings>): MetricVerdict {
-  const m = cmp.metrics[name];
+  const m = cmp.metrics[name]!; // called with the comparison's own metric names
   const significant = m.pAdjusted < s.alpha;
   const change = !significant ? 'no significant change' : m.delta > 0 ? 'improved' : m.delta < 0 ? 'regressed' : 'no significant change';
   const mine = gates.filter((g) => g.metric === name);

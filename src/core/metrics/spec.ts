@@ -46,16 +46,26 @@ export function parseMetric(text: string): MetricSpec {
   };
 }
 
+/** A metric list that is never empty: its first metric is the primary one (a sweep's objective, a verdict's). */
+export type MetricSpecs = [MetricSpec, ...MetricSpec[]];
+
 /** Parses a comma-separated list such as "ndcg@10,mrr@10,p@5", dropping duplicates. */
-export function parseMetricList(text: string | string[]): MetricSpec[] {
+export function parseMetricList(text: string | string[]): MetricSpecs {
   const parts = (Array.isArray(text) ? text : text.split(',')).map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 0) throw new InputError('no metrics given');
   const seen = new Map<string, MetricSpec>();
   for (const p of parts) {
     const spec = parseMetric(p);
     if (!seen.has(spec.name)) seen.set(spec.name, spec);
   }
-  return [...seen.values()];
+  const [first, ...rest] = seen.values();
+  if (!first) throw new InputError('no metrics given');
+  return [first, ...rest];
+}
+
+/** The names of a metric list (never empty either). */
+export function metricNames(specs: MetricSpecs): [string, ...string[]] {
+  const [first, ...rest] = specs;
+  return [first.name, ...rest.map((s) => s.name)];
 }
 
 export function computeMetric(spec: MetricSpec, ctx: QueryContext): number {

@@ -96,7 +96,7 @@ export function formatComparison(
     ...cmp.slices,
     ...Object.fromEntries(Object.entries(cmp.splits).map(([k, v]) => [`split:${k}`, v!])),
   }).map(([slice, sc]) => {
-    const m = sc.metrics[cmp.primaryMetric];
+    const m = sc.metrics[cmp.primaryMetric]!; // compareRuns compares every metric on every slice, the primary included
     return [slice, String(sc.queries), m.baseline, m.candidate, signed(m.delta), ci(m.ci95), pval(m.pAdjusted)] as Cell[];
   });
   if (sliceRows.length) {

@@ -45,13 +45,15 @@ export function formatEvaluation(
   const table = format === 'markdown' ? markdownTable : textTable;
   const out: string[] = [];
   if (opts.title) out.push(format === 'markdown' ? `## ${opts.title}` : opts.title, '');
-  const residual = (name: string): Cell[] =>
-    name in ev.residuals.means ? [`+${ev.residuals.means[name].toFixed(4)}`] : Object.keys(ev.residuals.means).length ? [''] : [];
+  const residual = (name: string): Cell[] => {
+    const r = ev.residuals.means[name];
+    return r !== undefined ? [`+${r.toFixed(4)}`] : Object.keys(ev.residuals.means).length ? [''] : [];
+  };
   const residualHead = Object.keys(ev.residuals.means).length ? ['residual'] : [];
   out.push(
     table(
       ['metric', 'mean', ...residualHead, 'variant'],
-      ev.specs.map((s) => [s.name, ev.means[s.name], ...residual(s.name), describeMetric(s, ev.options)]),
+      ev.specs.map((s) => [s.name, ev.means[s.name] ?? NaN, ...residual(s.name), describeMetric(s, ev.options)]),
     ),
   );
   out.push('', `${ev.queries} queries averaged; judgments ${ev.judgments}`);
@@ -74,7 +76,7 @@ export function formatEvaluation(
       '',
       table(
         ['query', ...names],
-        [...ev.perQuery].map(([qid, v]) => [qid, ...names.map((n) => v[n])]),
+        [...ev.perQuery].map(([qid, v]) => [qid, ...names.map((n) => v[n] ?? NaN)]),
       ),
     );
   }

@@ -42,25 +42,26 @@ export function formatMany(
   for (const cmp of many.comparisons) {
     for (const w of cmp.warnings.filter((x) => x.kind === 'mixed-principals')) out.push(md ? `> ⚠️ **${w.message}**` : `!! ${w.message}`);
   }
+  const first = m.rows[0]!; // a matrix has at least one candidate (compare refuses none)
   out.push(
     '',
     md
-      ? `**Verdict** (${m.rows[0].verdict.basis} of ${m.rows.length} candidates)`
-      : `Verdict (${m.rows[0].verdict.basis} of ${m.rows.length} candidates):`,
+      ? `**Verdict** (${first.verdict.basis} of ${m.rows.length} candidates)`
+      : `Verdict (${first.verdict.basis} of ${m.rows.length} candidates):`,
   );
   for (const r of m.rows) {
     out.push(`${item}${md ? `**${r.verdict.headline}**` : r.verdict.headline}`);
     const primary = r.verdict.metrics[0];
     if (primary) out.push(`${md ? '    - ' : '      '}${primary.line}`, `${md ? '    - ' : '      '}${primary.mde.text}`);
   }
-  out.push('', ...verdictLegend(m.rows[0].verdict).map((l) => (md ? `<sub>${l.replace(/</g, '&lt;')}</sub><br>` : `  (${l})`)));
+  out.push('', ...verdictLegend(first.verdict).map((l) => (md ? `<sub>${l.replace(/</g, '&lt;')}</sub><br>` : `  (${l})`)));
 
   out.push('', h(`Matrix (${m.queries} queries; significance after one Holm–Bonferroni correction over ${m.tests} tests)`));
   const rows: Cell[][] = [
-    [m.baseline.name, ...m.metrics.map((n) => m.baseline.means[n].toFixed(4)), 'baseline'],
+    [m.baseline.name, ...m.metrics.map((n) => (m.baseline.means[n] ?? NaN).toFixed(4)), 'baseline'],
     ...m.rows.map((r) => [
       r.candidate,
-      ...m.metrics.map((n) => cellText(r.cells[n])),
+      ...m.metrics.map((n) => cellText(r.cells[n]!)), // a cell per metric
       r.gates.total ? `${r.gates.passed}/${r.gates.total}` : '-',
     ]),
   ];
@@ -86,7 +87,7 @@ export function formatMany(
   if (opts.brief) return out.join('\n') + '\n';
 
   for (const [i, r] of m.rows.entries()) {
-    const cmp = many.comparisons[i];
+    const cmp = many.comparisons[i]!; // one comparison per row
     out.push('', h(`${r.candidate} vs ${m.baseline.name}`));
     for (const line of r.verdict.metrics.map((x) => x.line)) out.push(`${item}${line}`);
     for (const w of cmp.warnings) out.push(`${md ? '- ⚠️' : '  !'} ${w.message}`);

@@ -30,7 +30,7 @@ export function sweepJson(r: SweepResult, objective: string, written?: string): 
       ...(row.holdoutStats ? { holdoutVsBase: holdout(row.holdoutStats) } : {}),
       ...(row.chosenInFolds !== undefined ? { chosenInFolds: row.chosenInFolds } : {}),
     })),
-    best: r.rows[0].values,
+    best: r.rows[0]!.values, // runSweep throws when no combination could be scored
     estimate: { ...holdout(r.estimate), tuneGain: r.chosenTuneGain },
     warnings: r.warnings,
     skipped: r.skipped,
@@ -97,7 +97,8 @@ export function sweepText(r: SweepResult, objective: string, opts: { markdown: b
     out.push('', table(['#', 'values', 'tune', 'tune gain', 'chosen in folds'], rows));
   }
   const e = r.estimate;
-  out.push('', `Best: ${combinationLabel(r.rows[0].values)}.`);
+  const best = r.rows[0]!; // a sweep with no scored combination throws before it is reported
+  out.push('', `Best: ${combinationLabel(best.values)}.`);
   out.push(
     `${r.split ? 'On the holdout queries' : 'Cross-validated (each fold scored by the best of the other folds)'}: ${fixed(e.score)} vs BASE ${fixed(e.base)}, gain ${signed(e.gain)} (95% CI ${ci(e)}, p ${pValue(e.p)}, ${e.queries} queries); tuning gain ${signed(r.chosenTuneGain)}.`,
   );

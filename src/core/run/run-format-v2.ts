@@ -92,7 +92,7 @@ function encodeStages(docs: readonly RankedDoc[]): CompactQuery['stages'] {
     const seen = docs.map((d) => d.stages?.[s]);
     const rounded = shortestDistinct(seen.filter((x) => x !== undefined).map((x) => x!.score));
     let k = 0;
-    out[s] = { ranks: seen.map((x) => x?.rank ?? null), scores: seen.map((x) => (x === undefined ? null : rounded[k++])) };
+    out[s] = { ranks: seen.map((x) => x?.rank ?? null), scores: seen.map((x) => (x === undefined ? null : rounded[k++]!)) }; // one rounded score per ranked document
   }
   return out;
 }
@@ -111,7 +111,7 @@ export function decodeRunV2(value: unknown): unknown {
     if (!q || !Array.isArray(q.docs) || !Array.isArray(q.scores) || q.docs.length !== q.scores.length)
       throw new Error(`queries[${qi}] needs "docs" and "scores" of equal length`);
     const { docs, scores, stages, stageIds, ...rest } = q;
-    const list: RankedDoc[] = docs.map((i, j) => ({ id: idAt(i), score: scores[j] }));
+    const list: RankedDoc[] = docs.map((i, j) => ({ id: idAt(i), score: scores[j]! })); // as many scores as docs (above)
     for (const [s, st] of Object.entries(stages ?? {}) as [StageName, CompactStage][]) {
       list.forEach((d, j) => {
         const rank = st === 1 ? j + 1 : st.ranks[j];

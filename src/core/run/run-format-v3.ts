@@ -35,7 +35,7 @@ export function encodeRunV3(saved: SavedRun): CompactRunV3 {
     const n = mentioned.get(i);
     if (n !== undefined) return n;
     mentioned.set(i, mentioned.size);
-    return v2.ids[i];
+    return v2.ids[i]!; // an index of v2's own ids
   };
   const queries = v2.queries.map((q): QueryV3 => {
     const { docs, stages, stageIds, ...rest } = q;
@@ -94,7 +94,10 @@ function positions(list: readonly number[]): Map<number, number> {
 
 function ranksDerivable(st: Exclude<CompactStage, 1>, docs: readonly number[], output: readonly number[] | undefined): boolean {
   const at = positions(output ?? docs);
-  return st.ranks.every((r, j) => (r === null ? st.scores[j] === null : st.scores[j] !== null && at.get(docs[j]) === r - 1));
+  return st.ranks.every((r, j) => {
+    const doc = docs[j];
+    return r === null ? st.scores[j] === null : st.scores[j] !== null && doc !== undefined && at.get(doc) === r - 1;
+  });
 }
 
 function derivedRanks(
@@ -106,7 +109,8 @@ function derivedRanks(
   const at = positions(output ?? docs);
   return scores.map((s, j) => {
     if (s === null) return null;
-    const p = at.get(docs[j]);
+    const doc = docs[j];
+    const p = doc === undefined ? undefined : at.get(doc); // a score past the end of "docs": no document either
     if (p === undefined) throw new Error(`queries[${qi}]: a stage without "ranks" scores a document its output does not have`);
     return p + 1;
   });

@@ -75,7 +75,7 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
     const n = mentioned.get(i);
     if (n === undefined) {
       mentioned.set(i, mentioned.size);
-      return v2.ids[i].slice(idPrefix.length);
+      return v2.ids[i]!.slice(idPrefix.length); // an index of v2's own ids
     }
     const back = n - mentioned.size; // negative: counted back from the latest first mention (-1)
     return String(back).length < String(n).length ? back : n;
@@ -88,9 +88,9 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
   const withTitles = (q: CompactQuery, out: QueryV4): QueryV4 => {
     if (!left) return out;
     const titles = q.docs.map((i) => {
-      const id = v2.ids[i];
-      if (!Object.prototype.hasOwnProperty.call(left, id)) return null;
-      const t = left[id];
+      const id = v2.ids[i]!; // an index of v2's own ids
+      const t = Object.prototype.hasOwnProperty.call(left, id) ? left[id] : undefined;
+      if (t === undefined) return null;
       delete left[id];
       return t;
     });
@@ -152,24 +152,25 @@ export function encodeRunV4(saved: SavedRun): CompactRunV4 {
  * digits of ids such as "doc-123" more cheaply without a repeated `"doc-` match before each.
  */
 function commonPrefix(ids: readonly string[]): string {
-  if (ids.length === 0) return '';
-  let n = ids[0].length;
+  const [first] = ids;
+  if (first === undefined) return '';
+  let n = first.length;
   for (const id of ids) {
     n = Math.min(n, id.length);
     for (let i = 0; i < n; i++) {
-      if (id.charCodeAt(i) !== ids[0].charCodeAt(i)) {
+      if (id.charCodeAt(i) !== first.charCodeAt(i)) {
         n = i;
         break;
       }
     }
   }
-  const last = ids[0].charCodeAt(n - 1);
-  return ids[0].slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
+  const last = first.charCodeAt(n - 1);
+  return first.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
 }
 
 /** A stage's scores of the documents it ranked, in stage-rank order. */
 function stageColumn(st: Exclude<CompactStage, 1>): NumberColumn {
-  return column(rankOrder(st.ranks).map((j) => st.scores[j]));
+  return column(rankOrder(st.ranks).map((j) => st.scores[j]!)); // a score per rank
 }
 
 /**
@@ -188,7 +189,8 @@ function fusedForm(q: CompactQuery, rrf: Rrf, ids: readonly string[], qi: number
   }
   try {
     const back = decodeQuery(out, (i) => i as number, ids, rrf, qi, scratch);
-    const original = (decodeRunV2({ format: RUN_FORMAT_V2, ids, queries: [q] }) as SavedRun).queries[0];
+    const [original] = (decodeRunV2({ format: RUN_FORMAT_V2, ids, queries: [q] }) as SavedRun).queries;
+    if (!original) return undefined;
     return canonical([back.docs, back.stageIds]) === canonical([original.docs, original.stageIds]) ? out : undefined;
   } catch {
     return undefined;
@@ -232,9 +234,9 @@ export function decodeRunV4(value: unknown): SavedRun {
     );
     titles?.forEach((t, j) => {
       if (t === null) return;
-      if (j >= back.docs.length || typeof t !== 'string')
-        throw new Error(`queries[${qi}].titles[${j}] is not the title of a ranked document`);
-      titled.push([back.docs[j].id, t]);
+      const doc = back.docs[j];
+      if (!doc || typeof t !== 'string') throw new Error(`queries[${qi}].titles[${j}] is not the title of a ranked document`);
+      titled.push([doc.id, t]);
     });
     return back;
   });
@@ -269,10 +271,11 @@ class Scratch {
   names: readonly string[] = [];
   /** Best first, ties by id descending (retrieval's order). */
   readonly byScore = (a: number, b: number): number => {
-    const d = this.scores[b] - this.scores[a];
+    // a and b are entries of the query being fused; each entry's `who` is an index in names.
+    const d = this.scores[b]! - this.scores[a]!;
     if (d !== 0) return d;
-    const x = this.names[this.who[a]];
-    const y = this.names[this.who[b]];
+    const x = this.names[this.who[a]!]!;
+    const y = this.names[this.who[b]!]!;
     return compareIdBytes(y, x);
   };
 
@@ -309,7 +312,7 @@ function decodeQuery(
   const outputs: Partial<Record<StageName, string[]>> = {};
   const idsOf = (list: readonly IdRef[]): string[] => {
     const out = new Array<string>(list.length);
-    for (let i = 0; i < list.length; i++) out[i] = names[ref(list[i])];
+    for (let i = 0; i < list.length; i++) out[i] = names[ref(list[i]!)]!; // ref checks the index is in names
     return out;
   };
   let ids: string[];
@@ -318,8 +321,8 @@ function decodeQuery(
     if (!rrf) throw new Error(`queries[${qi}] is fused and the run has no "rrf"`);
     const lexical = fuse.lexical.map(ref);
     const vector = fuse.vector.map(ref);
-    outputs.lexical = lexical.map((u) => names[u]);
-    outputs.vector = vector.map((u) => names[u]);
+    outputs.lexical = lexical.map((u) => names[u]!); // ref checked each
+    outputs.vector = vector.map((u) => names[u]!);
     const fused = fuseOutputs(rrf, lexical, vector, names, scratch);
     ids = fused.ids;
     ranks.lexical = fused.lexical;
@@ -328,10 +331,10 @@ function decodeQuery(
   } else ids = idsOf(refs!);
   const n = ids.length;
   // Per stage in key order: SAME, or each final document's stage score (undefined: the stage did not rank it).
-  const stageNames = Object.keys(stages ?? {}) as StageName[];
+  const stageEntries = Object.entries(stages ?? {}) as [StageName, StageV4 | typeof SAME][];
+  const stageNames = stageEntries.map(([s]) => s);
   const perDoc: (typeof SAME | (number | undefined)[])[] = [];
-  for (const s of stageNames) {
-    const st = stages![s];
+  for (const [s, st] of stageEntries) {
     if (st === 1) {
       perDoc.push(SAME);
       ranks[s] = identity(n);
@@ -344,7 +347,10 @@ function decodeQuery(
     if (values.length !== order.length)
       throw new Error(`queries[${qi}].stages.${s}: ${values.length} scores for ${order.length} ranked documents`);
     const mine = new Array<number | undefined>(n).fill(undefined);
-    for (let k = 0; k < order.length; k++) if (values[k] !== null) mine[order[k]] = values[k]!;
+    for (let k = 0; k < order.length; k++) {
+      const value = values[k]; // as many values as ranked documents (checked above)
+      if (value !== null && value !== undefined) mine[order[k]!] = value;
+    }
     perDoc.push(mine);
     if (st.rest) outputs[s] = withRest(ids, r, idsOf(st.rest), `queries[${qi}].stages.${s}`);
   }
@@ -352,16 +358,20 @@ function decodeQuery(
   finals ??= scoreColumn !== undefined ? columnValues(scoreColumn) : rrfScores(rrf, n, ranks, qi);
   if (finals.length !== n) throw new Error(`queries[${qi}] needs as many scores as "docs"`);
   const list = new Array<RankedDoc>(n);
-  const stageRanks = stageNames.map((s) => ranks[s]);
+  // Per stage: its name, its ranks (one per final document) and its scores (perDoc's, in stage order).
+  const columns = stageNames.map((s, i) => ({ s, ranks: ranks[s]!, p: perDoc[i]! })); // both set for every stage above
   for (let j = 0; j < n; j++) {
     const score = finals[j] as number;
+    const id = ids[j]!; // j < n = ids.length
     let docStages: RankedDoc['stages'];
-    for (let i = 0; i < stageNames.length; i++) {
-      const p = perDoc[i];
-      if (p === SAME) (docStages ??= {})[stageNames[i]] = { rank: j + 1, score };
-      else if (p[j] !== undefined) (docStages ??= {})[stageNames[i]] = { rank: stageRanks[i][j]!, score: p[j]! };
+    for (const { s, ranks: r, p } of columns) {
+      if (p === SAME) (docStages ??= {})[s] = { rank: j + 1, score };
+      else {
+        const stageScore = p[j];
+        if (stageScore !== undefined) (docStages ??= {})[s] = { rank: r[j]!, score: stageScore }; // ranked: it has a rank
+      }
     }
-    list[j] = docStages ? { id: ids[j], score, stages: docStages } : { id: ids[j], score };
+    list[j] = docStages ? { id, score, stages: docStages } : { id, score };
   }
   const out: SavedQueryResult = { ...rest, docs: list };
   if (explicit || fuse) out.stageIds = outputs;
@@ -397,10 +407,12 @@ function fuseOutputs(
     const mine = w === 0 ? sc.lexical : sc.vector;
     const weight = w === 0 ? rrf.weights.lexical : rrf.weights.vector;
     const depth = Math.min(rrf.depth, list.length);
+    // Bounds: i < depth ≤ list.length; u is an index in names, which sc.fit sized seen and entry for; e < m, within
+    // the entries sc.fit sized who, scores, lexical and vector for.
     for (let i = 0; i < depth; i++) {
-      const u = list[i];
+      const u = list[i]!;
       let e: number;
-      if (sc.seen[u] === stamp) e = sc.entry[u];
+      if (sc.seen[u] === stamp) e = sc.entry[u]!;
       else {
         sc.seen[u] = stamp;
         e = sc.entry[u] = m++;
@@ -411,7 +423,7 @@ function fuseOutputs(
       }
       if (mine[e] !== 0) continue; // a duplicate further down a list counts once
       mine[e] = i + 1;
-      sc.scores[e] += weight / (rrf.k + i + 1);
+      sc.scores[e] = sc.scores[e]! + weight / (rrf.k + i + 1);
     }
   }
   const order = sc.order;
@@ -424,9 +436,9 @@ function fuseOutputs(
   const lexicalRanks = new Array<number | null>(n);
   const vectorRanks = new Array<number | null>(n);
   for (let k = 0; k < n; k++) {
-    const e = order[k];
-    ids[k] = names[sc.who[e]];
-    raw[k] = sc.scores[e];
+    const e = order[k]!; // n ≤ m = order.length; e is an entry, as above
+    ids[k] = names[sc.who[e]!]!;
+    raw[k] = sc.scores[e]!;
     lexicalRanks[k] = sc.lexical[e] || null;
     vectorRanks[k] = sc.vector[e] || null;
   }
@@ -450,7 +462,7 @@ function shortestFused(
   const out = new Array<number>(scores.length);
   for (let i = 0; i < scores.length; i++) {
     const v = scores[i];
-    if (!Number.isFinite(v)) return shortestDistinct(scores);
+    if (v === undefined || !Number.isFinite(v)) return shortestDistinct(scores);
     const pair = (lexical[i] ?? 0) * side + (vector[i] ?? 0);
     let r = byPair ? byPair[pair] : sc.rounding.get(v);
     if (r === undefined || Number.isNaN(r)) {
@@ -498,7 +510,7 @@ function rankOrder(ranks: readonly (number | null)[]): number[] {
   const byRank: number[] = [];
   let placed = true;
   for (let j = 0; j < ranks.length && placed; j++) {
-    const r = ranks[j];
+    const r = ranks[j] ?? null; // j < ranks.length: never undefined
     if (r === null) continue;
     if (Number.isInteger(r) && r > 0 && r <= 4 * ranks.length + 1000 && byRank[r] === undefined) byRank[r] = j;
     else placed = false;
@@ -515,7 +527,11 @@ function rankOrder(ranks: readonly (number | null)[]): number[] {
  */
 function restOf(output: readonly number[], docs: readonly number[], ranks: readonly (number | null)[]): number[] | undefined {
   const at = new Map<number, number>();
-  ranks.forEach((r, j) => r !== null && at.set(r - 1, docs[j]));
+  ranks.forEach((r, j) => {
+    const doc = docs[j];
+    // A rank without a document leaves `at` short of the ranked count: not derivable (below).
+    if (r !== null && doc !== undefined) at.set(r - 1, doc);
+  });
   const inFinal = new Set(docs);
   const gaps: number[] = [];
   for (const [p, id] of output.entries()) {
@@ -549,7 +565,7 @@ function sameNumbers(a: readonly (number | null)[], b: readonly (number | null)[
 /** `v` as digits × 10^exp from its shortest round-trip decimal; undefined when it is not finite. */
 function decimal(v: number): { digits: number; exp: number } | undefined {
   if (!Number.isFinite(v)) return undefined;
-  const [mantissa, e = '0'] = String(v).split('e');
+  const [mantissa = '', e = '0'] = String(v).split('e');
   const [int, frac = ''] = mantissa.split('.');
   return { digits: Number(int + frac), exp: Number(e) - frac.length };
 }
@@ -581,7 +597,8 @@ export function columnValues(c: NumberColumn): (number | null)[] {
   const out = new Array<number>(c.steps.length);
   let n = 0;
   for (let i = 0; i < c.steps.length; i++) {
-    n = i === 0 ? c.steps[0] : n - c.steps[i];
+    const step = c.steps[i]!; // i < steps.length
+    n = i === 0 ? step : n - step;
     out[i] = !exact ? Number(`${n}e${c.exp}`) : c.exp < 0 ? n / scale : n * scale;
   }
   return out;

@@ -41,6 +41,11 @@ export function readTrecRun(path: string): TrecRunFile {
   };
 }
 
+/** The byte at `i`, or -1 past the end (no byte test matches it: the loops stop there). */
+function byteAt(b: Buffer, i: number): number {
+  return b[i] ?? -1;
+}
+
 /** C's isspace in the C locale: space, \t, \n, \v, \f, \r. */
 function isBlank(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);
@@ -56,43 +61,43 @@ const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k); // exact in
  */
 function fastDecimal(b: Buffer, start: number, end: number): number {
   let i = start;
-  let c = b[i];
+  let c = byteAt(b, i);
   const negative = c === 45;
-  if (c === 45 || c === 43) c = b[++i];
+  if (c === 45 || c === 43) c = byteAt(b, ++i);
   let mantissa = 0;
   let digits = 0;
   let exponent = 0;
   while (i < end && c >= 48 && c <= 57) {
     mantissa = mantissa * 10 + (c - 48);
     digits++;
-    c = b[++i];
+    c = byteAt(b, ++i);
   }
   if (i < end && c === 46) {
-    c = b[++i];
+    c = byteAt(b, ++i);
     while (i < end && c >= 48 && c <= 57) {
       mantissa = mantissa * 10 + (c - 48);
       digits++;
       exponent--;
-      c = b[++i];
+      c = byteAt(b, ++i);
     }
   }
   if (digits === 0 || digits > 15) return NaN;
   if (i < end && (c === 101 || c === 69)) {
-    c = b[++i];
+    c = byteAt(b, ++i);
     const negativeExponent = c === 45;
-    if (c === 45 || c === 43) c = b[++i];
+    if (c === 45 || c === 43) c = byteAt(b, ++i);
     let e = 0;
     let expDigits = 0;
     while (i < end && c >= 48 && c <= 57 && expDigits < 5) {
       e = e * 10 + (c - 48);
       expDigits++;
-      c = b[++i];
+      c = byteAt(b, ++i);
     }
     if (expDigits === 0) return NaN;
     exponent += negativeExponent ? -e : e;
   }
   if (i !== end || exponent < -22 || exponent > 22) return NaN;
-  const value = exponent < 0 ? mantissa / POWERS_OF_TEN[-exponent] : mantissa * POWERS_OF_TEN[exponent];
+  const value = exponent < 0 ? mantissa / POWERS_OF_TEN[-exponent]! : mantissa * POWERS_OF_TEN[exponent]!; // |exponent| ≤ 22 (above)
   return negative ? -value : value;
 }
 
@@ -138,7 +143,7 @@ class DocIds {
     const { b, slots } = this;
     const mask = (slots.length >> 1) - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = slots[2 * slot];
+      const entry = slots[2 * slot]!; // slot ≤ mask: within the table
       if (entry === 0) {
         this.strings.push(b.toString('utf8', start, end));
         this.invalidAt.push(invalidUtf8At(b, start, end));
@@ -149,8 +154,9 @@ class DocIds {
         return this.strings.length - 1;
       }
       if (slots[2 * slot + 1] === hash) {
-        const from = this.at[2 * entry - 2];
-        if (this.at[2 * entry - 1] - from === end - start && sameBytes(b, from, start, end - start)) return entry - 1;
+        // entry is an id's number + 1: at holds its start and end.
+        const from = this.at[2 * entry - 2]!;
+        if (this.at[2 * entry - 1]! - from === end - start && sameBytes(b, from, start, end - start)) return entry - 1;
       }
     }
   }
@@ -161,11 +167,13 @@ class DocIds {
     const slots = new Int32Array(old.length * 2);
     const mask = (slots.length >> 1) - 1;
     for (let i = 0; i < old.length; i += 2) {
-      if (old[i] === 0) continue;
-      let slot = old[i + 1] & mask;
+      const entry = old[i]!; // i < old.length, which is even
+      const hash = old[i + 1]!;
+      if (entry === 0) continue;
+      let slot = hash & mask;
       while (slots[2 * slot] !== 0) slot = (slot + 1) & mask;
-      slots[2 * slot] = old[i];
-      slots[2 * slot + 1] = old[i + 1];
+      slots[2 * slot] = entry;
+      slots[2 * slot + 1] = hash;
     }
     this.slots = slots;
   }
@@ -199,28 +207,29 @@ function parseTrecRun(b: Buffer, file: string): { run: Run; tag: string; diagnos
   const n = b.length;
   // Lines end at \n; a file with none but with CRs (old Mac) ends them at CR.
   const eol = b.indexOf(10) < 0 && b.indexOf(13) >= 0 ? 13 : 10;
-  const starts = [0, 0, 0, 0, 0, 0];
-  const ends = [0, 0, 0, 0, 0, 0];
+  type Six = [number, number, number, number, number, number]; // one per column of a valid line
+  const starts: Six = [0, 0, 0, 0, 0, 0];
+  const ends: Six = [0, 0, 0, 0, 0, 0];
   let line = 0;
   for (let pos = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0; pos < n; ) {
     line++;
     let columns = 0;
     let docHash = 0;
     let i = pos;
-    let c = b[i];
+    let c = byteAt(b, i);
     for (;;) {
-      while (i < n && c !== eol && isBlank(c)) c = b[++i];
+      while (i < n && c !== eol && isBlank(c)) c = byteAt(b, ++i);
       if (i >= n || c === eol) break;
       const s = i;
       if (columns === 2) {
         let h = 0x811c9dc5; // FNV-1a over the docid's bytes
         while (i < n && c !== eol && !isBlank(c)) {
           h = Math.imul(h ^ c, 0x01000193);
-          c = b[++i];
+          c = byteAt(b, ++i);
         }
         docHash = h;
       } else {
-        while (i < n && c !== eol && !isBlank(c)) c = b[++i];
+        while (i < n && c !== eol && !isBlank(c)) c = byteAt(b, ++i);
       }
       if (columns < 6) {
         starts[columns] = s;
@@ -269,21 +278,23 @@ function parseTrecRun(b: Buffer, file: string): { run: Run; tag: string; diagnos
         byQid.set(qid, (current = { qid, index: byQid.size, list: [], segments: [] }));
       } else {
         // This query's lines resume: documents seen for it may have been stamped by another query since.
+        // Its segments are [from, to) pairs now (it was left, which closed the last), over entries already stored.
         for (let k = 0; k < current.segments.length; k += 2) {
-          for (let e = current.segments[k]; e < current.segments[k + 1]; e++) {
-            stampQuery.set(entryDoc.data[e], current.index + 1);
-            stampLine.set(entryDoc.data[e], entryLine.data[e]);
+          for (let e = current.segments[k]!; e < current.segments[k + 1]!; e++) {
+            stampQuery.set(entryDoc.data[e]!, current.index + 1);
+            stampLine.set(entryDoc.data[e]!, entryLine.data[e]!);
           }
         }
       }
       current.segments.push(entries);
     }
     const doc = ids.intern(starts[2], ends[2], docHash);
-    if (ids.invalidAt[doc] >= 0) {
-      diagnostics.push(notUtf8(file, line, 'document id', b, starts[2], ids.invalidAt[doc]));
+    const invalidAt = ids.invalidAt[doc]!; // doc is an interned id's number
+    if (invalidAt >= 0) {
+      diagnostics.push(notUtf8(file, line, 'document id', b, starts[2], invalidAt));
       continue;
     }
-    const docid = ids.strings[doc];
+    const docid = ids.strings[doc]!;
     if (doc < stampQuery.data.length && stampQuery.data[doc] === current.index + 1) {
       diagnostics.push({
         file,
@@ -318,16 +329,16 @@ function notUtf8(file: string, line: number, what: string, b: Buffer, idStart: n
     file,
     line,
     severity: 'error',
-    message: `${what}: ${describeInvalidUtf8({ column, byte: b[idStart + offset] })} (ids are compared as UTF-8 text, where different bytes would read as the same id); line skipped`,
+    message: `${what}: ${describeInvalidUtf8({ column, byte: byteAt(b, idStart + offset) })} (ids are compared as UTF-8 text, where different bytes would read as the same id); line skipped`,
   };
 }
 
 /** Engines write runs best first, so most lists need no sort: one pass, without a comparator call per pair. */
 function inTrecOrder(list: RankedDoc[]): boolean {
-  for (let k = 1; k < list.length; k++) {
-    const a = list[k - 1];
-    const b = list[k];
-    if (a.score < b.score || (a.score === b.score && compareIdBytes(a.id, b.id) < 0)) return false;
+  let a: RankedDoc | undefined;
+  for (const b of list) {
+    if (a && (a.score < b.score || (a.score === b.score && compareIdBytes(a.id, b.id) < 0))) return false;
+    a = b;
   }
   return true;
 }

@@ -93,13 +93,15 @@ export function typingPrefixes(queries: readonly string[], maxWords = 4): string
   const out = new Set<string>();
   for (const q of queries) {
     const words = q.toLowerCase().split(/\s+/).filter(Boolean).slice(0, maxWords);
-    if (words.length === 0) continue;
-    for (let n = 1; n <= Math.min(words[0].length, 8); n++) out.add(words[0].slice(0, n));
-    out.add(words[0]);
-    for (let i = 1; i < words.length; i++) {
+    const [first] = words;
+    if (first === undefined) continue;
+    for (let n = 1; n <= Math.min(first.length, 8); n++) out.add(first.slice(0, n));
+    out.add(first);
+    for (const [i, word] of words.entries()) {
+      if (i === 0) continue;
       const before = words.slice(0, i).join(' ');
-      for (const n of [1, 2, 3]) if (n < words[i].length) out.add(`${before} ${words[i].slice(0, n)}`);
-      out.add(`${before} ${words[i]}`);
+      for (const n of [1, 2, 3]) if (n < word.length) out.add(`${before} ${word.slice(0, n)}`);
+      out.add(`${before} ${word}`);
     }
   }
   return [...out];
@@ -330,7 +332,7 @@ export async function checkAcl(session: RanklabSession, opts: CheckAclOptions = 
       });
       pr.excludedQueries = counted.excluded.map((x) => x.qid);
       pr.recallQueries = evaluation.queries;
-      pr.recall = evaluation.queries ? evaluation.means[spec.name] : null;
+      pr.recall = evaluation.queries ? (evaluation.means[spec.name] ?? null) : null;
       if (postFilter)
         pr.postFilter = postFilterDepth(
           [...unfiltered.values()].map((u) => u.ranking),
@@ -361,8 +363,10 @@ export function postFilterDepth(
     possible.push(want / pageSize);
     atCandidates.push(Math.min(pageSize, ranking.slice(0, candidates).filter((id) => visible.has(id)).length) / pageSize);
     let need = 0;
-    for (let i = 0, seen = 0; i < ranking.length && seen < want; i++) {
-      if (visible.has(ranking[i])) seen++;
+    let seen = 0;
+    for (const [i, id] of ranking.entries()) {
+      if (seen >= want) break;
+      if (visible.has(id)) seen++;
       need = i + 1;
     }
     needs.push(want === 0 ? 0 : need);
@@ -373,7 +377,7 @@ export function postFilterDepth(
     candidates,
     fillAtCandidates: mean(atCandidates),
     fillPossible: mean(possible),
-    depthFor95: needs.length ? needs[Math.max(0, k)] : null,
+    depthFor95: needs[Math.max(0, k)] ?? null, // null when there is no ranking
     deepest: Math.max(0, ...rankings.map((r) => r.length)),
   };
 }

@@ -103,9 +103,11 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
     };
     const fills: number[] = [];
     const run: Run = new Map();
-    answers.get(principal.name)!.forEach((r, i) => {
-      const q = queries[i];
-      if (r instanceof Error) {
+    const mine = answers.get(principal.name)!;
+    queries.forEach((q, i) => {
+      const r = mine[i];
+      // No answer is a failed query, not a passed one: what was not checked is not proven.
+      if (r === undefined || r instanceof Error) {
         pr.failedQueries!++;
         return;
       }
@@ -136,7 +138,7 @@ export async function checkEngineConfig(input: EngineCheckInput): Promise<Engine
     const evaluation = evaluateRun(run, counted.judgments, [spec], { gain: input.gain, relevanceThreshold: input.relevanceThreshold });
     pr.excludedQueries = counted.excluded.map((x) => x.qid);
     pr.recallQueries = evaluation.queries;
-    pr.recall = evaluation.queries ? evaluation.means[spec.name] : null;
+    pr.recall = evaluation.queries ? (evaluation.means[spec.name] ?? null) : null;
     result.perPrincipal[principal.name] = pr;
   }
   return result;

@@ -84,7 +84,7 @@ export async function indexCorpus(session: RanklabSession, config: RankConfig, o
       signal?.throwIfAborted();
       const slice = docs.slice(i, i + batch);
       const vs = await embedder.embed(slice.map(embedText), 'document', signal);
-      slice.forEach((d, j) => vectors!.set(d.id, vectorJson(vs[j])));
+      slice.forEach((d, j) => vectors!.set(d.id, vectorJson(vs[j]!))); // one vector per text
       opts.onProgress?.('embed', Math.min(i + batch, docs.length), docs.length);
     }
     const dimension = vectors.values().next().value?.length ?? 0;

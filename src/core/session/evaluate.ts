@@ -196,7 +196,8 @@ async function prepare(session: RanklabSession, config: RankConfig, opts: ScoreC
 /** A config that could find nothing (no searched field has text) is refused, not scored 0 (CLI, editor and sweep alike). */
 export function assertFindsSomething(session: RanklabSession, config: RankConfig): void {
   const unusable = session.configCorpusDiagnostics(config).filter((d) => d.severity === 'error');
-  if (unusable.length) throw errorAt(unusable[0], unusable.slice(1));
+  const [first, ...rest] = unusable;
+  if (first) throw errorAt(first, rest);
 }
 
 /** The options of scoreConfig: evaluateConfig's, without what only concerns a saved run. */
@@ -285,7 +286,7 @@ async function runQueries(
         chunk.map((q) => q.text),
         searchOptions,
       );
-      for (let j = 0; j < chunk.length; j++) await record(chunk[j].qid, chunk[j].text, answers[j]);
+      for (const [j, q] of chunk.entries()) await record(q.qid, q.text, answers[j]!); // one answer per query
       done += chunk.length;
       opts.onProgress?.(done, qids.length);
     }
@@ -361,7 +362,7 @@ export function titlesOfTop(run: Run, titleOf: (id: string) => string | undefine
 
 /** A stage whose output is exactly the final list (the last stage, usually) is not stored twice. */
 function storedStageIds(stages: Partial<Record<string, string[]>>, final: readonly { id: string }[]): SavedQueryResult['stageIds'] {
-  const same = (ids: string[]) => ids.length === final.length && ids.every((id, i) => id === final[i].id);
+  const same = (ids: string[]) => ids.length === final.length && ids.every((id, i) => id === final[i]?.id);
   return Object.fromEntries(Object.entries(stages).filter(([, ids]) => !same(ids!)));
 }
 
@@ -395,8 +396,9 @@ async function runKey(
  * (none of ours) would be re-ordered; that would be a bug upstream, so it is refused loudly.
  */
 function sortTrecOrderStable<T extends { id: string; score: number }>(docs: T[]): T[] {
-  for (let i = 1; i < docs.length; i++) {
-    if (docs[i].score > docs[i - 1].score + 1e-12) throw new InputError(`internal: final list not sorted by score at rank ${i + 1}`);
+  for (const [i, doc] of docs.entries()) {
+    const above = docs[i - 1];
+    if (above && doc.score > above.score + 1e-12) throw new InputError(`internal: final list not sorted by score at rank ${i + 1}`);
   }
   return sortTrecOrder([...docs]);
 }

@@ -96,7 +96,7 @@ export async function explainFor(
     config: config.name,
     mode: modeLabel(config),
     rank: at < 0 ? null : at + 1,
-    score: at < 0 ? null : r.docs[at].score,
+    score: r.docs[at]?.score ?? null, // at is -1 when the document is not listed
     fellOut: at < 0 ? fellOut(r.explanation) : null,
     steps: r.explanation,
     ranking: r.docs.map((d) => d.id),
@@ -211,10 +211,14 @@ function scoreChanges(base: ConfigExplanation, cand: ConfigExplanation): string[
   const fuseA = base.steps.find((s) => s.step === 'fuse')?.fusion;
   const fuseB = cand.steps.find((s) => s.step === 'fuse')?.fusion;
   if (fuseA && fuseB) {
-    const deltas = fuseB.lists.map((l, i) => ({ l, a: fuseA.lists[i], d: l.contribution - fuseA.lists[i].contribution }));
+    // Lists are paired by name; a list the baseline does not fuse contributed nothing there.
+    const deltas = fuseB.lists.map((l) => {
+      const a = fuseA.lists.find((x) => x.name === l.name);
+      return { l, a, d: l.contribution - (a?.contribution ?? 0) };
+    });
     const top = deltas.sort((p, q) => Math.abs(q.d) - Math.abs(p.d))[0];
     if (top && Math.abs(top.d) > 1e-12)
-      out.push(`fused ${signed(top.d, 4)} from ${top.l.name} (rank ${top.a.rank ?? '-'}→${top.l.rank ?? '-'})`);
+      out.push(`fused ${signed(top.d, 4)} from ${top.l.name} (rank ${top.a?.rank ?? '-'}→${top.l.rank ?? '-'})`);
   }
   const rrA = base.steps.find((s) => s.step === 'rerank')?.rerank;
   const rrB = cand.steps.find((s) => s.step === 'rerank')?.rerank;

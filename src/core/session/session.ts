@@ -375,7 +375,7 @@ export class RanklabSession {
     const entries = this.configEntries();
     if (!nameOrPath) {
       const base = this.workspace.baselineName;
-      return (base && entries.find((e) => e.name === base)) || entries[0];
+      return (base && entries.find((e) => e.name === base)) || entries[0]!; // configEntries() is never empty (a default when none)
     }
     const asPath = isAbsolute(nameOrPath) ? nameOrPath : resolve(this.root, nameOrPath);
     const byName = entries.find((e) => e.name === nameOrPath || e.file === asPath);
@@ -519,7 +519,7 @@ export class RanklabSession {
   requireDecidableAccess(): void {
     const errors = this.accessDiagnostics().filter((d) => d.severity === 'error');
     if (errors.length === 0) return;
-    const first = errors[0];
+    const first = errors[0]!; // errors is not empty (returned above)
     throw new InputError(first.message, errors, { file: first.file, line: first.line, key: first.key, hint: first.hint });
   }
 

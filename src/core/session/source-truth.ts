@@ -92,6 +92,6 @@ export class SourceTruth {
     if (terms.length === 0) return [];
     const lists = terms.map((t) => index.get(t) ?? []).sort((a, b) => a.length - b.length);
     const rest = lists.slice(1).map((l) => new Set(l));
-    return lists[0].filter((id) => rest.every((s) => s.has(id)));
+    return (lists[0] ?? []).filter((id) => rest.every((s) => s.has(id)));
   }
 }

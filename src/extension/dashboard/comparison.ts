@@ -118,8 +118,9 @@ export async function dashboardComparison(
     if (!(e instanceof MixedPrincipalsError)) throw e;
     return { refusal: { message: e.message, baselinePrincipal: principalOf(b), candidatePrincipal: principalOf(c) } };
   }
-  const [cmp] = r.many.comparisons;
-  const [gates] = r.gates;
+  // One candidate: one comparison, one gate list, one verdict.
+  const cmp = r.many.comparisons[0]!;
+  const gates = r.gates[0]!;
   const [verdict] = r.verdicts;
   const { sides, titles, cached } = r.figures!;
   // The moved documents' one-line reasons (core session/explain.ts), when the caller can still reproduce both runs.
@@ -149,7 +150,7 @@ export function comparisonView(
 ): Omit<ComparisonView, 'runIds'> {
   const primary = cmp.primaryMetric;
   const slice = (name: string, sc: SliceComparison) => {
-    const m = sc.metrics[primary];
+    const m = sc.metrics[primary]!; // compareRuns compares every metric on every slice, the primary included
     return {
       name,
       queries: sc.queries,
@@ -259,7 +260,7 @@ export function verdictView(
       candidate: m.candidate,
       delta: m.delta,
       ci95: m.ci95,
-      p: cmp.metrics[m.metric].pPermutation,
+      p: cmp.metrics[m.metric]?.pPermutation ?? NaN, // the verdict's metrics are the comparison's
       pAdjusted: m.pAdjusted,
       significant: m.significant,
       gates: { passed: m.gates.passed, total: m.gates.total },
@@ -333,14 +334,17 @@ export async function dashboardMatrix(
     metrics: matrix.metrics.map((s) => metricColumn(s, metricOptions)),
     correction: matrix.correction,
     queries: matrix.queries,
-    rows: matrix.rows.map((row, i) => ({
-      runId: candidates[i].id,
-      label: runLabel(candidates[i], many.comparisons[i].primaryMetric),
-      gates: { passed: row.gates.passed, total: row.gates.total },
-      cells: matrix.metrics.map((metric) => {
-        const m = row.cells[metric];
-        return { metric, candidate: m.mean, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted, significant: m.significant };
-      }),
-    })),
+    rows: matrix.rows.map((row, i) => {
+      const run = candidates[i]!; // one matrix row per candidate, in order
+      return {
+        runId: run.id,
+        label: runLabel(run, many.primaryMetric),
+        gates: { passed: row.gates.passed, total: row.gates.total },
+        cells: matrix.metrics.map((metric) => {
+          const m = row.cells[metric]!; // a cell per metric
+          return { metric, candidate: m.mean, delta: m.delta, ci95: m.ci95, pAdjusted: m.pAdjusted, significant: m.significant };
+        }),
+      };
+    }),
   };
 }

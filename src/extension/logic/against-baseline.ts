@@ -9,7 +9,7 @@ import { type Comparison, compareRuns } from '../../core/experiment/compare';
 import { type GateResult, checkGates, withGateMetrics } from '../../core/experiment/gates';
 import type { JudgmentSet } from '../../core/judgments/types';
 import type { MetricOptions } from '../../core/metrics/context';
-import { parseMetricList } from '../../core/metrics/spec';
+import { metricNames, parseMetricList } from '../../core/metrics/spec';
 import { type ConfigEvaluation, evaluateConfig } from '../../core/session/evaluate';
 import type { RanklabSession } from '../../core/session/session';
 import type { Run } from '../../core/run/types';
@@ -37,7 +37,8 @@ export interface ConfigResult {
   file: string;
   name: string;
   config: RankConfig;
-  specs: string[];
+  /** The metrics' names; the first is the one the Testing view and the CodeLens tooltip judge by. */
+  specs: [string, ...string[]];
   metricOptions: MetricOptions;
   candidate: EditorEvaluation;
   /** Absent when this config is the baseline. */
@@ -86,7 +87,7 @@ export async function evaluateAgainstBaseline(
     file,
     name: config.name,
     config,
-    specs: specs.map((s) => s.name),
+    specs: metricNames(specs),
     metricOptions,
     candidate: forEditor(candidate),
     baseline: baseline && forEditor(baseline),

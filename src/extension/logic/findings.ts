@@ -29,7 +29,7 @@ export function formatDelta(delta: number | undefined): string {
 
 /** Display name of a metric spec: `ndcg@10` → `nDCG@10`, `mrr@10` → `MRR@10`. */
 export function metricDisplayName(spec: string): string {
-  const [name, k] = spec.split('@');
+  const [name = '', k] = spec.split('@'); // split gives at least one part
   const pretty: Record<string, string> = { ndcg: 'nDCG', mrr: 'MRR', p: 'P', recall: 'Recall', hit: 'Hit', ap: 'AP', judged: 'Judged' };
   return (pretty[name.toLowerCase()] ?? name) + (k ? `@${k}` : '');
 }
@@ -39,11 +39,11 @@ export function metricDisplayName(spec: string): string {
  * `metrics` = the config's means, `baseline` = the baseline's means (absent when the config is the baseline).
  */
 export function headline(specs: string[], metrics: Record<string, number>, baseline?: Record<string, number>): string {
-  if (specs.length === 0) return 'no metrics';
   const [first, second] = specs;
+  if (first === undefined) return 'no metrics';
   let text = `${metricDisplayName(first)} ${fmt3(metrics[first])}`;
   if (baseline) {
-    const d = formatDelta(metrics[first] - baseline[first]);
+    const d = formatDelta((metrics[first] ?? NaN) - (baseline[first] ?? NaN)); // a missing mean: no delta shown
     if (d) text += ` ${d} vs baseline`;
   } else {
     text += ' (baseline)';
@@ -134,7 +134,7 @@ export function gateFindings(gates: GateResult[], cmp: Comparison | undefined, l
       continue;
     const ids = w.slice ? Object.keys(cmp!.perQuery).filter((q) => cmp!.queryInfo[q]?.tags.includes(w.slice!)) : [];
     const queries = ids
-      .map((qid) => ({ qid, text: info(qid), value: cmp!.perQuery[qid][w.metric ?? cmp!.primaryMetric]?.delta ?? 0 }))
+      .map((qid) => ({ qid, text: info(qid), value: cmp!.perQuery[qid]?.[w.metric ?? cmp!.primaryMetric]?.delta ?? 0 }))
       .filter((q) => q.value < -1e-9)
       .sort((a, b) => a.value - b.value)
       .slice(0, worst);

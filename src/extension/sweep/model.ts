@@ -31,7 +31,7 @@ export function sweepView(r: SweepResult, objective: string): SweepView {
     points,
     baseTune: r.base.tune,
     baseHoldout: r.base.holdout ?? NaN,
-    best: r.rows[0].index,
+    best: r.rows[0]!.index, // runSweep throws when no combination could be scored
     split: r.split
       ? `${r.split.tune} tune / ${r.split.holdout} holdout queries (${r.split.source === 'judgments' ? "the judgments' split field" : 'hash of the query id'})`
       : '',

@@ -19,7 +19,10 @@ export function tuneQuickView(r: TuneQuick, settings: TuneSettingsMsg, baseline:
   const names = Object.keys(r.metrics.all.candidate);
   const cell = (side: 'all' | 'tune' | 'holdout', m: string) => {
     const s = r.metrics[side];
-    return { baseline: s.baseline[m], current: s.candidate[m], delta: s.candidate[m] - s.baseline[m] };
+    // Every side has a mean of every metric (the tuner's quickOf); NaN would show as n/a, not crash the view.
+    const baseline = s.baseline[m] ?? NaN;
+    const current = s.candidate[m] ?? NaN;
+    return { baseline, current, delta: current - baseline };
   };
   const perQuery = r.perQuery
     .map((q) => ({ qid: q.qid, delta: q.delta }))

@@ -45,6 +45,19 @@ test('an error that is not the user\'s is exit 3, "internal error", with the sta
   assert.match(io.stderr, /TypeError: boom\n\s+at /);
 });
 
+test('a name every object inherits ("constructor", "toString") is an unknown command, not a bug; help on it is the general help', async () => {
+  for (const name of ['constructor', 'toString', '__proto__']) {
+    const io = capture();
+    assert.equal(await main([name], io), 2, name);
+    assert.match(io.stderr, new RegExp(`^ranklab: unknown command "${name}" \\(commands: `), name);
+  }
+  const general = capture();
+  await main(['help'], general);
+  const io = capture();
+  assert.equal(await main(['help', 'toString'], io), 0);
+  assert.equal(io.stdout, general.stdout);
+});
+
 test("a file-system error naming a path is the user's machine, not a bug: exit 2 naming the path", async () => {
   const io = capture();
   io.out = () => {

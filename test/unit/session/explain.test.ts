@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LexicalIndex } from '../../../src/core/retrieval/lexical';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
-import { configChanges, explainDocument } from '../../../src/core/session/explain';
+import { type ConfigExplanation, configChanges, explainDocument, rankChangeReason } from '../../../src/core/session/explain';
 import { RanklabSession } from '../../../src/core/session/session';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { copyOfExample } from '../../helpers/workspace';
@@ -43,6 +43,42 @@ test('the reason line of a constructed boost change: the setting, the title term
   );
   assert.equal(r.candidate!.rank, b);
   assert.equal(r.baseline!.rank, a);
+});
+
+test('fused lists are paired by name: a list in another order, or one the baseline does not fuse, is compared with its own', () => {
+  const config = session.resolveConfig('baseline');
+  type List = { name: string; rank: number | null; weight: number };
+  const explained = (rank: number, lists: List[]): ConfigExplanation => {
+    // Each list's contribution weight / (k + rank), k = 60, as the fuse step explains it.
+    const fused = lists.map((l) => ({ ...l, contribution: l.rank === null ? 0 : l.weight / (60 + l.rank) }));
+    const sum = fused.reduce((t, l) => t + l.contribution, 0);
+    const step = {
+      step: 'fuse' as const,
+      rank,
+      score: sum,
+      outcome: 'kept' as const,
+      note: '',
+      fusion: { k: 60, depth: 100, lists: fused, sum },
+    };
+    const ranking = ['x1', 'x2', 'x3', 'x4'];
+    ranking.splice(rank - 1, 0, 'd');
+    return { config: 'c', mode: 'hybrid', rank, score: sum, fellOut: null, steps: [step], ranking, notes: [] };
+  };
+  const base = explained(4, [
+    { name: 'lexical', rank: 5, weight: 1 },
+    { name: 'vector', rank: null, weight: 1 },
+  ]);
+  // The candidate lists vector first, and fuses a third list the baseline has not got.
+  const cand = explained(2, [
+    { name: 'vector', rank: 1, weight: 1 },
+    { name: 'lexical', rank: 5, weight: 1 },
+    { name: 'extra', rank: 40, weight: 0.5 },
+  ]);
+  // vector: 1/61 − 0 = +0.0164 (the largest change); lexical: unchanged; extra: 0.5/100 − 0 = +0.0050.
+  assert.equal(
+    rankChangeReason(config, base, config, cand, 'd'),
+    'same settings: fused +0.0164 from vector (rank -→1); rank 4→2, overtook 2 documents',
+  );
 });
 
 test('config changes are named as people name them', () => {

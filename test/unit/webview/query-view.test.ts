@@ -33,17 +33,17 @@ const rows = [
 
 test('default view: Δ ascending, worst first, queries missing a side last', () => {
   assert.deepEqual(
-    visibleRows(rows, DEFAULT_QUERY_VIEW).map((i) => rows[i].qid),
+    visibleRows(rows, DEFAULT_QUERY_VIEW).map((r) => r.qid),
     ['q2', 'q5', 'q3', 'q1', 'q4'],
   );
   assert.deepEqual(
-    visibleRows(rows, { ...DEFAULT_QUERY_VIEW, descending: true }).map((i) => rows[i].qid),
+    visibleRows(rows, { ...DEFAULT_QUERY_VIEW, descending: true }).map((r) => r.qid),
     ['q1', 'q3', 'q5', 'q2', 'q4'],
   );
 });
 
 test('filters combine: slice (tag or split), outcome, and every typed word in id or text', () => {
-  const ids = (v: Partial<typeof DEFAULT_QUERY_VIEW>) => visibleRows(rows, { ...DEFAULT_QUERY_VIEW, ...v }).map((i) => rows[i].qid);
+  const ids = (v: Partial<typeof DEFAULT_QUERY_VIEW>) => visibleRows(rows, { ...DEFAULT_QUERY_VIEW, ...v }).map((r) => r.qid);
   assert.deepEqual(ids({ slice: 'faq' }), ['q2', 'q1']);
   assert.deepEqual(ids({ slice: 'split:tune' }), ['q5', 'q1']);
   assert.deepEqual(ids({ outcome: 'loss' }), ['q2', 'q5']);
@@ -51,7 +51,7 @@ test('filters combine: slice (tag or split), outcome, and every typed word in id
   assert.deepEqual(ids({ text: 'SOUP' }), ['q5', 'q1']);
   assert.deepEqual(ids({ text: 'soup q1' }), ['q1']);
   assert.deepEqual(ids({ slice: 'split:tune', outcome: 'win', text: 'soup' }), ['q1']);
-  assert.deepEqual(outcomeCounts(rows, [0, 1, 2, 3, 4]), { wins: 1, losses: 2, ties: 1 });
+  assert.deepEqual(outcomeCounts(rows.slice(0, 5)), { wins: 1, losses: 2, ties: 1 });
 });
 
 test('window of a windowed list: only the rows in view plus the overscan, whatever the count', () => {

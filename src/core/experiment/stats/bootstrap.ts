@@ -33,7 +33,7 @@ export function* pairedBootstrapCISteps(
   b: ArrayLike<number>,
   options: BootstrapOptions = {},
 ): Steps<[number, number]> {
-  return (yield* pairedBootstrapCIsSteps([[a, b]], options))[0];
+  return (yield* pairedBootstrapCIsSteps([[a, b]], options))[0]!; // one interval per pair
 }
 
 /**
@@ -50,8 +50,9 @@ export function* pairedBootstrapCIsSteps(
     throw new RangeError(`pairedBootstrapCI: samples must be a positive integer, got ${samples}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`pairedBootstrapCI: confidence must be in (0, 1), got ${confidence}`);
   const ds = pairs.map(([a, b]) => pairedDifferences(a, b));
-  if (ds.length === 0) return [];
-  const n = ds[0].length;
+  const [first] = ds;
+  if (!first) return [];
+  const n = first.length;
   for (const d of ds)
     if (d.length !== n) throw new RangeError(`pairedBootstrapCIs: every pair needs the same queries, got ${n} and ${d.length}`);
   if (n === 0) return ds.map((): [number, number] => [NaN, NaN]);
@@ -67,7 +68,8 @@ export function* pairedBootstrapCIsSteps(
     if (fresh) generator.fillIndices(fresh, n);
     // Two metrics per pass over the draws: two independent running sums (the adds overlap instead of waiting on
     // one another); each sum still adds its metric's drawn values in draw order, so every mean is the same to the bit.
-    for (let m = 0; m < ds.length; m += 2) sumDrawn(ds[m], ds[Math.min(m + 1, ds.length - 1)], draws, at, n, means[m], means[m + 1], s);
+    // m < ds.length and min(m + 1, last) ≤ last: both are metrics; means has one array per metric (m + 1 may be past it).
+    for (let m = 0; m < ds.length; m += 2) sumDrawn(ds[m]!, ds[Math.min(m + 1, ds.length - 1)]!, draws, at, n, means[m]!, means[m + 1], s);
     if ((s & 255) === 255) yield;
   }
   const alphaPercent = 100 - confidence * 100; // 100 - 95 = 5 exactly, unlike (1 - 0.95) * 100
@@ -76,7 +78,7 @@ export function* pairedBootstrapCIsSteps(
   return means.map((ms): [number, number] => {
     selectInPlace(ms, lo, 0, samples - 1);
     selectInPlace(ms, hi, lo, samples - 1); // everything before lo is at most ms[lo]: hi is found after it
-    return [ms[lo], ms[hi]];
+    return [ms[lo]!, ms[hi]!]; // ranks within the samples
   });
 }
 
@@ -96,10 +98,11 @@ function sumDrawn(
 ): void {
   let s0 = 0;
   let s1 = 0;
+  // draws holds n query indices (each < n = d.length) from `at`.
   for (let i = at, end = at + n; i < end; i++) {
-    const j = draws[i];
-    s0 += d0[j];
-    s1 += d1[j];
+    const j = draws[i]!;
+    s0 += d0[j]!;
+    s1 += d1[j]!;
   }
   m0[s] = s0 / n;
   if (m1) m1[s] = s1 / n;
@@ -155,18 +158,19 @@ function selectInPlace(xs: Float64Array, k: number, from: number, to: number): v
   while (hi > lo) {
     const mid = (lo + hi) >>> 1;
     // Median of three as the pivot.
-    const a = xs[lo];
-    const b = xs[mid];
-    const c = xs[hi];
+    // Every index here stays within [from, to], inside xs (the partition stops at the pivot's value).
+    const a = xs[lo]!;
+    const b = xs[mid]!;
+    const c = xs[hi]!;
     const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while (xs[i] < pivot) i++;
-      while (xs[j] > pivot) j--;
+      while (xs[i]! < pivot) i++;
+      while (xs[j]! > pivot) j--;
       if (i <= j) {
-        const t = xs[i];
-        xs[i] = xs[j];
+        const t = xs[i]!;
+        xs[i] = xs[j]!;
         xs[j] = t;
         i++;
         j--;

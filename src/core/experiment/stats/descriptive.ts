@@ -5,7 +5,7 @@ export function mean(xs: ArrayLike<number>): number {
   const n = xs.length;
   if (n === 0) return NaN;
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += xs[i];
+  for (let i = 0; i < n; i++) sum += xs[i]!; // i < n
   return sum / n;
 }
 
@@ -19,7 +19,7 @@ export function sampleStdDev(xs: ArrayLike<number>): number {
   const m = mean(xs);
   let squares = 0;
   for (let i = 0; i < n; i++) {
-    const d = xs[i] - m;
+    const d = xs[i]! - m; // i < n
     squares += d * d;
   }
   return Math.sqrt(squares / (n - 1));
@@ -38,7 +38,7 @@ export function percentile(xs: ArrayLike<number>, p: number): number {
   const n = xs.length;
   if (n === 0) return NaN;
   const sorted = Float64Array.from(xs).sort();
-  return sorted[nearestRank(p, n) - 1];
+  return sorted[nearestRank(p, n) - 1]!; // a rank in [1, n]
 }
 
 /**

@@ -8,10 +8,12 @@ export function pairedDifferences(a: ArrayLike<number>, b: ArrayLike<number>): F
   }
   const d = new Float64Array(a.length);
   for (let i = 0; i < a.length; i++) {
-    if (!Number.isFinite(a[i]) || !Number.isFinite(b[i])) {
-      throw new RangeError(`paired statistics need finite values: query index ${i} has baseline ${a[i]}, candidate ${b[i]}`);
+    const x = a[i];
+    const y = b[i]; // the lengths are equal (above)
+    if (x === undefined || y === undefined || !Number.isFinite(x) || !Number.isFinite(y)) {
+      throw new RangeError(`paired statistics need finite values: query index ${i} has baseline ${x}, candidate ${y}`);
     }
-    d[i] = b[i] - a[i];
+    d[i] = y - x;
   }
   return d;
 }

@@ -16,13 +16,13 @@ export function holmBonferroni(pValues: readonly number[]): number[] {
     if (!(p >= 0 && p <= 1)) throw new RangeError(`holmBonferroni: p-value at index ${i} is ${p}, outside [0, 1]`);
     order.push(i);
   });
-  order.sort((i, j) => pValues[i] - pValues[j] || i - j);
+  order.sort((i, j) => pValues[i]! - pValues[j]! || i - j); // indices of pValues
 
   const adjusted = pValues.map(() => NaN);
   const m = order.length;
   let runningMax = 0;
   order.forEach((index, k) => {
-    runningMax = Math.max(runningMax, Math.min(1, (m - k) * pValues[index]));
+    runningMax = Math.max(runningMax, Math.min(1, (m - k) * pValues[index]!));
     adjusted[index] = runningMax;
   });
   return adjusted;

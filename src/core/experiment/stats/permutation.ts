@@ -43,8 +43,8 @@ export function pairedPermutationTest(a: ArrayLike<number>, b: ArrayLike<number>
   let observed = 0;
   let absoluteTotal = 0;
   for (let i = 0; i < n; i++) {
-    observed += d[i];
-    absoluteTotal += Math.abs(d[i]);
+    observed += d[i]!; // i < n
+    absoluteTotal += Math.abs(d[i]!);
   }
   // Sums rather than means: dividing every sum by the same n does not change any comparison.
   const threshold = Math.abs(observed) - 1e-10 * absoluteTotal;
@@ -78,7 +78,8 @@ function flippedSumTable(d: Float64Array): Float64Array {
       const lowest = 31 - Math.clz32(mask & -mask); // index of the lowest set bit
       const member = g * GROUP + lowest;
       // Members past the end of d count as 0, so random bits there change nothing.
-      table[base + mask] = table[base + (mask & (mask - 1))] + (member < d.length ? d[member] : 0);
+      // mask & (mask - 1) < mask: a slot of this group already filled.
+      table[base + mask] = table[base + (mask & (mask - 1))]! + (member < d.length ? d[member]! : 0);
     }
   }
   return table;
@@ -95,7 +96,7 @@ function exactSignFlipP(n: number, table: Float64Array, observed: number, thresh
   for (let k = 0; k < half; k++) {
     const mask = k << 1;
     let flipped = 0;
-    for (let g = 0; g < groups; g++) flipped += table[g * GROUP_MASKS + ((mask >>> (g * GROUP)) & 0xff)];
+    for (let g = 0; g < groups; g++) flipped += table[g * GROUP_MASKS + ((mask >>> (g * GROUP)) & 0xff)]!; // a byte within group g
     if (Math.abs(observed - 2 * flipped) >= threshold) count++;
   }
   return count / half;
@@ -110,8 +111,9 @@ function sampledSignFlipP(n: number, table: Float64Array, observed: number, thre
     generator.fill(words);
     let flipped = 0;
     for (let g = 0; g < groups; g++) {
-      const byte = (words[g >>> 2] >>> ((g & 3) * GROUP)) & 0xff;
-      flipped += table[g * GROUP_MASKS + byte];
+      // words has a 32-bit word per 4 groups; a byte within group g.
+      const byte = (words[g >>> 2]! >>> ((g & 3) * GROUP)) & 0xff;
+      flipped += table[g * GROUP_MASKS + byte]!;
     }
     if (Math.abs(observed - 2 * flipped) >= threshold) count++;
   }
