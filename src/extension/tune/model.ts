@@ -49,7 +49,7 @@ export function tuneQuickView(r: TuneQuick, settings: TuneSettingsMsg, baseline:
 
 /** The second stage of a move as the view shows it: compare's statistics of the settings (CI, p, verdict, gates). */
 export function tuneStats(r: TuneResult, ms: number): TuneStats {
-  const h = r.comparison.metrics[r.headline];
+  const h = r.comparison.metrics[r.headline]!; // the headline is the first of the metrics compared
   return {
     pAdjusted: h.pAdjusted,
     ci: h.ci95,
