@@ -8,7 +8,7 @@ import { Work, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
-import { checkLexicalFits, estimateLexicalMemory } from './memory-estimate';
+import { checkLexicalFits, checkPostingsFit, estimateLexicalMemory, estimatePostingsMemory } from './memory-estimate';
 import { OlderLexicalCacheFormat, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
 import { readPostingsCacheFile, writePostingsCacheFile } from './postings/postings-cache-file';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
@@ -121,7 +121,7 @@ export async function buildOrLoadLexical(
   }: { now?: () => number; work?: Work; corpusName?: string; postingsOnlyFrom?: number } = {},
 ): Promise<LexicalLoad> {
   if (docs.length >= postingsOnlyFrom)
-    return buildOrLoadPostingsOnly(docs, corpusFingerprint, fields, analyzer, cacheDir, { now, work, postingsOnlyFrom });
+    return buildOrLoadPostingsOnly(docs, corpusFingerprint, fields, analyzer, cacheDir, { now, work, postingsOnlyFrom, corpusName });
   // refused up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built one)
   checkLexicalFits(estimateLexicalMemory(docs, fields), corpusName);
   const t0 = now();
@@ -185,7 +185,8 @@ export async function buildOrLoadLexical(
 
 /**
  * The postings-only index (from `postingsOnlyFrom` documents): loaded from `cacheDir/lexical/<key>.postings.bin` when
- * that file holds this corpus and passes its checks, else built and written there (a failed write is a warning).
+ * that file holds this corpus and passes its checks, else built (after checkPostingsFit: an InputError naming
+ * `corpusName` when it would not fit) and written there (a failed write is a warning).
  */
 async function buildOrLoadPostingsOnly(
   docs: readonly Document[],
@@ -193,7 +194,7 @@ async function buildOrLoadPostingsOnly(
   fields: string[],
   analyzer: Analyzer,
   cacheDir: string | undefined,
-  { now, work, postingsOnlyFrom }: { now: () => number; work: Work; postingsOnlyFrom: number },
+  { now, work, postingsOnlyFrom, corpusName }: { now: () => number; work: Work; postingsOnlyFrom: number; corpusName: string },
 ): Promise<LexicalLoad> {
   const t0 = now();
   const limits =
@@ -212,6 +213,8 @@ async function buildOrLoadPostingsOnly(
       notes.push(`lexical: postings cache not reused: ${(e as Error).message}; rebuilt`);
     }
   }
+  // refused before the build rather than by an out-of-memory crash in it (the heap part and the typed arrays)
+  checkPostingsFit(estimatePostingsMemory(docs, fields, analyzer), corpusName);
   const slicer = work.phase('lexical-index', docs.length);
   const index = await LexicalIndex.buildPostingsOnlySliced(docs, fields, analyzer, slicer);
   slicer.end();
