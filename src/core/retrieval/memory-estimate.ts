@@ -96,7 +96,7 @@ export function estimatePostingsMemory(docs: readonly Document[], fields: readon
   let tokens = 0;
   let half = { tokens: 0, terms: 0 };
   for (let i = 0, k = 0; i < n; k++, i = Math.floor(k * step)) {
-    const doc = docs[i];
+    const doc = docs[i]!; // i < n
     sampleChars += estimateLexicalMemory([doc], fields).chars;
     for (const field of fields) {
       const text = fieldText(doc, field) as string | null | undefined;

@@ -244,7 +244,7 @@ function decodeStrings(lengths: Uint32Array, bytes: Uint8Array): Array<string | 
   const out = new Array<string | undefined>(lengths.length);
   let at = 0;
   for (let i = 0; i < lengths.length; i++) {
-    const n = lengths[i];
+    const n = lengths[i]!; // i < length
     if (n === NO_ID) continue;
     if (at + n > buf.length) throw new PostingsCacheRefused('its strings are damaged');
     out[i] = buf.toString('utf8', at, at + n);
@@ -286,8 +286,9 @@ function unflattenTree(shape: Uint32Array, edges: ReadonlyArray<string | undefin
   let edge = 0;
   const damaged = () => new PostingsCacheRefused('its vocabulary is damaged');
   const take = (): number => {
-    if (at >= shape.length) throw damaged();
-    return shape[at++];
+    const token = shape[at++];
+    if (token === undefined) throw damaged();
+    return token;
   };
   const node = (): RadixTree => {
     const tree: RadixTree = new Map();
