@@ -8,8 +8,9 @@ import { Work, abortable } from '../util/cooperative';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
-import { checkLexicalFits, estimateLexicalMemory } from './memory-estimate';
+import { checkLexicalFits, checkPostingsFit, estimateLexicalMemory, estimatePostingsMemory } from './memory-estimate';
 import { OlderLexicalCacheFormat, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
+import { readPostingsCacheFile, writePostingsCacheFile } from './postings/postings-cache-file';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 
 const FORMAT = 'ranklab-lexical@2';
@@ -26,7 +27,8 @@ export interface LexicalLoad {
 /**
  * From this many documents the lexical index is postings only (LexicalIndex.buildPostingsOnly: no MiniSearch), built
  * in a fraction of MiniSearch's time and memory (npm run bench:lexical-build, docs/scaling.md): MiniSearch's index of
- * a corpus this large takes several GB of heap. Such an index is not cached, and what needs MiniSearch (explain,
+ * a corpus this large takes several GB of heap. Such an index is cached in its own binary file
+ * (postings/postings-cache-file.ts), and what needs MiniSearch (explain,
  * suggestions, incremental updates, boost sweeps) refuses with NeedsMiniSearch.
  */
 export const POSTINGS_ONLY_FROM = 500_000;
@@ -118,16 +120,8 @@ export async function buildOrLoadLexical(
     postingsOnlyFrom = POSTINGS_ONLY_FROM,
   }: { now?: () => number; work?: Work; corpusName?: string; postingsOnlyFrom?: number } = {},
 ): Promise<LexicalLoad> {
-  if (docs.length >= postingsOnlyFrom) {
-    const t0 = now();
-    const slicer = work.phase('lexical-index', docs.length);
-    const index = await LexicalIndex.buildPostingsOnlySliced(docs, fields, analyzer, slicer);
-    slicer.end();
-    const note =
-      `lexical: ${docs.length.toLocaleString('en')} documents (${postingsOnlyFrom.toLocaleString('en')} or more): the index holds the postings only, ` +
-      'without MiniSearch, and is not cached (each start builds it again); explanations, suggestions, incremental updates and boost sweeps are not available';
-    return { index, source: 'built', ms: now() - t0, notes: [note], warnings: [note] };
-  }
+  if (docs.length >= postingsOnlyFrom)
+    return buildOrLoadPostingsOnly(docs, corpusFingerprint, fields, analyzer, cacheDir, { now, work, postingsOnlyFrom, corpusName });
   // refused up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built one)
   checkLexicalFits(estimateLexicalMemory(docs, fields), corpusName);
   const t0 = now();
@@ -186,6 +180,51 @@ export async function buildOrLoadLexical(
   // While rebuilding is the policy the data file is not rewritten, except on the last such start, so that the
   // next one loads a current cache and measures it again.
   if (shouldLoadLexicalCache(after)) writeCache(index, { corpus: corpusFingerprint, docs: docHashes(docs) }, paths, told);
+  return { index, source: 'built', ms: now() - t0, notes, warnings };
+}
+
+/**
+ * The postings-only index (from `postingsOnlyFrom` documents): loaded from `cacheDir/lexical/<key>.postings.bin` when
+ * that file holds this corpus and passes its checks, else built (after checkPostingsFit: an InputError naming
+ * `corpusName` when it would not fit) and written there (a failed write is a warning).
+ */
+async function buildOrLoadPostingsOnly(
+  docs: readonly Document[],
+  corpusFingerprint: string,
+  fields: string[],
+  analyzer: Analyzer,
+  cacheDir: string | undefined,
+  { now, work, postingsOnlyFrom, corpusName }: { now: () => number; work: Work; postingsOnlyFrom: number; corpusName: string },
+): Promise<LexicalLoad> {
+  const t0 = now();
+  const limits =
+    `lexical: ${docs.length.toLocaleString('en')} documents (${postingsOnlyFrom.toLocaleString('en')} or more): the index holds the postings only, ` +
+    'without MiniSearch; explanations, suggestions, incremental updates and boost sweeps are not available';
+  const notes = [limits];
+  const warnings = [limits];
+  const path = cacheDir ? join(cacheDir, 'lexical', `${lexicalCacheKey(fields, analyzer)}.postings.bin`) : undefined;
+  if (path) {
+    try {
+      work.phase('lexical-cache', 1);
+      const postings = readPostingsCacheFile(path, corpusFingerprint);
+      if (postings && postings.documentCount === docs.length)
+        return { index: new LexicalIndex(fields, analyzer, postings), source: 'cache', ms: now() - t0, notes, warnings };
+    } catch (e) {
+      notes.push(`lexical: postings cache not reused: ${(e as Error).message}; rebuilt`);
+    }
+  }
+  // refused before the build rather than by an out-of-memory crash in it (the heap part and the typed arrays)
+  checkPostingsFit(estimatePostingsMemory(docs, fields, analyzer), corpusName);
+  const slicer = work.phase('lexical-index', docs.length);
+  const index = await LexicalIndex.buildPostingsOnlySliced(docs, fields, analyzer, slicer);
+  slicer.end();
+  if (path) {
+    try {
+      writePostingsCacheFile(path, index.postings(), corpusFingerprint);
+    } catch (e) {
+      cacheNotWritten(e, { notes, warnings });
+    }
+  }
   return { index, source: 'built', ms: now() - t0, notes, warnings };
 }
 

@@ -60,14 +60,14 @@ const PRUNED_PASSES_BEFORE_CACHING = 2;
 
 /**
  * What a postings-only index (LexicalIndex.buildPostingsOnly: no MiniSearch, for large corpora) cannot do, thrown with
- * the feature that asked (explain, suggestions, incremental updates, the index cache, cached field scores).
+ * the feature that asked (explain, suggestions, incremental updates, cached field scores).
  */
 export class NeedsMiniSearch extends Error {
   constructor(what: string, documentCount: number) {
     super(
       `${what} needs the full MiniSearch index, and the lexical index of this corpus (${documentCount.toLocaleString('en')} documents) ` +
         'was built without it (postings only, to fit in memory): searches and evaluations are exact, but explanations, ' +
-        'suggestions, incremental updates, the index cache and boost sweeps are not available at this size',
+        'suggestions, incremental updates and boost sweeps are not available at this size',
     );
   }
 }

@@ -1,7 +1,9 @@
+import { freemem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import type { Document } from '../corpus/document';
 import { InputError } from '../util/diagnostics';
-import { ALL_FIELDS } from './ranking';
+import type { Analyzer } from './analyzer';
+import { ALL_FIELDS, fieldText } from './ranking';
 
 /**
  * The heap a lexical index (MiniSearch's term tree and postings) will take, estimated before it is built, so that a
@@ -56,8 +58,91 @@ export function checkLexicalFits(estimate: LexicalMemoryEstimate, corpus: string
   throw new InputError(
     `the lexical index of ${corpus} (${estimate.docs.toLocaleString('en')} documents, ${(estimate.chars / 1e6).toFixed(1)} million characters of indexed text) needs about ${mib(estimate.bytes)} of heap; ` +
       `${mib(heap.used)} is in use and the heap limit is ${mib(heap.limit)}, so it would end in an out-of-memory crash. ` +
-      `Raise the heap (NODE_OPTIONS=--max-old-space-size=${need}, in MiB), evaluate a sample of the corpus (corpus.include/exclude in ranklab.json), ` +
-      'or measure the engine the corpus lives in through an engine adapter (docs/engines.md)',
+      `Raise the heap (NODE_OPTIONS=--max-old-space-size=${need}, in MiB), ${OTHER_WAYS}`,
+  );
+}
+
+const OTHER_WAYS =
+  'evaluate a sample of the corpus (corpus.include/exclude in ranklab.json), or measure the engine the corpus lives in through an engine adapter (docs/engines.md)';
+
+/**
+ * The postings-only index (postings/build.ts, from POSTINGS_ONLY_FROM documents) keeps most of its weight outside
+ * the heap, in typed arrays: ~12 bytes a posting at the build's peak (3-4 gathered as varints, 8 laid out; measured
+ * 11.2 at 1M: docs/scaling.md). On the heap: the vocabulary (a Map and the radix tree: ~310 bytes a term, measured with
+ * 200k-1M generated terms) and the ids (array + Set: ~64 bytes a document). Postings and terms are not known before the
+ * build: they are extrapolated from an evenly spread sample of the documents, the terms by Heaps' law (V = K·T^β,
+ * β fitted on the two halves of the sample, at least 0.6: a small sample underestimates the rare terms (a test measures it)).
+ */
+export const BYTES_PER_POSTING = 12;
+export const HEAP_BYTES_PER_TERM = 320;
+export const HEAP_BYTES_PER_DOC = 64;
+const SAMPLE_DOCS = 2000;
+const MIN_HEAPS_BETA = 0.6;
+
+export interface PostingsMemoryEstimate extends LexicalMemoryEstimate {
+  postings: number;
+  terms: number;
+  /** Typed arrays (outside the V8 heap; `bytes` is the heap part). */
+  offHeapBytes: number;
+}
+
+export function estimatePostingsMemory(docs: readonly Document[], fields: readonly string[], analyzer: Analyzer): PostingsMemoryEstimate {
+  const { chars } = estimateLexicalMemory(docs, fields);
+  const n = docs.length;
+  const step = Math.max(1, n / SAMPLE_DOCS);
+  const vocabulary = new Set<string>();
+  let sampleChars = 0;
+  let postings = 0;
+  let tokens = 0;
+  let half = { tokens: 0, terms: 0 };
+  for (let i = 0, k = 0; i < n; k++, i = Math.floor(k * step)) {
+    const doc = docs[i]!; // i < n
+    sampleChars += estimateLexicalMemory([doc], fields).chars;
+    for (const field of fields) {
+      const text = fieldText(doc, field) as string | null | undefined;
+      if (text == null) continue;
+      const inField = new Set<string>();
+      for (const token of analyzer.tokenize(String(text))) {
+        const processed = analyzer.processTerm(token) as string | string[] | null | undefined;
+        for (const t of Array.isArray(processed) ? processed : processed ? [processed] : []) {
+          inField.add(t);
+          vocabulary.add(t);
+          tokens++;
+        }
+      }
+      postings += inField.size;
+    }
+    if (k === Math.floor(Math.min(n, SAMPLE_DOCS) / 2)) half = { tokens, terms: vocabulary.size };
+  }
+  const scale = sampleChars > 0 ? chars / sampleChars : 1;
+  const beta =
+    half.tokens > 0 && tokens > half.tokens && half.terms > 0
+      ? Math.min(1, Math.max(MIN_HEAPS_BETA, Math.log(vocabulary.size / half.terms) / Math.log(tokens / half.tokens)))
+      : 1;
+  const totalPostings = Math.round(postings * scale);
+  const terms = Math.round(Math.min(tokens * scale, vocabulary.size * scale ** beta));
+  const lists = terms * fields.length;
+  const offHeapBytes = BYTES_PER_POSTING * totalPostings + 20 * lists + (4 * fields.length + 8) * n;
+  const bytes = HEAP_BYTES_PER_TERM * terms + HEAP_BYTES_PER_DOC * n;
+  return { docs: n, chars, bytes, postings: totalPostings, terms, offHeapBytes };
+}
+
+/**
+ * The postings-only index's check: its heap part as checkLexicalFits checks an index, its typed arrays against the
+ * memory the system reports available (MemAvailable on Linux), at most HEADROOM of it. Throws an InputError (exit 2).
+ */
+export function checkPostingsFit(
+  estimate: PostingsMemoryEstimate,
+  corpus: string,
+  heap: HeapState = currentHeap(),
+  available: number = freemem(),
+): void {
+  checkLexicalFits(estimate, corpus, heap);
+  if (estimate.offHeapBytes <= available * HEADROOM) return;
+  throw new InputError(
+    `the lexical index of ${corpus} (${estimate.docs.toLocaleString('en')} documents, about ${(estimate.postings / 1e6).toFixed(1)} million postings estimated) ` +
+      `needs about ${mib(estimate.offHeapBytes)} of memory outside the heap while it is built, and ${mib(available)} is available on this machine, ` +
+      `so it would not fit. Free memory, ${OTHER_WAYS}`,
   );
 }
 

@@ -46,6 +46,26 @@ export function writeFileAtomicChunks(path: string, chunks: Iterable<string>): s
   return hash.digest('hex');
 }
 
+/**
+ * `writeFileAtomic` of the concatenation of byte chunks, written as they come (binary caches larger than one Buffer
+ * may be). Returns the sha256 of the bytes written.
+ */
+export function writeFileAtomicBytes(path: string, chunks: Iterable<Uint8Array>): string {
+  const hash = createHash('sha256');
+  replaceAtomic(path, (tmp) => {
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const chunk of chunks) {
+        hash.update(chunk);
+        for (let at = 0; at < chunk.byteLength; ) at += writeSync(fd, chunk, at, chunk.byteLength - at);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  });
+  return hash.digest('hex');
+}
+
 function replaceAtomic(path: string, write: (tmp: string) => void): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tempPathBeside(path);

@@ -1,8 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Document } from '../../../src/core/corpus/document';
-import { BASE_BYTES, BYTES_PER_CHAR, HEADROOM, checkLexicalFits, estimateLexicalMemory } from '../../../src/core/retrieval/memory-estimate';
+import { DEFAULT_ANALYZER } from '../../../src/core/config/defaults';
+import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
+import { LexicalIndex } from '../../../src/core/retrieval/lexical';
+import {
+  BASE_BYTES,
+  BYTES_PER_CHAR,
+  BYTES_PER_POSTING,
+  HEADROOM,
+  HEAP_BYTES_PER_DOC,
+  HEAP_BYTES_PER_TERM,
+  checkLexicalFits,
+  checkPostingsFit,
+  estimateLexicalMemory,
+  estimatePostingsMemory,
+} from '../../../src/core/retrieval/memory-estimate';
 import { InputError } from '../../../src/core/util/diagnostics';
+import { syntheticCollection } from '../../helpers/synthetic-collection';
+import { loadDocs } from './collections';
 
 const doc = (id: string, title: string, body: string, fields: Record<string, string> = {}): Document => ({
   id,
@@ -42,4 +58,41 @@ test('refused when the heap in use plus the estimate passes the usable share of 
   const fits = { docs: 10, chars: 100, bytes: limit * HEADROOM - 1024 };
   assert.doesNotThrow(() => checkLexicalFits(fits, 'c', { used: 1024, limit }));
   assert.throws(() => checkLexicalFits(fits, 'c', { used: 2048, limit }), InputError);
+});
+
+// ---- the postings-only index (postings/build.ts) -------------------------------------------------------------
+
+test('postings estimate: extrapolated from a sample, within 15% of the postings a real build lays out', () => {
+  const dir = syntheticCollection({ docs: 6000, queries: 1 });
+  const corpus = loadDocs(dir);
+  const analyzer = createAnalyzer({ ...DEFAULT_ANALYZER, stemmer: 'english' });
+  const fields = ['title', 'body'];
+  const e = estimatePostingsMemory(corpus, fields, analyzer);
+  const built = LexicalIndex.buildPostingsOnly(corpus, fields, analyzer).postings();
+  const ratio = e.postings / built.postingCount;
+  assert.ok(ratio > 0.85 && ratio < 1.15, `estimated ${e.postings} postings, built ${built.postingCount}`);
+  let terms = 0;
+  for (const _ of built.termNumbers) terms++;
+  assert.ok(e.terms >= terms * 0.85, `estimated ${e.terms} terms, built ${terms}: a vocabulary must not be underestimated`);
+  assert.ok(e.terms <= terms * 4, `estimated ${e.terms} terms, built ${terms}`);
+  assert.equal(e.offHeapBytes >= BYTES_PER_POSTING * e.postings, true);
+  assert.equal(e.bytes, HEAP_BYTES_PER_TERM * e.terms + HEAP_BYTES_PER_DOC * corpus.length);
+});
+
+test('postings check: refused when the typed arrays exceed the available memory, or the heap part the heap', () => {
+  const e = { docs: 1_000_000, chars: 9e8, bytes: 300 * 1024 ** 2, postings: 1e8, terms: 1e6, offHeapBytes: 1.2e9 };
+  const heap = { used: 1024 ** 3, limit: 4 * 1024 ** 3 };
+  assert.doesNotThrow(() => checkPostingsFit(e, 'c', heap, 2e9));
+  assert.throws(
+    () => checkPostingsFit(e, 'the corpus of /data/big', heap, 1e9),
+    (x: unknown) => {
+      assert.ok(x instanceof InputError);
+      assert.match(x.message, /the corpus of \/data\/big \(1,000,000 documents, about 100\.0 million postings estimated\)/);
+      assert.match(x.message, /needs about 1\.1 GiB of memory outside the heap.*954 MiB is available/);
+      assert.match(x.message, /engine adapter/);
+      return true;
+    },
+  );
+  // the heap part goes through checkLexicalFits: its message, with the heap advice
+  assert.throws(() => checkPostingsFit({ ...e, bytes: 3 * 1024 ** 3 }, 'c', heap, 1e12), /NODE_OPTIONS=--max-old-space-size=/);
 });

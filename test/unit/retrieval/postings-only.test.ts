@@ -1,10 +1,10 @@
 // A postings-only lexical index (LexicalIndex.buildPostingsOnly: no MiniSearch, for large corpora) against the full
 // one on a generated collection: the same search answers (ids, order, bit-equal scores, totals) whichever pass,
 // boost vector, AND/OR, prefix or fuzzy; what needs MiniSearch refuses with a message naming itself; and
-// buildOrLoadLexical chooses it from its threshold, says so, and writes no cache.
+// buildOrLoadLexical chooses it from its threshold, says so, and caches it (postings-cache.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ANALYZER, DEFAULT_BM25 } from '../../../src/core/config/defaults';
 import { createAnalyzer } from '../../../src/core/retrieval/analyzer';
@@ -73,7 +73,7 @@ test('postings-only index: what needs MiniSearch refuses, naming what asked', as
   assert.equal(only.search(queries[0], settings[0]).hits.length > 0, true, 'still searchable after the refusals');
 });
 
-test('buildOrLoadLexical: postings only from the threshold on, told, and not cached', async () => {
+test('buildOrLoadLexical: postings only from the threshold on, told, and cached in its own binary file', async () => {
   const cacheDir = tempDir();
   const fp = corpusFingerprint(docs);
   const small = await buildOrLoadLexical(docs, fp, FIELDS, analyzer, cacheDir, { postingsOnlyFrom: docs.length + 1 });
@@ -82,7 +82,11 @@ test('buildOrLoadLexical: postings only from the threshold on, told, and not cac
   const large = await buildOrLoadLexical(docs, fp, FIELDS, analyzer, join(cacheDir, 'other'), { postingsOnlyFrom: docs.length });
   assert.equal(large.index.postingsOnly, true);
   assert.equal(large.source, 'built');
-  assert.match(large.warnings.join('\n'), /1,200 documents \(1,200 or more\): the index holds the postings only.*not cached/);
-  assert.equal(existsSync(join(cacheDir, 'other')), false, 'no cache folder written');
+  assert.match(large.warnings.join('\n'), /1,200 documents \(1,200 or more\): the index holds the postings only/);
+  assert.deepEqual(
+    readdirSync(join(cacheDir, 'other', 'lexical')).filter((f) => f.endsWith('.postings.bin')).length,
+    1,
+    'the postings-only cache written',
+  );
   assert.ok(readdirSync(join(cacheDir, 'lexical')).length > 0, 'the full index was cached');
 });
