@@ -81,7 +81,9 @@ const peakRssBytes = process.resourceUsage().maxRSS * 1024; // build and queries
 // A warm start: the index read back from the cache just written (what the next `eval` does). Only when a cache
 // was written (its meta file is the last one written): without one it would be a second full build. null when
 // there is none or it was not reused (the notes say why).
-const written = existsSync(join(cacheDir, 'lexical')) && readdirSync(join(cacheDir, 'lexical')).some((f) => f.endsWith('.meta.json'));
+const written =
+  existsSync(join(cacheDir, 'lexical')) &&
+  readdirSync(join(cacheDir, 'lexical')).some((f) => f.endsWith('.meta.json') || f.endsWith('.postings.bin'));
 t0 = now();
 const loaded = written ? await buildOrLoadLexical(docs, fingerprint, FIELDS, analyzer, cacheDir) : undefined;
 const warmStartMs = loaded?.source === 'cache' ? now() - t0 : null;
