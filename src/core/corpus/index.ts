@@ -2,7 +2,7 @@ export type { Corpus, Document } from './document';
 export type { AclFieldNames, CorpusFieldMap, CorpusSettings } from './settings';
 export { ALWAYS_EXCLUDED, DEFAULT_CORPUS_SETTINGS, corpusSettings } from './settings';
 export type { CorpusSnapshot, LoadCorpusResult, SnapshotFile } from './load';
-export { loadCorpus, loadCorpusSliced, snapshotSettingsKey } from './load';
+export { loadCorpus, loadCorpusSliced, sameSnapshot, snapshotSettingsKey } from './load';
 export { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from './snapshot';
 export type { CorpusDiff } from './diff';
 export { diffCorpus } from './diff';

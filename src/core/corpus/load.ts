@@ -38,6 +38,16 @@ export interface LoadCorpusResult {
   files: string[];
 }
 
+/**
+ * Whether `next` is `previous` again: the same settings and files, every entry taken over unread (loadCorpus reuses
+ * an unchanged file's entry object), so the file on disk needs no rewrite.
+ */
+export function sameSnapshot(previous: CorpusSnapshot | undefined, next: CorpusSnapshot): boolean {
+  if (!previous || previous.settingsKey !== next.settingsKey || previous.files.size !== next.files.size) return false;
+  for (const [rel, entry] of next.files) if (previous.files.get(rel) !== entry) return false;
+  return true;
+}
+
 export function snapshotSettingsKey(settings: CorpusSettings): string {
   return fingerprint([
     `reader-v${READER_VERSION}`,

@@ -14,6 +14,7 @@ import {
   loadCorpus,
   loadCorpusSliced,
   readSnapshotFile,
+  sameSnapshot,
   writeSnapshotFile,
 } from '../corpus';
 import {
@@ -182,7 +183,8 @@ export class RanklabSession {
   corpus(): Corpus {
     if (!this.corpusState) {
       const t0 = performance.now();
-      this.keepCorpus(loadCorpus(this.root, this.workspace.settings.corpus, this.previousSnapshot()), t0);
+      const previous = this.previousSnapshot();
+      this.keepCorpus(loadCorpus(this.root, this.workspace.settings.corpus, previous), t0, previous);
     }
     return this.corpusState!.corpus;
   }
@@ -191,8 +193,9 @@ export class RanklabSession {
   async loadCorpus(work: Work = Work.none): Promise<Corpus> {
     if (!this.corpusState) {
       const t0 = performance.now();
-      const r = await loadCorpusSliced(this.root, this.workspace.settings.corpus, work.phase('corpus', 0), this.previousSnapshot());
-      if (!this.corpusState) this.keepCorpus(r, t0); // else corpus() loaded it meanwhile
+      const previous = this.previousSnapshot();
+      const r = await loadCorpusSliced(this.root, this.workspace.settings.corpus, work.phase('corpus', 0), previous);
+      if (!this.corpusState) this.keepCorpus(r, t0, previous); // else corpus() loaded it meanwhile
     }
     return this.corpusState!.corpus;
   }
@@ -206,12 +209,13 @@ export class RanklabSession {
     }
   }
 
-  private keepCorpus(r: LoadCorpusResult, t0: number): void {
+  private keepCorpus(r: LoadCorpusResult, t0: number, previous: CorpusSnapshot | undefined): void {
     this.log(
       `corpus: ${r.corpus.docs.length} documents from ${r.files.length} files (${r.reread.length} read, rest from cache) in ${(performance.now() - t0).toFixed(0)} ms`,
     );
     this.corpusState = { corpus: this.withSettingsProblems(r.corpus, r.files.length), snapshot: r.snapshot };
-    this.saveSnapshot();
+    // Written only when it changed: at 1M documents rewriting an unchanged 1.2 GB snapshot was 9 s of a 28 s warm start.
+    if (!sameSnapshot(previous, r.snapshot)) this.saveSnapshot();
   }
 
   /**

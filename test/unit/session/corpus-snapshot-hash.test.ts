@@ -3,7 +3,7 @@
 // the corpus). Uses the bundled example workspace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RanklabSession } from '../../../src/core/session/session';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
@@ -38,4 +38,28 @@ test('an edited line of the corpus snapshot is caught by its content hash: logge
   assert.equal(readCount(edited.log), files, 'every file read again');
   assert.match(edited.log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
   assert.equal(readFileSync(path, 'utf8'), text, 'the snapshot is written again, as it was before the edit');
+});
+
+test('an unchanged corpus does not rewrite its snapshot; a corpus file touched on disk does', () => {
+  const ws = copyOfExample();
+  const state = tempDir();
+  const first = open(ws, state);
+  first.session.corpus();
+  const path = join(first.session.workspace.cacheDir, 'corpus-snapshot.json');
+  const written = statSync(path);
+
+  const again = open(ws, state);
+  again.session.corpus();
+  assert.equal(readCount(again.log), 0, 'every file from the snapshot');
+  const after = statSync(path);
+  // Written files are replaced atomically (a new inode): the same inode and mtime mean it was not written.
+  assert.deepEqual([after.ino, after.mtimeMs], [written.ino, written.mtimeMs], 'not rewritten');
+
+  const corpusFile = join(ws, again.session.corpus().docs[0].source.path);
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(corpusFile, later, later);
+  const touched = open(ws, state);
+  touched.session.corpus();
+  assert.equal(readCount(touched.log), 1, 'the touched file is read again');
+  assert.notEqual(statSync(path).ino, written.ino, 'the snapshot is written again (its entry has the new mtime)');
 });
