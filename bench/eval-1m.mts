@@ -9,11 +9,12 @@
 // document alone: planted by the generator here, independent of any engine's answers.
 // The corpus is generated in a child process (--write DIR), so its memory is gone before the CLI runs.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ANALYZER } from '../src/core/config/defaults';
 import { createAnalyzer } from '../src/core/retrieval/analyzer';
+import { writeJsonLines } from './lib/json-lines';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SHAPE = { title: [4, 10], body: [60, 220] }; // issue 32's corpus (as bench/lucene.ts)
@@ -38,21 +39,12 @@ async function writeWorkspace(dir: string, n: number, files: number, queryCount:
   mkdirSync(join(dir, 'data'), { recursive: true });
   const per = Math.ceil(n / files);
   for (let f = 0; f < files; f++) {
-    const fd = openSync(join(dir, 'data', `corpus-${f}.jsonl`), 'w');
-    try {
-      let batch = '';
-      for (let i = f * per; i < Math.min(n, (f + 1) * per); i++) {
-        const d = docs[i];
-        batch += `${JSON.stringify({ id: d.id, title: d.title, text: d.body })}\n`;
-        if (batch.length > 4 * MB) {
-          writeSync(fd, batch);
-          batch = '';
-        }
-      }
-      writeSync(fd, batch);
-    } finally {
-      closeSync(fd);
-    }
+    writeJsonLines(
+      join(dir, 'data', `corpus-${f}.jsonl`),
+      (function* () {
+        for (const d of docs.slice(f * per, Math.min(n, (f + 1) * per))) yield { id: d.id, title: d.title, text: d.body };
+      })(),
+    );
   }
   const judgments = [];
   for (let q = 0; q < queryCount; q++) {

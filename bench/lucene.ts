@@ -11,10 +11,11 @@
 // Needs java 17+, mvn (offline when ~/.m2 holds the plugins, else online once) and the shared collections
 // (RANKLAB_SHARED, default ../shared) for the generator's vocabulary.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ANALYZER, defaultRankConfig } from '../src/core/config/defaults';
 import { createAnalyzer } from '../src/core/retrieval/analyzer';
+import { writeJsonLines } from './lib/json-lines';
 import { ENGLISH_STOPWORDS } from '../src/core/retrieval/stopwords/english';
 
 // This file runs as CommonJS (a .ts file under tsx): the bench's plain ES modules are imported dynamically.
@@ -125,21 +126,13 @@ function buildHarness(log: (s: string) => void): string {
 function writeCorpus(n: number, queryCount: number, dir: string): number {
   const analyzer = createAnalyzer(DEFAULT_ANALYZER);
   const corpus = bench.syntheticCorpus(n, queryCount, (w: string) => analyzer.processTerm(w) === null, { vectors: false, lengths: SHAPE });
-  const fd = openSync(join(dir, 'corpus.jsonl'), 'w');
-  let bytes = 0;
-  try {
-    let batch = '';
-    for (const d of corpus.docs as Array<{ id: string; title: string; body: string }>) {
-      batch += `${JSON.stringify({ id: d.id, title: d.title, body: d.body })}\n`;
-      if (batch.length > 4 * 2 ** 20) {
-        bytes += writeSync(fd, batch);
-        batch = '';
-      }
-    }
-    bytes += writeSync(fd, batch);
-  } finally {
-    closeSync(fd);
-  }
+  const docs = corpus.docs as Array<{ id: string; title: string; body: string }>;
+  const bytes = writeJsonLines(
+    join(dir, 'corpus.jsonl'),
+    (function* () {
+      for (const d of docs) yield { id: d.id, title: d.title, body: d.body };
+    })(),
+  );
   writeFileSync(join(dir, 'queries.txt'), `${(corpus.queries as string[]).join('\n')}\n`);
   return bytes;
 }

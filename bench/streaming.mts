@@ -5,7 +5,7 @@
 // Run: npm run bench:streaming -- [--skip-big] [--skip-cli]
 // Needs the shared collections (RANKLAB_SHARED, default ../shared) for the vocabulary.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadCorpus } from '../src/core/corpus/load';
@@ -16,6 +16,7 @@ import { LexicalIndex } from '../src/core/retrieval/lexical';
 import { HEADROOM, estimateLexicalMemory } from '../src/core/retrieval/memory-estimate';
 // @ts-expect-error plain ES module of the bench without type declarations
 import { syntheticCorpus } from './lib/corpus.mjs';
+import { writeJsonLines } from './lib/json-lines';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -39,22 +40,12 @@ function docsOf(size: number): Doc[] {
 
 /** A BEIR folder: corpus.jsonl (the `docs`, repeated `copies` times under new ids), queries, qrels. */
 function writeBeir(dir: string, docs: Doc[], copies = 1): void {
-  const fd = openSync(join(dir, 'corpus.jsonl'), 'w');
-  try {
-    for (let c = 0; c < copies; c++) {
-      let batch = '';
-      for (const d of docs) {
-        batch += `${JSON.stringify({ _id: c ? `${d.id}-${c}` : d.id, title: d.title, text: d.body })}\n`;
-        if (batch.length > 4 * MB) {
-          writeSync(fd, batch);
-          batch = '';
-        }
-      }
-      writeSync(fd, batch);
-    }
-  } finally {
-    closeSync(fd);
-  }
+  writeJsonLines(
+    join(dir, 'corpus.jsonl'),
+    (function* () {
+      for (let c = 0; c < copies; c++) for (const d of docs) yield { _id: c ? `${d.id}-${c}` : d.id, title: d.title, text: d.body };
+    })(),
+  );
   const picked = docs.slice(0, 20);
   writeFileSync(
     join(dir, 'queries.jsonl'),

@@ -1,6 +1,6 @@
 // Benchmark corpora: the real shared collections (10k) and a synthetic corpus built from their vocabulary (100k).
 // Benchmarks only; product code never reads ../shared.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fingerprint } from '../../src/core/util/fingerprint.ts';
 import { createRng } from '../../src/core/util/random.ts';
@@ -26,6 +26,10 @@ export const corpusFingerprint = (docs) => fingerprint(docs.map((d) => d.hash).s
 
 /** Every shared document (ids prefixed with the collection), and every collection's queries.jsonl texts. */
 export function loadShared() {
+  if (!existsSync(join(SHARED, 'collections')))
+    throw new Error(
+      `the benchmarks' corpora are built from the shared collections: no ${join(SHARED, 'collections')} (set RANKLAB_SHARED to the folder holding collections/)`,
+    );
   const docs = [];
   const queries = [];
   for (const n of COLLECTION_ORDER) {
