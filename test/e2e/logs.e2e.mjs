@@ -126,26 +126,44 @@ await withVSCode(
     const cliOut = path.join(runDir, 'sampled-cli.json');
     cli('queries', 'sample', '--log', logPath, '--n', '2', '--scheme', 'pps', '--exclude', workspace, '--out', cliOut);
     await vs.runCommand('Ranklab: Sample Queries from a Log');
-    const typeInto = async (text, what) => {
-      await quickInput.waitFor({ state: 'visible', timeout: 20000 });
+    // Each dialog of the chain reuses the quick-input widget, and under load the next one opens while the last is
+    // still closing: wait for the dialog's own state (its default value, its prompt) before typing, never only for
+    // "the widget is visible" (seen: the log path typed into the closing palette, the target into the scheme pick).
+    const dialogState = () => {
+      const widget = document.querySelector('.quick-input-widget');
+      const input = widget?.querySelector('input.input');
+      return {
+        visible: !!widget && widget.style.display !== 'none',
+        value: input?.value ?? '',
+        placeholder: input?.placeholder ?? '',
+        text: widget?.textContent ?? '',
+      };
+    };
+    const waitForDialog = async (what, ready) => {
+      try {
+        await page.waitForFunction(`(${ready})((${dialogState})())`, undefined, { timeout: 20000 });
+      } catch (e) {
+        await vs.screenshot(`logs-waiting-for-${what}`);
+        throw new Error(
+          `the ${what} dialog did not show its own state (${JSON.stringify(await page.evaluate(dialogState))}): ${e.message}`,
+          { cause: e },
+        );
+      }
+    };
+    const typeInto = async (text, what, ready) => {
+      await waitForDialog(what, ready);
       await quickInput.fill(text);
       await page.waitForTimeout(300); // the simple file dialog validates the path as it is typed
       await page.keyboard.press('Enter');
       log(`${what}: ${text}`);
     };
-    await typeInto(logPath, 'log file');
-    await page.locator('.quick-input-widget', { hasText: 'How many queries' }).waitFor({ timeout: 20000 });
-    await typeInto('2', 'N');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'pps' }).first().waitFor({ timeout: 20000 });
-    await typeInto('pps', 'scheme');
-    // The save dialog reuses the quick-input widget: wait until it shows its default path, or the target would be typed
-    // into the closing scheme pick (seen under load: the default sampled.json was then accepted).
-    await page.waitForFunction(
-      () => /judgments[\\/]sampled\.json$/.test(document.querySelector('.quick-input-widget input.input')?.value ?? ''),
-      undefined,
-      { timeout: 20000 },
-    );
-    await typeInto(editorOut, 'target');
+    // The open dialog starts at the workspace folder (a path; the palette's value starts with ">").
+    await typeInto(logPath, 'log file', (d) => d.visible && d.value.startsWith('/'));
+    await typeInto('2', 'N', (d) => d.visible && d.text.includes('How many queries') && d.value === '50');
+    await typeInto('pps', 'scheme', (d) => d.visible && d.placeholder === 'Sampling scheme' && d.text.includes('pps'));
+    // The save dialog shows its default path (else the target would be typed into the closing scheme pick, and the
+    // default sampled.json accepted).
+    await typeInto(editorOut, 'target', (d) => d.visible && /judgments[\\/]sampled\.json$/.test(d.value));
     await page
       .locator('.notifications-toasts', { hasText: /sampled \d+ queries into judgments[\\/]sampled-editor\.json/ })
       .waitFor({ timeout: 30000 });
