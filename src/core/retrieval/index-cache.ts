@@ -5,12 +5,13 @@ import type { Document } from '../corpus/document';
 import { writeFileAtomic } from '../util/atomic-write';
 import { ContentHashMismatch, sha256OfFile } from '../util/content-hash';
 import { Work, abortable } from '../util/cooperative';
+import { InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
-import { checkLexicalFits, checkPostingsFit, estimateLexicalMemory, estimatePostingsMemory } from './memory-estimate';
+import { cachedPostingsMemory, checkLexicalFits, checkPostingsFit, estimateLexicalMemory, estimatePostingsMemory } from './memory-estimate';
 import { OlderLexicalCacheFormat, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
-import { readPostingsCacheFile, writePostingsCacheFile } from './postings/postings-cache-file';
+import { type PostingsCacheShape, readPostingsCacheFile, writePostingsCacheFile } from './postings/postings-cache-file';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
 
 const FORMAT = 'ranklab-lexical@2';
@@ -206,10 +207,13 @@ async function buildOrLoadPostingsOnly(
   if (path) {
     try {
       work.phase('lexical-cache', 1);
-      const postings = readPostingsCacheFile(path, corpusFingerprint);
+      // a cached index takes the memory a built one does: refused the same way before it is read
+      const fits = (shape: PostingsCacheShape) => checkPostingsFit(cachedPostingsMemory(shape), corpusName);
+      const postings = readPostingsCacheFile(path, corpusFingerprint, fits);
       if (postings && postings.documentCount === docs.length)
         return { index: new LexicalIndex(fields, analyzer, postings), source: 'cache', ms: now() - t0, notes, warnings };
     } catch (e) {
+      if (e instanceof InputError) throw e;
       notes.push(`lexical: postings cache not reused: ${(e as Error).message}; rebuilt`);
     }
   }

@@ -56,10 +56,18 @@ export function checkLexicalFits(estimate: LexicalMemoryEstimate, corpus: string
   if (heap.used + estimate.bytes <= usable) return;
   const need = Math.ceil((heap.used + estimate.bytes) / HEADROOM / (1024 * 1024) / 256) * 256;
   throw new InputError(
-    `the lexical index of ${corpus} (${estimate.docs.toLocaleString('en')} documents, ${(estimate.chars / 1e6).toFixed(1)} million characters of indexed text) needs about ${mib(estimate.bytes)} of heap; ` +
+    `the lexical index of ${corpus} (${sizeOf(estimate)}) needs about ${mib(estimate.bytes)} of heap; ` +
       `${mib(heap.used)} is in use and the heap limit is ${mib(heap.limit)}, so it would end in an out-of-memory crash. ` +
       `Raise the heap (NODE_OPTIONS=--max-old-space-size=${need}, in MiB), ${OTHER_WAYS}`,
   );
+}
+
+/** The corpus's size as the estimate knows it: its indexed text, or (a postings-only index) its vocabulary. */
+function sizeOf(e: LexicalMemoryEstimate | PostingsMemoryEstimate): string {
+  const docs = `${e.docs.toLocaleString('en')} documents`;
+  return 'terms' in e
+    ? `${docs}, about ${e.terms.toLocaleString('en')} terms`
+    : `${docs}, ${(e.chars / 1e6).toFixed(1)} million characters of indexed text`;
 }
 
 const OTHER_WAYS =
@@ -125,6 +133,26 @@ export function estimatePostingsMemory(docs: readonly Document[], fields: readon
   const offHeapBytes = BYTES_PER_POSTING * totalPostings + 20 * lists + (4 * fields.length + 8) * n;
   const bytes = HEAP_BYTES_PER_TERM * terms + HEAP_BYTES_PER_DOC * n;
   return { docs: n, chars, bytes, postings: totalPostings, terms, offHeapBytes };
+}
+
+/**
+ * A cached postings-only index as it will be once read (its file's header: exact counts, no sampling): the heap part
+ * as estimatePostingsMemory counts it, the typed arrays at their size in the file.
+ */
+export function cachedPostingsMemory(shape: {
+  documentCount: number;
+  terms: number;
+  postings: number;
+  arrayBytes: number;
+}): PostingsMemoryEstimate {
+  return {
+    docs: shape.documentCount,
+    chars: 0,
+    bytes: HEAP_BYTES_PER_TERM * shape.terms + HEAP_BYTES_PER_DOC * shape.documentCount,
+    postings: shape.postings,
+    terms: shape.terms,
+    offHeapBytes: shape.arrayBytes,
+  };
 }
 
 /**

@@ -130,12 +130,26 @@ function* withHash(parts: Iterable<Uint8Array>): Generator<Uint8Array, void, voi
   yield hash.digest();
 }
 
+/** What a cache file will take once read, known from its header before anything else is: see readPostingsCacheFile. */
+export interface PostingsCacheShape {
+  documentCount: number;
+  terms: number;
+  postings: number;
+  /** The typed arrays' bytes (the file's sections). */
+  arrayBytes: number;
+}
+
 /**
  * The postings `writePostingsCacheFile` wrote, for the corpus `corpus`; undefined when there is no file. Throws
  * PostingsCacheRefused (with the reason) for a file of another format or corpus, cut short, or whose bytes are not
- * the ones written (checksum), never returning what it holds then.
+ * the ones written (checksum), never returning what it holds then. `beforeLoad` sees the file's shape once its
+ * header is checked and before anything is allocated (a load too large for the heap throws there, not in V8).
  */
-export function readPostingsCacheFile(path: string, corpus: string): Postings | undefined {
+export function readPostingsCacheFile(
+  path: string,
+  corpus: string,
+  beforeLoad: (shape: PostingsCacheShape) => void = () => {},
+): Postings | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -168,6 +182,7 @@ export function readPostingsCacheFile(path: string, corpus: string): Postings | 
     const expected = head.length + headerLength + bytesOf(header) + HASH_BYTES;
     if (size !== expected) throw new PostingsCacheRefused(`its size is ${size} bytes, ${expected} expected (cut short or altered)`);
     if (header.corpus !== corpus) throw new PostingsCacheRefused('it holds another version of the corpus');
+    beforeLoad({ documentCount: header.documentCount, terms: header.terms, postings: header.postings, arrayBytes: bytesOf(header) });
     let at = head.length + headerLength;
     const arrays = sections(header).map((s) => {
       const a = s.make(s.length);
