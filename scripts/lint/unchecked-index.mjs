@@ -27,6 +27,7 @@ export const COVERED = [
   'src/cli/',
   'src/extension/',
   'webview/',
+  'src/core/util/',
 ];
 
 const PROJECTS = ['src', 'webview'];
