@@ -27,6 +27,8 @@ export const COVERED = [
   'src/cli/',
   'src/extension/',
   'webview/',
+  'src/core/util/',
+  'src/core/math/',
 ];
 
 const PROJECTS = ['src', 'webview'];

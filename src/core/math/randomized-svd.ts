@@ -85,24 +85,25 @@ export function* randomizedSvdSteps(x: CsrMatrix, options: RandomizedSvdOptions)
   const q = accurateOrthonormalize(y);
   yield;
   const w = yield* csrMultiplyDenseSteps(x, yield* csrTransposeMultiplyDenseSteps(x, q)); // X Xᵀ Q
-  const g = matmulTransposeA(q, w);
+  const g = matmulTransposeA(q, w); // l×l
   for (let i = 0; i < l; i++) {
     for (let j = 0; j < i; j++) {
-      const avg = (g.data[i * l + j] + g.data[j * l + i]) / 2;
+      const avg = (g.data[i * l + j]! + g.data[j * l + i]!) / 2;
       g.data[i * l + j] = avg;
       g.data[j * l + i] = avg;
     }
   }
   const eig = symmetricEigen(g);
-  const lambdaMax = Math.max(eig.values[0], 0);
+  // l ≥ k ≥ 1 eigenvalues; s has k values (c < k); v is cols×k.
+  const lambdaMax = Math.max(eig.values[0]!, 0);
   const s = new Float64Array(k);
-  for (let i = 0; i < k; i++) s[i] = eig.values[i] > lambdaMax * 1e-14 ? Math.sqrt(eig.values[i]) : 0;
+  for (let i = 0; i < k; i++) s[i] = eig.values[i]! > lambdaMax * 1e-14 ? Math.sqrt(eig.values[i]!) : 0;
 
   const u = matmul(q, leadingColumns(eig.vectors, k));
   yield;
   const v = yield* csrTransposeMultiplyDenseSteps(x, u); // = V Σ
   for (let j = 0; j < v.rows; j++) {
-    for (let c = 0; c < k; c++) v.data[j * k + c] = s[c] > 0 ? v.data[j * k + c] / s[c] : 0;
+    for (let c = 0; c < k; c++) v.data[j * k + c] = s[c]! > 0 ? v.data[j * k + c]! / s[c]! : 0;
   }
   for (let c = 0; c < k; c++) if (s[c] === 0) for (let i = 0; i < u.rows; i++) u.data[i * k + c] = 0;
   return { u, s, vt: transpose(v), rank: k };

@@ -19,15 +19,17 @@ function* inRowBlocks(x: CsrMatrix, rows: (from: number, to: number) => void): S
 
 /** The first row after `from` that ends a block of about BLOCK_ENTRIES entries (at least one row). */
 function blockEnd(x: CsrMatrix, from: number): number {
-  const limit = x.rowPtr[from] + BLOCK_ENTRIES;
+  // from < rows, and to < rows where to + 1 is read: both are row offsets (rowPtr has rows + 1).
+  const limit = x.rowPtr[from]! + BLOCK_ENTRIES;
   let to = from + 1;
-  while (to < x.rows && x.rowPtr[to + 1] <= limit) to++;
+  while (to < x.rows && x.rowPtr[to + 1]! <= limit) to++;
   return to;
 }
 
 /**
  * Compressed sparse row matrix: row i's entries are colIdx/values[rowPtr[i] .. rowPtr[i+1]),
- * column indices strictly increasing within a row.
+ * column indices strictly increasing within a row. So rowPtr has rows + 1 offsets rising from 0 to
+ * colIdx.length = values.length, and every column index is < cols: the kernels here read by `!` on that shape.
  */
 export interface CsrMatrix {
   readonly rows: number;
@@ -50,11 +52,12 @@ export function* csrFromRowsSteps(rows: ReadonlyArray<ReadonlyMap<number, number
   const colIdx = new Int32Array(nnz);
   const values = new Float64Array(nnz);
   let at = 0;
+  // i < rows.length: rowPtr[i] is there (it has rows.length + 1)
   for (const [i, row] of rows.entries()) {
     const cells = [...row].filter(([, v]) => v !== 0).sort((a, b) => a[0] - b[0]);
     for (const [c, v] of cells) {
       if (!Number.isInteger(c) || c < 0 || c >= cols) throw new RangeError(`column ${c} outside 0..${cols - 1} in row ${i}`);
-      if (at > rowPtr[i] && colIdx[at - 1] === c) throw new RangeError(`duplicate column ${c} in row ${i}`);
+      if (at > rowPtr[i]! && colIdx[at - 1] === c) throw new RangeError(`duplicate column ${c} in row ${i}`);
       colIdx[at] = c;
       values[at] = v;
       at++;
@@ -81,12 +84,13 @@ function multiplyRows(x: CsrMatrix, b: DenseMatrix, out: DenseMatrix, from: numb
   const l = b.cols;
   const o = out.data;
   const bd = b.data;
+  // i < to ≤ rows, p an entry of row i, c < l: bRow indexes a row of b (column < cols = b.rows), oRow one of out.
   for (let i = from; i < to; i++) {
     const oRow = i * l;
-    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) {
-      const v = x.values[p];
-      const bRow = x.colIdx[p] * l;
-      for (let c = 0; c < l; c++) o[oRow + c] += v * bd[bRow + c];
+    for (let p = x.rowPtr[i]!; p < x.rowPtr[i + 1]!; p++) {
+      const v = x.values[p]!;
+      const bRow = x.colIdx[p]! * l;
+      for (let c = 0; c < l; c++) o[oRow + c]! += v * bd[bRow + c]!;
     }
   }
 }
@@ -107,12 +111,13 @@ function transposeMultiplyRows(x: CsrMatrix, y: DenseMatrix, out: DenseMatrix, f
   const l = y.cols;
   const o = out.data;
   const yd = y.data;
+  // i < to ≤ rows = y.rows, p an entry of row i, c < l: oRow indexes a row of out (column < cols = out.rows).
   for (let i = from; i < to; i++) {
     const yRow = i * l;
-    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) {
-      const v = x.values[p];
-      const oRow = x.colIdx[p] * l;
-      for (let c = 0; c < l; c++) o[oRow + c] += v * yd[yRow + c];
+    for (let p = x.rowPtr[i]!; p < x.rowPtr[i + 1]!; p++) {
+      const v = x.values[p]!;
+      const oRow = x.colIdx[p]! * l;
+      for (let c = 0; c < l; c++) o[oRow + c]! += v * yd[yRow + c]!;
     }
   }
 }
@@ -120,8 +125,9 @@ function transposeMultiplyRows(x: CsrMatrix, y: DenseMatrix, out: DenseMatrix, f
 /** The same matrix, dense (for tests and small inputs). */
 export function csrToDense(x: CsrMatrix): DenseMatrix {
   const out = denseZeros(x.rows, x.cols);
+  // i < rows, p an entry of row i
   for (let i = 0; i < x.rows; i++) {
-    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) out.data[i * x.cols + x.colIdx[p]] = x.values[p];
+    for (let p = x.rowPtr[i]!; p < x.rowPtr[i + 1]!; p++) out.data[i * x.cols + x.colIdx[p]!] = x.values[p]!;
   }
   return out;
 }
@@ -141,16 +147,17 @@ export function csrTranspose(x: CsrMatrix): CsrMatrix {
 /** csrTranspose as resumable steps: it yields between blocks of rows (see util/cooperative). */
 export function* csrTransposeSteps(x: CsrMatrix): Steps<CsrMatrix> {
   const rowPtr = new Int32Array(x.cols + 1);
-  for (let p = 0; p < x.colIdx.length; p++) rowPtr[x.colIdx[p] + 1]++;
-  for (let c = 0; c < x.cols; c++) rowPtr[c + 1] += rowPtr[c];
+  // Columns < cols index rowPtr (cols + 1) and next (cols); p < nnz; i < rows; at < nnz (counting sort).
+  for (let p = 0; p < x.colIdx.length; p++) rowPtr[x.colIdx[p]! + 1]!++;
+  for (let c = 0; c < x.cols; c++) rowPtr[c + 1]! += rowPtr[c]!;
   const next = rowPtr.slice(0, x.cols);
   const colIdx = new Int32Array(x.colIdx.length);
   const values = new Float64Array(x.values.length);
   for (let i = 0; i < x.rows; i++) {
-    for (let p = x.rowPtr[i]; p < x.rowPtr[i + 1]; p++) {
-      const at = next[x.colIdx[p]]++;
+    for (let p = x.rowPtr[i]!; p < x.rowPtr[i + 1]!; p++) {
+      const at = next[x.colIdx[p]!]!++;
       colIdx[at] = i;
-      values[at] = x.values[p];
+      values[at] = x.values[p]!;
     }
     if ((i & 255) === 255) yield;
   }

@@ -70,16 +70,17 @@ class JsonScanner {
   }
 
   position(offset: number): SourcePosition {
-    const line = this.lineAt(offset);
-    return { line, column: offset - this.lineStarts![line - this.firstLine] + 1 };
+    const line = this.lineAt(offset); // firstLine + an index into lineStarts
+    return { line, column: offset - this.lineStarts![line - this.firstLine]! + 1 };
   }
 
   lineAt(offset: number): number {
     const starts = (this.lineStarts ??= computeLineStarts(this.text));
     // Positions are asked for in text order, so the line is found by walking on from the previous one
     // (linear in the lines overall); only an offset before the previous one starts again at line 1.
-    let line = starts[this.lastLine] <= offset ? this.lastLine : 0;
-    while (line + 1 < starts.length && starts[line + 1] <= offset) line++;
+    // starts holds at least the first line's 0, and lastLine is always an index into it.
+    let line = starts[this.lastLine]! <= offset ? this.lastLine : 0;
+    while (line + 1 < starts.length && starts[line + 1]! <= offset) line++;
     this.lastLine = line;
     return line + this.firstLine;
   }

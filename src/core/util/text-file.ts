@@ -17,7 +17,8 @@ export function decodeText(buf: Buffer | string): string {
 export function splitLines(text: string): NumberedLine[] {
   // Splitting on a plain string is several times faster than a regex on multi-megabyte runs.
   const parts = text.includes('\n') ? text.split('\n') : text.split('\r');
-  if (text.includes('\r')) for (let i = 0; i < parts.length; i++) if (parts[i].endsWith('\r')) parts[i] = parts[i].slice(0, -1);
+  // i < parts.length
+  if (text.includes('\r')) for (let i = 0; i < parts.length; i++) if (parts[i]!.endsWith('\r')) parts[i] = parts[i]!.slice(0, -1);
   // A trailing newline yields one empty last element that is not a line of the file.
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   return parts.map((t, i) => ({ line: i + 1, text: t }));
@@ -49,8 +50,9 @@ export function splitColumns(line: string): string[] {
  * Overlong forms, surrogates and code points above U+10FFFF are not UTF-8 (as in the WHATWG decoder).
  */
 export function invalidUtf8At(b: Uint8Array, start = 0, end = b.length): number {
+  // start ≤ i < end ≤ b.length, and a sequence is read only once i + n < end.
   for (let i = start; i < end; ) {
-    const c = b[i];
+    const c = b[i]!;
     if (c < 0x80) {
       i++;
       continue;
@@ -60,8 +62,8 @@ export function invalidUtf8At(b: Uint8Array, start = 0, end = b.length): number 
     // The second byte's range is narrower after E0 (overlong), ED (surrogates), F0 (overlong), F4 (> U+10FFFF).
     const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
     const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
-    if (b[i + 1] < lo || b[i + 1] > hi) return i - start;
-    for (let k = 2; k <= n; k++) if ((b[i + k] & 0xc0) !== 0x80) return i - start;
+    if (b[i + 1]! < lo || b[i + 1]! > hi) return i - start;
+    for (let k = 2; k <= n; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i - start;
     i += n + 1;
   }
   return -1;
@@ -89,7 +91,7 @@ export function invalidUtf8Lines(buf: Buffer): InvalidUtf8Line[] {
     let end = buf.indexOf(eol, start);
     if (end < 0) end = buf.length;
     const at = invalidUtf8At(buf, start, end);
-    if (at >= 0) out.push({ line, column: at + 1, byte: buf[start + at] });
+    if (at >= 0) out.push({ line, column: at + 1, byte: buf[start + at]! }); // at < end - start
     start = end + 1;
   }
   return out;
@@ -114,9 +116,9 @@ export function binaryReason(buf: Buffer): string | undefined {
   // Do not count a multi-byte character cut at the sample's end.
   let end = sample.length;
   if (buf.length > SNIFF_BYTES) {
-    let k = end - 1;
-    while (k >= 0 && end - k <= 3 && (sample[k] & 0xc0) === 0x80) k--;
-    if (k >= 0 && sample[k] >= 0xc0) end = k;
+    let k = end - 1; // 0 ≤ k < sample.length where read
+    while (k >= 0 && end - k <= 3 && (sample[k]! & 0xc0) === 0x80) k--;
+    if (k >= 0 && sample[k]! >= 0xc0) end = k;
   }
   const text = sample.subarray(0, end).toString('utf8');
   let replacements = 0;

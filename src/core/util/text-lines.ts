@@ -111,7 +111,7 @@ export class LineSplitter {
       if (stop < 0 || stop > end) stop = end;
       const at = invalidUtf8At(b, start, stop);
       const line: StreamedLine = { line: ++this.line, text: this.trim(b.toString('utf8', start, stop)) };
-      if (at >= 0) line.invalidUtf8 = { column: at + 1, byte: b[start + at] };
+      if (at >= 0) line.invalidUtf8 = { column: at + 1, byte: b[start + at]! }; // at < stop - start
       yield line;
       start = stop + 1;
     }

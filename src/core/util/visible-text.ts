@@ -57,10 +57,17 @@ export function visibleMarked(
   let out = '';
   for (let i = 0; i < text.length; i++) {
     at.push(out.length);
-    out += BIDI_ONE.test(text[i]) ? visibleText(text[i]) : text[i];
+    const c = text.charAt(i);
+    out += BIDI_ONE.test(c) ? visibleText(c) : c;
   }
   at.push(out.length);
-  return { text: out, marks: marks.map(([s, e]) => [at[Math.min(s, text.length)], at[Math.min(e, text.length)]]) };
+  // Marks are offsets into the text (an end past it is clamped); anything else is a caller's bug.
+  const moved = (offset: number): number => {
+    const shown = at[Math.min(offset, text.length)];
+    if (shown === undefined) throw new RangeError(`mark offset ${offset} is not an offset into the text`);
+    return shown;
+  };
+  return { text: out, marks: marks.map(([s, e]) => [moved(s), moved(e)]) };
 }
 
 const BIDI_ONE = /^[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]$/;

@@ -13,7 +13,8 @@ import { COVERED } from '../../../scripts/lint/unchecked-index.mjs';
 import { REPO_DIR } from '../../helpers/cli';
 
 const SCRIPT = join(REPO_DIR, 'scripts/lint/unchecked-index.mjs');
-const UNCOVERED = 'src/core/math/';
+// A folder of the scratch tree only: the real ones are all on their way into COVERED.
+const UNCOVERED = 'src/not-covered/';
 
 /** Writes `files` (path -> source) with a tsconfig for src/ and webview/ into a fresh folder, runs the ratchet there. */
 function ratchet(files: Record<string, string>) {

@@ -52,3 +52,8 @@ test('visibleMarked: highlighted ranges move with the text they cover', () => {
   // Without controls nothing moves.
   assert.deepEqual(visibleMarked('kopi gayo', [[0, 4]]), { text: 'kopi gayo', marks: [[0, 4]] });
 });
+
+test('visibleMarked: an end past the text is clamped to it; an offset that is not one into the text is refused', () => {
+  assert.deepEqual(visibleMarked('\u202Ekopi', [[1, 99]]).marks, [[8, 12]]);
+  assert.throws(() => visibleMarked('kopi', [[-1, 2]]), /mark offset -1 is not an offset into the text/);
+});
