@@ -27,6 +27,7 @@ export const COVERED = [
   'src/cli/',
   'src/extension/',
   'webview/',
+  'src/core/retrieval/postings/',
 ];
 
 const PROJECTS = ['src', 'webview'];
