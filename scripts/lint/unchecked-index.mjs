@@ -28,6 +28,7 @@ export const COVERED = [
   'src/extension/',
   'webview/',
   'src/core/retrieval/postings/',
+  'src/core/retrieval/simd/',
 ];
 
 const PROJECTS = ['src', 'webview'];
