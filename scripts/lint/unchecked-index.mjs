@@ -27,8 +27,7 @@ export const COVERED = [
   'src/cli/',
   'src/extension/',
   'webview/',
-  'src/core/retrieval/postings/',
-  'src/core/retrieval/simd/',
+  'src/core/retrieval/',
 ];
 
 const PROJECTS = ['src', 'webview'];
