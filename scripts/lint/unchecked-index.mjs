@@ -28,6 +28,7 @@ export const COVERED = [
   'src/extension/',
   'webview/',
   'src/core/retrieval/',
+  'src/core/tuning/',
 ];
 
 const PROJECTS = ['src', 'webview'];
