@@ -109,11 +109,9 @@ export class Postings implements PostingsData {
     for (const [n, id] of ms._documentIds) ids[n] = id;
     const fieldIds = fields.map((f) => fieldIdOf(ms, f));
     const avgLength = fieldIds.map((id) => ms._avgFieldLength[id] ?? 0);
-    const lengths = fieldIds.map((id) => {
-      const column = new Int32Array(docSpace);
-      for (const [n, ls] of ms._fieldLength) column[n] = ls[id] ?? 0;
-      return column;
-    });
+    const lengths = fields.map(() => new Int32Array(docSpace));
+    // f < fieldCount = fieldIds.length = lengths.length (here and in the copy below).
+    for (const [n, ls] of ms._fieldLength) for (let f = 0; f < fieldCount; f++) lengths[f]![n] = ls[fieldIds[f]!] ?? 0;
 
     const termNumbers = new Map<string, number>();
     const entries: Array<Map<number, Map<number, number>>> = [];
@@ -131,13 +129,13 @@ export class Postings implements PostingsData {
     const docs = new Int32Array(total);
     const tfs = new Uint32Array(total);
     let at = 0;
-    for (const [t, entry] of entries.entries()) {
-      for (const [f, id] of fieldIds.entries()) {
+    for (let t = 0; t < entries.length; t++) {
+      for (let f = 0; f < fieldCount; f++) {
         const l = t * fieldCount + f;
         const first = at;
         start[l] = first;
-        const freqs = entry.get(id);
-        const fieldLengths = lengths[f]!; // one column per field
+        const freqs = entries[t]!.get(fieldIds[f]!);
+        const fieldLengths = lengths[f]!;
         let maxTf = 0;
         let minLength = 0x7fffffff;
         let sorted = true;
