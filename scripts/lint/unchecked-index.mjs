@@ -29,6 +29,8 @@ export const COVERED = [
   'webview/',
   'src/core/util/',
   'src/core/math/',
+  'src/core/retrieval/',
+  'src/core/tuning/',
 ];
 
 const PROJECTS = ['src', 'webview'];

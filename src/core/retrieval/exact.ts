@@ -98,13 +98,14 @@ export class ExactIndex {
     if (row === undefined) return undefined;
     const off = row * this.padded;
     const out = new Float32Array(this.dimension);
+    // A stored row lies within the buffer (its padded elements) and has its scale (rowScale: capacity rows).
     for (let j = 0; j < this.dimension; j++) {
       out[j] =
         this.storage === 'float32'
-          ? this.f32[off + j]
+          ? this.f32[off + j]!
           : this.storage === 'float16'
-            ? halfValue(this.u16[off + j])
-            : this.i8[off + j] * this.rowScale[row];
+            ? halfValue(this.u16[off + j]!)
+            : this.i8[off + j]! * this.rowScale[row]!;
     }
     return out;
   }
@@ -188,7 +189,7 @@ export class ExactIndex {
     const live = this.liveRows();
     const out = new Int32Array(live.length);
     let n = 0;
-    for (let i = 0; i < live.length; i++) if (filter(this.rowIds[live[i]]!)) out[n++] = live[i];
+    for (let i = 0; i < live.length; i++) if (filter(this.rowIds[live[i]!]!)) out[n++] = live[i]!; // a live row has its id
     return out.subarray(0, n);
   }
 
@@ -206,9 +207,10 @@ export class ExactIndex {
     const d = this.dimension;
     const off = row * this.padded;
     const scale = this.space === 'cosine' ? inverseNorm(vector) : 1;
+    // j < d = vector.length (checked by set); the row's elements lie within the buffer, its scale within rowScale.
     if (this.storage === 'float32') {
       const m = this.f32;
-      for (let j = 0; j < d; j++) m[off + j] = vector[j] * scale;
+      for (let j = 0; j < d; j++) m[off + j] = vector[j]! * scale;
       m.fill(0, off + d, off + this.padded); // the padding must be zero (this memory may have been scratch)
       return;
     }
@@ -216,7 +218,7 @@ export class ExactIndex {
     if (this.storage === 'float16') {
       const m = this.u16;
       for (let j = 0; j < d; j++) {
-        const bits = toHalfBits(vector[j] * scale);
+        const bits = toHalfBits(vector[j]! * scale);
         m[off + j] = bits;
         norm2 += halfValue(bits) ** 2;
       }
@@ -224,10 +226,10 @@ export class ExactIndex {
     } else {
       const m = this.i8;
       let max = 0;
-      for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(vector[j] * scale));
+      for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(vector[j]! * scale));
       const s = max / INT8_MAX;
       for (let j = 0; j < d; j++) {
-        const v = s > 0 ? Math.round((vector[j] * scale) / s) : 0;
+        const v = s > 0 ? Math.round((vector[j]! * scale) / s) : 0;
         m[off + j] = v;
         norm2 += (v * s) ** 2;
       }
@@ -244,29 +246,31 @@ export class ExactIndex {
     const out = this.scores;
     const d = this.dimension;
     const scale = this.space === 'cosine' ? inverseNorm(query) : 1;
+    // j < d = query.length (checked by search) ≤ padded = q.length; i < n = rows.length ≤ out.length, and a row's
+    // scale and norm are in rowScale / rowNorm2 (capacity rows).
     let qNorm2 = 0;
     if (this.storage === 'int8') {
       // The query as int16 with its own scale; every partial sum stays below 2^31 (exact integer products).
       let max = 0;
-      for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(query[j] * scale));
+      for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(query[j]! * scale));
       const top = Math.min(32767, Math.floor((2 ** 31 - 1) / (INT8_MAX * this.padded)));
       const qs = max / top;
       const q = new Int16Array(this.padded);
       for (let j = 0; j < d; j++) {
-        const x = query[j] * scale;
+        const x = query[j]! * scale;
         q[j] = qs > 0 ? Math.round(x / qs) : 0;
         qNorm2 += x * x;
       }
       this.run('dot_i8', q, rows, out);
-      for (let i = 0; i < n; i++) out[i] *= qs * this.rowScale[rows[i]];
+      for (let i = 0; i < n; i++) out[i]! *= qs * this.rowScale[rows[i]!]!;
     } else {
       const q = new Float32Array(this.padded);
-      for (let j = 0; j < d; j++) q[j] = query[j] * scale;
-      for (let j = 0; j < d; j++) qNorm2 += q[j] * q[j];
+      for (let j = 0; j < d; j++) q[j] = query[j]! * scale;
+      for (let j = 0; j < d; j++) qNorm2 += q[j]! * q[j]!;
       this.run(this.storage === 'float16' ? 'dot_f16' : this.space === 'l2' ? 'l2_f32' : 'dot_f32', q, rows, out);
     }
     if (this.space === 'l2' && this.storage !== 'float32') {
-      for (let i = 0; i < n; i++) out[i] = 0 - (qNorm2 - 2 * out[i] + this.rowNorm2[rows[i]]); // 0 - s: never -0
+      for (let i = 0; i < n; i++) out[i] = 0 - (qNorm2 - 2 * out[i]! + this.rowNorm2[rows[i]!]!); // 0 - s: never -0
     }
     return out;
   }
@@ -296,7 +300,7 @@ export class ExactIndex {
     new Int32Array(this.bytes, rowsAt, n).set(rows);
     this.wasm[kernel](qAt, 0, this.stride, rowsAt, n, outAt, P);
     const result = kernel === 'dot_i8' ? new Int32Array(this.bytes, outAt, n) : new Float32Array(this.bytes, outAt, n);
-    for (let i = 0; i < n; i++) out[i] = result[i];
+    for (let i = 0; i < n; i++) out[i] = result[i]!; // result is n long
   }
 
   private grow(capacity: number): void {
@@ -350,7 +354,7 @@ function align16(n: number): number {
 
 function inverseNorm(v: ArrayLike<number>): number {
   let s = 0;
-  for (let j = 0; j < v.length; j++) s += v[j] * v[j];
+  for (let j = 0; j < v.length; j++) s += v[j]! * v[j]!;
   return s > 0 ? 1 / Math.sqrt(s) : 0;
 }
 
@@ -367,39 +371,41 @@ function selectTop(
 ): ScoredId[] {
   const heap = new Int32Array(k);
   let size = 0;
+  // heap[0..size) holds positions i < rows.length (scores has one per row), size ≤ k = heap.length; rows listed
+  // are live (their ids are there).
   // a ranks below b: lower score, or the same score and the smaller id (ties go by id descending)
-  const below = (a: number, b: number) => scores[a] < scores[b] || (scores[a] === scores[b] && ids[rows[a]]! < ids[rows[b]]!);
+  const below = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && ids[rows[a]!]! < ids[rows[b]!]!);
   for (let i = 0; i < rows.length; i++) {
-    if (mask && mask[rows[i]] === 0) continue;
+    if (mask && mask[rows[i]!] === 0) continue;
     if (size < k) {
       let c = size++;
       heap[c] = i;
       while (c > 0) {
         const p = (c - 1) >> 1;
-        if (!below(heap[c], heap[p])) break;
-        [heap[c], heap[p]] = [heap[p], heap[c]];
+        if (!below(heap[c]!, heap[p]!)) break;
+        [heap[c], heap[p]] = [heap[p]!, heap[c]!];
         c = p;
       }
       continue;
     }
-    const s = scores[i];
-    const worst = scores[heap[0]];
-    if (s < worst || (s === worst && ids[rows[i]]! < ids[rows[heap[0]]]!)) continue;
+    const s = scores[i]!;
+    const worst = scores[heap[0]!]!;
+    if (s < worst || (s === worst && ids[rows[i]!]! < ids[rows[heap[0]!]!]!)) continue;
     heap[0] = i;
     let c = 0;
     for (;;) {
       const l = 2 * c + 1;
       const r = l + 1;
       let w = c;
-      if (l < size && below(heap[l], heap[w])) w = l;
-      if (r < size && below(heap[r], heap[w])) w = r;
+      if (l < size && below(heap[l]!, heap[w]!)) w = l;
+      if (r < size && below(heap[r]!, heap[w]!)) w = r;
       if (w === c) break;
-      [heap[c], heap[w]] = [heap[w], heap[c]];
+      [heap[c], heap[w]] = [heap[w]!, heap[c]!];
       c = w;
     }
   }
   const out: ScoredId[] = [];
-  for (let h = 0; h < size; h++) out.push({ id: ids[rows[heap[h]]]!, score: scores[heap[h]] });
+  for (let h = 0; h < size; h++) out.push({ id: ids[rows[heap[h]!]!]!, score: scores[heap[h]!]! });
   return out.sort(compareScored);
 }
 
@@ -411,15 +417,15 @@ export function annRecallAtK(ann: readonly (readonly string[])[], exact: readonl
   if (ann.length !== exact.length) throw new Error('annRecallAtK: ann and exact need one list per query');
   if (exact.length === 0) return 1;
   let sum = 0;
-  for (let i = 0; i < exact.length; i++) {
-    const truth = exact[i].slice(0, k);
+  for (const [i, list] of exact.entries()) {
+    const truth = list.slice(0, k);
     if (truth.length === 0) {
       sum += 1;
       continue;
     }
     const want = new Set(truth);
     let hit = 0;
-    for (const id of ann[i].slice(0, k)) if (want.has(id)) hit++;
+    for (const id of ann[i]!.slice(0, k)) if (want.has(id)) hit++; // as many lists as exact (checked above)
     sum += hit / truth.length;
   }
   return sum / exact.length;

@@ -25,7 +25,7 @@ export function reciprocalRankFusion(lists: readonly RrfList[], k = 60): FusedDo
     const weight = list.weight ?? 1;
     const depth = Math.min(list.depth ?? Infinity, list.docs.length);
     for (let i = 0; i < depth; i++) {
-      const id = list.docs[i].id;
+      const id = list.docs[i]!.id; // i < depth ≤ docs.length
       let entry = fused.get(id);
       if (!entry) {
         entry = { id, score: 0, ranks: {} };

@@ -87,7 +87,7 @@ function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; // 1 ≤ m < s.length when there are two or more
 }
 
 /** Beside the data file: which corpus it holds, and the data file's sha256 (checked as it is loaded). */

@@ -82,15 +82,20 @@ export function explainLexical(
   const queryTerms = index.analyzer.analyze(text);
   const distinct = [...new Set(queryTerms)];
   const short = ms._idToShortId.get(docId);
-  const fields = index.fields.filter((f) => (options.boosts[f] ?? 0) > 0);
+  const fields = index.fields.flatMap((field) => {
+    const boost = options.boosts[field] ?? 0;
+    return boost > 0 ? [{ field, boost }] : [];
+  });
   const parts: LexicalPart[] = [];
   if (short !== undefined) {
     for (const queryTerm of queryTerms) {
       const expansions = expansionsOf(ms, queryTerm, options.prefix, options.fuzzy);
-      for (const field of fields) {
+      for (const { field, boost } of fields) {
         const fieldId = ms._fieldIds[field];
+        if (fieldId === undefined) throw new Error(`explain: MiniSearch does not index the field '${field}'`);
         const fieldLength = ms._fieldLength.get(short)?.[fieldId] ?? 0;
-        const avgFieldLength = ms._avgFieldLength[fieldId];
+        // MiniSearch keeps an average per field once a document is indexed (this one is).
+        const avgFieldLength = ms._avgFieldLength[fieldId]!;
         for (const e of expansions) {
           const postings = e.data.get(fieldId);
           const tf = postings?.get(short);
@@ -113,7 +118,7 @@ export function explainLexical(
             idf,
             lengthNorm,
             bm25,
-            boost: options.boosts[field],
+            boost,
             coordination: 1,
             contribution: 0,
           });

@@ -152,8 +152,8 @@ export class LexicalIndex {
 
   private static *buildSteps(docs: readonly Document[], fields: string[], analyzer: Analyzer): Steps<LexicalIndex> {
     const index = new LexicalIndex(fields, analyzer);
-    for (let i = 0; i < docs.length; i++) {
-      index.miniSearch.add(docs[i]);
+    for (const [i, doc] of docs.entries()) {
+      index.miniSearch.add(doc);
       yield i + 1;
     }
     index.exactAverageLengths();
@@ -198,8 +198,8 @@ export class LexicalIndex {
   private exactAverageLengths(): void {
     const ms = this.ms as unknown as { _fieldLength: Map<number, number[]>; _avgFieldLength: number[]; _documentCount: number };
     const sums = this.fields.map(() => 0);
-    for (const lengths of ms._fieldLength.values()) for (let f = 0; f < sums.length; f++) sums[f] += lengths[f] ?? 0;
-    for (let f = 0; f < sums.length; f++) ms._avgFieldLength[f] = ms._documentCount > 0 ? sums[f] / ms._documentCount : 0;
+    for (const lengths of ms._fieldLength.values()) for (let f = 0; f < sums.length; f++) sums[f]! += lengths[f] ?? 0; // f < sums.length
+    sums.forEach((sum, f) => (ms._avgFieldLength[f] = ms._documentCount > 0 ? sum / ms._documentCount : 0));
   }
 
   /** Are the per-field scores of this query under these settings cached (fieldScores will not search)? */
@@ -268,7 +268,8 @@ export class LexicalIndex {
         raw[h.slot] = h.raw;
         for (const t of h.terms) {
           const i = termIndex.get(t);
-          if (i !== undefined) mask[h.slot * maskWords + (i >>> 5)] |= 1 << (i & 31);
+          // slot < docIds.length and i < terms.length ≤ 32 · maskWords: the word is in mask.
+          if (i !== undefined) mask[h.slot * maskWords + (i >>> 5)]! |= 1 << (i & 31);
         }
       }
       perField.set(field, { raw, mask });
@@ -292,8 +293,8 @@ export class LexicalIndex {
     const limit = options.limit ?? 10;
     const filter = options.filter;
     const tokens = this.analyzer.tokenize(prefix);
-    if (tokens.length === 0) return [];
     const lastRaw = tokens[tokens.length - 1];
+    if (lastRaw === undefined) return []; // no token
     const last = (this.analyzer.processTerm(lastRaw) ?? lastRaw).toLowerCase();
     const earlier = [...new Set(this.analyzer.analyze(tokens.slice(0, -1).join(' ')))];
     const raw = this.miniSearch.autoSuggest(prefix, {
@@ -402,7 +403,8 @@ export function recombine(scores: FieldScores, options: RecombineOptions): Lexic
   // (those above it, and the ties at it, which compareScored orders by id).
   const floor = depthFloor(buffers, total, depth);
   const hits: ScoredId[] = [];
-  if (depth > 0) for (let j = 0; j < total; j++) if (kept[j] >= floor) hits.push({ id: docIds[slots[j]], score: kept[j] });
+  // j < total ≤ the buffers' length; a slot is a candidate (below docIds.length).
+  if (depth > 0) for (let j = 0; j < total; j++) if (kept[j]! >= floor) hits.push({ id: docIds[slots[j]!]!, score: kept[j]! });
   spare = buffers;
   hits.sort(compareScored);
   if (hits.length > depth) hits.length = depth;
@@ -441,11 +443,11 @@ export class CandidateRanker {
       // (order · 2^21 + slot) stays below 2^53 (orders below 2^31): a plain numeric sort, the slot in the low bits.
       const order = idOrder ?? idOrderOf(docIds);
       const keys = new Float64Array(n);
-      for (let i = 0; i < n; i++) keys[i] = order.get(docIds[i])! * 2 ** 21 + i;
+      for (let i = 0; i < n; i++) keys[i] = order.get(docIds[i]!)! * 2 ** 21 + i; // i < n = docIds.length
       keys.sort();
       byId = Int32Array.from(keys, (k) => k % 2 ** 21);
     } else {
-      byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => compareIdBytes(docIds[b], docIds[a]));
+      byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => compareIdBytes(docIds[b]!, docIds[a]!)); // slots < n
     }
     this.slotOfIdRank = byId;
     this.idRank = new Int32Array(n);
@@ -467,7 +469,7 @@ export class CandidateRanker {
     this.fields.forEach((field, f) => {
       const boost = options.boosts[field] ?? 0;
       if (boost > 0) {
-        raws.push(this.raws[f]);
+        raws.push(this.raws[f]!); // one raw column per field
         boosts.push(boost);
         set |= 1 << f;
       }
@@ -495,18 +497,20 @@ export class CandidateRanker {
     let m = 0;
     let ties = 0;
     const idRank = this.idRank;
+    // j < total ≤ the buffers' length; a slot is a candidate, which has an id rank (< candidates = mark's length);
+    // out holds m positions j.
     for (let j = 0; j < total; j++) {
-      if (kept[j] > floor) out[m++] = j;
+      if (kept[j]! > floor) out[m++] = j;
       else if (kept[j] === floor) {
-        mark[idRank[slots[j]]] = 1;
+        mark[idRank[slots[j]!]!] = 1;
         ties++;
       }
     }
     sortByScoreThenId(out, m, kept, slots, idRank);
     for (let i = 0; i < m; i++) {
-      const j = out[i];
-      if (scoreOut) scoreOut[i] = kept[j];
-      out[i] = slots[j];
+      const j = out[i]!;
+      if (scoreOut) scoreOut[i] = kept[j]!;
+      out[i] = slots[j]!;
     }
     let n = m;
     if (ties > 0) {
@@ -517,7 +521,7 @@ export class CandidateRanker {
         ties--;
         if (n < depth) {
           if (scoreOut) scoreOut[n] = floor;
-          out[n++] = bySlot[r];
+          out[n++] = bySlot[r]!; // r < candidates: ties are left, so a marked rank is ahead
         }
       }
     }
@@ -537,19 +541,21 @@ export function idOrderOf(ids: Iterable<string>): Map<string, number> {
  * their candidate ascending (compareScored's order): by hand, as a typed array's sort with a comparator is slow.
  */
 function sortByScoreThenId(order: Int32Array, m: number, kept: Float64Array, slots: Int32Array, idRank: Int32Array): void {
+  // Positions lo..hi stay within order[0..m); the scans stop at the pivot (or an equal) before leaving [lo, hi];
+  // order holds positions into kept / slots, a slot has its idRank.
   const quick = (lo: number, hi: number): void => {
     while (hi - lo > 16) {
-      const p = order[(lo + hi) >>> 1];
-      const ps = kept[p];
-      const pr = idRank[slots[p]];
+      const p = order[(lo + hi) >>> 1]!;
+      const ps = kept[p]!;
+      const pr = idRank[slots[p]!]!;
       let i = lo;
       let j = hi;
       while (i <= j) {
-        for (let x = order[i]; kept[x] > ps || (kept[x] === ps && idRank[slots[x]] < pr); x = order[i]) i++;
-        for (let x = order[j]; ps > kept[x] || (ps === kept[x] && pr < idRank[slots[x]]); x = order[j]) j--;
+        for (let x = order[i]!; kept[x]! > ps || (kept[x] === ps && idRank[slots[x]!]! < pr); x = order[i]!) i++;
+        for (let x = order[j]!; ps > kept[x]! || (ps === kept[x] && pr < idRank[slots[x]!]!); x = order[j]!) j--;
         if (i <= j) {
-          const x = order[i];
-          order[i++] = order[j];
+          const x = order[i]!;
+          order[i++] = order[j]!;
           order[j--] = x;
         }
       }
@@ -563,12 +569,12 @@ function sortByScoreThenId(order: Int32Array, m: number, kept: Float64Array, slo
       }
     }
     for (let i = lo + 1; i <= hi; i++) {
-      const x = order[i];
-      const xs = kept[x];
-      const xr = idRank[slots[x]];
+      const x = order[i]!;
+      const xs = kept[x]!;
+      const xr = idRank[slots[x]!]!;
       let j = i - 1;
-      while (j >= lo && (xs > kept[order[j]] || (xs === kept[order[j]] && xr < idRank[slots[order[j]]]))) {
-        order[j + 1] = order[j];
+      while (j >= lo && (xs > kept[order[j]!]! || (xs === kept[order[j]!] && xr < idRank[slots[order[j]!]!]!))) {
+        order[j + 1] = order[j]!;
         j--;
       }
       order[j + 1] = x;
@@ -598,13 +604,17 @@ function minQualityOf(scores: FieldScores, options: RecombineOptions): number {
  * `coordination`): their positions into `slots`, their scores into `kept`; returns how many.
  */
 function scoreCandidates(scores: FieldScores, options: RecombineOptions, slots: Int32Array, kept: Float64Array): number {
-  const active = [...scores.perField].filter(([field]) => (options.boosts[field] ?? 0) > 0);
+  const active: Array<{ field: string; raw: Float64Array; boost: number }> = [];
+  for (const [field, { raw }] of scores.perField) {
+    const boost = options.boosts[field] ?? 0;
+    if (boost > 0) active.push({ field, raw, boost });
+  }
   const resolved: ResolvedBoosts = {
-    raws: active.map(([, data]) => data.raw),
-    boosts: active.map(([field]) => options.boosts[field]),
+    raws: active.map((a) => a.raw),
+    boosts: active.map((a) => a.boost),
     quality: matchedTerms(
       scores,
-      active.map(([field]) => field),
+      active.map((a) => a.field),
     ),
     minQuality: minQualityOf(scores, options),
     filter: options.filter,
@@ -622,14 +632,15 @@ function scoreResolved(
   const { docIds } = scores;
   const n = docIds.length;
   let total = 0;
+  // i < n = docIds.length, the length of quality and of each raw column; boosts and raws go in pairs; total ≤ i.
   for (let i = 0; i < n; i++) {
-    const q = quality[i];
+    const q = quality[i]!;
     if (q < minQuality) continue; // no query term in any searched field (or not all of them, under AND)
-    if (filter && !filter(docIds[i])) continue;
+    if (filter && !filter(docIds[i]!)) continue;
     // Summed in field order (MiniSearch's order of float operations). A field without the candidate adds +0, which
     // leaves the sum exactly as skipping it would (the sum starts at +0, so it is never -0).
     let score = 0;
-    for (let f = 0; f < raws.length; f++) score += boosts[f] * raws[f][i];
+    for (let f = 0; f < raws.length; f++) score += boosts[f]! * raws[f]![i]!;
     slots[total] = i;
     kept[total++] = coordination ? score * q : score;
   }
@@ -667,25 +678,26 @@ let spare: Buffers | undefined;
 function nthLargest(a: Float64Array, length: number, t: number): number {
   let lo = 0;
   let hi = length - 1;
+  // 0 ≤ t < length ≤ a.length, and lo ≤ t ≤ hi throughout; the scans stop at the pivot (or an equal) within [lo, hi].
   while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1];
+    const pivot = a[(lo + hi) >>> 1]!;
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while (a[i] > pivot) i++;
-      while (a[j] < pivot) j--;
+      while (a[i]! > pivot) i++;
+      while (a[j]! < pivot) j--;
       if (i <= j) {
-        const x = a[i];
-        a[i++] = a[j];
+        const x = a[i]!;
+        a[i++] = a[j]!;
         a[j--] = x;
       }
     }
     // a[lo..j] >= pivot >= a[i..hi], and everything between equals the pivot.
     if (t <= j) hi = j;
     else if (t >= i) lo = i;
-    else return a[t];
+    else return a[t]!;
   }
-  return a[lo];
+  return a[lo]!;
 }
 
 /** Per query's scores (kept as long as they are), per field set searched (JSON of the fields in order). */
@@ -702,14 +714,15 @@ function matchedTerms(scores: FieldScores, fields: readonly string[]): Uint16Arr
   const masks = fields.map((field) => scores.perField.get(field)!);
   const quality = new Uint16Array(docIds.length);
   const union = new Uint32Array(maskWords);
+  // w < maskWords = union.length; mask has maskWords words per candidate.
   for (let i = 0; i < docIds.length; i++) {
     union.fill(0);
     for (const { raw, mask } of masks) {
       if (raw[i] === 0) continue;
-      for (let w = 0; w < maskWords; w++) union[w] |= mask[i * maskWords + w];
+      for (let w = 0; w < maskWords; w++) union[w]! |= mask[i * maskWords + w]!;
     }
     let q = 0;
-    for (let w = 0; w < maskWords; w++) q += popcount(union[w]);
+    for (let w = 0; w < maskWords; w++) q += popcount(union[w]!);
     quality[i] = q;
   }
   byFields.set(key, quality);

@@ -35,29 +35,30 @@ export class TopK {
   offer(id: string, score: number): void {
     if (this.k <= 0) return;
     const items = this.items;
+    // Heap positions i, p, l, r, w are read only below items.length (items[0] exists once the heap is full, k > 0).
     if (items.length < this.k) {
       items.push({ id, score });
       let i = items.length - 1;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (!this.worse(items[i], items[p])) break;
-        [items[i], items[p]] = [items[p], items[i]];
+        if (!this.worse(items[i]!, items[p]!)) break;
+        [items[i], items[p]] = [items[p]!, items[i]!];
         i = p;
       }
       return;
     }
     const candidate = { id, score };
-    if (!this.worse(items[0], candidate)) return;
+    if (!this.worse(items[0]!, candidate)) return;
     items[0] = candidate;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let w = i;
-      if (l < items.length && this.worse(items[l], items[w])) w = l;
-      if (r < items.length && this.worse(items[r], items[w])) w = r;
+      if (l < items.length && this.worse(items[l]!, items[w]!)) w = l;
+      if (r < items.length && this.worse(items[r]!, items[w]!)) w = r;
       if (w === i) break;
-      [items[i], items[w]] = [items[w], items[i]];
+      [items[i], items[w]] = [items[w]!, items[i]!];
       i = w;
     }
   }
@@ -69,7 +70,8 @@ export class TopK {
 
   /** Score of the worst kept item (-Infinity while not full). */
   get worstScore(): number {
-    return this.full && this.items.length > 0 ? this.items[0].score : -Infinity;
+    const root = this.items[0];
+    return this.full && root ? root.score : -Infinity;
   }
 
   sorted(): ScoredId[] {

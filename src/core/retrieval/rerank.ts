@@ -59,13 +59,15 @@ export async function rerankCandidates(
     else scores[i] = cached;
   });
   if (missing.length > 0) {
-    const passages = missing.map((i) => rerankPassage(docsById.get(pool[i].id)!, options.maxPassageChars));
+    // missing holds positions of pool; fresh has a score per passage (checked below).
+    const passages = missing.map((i) => rerankPassage(docsById.get(pool[i]!.id)!, options.maxPassageChars));
     const fresh = await reranker.score(query, passages, options.signal);
     if (fresh.length !== passages.length)
       throw new ProviderError(`reranker ${reranker.id} returned ${fresh.length} scores for ${passages.length} passages`, reranker.id);
     missing.forEach((i, j) => {
-      scores[i] = fresh[j];
-      options.cache?.set(reranker.id, query, docsById.get(pool[i].id)!.hash, fresh[j]);
+      const score = fresh[j]!;
+      scores[i] = score;
+      options.cache?.set(reranker.id, query, docsById.get(pool[i]!.id)!.hash, score);
     });
   }
   const hits = rerankedOrder(

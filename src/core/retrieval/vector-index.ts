@@ -50,11 +50,12 @@ export class HnswIndex {
     space: 'cosine' | 'ip',
     params: HnswParams,
   ): Steps<HnswIndex> {
+    if (vectors.length !== ids.length) throw new RangeError(`HNSW build: ${vectors.length} vectors for ${ids.length} ids`);
     const hnsw = new HierarchicalNSW(space, dimension);
     hnsw.initIndex(Math.max(16, ids.length), params.M, params.efConstruction, 100);
     const index = new HnswIndex(hnsw, dimension, space, params);
-    for (let i = 0; i < ids.length; i++) {
-      index.upsert(ids[i], vectors[i]);
+    for (const [i, id] of ids.entries()) {
+      index.upsert(id, vectors[i]!); // as many vectors as ids (checked above)
       yield i + 1;
     }
     return index;
@@ -99,9 +100,9 @@ export class HnswIndex {
       : undefined;
     const { neighbors, distances } = this.hnsw.searchKnn(Array.from(query), n, labelFilter);
     const out: ScoredId[] = [];
-    for (let i = 0; i < neighbors.length; i++) {
-      const id = this.labelToId[neighbors[i]];
-      if (id !== undefined) out.push({ id, score: 1 - distances[i] });
+    for (const [i, label] of neighbors.entries()) {
+      const id = this.labelToId[label];
+      if (id !== undefined) out.push({ id, score: 1 - distances[i]! }); // a distance per neighbour
     }
     return out;
   }

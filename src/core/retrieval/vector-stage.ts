@@ -17,6 +17,7 @@ import { configAnalyzer } from './analyzer';
 import type { DocFilter } from './doc-filter';
 import { ExactIndex } from './exact';
 import type { BuildInfo, DocumentDiff, LearnedModels } from './pipeline';
+import { embedEach, embedQuery } from './providers/embed';
 import { createEmbedder, type ProviderContext } from './providers/factory';
 import { createLsaEmbedder, LsaModel, trainLsaSliced } from './providers/lsa';
 import { precomputedDocumentVectors } from './providers/precomputed';
@@ -91,8 +92,8 @@ export class VectorStage {
       const ordered = byId(docs);
       this.lsa = await this.lsaModel(v.embedder, ordered, work);
       this.embedder = createLsaEmbedder(this.lsa);
-      const vs = this.lsa.docVectors(); // in training order
-      docVectors = new Map(ordered.map((d, i) => [d.id, vs[i]]));
+      const vs = this.lsa.docVectors(); // in training order, one per document (a loaded model: its count checked)
+      docVectors = new Map(ordered.map((d, i) => [d.id, vs[i]!]));
     }
     this.embedder ??= this.options.embedder;
     if (!this.embedder) {
@@ -102,8 +103,8 @@ export class VectorStage {
     if (!docVectors && provider === 'precomputed' && !this.options.embedder) {
       const pre = precomputedDocumentVectors(docs as Document[], typeof v.embedder.field === 'string' ? v.embedder.field : 'vector');
       docVectors = pre.vectors;
-      if (pre.diagnostics.length)
-        this.notes.push(`vector: ${pre.diagnostics.length} document vector problem(s), first: ${pre.diagnostics[0].message}`);
+      const [problem] = pre.diagnostics;
+      if (problem) this.notes.push(`vector: ${pre.diagnostics.length} document vector problem(s), first: ${problem.message}`);
     }
     if (!docVectors && this.embedder.dimension) this.checkFits(docs.length, this.embedder.dimension);
     if (!docVectors) {
@@ -112,8 +113,8 @@ export class VectorStage {
       const slicer = work.phase('embedding', docs.length);
       for (let i = 0; i < docs.length; i += batch) {
         const slice = docs.slice(i, i + batch);
-        const vs = await this.embedder.embed(slice.map(embedText), 'document', work.signal);
-        slice.forEach((d, j) => docVectors!.set(d.id, vs[j]));
+        const vs = await embedEach(this.embedder, slice.map(embedText), 'document', work.signal);
+        slice.forEach((d, j) => docVectors!.set(d.id, vs[j]!)); // one vector per text (embedEach)
         if (slicer.due()) await slicer.pause(i + slice.length);
       }
     }
@@ -290,7 +291,7 @@ export class VectorStage {
   async exactSearch(text: string, k: number, filter?: DocFilter): Promise<string[] | undefined> {
     await this.current();
     if (!this.exact || !this.embedder) return undefined;
-    const [q] = await this.embedder.embed([text], 'query');
+    const q = await embedQuery(this.embedder, text);
     return this.exact.search(q, k, filter).map((h) => h.id);
   }
 
@@ -323,8 +324,8 @@ export class VectorStage {
       );
       for (const [id, vec] of pre.vectors) this.exact.set(id, vec);
     } else if (upserts.length) {
-      const vs = await this.embedder.embed(upserts.map(embedText), 'document');
-      upserts.forEach((d, i) => this.exact!.set(d.id, vs[i]));
+      const vs = await embedEach(this.embedder, upserts.map(embedText), 'document');
+      upserts.forEach((d, i) => this.exact!.set(d.id, vs[i]!)); // one vector per text (embedEach)
     }
     for (const id of deletes) this.exact.delete(id);
     if (this.hnsw) this.staleVectors ??= 'hnsw';

@@ -56,14 +56,15 @@ export class Bm25Candidates {
         if (!exp) expansions.set(term, (exp = expand(p, term, settings.prefix, settings.fuzzy)));
         const group: Group = [];
         for (const [t, weight] of exp) {
+          // t is a term number and field < fieldCount: l is a list, whose postings [start, end) lie within docs / tfs.
           const l = t * p.fieldCount + field;
-          const start = p.start[l];
-          const end = p.end[l];
+          const start = p.start[l]!;
+          const end = p.end[l]!;
           if (end === start) continue;
           const slots = new Int32Array(end - start);
           const tfs = new Float64Array(end - start);
           for (let i = start; i < end; i++) {
-            const n = p.docs[i];
+            const n = p.docs[i]!;
             let s = slotOf.get(n);
             if (s === undefined) {
               s = docs.length;
@@ -71,7 +72,7 @@ export class Bm25Candidates {
               docs.push(n);
             }
             slots[i - start] = s;
-            tfs[i - start] = p.tfs[i];
+            tfs[i - start] = p.tfs[i]!;
           }
           group.push({ weight, idf: idfOf(p.documentCount, end - start), slots, tfs });
           fieldRaw.push({ source: sourceOf.get(term)!, start, end });
@@ -85,18 +86,20 @@ export class Bm25Candidates {
     const n = docs.length;
     const perField: FieldScores['perField'] = new Map();
     this.fieldQuality = [];
+    // raw has a list per field; a posting's document has its slot s < n, a source is below 32 · maskWords, so the
+    // masks' words are in range.
     index.fields.forEach((name, field) => {
       const mask = new Uint32Array(n * maskWords);
-      for (const list of raw[field]) {
+      for (const list of raw[field]!) {
         for (let i = list.start; i < list.end; i++) {
-          const s = slotOf.get(p.docs[i])!;
-          mask[s * maskWords + (list.source >>> 5)] |= 1 << (list.source & 31);
+          const s = slotOf.get(p.docs[i]!)!;
+          mask[s * maskWords + (list.source >>> 5)]! |= 1 << (list.source & 31);
         }
       }
       const quality = new Uint16Array(n);
       for (let s = 0; s < n; s++) {
         let q = 0;
-        for (let w = 0; w < maskWords; w++) q += popCount(mask[s * maskWords + w]);
+        for (let w = 0; w < maskWords; w++) q += popCount(mask[s * maskWords + w]!);
         quality[s] = q;
       }
       this.fieldQuality.push(quality);
@@ -114,31 +117,33 @@ export class Bm25Candidates {
     const seen = new Int32Array(n).fill(-1);
     const touched = new Int32Array(n);
     let stamp = 0;
+    // fieldNames are the index's fields (scores has one column per field); a slot s < n indexes every per-candidate
+    // array (termSum, seen, touched, quality, fieldSum, docs) and a document number the norms; count ≤ n.
     for (let field = 0; field < this.groups.length; field++) {
       const norm = this.postings.norms(field, k, b);
-      const fieldSum = this.scores.perField.get(fieldNames[field])!.raw;
+      const fieldSum = this.scores.perField.get(fieldNames[field]!)!.raw;
       fieldSum.fill(0);
-      for (const group of this.groups[field]) {
+      for (const group of this.groups[field]!) {
         // A candidate's term score: its lists' contributions summed in list order (top-k's order), then added once.
         let count = 0;
         stamp++;
         for (const list of group) {
           const { weight, idf, slots, tfs } = list;
           for (let i = 0; i < slots.length; i++) {
-            const s = slots[i];
-            const tf = tfs[i];
-            const x = weight * (idf * (d + (tf * k1p1) / (tf + norm[this.docs[s]])));
+            const s = slots[i]!;
+            const tf = tfs[i]!;
+            const x = weight * (idf * (d + (tf * k1p1) / (tf + norm[this.docs[s]!]!)));
             if (seen[s] !== stamp) {
               seen[s] = stamp;
               touched[count++] = s;
               termSum[s] = x;
-            } else termSum[s] += x;
+            } else termSum[s]! += x;
           }
         }
-        for (let i = 0; i < count; i++) fieldSum[touched[i]] += termSum[touched[i]];
+        for (let i = 0; i < count; i++) fieldSum[touched[i]!]! += termSum[touched[i]!]!;
       }
-      const quality = this.fieldQuality[field];
-      for (let s = 0; s < n; s++) if (quality[s] > 0) fieldSum[s] = (fieldSum[s] * quality[s]) / quality[s];
+      const quality = this.fieldQuality[field]!;
+      for (let s = 0; s < n; s++) if (quality[s]! > 0) fieldSum[s] = (fieldSum[s]! * quality[s]!) / quality[s]!;
     }
   }
 }

@@ -171,12 +171,13 @@ function checkNumber(n: number, setting: SchemaNode, flag: string): void {
 export function withSetting(raw: Record<string, unknown>, path: string, value: SettingValue): Record<string, unknown> {
   const out = structuredClone(raw);
   const parts = path.split('.');
+  const leaf = parts.pop()!; // split gives at least one part
   let node: Record<string, unknown> = out;
-  for (const part of parts.slice(0, -1)) {
+  for (const part of parts) {
     const next = node[part];
     if (next === undefined || next === null || typeof next !== 'object') node[part] = {};
     node = node[part] as Record<string, unknown>;
   }
-  node[parts[parts.length - 1]] = value;
+  node[leaf] = value;
   return out;
 }

@@ -107,28 +107,29 @@ export async function prepareRecombination(
   const top = new Int32Array(largest);
   return {
     async score(configs, work) {
-      const options = configs.map((c) => lexicalQuery(c.lexical!, c.lexical!.depth));
-      const values = configs.map(() => new Map<string, number>());
+      // Per config: its query options and its values.
+      const runs = configs.map((c) => ({ options: lexicalQuery(c.lexical!, c.lexical!.depth), values: new Map<string, number>() }));
       const slicer = work.phase('queries', queries.length);
       for (const [done, q] of queries.entries()) {
         if (slicer.due()) await slicer.pause(done);
         work.throwIfAborted();
-        for (let c = 0; c < configs.length; c++) {
+        for (const { options, values } of runs) {
           if (!q.ranker) {
-            values[c].set(q.qid, q.empty);
+            values.set(q.qid, q.empty);
             continue;
           }
-          const n = q.ranker.rank(options[c], top);
+          const n = q.ranker.rank(options, top);
           const grades = new Array<number | undefined>(n);
+          // rank wrote n candidate positions into top; grades has one per candidate.
           for (let i = 0; i < n; i++) {
-            const g = q.grades![top[i]];
+            const g = q.grades![top[i]!]!;
             grades[i] = Number.isNaN(g) ? undefined : g;
           }
-          values[c].set(q.qid, computeMetric(objective, contextOfGrades(grades, q.judged)));
+          values.set(q.qid, computeMetric(objective, contextOfGrades(grades, q.judged)));
         }
       }
       slicer.end();
-      return values;
+      return runs.map((r) => r.values);
     },
   };
 }

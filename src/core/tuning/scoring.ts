@@ -122,18 +122,20 @@ export function summarizeSweep(
       .sort(byTune);
     const byIndex = new Map(combinations.map((c) => [c.index, c]));
     for (const row of rows.slice(0, top)) row.holdoutStats = holdoutScore(byIndex.get(row.index)!.perQuery, base, plan.holdout, seed);
-    summary = { base: { tune: baseTune, holdout: baseHoldout }, estimate: rows[0].holdoutStats!, chosenTuneGain: rows[0].tuneGain };
+    const best = rows[0]!; // a row per combination, and there is one (checked above); top ≥ 1 scored its holdout
+    summary = { base: { tune: baseTune, holdout: baseHoldout }, estimate: best.holdoutStats!, chosenTuneGain: best.tuneGain };
   } else {
     const all = plan.folds.flat();
     const trainOf = plan.folds.map((_, f) => plan.folds.flatMap((fold, g) => (g === f ? [] : fold)));
     const baseTrain = trainOf.map((train) => meanOver(base, train));
     const trainMeans = combinations.map((c) => trainOf.map((train) => meanOver(c.perQuery, train)));
+    // trainMeans has a row per combination (i, best < combinations.length), each with a mean per fold (f).
     const chosen = plan.folds.map((_, f) => {
       let best = 0;
       for (let i = 1; i < combinations.length; i++) {
         if (
-          trainMeans[i][f] > trainMeans[best][f] ||
-          (trainMeans[i][f] === trainMeans[best][f] && combinations[i].index < combinations[best].index)
+          trainMeans[i]![f]! > trainMeans[best]![f]! ||
+          (trainMeans[i]![f] === trainMeans[best]![f] && combinations[i]!.index < combinations[best]!.index)
         )
           best = i;
       }
@@ -142,7 +144,7 @@ export function summarizeSweep(
     const baseTune = mean(baseTrain);
     rows = combinations
       .map((c, i) => {
-        const tune = mean(trainMeans[i]);
+        const tune = mean(trainMeans[i]!);
         return { index: c.index, values: c.values, tune, tuneGain: tune - baseTune, chosenInFolds: chosen.filter((b) => b === i).length };
       })
       .sort(byTune);
@@ -150,11 +152,11 @@ export function summarizeSweep(
     const crossValidated = new Map<string, number>();
     plan.folds.forEach((fold, f) => {
       for (const q of fold) {
-        const v = combinations[chosen[f]].perQuery.get(q);
+        const v = combinations[chosen[f]!]!.perQuery.get(q);
         if (v !== undefined) crossValidated.set(q, v);
       }
     });
-    const chosenTuneGain = mean(chosen.map((i, f) => trainMeans[i][f] - baseTrain[f]));
+    const chosenTuneGain = mean(chosen.map((i, f) => trainMeans[i]![f]! - baseTrain[f]!));
     summary = { base: { tune: baseTune }, estimate: holdoutScore(crossValidated, base, all, seed), chosenTuneGain };
   }
   const warnings: string[] = [];

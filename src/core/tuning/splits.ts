@@ -8,6 +8,6 @@ export function kFolds(qids: readonly string[], k: number): string[][] {
   if (!Number.isInteger(k) || k < 2) throw new RangeError(`kFolds: k must be a whole number of at least 2, got ${k}`);
   const order = [...new Set(qids)].map((q) => ({ q, h: unitHash(q) })).sort((a, b) => a.h - b.h || (a.q < b.q ? -1 : a.q > b.q ? 1 : 0));
   const folds: string[][] = Array.from({ length: k }, () => []);
-  order.forEach(({ q }, i) => folds[i % k].push(q));
+  order.forEach(({ q }, i) => folds[i % k]!.push(q)); // i % k < k folds
   return folds;
 }

@@ -88,6 +88,8 @@ export function sweepCombinations(
   const seen = new Set<string>();
   for (const v of variations) {
     if (seen.has(v.path)) throw new InputError(`${v.path} is varied twice`, [], { key: '--vary' });
+    // No value would make an empty grid: nothing evaluated, and nothing skipped to say why.
+    if (v.values.length === 0) throw new InputError(`${v.path}: no values`, [], { key: '--vary' });
     seen.add(v.path);
     const section = v.path.split('.')[0] as (typeof SECTIONS)[number];
     if (SECTIONS.includes(section) && !base[section]) {
@@ -106,6 +108,8 @@ export function sweepCombinations(
         hint: 'sample it with --search random:N, or use larger steps',
       });
     indexes = Array.from({ length: gridSize }, (_, i) => i);
+  } else if (!(search.n >= 1)) {
+    throw new InputError(`a random search needs at least 1 combination, not ${search.n}`, [], { key: '--search' });
   } else if (search.n >= gridSize) {
     indexes = Array.from({ length: gridSize }, (_, i) => i);
   } else {
@@ -117,14 +121,14 @@ export function sweepCombinations(
   const combinations: Combination[] = [];
   const skipped: SweepResult['skipped'] = [];
   for (const index of indexes) {
-    const values: Record<string, SettingValue> = {};
+    // The index in mixed radix, the last variation varying fastest; rest % n picks one of n values.
+    const picks: Array<[string, SettingValue]> = [];
     let rest = index;
-    for (let i = variations.length - 1; i >= 0; i--) {
-      const n = variations[i].values.length;
-      values[variations[i].path] = variations[i].values[rest % n];
-      rest = Math.floor(rest / n);
+    for (const { path, values } of [...variations].reverse()) {
+      picks.push([path, values[rest % values.length]!]);
+      rest = Math.floor(rest / values.length);
     }
-    const ordered = Object.fromEntries(variations.map((v) => [v.path, values[v.path]]));
+    const ordered = Object.fromEntries(picks.reverse()); // in variation order
     let comboRaw = raw;
     for (const [path, value] of Object.entries(ordered)) comboRaw = withSetting(comboRaw, path, value);
     const name = `${base.name}[${combinationLabel(ordered)}]`;
@@ -144,10 +148,12 @@ export function sweepCombinations(
  */
 export async function runSweep(session: RanklabSession, opts: SweepOptions): Promise<SweepResult> {
   const { combinations, skipped, gridSize } = sweepCombinations(opts.base, opts.raw, opts.variations, opts.search);
-  if (combinations.length === 0)
-    throw new InputError(`no combination is a valid config: ${skipped[0].reason} (at ${combinationLabel(skipped[0].values)})`, [], {
+  if (combinations.length === 0) {
+    const first = skipped[0]!; // the grid has a point (sweepCombinations checks): every one was skipped
+    throw new InputError(`no combination is a valid config: ${first.reason} (at ${combinationLabel(first.values)})`, [], {
       key: '--vary',
     });
+  }
   const judgments = session.judgments();
   let plan: TuningPlan;
   let split: SweepResult['split'];
@@ -183,9 +189,11 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
       signal: opts.signal,
       onWork: opts.onWork,
     });
-    if (r.failed.length) notes.push(`${label}: ${r.failed.length} queries failed and are left out (${r.failed[0].error})`);
+    const [failure] = r.failed;
+    if (failure) notes.push(`${label}: ${r.failed.length} queries failed and are left out (${failure.error})`);
     opts.onProgress?.(++done, total, label);
-    return new Map([...r.evaluation.perQuery].map(([q, v]) => [q, v[opts.objective.name]]));
+    // Scored with the objective as its one metric: every query has its value.
+    return new Map([...r.evaluation.perQuery].map(([q, v]) => [q, v[opts.objective.name]!]));
   };
   const base = await evaluate(opts.base, opts.base.name);
   // Boost-only sweeps of a lexical config: the cached field scores re-ranked per combination, no engine per config.
@@ -209,13 +217,14 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
     });
     for (let i = 0; i < usable.length; i += RECOMBINATION_BLOCK) {
       const block = usable.slice(i, i + RECOMBINATION_BLOCK);
-      const label = block.length > 1 ? `${block[0].config.name} and ${block.length - 1} more` : block[0].config.name;
+      const first = block[0]!; // i < usable.length
+      const label = block.length > 1 ? `${first.config.name} and ${block.length - 1} more` : first.config.name;
       const values = await fast.score(
         block.map((c) => c.config),
         session.work(opts.signal, opts.onWork).labelled(label),
       );
       block.forEach((c, j) => {
-        scored.push({ index: c.index, values: c.values, perQuery: values[j] });
+        scored.push({ index: c.index, values: c.values, perQuery: values[j]! }); // a result per config
         opts.onProgress?.(++done, total, combinationLabel(c.values));
       });
     }
@@ -241,7 +250,8 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
       }
     }
   }
-  if (scored.length === 0) throw new InputError(`no combination could be evaluated: ${skipped[0].reason}`, [], { key: '--vary' });
+  // No combination scored: each was skipped, with its reason (there is one: the grid has a point).
+  if (scored.length === 0) throw new InputError(`no combination could be evaluated: ${skipped[0]!.reason}`, [], { key: '--vary' });
   const summary = summarizeSweep(scored, base, plan, { top: opts.top, objective: opts.objective.name, seed: 42 });
   return {
     ...summary,
@@ -258,8 +268,11 @@ export async function runSweep(session: RanklabSession, opts: SweepOptions): Pro
   };
 }
 
-/** A combination (default: the best) as a config file's text: BASE's settings with its values, a description saying where it came from. */
-export function bestConfigText(result: SweepResult, index = result.rows[0].index): string {
+/**
+ * A combination (default: the best; runSweep throws when none could be scored, so there is one) as a config file's
+ * text: BASE's settings with its values, a description saying where it came from.
+ */
+export function bestConfigText(result: SweepResult, index = result.rows[0]!.index): string {
   const combination = result.combinations.find((c) => c.index === index);
   if (!combination) throw new InputError(`no combination ${index} in this sweep`);
   const { $schema, description: _, ...rest } = combination.raw;

@@ -18,7 +18,7 @@ import { tuneHoldoutSplit } from '../judgments';
 import {
   type EvaluateOptions,
   type JudgedContext,
-  type MetricSpec,
+  type MetricSpecs,
   compareQids,
   computeMetric,
   contextOfGrades,
@@ -50,8 +50,8 @@ export interface TuneInput {
   baseline?: { name: string; run: Run };
   /** Default: the workspace's (metricOptionsOf its settings). */
   metricOptions?: EvaluateOptions;
-  /** Default: the workspace's metrics and every gate's (as the editor's background evaluation). */
-  specs?: MetricSpec[];
+  /** Default: the workspace's metrics and every gate's (as the editor's background evaluation); the first is the headline. */
+  specs?: MetricSpecs;
 }
 
 export interface TuneHooks {
@@ -294,26 +294,33 @@ type Values = ReadonlyMap<string, Readonly<Record<string, number>>>;
  * The figures of a move that need no statistics, from both sides' per-query values (the same queries, the baseline's
  * order): computed as compare computes them (mean, b − a, winsLossesTies over the same arrays), so equal to its own.
  */
-function quickOf(config: RankConfig, a: Values, b: Values, split: { tune: string[]; holdout: string[] }, specs: MetricSpec[]): TuneQuick {
+function quickOf(config: RankConfig, a: Values, b: Values, split: { tune: string[]; holdout: string[] }, specs: MetricSpecs): TuneQuick {
   const headline = specs[0].name;
   const qids = [...a.keys()];
+  // Both sides have a value of every spec for every query (evaluated with these specs); a side's means have every spec.
   const on = (ids: readonly string[]): SplitMetrics => {
     // In the baseline's order, as compare sums a split: another order can change a mean's last bit.
     const wanted = new Set(ids);
     const scored = qids.filter((q) => wanted.has(q));
-    const side = (values: Values) => Object.fromEntries(specs.map((s) => [s.name, mean(scored.map((q) => values.get(q)![s.name]))]));
+    const side = (values: Values) => Object.fromEntries(specs.map((s) => [s.name, mean(scored.map((q) => values.get(q)![s.name]!))]));
     return { queries: scored.length, baseline: side(a), candidate: side(b) };
   };
   const metrics = { all: on(qids), tune: on(split.tune), holdout: on(split.holdout) };
-  const gain = (m: SplitMetrics) => m.candidate[headline] - m.baseline[headline];
-  const before = qids.map((q) => a.get(q)![headline]);
-  const after = qids.map((q) => b.get(q)![headline]);
+  const gain = (m: SplitMetrics) => m.candidate[headline]! - m.baseline[headline]!;
+  const perQuery = qids.map((qid) => {
+    const baseline = a.get(qid)![headline]!;
+    const candidate = b.get(qid)![headline]!;
+    return { qid, baseline, candidate, delta: candidate - baseline };
+  });
   return {
     config,
     headline,
     metrics,
-    perQuery: qids.map((qid, i) => ({ qid, baseline: before[i], candidate: after[i], delta: after[i] - before[i] })),
-    ...winsLossesTies(before, after),
+    perQuery,
+    ...winsLossesTies(
+      perQuery.map((p) => p.baseline),
+      perQuery.map((p) => p.candidate),
+    ),
     overfitting: metrics.tune.queries > 0 && metrics.holdout.queries > 0 && gain(metrics.tune) > 0 && !(gain(metrics.holdout) > 0),
   };
 }

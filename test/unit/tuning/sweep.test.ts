@@ -98,3 +98,21 @@ test('combinations: grid order (first --vary outermost), a seeded random sample 
     (e: unknown) => e instanceof InputError && /no "hybrid" section/.test(e.message),
   );
 });
+
+test('a variation without values, or a random search of no point, is refused: an empty grid left runSweep no reason to report', async () => {
+  const dir = copyOfExample();
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const base = session.usable(session.configEntry('baseline'));
+  const raw = JSON.parse(readFileSync(join(dir, 'configs', 'baseline.rank.json'), 'utf8'));
+  const empty = { ...parseVary('lexical.fields.title=1,2'), values: [] };
+  const refused = (pattern: RegExp) => (e: unknown) => e instanceof InputError && pattern.test(e.message);
+  assert.throws(() => sweepCombinations(base, raw, [empty], { kind: 'grid' }), refused(/lexical\.fields\.title: no values/));
+  // Through runSweep as the editor calls it (no CLI parsing in between): an InputError, not a TypeError.
+  await assert.rejects(
+    runSweep(session, { base, raw, variations: [empty], search: { kind: 'grid' }, objective, metricOptions }),
+    refused(/no values/),
+  );
+  const one = [parseVary('lexical.fields.title=1,2')];
+  assert.throws(() => sweepCombinations(base, raw, one, { kind: 'random', n: 0, seed: 1 }), refused(/at least 1 combination, not 0/));
+  assert.equal(sweepCombinations(base, raw, one, { kind: 'random', n: 1, seed: 1 }).combinations.length, 1);
+});

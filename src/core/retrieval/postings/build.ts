@@ -49,20 +49,22 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
       provisional.set(term, t);
       if (t >= tf.length) tf = grow(tf, t + 1);
     }
-    if (tf[t]++ === 0) touched.push(t);
+    if (tf[t]!++ === 0) touched.push(t); // t < tf.length: grown above
   };
+  // d < n = docs.length; f < fieldCount = fields.length = lengths.length; a provisional term t has its tf slot
+  // (tf grows with the terms) and its lists (listCounts grows before they are counted).
   for (let d = 0; d < n; d++) {
-    const doc = docs[d];
+    const doc = docs[d]!;
     const id = doc.id;
     if (id == null) throw new Error(`document ${d + 1} has no id`);
     if (seen.has(id)) throw new Error(`duplicate document id ${id}`);
     seen.add(id);
     ids[d] = id;
     for (let f = 0; f < fieldCount; f++) {
-      const text = fieldText(doc, fields[f]) as string | null | undefined;
+      const text = fieldText(doc, fields[f]!) as string | null | undefined;
       if (text == null) continue; // MiniSearch skips the field: no length either
       const tokens = analyzer.tokenize(String(text));
-      lengths[f][d] = new Set(tokens).size;
+      lengths[f]![d] = new Set(tokens).size;
       for (const token of tokens) {
         const processed = analyzer.processTerm(token) as string | string[] | null | undefined;
         if (Array.isArray(processed)) for (const t of processed) add(t);
@@ -72,8 +74,8 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
       for (const t of touched) {
         const l = t * fieldCount + f;
         if (l > 0xffffffff) throw new Error(`too many terms × fields for the postings (${provisional.size} × ${fieldCount})`);
-        gathered.push(l, tf[t]);
-        listCounts[l]++;
+        gathered.push(l, tf[t]!);
+        listCounts[l]!++;
         tf[t] = 0;
       }
       touched.length = 0;
@@ -100,13 +102,15 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
   const lists = termCount * fieldCount;
   const start = new Int32Array(lists);
   const end = new Int32Array(lists);
+  // t < termCount = finalOf.length, a final number is below termCount, and listCounts covers every provisional list.
   for (let t = 0; t < termCount; t++)
-    for (let f = 0; f < fieldCount; f++) end[finalOf[t] * fieldCount + f] = listCounts[t * fieldCount + f];
+    for (let f = 0; f < fieldCount; f++) end[finalOf[t]! * fieldCount + f] = listCounts[t * fieldCount + f]!;
   let at = 0;
   for (let l = 0; l < lists; l++) {
+    const count = end[l]!; // l < lists = end.length
     start[l] = at;
-    at += end[l];
-    end[l] = start[l]; // the write cursor until the scatter is done
+    end[l] = at; // the write cursor until the scatter is done
+    at += count;
   }
   const total = gathered.length;
   const postingDocs = new Int32Array(total);
@@ -114,21 +118,23 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
   const maxTf = new Int32Array(lists);
   const minLength = new Int32Array(lists).fill(0x7fffffff);
   let d = 0;
+  // pl is a provisional list, so (pl - f) / fieldCount a provisional term (finalOf has it) and l a final list; i is
+  // gathered before docEnd[n - 1] = total, so d < n (lengths[f] is n long).
   gathered.drain((i, pl, count) => {
-    while (d < n && docEnd[d] <= i) d++;
+    while (d < n && docEnd[d]! <= i) d++;
     const f = pl % fieldCount;
-    const l = finalOf[(pl - f) / fieldCount] * fieldCount + f;
-    const p = end[l]++;
+    const l = finalOf[(pl - f) / fieldCount]! * fieldCount + f;
+    const p = end[l]!++;
     postingDocs[p] = d;
     postingTfs[p] = count;
-    if (count > maxTf[l]) maxTf[l] = count;
-    const len = lengths[f][d];
-    if (len < minLength[l]) minLength[l] = len;
+    if (count > maxTf[l]!) maxTf[l] = count;
+    const len = lengths[f]![d]!;
+    if (len < minLength[l]!) minLength[l] = len;
   });
 
   const avgLength = lengths.map((ls) => {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += ls[i];
+    for (let i = 0; i < n; i++) sum += ls[i]!; // each is n long
     return n > 0 ? sum / n : 0;
   });
   return new Postings({
@@ -182,23 +188,24 @@ class Gathered {
   drain(each: (i: number, list: number, tf: number) => void): void {
     if (this.chunks.length > 0) this.used[this.chunks.length - 1] = this.at;
     let i = 0;
+    // A chunk c < chunks.length has its used count; each pair was written whole below it.
     for (let c = 0; c < this.chunks.length; c++) {
-      const bytes = this.chunks[c];
-      const end = this.used[c];
+      const bytes = this.chunks[c]!;
+      const end = this.used[c]!;
       let p = 0;
       while (p < end) {
         let list = 0;
         let shift = 0;
         let b: number;
         do {
-          b = bytes[p++];
+          b = bytes[p++]!;
           list += (b & 0x7f) * 2 ** shift;
           shift += 7;
         } while (b & 0x80);
         let tf = 0;
         shift = 0;
         do {
-          b = bytes[p++];
+          b = bytes[p++]!;
           tf += (b & 0x7f) * 2 ** shift;
           shift += 7;
         } while (b & 0x80);

@@ -107,10 +107,11 @@ export class Postings implements PostingsData {
     const docSpace = ms._nextId;
     const ids = new Array<string | undefined>(docSpace);
     for (const [n, id] of ms._documentIds) ids[n] = id;
-    const fieldIds = fields.map((f) => ms._fieldIds[f]);
+    const fieldIds = fields.map((f) => fieldIdOf(ms, f));
     const avgLength = fieldIds.map((id) => ms._avgFieldLength[id] ?? 0);
     const lengths = fields.map(() => new Int32Array(docSpace));
-    for (const [n, ls] of ms._fieldLength) for (let f = 0; f < fieldCount; f++) lengths[f][n] = ls[fieldIds[f]] ?? 0;
+    // f < fieldCount = fieldIds.length = lengths.length (here and in the copy below).
+    for (const [n, ls] of ms._fieldLength) for (let f = 0; f < fieldCount; f++) lengths[f]![n] = ls[fieldIds[f]!] ?? 0;
 
     const termNumbers = new Map<string, number>();
     const entries: Array<Map<number, Map<number, number>>> = [];
@@ -131,27 +132,30 @@ export class Postings implements PostingsData {
     for (let t = 0; t < entries.length; t++) {
       for (let f = 0; f < fieldCount; f++) {
         const l = t * fieldCount + f;
-        start[l] = at;
-        const freqs = entries[t].get(fieldIds[f]);
+        const first = at;
+        start[l] = first;
+        const freqs = entries[t]!.get(fieldIds[f]!);
+        const fieldLengths = lengths[f]!;
         let maxTf = 0;
         let minLength = 0x7fffffff;
         let sorted = true;
         if (freqs) {
+          // Document numbers are below docSpace (fieldLengths' length); at stays below total (docs' length).
           for (const [doc, tf] of freqs) {
             if (ids[doc] === undefined) continue; // discarded, not yet vacuumed
-            if (at > start[l] && docs[at - 1] > doc) sorted = false;
+            if (at > first && docs[at - 1]! > doc) sorted = false;
             docs[at] = doc;
             tfs[at] = tf;
             at++;
             if (tf > maxTf) maxTf = tf;
-            const len = lengths[f][doc];
+            const len = fieldLengths[doc]!;
             if (len < minLength) minLength = len;
           }
         }
         end[l] = at;
         maxTfs[l] = maxTf;
         minLengths[l] = minLength;
-        if (!sorted) sortList(docs, tfs, start[l], at);
+        if (!sorted) sortList(docs, tfs, first, at);
       }
     }
     return new Postings({
@@ -191,7 +195,8 @@ export class Postings implements PostingsData {
       norm = new Float64Array(this.docSpace);
       const lengths = this.lengths[field];
       const avg = this.avgLength[field];
-      for (let n = 0; n < this.docSpace; n++) norm[n] = k * (1 - b + (b * lengths[n]) / avg);
+      if (lengths === undefined || avg === undefined) throw new RangeError(`postings: no field ${field} (of ${this.fieldCount})`);
+      for (let n = 0; n < this.docSpace; n++) norm[n] = k * (1 - b + (b * lengths[n]!) / avg); // lengths: docSpace long
       this.normCache.set(key, norm);
     }
     return norm;
@@ -209,13 +214,15 @@ export class Postings implements PostingsData {
       if (this.maxCache.size >= SETTINGS_KEPT) this.maxCache.clear();
       this.maxCache.set(key, (maxima = new Float64Array(this.start.length).fill(NaN)));
     }
-    let m = maxima[l];
+    // l is a list (maxima, start and end have one entry each); its postings lie within docs / tfs, and their
+    // document numbers within norm (docSpace long).
+    let m = maxima[l]!;
     if (Number.isNaN(m)) {
       m = 0;
       const k1p1 = k + 1;
-      for (let i = this.start[l]; i < this.end[l]; i++) {
-        const tf = this.tfs[i];
-        const s = d + (tf * k1p1) / (tf + norm[this.docs[i]]);
+      for (let i = this.start[l]!; i < this.end[l]!; i++) {
+        const tf = this.tfs[i]!;
+        const s = d + (tf * k1p1) / (tf + norm[this.docs[i]!]!);
         if (s > m) m = s;
       }
       maxima[l] = m;
@@ -238,11 +245,19 @@ export class Postings implements PostingsData {
   }
 }
 
+/** MiniSearch's number of a field it indexes (the index is built with the same fields: a missing one is a bug). */
+function fieldIdOf(ms: MiniSearchState, field: string): number {
+  const id = ms._fieldIds[field];
+  if (id === undefined) throw new RangeError(`postings: MiniSearch does not index the field '${field}'`);
+  return id;
+}
+
 /** Sorts postings [s, e) by document number (MiniSearch re-adds a replaced document under a new number). */
 function sortList(docs: Int32Array, tfs: Uint32Array, s: number, e: number): void {
-  const order = Array.from({ length: e - s }, (_, i) => s + i).sort((a, b) => docs[a] - docs[b]);
-  const sortedDocs = order.map((i) => docs[i]);
-  const sortedTfs = order.map((i) => tfs[i]);
+  // s ≤ i < e ≤ docs.length = tfs.length.
+  const order = Array.from({ length: e - s }, (_, i) => s + i).sort((a, b) => docs[a]! - docs[b]!);
+  const sortedDocs = order.map((i) => docs[i]!);
+  const sortedTfs = order.map((i) => tfs[i]!);
   docs.set(sortedDocs, s);
   tfs.set(sortedTfs, s);
 }

@@ -86,9 +86,10 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
       if (!exp) expansions.set(term, (exp = expand(p, term, q.prefix, q.fuzzy)));
       const from = lists.length;
       for (const [t, weight] of exp) {
+        // t is a term number and field < fieldCount: l is a list, so start / end have it.
         const l = t * p.fieldCount + field;
-        const start = p.start[l];
-        const end = p.end[l];
+        const start = p.start[l]!;
+        const end = p.end[l]!;
         if (end === start) continue;
         const df = end - start;
         const idf = idfOf(p.documentCount, df);
@@ -112,15 +113,20 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
   const tfs = p.tfs;
   const pos = Int32Array.from(lists, (l) => l.start);
   // Ascending bound; prefix[j] bounds the score of a document found only in byBound[0..j).
-  const byBound = Array.from({ length: n }, (_, i) => i).sort((x, y) => lists[x].ub - lists[y].ub);
+  // Below, byBound holds the n list numbers; pos has one position per list, and lists[l].start ≤ pos[l] ≤
+  // lists[l].end ≤ docs.length, so docs and tfs are read only at pos[l] < lists[l].end; a document number indexes the
+  // per-document arrays (norm, ids, bits: docSpace long); groups and fieldGroups hold ranges of lists and groups.
+  const byBound = Array.from({ length: n }, (_, i) => i).sort((x, y) => lists[x]!.ub - lists[y]!.ub);
   // With coordination a document's score is multiplied by the distinct terms it matched: at most those of the lists.
   const prefix = new Float64Array(n + 1);
   const ubSum = new Float64Array(n + 1);
   const seenSources = new Set<number>();
   for (let j = 0; j < n; j++) {
-    ubSum[j + 1] = ubSum[j] + lists[byBound[j]].ub;
-    seenSources.add(lists[byBound[j]].source);
-    prefix[j + 1] = q.coordination ? ubSum[j + 1] * seenSources.size : ubSum[j + 1];
+    const list = lists[byBound[j]!]!;
+    const sum = ubSum[j]! + list.ub; // ubSum and prefix have n + 1 entries
+    ubSum[j + 1] = sum;
+    seenSources.add(list.source);
+    prefix[j + 1] = q.coordination ? sum * seenSources.size : sum;
   }
   const coordinationCap = q.coordination ? termCount : 1;
 
@@ -136,9 +142,9 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
   for (;;) {
     let doc = 0x7fffffff;
     for (let j = firstEssential; j < n; j++) {
-      const l = byBound[j];
-      const at = pos[l];
-      if (at < lists[l].end && docs[at] < doc) doc = docs[at];
+      const l = byBound[j]!;
+      const at = pos[l]!;
+      if (at < lists[l]!.end && docs[at]! < doc) doc = docs[at]!;
     }
     if (doc === 0x7fffffff) break;
 
@@ -146,21 +152,21 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
     if (threshold > -Infinity) {
       let bound = 0;
       for (let j = firstEssential; j < n; j++) {
-        const list = lists[byBound[j]];
-        const at = pos[byBound[j]];
+        const list = lists[byBound[j]!]!;
+        const at = pos[byBound[j]!]!;
         if (at < list.end && docs[at] === doc) {
-          const tf = tfs[at];
-          bound += list.boost * (list.weight * (list.idf * (d + (tf * k1p1) / (tf + list.norm[doc]))));
+          const tf = tfs[at]!;
+          bound += list.boost * (list.weight * (list.idf * (d + (tf * k1p1) / (tf + list.norm[doc]!))));
         }
       }
-      bound = (bound + ubSum[firstEssential]) * coordinationCap;
+      bound = (bound + ubSum[firstEssential]!) * coordinationCap;
       worth = bound * MARGIN >= threshold;
     }
     if (worth && permittedAt(doc)) {
       // Bring every list to `doc` (essential ones are there or past it; the others gallop).
       for (let j = 0; j < firstEssential; j++) {
-        const l = byBound[j];
-        pos[l] = gallop(docs, pos[l], lists[l].end, doc);
+        const l = byBound[j]!;
+        pos[l] = gallop(docs, pos[l]!, lists[l]!.end, doc);
       }
       // Exact score, in MiniSearch's order: per field Σ_occurrences (Σ_expansions w·bm25), ×q/q; then Σ boost·raw.
       let score = 0;
@@ -171,15 +177,15 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
         let fieldSum = 0;
         let fieldQuality = 0;
         for (let g = fg.from; g < fg.to; g++) {
-          const group = groups[g];
+          const group = groups[g]!;
           let termSum = 0;
           let matched = false;
           for (let i = group.from; i < group.to; i++) {
-            const at = pos[i];
-            if (at < lists[i].end && docs[at] === doc) {
-              const list = lists[i];
-              const tf = tfs[at];
-              termSum += list.weight * (list.idf * (d + (tf * k1p1) / (tf + list.norm[doc])));
+            const at = pos[i]!;
+            if (at < lists[i]!.end && docs[at] === doc) {
+              const list = lists[i]!;
+              const tf = tfs[at]!;
+              termSum += list.weight * (list.idf * (d + (tf * k1p1) / (tf + list.norm[doc]!)));
               matched = true;
             }
           }
@@ -200,14 +206,14 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
         heap.offer(p.ids[doc]!, q.coordination ? score * quality : score);
         if (heap.full) {
           threshold = heap.worstScore;
-          while (firstEssential < n && prefix[firstEssential + 1] * MARGIN < threshold) firstEssential++;
+          while (firstEssential < n && prefix[firstEssential + 1]! * MARGIN < threshold) firstEssential++;
         }
       }
     }
     // Past `doc` on every essential list.
     for (let j = firstEssential; j < n; j++) {
-      const l = byBound[j];
-      if (pos[l] < lists[l].end && docs[pos[l]] === doc) pos[l]++;
+      const l = byBound[j]!;
+      if (pos[l]! < lists[l]!.end && docs[pos[l]!] === doc) pos[l]!++;
     }
   }
   return { hits: heap.sorted(), total };
@@ -245,11 +251,12 @@ export function expand(p: Postings, term: string, prefix: boolean, fuzzy: number
 
 /** First position in [from, end) whose document is ≥ target (exponential then binary search). */
 function gallop(docs: Int32Array, from: number, end: number, target: number): number {
-  if (from >= end || docs[from] >= target) return from;
+  // end ≤ docs.length; every read is at a position below end.
+  if (from >= end || docs[from]! >= target) return from;
   let step = 1;
   let lo = from;
   let hi = from + 1;
-  while (hi < end && docs[hi] < target) {
+  while (hi < end && docs[hi]! < target) {
     lo = hi;
     step <<= 1;
     hi = from + step;
@@ -257,7 +264,7 @@ function gallop(docs: Int32Array, from: number, end: number, target: number): nu
   if (hi > end) hi = end;
   while (lo + 1 < hi) {
     const mid = (lo + hi) >>> 1;
-    if (docs[mid] < target) lo = mid;
+    if (docs[mid]! < target) lo = mid;
     else hi = mid;
   }
   return hi;
@@ -270,11 +277,13 @@ function gallop(docs: Int32Array, from: number, end: number, target: number): nu
 function countMatches(p: Postings, lists: List[], termCount: number, and: boolean, permittedAt: (n: number) => boolean): number {
   const docs = p.docs;
   let total = 0;
+  // Positions stay within a list (end ≤ docs.length); document numbers are below docSpace, the length of seen,
+  // count and last.
   if (!and) {
     const seen = new Uint8Array(p.docSpace);
     for (const l of lists) {
       for (let i = l.start; i < l.end; i++) {
-        const n = docs[i];
+        const n = docs[i]!;
         if (seen[n]) continue;
         seen[n] = 1;
         if (permittedAt(n)) total++;
@@ -288,10 +297,10 @@ function countMatches(p: Postings, lists: List[], termCount: number, and: boolea
     for (const l of lists) {
       if (l.source !== s) continue;
       for (let i = l.start; i < l.end; i++) {
-        const n = docs[i];
+        const n = docs[i]!;
         if (last[n] === s) continue;
         last[n] = s;
-        if (++count[n] === termCount && permittedAt(n)) total++;
+        if (++count[n]! === termCount && permittedAt(n)) total++;
       }
     }
   }

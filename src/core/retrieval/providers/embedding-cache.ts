@@ -160,8 +160,9 @@ export class EmbeddingStore {
   /** Adds vectors (all of one dimension) and persists them as one new segment. */
   put(entries: Array<[string, Float32Array]>): void {
     this.load();
-    if (entries.length === 0) return;
-    const dimension = entries[0][1].length;
+    const first = entries[0];
+    if (first === undefined) return; // nothing to add
+    const dimension = first[1].length;
     if (this.loadedDim !== undefined && dimension !== this.loadedDim) {
       throw new ProviderError(
         `embedding cache: the embedder now returns ${dimension}-dim vectors, the cache holds ${this.loadedDim}-dim ones`,
@@ -194,14 +195,15 @@ export function cachedEmbedder(inner: Embedder, cacheDir: string): Embedder {
       const keys = texts.map((t) => textKey(kind, t));
       // Each distinct missing text is sent once, even if it occurs several times in `texts`.
       const missing = new Map<string, string>();
-      keys.forEach((k, i) => {
-        if (!store.get(k) && !missing.has(k)) missing.set(k, texts[i]);
+      texts.forEach((text, i) => {
+        const k = keys[i]!; // a key per text
+        if (!store.get(k) && !missing.has(k)) missing.set(k, text);
       });
       if (missing.size > 0) {
         const vectors = await inner.embed([...missing.values()], kind, signal);
         if (vectors.length !== missing.size)
           throw new ProviderError(`embedder ${inner.id} returned ${vectors.length} vectors for ${missing.size} texts`, inner.id);
-        store.put([...missing.keys()].map((k, i) => [k, vectors[i]]));
+        store.put([...missing.keys()].map((k, i) => [k, vectors[i]!])); // as many vectors as keys (checked above)
       }
       // Copies, so callers that modify vectors (e.g. normalise in place) cannot corrupt the cache.
       return keys.map((k) => Float32Array.from(store.get(k)!));

@@ -184,24 +184,25 @@ interface SparseRow {
 /** (1 + ln tf) · idf per term, L2-normalised; indices ascending so sums run in one fixed order. */
 function tfidfRow(counts: Map<number, number>, idf: Float64Array): SparseRow {
   const indices = [...counts.keys()].sort((a, b) => a - b);
-  const values = indices.map((t) => (1 + Math.log(counts.get(t)!)) * idf[t]);
+  const values = indices.map((t) => (1 + Math.log(counts.get(t)!)) * idf[t]!); // term numbers index idf
   const norm = Math.sqrt(values.reduce((s, v) => s + v * v, 0));
   return { indices, values: norm > 0 ? values.map((v) => v / norm) : values };
 }
 
 function projectRow(row: SparseRow, termVectors: Float32Array, dimension: number): Float32Array {
   const acc = new Float64Array(dimension);
+  // A value per index; an index is a term, whose vector is termVectors[t·dimension, (t+1)·dimension); c < dimension = acc.length.
   for (let p = 0; p < row.indices.length; p++) {
-    const w = row.values[p];
+    const w = row.values[p]!;
     if (w === 0) continue;
-    const base = row.indices[p] * dimension;
-    for (let c = 0; c < dimension; c++) acc[c] += w * termVectors[base + c];
+    const base = row.indices[p]! * dimension;
+    for (let c = 0; c < dimension; c++) acc[c]! += w * termVectors[base + c]!;
   }
   let norm = 0;
   for (const v of acc) norm += v * v;
   norm = Math.sqrt(norm);
   const out = new Float32Array(dimension);
-  if (norm > 0) for (let c = 0; c < dimension; c++) out[c] = acc[c] / norm;
+  if (norm > 0) for (let c = 0; c < dimension; c++) out[c] = acc[c]! / norm;
   return out;
 }
 
@@ -277,7 +278,7 @@ function* trainLsaSteps(texts: string[], opts: LsaOptions): Steps<LsaModel> {
     }
     const r = tfidfRow(byIndex, idf);
     rows.push(r);
-    weights.push(new Map(r.indices.map((t, p) => [t, r.values[p]])));
+    weights.push(new Map(r.indices.map((t, p) => [t, r.values[p]!]))); // a value per index
     yield;
   }
   const x = yield* csrFromRowsSteps(weights, vocabulary.length);
@@ -296,7 +297,7 @@ function* trainLsaSteps(texts: string[], opts: LsaOptions): Steps<LsaModel> {
   // Directions with (numerically) zero singular value carry no corpus signal: drop them.
   const sMax = svd.s[0] ?? 0;
   let k = 0;
-  while (k < svd.rank && svd.s[k] > sMax * 1e-10) k++;
+  while (k < svd.rank && svd.s[k]! > sMax * 1e-10) k++; // s holds rank values
   if (k === 0) throw new InputError('LSA: the TF-IDF matrix is all zeros (every kept term has idf 0)');
   if (k < svd.rank) notes.push(`dimensions: ${svd.rank - k} of ${svd.rank} singular values are zero; using ${k}`);
 
@@ -305,7 +306,7 @@ function* trainLsaSteps(texts: string[], opts: LsaOptions): Steps<LsaModel> {
   const termVectors = new Float32Array(m * k);
   for (let c = 0; c < k; c++) {
     const vtRow = c * m;
-    for (let t = 0; t < m; t++) termVectors[t * k + c] = svd.vt.data[vtRow + t];
+    for (let t = 0; t < m; t++) termVectors[t * k + c] = svd.vt.data[vtRow + t]!; // vt: rank × m, c < k ≤ rank
   }
   const docVectors = new Float32Array(n * k);
   for (const [i, r] of rows.entries()) {
@@ -333,9 +334,9 @@ export function createLsaEmbedder(model: LsaModel): Embedder {
     dimension: model.dimension,
     async embed(texts: string[], _kind: 'query' | 'document', signal?: AbortSignal): Promise<Float32Array[]> {
       const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i++) {
+      for (const [i, text] of texts.entries()) {
         if (i % 256 === 0) signal?.throwIfAborted();
-        out.push(model.embedText(texts[i]));
+        out.push(model.embedText(text));
       }
       return out;
     },

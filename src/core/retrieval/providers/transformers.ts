@@ -297,6 +297,8 @@ export class TransformersEmbedder extends TransformersModel<FeatureExtractor> im
         extract(batch, { pooling: this.config.pooling ?? 'mean', normalize: this.config.normalize ?? true }),
       );
       const dim = tensor.dims[tensor.dims.length - 1];
+      if (dim === undefined)
+        throw new ProviderError(`the model ${this.resolved.ref} returned a tensor without dimensions`, this.resolved.ref);
       const data = tensor.data instanceof Float32Array ? tensor.data : Float32Array.from(tensor.data);
       for (let r = 0; r < batch.length; r++) out.push(data.slice(r * dim, (r + 1) * dim));
       this.dim = dim;
@@ -320,11 +322,13 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
  * probability of label 1 ("relevant"), the usual layout of two-class cross-encoders.
  */
 export function logitsToScores(dims: number[], data: ArrayLike<number>): number[] {
-  const [n, labels] = dims.length === 2 ? dims : [dims[0], 1];
+  const n = dims[0] ?? 0; // no dimension, no score (the caller counts the scores)
+  const labels = dims.length === 2 ? dims[1]! : 1;
   const scores: number[] = [];
+  // data holds n × labels logits.
   for (let r = 0; r < n; r++) {
-    if (labels === 1) scores.push(sigmoid(data[r]));
-    else scores.push(sigmoid(data[r * labels + 1] - data[r * labels]));
+    if (labels === 1) scores.push(sigmoid(data[r]!));
+    else scores.push(sigmoid(data[r * labels + 1]! - data[r * labels]!));
   }
   return scores;
 }

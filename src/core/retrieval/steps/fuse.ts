@@ -24,7 +24,8 @@ export const fuseStep: Step = {
     const rank = rankOf(out.hits, docId);
     const parts = lists.map((l) => `${l.name} ${l.rank ?? '-'}`).join(', ');
     if (rank !== null)
-      return { step: 'fuse', rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `rank ${rank} (${parts})`, fusion };
+      // rankOf's rank is a position (from 1) in the list it searched
+      return { step: 'fuse', rank, score: out.hits[rank - 1]!.score, outcome: 'kept', note: `rank ${rank} (${parts})`, fusion };
     if (lists.every((l) => l.rank === null))
       return { step: 'fuse', rank: null, score: null, outcome: 'not-reached', note: 'in neither list', fusion };
     return { step: 'fuse', rank: null, score: sum, outcome: 'below-depth', note: `below depth ${depth} (${parts})`, fusion };

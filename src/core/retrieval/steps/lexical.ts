@@ -24,12 +24,13 @@ export const lexicalStep: Step = {
     const depth = options.stageDepth ?? lx.depth;
     const detail = explainLexical(lexical!, text, docId, lexicalQuery(lx, depth, pre));
     const base = { step: 'lexical' as const, lexical: detail };
+    // rankOf's rank is a position (from 1) in the list it searched.
     const rank = rankOf(out.hits, docId);
     if (rank !== null)
       return {
         ...base,
         rank,
-        score: out.hits[rank - 1].score,
+        score: out.hits[rank - 1]!.score,
         outcome: 'kept',
         note: `rank ${rank} of ${out.matched ?? out.hits.length} matches`,
       };
@@ -46,7 +47,7 @@ export const lexicalStep: Step = {
     return {
       ...base,
       rank: null,
-      score: at === null ? null : all[at - 1].score,
+      score: at === null ? null : all[at - 1]!.score,
       outcome: 'below-depth',
       note: `below depth ${depth} (rank ${at} of ${all.length} matches)`,
     };

@@ -22,7 +22,8 @@ export const postFilterStep: Step = {
     const before = rankOf(hits, docId);
     const rank = rankOf(out.hits, docId);
     if (rank !== null)
-      return { step: 'post-filter', rank, score: out.hits[rank - 1].score, outcome: 'kept', note: `permitted: rank ${before} → ${rank}` };
+      // rankOf's rank is a position (from 1) in the list it searched
+      return { step: 'post-filter', rank, score: out.hits[rank - 1]!.score, outcome: 'kept', note: `permitted: rank ${before} → ${rank}` };
     if (before === null) return { step: 'post-filter', rank: null, score: null, outcome: 'not-reached', note: 'not among its candidates' };
     if (!filter!(docId)) return { step: 'post-filter', rank: null, score: null, outcome: 'filtered', note: 'filtered by access' };
     return {

@@ -22,8 +22,9 @@ export const rerankStep: Step = {
     const rankAfter = rankOf(out.hits, docId);
     const doc = docsById.get(docId);
     // Every candidate scored went through the shared cache (rerankCandidates), so a candidate cut by topM is there too.
+    // (rankOf's rank is a position, from 1, in the list it searched.)
     const modelScore =
-      rankAfter !== null ? out.hits[rankAfter - 1].score : doc ? (rerankCache.get(reranker!.id, text, doc.hash) ?? null) : null;
+      rankAfter !== null ? out.hits[rankAfter - 1]!.score : doc ? (rerankCache.get(reranker!.id, text, doc.hash) ?? null) : null;
     const rerank = { modelScore, rankBefore, rankAfter, topN, topM };
     if (rankAfter !== null)
       return {

@@ -1,3 +1,4 @@
+import { embedQuery } from '../providers/embed';
 import { rankOf, type Step } from './step';
 
 /** When the permitted share of the corpus is below this, vector pre-filtering uses exact search. */
@@ -14,7 +15,7 @@ export const vectorStep: Step = {
   async run({ exact, hnsw, embedder, config, vectorCache }, { text, options, pre }) {
     const v = config.vector!;
     const depth = options.stageDepth ?? v.depth;
-    const embed = async () => (await embedder!.embed([text], 'query', options.signal))[0];
+    const embed = () => embedQuery(embedder!, text, options.signal);
     const q = vectorCache ? await vectorCache.vector(text, embed) : await embed();
     // Unfiltered lists are cached under every setting that shapes them, so a cached list is what a search returns.
     if (!hnsw && !pre && vectorCache) return vectorCache.hits(`exact\u0000${depth}\u0000${text}`, () => exact!.search(q, depth));
@@ -30,13 +31,14 @@ export const vectorStep: Step = {
   },
   async explain({ exact, hnsw, embedder, config }, { text, options, pre }, out, docId) {
     const depth = options.stageDepth ?? config.vector!.depth;
-    const [q] = await embedder!.embed([text], 'query', options.signal);
+    const q = await embedQuery(embedder!, text, options.signal);
     const producedBy = !hnsw || out.notes?.some((n) => n.startsWith('vector: exact')) ? ('exact' as const) : ('hnsw' as const);
     const all = exact!.search(q, exact!.size, pre);
     const exactRank = rankOf(all, docId);
-    const exactSimilarity = exactRank === null ? null : all[exactRank - 1].score;
+    // rankOf's rank is a position (from 1) in the list it searched.
+    const exactSimilarity = exactRank === null ? null : all[exactRank - 1]!.score;
     const rank = rankOf(out.hits, docId);
-    const similarity = rank === null ? exactSimilarity : out.hits[rank - 1].score;
+    const similarity = rank === null ? exactSimilarity : out.hits[rank - 1]!.score;
     const vector = {
       similarity,
       producedBy,
@@ -51,7 +53,7 @@ export const vectorStep: Step = {
       return {
         ...base,
         rank,
-        score: out.hits[rank - 1].score,
+        score: out.hits[rank - 1]!.score,
         outcome: 'kept',
         note: `rank ${rank} by ${producedBy} (similarity ${similarity!.toFixed(4)})${vsExact}`,
       };
