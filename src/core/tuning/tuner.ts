@@ -40,7 +40,15 @@ import { InputError } from '../util/diagnostics';
 import { metricOptionsOf } from '../workspace/settings';
 import { Bm25Candidates } from './bm25-candidates';
 
-import { type TuneSettings, type TuneSliders, rerankPoolSize, tunedConfig, tuneSliders, vectorCacheDepth } from './tune-sliders';
+import {
+  type TuneSettings,
+  type TuneSliders,
+  rerankPoolSize,
+  tuneSettingsOf,
+  tunedConfig,
+  tuneSliders,
+  vectorCacheDepth,
+} from './tune-sliders';
 
 export { type FixedSetting, type Slider, type TuneSettings, type TuneSliders, tuneSliders } from './tune-sliders';
 
@@ -98,6 +106,10 @@ export interface TuneResult extends TuneQuick {
  */
 export interface Tuner {
   sliders(): TuneSliders;
+  /** The slider positions that make the base config into `config`, or undefined when it differs elsewhere (a re-search). */
+  settingsOf(config: RankConfig): TuneSettings | undefined;
+  /** How many candidates its caches hold over all queries (lexical candidates, vector lists, rerank pools): its size. */
+  readonly candidates: number;
   quick(settings: TuneSettings, signal?: AbortSignal): Promise<TuneQuick>;
   evaluate(settings: TuneSettings, signal?: AbortSignal): Promise<TuneResult>;
 }
@@ -218,8 +230,13 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
     last = { hash: config.configHash, values: candidate };
     return candidate;
   };
+  let candidates = 0;
+  for (const q of queries)
+    candidates += (q.candidates?.scores.docIds.length ?? 0) + (q.vector?.length ?? 0) + (q.rerank?.before.length ?? 0);
   return {
     sliders: () => ({ sliders: sliders.map((s) => ({ ...s })), fixed: fixed.map((f) => ({ ...f })) }),
+    settingsOf: (config) => tuneSettingsOf(base, tunable, config),
+    candidates,
     async quick(moves, signal) {
       signal?.throwIfAborted();
       const config = tunedConfig(base, tunable, moves);

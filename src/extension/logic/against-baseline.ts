@@ -47,6 +47,31 @@ export interface ConfigResult {
   gates: GateResult[];
   judgments: JudgmentSet;
   evaluatedAt: Date;
+  /** The early answer (lens-tuner.ts) given before this evaluation, and whether this evaluation's figures equal it. */
+  early?: { ms: number; matched: boolean };
+}
+
+/**
+ * What the CodeLens shows of an evaluation: every metric's mean for the config and the baseline, and the gates. The
+ * early answer (lens-tuner.ts) gives these before the full evaluation; the full one must give the same.
+ */
+export interface LensFigures {
+  name: string;
+  specs: [string, ...string[]];
+  candidate: Record<string, number>;
+  /** Absent when this config is the baseline. */
+  baseline?: Record<string, number>;
+  gates: GateResult[];
+}
+
+export function lensFiguresOf(r: ConfigResult): LensFigures {
+  return { name: r.name, specs: r.specs, candidate: r.candidate.evaluation.means, baseline: r.baseline?.evaluation.means, gates: r.gates };
+}
+
+/** The evaluation's hooks: its progress, and the baseline's run once it is known (for the Tuner the worker prepares). */
+export interface AgainstBaselineHooks {
+  onProgress?: (done: number, total: number) => void;
+  onBaseline?: (baseline: { name: string; run: Run }) => void;
 }
 
 /** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
@@ -55,7 +80,7 @@ export async function evaluateAgainstBaseline(
   config: RankConfig,
   file: string,
   signal?: AbortSignal,
-  onProgress?: (done: number, total: number) => void,
+  { onProgress, onBaseline }: AgainstBaselineHooks = {},
 ): Promise<ConfigResult> {
   const settings = session.workspace.settings;
   const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
@@ -74,6 +99,7 @@ export async function evaluateAgainstBaseline(
   let gates: GateResult[] = [];
   if (baseConfig && !(baseConfig.name === config.name && baseConfig.configHash === config.configHash)) {
     baseline = await evaluateConfig(session, baseConfig, common);
+    onBaseline?.({ name: baseConfig.name, run: baseline.run });
     comparison = compareRuns(
       { name: baseConfig.name, run: baseline.run, latencies: baseline.latencies },
       { name: config.name, run: candidate.run, latencies: candidate.latencies },
