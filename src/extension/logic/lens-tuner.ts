@@ -95,7 +95,7 @@ export class LensTuners {
     if (!k || !settings) return undefined;
     this.kept.delete(file); // the most recently used last
     this.kept.set(file, k);
-    const r = await k.tuner.evaluate(settings, signal);
+    const r = await k.tuner.quickWithGates(settings, signal);
     const s = session.workspace.settings;
     const specs = metricNames(withGateMetrics(parseMetricList(s.metrics), s.gates));
     // An evaluation's mean over no query is 0 (metrics meansOf); the Tuner's is NaN (stats mean).
