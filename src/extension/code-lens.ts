@@ -5,16 +5,18 @@
  */
 import * as vscode from 'vscode';
 import type { ConfigState, LiveEvaluator } from './live';
-import { lensFiguresOf } from './logic/against-baseline';
+import { type EarlySource, lensFiguresOf } from './logic/against-baseline';
 import { headline } from './logic/findings';
 
 /** Which path gave the figures shown (the tooltip says it): the tune cache, or the full evaluation. */
 export function answeredBy(state: ConfigState): string {
+  const from = (source: EarlySource) =>
+    source === 'tuner' ? 'the tune cache (cached BM25 scores recombined, no search)' : 'the search, before its run was saved';
   if (state.status === 'evaluating' && state.early)
-    return `answered from the tune cache in ${state.early.ms.toFixed(0)} ms (cached BM25 scores recombined, no search); the full evaluation is running`;
+    return `answered from ${from(state.early.source)} in ${state.early.ms.toFixed(0)} ms; the full evaluation is finishing`;
   const r = state.result;
   if (!r) return '';
-  if (r.early?.matched) return `answered from the tune cache in ${r.early.ms.toFixed(0)} ms, confirmed by the full evaluation`;
+  if (r.early?.matched) return `answered from ${from(r.early.source)} in ${r.early.ms.toFixed(0)} ms, confirmed by the full evaluation`;
   return r.candidate.reused ? 'answered by the full evaluation (saved run reused)' : 'answered by the full evaluation (searched)';
 }
 

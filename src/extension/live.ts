@@ -123,7 +123,9 @@ export class LiveEvaluator implements vscode.Disposable {
       const result = r.result;
       fieldProblems = r.fieldProblems;
       state = { file, folder, status: 'done', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], result };
-      const early = result.early ? `, answered early from the tune cache in ${result.early.ms.toFixed(0)} ms` : '';
+      const early = result.early
+        ? `, answered early (${result.early.source === 'tuner' ? 'tune cache' : 'before saving the run'}) in ${result.early.ms.toFixed(0)} ms`
+        : '';
       this.sessions.log.info(
         `live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}${early}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`,
       );

@@ -47,6 +47,8 @@ export interface EvaluateConfigOptions {
   onProgress?: (done: number, total: number) => void;
   /** Every phase of this evaluation (corpus, index builds, the query loop), labelled with the config's name. */
   onWork?: (progress: WorkProgress) => void;
+  /** Once the queries are run and scored, before the run is saved (not called for a reused run): its figures sooner. */
+  onScored?: (scored: { evaluation: Evaluation; run: Run }) => void | Promise<void>;
 }
 
 export interface ConfigEvaluation {
@@ -133,6 +135,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     evaluation,
     judgments: scored,
   } = await runQueries(session, config, opts, work, judgments, false);
+  await opts.onScored?.({ evaluation, run });
   const qids = [...judgments.qrels.keys()];
   const queries: SavedQueryResult[] = qids
     .filter((q) => run.has(q))

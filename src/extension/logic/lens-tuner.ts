@@ -15,11 +15,13 @@ import { type Tuner, prepareTune, tuneSliders } from '../../core/tuning/tuner';
 import type { LensFigures } from './against-baseline';
 
 /**
- * A prepared Tuner larger than this many cached candidates is not kept. Measured (bench/tune.ts, heap after GC) at about
- * 150 bytes a candidate with a two-field config: 10k documents × 1,000 queries hold ~1.4 M candidates (~0.2 GB at most).
+ * The candidates all kept Tuners of a folder may cache together: the least recently used go first, and a Tuner larger
+ * than this alone is not kept. Measured (`node --expose-gc --import tsx bench/tune.ts --heap-only --docs 50000`, JS
+ * heap + array buffers after GC, a two-field lexical config, 1,000 queries): 51 MiB for 0.83 M candidates at 10k
+ * documents, 196 MiB for 4.3 M at 50k (48–65 B each): about 0.3 GB at this cap.
  */
-export const LENS_MAX_CANDIDATES = 4_000_000;
-/** Prepared Tuners kept per workspace folder: the configs saved last. */
+export const LENS_MAX_CANDIDATES = 6_000_000;
+/** Prepared Tuners kept per workspace folder at most: the configs saved last. */
 export const LENS_MAX_TUNERS = 2;
 
 interface Kept {
@@ -129,7 +131,7 @@ export class LensTuners {
       return `too large (${tuner.candidates.toLocaleString('en')} candidates, at most ${LENS_MAX_CANDIDATES.toLocaleString('en')})`;
     this.kept.set(file, { tuner, session, baselineHash: baseConfig.configHash });
     for (const old of this.kept.keys()) {
-      if (this.kept.size <= LENS_MAX_TUNERS) break;
+      if (this.kept.size <= LENS_MAX_TUNERS && this.candidates() <= LENS_MAX_CANDIDATES) break;
       this.kept.delete(old);
     }
     return undefined;

@@ -21,7 +21,7 @@ import { abortable } from '../../core/util/cooperative';
 import { InputError } from '../../core/util/diagnostics';
 import type { RankConfig } from '../../core/config';
 import type { Run } from '../../core/run/types';
-import { type LensFigures, evaluateAgainstBaseline, lensFiguresOf } from '../logic/against-baseline';
+import { type EarlySource, type LensFigures, evaluateAgainstBaseline, lensFiguresOf } from '../logic/against-baseline';
 import { LensTuners, lensTunable } from '../logic/lens-tuner';
 import type { ChangedNotification, EvaluateProgress, EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
@@ -125,7 +125,7 @@ async function earlyAnswer(
     const figures = await e.lens.answer(session, params.file, params.config, ctx.signal);
     if (!figures) return undefined;
     const ms = performance.now() - t0;
-    ctx.progress({ type: 'early', configHash: params.config.configHash, figures, ms });
+    ctx.progress({ type: 'early', source: 'tuner', configHash: params.config.configHash, figures, ms });
     return { figures, ms };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
@@ -229,20 +229,29 @@ serveRpc<RanklabMethods, RanklabNotification>(
     evaluateAgainstBaseline: (params, ctx) =>
       exclusive(params, ctx, async (session) => {
         const e = entryOf(params.root);
-        const early = await earlyAnswer(e, session, params, ctx);
+        const t0 = performance.now();
+        const tuned = await earlyAnswer(e, session, params, ctx);
+        let early: { source: EarlySource; figures: LensFigures; ms: number } | undefined = tuned && { source: 'tuner', ...tuned };
         const fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(params.file));
         let baseline: { name: string; run: Run } | undefined;
         const result = await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal, {
           onBaseline: (b) => (baseline = b),
+          // No Tuner could answer: the figures as soon as the search is scored, before the run is saved.
+          onFigures: early
+            ? undefined
+            : (figures) => {
+                early = { source: 'search', figures, ms: performance.now() - t0 };
+                ctx.progress({ type: 'early', ...early, configHash: params.config.configHash });
+              },
         });
         if (early) {
           const matched = isDeepStrictEqual(early.figures, lensFiguresOf(result));
-          result.early = { ms: early.ms, matched };
-          // Must not happen (the Tuner's figures are a full evaluation's: tuner.property.test.ts, ranklab-worker.test.ts).
+          result.early = { source: early.source, ms: early.ms, matched };
+          // Must not happen (tuner.property.test.ts, lens-tuner.test.ts check that they are the full evaluation's).
           if (!matched) {
             ctx.log(
               'warn',
-              `${params.config.name}: the early CodeLens figures (tune cache) differed from the full evaluation's; shown: the full ones`,
+              `${params.config.name}: the early CodeLens figures (${early.source === 'tuner' ? 'tune cache' : 'before the run was saved'}) differed from the full evaluation's; shown: the full ones`,
             );
             e.lens.drop(params.file);
           }

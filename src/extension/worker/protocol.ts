@@ -16,7 +16,7 @@ import type { TuneQuick, TuneResult, TuneSettings, TuneSliders } from '../../cor
 import type { WorkspacePool } from '../../core/session/judging-pool';
 import type { WorkProgress } from '../../core/util/cooperative';
 import type { Diagnostic } from '../../core/util/diagnostics';
-import type { ConfigResult, LensFigures } from '../logic/against-baseline';
+import type { ConfigResult, EarlySource, LensFigures } from '../logic/against-baseline';
 
 /** A method: what it takes, what it reports while it runs, what it returns. */
 export interface MethodSpec {
@@ -100,11 +100,13 @@ export interface ClosedNotification {
 }
 
 /**
- * The CodeLens's figures of a saved edit answered from the config's prepared Tuner (logic/lens-tuner.ts), before the
- * full evaluation; `ms`: the worker's time to them.
+ * The CodeLens's figures of a saved edit before the full evaluation ends: from the config's prepared Tuner
+ * (logic/lens-tuner.ts, `tuner`), or else as soon as its queries are scored, before its run is saved and compared in
+ * full (`search`); `ms`: the worker's time to them.
  */
 export interface EarlyAnswer {
   type: 'early';
+  source: EarlySource;
   configHash: string;
   figures: LensFigures;
   ms: number;
@@ -122,7 +124,7 @@ export interface RanklabMethods {
   /** The background evaluation of one saved `*.rank.json` (live.ts), with the searched fields no document has. */
   evaluateAgainstBaseline: {
     params: FolderParams & { file: string; config: RankConfig };
-    /** Sent once, before the result, when a prepared Tuner can answer the edit. */
+    /** Sent once, before the result: the CodeLens's figures (from a prepared Tuner, or before the run is saved). */
     progress: EarlyAnswer;
     result: { result: ConfigResult; fieldProblems: Diagnostic[] };
   };

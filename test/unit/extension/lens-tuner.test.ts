@@ -1,8 +1,9 @@
 // The CodeLens's early answer (issue 31) in the real Ranklab worker (src/extension/worker/main.ts) on a copy of
 // examples/food-search, through the RPC the extension uses: after a config's evaluation the worker prepares its Tuner
 // when idle; a saved edit of boosts or BM25 settings is then answered from it (the request's progress) before the
-// full evaluation, with exactly the full evaluation's figures; an edit the Tuner cannot recombine takes the full path
-// only; closing the config or a judgments change drops the Tuner. No timing is asserted.
+// full evaluation, with exactly the full evaluation's figures; an edit the Tuner cannot recombine takes the full path,
+// answered as soon as its search is scored (before the run is saved), with the same figures as its end; closing the
+// config or a judgments change drops the Tuner. No timing is asserted.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,8 +63,14 @@ test('a saved boost or BM25 edit is answered from the prepared Tuner first, with
   const dir = workspace();
   const file = join(dir, 'configs/title-boost-3.rank.json');
   const first = await save(dir, file);
-  assert.deepEqual(first.early, [], 'nothing prepared before the first evaluation');
-  assert.equal(first.result.early, undefined);
+  assert.deepEqual(
+    first.early.map((x) => x.source),
+    ['search'],
+    'nothing prepared before the first evaluation: its figures once its search is scored',
+  );
+  assert.deepEqual(first.early[0]!.figures, lensFiguresOf(first.result));
+  assert.deepEqual(first.result.early && [first.result.early.source, first.result.early.matched], ['search', true]);
+  assert.ok(first.result.gates.length > 1 && first.result.gates.some((g) => g.kind === 'maxSliceRegression'), 'gates of every kind');
   await tunerKept(file);
 
   const edits: Array<(raw: { lexical: Record<string, any> }) => void> = [
@@ -82,11 +89,15 @@ test('a saved boost or BM25 edit is answered from the prepared Tuner first, with
   for (const change of edits) {
     edit(file, change);
     const r = await save(dir, file);
-    assert.equal(r.early.length, 1, 'one early answer');
+    assert.deepEqual(
+      r.early.map((x) => x.source),
+      ['tuner'],
+      'one early answer, from the Tuner',
+    );
     const [early] = r.early;
     assert.equal(early!.configHash, r.config.configHash);
     assert.deepEqual(early!.figures, lensFiguresOf(r.result), 'the early figures are the full evaluation’s');
-    assert.deepEqual(r.result.early && { matched: r.result.early.matched }, { matched: true });
+    assert.deepEqual(r.result.early && [r.result.early.source, r.result.early.matched], ['tuner', true]);
     assert.equal(r.result.candidate.reused, false, 'the full evaluation ran the new settings');
     headlines.add(early!.figures.candidate[early!.figures.specs[0]]!);
     last = early;
@@ -101,21 +112,29 @@ test('a saved boost or BM25 edit is answered from the prepared Tuner first, with
   assert.deepEqual(lensFiguresOf(local), last!.figures);
 });
 
-test('an edit the Tuner cannot recombine (prefix expansion) takes the full path only; then a Tuner of the new config is prepared', async () => {
+test('an edit the Tuner cannot recombine (prefix expansion) takes the full path, answered once searched; then a Tuner of the new config is prepared', async () => {
   const dir = workspace();
   const file = join(dir, 'configs/title-boost-3.rank.json');
   await save(dir, file);
   await tunerKept(file);
   edit(file, (raw) => (raw.lexical.prefix = true));
   const r = await save(dir, file);
-  assert.deepEqual(r.early, [], 'no early answer');
-  assert.equal(r.result.early, undefined);
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['search'],
+    'not from the Tuner',
+  );
+  assert.deepEqual(r.early[0]!.figures, lensFiguresOf(r.result), 'the figures before the run is saved are the end’s');
+  assert.deepEqual(r.result.early && [r.result.early.source, r.result.early.matched], ['search', true]);
   assert.equal(r.result.candidate.reused, false);
   // The kept Tuner cannot answer this config: a new one is prepared for it, and answers its next tunable edit.
   await tunerKept(file);
   edit(file, (raw) => (raw.lexical.bm25.b = 0.5));
   const next = await save(dir, file);
-  assert.equal(next.early.length, 1);
+  assert.deepEqual(
+    next.early.map((x) => x.source),
+    ['tuner'],
+  );
   assert.deepEqual(next.early[0]!.figures, lensFiguresOf(next.result));
 });
 
@@ -127,7 +146,11 @@ test('closing the config drops its Tuner; a judgments change drops every Tuner o
   client.notify({ type: 'closed', root: dir, file });
   await tunerKept(file, false);
   edit(file, (raw) => (raw.lexical.fields.title = 2));
-  assert.deepEqual((await save(dir, file)).early, [], 'a closed config’s edit: the full path');
+  assert.deepEqual(
+    (await save(dir, file)).early.map((x) => x.source),
+    ['search'],
+    'a closed config’s edit: the full path',
+  );
   await tunerKept(file);
   const golden = join(dir, 'judgments/golden.json');
   const queries = JSON.parse(readFileSync(golden, 'utf8'));
@@ -136,6 +159,10 @@ test('closing the config drops its Tuner; a judgments change drops every Tuner o
   await tunerKept(file, false);
   edit(file, (raw) => (raw.lexical.fields.title = 2.5));
   const r = await save(dir, file);
-  assert.deepEqual(r.early, [], 'a stale Tuner is not used');
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['search'],
+    'a stale Tuner is not used',
+  );
   assert.equal(r.result.judgments.qrels.size, queries.length - 1);
 });
