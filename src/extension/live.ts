@@ -11,7 +11,7 @@ import { parseRankConfig } from '../core/config';
 import type { Diagnostic } from '../core/util/diagnostics';
 import type { ConfigResult } from './logic/against-baseline';
 import type { SessionManager } from './sessions';
-import type { EarlyAnswer } from './worker/protocol';
+import type { EarlyAnswer, RunSaved } from './worker/protocol';
 
 export type { ConfigResult } from './logic/against-baseline';
 
@@ -31,7 +31,10 @@ export class LiveEvaluator implements vscode.Disposable {
   private readonly running = new Map<string, AbortController>();
   private readonly changed = new vscode.EventEmitter<ConfigState>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly runSaved = new vscode.EventEmitter<RunSaved>();
+  /** A background evaluation saved its run (with the run's summary). */
+  readonly onDidSaveRun = this.runSaved.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.runSaved];
 
   constructor(
     private readonly sessions: SessionManager,
@@ -114,9 +117,11 @@ export class LiveEvaluator implements vscode.Disposable {
         { file, config },
         {
           signal: abort.signal,
-          // The figures from the tune cache, shown until the full evaluation (which must agree) ends.
-          onProgress: (early) => {
-            if (this.running.get(file) === abort && early.configHash === config.configHash) this.set({ ...evaluating, early });
+          onProgress: (p) => {
+            // The run's summary, for the run index before the watcher sees the file (nothing decoded then).
+            if (p.type === 'saved') return this.runSaved.fire(p);
+            // The early figures, shown until the full evaluation (which must agree) ends.
+            if (this.running.get(file) === abort && p.configHash === config.configHash) this.set({ ...evaluating, early: p });
           },
         },
       );

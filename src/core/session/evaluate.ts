@@ -49,6 +49,8 @@ export interface EvaluateConfigOptions {
   onWork?: (progress: WorkProgress) => void;
   /** Once the queries are run and scored, before the run is saved (not called for a reused run): its figures sooner. */
   onScored?: (scored: { evaluation: Evaluation; run: Run }) => void | Promise<void>;
+  /** Once the run is saved: its file and what was written (the editor's run index takes it without decoding the file). */
+  onSaved?: (path: string, saved: SavedRun) => void;
 }
 
 export interface ConfigEvaluation {
@@ -178,6 +180,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     // Its per-query values, for the statistics of any comparison with it on these judgments (evaluation-cache.ts).
     const key = { run: runFileStamp(runIdOfFile(basename(path))!, path), judgments: evaluation.judgments, options: opts.metricOptions };
     writeRunEvaluation(runsDir, key, runEvaluationOf(evaluation.perQuery, saved), session.options.log);
+    opts.onSaved?.(path, saved);
   }
   return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed, sharing };
 }

@@ -4,7 +4,10 @@
  * compared, and checked against the gates. No `vscode` import: it runs in the Ranklab worker (worker/main.ts), and
  * its result is plain data that crosses the thread whole.
  */
+import { basename } from 'node:path';
 import type { RankConfig } from '../../core/config';
+import { type RunSummary, summaryOf } from '../../core/experiment/run-index';
+import { runIdOfFile } from '../../core/run/run-files';
 import { type Comparison, compareRuns, compareStatistics } from '../../core/experiment/compare';
 import { type GateResult, checkGates, withGateMetrics } from '../../core/experiment/gates';
 import type { JudgmentSet } from '../../core/judgments/types';
@@ -82,6 +85,8 @@ export interface AgainstBaselineHooks {
    * (not called when its saved run is reused: the whole evaluation is quick then).
    */
   onFigures?: (figures: LensFigures) => void;
+  /** The config's run once saved: its file and summary (the host's run index takes it without decoding the file). */
+  onSaved?: (path: string, summary: RunSummary) => void;
 }
 
 /** Evaluates a config and the baseline (reusing saved runs when inputs are unchanged), compares, checks gates. */
@@ -90,7 +95,7 @@ export async function evaluateAgainstBaseline(
   config: RankConfig,
   file: string,
   signal?: AbortSignal,
-  { onProgress, onBaseline, onFigures }: AgainstBaselineHooks = {},
+  { onProgress, onBaseline, onFigures, onSaved }: AgainstBaselineHooks = {},
 ): Promise<ConfigResult> {
   const settings = session.workspace.settings;
   const specs = withGateMetrics(parseMetricList(settings.metrics), settings.gates); // every gate can be evaluated
@@ -129,7 +134,12 @@ export async function evaluateAgainstBaseline(
       }
       onFigures({ name: config.name, specs: metricNames(specs), candidate: evaluation.means, baseline: baseline?.evaluation.means, gates });
     });
-  const candidate = await evaluateConfig(session, config, { ...common, onProgress, onScored });
+  const candidate = await evaluateConfig(session, config, {
+    ...common,
+    onProgress,
+    onScored,
+    onSaved: onSaved && ((path, saved) => onSaved(path, summaryOf(runIdOfFile(basename(path))!, saved))),
+  });
   let comparison: Comparison | undefined;
   let gates: GateResult[] = [];
   if (baseConfig && baseline) {

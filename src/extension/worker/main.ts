@@ -236,6 +236,7 @@ serveRpc<RanklabMethods, RanklabNotification>(
         let baseline: { name: string; run: Run } | undefined;
         const result = await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal, {
           onBaseline: (b) => (baseline = b),
+          onSaved: (path, summary) => ctx.progress({ type: 'saved', path, summary }),
           // No Tuner could answer: the figures as soon as the search is scored, before the run is saved.
           onFigures: early
             ? undefined

@@ -8,6 +8,7 @@
  */
 import type { MoveReasonsResult, RunRef } from '../../core/actions/explain-runs';
 import type { RankConfig } from '../../core/config';
+import type { RunSummary } from '../../core/experiment/run-index';
 import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
 import type { Variation } from '../../core/tuning/parameters';
@@ -112,6 +113,13 @@ export interface EarlyAnswer {
   ms: number;
 }
 
+/** The config's run, just saved: its summary, so that the host's run index need not decode the file. */
+export interface RunSaved {
+  type: 'saved';
+  path: string;
+  summary: RunSummary;
+}
+
 /** After each evaluated config of a sweep: how many of `total` (BASE and the combinations) are done. */
 export interface SweepProgress {
   done: number;
@@ -124,8 +132,8 @@ export interface RanklabMethods {
   /** The background evaluation of one saved `*.rank.json` (live.ts), with the searched fields no document has. */
   evaluateAgainstBaseline: {
     params: FolderParams & { file: string; config: RankConfig };
-    /** Sent once, before the result: the CodeLens's figures (from a prepared Tuner, or before the run is saved). */
-    progress: EarlyAnswer;
+    /** The CodeLens's figures before the result (from a prepared Tuner, or before the run is saved); the run saved. */
+    progress: EarlyAnswer | RunSaved;
     result: { result: ConfigResult; fieldProblems: Diagnostic[] };
   };
   checkAcl: { params: FolderParams; progress: string; result: AclReport };

@@ -7,13 +7,16 @@
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRankConfig } from '../../../src/core/config';
+import { summaryOf } from '../../../src/core/experiment/run-index';
+import { runIdOfFile } from '../../../src/core/run/run-files';
+import { loadSavedRun } from '../../../src/core/run/run-format';
 import { RanklabSession } from '../../../src/core/session/session';
 import { evaluateAgainstBaseline, lensFiguresOf } from '../../../src/extension/logic/against-baseline';
-import type { EarlyAnswer, RanklabMethods, RanklabNotification } from '../../../src/extension/worker/protocol';
+import type { EarlyAnswer, RanklabMethods, RanklabNotification, RunSaved } from '../../../src/extension/worker/protocol';
 import { RpcClient } from '../../../src/extension/worker/rpc';
 
 const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
@@ -46,12 +49,13 @@ async function save(dir: string, file: string) {
   client.notify({ type: 'changed', root: dir, kinds: ['config'] });
   const config = parseRankConfig(file).config!;
   const early: EarlyAnswer[] = [];
+  const saved: RunSaved[] = [];
   const r = await client.request(
     'evaluateAgainstBaseline',
     { root: dir, trusted: true, file, config },
-    { onProgress: (p) => early.push(p) },
+    { onProgress: (p) => (p.type === 'saved' ? saved.push(p) : early.push(p)) },
   );
-  return { config, early, ...r };
+  return { config, early, saved, ...r };
 }
 
 /** Waits until the worker keeps (or no longer keeps) a CodeLens Tuner for `file`: prepared when the folder is idle. */
@@ -71,6 +75,13 @@ test('a saved boost or BM25 edit is answered from the prepared Tuner first, with
   assert.deepEqual(first.early[0]!.figures, lensFiguresOf(first.result));
   assert.deepEqual(first.result.early && [first.result.early.source, first.result.early.matched], ['search', true]);
   assert.ok(first.result.gates.length > 1 && first.result.gates.some((g) => g.kind === 'maxSliceRegression'), 'gates of every kind');
+  // The saved run's summary comes along (the host's run index takes it): the one its file gives.
+  assert.deepEqual(
+    first.saved.map((x) => x.path),
+    [first.result.candidate.path],
+  );
+  const path = first.result.candidate.path!;
+  assert.deepEqual(first.saved[0]!.summary, summaryOf(runIdOfFile(basename(path))!, loadSavedRun(path)));
   await tunerKept(file);
 
   const edits: Array<(raw: { lexical: Record<string, any> }) => void> = [
