@@ -50,6 +50,7 @@ const VSCODE_FREE = [
   'dashboard/runs', // how runs are named and picked
   'judging/model', // the judging view's walk over the pool
   'logic/against-baseline', // a config evaluated against the baseline (runs in the worker)
+  'logic/lens-tuner', // the CodeLens's early answer from a prepared Tuner (runs in the worker)
   'logic/findings', // CodeLens text, diagnostics and test verdicts as plain data
   'logic/progress', // progress notifications' text
   'run-store', // saved runs listed through the core's run index

@@ -4,8 +4,21 @@
  * not known yet starts its evaluation in the background (trusted workspaces only).
  */
 import * as vscode from 'vscode';
-import type { LiveEvaluator } from './live';
+import type { ConfigState, LiveEvaluator } from './live';
+import { type EarlySource, lensFiguresOf } from './logic/against-baseline';
 import { headline } from './logic/findings';
+
+/** Which path gave the figures shown (the tooltip says it): the tune cache, or the full evaluation. */
+export function answeredBy(state: ConfigState): string {
+  const from = (source: EarlySource) =>
+    source === 'tuner' ? 'the tune cache (cached BM25 scores recombined, no search)' : 'the search, before its run was saved';
+  if (state.status === 'evaluating' && state.early)
+    return `answered from ${from(state.early.source)} in ${state.early.ms.toFixed(0)} ms; the full evaluation is finishing`;
+  const r = state.result;
+  if (!r) return '';
+  if (r.early?.matched) return `answered from ${from(r.early.source)} in ${r.early.ms.toFixed(0)} ms, confirmed by the full evaluation`;
+  return r.candidate.reused ? 'answered by the full evaluation (saved run reused)' : 'answered by the full evaluation (searched)';
+}
 
 export class ConfigCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -30,22 +43,22 @@ export class ConfigCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     }
     const lenses: vscode.CodeLens[] = [];
     const r = state.result;
+    // The edit's own figures from the tune cache while the full evaluation runs: no spinner, they are final.
+    const early = state.status === 'evaluating' ? state.early?.figures : undefined;
+    const f = early ?? (r && lensFiguresOf(r));
     if (state.status === 'invalid') {
       lenses.push(
         new vscode.CodeLens(top, { title: 'Ranklab: this config has errors (see Problems)', command: 'workbench.actions.view.problems' }),
       );
-    } else if (r) {
-      const prefix = state.status === 'evaluating' ? '$(sync~spin) ' : state.status === 'error' ? '$(warning) ' : '';
-      const failed = r.gates.filter((g) => !g.passed).length;
-      const title =
-        prefix +
-        headline(r.specs, r.candidate.evaluation.means, r.baseline?.evaluation.means) +
-        (failed ? ` · $(error) ${failed} gate(s) failed` : '');
+    } else if (f) {
+      const prefix = early ? '' : state.status === 'evaluating' ? '$(sync~spin) ' : state.status === 'error' ? '$(warning) ' : '';
+      const failed = f.gates.filter((g) => !g.passed).length;
+      const title = prefix + headline(f.specs, f.candidate, f.baseline) + (failed ? ` · $(error) ${failed} gate(s) failed` : '');
       lenses.push(
         new vscode.CodeLens(top, {
           title,
           command: 'ranklab.openDashboard',
-          tooltip: state.error ?? `${r.name}: ${r.candidate.evaluation.means[r.specs[0]]}`,
+          tooltip: state.error ?? `${f.name}: ${f.candidate[f.specs[0]]} — ${answeredBy(state)}`,
         }),
       );
     } else if (state.status === 'evaluating') {

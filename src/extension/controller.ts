@@ -26,6 +26,7 @@ import {
 } from './dashboard/comparison';
 import { chooseBaseline, chooseCandidate, principalOf, principalText } from './dashboard/runs';
 import type { SessionManager } from './sessions';
+import type { RunSummary } from '../core/experiment/run-index';
 import { setPinned } from '../core/experiment/run-store';
 import { stableStringify } from '../core/config/defaults';
 import { RUN_FILE_GLOB, runIdOfFile } from '../core/run/run-files';
@@ -95,6 +96,14 @@ export class RanklabController implements vscode.Disposable {
         if (affectsSettings(e)) this.invalidate();
       }),
     );
+  }
+
+  /**
+   * A run the background evaluation just saved, with its summary: the run index takes it without decoding the file,
+   * so the watcher's event for it (which refreshes the views) finds it known.
+   */
+  learnRun(file: string, summary: RunSummary): void {
+    if (this.store && this.cache && path.dirname(file) === this.store.dir) this.cache = this.store.learn(file, summary);
   }
 
   /** The workspace folder Ranklab works on: the first one (in a multi-root workspace the other folders are not used). */

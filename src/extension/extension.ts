@@ -79,6 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Rankla
         if (state.result && !state.result.candidate.reused) controller.invalidate();
       }
     }),
+    live.onDidSaveRun(({ path, summary }) => controller.learnRun(path, summary)),
     sessions.onDidChangeInputs(({ kinds }) => {
       refreshWorkspaceDiagnostics();
       // New grades (the judging view, or an edit): the dashboard's comparison and judged@k are figured again.

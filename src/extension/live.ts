@@ -11,6 +11,7 @@ import { parseRankConfig } from '../core/config';
 import type { Diagnostic } from '../core/util/diagnostics';
 import type { ConfigResult } from './logic/against-baseline';
 import type { SessionManager } from './sessions';
+import type { EarlyAnswer, RunSaved } from './worker/protocol';
 
 export type { ConfigResult } from './logic/against-baseline';
 
@@ -20,6 +21,8 @@ export interface ConfigState {
   status: 'evaluating' | 'done' | 'error' | 'invalid';
   parseDiagnostics: Diagnostic[];
   result?: ConfigResult;
+  /** While evaluating: the edit's figures already answered from the config's tune cache (the full evaluation follows). */
+  early?: EarlyAnswer;
   error?: string;
 }
 
@@ -28,7 +31,10 @@ export class LiveEvaluator implements vscode.Disposable {
   private readonly running = new Map<string, AbortController>();
   private readonly changed = new vscode.EventEmitter<ConfigState>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly runSaved = new vscode.EventEmitter<RunSaved>();
+  /** A background evaluation saved its run (with the run's summary). */
+  readonly onDidSaveRun = this.runSaved.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.runSaved];
 
   constructor(
     private readonly sessions: SessionManager,
@@ -45,6 +51,12 @@ export class LiveEvaluator implements vscode.Disposable {
           // The baseline changed: every other shown comparison is stale.
           if (this.isBaselineFile(folder, doc.uri.fsPath)) this.reevaluateAll(folder, doc.uri.fsPath);
         });
+      }),
+      // What the worker prepared for a closed config (its CodeLens tune cache) is dropped with it.
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (!doc.uri.fsPath.endsWith('.rank.json') || doc.uri.scheme !== 'file') return;
+        const folder = this.folderOf(doc.uri);
+        if (folder) sessions.configClosed(folder, doc.uri.fsPath);
       }),
       sessions.onDidChangeInputs(({ folder, kinds }) => {
         if (kinds.has('corpus') || kinds.has('judgments') || kinds.has('settings')) this.reevaluateAll(folder);
@@ -81,7 +93,8 @@ export class LiveEvaluator implements vscode.Disposable {
       return state;
     }
     const config = parsed.config;
-    this.set({ file, folder, status: 'evaluating', parseDiagnostics: parsed.diagnostics, result: previous?.result });
+    const evaluating: ConfigState = { file, folder, status: 'evaluating', parseDiagnostics: parsed.diagnostics, result: previous?.result };
+    this.set(evaluating);
     if (!vscode.workspace.isTrusted) {
       const state: ConfigState = {
         file,
@@ -102,13 +115,24 @@ export class LiveEvaluator implements vscode.Disposable {
         `evaluating ${config.name}`,
         'evaluateAgainstBaseline',
         { file, config },
-        { signal: abort.signal },
+        {
+          signal: abort.signal,
+          onProgress: (p) => {
+            // The run's summary, for the run index before the watcher sees the file (nothing decoded then).
+            if (p.type === 'saved') return this.runSaved.fire(p);
+            // The early figures, shown until the full evaluation (which must agree) ends.
+            if (this.running.get(file) === abort && p.configHash === config.configHash) this.set({ ...evaluating, early: p });
+          },
+        },
       );
       const result = r.result;
       fieldProblems = r.fieldProblems;
       state = { file, folder, status: 'done', parseDiagnostics: [...parsed.diagnostics, ...fieldProblems], result };
+      const early = result.early
+        ? `, answered early (${result.early.source === 'tuner' ? 'tune cache' : 'before saving the run'}) in ${result.early.ms.toFixed(0)} ms`
+        : '';
       this.sessions.log.info(
-        `live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`,
+        `live: ${config.name} evaluated (${result.candidate.reused ? 'reused saved run' : 'ran'}${early}), ${result.gates.filter((g) => !g.passed).length} gate(s) failed`,
       );
     } catch (e) {
       if (abort.signal.aborted) return this.states.get(file)!;

@@ -79,6 +79,11 @@ export class SavedRuns {
     return this.result(this.index.refresh(file));
   }
 
+  /** A run this editor's worker just saved, with its summary: listed without decoding the file. */
+  learn(file: string, summary: RunSummary): RunStoreResult {
+    return this.result(this.index.learn(file, summary));
+  }
+
   private result(listing: ReturnType<RunIndex['listing']>): RunStoreResult {
     const runs = listing.summaries.map((summary) => {
       const old = this.known.get(summary.id);

@@ -12,7 +12,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RanklabSession } from '../core/session/session';
-import type { RanklabMethods, RanklabNotification } from './worker/protocol';
+import type { ChangedNotification, RanklabMethods, RanklabNotification } from './worker/protocol';
 import { type RequestOptions, RpcClient } from './worker/rpc';
 
 /** What changed; 'corpus-problems': corpus files changed without changing a document (only their problems may have). */
@@ -75,6 +75,11 @@ export class SessionManager implements vscode.Disposable {
       this.busyLabels.delete(key);
       this.stateChanged.fire();
     }
+  }
+
+  /** A config file's editor closed: the worker drops its CodeLens tune cache. */
+  configClosed(folder: vscode.WorkspaceFolder, file: string): void {
+    this.worker.notify({ type: 'closed', root: folder.uri.fsPath, file });
   }
 
   /** What the session is doing right now ("indexing", "evaluating title-boost-3"), if anything. */
@@ -195,7 +200,7 @@ export class SessionManager implements vscode.Disposable {
         }
       }
     }).catch((err) => this.log.warn(`could not take in file changes: ${(err as Error).message}`));
-    const forWorker = [...kinds].filter((k): k is RanklabNotification['kinds'][number] => k !== 'corpus-problems');
+    const forWorker = [...kinds].filter((k): k is ChangedNotification['kinds'][number] => k !== 'corpus-problems');
     if (forWorker.length) this.worker.notify({ type: 'changed', root: folder.uri.fsPath, kinds: forWorker });
     if (kinds.size) this.inputsChanged.fire({ folder, kinds });
   }

@@ -112,6 +112,27 @@ export class RunIndex {
     return this.listing();
   }
 
+  /**
+   * A run file this process's writer has just saved, with the summary it already has (summaryOf the SavedRun it
+   * encoded): entered with the file's stat, so the watcher's event for it finds it unchanged and nothing is decoded.
+   * Only once the index is open (before, `open` reads the folder anyway).
+   */
+  learn(file: string, summary: RunSummary): RunListing {
+    const name = basename(file);
+    if (!this.opened || !isRunFile(name) || summary.id !== runIdOfFile(name)) return this.opened ? this.listing() : this.open();
+    try {
+      const st = statSync(join(this.dir, name));
+      if (!st.isFile()) throw new Error('not a file');
+      const old = this.entries.get(name);
+      if (old && old.size === st.size && old.mtimeMs === st.mtimeMs) return this.listing(); // the watcher came first
+      this.entries.set(name, { size: st.size, mtimeMs: st.mtimeMs, summary });
+      this.write();
+    } catch {
+      this.update(name); // gone or not a file: as a watcher event would see it
+    }
+    return this.listing();
+  }
+
   listing(): RunListing {
     const summaries: RunSummary[] = [];
     const problems: string[] = [];

@@ -47,6 +47,10 @@ export interface EvaluateConfigOptions {
   onProgress?: (done: number, total: number) => void;
   /** Every phase of this evaluation (corpus, index builds, the query loop), labelled with the config's name. */
   onWork?: (progress: WorkProgress) => void;
+  /** Once the queries are run and scored, before the run is saved (not called for a reused run): its figures sooner. */
+  onScored?: (scored: { evaluation: Evaluation; run: Run }) => void | Promise<void>;
+  /** Once the run is saved: its file and what was written (the editor's run index takes it without decoding the file). */
+  onSaved?: (path: string, saved: SavedRun) => void;
 }
 
 export interface ConfigEvaluation {
@@ -133,6 +137,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     evaluation,
     judgments: scored,
   } = await runQueries(session, config, opts, work, judgments, false);
+  await opts.onScored?.({ evaluation, run });
   const qids = [...judgments.qrels.keys()];
   const queries: SavedQueryResult[] = qids
     .filter((q) => run.has(q))
@@ -175,6 +180,7 @@ export async function evaluateConfig(session: RanklabSession, config: RankConfig
     // Its per-query values, for the statistics of any comparison with it on these judgments (evaluation-cache.ts).
     const key = { run: runFileStamp(runIdOfFile(basename(path))!, path), judgments: evaluation.judgments, options: opts.metricOptions };
     writeRunEvaluation(runsDir, key, runEvaluationOf(evaluation.perQuery, saved), session.options.log);
+    opts.onSaved?.(path, saved);
   }
   return { config, saved, path, reused: false, evaluation, run, latencies, stageIds, notes, excluded, failed, sharing };
 }

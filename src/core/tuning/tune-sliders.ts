@@ -155,3 +155,32 @@ function setPath(config: Omit<RankConfig, 'configHash'>, path: string, value: nu
   for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
   node[parts[parts.length - 1]!] = value;
 }
+
+/**
+ * The slider positions that make `base` into `target`, when the two differ in nothing else (the same name, fields,
+ * analyzer, every fixed setting): checked by the config hash of what those positions mean (tunedConfig), so a
+ * difference anywhere outside the sliders, or a value outside a slider's range, gives undefined.
+ */
+export function tuneSettingsOf(base: RankConfig, tunable: TuneSliders, target: RankConfig): TuneSettings | undefined {
+  const settings: TuneSettings = {};
+  for (const s of tunable.sliders) {
+    const value = getPath(target, s.path);
+    if (typeof value !== 'number') return undefined;
+    if (value !== s.value) settings[s.path] = value;
+  }
+  try {
+    return tunedConfig(base, tunable, settings).configHash === target.configHash ? settings : undefined;
+  } catch (e) {
+    if (e instanceof InputError) return undefined; // out of a slider's range, or refused as a config would be
+    throw e;
+  }
+}
+
+/** A slider's setting in a config (undefined when the config has no such part). */
+function getPath(config: RankConfig, path: string): unknown {
+  const fields = 'lexical.fields.';
+  if (path.startsWith(fields)) return config.lexical?.fields[path.slice(fields.length)];
+  let node: unknown = config;
+  for (const part of path.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  return node;
+}

@@ -10,7 +10,7 @@
  * (test/unit/tuning/tuner.property.test.ts checks every figure against a full evaluation). */
 import type { RankConfig } from '../config';
 import { hashRankConfig } from '../config/defaults';
-import { type ComparisonStatistics, compareStatistics } from '../experiment/compare';
+import { type CompareSettings, type ComparisonStatistics, compareStatistics } from '../experiment/compare';
 import { type GateResult, checkGates, withGateMetrics } from '../experiment/gates';
 import { mean, winsLossesTies } from '../experiment/stats';
 import { type Verdict, verdictOf } from '../experiment/verdict';
@@ -40,7 +40,15 @@ import { InputError } from '../util/diagnostics';
 import { metricOptionsOf } from '../workspace/settings';
 import { Bm25Candidates } from './bm25-candidates';
 
-import { type TuneSettings, type TuneSliders, rerankPoolSize, tunedConfig, tuneSliders, vectorCacheDepth } from './tune-sliders';
+import {
+  type TuneSettings,
+  type TuneSliders,
+  rerankPoolSize,
+  tuneSettingsOf,
+  tunedConfig,
+  tuneSliders,
+  vectorCacheDepth,
+} from './tune-sliders';
 
 export { type FixedSetting, type Slider, type TuneSettings, type TuneSliders, tuneSliders } from './tune-sliders';
 
@@ -98,7 +106,17 @@ export interface TuneResult extends TuneQuick {
  */
 export interface Tuner {
   sliders(): TuneSliders;
+  /** The slider positions that make the base config into `config`, or undefined when it differs elsewhere (a re-search). */
+  settingsOf(config: RankConfig): TuneSettings | undefined;
+  /** How many candidates its caches hold over all queries (lexical candidates, vector lists, rerank pools): its size. */
+  readonly candidates: number;
   quick(settings: TuneSettings, signal?: AbortSignal): Promise<TuneQuick>;
+  /**
+   * The first stage with the gates: what the CodeLens shows. The gates read means, deltas, per-query values and which
+   * slices exist, none of which compare's resampling changes, so they are checked on statistics with one resample
+   * (intervals and p-values left out): the gates of `evaluate`, without its cost.
+   */
+  quickWithGates(settings: TuneSettings, signal?: AbortSignal): Promise<TuneQuick & { gates: GateResult[] }>;
   evaluate(settings: TuneSettings, signal?: AbortSignal): Promise<TuneResult>;
 }
 
@@ -218,26 +236,40 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
     last = { hash: config.configHash, values: candidate };
     return candidate;
   };
+  const statistics = (config: RankConfig, candidate: Values, signal: AbortSignal | undefined, compare?: CompareSettings) =>
+    compareStatistics(
+      { name: baseline.name, principal: null, values: baselineValues },
+      { name: config.name, principal: null, values: candidate },
+      judgments,
+      specs,
+      metricOptions,
+      new Work({ signal }).phase('statistics', 0),
+      compare,
+    );
+  let candidates = 0;
+  for (const q of queries)
+    candidates += (q.candidates?.scores.docIds.length ?? 0) + (q.vector?.length ?? 0) + (q.rerank?.before.length ?? 0);
   return {
     sliders: () => ({ sliders: sliders.map((s) => ({ ...s })), fixed: fixed.map((f) => ({ ...f })) }),
+    settingsOf: (config) => tuneSettingsOf(base, tunable, config),
+    candidates,
     async quick(moves, signal) {
       signal?.throwIfAborted();
       const config = tunedConfig(base, tunable, moves);
       return quickOf(config, baselineValues, valuesOf(config), split, specs);
     },
+    async quickWithGates(moves, signal) {
+      signal?.throwIfAborted();
+      const config = tunedConfig(base, tunable, moves);
+      const candidate = valuesOf(config);
+      const comparison = await statistics(config, candidate, signal, { bootstrapSamples: 1, permutationSamples: 1 });
+      return { ...quickOf(config, baselineValues, candidate, split, specs), gates: checkGates(settings.gates, comparison) };
+    },
     async evaluate(moves, signal) {
       signal?.throwIfAborted();
       const config = tunedConfig(base, tunable, moves);
       const candidate = valuesOf(config);
-      const work = new Work({ signal });
-      const comparison = await compareStatistics(
-        { name: baseline.name, principal: null, values: baselineValues },
-        { name: config.name, principal: null, values: candidate },
-        judgments,
-        specs,
-        metricOptions,
-        work.phase('statistics', 0),
-      );
+      const comparison = await statistics(config, candidate, signal);
       const gates = checkGates(settings.gates, comparison);
       return { ...quickOf(config, baselineValues, candidate, split, specs), comparison, gates, verdict: verdictOf(comparison, gates) };
     },

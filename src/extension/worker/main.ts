@@ -5,6 +5,7 @@
  * handlers are the same calls the CLI makes, with the request's AbortSignal and progress callbacks.
  * Tasks on one folder run one at a time (as on the host), and file changes the host saw are taken in first.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { type WorkspaceConfigsProgress, evaluateWorkspaceConfigs } from '../../core/actions/evaluate-configs';
 import { explainRunDocument, moveReasonsOf } from '../../core/actions/explain-runs';
@@ -18,30 +19,126 @@ import { RanklabSession } from '../../core/session/session';
 import { type Tuner, prepareTune } from '../../core/tuning/tuner';
 import { abortable } from '../../core/util/cooperative';
 import { InputError } from '../../core/util/diagnostics';
-import { evaluateAgainstBaseline } from '../logic/against-baseline';
-import type { EvaluateProgress, EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
+import type { RankConfig } from '../../core/config';
+import type { Run } from '../../core/run/types';
+import { type EarlySource, type LensFigures, evaluateAgainstBaseline, lensFiguresOf } from '../logic/against-baseline';
+import { LensTuners, lensTunable } from '../logic/lens-tuner';
+import type { ChangedNotification, EvaluateProgress, EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
 
 interface Entry {
   session?: RanklabSession;
   trusted?: boolean;
   queue: Promise<unknown>;
-  changed: Set<RanklabNotification['kinds'][number]>;
+  changed: Set<ChangedNotification['kinds'][number]>;
   /** The Tune view's Tuner (one per folder: the config last opened in it). */
   tuner?: { file: string; tuner: Tuner };
+  /** The CodeLens's Tuners (its early answer to a saved edit), and the one to prepare when the folder is idle. */
+  lens: LensTuners;
+  idle?: IdleJob;
 }
+
+/** A CodeLens Tuner to prepare once the folder has been idle IDLE_MS; a task that arrives stops it, and it resumes after. */
+interface IdleJob {
+  session: RanklabSession;
+  file: string;
+  config: RankConfig;
+  baseline: { name: string; run: Run };
+  log: (level: 'info' | 'warn', message: string) => void;
+  timer?: ReturnType<typeof setTimeout>;
+  abort?: AbortController;
+}
+
+/** How long the folder stays idle before a CodeLens Tuner is prepared (a burst of evaluations goes first). */
+const IDLE_MS = 250;
 
 const entries = new Map<string, Entry>();
 
 function entryOf(root: string): Entry {
   let e = entries.get(root);
-  if (!e) entries.set(root, (e = { queue: Promise.resolve(), changed: new Set() }));
+  if (!e) entries.set(root, (e = { queue: Promise.resolve(), changed: new Set(), lens: new LensTuners() }));
   return e;
+}
+
+/** Stops the folder's idle preparation (a task arrived); it is taken up again once the folder is idle. */
+function pauseIdle(e: Entry): void {
+  if (!e.idle) return;
+  clearTimeout(e.idle.timer);
+  e.idle.timer = undefined;
+  e.idle.abort?.abort();
+}
+
+/** Starts the folder's idle preparation after IDLE_MS, queued behind its tasks; one at a time. */
+function wakeIdle(e: Entry): void {
+  const job = e.idle;
+  if (!job || job.timer || job.abort) return;
+  job.timer = setTimeout(() => {
+    job.timer = undefined;
+    if (e.idle !== job) return;
+    const abort = new AbortController();
+    job.abort = abort;
+    const previous = e.queue;
+    const run = previous.then(async () => {
+      abort.signal.throwIfAborted();
+      // A session since replaced (a rebuild, new settings) or file changes not yet taken in: the next task's own.
+      if (e.session !== job.session || e.changed.size) {
+        if (e.idle === job) e.idle = undefined;
+        return;
+      }
+      const t0 = performance.now();
+      const why = await e.lens.prepare(job.session, job.file, job.config, job.baseline, abort.signal);
+      if (e.idle === job) e.idle = undefined;
+      const took = `${(performance.now() - t0).toFixed(0)} ms`;
+      if (why) job.log('info', `CodeLens tune cache for ${job.config.name} not kept: ${why}`);
+      else
+        job.log(
+          'info',
+          `CodeLens tune cache for ${job.config.name} prepared in ${took} (${e.lens.candidates().toLocaleString('en')} candidates cached)`,
+        );
+    });
+    const settled = run
+      .catch((err: Error) => {
+        if (abort.signal.aborted) return; // a task arrived: taken up again after it
+        if (e.idle === job) e.idle = undefined;
+        job.log('warn', `CodeLens tune cache for ${job.config.name}: ${err.message}`);
+      })
+      .finally(() => {
+        job.abort = undefined;
+        if (e.idle === job) wakeIdle(e);
+      });
+    e.queue = Promise.all([previous, settled]);
+  }, IDLE_MS);
+}
+
+/**
+ * A saved edit's early CodeLens answer, from the config's prepared Tuner: sent as the request's progress before the
+ * full evaluation. Undefined when no Tuner can answer it (or answering failed: the full evaluation answers).
+ */
+async function earlyAnswer(
+  e: Entry,
+  session: RanklabSession,
+  params: { file: string; config: RankConfig },
+  ctx: HandlerContext<RanklabMethods['evaluateAgainstBaseline']['progress']>,
+): Promise<{ figures: LensFigures; ms: number } | undefined> {
+  const t0 = performance.now();
+  try {
+    const figures = await e.lens.answer(session, params.file, params.config, ctx.signal);
+    if (!figures) return undefined;
+    const ms = performance.now() - t0;
+    ctx.progress({ type: 'early', source: 'tuner', configHash: params.config.configHash, figures, ms });
+    return { figures, ms };
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    e.lens.drop(params.file);
+    ctx.log('warn', `${params.config.name}: the tune cache could not answer (${(err as Error).message}); the full evaluation does`);
+    return undefined;
+  }
 }
 
 /** Runs `fn` on the folder's session after the folder's earlier tasks, with pending file changes taken in first. */
 function exclusive<T>(params: FolderParams, ctx: HandlerContext<unknown>, fn: (session: RanklabSession) => Promise<T>): Promise<T> {
   const e = entryOf(params.root);
+  pauseIdle(e);
   const run = async () => {
     ctx.signal.throwIfAborted();
     if (e.session && (e.trusted !== params.trusted || e.changed.has('settings'))) e.session = undefined;
@@ -64,7 +161,9 @@ function exclusive<T>(params: FolderParams, ctx: HandlerContext<unknown>, fn: (s
   // A task cancelled while it waits for the one before it stops at once (not only when its turn comes).
   const previous = e.queue;
   const result = abortable(previous, ctx.signal).then(run);
-  e.queue = Promise.all([previous, result.catch(() => undefined)]);
+  const settled = result.catch(() => undefined);
+  e.queue = Promise.all([previous, settled]);
+  void settled.then(() => wakeIdle(e));
   return result;
 }
 
@@ -88,9 +187,23 @@ function keptTuner(params: { root: string; file: string }): Tuner {
 /** File changes: only a session already open needs to take them in; one opened later reads the files fresh. */
 function onNotify(n: RanklabNotification): void {
   // A Tuner caches candidates and grades: new documents, judgments or settings make it stale.
+  if (n.type === 'closed') {
+    const e = entries.get(n.root);
+    e?.lens.drop(n.file);
+    if (e?.idle?.file === n.file) {
+      pauseIdle(e);
+      e.idle = undefined;
+    }
+    return;
+  }
   if (n.type === 'changed') {
     const e = entries.get(n.root);
-    if (e && n.kinds.some((k) => k !== 'config')) e.tuner = undefined;
+    if (e && n.kinds.some((k) => k !== 'config')) {
+      e.tuner = undefined;
+      e.lens.drop();
+      pauseIdle(e);
+      e.idle = undefined;
+    }
   }
   if (n.type === 'changed' && entries.get(n.root)?.session) for (const k of n.kinds) entryOf(n.root).changed.add(k);
 }
@@ -115,8 +228,44 @@ serveRpc<RanklabMethods, RanklabNotification>(
 
     evaluateAgainstBaseline: (params, ctx) =>
       exclusive(params, ctx, async (session) => {
+        const e = entryOf(params.root);
+        const t0 = performance.now();
+        const tuned = await earlyAnswer(e, session, params, ctx);
+        let early: { source: EarlySource; figures: LensFigures; ms: number } | undefined = tuned && { source: 'tuner', ...tuned };
         const fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(params.file));
-        return { result: await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal), fieldProblems };
+        let baseline: { name: string; run: Run } | undefined;
+        const result = await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal, {
+          onBaseline: (b) => (baseline = b),
+          onSaved: (path, summary) => ctx.progress({ type: 'saved', path, summary }),
+          // No Tuner could answer: the figures as soon as the search is scored, before the run is saved.
+          onFigures: early
+            ? undefined
+            : (figures) => {
+                early = { source: 'search', figures, ms: performance.now() - t0 };
+                ctx.progress({ type: 'early', ...early, configHash: params.config.configHash });
+              },
+        });
+        if (early) {
+          const matched = isDeepStrictEqual(early.figures, lensFiguresOf(result));
+          result.early = { source: early.source, ms: early.ms, matched };
+          // Must not happen (tuner.property.test.ts, lens-tuner.test.ts check that they are the full evaluation's).
+          if (!matched) {
+            ctx.log(
+              'warn',
+              `${params.config.name}: the early CodeLens figures (${early.source === 'tuner' ? 'tune cache' : 'before the run was saved'}) differed from the full evaluation's; shown: the full ones`,
+            );
+            e.lens.drop(params.file);
+          }
+        }
+        // A Tuner that cannot answer this config's edits is dropped, and one of this config prepared when idle.
+        if (!e.lens.covers(session, params.file, params.config)) {
+          e.lens.drop(params.file);
+          if (baseline && lensTunable(session, params.config)) {
+            pauseIdle(e);
+            e.idle = { session, file: params.file, config: params.config, baseline, log: (level, message) => ctx.log(level, message) };
+          }
+        }
+        return { result, fieldProblems };
       }),
 
     checkAcl: (params, ctx) =>
@@ -180,7 +329,14 @@ serveRpc<RanklabMethods, RanklabNotification>(
     tuneEvaluate: (params, ctx) => keptTuner(params).evaluate(params.settings, ctx.signal),
 
     status: () => {
-      return { sessions: [...entries].filter(([, e]) => e.session).map(([root]) => root), pid: process.pid, threadId };
+      const all = [...entries.values()];
+      return {
+        sessions: [...entries].filter(([, e]) => e.session).map(([root]) => root),
+        pid: process.pid,
+        threadId,
+        lensTuners: all.flatMap((e) => e.lens.files()),
+        lensCandidates: all.reduce((n, e) => n + e.lens.candidates(), 0),
+      };
     },
   },
   onNotify,

@@ -8,6 +8,7 @@
  */
 import type { MoveReasonsResult, RunRef } from '../../core/actions/explain-runs';
 import type { RankConfig } from '../../core/config';
+import type { RunSummary } from '../../core/experiment/run-index';
 import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
 import type { Variation } from '../../core/tuning/parameters';
@@ -16,7 +17,7 @@ import type { TuneQuick, TuneResult, TuneSettings, TuneSliders } from '../../cor
 import type { WorkspacePool } from '../../core/session/judging-pool';
 import type { WorkProgress } from '../../core/util/cooperative';
 import type { Diagnostic } from '../../core/util/diagnostics';
-import type { ConfigResult } from '../logic/against-baseline';
+import type { ConfigResult, EarlySource, LensFigures } from '../logic/against-baseline';
 
 /** A method: what it takes, what it reports while it runs, what it returns. */
 export interface MethodSpec {
@@ -92,6 +93,33 @@ export interface ChangedNotification {
   kinds: ('corpus' | 'judgments' | 'settings' | 'config')[];
 }
 
+/** A config file's editor closed: the worker drops what it prepared for it (its CodeLens Tuner). */
+export interface ClosedNotification {
+  type: 'closed';
+  root: string;
+  file: string;
+}
+
+/**
+ * The CodeLens's figures of a saved edit before the full evaluation ends: from the config's prepared Tuner
+ * (logic/lens-tuner.ts, `tuner`), or else as soon as its queries are scored, before its run is saved and compared in
+ * full (`search`); `ms`: the worker's time to them.
+ */
+export interface EarlyAnswer {
+  type: 'early';
+  source: EarlySource;
+  configHash: string;
+  figures: LensFigures;
+  ms: number;
+}
+
+/** The config's run, just saved: its summary, so that the host's run index need not decode the file. */
+export interface RunSaved {
+  type: 'saved';
+  path: string;
+  summary: RunSummary;
+}
+
 /** After each evaluated config of a sweep: how many of `total` (BASE and the combinations) are done. */
 export interface SweepProgress {
   done: number;
@@ -104,7 +132,8 @@ export interface RanklabMethods {
   /** The background evaluation of one saved `*.rank.json` (live.ts), with the searched fields no document has. */
   evaluateAgainstBaseline: {
     params: FolderParams & { file: string; config: RankConfig };
-    progress: never;
+    /** The CodeLens's figures before the result (from a prepared Tuner, or before the run is saved); the run saved. */
+    progress: EarlyAnswer | RunSaved;
     result: { result: ConfigResult; fieldProblems: Diagnostic[] };
   };
   checkAcl: { params: FolderParams; progress: string; result: AclReport };
@@ -127,8 +156,13 @@ export interface RanklabMethods {
   /** One slider position of the Tuner `tunePrepare` kept for `file`: what eval + compare say of it (after tuneQuick
    * of the same settings, it reuses that ranking). */
   tuneEvaluate: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneResult };
-  /** Which thread the worker is and which folders it holds a session for (tests, diagnostics). */
-  status: { params: Record<string, never>; progress: never; result: { sessions: string[]; pid: number; threadId: number } };
+  /** Which thread the worker is, which folders it holds a session for, which config files have a CodeLens Tuner (tests,
+   * diagnostics, the benchmark). */
+  status: {
+    params: Record<string, never>;
+    progress: never;
+    result: { sessions: string[]; pid: number; threadId: number; lensTuners: string[]; lensCandidates: number };
+  };
 }
 
 /** A saved run as far as explaining it goes (core actions/explain-runs.ts). */
@@ -158,4 +192,4 @@ export interface MoveReasonsParams extends FolderParams {
 /** `reproducible: false`: a run's config or the corpus changed since it was made, so no reason is given. */
 export type { MoveReasonsResult };
 
-export type RanklabNotification = ChangedNotification;
+export type RanklabNotification = ChangedNotification | ClosedNotification;

@@ -3,9 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { RUN_INDEX_FILE, RunIndex } from '../../../src/core/experiment/run-index';
+import { basename, join } from 'node:path';
+import { RUN_INDEX_FILE, RunIndex, summaryOf } from '../../../src/core/experiment/run-index';
 import { pinnedRuns, saveRun, setPinned } from '../../../src/core/experiment/run-store';
+import { runIdOfFile } from '../../../src/core/run/run-files';
 import type { SavedRun } from '../../../src/core/run/types';
 import { tempDir } from '../../helpers/workspace';
 import { readRunText, writeRunText } from '../../helpers/runs';
@@ -166,4 +167,26 @@ test('the index carries its content hash: an entry edited to a believable summar
   const edited = new RunIndex(dir);
   assert.equal(edited.open().summaries[0].metrics['ndcg@10'], 0.5);
   assert.equal(edited.filesRead, 1);
+});
+
+test("a run its writer entered with its summary is not decoded on the watcher's event; a file changed since is", () => {
+  const dir = tempDir();
+  saveRun(dir, run('baseline', 1, 0.4));
+  const index = new RunIndex(dir);
+  index.open();
+  const read = index.filesRead;
+  const saved = run('boost', 2, 0.6);
+  const path = saveRun(dir, saved);
+  const id = runIdOfFile(basename(path))!;
+  const listed = index.learn(path, summaryOf(id, saved));
+  assert.equal(index.filesRead, read, 'the summary the writer has: no file read');
+  const fresh = new RunIndex(dir).open();
+  assert.deepEqual(listed, fresh, 'the listing reading every file gives');
+  index.refresh(path);
+  assert.equal(index.filesRead, read, "the watcher's event: unchanged, not read");
+  // Written again after it was entered: the next event reads it.
+  writeRunText(path, readRunText(path));
+  utimesSync(path, new Date(), new Date(Date.now() + 5000));
+  index.refresh(path);
+  assert.equal(index.filesRead, read + 1);
 });

@@ -140,6 +140,10 @@ async function checkExact(
     );
     assert.equal(got.comparison.correction, cmp.correction);
     assert.deepEqual(got.gates, gates);
+    // The CodeLens's early answer: the gates without compare's resampling are the same gates.
+    const lens = await tuner.quickWithGates(settings);
+    assert.deepEqual(lens.gates, gates, 'quickWithGates: the gates');
+    assert.deepEqual({ ...lens, gates: undefined }, { ...first, gates: undefined }, 'quickWithGates: the first stage');
     // The tuner has no ranked lists, so no bounds over unjudged documents (the verdict's could-flip notes).
     assert.deepEqual(got.verdict, verdictOf({ ...cmp, bounds: undefined }, gates));
     assert.equal(got.metrics.all.candidate[headline], cmp.metrics[headline].candidate);

@@ -1,0 +1,179 @@
+// The CodeLens's early answer (issue 31) in the real Ranklab worker (src/extension/worker/main.ts) on a copy of
+// examples/food-search, through the RPC the extension uses: after a config's evaluation the worker prepares its Tuner
+// when idle; a saved edit of boosts or BM25 settings is then answered from it (the request's progress) before the
+// full evaluation, with exactly the full evaluation's figures; an edit the Tuner cannot recombine takes the full path,
+// answered as soon as its search is scored (before the run is saved), with the same figures as its end; closing the
+// config or a judgments change drops the Tuner. No timing is asserted.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve, sep } from 'node:path';
+import { after, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseRankConfig } from '../../../src/core/config';
+import { summaryOf } from '../../../src/core/experiment/run-index';
+import { runIdOfFile } from '../../../src/core/run/run-files';
+import { loadSavedRun } from '../../../src/core/run/run-format';
+import { RanklabSession } from '../../../src/core/session/session';
+import { evaluateAgainstBaseline, lensFiguresOf } from '../../../src/extension/logic/against-baseline';
+import type { EarlyAnswer, RanklabMethods, RanklabNotification, RunSaved } from '../../../src/extension/worker/protocol';
+import { RpcClient } from '../../../src/extension/worker/rpc';
+
+const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
+const client = new RpcClient<RanklabMethods, RanklabNotification>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
+const dirs: string[] = [];
+after(async () => {
+  await client.terminate();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A copy of the example with only its two lexical configs (offline, no model). */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-lens-'));
+  dirs.push(dir);
+  cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
+  for (const f of readdirSync(join(dir, 'configs')))
+    if (!['baseline.rank.json', 'title-boost-3.rank.json'].includes(f)) rmSync(join(dir, 'configs', f));
+  return dir;
+}
+
+/** The config file with `edit` applied to its JSON. */
+function edit(file: string, change: (raw: { lexical: Record<string, any> }) => void): void {
+  const raw = JSON.parse(readFileSync(file, 'utf8'));
+  change(raw);
+  writeFileSync(file, JSON.stringify(raw, null, 2));
+}
+
+/** What the editor does on a save: the host parses the file, the worker evaluates it; the early answers it sent. */
+async function save(dir: string, file: string) {
+  client.notify({ type: 'changed', root: dir, kinds: ['config'] });
+  const config = parseRankConfig(file).config!;
+  const early: EarlyAnswer[] = [];
+  const saved: RunSaved[] = [];
+  const r = await client.request(
+    'evaluateAgainstBaseline',
+    { root: dir, trusted: true, file, config },
+    { onProgress: (p) => (p.type === 'saved' ? saved.push(p) : early.push(p)) },
+  );
+  return { config, early, saved, ...r };
+}
+
+/** Waits until the worker keeps (or no longer keeps) a CodeLens Tuner for `file`: prepared when the folder is idle. */
+async function tunerKept(file: string, kept = true): Promise<void> {
+  while ((await client.request('status', {})).lensTuners.includes(file) !== kept) await sleep(20);
+}
+
+test('a saved boost or BM25 edit is answered from the prepared Tuner first, with exactly the figures of the full evaluation', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  const first = await save(dir, file);
+  assert.deepEqual(
+    first.early.map((x) => x.source),
+    ['search'],
+    'nothing prepared before the first evaluation: its figures once its search is scored',
+  );
+  assert.deepEqual(first.early[0]!.figures, lensFiguresOf(first.result));
+  assert.deepEqual(first.result.early && [first.result.early.source, first.result.early.matched], ['search', true]);
+  assert.ok(first.result.gates.length > 1 && first.result.gates.some((g) => g.kind === 'maxSliceRegression'), 'gates of every kind');
+  // The saved run's summary comes along (the host's run index takes it): the one its file gives.
+  assert.deepEqual(
+    first.saved.map((x) => x.path),
+    [first.result.candidate.path],
+  );
+  const path = first.result.candidate.path!;
+  assert.deepEqual(first.saved[0]!.summary, summaryOf(runIdOfFile(basename(path))!, loadSavedRun(path)));
+  await tunerKept(file);
+
+  const edits: Array<(raw: { lexical: Record<string, any> }) => void> = [
+    (raw) => (raw.lexical.fields.title = 1.5),
+    (raw) => (raw.lexical.bm25.k1 = 0.6),
+    (raw) => (raw.lexical.bm25.b = 0.25),
+    (raw) => {
+      raw.lexical.fields.body = 2.5;
+      raw.lexical.bm25.d = 0;
+      raw.lexical.depth = 15;
+    },
+    (raw) => (raw.lexical.fields.title = 0), // the body alone
+  ];
+  const headlines = new Set<number>();
+  let last: EarlyAnswer | undefined;
+  for (const change of edits) {
+    edit(file, change);
+    const r = await save(dir, file);
+    assert.deepEqual(
+      r.early.map((x) => x.source),
+      ['tuner'],
+      'one early answer, from the Tuner',
+    );
+    const [early] = r.early;
+    assert.equal(early!.configHash, r.config.configHash);
+    assert.deepEqual(early!.figures, lensFiguresOf(r.result), 'the early figures are the full evaluation’s');
+    assert.deepEqual(r.result.early && [r.result.early.source, r.result.early.matched], ['tuner', true]);
+    assert.equal(r.result.candidate.reused, false, 'the full evaluation ran the new settings');
+    headlines.add(early!.figures.candidate[early!.figures.specs[0]]!);
+    last = early;
+  }
+  assert.ok(headlines.size > 2, `the edits moved the headline: ${[...headlines].join(', ')}`);
+
+  // And those of the same config evaluated by the core in this thread, in a fresh copy (no saved run to reuse).
+  const fresh = workspace();
+  const copy = join(fresh, 'configs/title-boost-3.rank.json');
+  writeFileSync(copy, readFileSync(file, 'utf8'));
+  const local = await evaluateAgainstBaseline(RanklabSession.open(fresh), parseRankConfig(copy).config!, copy);
+  assert.deepEqual(lensFiguresOf(local), last!.figures);
+});
+
+test('an edit the Tuner cannot recombine (prefix expansion) takes the full path, answered once searched; then a Tuner of the new config is prepared', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  await save(dir, file);
+  await tunerKept(file);
+  edit(file, (raw) => (raw.lexical.prefix = true));
+  const r = await save(dir, file);
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['search'],
+    'not from the Tuner',
+  );
+  assert.deepEqual(r.early[0]!.figures, lensFiguresOf(r.result), 'the figures before the run is saved are the end’s');
+  assert.deepEqual(r.result.early && [r.result.early.source, r.result.early.matched], ['search', true]);
+  assert.equal(r.result.candidate.reused, false);
+  // The kept Tuner cannot answer this config: a new one is prepared for it, and answers its next tunable edit.
+  await tunerKept(file);
+  edit(file, (raw) => (raw.lexical.bm25.b = 0.5));
+  const next = await save(dir, file);
+  assert.deepEqual(
+    next.early.map((x) => x.source),
+    ['tuner'],
+  );
+  assert.deepEqual(next.early[0]!.figures, lensFiguresOf(next.result));
+});
+
+test('closing the config drops its Tuner; a judgments change drops every Tuner of the folder', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  await save(dir, file);
+  await tunerKept(file);
+  client.notify({ type: 'closed', root: dir, file });
+  await tunerKept(file, false);
+  edit(file, (raw) => (raw.lexical.fields.title = 2));
+  assert.deepEqual(
+    (await save(dir, file)).early.map((x) => x.source),
+    ['search'],
+    'a closed config’s edit: the full path',
+  );
+  await tunerKept(file);
+  const golden = join(dir, 'judgments/golden.json');
+  const queries = JSON.parse(readFileSync(golden, 'utf8'));
+  writeFileSync(golden, JSON.stringify(queries.slice(1)));
+  client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
+  await tunerKept(file, false);
+  edit(file, (raw) => (raw.lexical.fields.title = 2.5));
+  const r = await save(dir, file);
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['search'],
+    'a stale Tuner is not used',
+  );
+  assert.equal(r.result.judgments.qrels.size, queries.length - 1);
+});
