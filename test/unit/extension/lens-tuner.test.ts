@@ -5,10 +5,9 @@
 // answered as soon as its search is scored (before the run is saved), with the same figures as its end; closing the
 // config or a judgments change drops the Tuner. No timing is asserted.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve, sep } from 'node:path';
-import { after, test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRankConfig } from '../../../src/core/config';
 import { summaryOf } from '../../../src/core/experiment/run-index';
@@ -16,26 +15,10 @@ import { runIdOfFile } from '../../../src/core/run/run-files';
 import { loadSavedRun } from '../../../src/core/run/run-format';
 import { RanklabSession } from '../../../src/core/session/session';
 import { evaluateAgainstBaseline, lensFiguresOf } from '../../../src/extension/logic/against-baseline';
-import type { EarlyAnswer, RanklabMethods, RanklabNotification, RunSaved } from '../../../src/extension/worker/protocol';
-import { RpcClient } from '../../../src/extension/worker/rpc';
+import type { EarlyAnswer, RunSaved } from '../../../src/extension/worker/protocol';
+import { realWorker } from '../../helpers/worker';
 
-const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
-const client = new RpcClient<RanklabMethods, RanklabNotification>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
-const dirs: string[] = [];
-after(async () => {
-  await client.terminate();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** A copy of the example with only its two lexical configs (offline, no model). */
-function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ranklab-lens-'));
-  dirs.push(dir);
-  cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
-  for (const f of readdirSync(join(dir, 'configs')))
-    if (!['baseline.rank.json', 'title-boost-3.rank.json'].includes(f)) rmSync(join(dir, 'configs', f));
-  return dir;
-}
+const { client, workspace } = realWorker('ranklab-lens-');
 
 /** The config file with `edit` applied to its JSON. */
 function edit(file: string, change: (raw: { lexical: Record<string, any> }) => void): void {
@@ -60,7 +43,12 @@ async function save(dir: string, file: string) {
 
 /** Waits until the worker keeps (or no longer keeps) a CodeLens Tuner for `file`: prepared when the folder is idle. */
 async function tunerKept(file: string, kept = true): Promise<void> {
-  while ((await client.request('status', {})).lensTuners.includes(file) !== kept) await sleep(20);
+  // polled, not timed: the bound only turns a worker that never gets there into a failure instead of a hung run
+  const giveUp = Date.now() + 5 * 60_000;
+  while ((await client.request('status', {})).lensTuners.includes(file) !== kept) {
+    if (Date.now() > giveUp) assert.fail(`the worker ${kept ? 'kept no' : 'still keeps a'} CodeLens Tuner for ${file} after 5 minutes`);
+    await sleep(20);
+  }
 }
 
 test('a saved boost or BM25 edit is answered from the prepared Tuner first, with exactly the figures of the full evaluation', async () => {

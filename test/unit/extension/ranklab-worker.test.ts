@@ -4,10 +4,9 @@
 // thread whole; a sweep in the worker equals the core's sweep here and stops on cancel; the Tune view's Tuner kept in
 // the worker answers a move as the core does here. No timing is asserted.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
-import { after, test } from 'node:test';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import { parseRankConfig } from '../../../src/core/config';
 import { loadSavedRun } from '../../../src/core/run/run-format';
@@ -22,27 +21,11 @@ import { parseVary } from '../../../src/core/tuning/parameters';
 import { runSweep } from '../../../src/core/tuning/sweep';
 import { prepareTune } from '../../../src/core/tuning/tuner';
 import { LIST_TOP, evaluateAgainstBaseline } from '../../../src/extension/logic/against-baseline';
-import type { EvaluateProgress, RanklabMethods, RanklabNotification, SweepProgress } from '../../../src/extension/worker/protocol';
-import { RpcClient } from '../../../src/extension/worker/rpc';
+import type { EvaluateProgress, SweepProgress } from '../../../src/extension/worker/protocol';
 import { readRunJson } from '../../helpers/runs';
+import { realWorker } from '../../helpers/worker';
 
-const EXAMPLE = resolve(__dirname, '../../../examples/food-search');
-const client = new RpcClient<RanklabMethods, RanklabNotification>({ entry: join(__dirname, 'fixtures/ranklab-worker.cjs') });
-const dirs: string[] = [];
-after(async () => {
-  await client.terminate();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** A copy of the example with only the two lexical configs (offline, no model). */
-function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ranklab-worker-'));
-  dirs.push(dir);
-  cpSync(EXAMPLE, dir, { recursive: true, filter: (src) => !src.includes(`${sep}.ranklab`) });
-  for (const f of readdirSync(join(dir, 'configs')))
-    if (!['baseline.rank.json', 'title-boost-3.rank.json'].includes(f)) rmSync(join(dir, 'configs', f));
-  return dir;
-}
+const { client, workspace } = realWorker('ranklab-worker-');
 
 /** The example made slow enough to cancel mid-loop: many generated queries over many generated documents (fixed generator). */
 function slowWorkspace(): string {
