@@ -6,13 +6,15 @@
  * (a field added, prefix, the analyzer, …) is answered by the full evaluation alone. No `vscode` import: it runs in
  * the worker (worker/main.ts).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { RankConfig } from '../../core/config';
 import { withGateMetrics } from '../../core/experiment/gates';
 import { metricNames, parseMetricList } from '../../core/metrics/spec';
 import type { Run } from '../../core/run/types';
 import type { RanklabSession } from '../../core/session/session';
 import { type Tuner, prepareTune, tuneSliders } from '../../core/tuning/tuner';
-import type { LensFigures } from './against-baseline';
+import type { RunSummary } from '../../core/experiment/run-index';
+import { type ConfigResult, type EarlySource, type LensFigures, evaluateAgainstBaseline, lensFiguresOf } from './against-baseline';
 
 /**
  * The candidates all kept Tuners of a folder may cache together: the least recently used go first, and a Tuner larger
@@ -136,4 +138,63 @@ export class LensTuners {
     }
     return undefined;
   }
+}
+
+/** What a CodeLens evaluation tells its caller as it goes (the worker: the request's progress and log). */
+export interface LensHooks {
+  signal: AbortSignal;
+  /** The figures before the full evaluation ends (`ms`: time to them), from a prepared Tuner or once searched. */
+  early: (answer: { source: EarlySource; figures: LensFigures; ms: number }) => void;
+  saved: (path: string, summary: RunSummary) => void;
+  warn: (message: string) => void;
+}
+
+/**
+ * A saved config's CodeLens evaluation: the early answer first (its prepared Tuner's, else the figures once its
+ * search is scored), then the full evaluation, which must agree (a warning and the Tuner dropped if not; the full
+ * figures are the result). Returns the result, and the Tuner worth preparing when the folder is idle, if any.
+ */
+export async function evaluateForLens(
+  session: RanklabSession,
+  lens: LensTuners,
+  { file, config }: { file: string; config: RankConfig },
+  hooks: LensHooks,
+): Promise<{ result: ConfigResult; prepare?: { file: string; config: RankConfig; baseline: { name: string; run: Run } } }> {
+  const t0 = performance.now();
+  let early: { source: EarlySource; figures: LensFigures; ms: number } | undefined;
+  try {
+    const figures = await lens.answer(session, file, config, hooks.signal);
+    if (figures) early = { source: 'tuner', figures, ms: performance.now() - t0 };
+  } catch (err) {
+    if (hooks.signal.aborted) throw err;
+    lens.drop(file);
+    hooks.warn(`${config.name}: the tune cache could not answer (${(err as Error).message}); the full evaluation does`);
+  }
+  if (early) hooks.early(early);
+  let baseline: { name: string; run: Run } | undefined;
+  const result = await evaluateAgainstBaseline(session, config, file, hooks.signal, {
+    onBaseline: (b) => (baseline = b),
+    onSaved: hooks.saved,
+    // No Tuner answered: the figures as soon as the search is scored, before the run is saved.
+    onFigures: early
+      ? undefined
+      : (figures) => {
+          early = { source: 'search', figures, ms: performance.now() - t0 };
+          hooks.early(early);
+        },
+  });
+  if (early) {
+    const matched = isDeepStrictEqual(early.figures, lensFiguresOf(result));
+    result.early = { source: early.source, ms: early.ms, matched };
+    // Must not happen (tuner.property.test.ts, lens-tuner.test.ts check that they are the full evaluation's).
+    if (!matched) {
+      const where = early.source === 'tuner' ? 'tune cache' : 'before the run was saved';
+      hooks.warn(`${config.name}: the early CodeLens figures (${where}) differed from the full evaluation's; shown: the full ones`);
+      lens.drop(file);
+    }
+  }
+  // A Tuner that cannot answer this config's edits is dropped, and one of this config is worth preparing.
+  if (lens.covers(session, file, config)) return { result };
+  lens.drop(file);
+  return { result, prepare: baseline && lensTunable(session, config) ? { file, config, baseline } : undefined };
 }

@@ -5,7 +5,6 @@
  * handlers are the same calls the CLI makes, with the request's AbortSignal and progress callbacks.
  * Tasks on one folder run one at a time (as on the host), and file changes the host saw are taken in first.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { type WorkspaceConfigsProgress, evaluateWorkspaceConfigs } from '../../core/actions/evaluate-configs';
 import { explainRunDocument, moveReasonsOf } from '../../core/actions/explain-runs';
@@ -21,8 +20,7 @@ import { abortable } from '../../core/util/cooperative';
 import { InputError } from '../../core/util/diagnostics';
 import type { RankConfig } from '../../core/config';
 import type { Run } from '../../core/run/types';
-import { type EarlySource, type LensFigures, evaluateAgainstBaseline, lensFiguresOf } from '../logic/against-baseline';
-import { LensTuners, lensTunable } from '../logic/lens-tuner';
+import { LensTuners, evaluateForLens } from '../logic/lens-tuner';
 import type { ChangedNotification, EvaluateProgress, EvaluateResult, FolderParams, RanklabMethods, RanklabNotification } from './protocol';
 import { type HandlerContext, serveRpc } from './rpc';
 
@@ -108,31 +106,6 @@ function wakeIdle(e: Entry): void {
       });
     e.queue = Promise.all([previous, settled]);
   }, IDLE_MS);
-}
-
-/**
- * A saved edit's early CodeLens answer, from the config's prepared Tuner: sent as the request's progress before the
- * full evaluation. Undefined when no Tuner can answer it (or answering failed: the full evaluation answers).
- */
-async function earlyAnswer(
-  e: Entry,
-  session: RanklabSession,
-  params: { file: string; config: RankConfig },
-  ctx: HandlerContext<RanklabMethods['evaluateAgainstBaseline']['progress']>,
-): Promise<{ figures: LensFigures; ms: number } | undefined> {
-  const t0 = performance.now();
-  try {
-    const figures = await e.lens.answer(session, params.file, params.config, ctx.signal);
-    if (!figures) return undefined;
-    const ms = performance.now() - t0;
-    ctx.progress({ type: 'early', source: 'tuner', configHash: params.config.configHash, figures, ms });
-    return { figures, ms };
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    e.lens.drop(params.file);
-    ctx.log('warn', `${params.config.name}: the tune cache could not answer (${(err as Error).message}); the full evaluation does`);
-    return undefined;
-  }
 }
 
 /** Runs `fn` on the folder's session after the folder's earlier tasks, with pending file changes taken in first. */
@@ -229,43 +202,17 @@ serveRpc<RanklabMethods, RanklabNotification>(
     evaluateAgainstBaseline: (params, ctx) =>
       exclusive(params, ctx, async (session) => {
         const e = entryOf(params.root);
-        const t0 = performance.now();
-        const tuned = await earlyAnswer(e, session, params, ctx);
-        let early: { source: EarlySource; figures: LensFigures; ms: number } | undefined = tuned && { source: 'tuner', ...tuned };
-        const fieldProblems = session.configCorpusDiagnostics(session.resolveConfig(params.file));
-        let baseline: { name: string; run: Run } | undefined;
-        const result = await evaluateAgainstBaseline(session, params.config, params.file, ctx.signal, {
-          onBaseline: (b) => (baseline = b),
-          onSaved: (path, summary) => ctx.progress({ type: 'saved', path, summary }),
-          // No Tuner could answer: the figures as soon as the search is scored, before the run is saved.
-          onFigures: early
-            ? undefined
-            : (figures) => {
-                early = { source: 'search', figures, ms: performance.now() - t0 };
-                ctx.progress({ type: 'early', ...early, configHash: params.config.configHash });
-              },
+        const { result, prepare } = await evaluateForLens(session, e.lens, params, {
+          signal: ctx.signal,
+          early: (answer) => ctx.progress({ type: 'early', ...answer, configHash: params.config.configHash }),
+          saved: (path, summary) => ctx.progress({ type: 'saved', path, summary }),
+          warn: (message) => ctx.log('warn', message),
         });
-        if (early) {
-          const matched = isDeepStrictEqual(early.figures, lensFiguresOf(result));
-          result.early = { source: early.source, ms: early.ms, matched };
-          // Must not happen (tuner.property.test.ts, lens-tuner.test.ts check that they are the full evaluation's).
-          if (!matched) {
-            ctx.log(
-              'warn',
-              `${params.config.name}: the early CodeLens figures (${early.source === 'tuner' ? 'tune cache' : 'before the run was saved'}) differed from the full evaluation's; shown: the full ones`,
-            );
-            e.lens.drop(params.file);
-          }
+        if (prepare) {
+          pauseIdle(e);
+          e.idle = { session, ...prepare, log: (level, message) => ctx.log(level, message) };
         }
-        // A Tuner that cannot answer this config's edits is dropped, and one of this config prepared when idle.
-        if (!e.lens.covers(session, params.file, params.config)) {
-          e.lens.drop(params.file);
-          if (baseline && lensTunable(session, params.config)) {
-            pauseIdle(e);
-            e.idle = { session, file: params.file, config: params.config, baseline, log: (level, message) => ctx.log(level, message) };
-          }
-        }
-        return { result, fieldProblems };
+        return { result, fieldProblems: session.configCorpusDiagnostics(session.resolveConfig(params.file)) };
       }),
 
     checkAcl: (params, ctx) =>
