@@ -1,4 +1,4 @@
-// npm run bench:eval-1m -- [--docs N] [--files F] [--queries Q] [--keep]
+// npm run bench:eval-1m -- [--docs N] [--files F] [--queries Q] [--open-vocabulary W] [--keep]
 // Issue 32 end to end: the BUILT CLI (`node dist/cli.js eval`, default heap) on a generated corpus of issue 32's shape
 // (bench/lib/corpus.mjs, lexical only: 4-10 title words, 60-220 body words over the shared collections' vocabulary;
 // RANKLAB_SHARED, default ../shared), run twice: cold (builds the lexical index and caches it) then warm (the same state
@@ -8,18 +8,23 @@
 // Judgments: query i is 3 content words drawn from the document at position i·n/Q, judged relevant (grade 1) to that
 // document alone: planted by the generator here, independent of any engine's answers.
 // The corpus is generated in a child process (--write DIR), so its memory is gone before the CLI runs.
+// --open-vocabulary W: the generated corpus's vocabulary is closed (~34k terms), a real one of this size holds
+// millions (names, codes, typos); each document then also gets OPEN_WORDS words drawn uniformly from W made-up ones
+// (W = 3,000,000 at 1M documents: ~1.9 million more terms), so the vocabulary's memory is measured too.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ANALYZER } from '../src/core/config/defaults';
 import { createAnalyzer } from '../src/core/retrieval/analyzer';
+import { Mulberry32 } from '../src/core/util/random';
 import { writeJsonLines } from './lib/json-lines';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SHAPE = { title: [4, 10], body: [60, 220] }; // issue 32's corpus (as bench/lucene.ts)
 const BUDGET = { rssMB: 3 * 1024, coldS: 240, warmS: 20, queriesS: 10 };
 const MB = 1024 * 1024;
+const OPEN_WORDS = 3;
 
 const argv = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -30,12 +35,16 @@ const opt = (name: string): string | undefined => {
 type Doc = { id: string; title: string; body: string };
 
 /** Child step: writes the workspace into `dir`. */
-async function writeWorkspace(dir: string, n: number, files: number, queryCount: number): Promise<void> {
+async function writeWorkspace(dir: string, n: number, files: number, queryCount: number, openVocabulary: number): Promise<void> {
   // @ts-expect-error plain ES module of the bench without type declarations
   const { syntheticCorpus } = await import('./lib/corpus.mjs');
   const analyzer = createAnalyzer(DEFAULT_ANALYZER);
   const isStop = (w: string) => analyzer.processTerm(w) === null;
   const { docs } = syntheticCorpus(n, 0, isStop, { vectors: false, lengths: SHAPE }) as { docs: Doc[] };
+  if (openVocabulary > 0) {
+    const rng = new Mulberry32(32);
+    for (const d of docs) for (let k = 0; k < OPEN_WORDS; k++) d.body += ` q${(rng.nextUint32() % openVocabulary).toString(36)}z`;
+  }
   mkdirSync(join(dir, 'data'), { recursive: true });
   const per = Math.ceil(n / files);
   for (let f = 0; f < files; f++) {
@@ -127,13 +136,16 @@ async function main(): Promise<void> {
   const n = Number(opt('docs') ?? 50_000);
   const files = Number(opt('files') ?? 1);
   const queries = Number(opt('queries') ?? 1000);
-  if (write) return writeWorkspace(write, n, files, queries);
+  const openVocabulary = Number(opt('open-vocabulary') ?? 0);
+  if (write) return writeWorkspace(write, n, files, queries, openVocabulary);
 
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-eval-1m-'));
   const state = join(dir, '.state');
   try {
     console.log(
-      `bench:eval-1m  ${n.toLocaleString('en')} documents in ${files} file(s), ${queries} queries; ${cpus().length} cores; load ${loadavg()}`,
+      `bench:eval-1m  ${n.toLocaleString('en')} documents in ${files} file(s), ${queries} queries` +
+        (openVocabulary ? `, ${OPEN_WORDS} words a document from an open vocabulary of ${openVocabulary.toLocaleString('en')}` : '') +
+        `; ${cpus().length} cores; load ${loadavg()}`,
     );
     const t0 = performance.now();
     const g = spawnSync(
@@ -151,6 +163,8 @@ async function main(): Promise<void> {
         String(files),
         '--queries',
         String(queries),
+        '--open-vocabulary',
+        String(openVocabulary),
       ],
       { cwd: ROOT, stdio: 'inherit' },
     );
@@ -175,9 +189,27 @@ async function main(): Promise<void> {
           (warnings.length ? `\n  ${warnings.slice(0, 12).join('\n  ')}` : ''),
       );
     }
-    console.log(`load after: ${loadavg()}`);
+    console.log(`${cachedVocabulary(state)}\nload after: ${loadavg()}`);
   } finally {
     if (!argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Terms and postings of the postings-only index, from its cache file's header (MAGIC, u32 length, JSON). */
+function cachedVocabulary(state: string): string {
+  const dir = join(state, 'lexical');
+  const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.postings.bin')) : undefined;
+  if (!file) return "no postings cache (an index under 500,000 documents is MiniSearch's)";
+  const fd = openSync(join(dir, file), 'r');
+  try {
+    const head = Buffer.alloc(12);
+    readSync(fd, head, 0, 12, 0);
+    const json = Buffer.alloc(head.readUInt32LE(8));
+    readSync(fd, json, 0, json.length, 12);
+    const h = JSON.parse(json.toString('utf8')) as { terms: number; postings: number };
+    return `index: ${h.terms.toLocaleString('en')} terms, ${h.postings.toLocaleString('en')} postings; cache file ${(statSync(join(dir, file)).size / MB).toFixed(0)} MiB`;
+  } finally {
+    closeSync(fd);
   }
 }
 
