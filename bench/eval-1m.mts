@@ -197,7 +197,7 @@ async function main(): Promise<void> {
 
 /** Terms and postings of the postings-only index, from its cache file's header (MAGIC, u32 length, JSON). */
 function cachedVocabulary(state: string): string {
-  const dir = join(state, 'lexical');
+  const dir = join(state, 'cache', 'lexical'); // the session's cacheDir (session.ts)
   const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.postings.bin')) : undefined;
   if (!file) return "no postings cache (an index under 500,000 documents is MiniSearch's)";
   const fd = openSync(join(dir, file), 'r');
