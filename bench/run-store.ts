@@ -1,4 +1,4 @@
-// npm run bench:run-store [-- --runs N --queries N --depth N --rounds N]   (also the first part of `npm run bench`)
+// npm run bench:run-store [-- --runs N --queries N --depth N --rounds N --warm N]   (also the first part of `npm run bench`)
 // The run store at dashboard scale: 20 saved runs x 1,000 queries at depth 100 (synthetic, fixed generator: half
 // lexical-only, half hybrid as a real pipeline records them: a lexical and a vector output of 100 ids each, fused by
 // RRF, per-stage ranks and scores of every final document, both outputs as stage ids; titles of the top 10). Prints,
@@ -41,6 +41,8 @@ const RUNS = opt('runs', 20);
 const QUERIES = opt('queries', 1000);
 const DEPTH = opt('depth', 100);
 const ROUNDS = opt('rounds', 4); // at least one per format: see the read times
+// Warm opens repeated after the rounds (0: none): a steadier figure of the one path the comparison cache serves.
+const WARM = opt('warm', 0);
 const CORPUS = 100_000;
 const SPECS = ['ndcg@10', 'mrr@10', 'p@5', 'recall@100'];
 
@@ -317,6 +319,7 @@ async function main(): Promise<void> {
       opens[kind].files = o.filesAtVerdict;
     }
   }
+  for (let i = 0; i < WARM; i++) opens.warm.full.push((await dashboardOpen('warm')).full);
   const ms = (xs: number[], digits = 0) => `${median(xs).toFixed(digits)} ms`;
   const row = (label: string, ...cells: string[]) => console.log(`  ${label.padEnd(52)} ${cells.map((c) => c.padStart(11)).join(' ')}`);
   row('', '@1', '@2', '@3', '@4');
@@ -346,7 +349,7 @@ async function main(): Promise<void> {
     `  comparison cache: a pair's entry ${(entry(3)[0] / 1024).toFixed(1)} KB, a run's per-query values ${(entry(2)[0] / 1024).toFixed(1)} KB (gzipped)`,
   );
   console.log(
-    `  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one); load average after: ${loadavg()
+    `  index file ${(statSync(join(dirs.v4, '.index')).size / 1024).toFixed(1)} KB; medians of ${ROUNDS} rounds (the @1 open: one${WARM ? `; warm in full: ${ROUNDS + WARM} opens` : ''}); load average after: ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' / ')}`,
   );

@@ -235,13 +235,8 @@ export async function compareRuns(
 
 /** The gates' and verdicts' part of the result (a cached pair's verdict is the one kept: it read the bounds). */
 function outcome(many: ManyComparison, excluded: ExcludedQuery[], gates: GateResult[][], verdicts?: Verdict[]) {
-  return {
-    many,
-    excluded,
-    gates,
-    verdicts: verdicts ?? many.comparisons.map((cmp, i) => verdictOf(cmp, gates[i]!, { alpha: ALPHA }) /* one gate list per comparison */),
-    matrix: comparisonMatrix(many, gates, { alpha: ALPHA }),
-  };
+  const made = verdicts ?? many.comparisons.map((cmp, i) => verdictOf(cmp, gates[i]!, { alpha: ALPHA }) /* one gate list per comparison */);
+  return { many, excluded, gates, verdicts: made, matrix: comparisonMatrix(many, gates, { alpha: ALPHA }, made) };
 }
 
 /** What a saved side is called and who made it, from its summary (its file is not read). */

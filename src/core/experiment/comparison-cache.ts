@@ -6,8 +6,8 @@
  * this cache's schema and Ranklab's version, so new judgments, metric options, gates, query set or an upgrade never
  * see old figures. Run files are keyed by name, size and modification time rather than content: runs are immutable
  * (written once, atomically, by saveRun), any rewrite changes the stamp, and hashing two 10 MB files on every open
- * would cost about what the cache saves. An entry is gzipped JSON written atomically; a garbled, partial or foreign
- * entry reads as a miss (recomputed, never an error). Entries whose runs are gone go when the store is listed or
+ * would cost about what the cache saves. An entry is gzipped JSON behind the sha256 of those bytes (sealBytes),
+ * written atomically; a garbled, partial or foreign entry reads as a miss (recomputed, never an error). Entries whose runs are gone go when the store is listed or
  * retention runs; at most MAX_CACHED_COMPARISONS are kept (the oldest written go first). The same folder keeps each
  * run's per-query metric values (./evaluation-cache.ts), under the same rules: one run's entries are named by it alone.
  */
@@ -16,14 +16,15 @@ import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../util/atomic-write';
-import { ContentHashMismatch, sealJson, unsealJson } from '../util/content-hash';
+import { ContentHashMismatch, sealBytes, unsealBytes } from '../util/content-hash';
 import { stableStringify } from '../config/defaults';
 import { TOOL_VERSION } from '../util/version';
 
 /** The hidden subfolder of the runs folder holding the entries. */
 export const COMPARISON_CACHE_DIR = '.comparisons';
 /** Bump when what an entry holds (or how a comparison is computed) changes without a version change. */
-export const COMPARISON_CACHE_SCHEMA = 'ranklab-comparison-cache@4'; // 3: one split rule (queryInfo.split), bounds.onlyRelevantJudged; 4: stage `fused` spelled `fuse`
+// 3: one split rule (queryInfo.split), bounds.onlyRelevantJudged; 4: stage `fused` spelled `fuse`; 5: the gzip bytes sealed
+export const COMPARISON_CACHE_SCHEMA = 'ranklab-comparison-cache@5';
 /** Entries kept (pairs' comparisons and runs' evaluations together). */
 export const MAX_CACHED_COMPARISONS = 128;
 
@@ -94,9 +95,9 @@ export function writeCachedComparison(runsDir: string, key: ComparisonCacheKey, 
  */
 export function readCacheEntry<T>(entry: { path: string; hash: string }, log?: (message: string) => void): T | undefined {
   try {
-    const unsealed = unsealJson(gunzipSync(readFileSync(entry.path)));
-    if (!unsealed.sealed) return undefined;
-    const v = JSON.parse(unsealed.text) as { format?: unknown; key?: unknown; value?: unknown };
+    const gzipped = unsealBytes(readFileSync(entry.path));
+    if (!gzipped) return undefined;
+    const v = JSON.parse(gunzipSync(gzipped).toString('utf8')) as { format?: unknown; key?: unknown; value?: unknown };
     if (v.format !== COMPARISON_CACHE_SCHEMA || v.key !== entry.hash || !('value' in v)) return undefined;
     return fromPlain(v.value) as T;
   } catch (e) {
@@ -115,7 +116,7 @@ export function writeCacheEntry(
   try {
     writeFileAtomic(
       entry.path,
-      gzipSync(sealJson(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) }))),
+      sealBytes(gzipSync(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) }))),
     );
     pruneComparisonCache(runsDir);
     return true;
@@ -195,13 +196,33 @@ export function toPlain(v: unknown): unknown {
 
 const TAG = '\u0000';
 
+/**
+ * toPlain undone, in place: `v` must be JSON.parse's fresh output (nothing else holds it). Only tagged objects are
+ * replaced, so a warm dashboard open (a 2–3 MB comparison) allocates no second copy of the entry: building one
+ * doubled the garbage the open collects, for no change in what is read.
+ */
 export function fromPlain(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(fromPlain);
-  const o = v as Record<string, unknown>;
-  if (!(TAG in o)) {
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, fromPlain(x)]));
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== null && typeof x === 'object') v[i] = fromPlain(x);
+    }
+    return v;
   }
+  const o = v as Record<string, unknown>;
+  if (TAG in o) return fromTagged(o);
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if (x === null || typeof x !== 'object') continue;
+    const y = fromPlain(x);
+    // A key "__proto__" (an id) is JSON.parse's own property here: assigning it sets that key, not the prototype.
+    if (y !== x) o[k] = y;
+  }
+  return o;
+}
+
+function fromTagged(o: Record<string, unknown>): unknown {
   switch (o[TAG]) {
     case 'undefined':
       return undefined;

@@ -35,11 +35,15 @@ export interface ComparisonMatrix {
   correction: string;
 }
 
-/** The matrix of `many`, with each candidate's gate results (same order as the candidates; [] when none). */
+/**
+ * The matrix of `many`, with each candidate's gate results (same order as the candidates; [] when none) and, when the
+ * caller has them, its verdicts (a cached pair's was made with the bounds the cache does not keep: not made again).
+ */
 export function comparisonMatrix(
   many: ManyComparison,
   gates: readonly (readonly GateResult[])[],
   settings: VerdictSettings = {},
+  verdicts?: readonly Verdict[],
 ): ComparisonMatrix {
   const alpha = settings.alpha ?? ALPHA;
   const [first] = many.comparisons;
@@ -56,7 +60,7 @@ export function comparisonMatrix(
       candidate: cmp.candidate,
       cells,
       gates: { passed: mine.filter((g) => g.passed).length, total: mine.length, failed: mine.filter((g) => !g.passed).map((g) => g.gate) },
-      verdict: verdictOf(cmp, mine, settings),
+      verdict: verdicts?.[i] ?? verdictOf(cmp, mine, settings),
     };
   });
   return {

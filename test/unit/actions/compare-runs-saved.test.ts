@@ -6,8 +6,7 @@
 // tampered entry is refused and the values evaluated again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { evaluateConfigs } from '../../../src/core/actions/evaluate-configs';
 import {
@@ -27,6 +26,7 @@ import { parseMetricList } from '../../../src/core/metrics';
 import { runIdOfFile } from '../../../src/core/run/run-files';
 import { RanklabSession } from '../../../src/core/session/session';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
+import { editEntry, entryText } from '../../helpers/cache-entries';
 
 const settings: ComparisonSettings = { metrics: ['ndcg@10', 'mrr@10'], gain: 'exp', relevanceThreshold: 1, gates: {} };
 
@@ -67,7 +67,7 @@ async function pair(b: StoredRunRef, c: StoredRunRef, judgments: JudgmentSet, di
     },
     hooks,
   );
-  return { comparison: r.many.comparisons[0], verdict: r.verdicts[0], ...r.figures! };
+  return { comparison: r.many.comparisons[0], verdict: r.verdicts[0], matrixVerdict: r.matrix.rows[0]?.verdict, ...r.figures! };
 }
 
 /** One baseline against several saved runs (the matrix), reading their kept values from `dir` when given. */
@@ -111,6 +111,9 @@ test('a pair is computed (statistics first), cached, then read from the cache wi
   assert.equal(firsts.length, 1, 'a cached pair computes no statistics');
   assert.deepEqual(again.comparison.metrics, computed.comparison.metrics);
   assert.deepEqual(again.verdict, computed.verdict);
+  // The matrix row's verdict is the kept one (made with the bounds, which the cache does not keep), not made again.
+  assert.deepEqual(again.matrixVerdict, computed.verdict);
+  assert.deepEqual(computed.matrixVerdict, computed.verdict);
   assert.deepEqual(again.sides, computed.sides);
 });
 
@@ -202,10 +205,10 @@ test('a tampered kept evaluation is refused: the run is evaluated again and its 
   const kept = readRunEvaluation(dir, key, ['ndcg@10', 'mrr@10'])!;
   writeRunEvaluation(dir, key, { ...kept, values: new Map([...kept.values].map(([q, v]) => [q, { ...v, 'ndcg@10': 0.5 }])) });
   // Edited after it was sealed: one value changed, the content hash left as it was.
-  const text = gunzipSync(readFileSync(path)).toString('utf8');
+  const text = entryText(path);
   const edited = text.replace('0.5', '0.25');
   assert.notEqual(edited, text);
-  writeFileSync(path, gzipSync(Buffer.from(edited, 'utf8')));
+  editEntry(path, edited);
   assert.equal(readRunEvaluation(dir, key, ['ndcg@10']), undefined, 'the edited entry is not read');
   assert.equal((await many(b, [c], judgments, dir)).many.comparisons[0].metrics['ndcg@10'].baseline, honest);
   assert.equal((await pair(b, c, judgments, dir)).comparison.metrics['ndcg@10'].baseline, honest);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import {
   COMPARISON_CACHE_DIR,
   type ComparisonCacheKey,
@@ -16,7 +16,8 @@ import {
   writeCacheEntry,
   writeCachedComparison,
 } from '../../../src/core/experiment/comparison-cache';
-import { unsealJson } from '../../../src/core/util/content-hash';
+import { sealBytes } from '../../../src/core/util/content-hash';
+import { editEntry, entryText, writeUnsealedEntry } from '../../helpers/cache-entries';
 import { tempDir } from '../../helpers/workspace';
 import { RunIndex } from '../../../src/core/experiment/run-index';
 import { isRunFile } from '../../../src/core/run/run-files';
@@ -47,6 +48,15 @@ test('a key such as "__proto__" (a query or document id) round-trips as a key', 
   assert.deepEqual(Object.keys(back), ['__proto__', 'q2']);
   assert.equal(Object.getPrototypeOf(back), Object.prototype, 'the prototype is not set from data');
   assert.deepEqual(Object.getOwnPropertyDescriptor(back, '__proto__')?.value, { 'ndcg@10': { baseline: 1 } });
+  // A value revived into another object (a Map, NaN) under that key: still a key, the prototype untouched.
+  const tagged = Object.fromEntries([
+    ['__proto__', new Map([['q', NaN]])],
+    ['x', NaN],
+  ]);
+  const again = roundTrip(tagged) as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(again), Object.prototype);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(again, '__proto__')?.value, new Map([['q', NaN]]));
+  assert.deepEqual(again, tagged);
 });
 
 test('random nested values round-trip for many seeds', () => {
@@ -95,9 +105,9 @@ test('an entry is read back only under its own key; a foreign format reads as a 
   const [name] = readdirSync(path.join(dir, COMPARISON_CACHE_DIR));
   writeFileSync(
     path.join(dir, COMPARISON_CACHE_DIR, name),
-    gzipSync(JSON.stringify({ format: 'ranklab-comparison-cache@0', key: name.slice(26, 58), value: 1 })),
+    sealBytes(gzipSync(JSON.stringify({ format: 'ranklab-comparison-cache@0', key: name.slice(26, 58), value: 1 }))),
   );
-  assert.equal(readCachedComparison(dir, key('a', 'b')), undefined, 'an older schema');
+  assert.equal(readCachedComparison(dir, key('a', 'b')), undefined, 'an older schema, sealed as this one is');
 });
 
 test('entries of removed runs go when the store is listed; at most `max` entries are kept, the newest', () => {
@@ -129,14 +139,16 @@ test('a cache entry is checked against its content hash: an edited entry, or one
   const entry = cacheEntry(runsDir, ['run-a', 'run-b'], { metric: 'ndcg@10' });
   assert.ok(writeCacheEntry(runsDir, entry, { delta: 0.25 }));
   assert.deepEqual(readCacheEntry(entry), { delta: 0.25 });
-  const text = gunzipSync(readFileSync(entry.path)).toString('utf8');
-  writeFileSync(entry.path, gzipSync(text.replace('0.25', '0.75'))); // edited, its hash kept
+  const text = entryText(entry.path);
+  editEntry(entry.path, text.replace('0.25', '0.75')); // edited, its hash kept
   const log: string[] = [];
   assert.equal(
     readCacheEntry(entry, (m) => log.push(m)),
     undefined,
   );
   assert.match(log.join('\n'), /not reused: its content hash does not match/);
-  writeFileSync(entry.path, gzipSync(unsealJson(text).text)); // the same entry without a hash (an older Ranklab)
+  writeUnsealedEntry(entry.path, text); // the same entry without a hash (an older Ranklab)
+  assert.equal(readCacheEntry(entry), undefined);
+  writeFileSync(entry.path, readFileSync(entry.path).subarray(0, 40)); // cut short
   assert.equal(readCacheEntry(entry), undefined);
 });

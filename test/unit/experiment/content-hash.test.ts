@@ -2,6 +2,7 @@
 // is never reused as if Ranklab had made it (it is run again), and one named on the command line is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { parseMetricList } from '../../../src/core/metrics/spec';
@@ -9,11 +10,27 @@ import { encodeRunFile, loadSavedRun, readSavedRun, runFileText } from '../../..
 import type { SavedRun } from '../../../src/core/run/types';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { RanklabSession } from '../../../src/core/session/session';
-import { ContentHashMismatch, sealJson, unsealJson } from '../../../src/core/util/content-hash';
+import { ContentHashMismatch, sealBytes, sealJson, unsealBytes, unsealJson } from '../../../src/core/util/content-hash';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { ranklab } from '../../helpers/cli';
 import { readRunText, writeRunText } from '../../helpers/runs';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
+
+test('sealBytes / unsealBytes: one line with the sha256 of the bytes after it; any changed byte is caught; other content is not sealed', () => {
+  const bytes = gzipSync('{"a":[1,2,3],"title":"caf\u00e9 \u{1F600}"}');
+  const sealed = sealBytes(bytes);
+  const line = sealed.toString('latin1', 0, sealed.indexOf(0x0a) + 1);
+  assert.equal(line, `ranklab-sha256:${createHash('sha256').update(bytes).digest('hex')}\n`); // the hash, computed apart
+  assert.deepEqual(unsealBytes(sealed), bytes);
+  for (const at of [line.length, sealed.length - 1, 20]) {
+    const changed = Buffer.from(sealed);
+    changed[at] ^= 1; // a byte of the content, or of the hash itself
+    assert.throws(() => unsealBytes(changed), ContentHashMismatch, `byte ${at}`);
+  }
+  assert.equal(unsealBytes(bytes), undefined, 'gzip bytes with no seal');
+  assert.equal(unsealBytes(sealed.subarray(0, 30)), undefined, 'cut inside its first line');
+  assert.throws(() => unsealBytes(sealed.subarray(0, sealed.length - 3)), ContentHashMismatch, 'cut short');
+});
 
 test('sealJson / unsealJson: the hash covers the text as written; any change is caught; unsealed text passes as such', () => {
   const text = '{"a":[1,2,3],"b":"x"}\n';
