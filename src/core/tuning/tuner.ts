@@ -105,6 +105,8 @@ export interface TuneResult extends TuneQuick {
  * `evaluate` alone gives everything in one step.
  */
 export interface Tuner {
+  /** The config it was prepared for: the sliders' positions {} mean this config. */
+  readonly base: RankConfig;
   sliders(): TuneSliders;
   /** The slider positions that make the base config into `config`, or undefined when it differs elsewhere (a re-search). */
   settingsOf(config: RankConfig): TuneSettings | undefined;
@@ -250,6 +252,7 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   for (const q of queries)
     candidates += (q.candidates?.scores.docIds.length ?? 0) + (q.vector?.length ?? 0) + (q.rerank?.before.length ?? 0);
   return {
+    base,
     sliders: () => ({ sliders: sliders.map((s) => ({ ...s })), fixed: fixed.map((f) => ({ ...f })) }),
     settingsOf: (config) => tuneSettingsOf(base, tunable, config),
     candidates,

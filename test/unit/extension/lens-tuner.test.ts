@@ -14,6 +14,7 @@ import { summaryOf } from '../../../src/core/experiment/run-index';
 import { runIdOfFile } from '../../../src/core/run/run-files';
 import { loadSavedRun } from '../../../src/core/run/run-format';
 import { RanklabSession } from '../../../src/core/session/session';
+import { prepareTune } from '../../../src/core/tuning/tuner';
 import { evaluateAgainstBaseline, lensFiguresOf } from '../../../src/extension/logic/against-baseline';
 import type { EarlyAnswer, RunSaved } from '../../../src/extension/worker/protocol';
 import { realWorker } from '../../helpers/worker';
@@ -164,4 +165,72 @@ test('closing the config drops its Tuner; a judgments change drops every Tuner o
     'a stale Tuner is not used',
   );
   assert.equal(r.result.judgments.qrels.size, queries.length - 1);
+});
+
+/** How many Tuners the worker has prepared so far (the view's and the CodeLens's; a reused one is not counted). */
+const preparations = async () => (await client.request('status', {})).tunerPreparations;
+
+test('one Tuner per config: the Tune view opened after the CodeLens reuses its Tuner, with the figures of a Tuner of its own', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  await save(dir, file);
+  await tunerKept(file);
+  const before = await preparations();
+  const { candidates } = await client.request('status', {}).then((s) => ({ candidates: s.lensCandidates }));
+  const params = { root: dir, trusted: true, file };
+  const sliders = await client.request('tunePrepare', params);
+  assert.equal(await preparations(), before, 'no Tuner prepared for the view');
+  assert.equal((await client.request('status', {})).lensCandidates, candidates, 'nothing more cached');
+  // The figures are those of a Tuner prepared by the view alone (in this thread, a fresh session).
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
+  assert.deepEqual(sliders, { ...local.sliders(), baseline: session.baselineConfig().name });
+  const settings = { 'lexical.fields.title': 1.5, 'lexical.bm25.k1': 0.6 };
+  const remote = await client.request('tuneEvaluate', { ...params, settings });
+  const here = await local.evaluate(settings);
+  assert.deepEqual(remote.metrics, here.metrics);
+  assert.deepEqual(remote.comparison.metrics, here.comparison.metrics);
+  assert.deepEqual(remote.gates, here.gates);
+  assert.deepEqual(remote.verdict, here.verdict);
+  // A tunable save is still answered from that one Tuner, and the view keeps it.
+  edit(file, (raw) => (raw.lexical.fields.title = 2));
+  const r = await save(dir, file);
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['tuner'],
+  );
+  assert.deepEqual(r.early[0]!.figures, lensFiguresOf(r.result));
+  assert.equal(await preparations(), before);
+  await client.request('tuneQuick', { ...params, settings });
+});
+
+test('one Tuner per config: the CodeLens answers from the Tune view’s Tuner, and a closed editor or an edit outside it leaves the view its Tuner', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  const params = { root: dir, trusted: true, file };
+  const before = await preparations();
+  await client.request('tunePrepare', params);
+  assert.equal(await preparations(), before + 1, 'the view prepared one');
+  edit(file, (raw) => (raw.lexical.bm25.b = 0.3));
+  const r = await save(dir, file);
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['tuner'],
+    'the first save is answered from the view’s Tuner',
+  );
+  assert.deepEqual(r.early[0]!.figures, lensFiguresOf(r.result));
+  // No CodeLens Tuner could have been prepared before this first save: the answer came from the view's.
+  assert.equal(await preparations(), before + 1, 'the CodeLens prepared none');
+  client.notify({ type: 'closed', root: dir, file });
+  await client.request('tuneQuick', { ...params, settings: { 'lexical.bm25.b': 0.5 } });
+  // An edit the view's Tuner cannot recombine: the CodeLens prepares its own Tuner, the view keeps answering.
+  edit(file, (raw) => (raw.lexical.prefix = true));
+  assert.deepEqual(
+    (await save(dir, file)).early.map((x) => x.source),
+    ['search'],
+  );
+  await client.request('tuneQuick', { ...params, settings: { 'lexical.bm25.b': 0.5 } });
+  // A judgments change drops both.
+  client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
+  await assert.rejects(client.request('tuneQuick', { ...params, settings: {} }), /out of date/);
 });
