@@ -269,7 +269,7 @@ serveRpc<RanklabMethods, RanklabNotification>(
 
     // Neither stage of a move is queued behind the folder's other tasks: a move reads only the Tuner's caches, and
     // must not wait for a background evaluation to finish.
-    tuneQuick: (params, ctx) => keptTuner(params).quick(params.settings, ctx.signal),
+    tuneQuick: (params, ctx) => keptTuner(params).quickWithGates(params.settings, ctx.signal),
     tuneEvaluate: (params, ctx) => keptTuner(params).evaluate(params.settings, ctx.signal),
 
     status: () => {

@@ -8,6 +8,7 @@
  */
 import type { MoveReasonsResult, RunRef } from '../../core/actions/explain-runs';
 import type { RankConfig } from '../../core/config';
+import type { GateResult } from '../../core/experiment/gates';
 import type { RunSummary } from '../../core/experiment/run-index';
 import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
@@ -151,8 +152,13 @@ export interface RanklabMethods {
   };
   /** The Tune view: prepares (or reuses the CodeLens's) and keeps, one per folder, the Tuner of the config in `file`; its sliders. */
   tunePrepare: { params: FolderParams & { file: string }; progress: string; result: TuneSliders & { baseline: string } };
-  /** The first stage of a move (Tuner.quick): the figures its ranking alone gives, without compare's statistics. */
-  tuneQuick: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneQuick };
+  /** The first stage of a move: the figures its ranking alone gives and the gates, without compare's resampling. */
+  /** (Tuner.quickWithGates: with the gates, which need no resampling; the same gates as tuneEvaluate's.) */
+  tuneQuick: {
+    params: FolderParams & { file: string; settings: TuneSettings };
+    progress: never;
+    result: TuneQuick & { gates: GateResult[] };
+  };
   /** One slider position of the Tuner `tunePrepare` kept for `file`: what eval + compare say of it (after tuneQuick
    * of the same settings, it reuses that ranking). */
   tuneEvaluate: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneResult };
