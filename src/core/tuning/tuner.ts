@@ -3,7 +3,7 @@
  * answered from per-query caches in milliseconds with what `ranklab eval` + `compare` would say of that config
  * against the baseline. Prepared once per (config, judgments): every judged query's candidates with the term
  * frequencies and field lengths BM25 needs (bm25-candidates.ts), so boosts, k1, b, d and depth all move without a
- * search; a hybrid config's vector list and a reranked config's reranker scores, from one pipeline search per query.
+ * search; a hybrid or vector-only config's vector list and a reranked config's reranker scores, from one pipeline search per query.
  * Each evaluation ranks them as the pipeline does (CandidateRanker: the engine's scores and tie order; the fuse and
  * rerank steps' own fuseHybrid and rerankedOrder), scores every workspace metric, and compares with the baseline
  * through experiment/compare's compareStatistics and verdictOf: the same statistics `compare` reports
@@ -133,7 +133,7 @@ interface TuneQuery {
   ranker?: CandidateRanker;
   /** Per candidate: its grade, NaN when unjudged. */
   grades?: Float64Array;
-  /** A hybrid config: the vector list at its cached depth (vectorCacheDepth). */
+  /** A hybrid or vector-only config: the vector list at its cached depth (vectorCacheDepth). */
   vector?: { id: string }[];
   /** A reranked config: the list the reranker gets (best first) and the reranker score of each of its first pool documents. */
   rerank?: { before: string[]; scores: Map<string, number> };
@@ -141,9 +141,9 @@ interface TuneQuery {
 
 /**
  * Prepares the Tuner of a config: the baseline's per-query values, and every judged query's caches: the lexical
- * candidates (one pass over the postings per query); for a hybrid config also its vector list, for a reranked config
- * the list before the reranker and the reranker's scores of its first rerankPoolSize documents, both from one search
- * per query of the pipeline itself (a probe config: the vector list or the rerank pool at its largest). Stops with the
+ * candidates (one pass over the postings per query); for a hybrid or vector-only config its vector list, for a
+ * reranked config the list before the reranker and the reranker's scores of its first rerankPoolSize documents, both
+ * from one search per query of the pipeline itself (a probe config: the vector list or the rerank pool at its largest). Stops with the
  * abort reason when `signal` aborts.
  */
 export async function prepareTune(session: RanklabSession, input: TuneInput, hooks: TuneHooks = {}): Promise<Tuner> {
@@ -173,13 +173,14 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   }
   const baselineValues = evaluateRun(baseline.run, judgments, specs, metricOptions).perQuery;
 
-  // A reranked config keeps the candidates before the reranker; a lexical or hybrid one recombines the lexical list.
+  // A reranked config keeps the candidates before the reranker; a lexical or hybrid one recombines the lexical list;
+  // a hybrid or vector-only one cuts its cached vector list.
   const lexicalMoves = !!base.lexical && !base.rerank;
-  const hybrid = !!(base.hybrid && base.vector && base.lexical) && !base.rerank;
+  const vectorList = !!base.vector && !base.rerank;
   const index = lexicalMoves ? lexicalIndexOf(await session.engine(base, work)) : undefined;
   if (lexicalMoves && !index) throw new Error('internal: a lexical config without a lexical index');
   const postings = index?.postings();
-  const probe = hybrid || base.rerank ? await session.engine(probeConfig(base), work) : undefined;
+  const probe = vectorList || base.rerank ? await session.engine(probeConfig(base), work) : undefined;
   const queries: TuneQuery[] = [];
   const qids = [...judgments.qrels.keys()].sort(compareQids);
   const slicer = work.phase('queries', qids.length);
@@ -281,8 +282,8 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
 
 /**
  * The config the caches are filled from, one pipeline search per query: a reranked config with top-N and top-M at
- * the pool size (every pool document keeps its reranker score), a hybrid one with the vector depth at its cached
- * depth (exact search: a shallower list is a prefix of it). It shares the config's indexes and reranker.
+ * the pool size (every pool document keeps its reranker score), a hybrid or vector-only one with the vector depth at
+ * its cached depth (exact search: a shallower list is a prefix of it). It shares the config's indexes and reranker.
  */
 function probeConfig(base: RankConfig): RankConfig {
   const { configHash: _, ...probe } = structuredClone(base);
@@ -294,7 +295,8 @@ function probeConfig(base: RankConfig): RankConfig {
 
 /**
  * One query's ranked grades under `config`, from its caches, as the pipeline ranks: the lexical list (CandidateRanker),
- * fused with the cached vector list cut at the vector depth (fuseHybrid, the fuse step's own function), or the
+ * fused with the cached vector list cut at the vector depth (fuseHybrid, the fuse step's own function), that vector
+ * list alone (vector-only), or the
  * reranker's pool of the first top-N ordered by its cached scores (rerankedOrder, the rerank step's own).
  */
 function gradesOf(q: TuneQuery, config: RankConfig, options: LexicalQueryOptions | undefined, top: Int32Array): Array<number | undefined> {
@@ -307,6 +309,8 @@ function gradesOf(q: TuneQuery, config: RankConfig, options: LexicalQueryOptions
     }
     return rerankedOrder(pool, topM).map((h) => q.qrels.get(h.id));
   }
+  // Vector-only: the cached list cut at the depth (what the vector step's exact search of that depth returns).
+  if (q.vector && !q.ranker) return q.vector.slice(0, config.vector!.depth).map((h) => q.qrels.get(h.id));
   if (!q.ranker || !options) return [];
   const n = q.ranker.rank(options, top);
   if (q.vector) {
