@@ -160,7 +160,7 @@ test('the two stages of a move: the first (quick, with the gates) is the full vi
     assert.ok(stats && Number.isFinite(stats.pAdjusted) && stats.verdict.outcome.length > 0);
     // The example's gates (ranklab.json): the first stage's are the second's, passed or failed alike.
     assert.ok(first.gates && first.gates.length > 1, 'the first stage has the gates');
-    assert.deepEqual(first.gates, stats.gates, 'the gates of the first stage are the statistics\' gates');
+    assert.deepEqual(first.gates, stats.gates, "the gates of the first stage are the statistics' gates");
     passed.add(first.gates.map((g) => g.passed).join());
   }
   assert.ok(passed.size > 1, `the moves pass different gates: ${[...passed].join(' | ')}`);

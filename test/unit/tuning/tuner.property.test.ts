@@ -303,5 +303,8 @@ test('sliders and refusals: the settings of each kind of config, bad settings na
   const hnsw = tuneSliders(session.resolveConfig('vector'));
   assert.deepEqual(hnsw.sliders, []);
   assert.match(hnsw.fixed.find((f) => f.path === 'vector.depth')!.reason, /HNSW/);
-  await assert.rejects(prepareTune(session, { baseConfig: session.resolveConfig('vector') }), /"vector" has no setting.*vector\.depth \(a new search: HNSW/s);
+  await assert.rejects(
+    prepareTune(session, { baseConfig: session.resolveConfig('vector') }),
+    /"vector" has no setting.*vector\.depth \(a new search: HNSW/s,
+  );
 });
