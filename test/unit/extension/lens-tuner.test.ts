@@ -234,3 +234,26 @@ test('one Tuner per config: the CodeLens answers from the Tune view’s Tuner, a
   client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
   await assert.rejects(client.request('tuneQuick', { ...params, settings: {} }), /out of date/);
 });
+
+test('the Tune view’s Tuner is never evicted by the CodeLens’s: with two Tuners a folder at most, the CodeLens’s oldest goes', async () => {
+  const dir = workspace();
+  const viewed = join(dir, 'configs/title-boost-3.rank.json');
+  const [b, c] = ['title-boost-2', 'title-boost-4'].map((name) => join(dir, `configs/${name}.rank.json`));
+  for (const [file, boost] of [
+    [b, 2],
+    [c, 4],
+  ] as const) {
+    writeFileSync(file, readFileSync(viewed, 'utf8'));
+    edit(file, (raw) => (raw.lexical.fields.title = boost));
+  }
+  const params = { root: dir, trusted: true, file: viewed };
+  await client.request('tunePrepare', params);
+  await save(dir, b);
+  await tunerKept(b);
+  await save(dir, c);
+  await tunerKept(c);
+  await tunerKept(b, false); // the view's and c's: two
+  const { lensTuners } = await client.request('status', {});
+  assert.deepEqual(lensTuners.filter((f) => f.startsWith(dir)).sort(), [viewed, c].sort());
+  await client.request('tuneQuick', { ...params, settings: { 'lexical.bm25.b': 0.5 } });
+});
