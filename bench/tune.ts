@@ -4,8 +4,9 @@
 // the real Ranklab worker thread (src/extension/worker/main.ts, under tsx) through the RPC the extension uses, so each
 // figure includes the thread crossing. Measured in the same run, per size:
 // - warm-up: the config's first CodeLens evaluation (`evaluateAgainstBaseline`: index built, both runs saved);
-// - prepare: `tunePrepare` (the Tuner: baseline values, every judged query's BM25 candidates read once; the config
-//   file then holds the last edit, not the CodeLens Tuner's base config, so a Tuner of its own is prepared);
+// - prepare: `tunePrepare` (the Tuner: baseline values, every judged query's BM25 candidates read once), after the
+//   edits below: the CodeLens's Tuner, which answered them, reaches the file's last edit and is taken (no preparation;
+//   the line says so), else one is prepared;
 // - (a) quick: `tuneQuick` of a move, the view's first stage (means, per-query Δ, W/L/T, tune vs holdout, overfitting,
 //   the gates: Tuner.quickWithGates);
 // - (b) quick + evaluate: then `tuneEvaluate` of the same settings (compare's CI, p, verdict): the full answer;
@@ -172,7 +173,7 @@ async function measure(docs: number): Promise<void> {
     t = performance.now();
     const { sliders } = await client.request('tunePrepare', { ...folder, file });
     const prepare = performance.now() - t;
-    // The file holds the last edit, which the CodeLens Tuner recombines but is not its base config: a Tuner of its own.
+    // The file holds the last edit, which the CodeLens Tuner recombines: the view takes it (LensTuners.forView).
     const reused = (await client.request('status', {})).tunerPreparations === preparedBefore;
     const quick: number[] = [];
     const full2: number[] = [];

@@ -165,7 +165,7 @@ function setPath(config: Omit<RankConfig, 'configHash'>, path: string, value: nu
 export function tuneSettingsOf(base: RankConfig, tunable: TuneSliders, target: RankConfig): TuneSettings | undefined {
   const settings: TuneSettings = {};
   for (const s of tunable.sliders) {
-    const value = getPath(target, s.path);
+    const value = settingIn(target, s.path);
     if (typeof value !== 'number') return undefined;
     if (value !== s.value) settings[s.path] = value;
   }
@@ -178,7 +178,7 @@ export function tuneSettingsOf(base: RankConfig, tunable: TuneSliders, target: R
 }
 
 /** A slider's setting in a config (undefined when the config has no such part). */
-function getPath(config: RankConfig, path: string): unknown {
+export function settingIn(config: RankConfig, path: string): unknown {
   const fields = 'lexical.fields.';
   if (path.startsWith(fields)) return config.lexical?.fields[path.slice(fields.length)];
   let node: unknown = config;

@@ -44,6 +44,7 @@ import {
   type TuneSettings,
   type TuneSliders,
   rerankPoolSize,
+  settingIn,
   tuneSettingsOf,
   tunedConfig,
   tuneSliders,
@@ -277,6 +278,41 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
       const gates = checkGates(settings.gates, comparison);
       return { ...quickOf(config, baselineValues, candidate, split, specs), comparison, gates, verdict: verdictOf(comparison, gates) };
     },
+  };
+}
+
+/**
+ * `tuner` seen from `config`, a config its sliders reach (another position of the same settings: a saved edit the
+ * CodeLens's Tuner answered): the same caches, no preparation. Its sliders stand at `config`'s values (their ranges
+ * the Tuner's own, which its caches support), and a move's settings are taken from `config`, so every figure is the
+ * one a Tuner prepared for `config` gives (test/unit/tuning/tuner-rebase.test.ts). Undefined when its sliders do not
+ * reach `config` (it differs elsewhere, even in its name, or a value is out of a slider's range).
+ */
+export function rebaseTuner(tuner: Tuner, config: RankConfig): Tuner | undefined {
+  const { base } = tuner;
+  // The hash leaves out the name and description, which the figures quote (the verdict's text, the result's config).
+  if (base.name !== config.name || base.description !== config.description) return undefined;
+  if (base.configHash === config.configHash) return tuner;
+  const offset = tuner.settingsOf(config);
+  if (!offset) return undefined;
+  const from = (moves: TuneSettings): TuneSettings => ({ ...offset, ...moves });
+  const paths = tuner.sliders().sliders.map((s) => s.path);
+  return {
+    base: config,
+    candidates: tuner.candidates,
+    sliders: () => {
+      const { sliders, fixed } = tuner.sliders();
+      return { sliders: sliders.map((s) => ({ ...s, value: settingIn(config, s.path) as number })), fixed };
+    },
+    settingsOf: (target) => {
+      if (!tuner.settingsOf(target)) return undefined;
+      const settings: TuneSettings = {};
+      for (const p of paths) if (settingIn(target, p) !== settingIn(config, p)) settings[p] = settingIn(target, p) as number;
+      return settings;
+    },
+    quick: (moves, signal) => tuner.quick(from(moves), signal),
+    quickWithGates: (moves, signal) => tuner.quickWithGates(from(moves), signal),
+    evaluate: (moves, signal) => tuner.evaluate(from(moves), signal),
   };
 }
 

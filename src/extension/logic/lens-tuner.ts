@@ -12,7 +12,7 @@ import { withGateMetrics } from '../../core/experiment/gates';
 import { metricNames, parseMetricList } from '../../core/metrics/spec';
 import type { Run } from '../../core/run/types';
 import type { RanklabSession } from '../../core/session/session';
-import { type Tuner, prepareTune, tuneSliders } from '../../core/tuning/tuner';
+import { type Tuner, prepareTune, rebaseTuner, tuneSliders } from '../../core/tuning/tuner';
 import type { WorkProgress } from '../../core/util/cooperative';
 import type { RunSummary } from '../../core/experiment/run-index';
 import { type ConfigResult, type EarlySource, type LensFigures, evaluateAgainstBaseline, lensFiguresOf } from './against-baseline';
@@ -69,8 +69,11 @@ function baselineOf(session: RanklabSession): RankConfig | undefined {
  */
 export class LensTuners {
   private readonly kept = new Map<string, Kept>();
-  /** The Tune view's Tuner (one per folder: the config last opened in it). It may also be one of `kept`. */
-  private pinned?: { file: string; kept: Kept };
+  /**
+   * The Tune view's Tuner (one per folder: the config last opened in it), as kept (it may also be one of `kept`), and
+   * as the view moves it: seen from the config opened (rebaseTuner) when it was prepared for another position of it.
+   */
+  private pinned?: { file: string; kept: Kept; view: Tuner };
   private prepared = 0;
 
   /** The files with a prepared Tuner, the view's included (tests, the benchmark). */
@@ -199,8 +202,9 @@ export class LensTuners {
   }
 
   /**
-   * The Tune view's Tuner of `config` (the current content of `file`): the CodeLens's Tuner of the same config if it
-   * is usable, else a new one (against the workspace's baseline); pinned until the view opens another or it is stale.
+   * The Tune view's Tuner of `config` (the current content of `file`): a usable Tuner of the file (the CodeLens's, or
+   * the view's last) whose sliders reach `config` (the same config, or a saved edit it recombines: seen from `config`,
+   * rebaseTuner), else a new one (against the workspace's baseline); pinned until the view opens another or it is stale.
    */
   async forView(
     session: RanklabSession,
@@ -208,16 +212,22 @@ export class LensTuners {
     config: RankConfig,
     hooks: { signal?: AbortSignal; progress?: (p: WorkProgress) => void },
   ): Promise<Tuner> {
+    const usable = this.usable(session, file);
     this.pinned = undefined;
-    const same = this.usable(session, file).find((k) => k.tuner.base.configHash === config.configHash);
-    if (same) {
-      this.pinned = { file, kept: same };
-      return same.tuner;
+    // The Tuner of this very config first, else one that reaches it.
+    usable.sort((a, b) => Number(b.tuner.base.configHash === config.configHash) - Number(a.tuner.base.configHash === config.configHash));
+    for (const kept of usable) {
+      const view = rebaseTuner(kept.tuner, config);
+      if (view) {
+        this.pinned = { file, kept, view };
+        this.evict();
+        return view;
+      }
     }
     const baselineHash = session.baselineConfig().configHash;
     const tuner = await prepareTune(session, { baseConfig: config }, hooks);
     this.prepared++;
-    this.pinned = { file, kept: { tuner, session, baselineHash } };
+    this.pinned = { file, kept: { tuner, session, baselineHash }, view: tuner };
     this.evict();
     return tuner;
   }
@@ -225,7 +235,7 @@ export class LensTuners {
   /** The view's Tuner of `file`, if it is still the one of `session` (a move is answered from it). */
   viewTuner(session: RanklabSession | undefined, file: string): Tuner | undefined {
     const p = this.pinned;
-    return p?.file === file && p.kept.session === session ? p.kept.tuner : undefined;
+    return p?.file === file && p.kept.session === session ? p.view : undefined;
   }
 
   /** The CodeLens's least recently used Tuners go until the folder's count and size are within the caps; the view's stays. */

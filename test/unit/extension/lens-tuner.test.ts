@@ -204,6 +204,40 @@ test('one Tuner per config: the Tune view opened after the CodeLens reuses its T
   await client.request('tuneQuick', { ...params, settings });
 });
 
+test('one Tuner per config: the Tune view opened on a saved edit the CodeLens’s Tuner recombines takes that Tuner, seen from the edit', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  await save(dir, file);
+  await tunerKept(file);
+  edit(file, (raw) => {
+    raw.lexical.fields.title = 2;
+    raw.lexical.bm25.b = 0.4;
+  });
+  assert.deepEqual(
+    (await save(dir, file)).early.map((x) => x.source),
+    ['tuner'],
+  );
+  const before = await preparations();
+  const params = { root: dir, trusted: true, file };
+  const sliders = await client.request('tunePrepare', params);
+  assert.equal(await preparations(), before, 'no Tuner prepared for the view');
+  // The sliders stand at the file's values, and every move gives the figures of a Tuner prepared for the file.
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
+  const at = (s: { sliders: { path: string; value: number }[] }) => s.sliders.map((x) => [x.path, x.value]);
+  assert.deepEqual(at(sliders), at(local.sliders()));
+  for (const settings of [{}, { 'lexical.fields.title': 3 }, { 'lexical.bm25.k1': 0.6, 'lexical.depth': 15 }]) {
+    const quick = await client.request('tuneQuick', { ...params, settings });
+    const remote = await client.request('tuneEvaluate', { ...params, settings });
+    const here = await local.evaluate(settings);
+    assert.deepEqual(quick.metrics, here.metrics, `${JSON.stringify(settings)}: first stage`);
+    assert.deepEqual(quick.gates, here.gates);
+    assert.deepEqual(remote.config, here.config);
+    assert.deepEqual(remote.comparison.metrics, here.comparison.metrics, `${JSON.stringify(settings)}: statistics`);
+    assert.deepEqual(remote.verdict, here.verdict);
+  }
+});
+
 test('one Tuner per config: the CodeLens answers from the Tune view’s Tuner, and a closed editor or an edit outside it leaves the view its Tuner', async () => {
   const dir = workspace();
   const file = join(dir, 'configs/title-boost-3.rank.json');
