@@ -226,7 +226,8 @@ test('one Tuner per config: the Tune view opened on a saved edit the CodeLens’
   const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
   const at = (s: { sliders: { path: string; value: number }[] }) => s.sliders.map((x) => [x.path, x.value]);
   assert.deepEqual(at(sliders), at(local.sliders()));
-  for (const settings of [{}, { 'lexical.fields.title': 3 }, { 'lexical.bm25.k1': 0.6, 'lexical.depth': 15 }]) {
+  const moves: Array<Record<string, number>> = [{}, { 'lexical.fields.title': 3 }, { 'lexical.bm25.k1': 0.6, 'lexical.depth': 15 }];
+  for (const settings of moves) {
     const quick = await client.request('tuneQuick', { ...params, settings });
     const remote = await client.request('tuneEvaluate', { ...params, settings });
     const here = await local.evaluate(settings);
