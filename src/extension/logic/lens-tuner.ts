@@ -64,8 +64,8 @@ function baselineOf(session: RanklabSession): RankConfig | undefined {
 /**
  * Every prepared Tuner of one workspace folder: the CodeLens's, by config file (least recently used first), and the
  * Tune view's, pinned while the view is on it (never evicted). One Tuner per config: the view reuses the CodeLens's
- * Tuner of the same file, session, baseline and config instead of preparing its own, and the CodeLens answers from
- * the view's. A Tuner is stale once the session (a rebuild, new settings) or the baseline config changed.
+ * Tuner of the same file, session and baseline whose sliders reach the file's config instead of preparing its own,
+ * and the CodeLens answers from the view's. A Tuner is stale once the session (a rebuild, new settings) or the baseline config changed.
  */
 export class LensTuners {
   private readonly kept = new Map<string, Kept>();
@@ -124,9 +124,9 @@ export class LensTuners {
     if (k && fits(k)) out.push(k);
     else if (k) this.kept.delete(file);
     const p = this.pinned;
-    if (p?.file === file && p.kept !== k) {
-      if (fits(p.kept)) out.push(p.kept);
-      else this.pinned = undefined;
+    if (p?.file === file) {
+      if (!fits(p.kept)) this.pinned = undefined;
+      else if (p.kept !== k) out.push(p.kept);
     }
     return out;
   }
