@@ -6,8 +6,8 @@
  * - after `ready` the host sends `setup` (sliders, fixed settings) and the latest `result`;
  * - a slider move is the command `move` with a sequence number; the host answers in two stages, both carrying that
  *   number: `result` with the figures the ranking alone gives (means, per-query Δ, wins/losses/ties, tune vs holdout,
- *   the overfitting warning; `stats` absent), then `stats` with compare's statistics of the same settings (CI,
- *   adjusted p, verdict, gates, warnings). Only the latest move is computed: a move while one computes supersedes
+ *   the overfitting warning, and the gates, which need no resampling; `stats` absent), then `stats` with compare's
+ *   statistics of the same settings (CI, adjusted p, verdict, warnings, and the same gates). Only the latest move is computed: a move while one computes supersedes
  *   it, and neither stage of the older one is sent after that (after `ready` the host replays the latest `result`,
  *   its `stats` included once known);
  * - `apply` writes the settings into the config (an undoable edit, comments kept); `saveAs` writes
@@ -42,13 +42,19 @@ export interface TuneMetricRow {
   holdout: { baseline: number; current: number; delta: number };
 }
 
+/** One gate of the workspace (ranklab.json `gates`) and whether the settings pass it. */
+export interface TuneGate {
+  gate: string;
+  passed: boolean;
+}
+
 /** The second stage of a move: compare's statistics of its settings against the baseline. */
 export interface TuneStats {
   /** The headline metric's Holm-adjusted p-value and 95% CI of Δ. */
   pAdjusted: number;
   ci: [number, number];
   verdict: { outcome: string; headline: string; basis: string };
-  gates: { gate: string; passed: boolean }[];
+  gates: TuneGate[];
   warnings: string[];
   /** Milliseconds from the move to this stage (both stages). */
   ms: number;
@@ -68,6 +74,8 @@ export interface TuneView {
   losses: number;
   ties: number;
   overfitting?: string;
+  /** The workspace's gates, at the first stage already (they read means and per-query values only): stats.gates. */
+  gates?: TuneGate[];
   /** Milliseconds from the move to the first stage. */
   ms: number;
   stats?: TuneStats;

@@ -3,11 +3,12 @@
  * settings with the reason they are not sliders, and at each move the headline metric, every metric (baseline,
  * current, Δ) on all / tune / holdout queries, the per-query Δ chart, wins/losses/ties, the verdict after the
  * correction and the overfitting warning. A move comes in two stages: the figures the ranking gives at once
- * (`result`), the statistics (CI, adjusted p, verdict, gates) marked "computing…" until `stats` of the same move. "Apply to config" and "Save as new config" ask the host to write the
+ * (`result`, the gates with them), the statistics (CI, adjusted p, verdict, warnings) marked "computing…" until `stats` of the same move. "Apply to config" and "Save as new config" ask the host to write the
  * settings. Text only (textContent); protocol: src/protocol/tune.ts over webview/ipc.ts.
  */
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
 import {
+  type TuneGate,
   type TuneMessages,
   type TuneSettingsMsg,
   type TuneSetup,
@@ -213,26 +214,31 @@ function drawStats(view: TuneView, at: number): void {
     verdict.className = 'verdict computing muted';
     verdict.replaceChildren(h('strong', {}, 'verdict'), ': computing…');
     basis.textContent = '';
-    statsExtra.replaceChildren(h('p', { class: 'muted', id: 'gates-pending' }, 'gates and warnings: computing…'));
+    // The gates come with the first stage (they need no resampling); the warnings wait for the statistics.
+    statsExtra.replaceChildren(
+      ...(view.gates ? gatesList(view.gates) : [h('p', { class: 'muted', id: 'gates-pending' }, 'gates: computing…')]),
+      h('p', { class: 'muted', id: 'warnings-pending' }, 'warnings: computing…'),
+    );
     return;
   }
   headlineStats.textContent = `95% CI ${signed(st.ci[0])}..${signed(st.ci[1])}, adjusted p ${fmt(st.pAdjusted)}`;
   verdict.className = `verdict ${st.verdict.outcome.replace(/ /g, '-')}`;
   verdict.replaceChildren(h('strong', {}, st.verdict.outcome), ` — ${st.verdict.headline}`);
   basis.textContent = st.verdict.basis;
-  statsExtra.replaceChildren(
-    ...st.warnings.map((w) => h('p', { class: 'warning' }, `⚠ ${w}`)),
-    ...(st.gates.length
-      ? [
-          h(
-            'details',
-            { id: 'gates' },
-            h('summary', {}, `gates: ${st.gates.filter((g) => g.passed).length} of ${st.gates.length} pass`),
-            h('ul', {}, ...st.gates.map((g) => h('li', { class: g.passed ? 'win' : 'loss' }, `${g.passed ? '✓' : '✗'} ${g.gate}`))),
-          ),
-        ]
-      : []),
-  );
+  statsExtra.replaceChildren(...st.warnings.map((w) => h('p', { class: 'warning' }, `⚠ ${w}`)), ...gatesList(st.gates));
+}
+
+/** The gates, passed or not (nothing when the workspace has none). */
+function gatesList(gates: TuneGate[]): HTMLElement[] {
+  if (!gates.length) return [];
+  return [
+    h(
+      'details',
+      { id: 'gates' },
+      h('summary', {}, `gates: ${gates.filter((g) => g.passed).length} of ${gates.length} pass`),
+      h('ul', {}, ...gates.map((g) => h('li', { class: g.passed ? 'win' : 'loss' }, `${g.passed ? '✓' : '✗'} ${g.gate}`))),
+    ),
+  ];
 }
 
 /** The per-query Δ bars (largest gain first), drawn once and then updated in place at each move. */

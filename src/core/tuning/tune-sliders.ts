@@ -2,8 +2,9 @@
  * What the Tune engine can move in a config without a new search (its sliders, with ranges), what it lists instead
  * (with the reason), and the full config a set of slider positions means. Lexical: boosts, k1, b, d, depth (cached
  * term frequencies and field lengths). Hybrid: also the RRF constant, both weights, the hybrid depth and, with exact
- * vector search, the vector depth (the vector list is cached at its largest). Reranked: top-N and top-M over the
- * reranker scores of a cached pool (the candidates before the reranker stay as the config has them).
+ * vector search, the vector depth (the vector list is cached at its largest). Vector-only: the vector depth with exact
+ * search (the same cached list). Reranked (lexical, hybrid or vector-only): top-N and top-M over the reranker scores of
+ * a cached pool (the candidates before the reranker stay as the config has them).
  */
 import type { RankConfig } from '../config';
 import { hashRankConfig } from '../config/defaults';
@@ -39,7 +40,7 @@ const VECTOR_CACHE_DEPTH = 1000;
 /** The reranker scores this much of the list before it (or the config's top-N when larger), once: the top-N slider's top. */
 const RERANK_POOL = 100;
 
-/** How deep the Tune engine caches a hybrid config's vector list: the vector.depth slider's top when exact. */
+/** How deep the Tune engine caches a hybrid or vector-only config's vector list: the vector.depth slider's top when exact. */
 export function vectorCacheDepth(config: RankConfig): number {
   const v = config.vector!;
   return v.exact ? Math.max(VECTOR_CACHE_DEPTH, v.depth) : v.depth;
@@ -87,8 +88,8 @@ export function tuneSliders(config: RankConfig): TuneSliders {
     add({ path: 'hybrid.depth', value: h.depth, min: 1, max: Math.max(1000, h.depth), step: 1 });
   }
   if (v) {
-    if (!h && !r) fixed.push({ path: 'vector.depth', reason: 'not yet: a vector-only config is not tuned by recombination' });
-    else if (v.exact) add({ path: 'vector.depth', value: v.depth, min: 1, max: vectorCacheDepth(config), step: 1 });
+    // Hybrid or vector-only alike: exact search's shallower list is a prefix of the cached one.
+    if (v.exact) add({ path: 'vector.depth', value: v.depth, min: 1, max: vectorCacheDepth(config), step: 1 });
     else
       fixed.push({
         path: 'vector.depth',
@@ -164,7 +165,7 @@ function setPath(config: Omit<RankConfig, 'configHash'>, path: string, value: nu
 export function tuneSettingsOf(base: RankConfig, tunable: TuneSliders, target: RankConfig): TuneSettings | undefined {
   const settings: TuneSettings = {};
   for (const s of tunable.sliders) {
-    const value = getPath(target, s.path);
+    const value = settingIn(target, s.path);
     if (typeof value !== 'number') return undefined;
     if (value !== s.value) settings[s.path] = value;
   }
@@ -177,7 +178,7 @@ export function tuneSettingsOf(base: RankConfig, tunable: TuneSliders, target: R
 }
 
 /** A slider's setting in a config (undefined when the config has no such part). */
-function getPath(config: RankConfig, path: string): unknown {
+export function settingIn(config: RankConfig, path: string): unknown {
   const fields = 'lexical.fields.';
   if (path.startsWith(fields)) return config.lexical?.fields[path.slice(fields.length)];
   let node: unknown = config;

@@ -3,7 +3,7 @@
  * answered from per-query caches in milliseconds with what `ranklab eval` + `compare` would say of that config
  * against the baseline. Prepared once per (config, judgments): every judged query's candidates with the term
  * frequencies and field lengths BM25 needs (bm25-candidates.ts), so boosts, k1, b, d and depth all move without a
- * search; a hybrid config's vector list and a reranked config's reranker scores, from one pipeline search per query.
+ * search; a hybrid or vector-only config's vector list and a reranked config's reranker scores, from one pipeline search per query.
  * Each evaluation ranks them as the pipeline does (CandidateRanker: the engine's scores and tie order; the fuse and
  * rerank steps' own fuseHybrid and rerankedOrder), scores every workspace metric, and compares with the baseline
  * through experiment/compare's compareStatistics and verdictOf: the same statistics `compare` reports
@@ -44,6 +44,7 @@ import {
   type TuneSettings,
   type TuneSliders,
   rerankPoolSize,
+  settingIn,
   tuneSettingsOf,
   tunedConfig,
   tuneSliders,
@@ -105,6 +106,8 @@ export interface TuneResult extends TuneQuick {
  * `evaluate` alone gives everything in one step.
  */
 export interface Tuner {
+  /** The config it was prepared for: the sliders' positions {} mean this config. */
+  readonly base: RankConfig;
   sliders(): TuneSliders;
   /** The slider positions that make the base config into `config`, or undefined when it differs elsewhere (a re-search). */
   settingsOf(config: RankConfig): TuneSettings | undefined;
@@ -131,7 +134,7 @@ interface TuneQuery {
   ranker?: CandidateRanker;
   /** Per candidate: its grade, NaN when unjudged. */
   grades?: Float64Array;
-  /** A hybrid config: the vector list at its cached depth (vectorCacheDepth). */
+  /** A hybrid or vector-only config: the vector list at its cached depth (vectorCacheDepth). */
   vector?: { id: string }[];
   /** A reranked config: the list the reranker gets (best first) and the reranker score of each of its first pool documents. */
   rerank?: { before: string[]; scores: Map<string, number> };
@@ -139,9 +142,9 @@ interface TuneQuery {
 
 /**
  * Prepares the Tuner of a config: the baseline's per-query values, and every judged query's caches: the lexical
- * candidates (one pass over the postings per query); for a hybrid config also its vector list, for a reranked config
- * the list before the reranker and the reranker's scores of its first rerankPoolSize documents, both from one search
- * per query of the pipeline itself (a probe config: the vector list or the rerank pool at its largest). Stops with the
+ * candidates (one pass over the postings per query); for a hybrid or vector-only config its vector list, for a
+ * reranked config the list before the reranker and the reranker's scores of its first rerankPoolSize documents, both
+ * from one search per query of the pipeline itself (a probe config: the vector list or the rerank pool at its largest). Stops with the
  * abort reason when `signal` aborts.
  */
 export async function prepareTune(session: RanklabSession, input: TuneInput, hooks: TuneHooks = {}): Promise<Tuner> {
@@ -171,13 +174,14 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   }
   const baselineValues = evaluateRun(baseline.run, judgments, specs, metricOptions).perQuery;
 
-  // A reranked config keeps the candidates before the reranker; a lexical or hybrid one recombines the lexical list.
+  // A reranked config keeps the candidates before the reranker; a lexical or hybrid one recombines the lexical list;
+  // a hybrid or vector-only one cuts its cached vector list.
   const lexicalMoves = !!base.lexical && !base.rerank;
-  const hybrid = !!(base.hybrid && base.vector && base.lexical) && !base.rerank;
+  const vectorList = !!base.vector && !base.rerank;
   const index = lexicalMoves ? lexicalIndexOf(await session.engine(base, work)) : undefined;
   if (lexicalMoves && !index) throw new Error('internal: a lexical config without a lexical index');
   const postings = index?.postings();
-  const probe = hybrid || base.rerank ? await session.engine(probeConfig(base), work) : undefined;
+  const probe = vectorList || base.rerank ? await session.engine(probeConfig(base), work) : undefined;
   const queries: TuneQuery[] = [];
   const qids = [...judgments.qrels.keys()].sort(compareQids);
   const slicer = work.phase('queries', qids.length);
@@ -250,6 +254,7 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
   for (const q of queries)
     candidates += (q.candidates?.scores.docIds.length ?? 0) + (q.vector?.length ?? 0) + (q.rerank?.before.length ?? 0);
   return {
+    base,
     sliders: () => ({ sliders: sliders.map((s) => ({ ...s })), fixed: fixed.map((f) => ({ ...f })) }),
     settingsOf: (config) => tuneSettingsOf(base, tunable, config),
     candidates,
@@ -277,9 +282,44 @@ export async function prepareTune(session: RanklabSession, input: TuneInput, hoo
 }
 
 /**
+ * `tuner` seen from `config`, a config its sliders reach (another position of the same settings: a saved edit the
+ * CodeLens's Tuner answered): the same caches, no preparation. Its sliders stand at `config`'s values (their ranges
+ * the Tuner's own, which its caches support), and a move's settings are taken from `config`, so every figure is the
+ * one a Tuner prepared for `config` gives (test/unit/tuning/tuner-rebase.test.ts). Undefined when its sliders do not
+ * reach `config` (it differs elsewhere, even in its name, or a value is out of a slider's range).
+ */
+export function rebaseTuner(tuner: Tuner, config: RankConfig): Tuner | undefined {
+  const { base } = tuner;
+  // The hash leaves out the name and description, which the figures quote (the verdict's text, the result's config).
+  if (base.name !== config.name || base.description !== config.description) return undefined;
+  if (base.configHash === config.configHash) return tuner;
+  const offset = tuner.settingsOf(config);
+  if (!offset) return undefined;
+  const from = (moves: TuneSettings): TuneSettings => ({ ...offset, ...moves });
+  const paths = tuner.sliders().sliders.map((s) => s.path);
+  return {
+    base: config,
+    candidates: tuner.candidates,
+    sliders: () => {
+      const { sliders, fixed } = tuner.sliders();
+      return { sliders: sliders.map((s) => ({ ...s, value: settingIn(config, s.path) as number })), fixed };
+    },
+    settingsOf: (target) => {
+      if (!tuner.settingsOf(target)) return undefined;
+      const settings: TuneSettings = {};
+      for (const p of paths) if (settingIn(target, p) !== settingIn(config, p)) settings[p] = settingIn(target, p) as number;
+      return settings;
+    },
+    quick: (moves, signal) => tuner.quick(from(moves), signal),
+    quickWithGates: (moves, signal) => tuner.quickWithGates(from(moves), signal),
+    evaluate: (moves, signal) => tuner.evaluate(from(moves), signal),
+  };
+}
+
+/**
  * The config the caches are filled from, one pipeline search per query: a reranked config with top-N and top-M at
- * the pool size (every pool document keeps its reranker score), a hybrid one with the vector depth at its cached
- * depth (exact search: a shallower list is a prefix of it). It shares the config's indexes and reranker.
+ * the pool size (every pool document keeps its reranker score), a hybrid or vector-only one with the vector depth at
+ * its cached depth (exact search: a shallower list is a prefix of it). It shares the config's indexes and reranker.
  */
 function probeConfig(base: RankConfig): RankConfig {
   const { configHash: _, ...probe } = structuredClone(base);
@@ -291,7 +331,8 @@ function probeConfig(base: RankConfig): RankConfig {
 
 /**
  * One query's ranked grades under `config`, from its caches, as the pipeline ranks: the lexical list (CandidateRanker),
- * fused with the cached vector list cut at the vector depth (fuseHybrid, the fuse step's own function), or the
+ * fused with the cached vector list cut at the vector depth (fuseHybrid, the fuse step's own function), that vector
+ * list alone (vector-only), or the
  * reranker's pool of the first top-N ordered by its cached scores (rerankedOrder, the rerank step's own).
  */
 function gradesOf(q: TuneQuery, config: RankConfig, options: LexicalQueryOptions | undefined, top: Int32Array): Array<number | undefined> {
@@ -304,6 +345,8 @@ function gradesOf(q: TuneQuery, config: RankConfig, options: LexicalQueryOptions
     }
     return rerankedOrder(pool, topM).map((h) => q.qrels.get(h.id));
   }
+  // Vector-only: the cached list cut at the depth (what the vector step's exact search of that depth returns).
+  if (q.vector && !q.ranker) return q.vector.slice(0, config.vector!.depth).map((h) => q.qrels.get(h.id));
   if (!q.ranker || !options) return [];
   const n = q.ranker.rank(options, top);
   if (q.vector) {

@@ -6,16 +6,18 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { type Edit, applyEdits, modify, parse } from 'jsonc-parser';
+import type { GateResult } from '../../core/experiment/gates';
 import type { TuneQuick, TuneResult, TuneSliders } from '../../core/tuning/tuner';
 import { createFileAtomic } from '../../core/util/atomic-write';
 import { InputError } from '../../core/util/diagnostics';
-import type { TuneSettingsMsg, TuneStats, TuneView } from '../../protocol/tune';
+import type { TuneGate, TuneSettingsMsg, TuneStats, TuneView } from '../../protocol/tune';
 
 /**
  * The first stage of a move as the view shows it (plain JSON): the figures the ranking alone gives, for the settings
- * that made them, against the baseline named `baseline`; `stats` is left for the second stage (tuneStats).
+ * that made them, against the baseline named `baseline`, with the gates when given (Tuner.quickWithGates); `stats` is
+ * left for the second stage (tuneStats).
  */
-export function tuneQuickView(r: TuneQuick, settings: TuneSettingsMsg, baseline: string, ms: number): TuneView {
+export function tuneQuickView(r: TuneQuick & { gates?: GateResult[] }, settings: TuneSettingsMsg, baseline: string, ms: number): TuneView {
   const names = Object.keys(r.metrics.all.candidate);
   const cell = (side: 'all' | 'tune' | 'holdout', m: string) => {
     const s = r.metrics[side];
@@ -43,9 +45,12 @@ export function tuneQuickView(r: TuneQuick, settings: TuneSettingsMsg, baseline:
     overfitting: r.overfitting
       ? `Overfitting: ${r.headline} gains ${signed(tuneGain)} on the tune queries but ${signed(holdoutGain)} on the holdout queries`
       : undefined,
+    gates: r.gates && gatesOf(r.gates),
     ms,
   };
 }
+
+const gatesOf = (gates: GateResult[]): TuneGate[] => gates.map((g) => ({ gate: g.gate, passed: g.passed }));
 
 /** The second stage of a move as the view shows it: compare's statistics of the settings (CI, p, verdict, gates). */
 export function tuneStats(r: TuneResult, ms: number): TuneStats {
@@ -54,7 +59,7 @@ export function tuneStats(r: TuneResult, ms: number): TuneStats {
     pAdjusted: h.pAdjusted,
     ci: h.ci95,
     verdict: { outcome: r.verdict.outcome, headline: r.verdict.headline, basis: r.verdict.basis },
-    gates: r.gates.map((g) => ({ gate: g.gate, passed: g.passed })),
+    gates: gatesOf(r.gates),
     warnings: r.comparison.warnings.map((w) => w.message),
     ms,
   };

@@ -1,8 +1,8 @@
 /**
  * The Tune panel's controller: prepares the core's Tuner (src/core/tuning/tuner.ts) for a config in the Ranklab
  * worker (method `tunePrepare`, worker/main.ts, which keeps it) under a progress notification, then answers each
- * slider move in two stages: `tuneQuick` (means, per-query Δ, W/L/T, overfitting: shown at once), then `tuneEvaluate`
- * of the same settings (compare's statistics, verdict, gates), latest move only (./model.ts LatestOnly: moves made
+ * slider move in two stages: `tuneQuick` (means, per-query Δ, W/L/T, overfitting, gates: shown at once), then
+ * `tuneEvaluate` of the same settings (compare's statistics, verdict), latest move only (./model.ts LatestOnly: moves made
  * while one computes are dropped but the last, and a newer move drops both stages of the older).
  * "Apply to config" is a WorkspaceEdit (undoable, comments kept); "Save as new config" a new file beside it.
  * Its row in the panel table (../webviews/panels.ts) gives its page and the generic host; the app is webview/tune/main.ts.

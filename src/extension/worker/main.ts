@@ -15,7 +15,7 @@ import { parseMetric } from '../../core/metrics';
 import { checkAcl } from '../../core/session/check-acl';
 import { poolEntries } from '../../core/session/judging-pool';
 import { RanklabSession } from '../../core/session/session';
-import { type Tuner, prepareTune } from '../../core/tuning/tuner';
+import type { Tuner } from '../../core/tuning/tuner';
 import { abortable } from '../../core/util/cooperative';
 import { InputError } from '../../core/util/diagnostics';
 import type { RankConfig } from '../../core/config';
@@ -29,9 +29,10 @@ interface Entry {
   trusted?: boolean;
   queue: Promise<unknown>;
   changed: Set<ChangedNotification['kinds'][number]>;
-  /** The Tune view's Tuner (one per folder: the config last opened in it). */
-  tuner?: { file: string; tuner: Tuner };
-  /** The CodeLens's Tuners (its early answer to a saved edit), and the one to prepare when the folder is idle. */
+  /**
+   * Every Tuner of the folder: the CodeLens's (its early answer to a saved edit) and the Tune view's (pinned), one per
+   * config; and below, the one to prepare when the folder is idle.
+   */
   lens: LensTuners;
   idle?: IdleJob;
 }
@@ -149,12 +150,12 @@ function evaluateProgress(p: WorkspaceConfigsProgress): EvaluateProgress {
   return p.type === 'skipped' ? p : { type: 'failed', config: p.config, message: p.message };
 }
 
-/** The Tuner tunePrepare kept for the folder's `file`, or an error saying the view must be opened again. */
+/** The Tuner tunePrepare pinned for the folder's `file`, or an error saying the view must be opened again. */
 function keptTuner(params: { root: string; file: string }): Tuner {
-  const kept = entries.get(params.root)?.tuner;
-  if (kept?.file !== params.file)
-    throw new InputError('the Tune view is out of date (the workspace changed): open it again', [], { file: params.file });
-  return kept.tuner;
+  const e = entries.get(params.root);
+  const tuner = e?.lens.viewTuner(e.session, params.file);
+  if (!tuner) throw new InputError('the Tune view is out of date (the workspace changed): open it again', [], { file: params.file });
+  return tuner;
 }
 
 /** File changes: only a session already open needs to take them in; one opened later reads the files fresh. */
@@ -172,7 +173,6 @@ function onNotify(n: RanklabNotification): void {
   if (n.type === 'changed') {
     const e = entries.get(n.root);
     if (e && n.kinds.some((k) => k !== 'config')) {
-      e.tuner = undefined;
       e.lens.drop();
       pauseIdle(e);
       e.idle = undefined;
@@ -258,21 +258,18 @@ serveRpc<RanklabMethods, RanklabNotification>(
 
     tunePrepare: (params, ctx) =>
       exclusive(params, ctx, async (session) => {
-        const entry = entryOf(params.root);
-        entry.tuner = undefined;
-        const tuner = await prepareTune(
-          session,
-          { baseConfig: session.resolveConfig(params.file) },
-          { signal: ctx.signal, progress: (p) => ctx.progress(`${p.phase} ${p.done}/${p.total}`) },
-        );
-        entry.tuner = { file: params.file, tuner };
-        // prepareTune's baseline when none is given: the workspace's.
+        // The CodeLens's Tuner of this config when it has one (the same caches), else a new one, pinned for the view.
+        const tuner = await entryOf(params.root).lens.forView(session, params.file, session.resolveConfig(params.file), {
+          signal: ctx.signal,
+          progress: (p) => ctx.progress(`${p.phase} ${p.done}/${p.total}`),
+        });
+        // Both compare with the workspace's baseline.
         return { ...tuner.sliders(), baseline: session.baselineConfig().name };
       }),
 
     // Neither stage of a move is queued behind the folder's other tasks: a move reads only the Tuner's caches, and
     // must not wait for a background evaluation to finish.
-    tuneQuick: (params, ctx) => keptTuner(params).quick(params.settings, ctx.signal),
+    tuneQuick: (params, ctx) => keptTuner(params).quickWithGates(params.settings, ctx.signal),
     tuneEvaluate: (params, ctx) => keptTuner(params).evaluate(params.settings, ctx.signal),
 
     status: () => {
@@ -283,6 +280,7 @@ serveRpc<RanklabMethods, RanklabNotification>(
         threadId,
         lensTuners: all.flatMap((e) => e.lens.files()),
         lensCandidates: all.reduce((n, e) => n + e.lens.candidates(), 0),
+        tunerPreparations: all.reduce((n, e) => n + e.lens.preparations(), 0),
       };
     },
   },

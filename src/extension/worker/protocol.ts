@@ -8,6 +8,7 @@
  */
 import type { MoveReasonsResult, RunRef } from '../../core/actions/explain-runs';
 import type { RankConfig } from '../../core/config';
+import type { GateResult } from '../../core/experiment/gates';
 import type { RunSummary } from '../../core/experiment/run-index';
 import type { AclReport } from '../../core/session/check-acl';
 import type { ExplainReport } from '../../core/session/explain';
@@ -149,19 +150,24 @@ export interface RanklabMethods {
     progress: SweepProgress;
     result: SweepResult;
   };
-  /** The Tune view: prepares (and keeps, one per folder) the Tuner of the config in `file`; its sliders. */
+  /** The Tune view: prepares (or reuses the CodeLens's) and keeps, one per folder, the Tuner of the config in `file`; its sliders. */
   tunePrepare: { params: FolderParams & { file: string }; progress: string; result: TuneSliders & { baseline: string } };
-  /** The first stage of a move (Tuner.quick): the figures its ranking alone gives, without compare's statistics. */
-  tuneQuick: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneQuick };
+  /** The first stage of a move: the figures its ranking alone gives and the gates, without compare's resampling. */
+  /** (Tuner.quickWithGates: with the gates, which need no resampling; the same gates as tuneEvaluate's.) */
+  tuneQuick: {
+    params: FolderParams & { file: string; settings: TuneSettings };
+    progress: never;
+    result: TuneQuick & { gates: GateResult[] };
+  };
   /** One slider position of the Tuner `tunePrepare` kept for `file`: what eval + compare say of it (after tuneQuick
    * of the same settings, it reuses that ranking). */
   tuneEvaluate: { params: FolderParams & { file: string; settings: TuneSettings }; progress: never; result: TuneResult };
-  /** Which thread the worker is, which folders it holds a session for, which config files have a CodeLens Tuner (tests,
-   * diagnostics, the benchmark). */
+  /** Which thread the worker is, which folders it holds a session for, which config files have a Tuner (the CodeLens's
+   * or the Tune view's), how many Tuners were prepared in all (a reused one is not) (tests, diagnostics, the benchmark). */
   status: {
     params: Record<string, never>;
     progress: never;
-    result: { sessions: string[]; pid: number; threadId: number; lensTuners: string[]; lensCandidates: number };
+    result: { sessions: string[]; pid: number; threadId: number; lensTuners: string[]; lensCandidates: number; tunerPreparations: number };
   };
 }
 

@@ -14,6 +14,7 @@ import { summaryOf } from '../../../src/core/experiment/run-index';
 import { runIdOfFile } from '../../../src/core/run/run-files';
 import { loadSavedRun } from '../../../src/core/run/run-format';
 import { RanklabSession } from '../../../src/core/session/session';
+import { prepareTune } from '../../../src/core/tuning/tuner';
 import { evaluateAgainstBaseline, lensFiguresOf } from '../../../src/extension/logic/against-baseline';
 import type { EarlyAnswer, RunSaved } from '../../../src/extension/worker/protocol';
 import { realWorker } from '../../helpers/worker';
@@ -164,4 +165,130 @@ test('closing the config drops its Tuner; a judgments change drops every Tuner o
     'a stale Tuner is not used',
   );
   assert.equal(r.result.judgments.qrels.size, queries.length - 1);
+});
+
+/** How many Tuners the worker has prepared so far (the view's and the CodeLens's; a reused one is not counted). */
+const preparations = async () => (await client.request('status', {})).tunerPreparations;
+
+test('one Tuner per config: the Tune view opened after the CodeLens reuses its Tuner, with the figures of a Tuner of its own', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  await save(dir, file);
+  await tunerKept(file);
+  const before = await preparations();
+  const { candidates } = await client.request('status', {}).then((s) => ({ candidates: s.lensCandidates }));
+  const params = { root: dir, trusted: true, file };
+  const sliders = await client.request('tunePrepare', params);
+  assert.equal(await preparations(), before, 'no Tuner prepared for the view');
+  assert.equal((await client.request('status', {})).lensCandidates, candidates, 'nothing more cached');
+  // The figures are those of a Tuner prepared by the view alone (in this thread, a fresh session).
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
+  assert.deepEqual(sliders, { ...local.sliders(), baseline: session.baselineConfig().name });
+  const settings = { 'lexical.fields.title': 1.5, 'lexical.bm25.k1': 0.6 };
+  const remote = await client.request('tuneEvaluate', { ...params, settings });
+  const here = await local.evaluate(settings);
+  assert.deepEqual(remote.metrics, here.metrics);
+  assert.deepEqual(remote.comparison.metrics, here.comparison.metrics);
+  assert.deepEqual(remote.gates, here.gates);
+  assert.deepEqual(remote.verdict, here.verdict);
+  // A tunable save is still answered from that one Tuner, and the view keeps it.
+  edit(file, (raw) => (raw.lexical.fields.title = 2));
+  const r = await save(dir, file);
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['tuner'],
+  );
+  assert.deepEqual(r.early[0]!.figures, lensFiguresOf(r.result));
+  assert.equal(await preparations(), before);
+  await client.request('tuneQuick', { ...params, settings });
+});
+
+test('one Tuner per config: the Tune view opened on a saved edit the CodeLens’s Tuner recombines takes that Tuner, seen from the edit', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  await save(dir, file);
+  await tunerKept(file);
+  edit(file, (raw) => {
+    raw.lexical.fields.title = 2;
+    raw.lexical.bm25.b = 0.4;
+  });
+  assert.deepEqual(
+    (await save(dir, file)).early.map((x) => x.source),
+    ['tuner'],
+  );
+  const before = await preparations();
+  const params = { root: dir, trusted: true, file };
+  const sliders = await client.request('tunePrepare', params);
+  assert.equal(await preparations(), before, 'no Tuner prepared for the view');
+  // The sliders stand at the file's values, and every move gives the figures of a Tuner prepared for the file.
+  const session = RanklabSession.open(dir, { writeCache: false });
+  const local = await prepareTune(session, { baseConfig: session.resolveConfig(file) });
+  const at = (s: { sliders: { path: string; value: number }[] }) => s.sliders.map((x) => [x.path, x.value]);
+  assert.deepEqual(at(sliders), at(local.sliders()));
+  const moves: Array<Record<string, number>> = [{}, { 'lexical.fields.title': 3 }, { 'lexical.bm25.k1': 0.6, 'lexical.depth': 15 }];
+  for (const settings of moves) {
+    const quick = await client.request('tuneQuick', { ...params, settings });
+    const remote = await client.request('tuneEvaluate', { ...params, settings });
+    const here = await local.evaluate(settings);
+    assert.deepEqual(quick.metrics, here.metrics, `${JSON.stringify(settings)}: first stage`);
+    assert.deepEqual(quick.gates, here.gates);
+    assert.deepEqual(remote.config, here.config);
+    assert.deepEqual(remote.comparison.metrics, here.comparison.metrics, `${JSON.stringify(settings)}: statistics`);
+    assert.deepEqual(remote.verdict, here.verdict);
+  }
+});
+
+test('one Tuner per config: the CodeLens answers from the Tune view’s Tuner, and a closed editor or an edit outside it leaves the view its Tuner', async () => {
+  const dir = workspace();
+  const file = join(dir, 'configs/title-boost-3.rank.json');
+  const params = { root: dir, trusted: true, file };
+  const before = await preparations();
+  await client.request('tunePrepare', params);
+  assert.equal(await preparations(), before + 1, 'the view prepared one');
+  edit(file, (raw) => (raw.lexical.bm25.b = 0.3));
+  const r = await save(dir, file);
+  assert.deepEqual(
+    r.early.map((x) => x.source),
+    ['tuner'],
+    'the first save is answered from the view’s Tuner',
+  );
+  assert.deepEqual(r.early[0]!.figures, lensFiguresOf(r.result));
+  // No CodeLens Tuner could have been prepared before this first save: the answer came from the view's.
+  assert.equal(await preparations(), before + 1, 'the CodeLens prepared none');
+  client.notify({ type: 'closed', root: dir, file });
+  await client.request('tuneQuick', { ...params, settings: { 'lexical.bm25.b': 0.5 } });
+  // An edit the view's Tuner cannot recombine: the CodeLens prepares its own Tuner, the view keeps answering.
+  edit(file, (raw) => (raw.lexical.prefix = true));
+  assert.deepEqual(
+    (await save(dir, file)).early.map((x) => x.source),
+    ['search'],
+  );
+  await client.request('tuneQuick', { ...params, settings: { 'lexical.bm25.b': 0.5 } });
+  // A judgments change drops both.
+  client.notify({ type: 'changed', root: dir, kinds: ['judgments'] });
+  await assert.rejects(client.request('tuneQuick', { ...params, settings: {} }), /out of date/);
+});
+
+test('the Tune view’s Tuner is never evicted by the CodeLens’s: with two Tuners a folder at most, the CodeLens’s oldest goes', async () => {
+  const dir = workspace();
+  const viewed = join(dir, 'configs/title-boost-3.rank.json');
+  const [b, c] = ['title-boost-2', 'title-boost-4'].map((name) => join(dir, `configs/${name}.rank.json`));
+  for (const [file, boost] of [
+    [b, 2],
+    [c, 4],
+  ] as const) {
+    writeFileSync(file, readFileSync(viewed, 'utf8'));
+    edit(file, (raw) => (raw.lexical.fields.title = boost));
+  }
+  const params = { root: dir, trusted: true, file: viewed };
+  await client.request('tunePrepare', params);
+  await save(dir, b);
+  await tunerKept(b);
+  await save(dir, c);
+  await tunerKept(c);
+  await tunerKept(b, false); // the view's and c's: two
+  const { lensTuners } = await client.request('status', {});
+  assert.deepEqual(lensTuners.filter((f) => f.startsWith(dir)).sort(), [viewed, c].sort());
+  await client.request('tuneQuick', { ...params, settings: { 'lexical.bm25.b': 0.5 } });
 });

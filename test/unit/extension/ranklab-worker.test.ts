@@ -411,6 +411,8 @@ test('the Tune view in the worker: the Tuner it keeps answers a move as the core
   const here = await local.evaluate(settings);
   assert.deepEqual(quick.metrics, here.metrics);
   assert.deepEqual(quick.perQuery, here.perQuery);
+  assert.deepEqual(quick.gates, remote.gates, 'the first stage has the gates of the second');
+  assert.deepEqual(quick.gates, here.gates);
   assert.deepEqual(remote.metrics, here.metrics);
   assert.deepEqual(remote.comparison.metrics, here.comparison.metrics);
   assert.deepEqual(remote.verdict, here.verdict);

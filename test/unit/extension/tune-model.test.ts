@@ -138,20 +138,32 @@ test('the view of a result: per-query Δ largest gain first, W/L/T, the overfitt
   assert.equal(tuneView({ ...r, overfitting: true }, {}, 0).overfitting?.startsWith(`Overfitting: ${r.headline} gains`), true);
 });
 
-test('the two stages of a move: the first (quick) is the full view less its statistics; evaluate after quick equals evaluate alone', async () => {
+test('the two stages of a move: the first (quick, with the gates) is the full view less its statistics; evaluate after quick equals evaluate alone', async () => {
   const dir = copyOfExample();
   const session = RanklabSession.open(dir, { writeCache: false });
   const tuner = await prepareTune(session, { baseConfig: session.resolveConfig('title-boost-3') });
   const baseline = session.baselineConfig().name;
-  const moves: Array<Record<string, number>> = [{}, { 'lexical.fields.title': 0.5 }, { 'lexical.bm25.k1': 0.6, 'lexical.depth': 15 }];
+  const moves: Array<Record<string, number>> = [
+    {},
+    { 'lexical.fields.title': 0.5 },
+    { 'lexical.bm25.k1': 0.6, 'lexical.depth': 15 },
+    { 'lexical.fields.title': 0, 'lexical.depth': 1 },
+  ];
+  const passed = new Set<string>();
   for (const settings of moves) {
-    // As the panel calls them: quick, then evaluate of the same settings (which reuses quick's ranking).
-    const first = tuneQuickView(await tuner.quick(settings), settings, baseline, 3);
+    // As the panel calls them (the worker's tuneQuick, then tuneEvaluate): quickWithGates, then evaluate of the same
+    // settings (which reuses its ranking).
+    const first = tuneQuickView(await tuner.quickWithGates(settings), settings, baseline, 3);
     const { stats, ...full } = tuneView(await tuner.evaluate(settings), settings, 3);
     assert.equal(first.stats, undefined, 'the first stage carries no statistics');
     assert.deepEqual(first, full, `${JSON.stringify(settings)}: every figure of the first stage is the full answer's`);
     assert.ok(stats && Number.isFinite(stats.pAdjusted) && stats.verdict.outcome.length > 0);
+    // The example's gates (ranklab.json): the first stage's are the second's, passed or failed alike.
+    assert.ok(first.gates && first.gates.length > 1, 'the first stage has the gates');
+    assert.deepEqual(first.gates, stats.gates, "the gates of the first stage are the statistics' gates");
+    passed.add(first.gates.map((g) => g.passed).join());
   }
+  assert.ok(passed.size > 1, `the moves pass different gates: ${[...passed].join(' | ')}`);
   // evaluate alone (no quick before it) gives the same figures as after quick.
   const fresh = await prepareTune(RanklabSession.open(dir, { writeCache: false }), { baseConfig: session.resolveConfig('title-boost-3') });
   const alone = tuneView(await fresh.evaluate({ 'lexical.fields.title': 0.5 }), {}, 0);

@@ -1,5 +1,5 @@
 // The Tune engine is exact: for random slider positions (field boosts, BM25 k1, b and d, depth; a hybrid config's RRF
-// k, list weights and depths; a reranked config's top-N and top-M), every figure tuner.evaluate gives equals a full
+// k, list weights and depths; a vector-only config's depth; a reranked config's top-N and top-M), every figure tuner.evaluate gives equals a full
 // evaluation of the same settings written as a config file of its own, in a fresh session (evaluateConfig, the
 // engine's first pass: pruned top-k, HNSW or exact vector search, the reranker), compared with the baseline by the
 // compare action (actions/compare-runs.ts): metrics, per-query values, wins/losses/ties, tests and Holm-adjusted
@@ -87,6 +87,14 @@ const exactHybridArb = fc
 /** The synthetic reranked config's pool: the 50 fused documents (its hybrid depth). */
 const rerankArb = fc.record(
   { 'rerank.topN': fc.constantFrom(1, 2, 7, 20, 33, 50), 'rerank.topM': fc.constantFrom(1, 3, 10, 50) },
+  { requiredKeys: [] },
+);
+
+/** A vector-only config over exact search: the depth cuts the cached list (1,000 deep). */
+const vectorOnlyArb = fc.record({ 'vector.depth': fc.constantFrom(1, 2, 3, 5, 10, 20, 100, 1000) }, { requiredKeys: [] });
+/** The synthetic reranked vector-only config's pool: its 60 vector hits. */
+const rerankVectorArb = fc.record(
+  { 'rerank.topN': fc.constantFrom(1, 2, 7, 20, 33, 60), 'rerank.topM': fc.constantFrom(1, 3, 10, 60) },
   { requiredKeys: [] },
 );
 
@@ -196,6 +204,46 @@ test('synthetic corpus, tiny embedder and reranker: hybrid (exact) and reranked 
   }
 });
 
+test('synthetic corpus, tiny embedder and reranker: vector-only (exact) and reranked vector-only slider positions equal a full eval + compare', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'ranklab-tuner-'));
+  try {
+    const dir = join(root, 'ws');
+    mkdirSync(dir);
+    const vector = { embedder: { provider: 'transformers', model: tinyModel('tiny-embedder') }, exact: true, depth: 60 };
+    const dense = { vector, pageSize: 10 };
+    const reranked = {
+      ...dense,
+      rerank: { provider: { provider: 'transformers', model: tinyModel('tiny-reranker') }, topN: 20, topM: 10 },
+    };
+    writeSyntheticWorkspace(dir, { docs: 300, queries: 40, configs: { baseline: BM25_CONFIG, dense, reranked }, seed: 9 });
+    const session = RanklabSession.open(dir, { writeCache: false });
+    // Vector-only: the depth moves (the list is cached 1,000 deep); what needs a new search or a rebuild is listed.
+    const { sliders, fixed } = tuneSliders(session.resolveConfig('dense'));
+    assert.deepEqual(
+      sliders.map((s) => [s.path, s.value, s.min, s.max]),
+      [['vector.depth', 60, 1, 1000]],
+    );
+    assert.deepEqual(
+      fixed.map((f) => f.path),
+      ['vector.hnsw.efSearch', 'vector.embedder'],
+    );
+    // Reranked vector-only: top-N over the 60 vector hits' cached reranker scores; the vector depth is a new rerank.
+    const rr = tuneSliders(session.resolveConfig('reranked'));
+    assert.deepEqual(
+      rr.sliders.map((s) => [s.path, s.value, s.min, s.max]),
+      [
+        ['rerank.topN', 20, 1, 60],
+        ['rerank.topM', 10, 1, 60],
+      ],
+    );
+    assert.match(rr.fixed.find((f) => f.path === 'vector.depth')!.reason, /reranker scores/);
+    await checkExact(dir, 'dense', 10, 7, vectorOnlyArb);
+    await checkExact(dir, 'reranked', 10, 7, rerankVectorArb);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('sliders and refusals: the settings of each kind of config, bad settings named', async () => {
   const dir = copyOfExample();
   const session = RanklabSession.open(dir, { writeCache: false });
@@ -251,5 +299,12 @@ test('sliders and refusals: the settings of each kind of config, bad settings na
   for (const path of [...lexicalPaths, 'hybrid.k', 'hybrid.weights.vector'])
     assert.match(reranked.fixed.find((f) => f.path === path)?.reason ?? `${path} not listed`, /reranker scores/);
 
-  await assert.rejects(prepareTune(session, { baseConfig: session.resolveConfig('vector') }), /"vector".*vector-only/s);
+  // Vector-only over HNSW: nothing moves without a new search (another depth is another HNSW search).
+  const hnsw = tuneSliders(session.resolveConfig('vector'));
+  assert.deepEqual(hnsw.sliders, []);
+  assert.match(hnsw.fixed.find((f) => f.path === 'vector.depth')!.reason, /HNSW/);
+  await assert.rejects(
+    prepareTune(session, { baseConfig: session.resolveConfig('vector') }),
+    /"vector" has no setting.*vector\.depth \(a new search: HNSW/s,
+  );
 });
