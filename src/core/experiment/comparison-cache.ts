@@ -7,9 +7,10 @@
  * see old figures. Run files are keyed by name, size and modification time rather than content: runs are immutable
  * (written once, atomically, by saveRun), any rewrite changes the stamp, and hashing two 10 MB files on every open
  * would cost about what the cache saves. An entry is gzipped JSON behind the sha256 of those bytes (sealBytes),
- * written atomically; a garbled, partial or foreign entry reads as a miss (recomputed, never an error). Entries whose runs are gone go when the store is listed or
- * retention runs; at most MAX_CACHED_COMPARISONS are kept (the oldest written go first). The same folder keeps each
- * run's per-query metric values (./evaluation-cache.ts), under the same rules: one run's entries are named by it alone.
+ * written atomically; a garbled, partial or foreign entry reads as a miss (recomputed, never an error). Entries whose
+ * runs are gone go when the store is listed or retention runs; at most MAX_CACHED_COMPARISONS are kept (the oldest
+ * written go first). The same folder keeps each run's per-query metric values (./evaluation-cache.ts), under the same
+ * rules: one run's entries are named by it alone.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
