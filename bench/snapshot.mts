@@ -37,7 +37,16 @@ function digest(docs: Document[]): string {
   let h = 0;
   let chars = 0;
   for (const d of docs) {
-    for (const s of [d.id, d.title, d.body, d.hash, d.source.path, String(d.source.line), JSON.stringify(d.fields), JSON.stringify(d.meta)]) {
+    for (const s of [
+      d.id,
+      d.title,
+      d.body,
+      d.hash,
+      d.source.path,
+      String(d.source.line),
+      JSON.stringify(d.fields),
+      JSON.stringify(d.meta),
+    ]) {
       chars += s.length;
       for (let k = 0; k < s.length; k += 7) h = (Math.imul(h, 31) + s.charCodeAt(k)) | 0;
     }
@@ -89,11 +98,14 @@ async function main(): Promise<void> {
     const bytes = writeJsonLines(
       join(root, 'data', 'corpus.jsonl'),
       (function* () {
-        for (const [i, d] of docs.entries()) yield { id: d.id, title: d.title, text: every && i % every === 0 ? `${d.body} — ${d.title}` : d.body };
+        for (const [i, d] of docs.entries())
+          yield { id: d.id, title: d.title, text: every && i % every === 0 ? `${d.body} — ${d.title}` : d.body };
       })(),
     );
     docs.length = 0;
-    console.log(`${n.toLocaleString('en')} records generated, ${(bytes / MB).toFixed(0)} MB of JSON Lines, in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `${n.toLocaleString('en')} records generated, ${(bytes / MB).toFixed(0)} MB of JSON Lines, in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     t = performance.now();
     const cold = loadCorpus(root, settings);
     const coldDigest = digest(cold.corpus.docs);
@@ -107,16 +119,19 @@ async function main(): Promise<void> {
     const fingerprint = cold.corpus.fingerprint;
     cold.corpus.docs.length = 0;
     cold.snapshot.files.clear();
+    // the reads run with the default heap, whatever the parent was given
+    const childArgv = process.execArgv.filter((a) => !a.startsWith('--max-old-space-size'));
     const rows: Record<Format, Array<Record<string, number>>> = { old: [], new: [] };
     for (let r = 0; r < runs; r++) {
       for (const f of ['old', 'new'] as const) {
-        const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--read', f, '--file', files[f], '--root', root], {
+        const child = spawnSync(process.execPath, [...childArgv, process.argv[1]!, '--read', f, '--file', files[f], '--root', root], {
           encoding: 'utf8',
           maxBuffer: 16 * MB,
         });
         if (child.status !== 0) throw new Error(`child ${f} failed: ${child.stderr}`);
         const row = JSON.parse(child.stdout.trim().split('\n').pop()!) as Record<string, number> & { digest: string; fingerprint: string };
-        if (row.digest !== coldDigest || row.fingerprint !== fingerprint) throw new Error(`${f}: the documents read back differ from the cold ones`);
+        if (row.digest !== coldDigest || row.fingerprint !== fingerprint)
+          throw new Error(`${f}: the documents read back differ from the cold ones`);
         rows[f].push(row);
         console.log(
           `read ${f} (round ${r + 1}): snapshot ${(row.readMs / 1000).toFixed(2)} s + loadCorpus ${(row.loadMs / 1000).toFixed(2)} s, ` +

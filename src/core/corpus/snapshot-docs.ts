@@ -137,7 +137,13 @@ export class BrokenBatch extends Error {}
 export function readDocBatch(bytes: Buffer, filePath: string, into: Document[]): void {
   if (bytes.length < HEAD_WORDS * 4) throw new BrokenBatch('batch too short');
   const u32 = (at: number) => bytes.readUInt32LE(at);
-  const [docs, words, narrowBytes, wideBytes, jsonBytes] = [0, 1, 2, 3, 4].map((i) => u32(i * 4)) as [number, number, number, number, number];
+  const [docs, words, narrowBytes, wideBytes, jsonBytes] = [0, 1, 2, 3, 4].map((i) => u32(i * 4)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const tableAt = HEAD_WORDS * 4;
   const narrowAt = tableAt + words * 4;
   const wideAt = narrowAt + narrowBytes;

@@ -132,6 +132,57 @@ test('incremental reload re-reads only changed, added files; diffCorpus names wh
 
 // The snapshot's own tests (format, hash, cuts, older formats): snapshot.test.ts.
 
+test('a snapshot without repeated ids carries the corpus fingerprint; a start reusing every file takes it, any change computes it again: always what a cold load gives', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-assembled-'));
+  try {
+    mkdirSync(join(dir, 'data'));
+    mkdirSync(join(dir, 'notes'));
+    const record = (id: string) => `${JSON.stringify({ id, title: `Title ${id}`, text: `Body of ${id}` })}\n`;
+    writeFileSync(join(dir, 'data/a.jsonl'), record('a1') + record('a2') + record('a3'));
+    writeFileSync(join(dir, 'data/b.jsonl'), record('b1') + record('b2'));
+    writeFileSync(join(dir, 'notes/c.md'), '# A note\n\nSome text.\n');
+    const settings = corpusSettings({ include: ['data/*.jsonl', 'notes/*.md'] });
+    const cold = loadCorpus(dir, settings);
+    assert.equal(cold.corpus.docs.length, 6);
+    assert.equal(cold.snapshot.assembled?.fingerprint, cold.corpus.fingerprint);
+    let previous = parseSnapshot(serializeSnapshot(cold.snapshot))!;
+    assert.deepEqual(previous.assembled, cold.snapshot.assembled, 'kept in the file');
+    const later = (rel: string) => {
+      const t = new Date(Date.now() + 60_000);
+      utimesSync(join(dir, rel), t, t);
+    };
+    const step = (label: string, reread: string[]) => {
+      const warm = loadCorpus(dir, settings, previous);
+      const fresh = loadCorpus(dir, settings);
+      assert.deepEqual(warm.reread, reread, label);
+      assert.deepEqual(warm.corpus, fresh.corpus, label);
+      assert.deepEqual(warm.snapshot.assembled, fresh.snapshot.assembled, label);
+      previous = parseSnapshot(serializeSnapshot(warm.snapshot))!;
+      return warm;
+    };
+    step('unchanged', []);
+    appendFileSync(join(dir, 'data/b.jsonl'), record('b3'));
+    later('data/b.jsonl');
+    step('a file changed', ['data/b.jsonl']);
+    rmSync(join(dir, 'notes/c.md'));
+    step('a file removed', []);
+    writeFileSync(join(dir, 'data/c.jsonl'), record('a2'));
+    const dup = step('a file added that repeats an id', ['data/c.jsonl']);
+    assert.equal(dup.snapshot.assembled, undefined, 'no fingerprint kept when an id repeats');
+    assert.match(dup.corpus.diagnostics.map((d) => d.message).join('\n'), /duplicate id "a2"/);
+    step('the repeated id still there, every file reused', []);
+    rmSync(join(dir, 'data/c.jsonl'));
+    const back = step('the repeating file removed', []);
+    assert.equal(back.snapshot.assembled?.fingerprint, back.corpus.fingerprint);
+
+    // the shortcut is taken: with every file reused the kept fingerprint is the corpus's (the file's hash guards it)
+    const marked = { ...previous, assembled: { fingerprint: 'sha256:kept' } };
+    assert.equal(loadCorpus(dir, settings, marked).corpus.fingerprint, 'sha256:kept');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('oversized file (default 2 MiB limit) is reported and skipped, the rest indexed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ranklab-big-'));
   try {

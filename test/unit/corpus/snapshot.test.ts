@@ -43,7 +43,7 @@ const unusual: Document[] = [
   doc('narrow-extremes', { title: '\u0000\u00ff', body: '' }),
   doc('wide', { title: '東京 タワー', body: 'emoji 😀 and a combining é and \u0100' }),
   doc('surrogates', { title: 'lone \ud800 high', body: 'lone \udc00 low, and a pair \ud83d\ude00' }),
-  doc('many-fields', { fields: { ...manyFields, 'résumé': 'unicode field name', 東京: '' } }),
+  doc('many-fields', { fields: { ...manyFields, résumé: 'unicode field name', 東京: '' } }),
   doc('meta', { meta: { tenant: 'acme', groups: ['a', 'b'], public: false, nested: { n: 1.5, z: null } } }),
   doc('no-line', { source: { path: 'data/a.jsonl' } }),
   doc('line-zero', { source: { path: 'data/a.jsonl', line: 0 } }),
@@ -61,7 +61,9 @@ const unusual: Document[] = [
 
 test('round trip: every document back exactly (unicode, lone surrogates, many fields, meta, vectors, odd shapes)', () => {
   const snapshot = snapshotOf({ 'data/a.jsonl': unusual, 'data/empty.jsonl': [], 'data/b.jsonl': [doc('b1'), doc('b2')] });
-  snapshot.files.get('data/empty.jsonl')!.diagnostics = [{ file: 'data/empty.jsonl', line: 3, severity: 'warning', message: 'a problem', key: 'k' }];
+  snapshot.files.get('data/empty.jsonl')!.diagnostics = [
+    { file: 'data/empty.jsonl', line: 3, severity: 'warning', message: 'a problem', key: 'k' },
+  ];
   const back = parseSnapshot(serializeSnapshot(snapshot));
   assert.deepEqual(back, snapshot);
   assert.deepEqual([...back!.files.keys()], ['data/a.jsonl', 'data/empty.jsonl', 'data/b.jsonl'], 'files in their order');
@@ -106,14 +108,20 @@ test('an edited document is caught by the content hash and logged, even where it
   const edited = Buffer.from(bytes);
   edited.write('Tidle', at, 'latin1');
   const log: string[] = [];
-  assert.equal(parseSnapshot(edited, (m) => log.push(m)), undefined);
+  assert.equal(
+    parseSnapshot(edited, (m) => log.push(m)),
+    undefined,
+  );
   assert.match(log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
   // a section length changed: the sections no longer parse, the rest is still hashed and the message is the same
   const lengthAt = bytes.indexOf(Buffer.from('{"settingsKey"', 'latin1')) - 4;
   const broken = Buffer.from(bytes);
   broken.writeUInt32LE(0xffffffff, lengthAt);
   log.length = 0;
-  assert.equal(parseSnapshot(broken, (m) => log.push(m)), undefined);
+  assert.equal(
+    parseSnapshot(broken, (m) => log.push(m)),
+    undefined,
+  );
   assert.match(log.join('\n'), /its content hash does not match/);
 });
 
@@ -121,7 +129,10 @@ test('a file cut short anywhere is refused without an exception; the log says so
   const bytes = serializeSnapshot(snapshotOf({ 'data/a.jsonl': [doc('x1'), doc('wide', { title: '東京' })] }));
   for (let n = 0; n < bytes.length; n++) assert.equal(parseSnapshot(bytes.subarray(0, n)), undefined, `cut to ${n} bytes`);
   const log: string[] = [];
-  assert.equal(parseSnapshot(bytes.subarray(0, bytes.length - 1), (m) => log.push(m)), undefined);
+  assert.equal(
+    parseSnapshot(bytes.subarray(0, bytes.length - 1), (m) => log.push(m)),
+    undefined,
+  );
   assert.match(log.join('\n'), /cut short/);
   // bytes after the trailer: the trailer is no longer last
   assert.equal(parseSnapshot(Buffer.concat([bytes, Buffer.from('\n')])), undefined, 'bytes appended');
@@ -133,7 +144,12 @@ test('the hash in the trailer is the sha256 of every byte before it, as written'
   assert.equal(trailer.subarray(0, 8).toString('latin1'), 'RLSNPEND');
   assert.equal(trailer.readUInt32LE(8), 1, 'the number of files');
   assert.equal(trailer.readUInt32LE(12), 0);
-  assert.equal(trailer.subarray(16).toString('hex'), createHash('sha256').update(bytes.subarray(0, bytes.length - 48)).digest('hex'));
+  assert.equal(
+    trailer.subarray(16).toString('hex'),
+    createHash('sha256')
+      .update(bytes.subarray(0, bytes.length - 48))
+      .digest('hex'),
+  );
   assert.equal(bytes.subarray(0, 26).toString('latin1'), 'ranklab-corpus-snapshot@3\n');
 });
 
@@ -155,11 +171,18 @@ test('the file is written atomically and read back; older formats (JSON Lines @2
     ];
     const content = lines.map((l) => `${l}\n`).join('');
     const v2 = `${content}${JSON.stringify({ end: 1, sha256: createHash('sha256').update(content).digest('hex') })}\n`;
-    const v1 = JSON.stringify({ format: 'ranklab-corpus-snapshot', settingsKey: first.snapshot.settingsKey, files: Object.fromEntries(first.snapshot.files) });
+    const v1 = JSON.stringify({
+      format: 'ranklab-corpus-snapshot',
+      settingsKey: first.snapshot.settingsKey,
+      files: Object.fromEntries(first.snapshot.files),
+    });
     for (const text of [v2, v1, sealJson(v1), '']) {
       writeFileSync(path, text);
       const log: string[] = [];
-      assert.equal(readSnapshotFile(path, (m) => log.push(m)), undefined);
+      assert.equal(
+        readSnapshotFile(path, (m) => log.push(m)),
+        undefined,
+      );
       assert.deepEqual(log, [], 'an older format is not a problem to report: the corpus is read again');
     }
   } finally {
@@ -167,7 +190,7 @@ test('the file is written atomically and read back; older formats (JSON Lines @2
   }
 });
 
-test('the mixed fixture through a file: every reader\'s documents back exactly', () => {
+test("the mixed fixture through a file: every reader's documents back exactly", () => {
   const state = tempDir();
   const { snapshot } = loadCorpus(join(FIXTURES, 'mixed'), mixedSettings);
   const path = join(state, 'corpus-snapshot');
