@@ -36,7 +36,9 @@ test('unknown judged ids are each a warning, known ones none', () => {
 
 test('judgments none of whose ids is in the corpus: exit 2 naming how many', () => {
   const ws = withJudgments((golden) =>
-    golden.slice(0, 2).map((q, i) => ({ ...q, judgments: i === 0 ? { 'gone-a': 1, 'gone-b': 0 } : { 'gone-a': 2, 'gone-c': 1 } })),
+    golden
+      .slice(0, 2)
+      .map((q, i): Golden[number] => ({ ...q, judgments: i === 0 ? { 'gone-a': 1, 'gone-b': 0 } : { 'gone-a': 2, 'gone-c': 1 } })),
   );
   const r = ranklab(['eval', '--workspace', ws, '--state-dir', tempDir(), '--no-save']);
   assert.equal(r.code, 2, r.stderr);
