@@ -105,8 +105,8 @@ export function judgmentsOf(
   const set = session.judgments();
   report.add('judgments', session.judgmentDiagnostics());
   const judged = new Set([...set.qrels.values()].flatMap((docs) => [...docs.keys()]));
-  const corpusIds = new Set(corpus.docs.map((d) => d.id));
-  if (judged.size > 0 && corpusIds.size > 0 && ![...judged].some((id) => corpusIds.has(id))) {
+  // one pass over the corpus against the (small) set of judged ids: a set of every id took ~1 s at 1M documents
+  if (judged.size > 0 && corpus.docs.length > 0 && !corpus.docs.some((d) => judged.has(d.id))) {
     throw new InputError(`none of the ${judged.size} judged documents is in the corpus, so every metric would be 0`, [], {
       file: set.sources.join(', '),
       hint: 'check corpus.fields.id in ranklab.json and the document ids in the judgments',

@@ -1,22 +1,41 @@
 import { createHash } from 'node:crypto';
-import { writeFileAtomicChunks } from '../util/atomic-write';
+import { writeFileAtomicBytes } from '../util/atomic-write';
+import { ByteReader, type ByteSource, bufferSource, withFileSource } from '../util/byte-reader';
 import { ContentHashMismatch } from '../util/content-hash';
-import { fileLines } from '../util/text-lines';
+import type { Document } from './document';
 import type { CorpusSnapshot, SnapshotFile } from './load';
+import { DocBatchWriter, readDocBatch } from './snapshot-docs';
 
 /**
- * The corpus snapshot on disk, as JSON Lines: a header line, then per file one line of its stat, diagnostics
- * and fields seen, followed by one line per document; a last line counts the files and carries the sha256 of
- * every line before it (each as UTF-8 followed by "\n": the file's bytes up to that line, as written). Written
- * and read line by line, hashed as it goes, so its size is not bounded by V8's ~512 MB string limit (the
- * single-JSON format of before could not be written for a corpus over that size: issue 32). The snapshot holds
- * the documents of unchanged files, so one edited after it was written would put documents in the corpus that
- * no file has: a hash that does not match, a file cut short (no last line) and the older formats (from before
- * this one, or before hashes) are not used; every corpus file is then read again.
+ * The corpus snapshot on disk, binary: a magic line naming the format, then sections (u32 LE kind, u32 LE byte
+ * length, the bytes): the header (JSON: the settings key, and the corpus fingerprint of these files when known:
+ * `CorpusSnapshot.assembled`), and per file one FILE section (JSON: its stat,
+ * diagnostics, fields seen and number of documents) followed by its documents in batches (snapshot-docs.ts); last
+ * a fixed-size trailer: a marker, the number of files and the sha256 of every byte before the trailer. Written and
+ * read in chunks, hashed as the bytes go by, so its size is not bounded by V8's ~512 MB string limit (issue 32).
+ * The snapshot holds the documents of unchanged files, so one edited after it was written would put documents in
+ * the corpus that no file has: a hash that does not match, a file cut short (no trailer) and the older formats
+ * (JSON Lines `ranklab-corpus-snapshot@2`, and the single JSON value before it) are not used; every corpus file is
+ * then read again.
  */
-const FORMAT = 'ranklab-corpus-snapshot@2';
+const FORMAT = 'ranklab-corpus-snapshot@3';
+const MAGIC = Buffer.from(`${FORMAT}\n`, 'latin1');
+const HEAD = 1;
+const FILE = 2;
+const DOCS = 3;
+const SECTION_HEAD_BYTES = 8;
+const END_MARK = Buffer.from('RLSNPEND', 'latin1');
+/** The marker, the number of files (u32 LE), 4 bytes zero (checked), the sha256 of every byte before the trailer. */
+const TRAILER_BYTES = END_MARK.length + 8 + 32;
+/**
+ * UTF-16 units of document strings per batch. The text of a batch is one string, over V8's 128 KiB so that it is
+ * made in the large-object space (never copied by the young generation's collector), and under Node's ~1 MB from
+ * which a decoded string is external: at 2 Mi units the external strings of a 1M-document corpus made V8 run a full
+ * collection every ~40 MB (18 of them, 2.9 s, against 7 with this size).
+ */
+const BATCH_UNITS = 256 << 10;
 
-type FileLine = {
+type FileHead = {
   path: string;
   mtimeMs: number;
   size: number;
@@ -24,13 +43,22 @@ type FileLine = {
   fieldsSeen: string[];
   docs: number;
 };
-type LastLine = { end: number; sha256: string };
 
-/** The lines of a snapshot, without line ends and without the last line. */
-function* contentLines(snapshot: CorpusSnapshot): Generator<string, void, void> {
-  yield JSON.stringify({ format: FORMAT, settingsKey: snapshot.settingsKey });
+function section(kind: number, bytes: Buffer): Buffer[] {
+  const head = Buffer.alloc(SECTION_HEAD_BYTES);
+  head.writeUInt32LE(kind, 0);
+  head.writeUInt32LE(bytes.length, 4);
+  return [head, bytes];
+}
+
+const jsonBytes = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8');
+
+/** The bytes before the trailer. */
+function* contentChunks(snapshot: CorpusSnapshot): Generator<Buffer, void, void> {
+  yield MAGIC;
+  yield* section(HEAD, jsonBytes({ settingsKey: snapshot.settingsKey, assembled: snapshot.assembled }));
   for (const [path, f] of snapshot.files) {
-    const head: FileLine = {
+    const head: FileHead = {
       path,
       mtimeMs: f.mtimeMs,
       size: f.size,
@@ -38,31 +66,38 @@ function* contentLines(snapshot: CorpusSnapshot): Generator<string, void, void> 
       fieldsSeen: f.fieldsSeen,
       docs: f.docs.length,
     };
-    yield JSON.stringify(head);
-    for (const doc of f.docs) yield JSON.stringify(doc);
+    yield* section(FILE, jsonBytes(head));
+    const batch = new DocBatchWriter(path);
+    for (const doc of f.docs) {
+      batch.add(doc);
+      if (batch.units >= BATCH_UNITS) yield* section(DOCS, batch.take());
+    }
+    if (batch.docs > 0) yield* section(DOCS, batch.take());
   }
 }
 
-/** Every line with its "\n", hashed as it goes, then the last line with that hash. */
-function* snapshotChunks(snapshot: CorpusSnapshot): Generator<string, void, void> {
+/** Every chunk, hashed as it goes, then the trailer with that hash. */
+function* snapshotChunks(snapshot: CorpusSnapshot): Generator<Buffer, void, void> {
   const hash = createHash('sha256');
-  for (const line of contentLines(snapshot)) {
-    const chunk = `${line}\n`;
+  for (const chunk of contentChunks(snapshot)) {
     hash.update(chunk);
     yield chunk;
   }
-  const last: LastLine = { end: snapshot.files.size, sha256: hash.digest('hex') };
-  yield `${JSON.stringify(last)}\n`;
+  const trailer = Buffer.alloc(TRAILER_BYTES);
+  END_MARK.copy(trailer, 0);
+  trailer.writeUInt32LE(snapshot.files.size, END_MARK.length);
+  hash.digest().copy(trailer, END_MARK.length + 8);
+  yield trailer;
 }
 
-/** The text of a snapshot file (small corpora, tests); files are written with `writeSnapshotFile`. */
-export function serializeSnapshot(snapshot: CorpusSnapshot): string {
-  return [...snapshotChunks(snapshot)].join('');
+/** The bytes of a snapshot file (small corpora, tests); files are written with `writeSnapshotFile`. */
+export function serializeSnapshot(snapshot: CorpusSnapshot): Buffer {
+  return Buffer.concat([...snapshotChunks(snapshot)]);
 }
 
-/** Writes the snapshot atomically, line by line; throws what the file system throws. */
+/** Writes the snapshot atomically, in chunks; throws what the file system throws. */
 export function writeSnapshotFile(path: string, snapshot: CorpusSnapshot): void {
-  writeFileAtomicChunks(path, snapshotChunks(snapshot));
+  writeFileAtomicBytes(path, snapshotChunks(snapshot));
 }
 
 /**
@@ -70,118 +105,101 @@ export function writeSnapshotFile(path: string, snapshot: CorpusSnapshot): void 
  * `log` is told why when the file is one of this format that was changed or cut short after it was written.
  */
 export function readSnapshotFile(path: string, log?: (message: string) => void): CorpusSnapshot | undefined {
-  const lines = fileLines(path);
-  const first = lines.next();
-  if (first.done || !isHeader(first.value.text)) {
-    lines.return(); // an older format (or none): not read further
-    return undefined;
+  return withFileSource(path, (source) => readSnapshot(source, log));
+}
+
+/** `readSnapshotFile` of a snapshot's bytes (`serializeSnapshot`). */
+export function parseSnapshot(bytes: Uint8Array, log?: (message: string) => void): CorpusSnapshot | undefined {
+  return readSnapshot(bufferSource(bytes), log);
+}
+
+function readAt(source: ByteSource, position: number, length: number): Buffer {
+  const out = Buffer.alloc(Math.max(0, Math.min(length, source.size - position)));
+  let got = 0;
+  while (got < out.length) {
+    const n = source.read(out, got, out.length - got, position + got);
+    if (n <= 0) break;
+    got += n;
   }
-  return fromLines(first.value.text, texts(lines), log);
+  return out.subarray(0, got);
 }
 
-function* texts(lines: Iterator<{ text: string }>): Generator<string, void, void> {
-  for (let r = lines.next(); !r.done; r = lines.next()) yield r.value.text;
-}
-
-/** `readSnapshotFile` of a snapshot's text (`serializeSnapshot`). */
-export function parseSnapshot(text: string, log?: (message: string) => void): CorpusSnapshot | undefined {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const header = lines[0] ?? '';
-  return isHeader(header) ? fromLines(header, lines.slice(1), log) : undefined;
-}
-
-function isHeader(line: string): boolean {
-  return line.startsWith(`{"format":"${FORMAT}"`);
-}
-
-/** The snapshot of a header and the lines after it; every line is hashed (even past a broken one) and checked first. */
-function fromLines(header: string, rest: Iterable<string>, log?: (message: string) => void): CorpusSnapshot | undefined {
-  const hash = createHash('sha256').update(`${header}\n`);
-  const parsed = new SnapshotParser(header);
-  let held: string | undefined; // the line last read: content once another follows, else the last line
-  for (const line of rest) {
-    if (held !== undefined) {
-      hash.update(`${held}\n`);
-      parsed.take(held);
-    }
-    held = line;
-  }
-  const last = lastLine(held);
+/** Every byte before the trailer is hashed (even past a broken section) and checked before the snapshot is used. */
+function readSnapshot(source: ByteSource, log?: (message: string) => void): CorpusSnapshot | undefined {
+  if (!readAt(source, 0, MAGIC.length).equals(MAGIC)) return undefined; // an older format (or none): not read further
   const notReused = (why: string) => {
     log?.(`corpus snapshot not reused: ${why}; every file is read again`);
     return undefined;
   };
-  if (!last) return notReused('it ends before its last line (cut short after it was written)');
+  const end = source.size - TRAILER_BYTES;
+  const trailer = end >= MAGIC.length ? readAt(source, end, TRAILER_BYTES) : Buffer.alloc(0);
+  if (trailer.length !== TRAILER_BYTES || !trailer.subarray(0, END_MARK.length).equals(END_MARK))
+    return notReused('it ends before its trailer (cut short after it was written)');
+  const hash = createHash('sha256');
+  const reader = new ByteReader(source, 0, end, (bytes) => hash.update(bytes));
+  const parsed = parseSections(reader);
+  reader.drain();
+  const expected = trailer.subarray(END_MARK.length + 8).toString('hex');
   const actual = hash.digest('hex');
-  if (actual !== last.sha256) return notReused(new ContentHashMismatch(last.sha256, actual).message);
-  return parsed.result(last.end);
+  if (actual !== expected) return notReused(new ContentHashMismatch(expected, actual).message);
+  const files = trailer.readUInt32LE(END_MARK.length);
+  const zero = trailer.readUInt32LE(END_MARK.length + 4);
+  return parsed && files === parsed.files.size && zero === 0 ? parsed : undefined;
 }
 
-function lastLine(line: string | undefined): LastLine | undefined {
+/** The snapshot the sections make, or undefined when anything is not as written (it never throws). */
+function parseSections(reader: ByteReader): CorpusSnapshot | undefined {
   try {
-    const v = JSON.parse(line ?? '') as Partial<LastLine>;
-    return typeof v?.sha256 === 'string' && typeof v.end === 'number' ? (v as LastLine) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The file and document lines, in order; anything unexpected makes it no snapshot (it never throws). */
-class SnapshotParser {
-  private readonly settingsKey: string | undefined;
-  private readonly files = new Map<string, SnapshotFile>();
-  private current: SnapshotFile | undefined;
-  /** Document lines still to come for `current`. */
-  private expected = 0;
-  private broken = false;
-
-  constructor(header: string) {
-    try {
-      const h = JSON.parse(header) as { format?: unknown; settingsKey?: unknown };
-      if (h.format === FORMAT && typeof h.settingsKey === 'string') this.settingsKey = h.settingsKey;
-    } catch {
-      // not a header: broken below
-    }
-    this.broken = this.settingsKey === undefined;
-  }
-
-  take(line: string): void {
-    if (this.broken) return;
-    try {
-      if (this.expected > 0) {
-        this.current!.docs.push(JSON.parse(line) as SnapshotFile['docs'][number]);
-        this.expected--;
-        return;
-      }
-      const f = JSON.parse(line) as FileLine;
+    reader.take(MAGIC.length);
+    const headSection = nextSection(reader);
+    if (headSection?.kind !== HEAD) return undefined;
+    const head = JSON.parse(headSection.bytes.toString('utf8')) as { settingsKey?: unknown; assembled?: { fingerprint?: unknown } };
+    if (typeof head?.settingsKey !== 'string') return undefined;
+    const fingerprint = head.assembled?.fingerprint;
+    const files = new Map<string, SnapshotFile>();
+    for (let s = nextSection(reader); s; s = nextSection(reader)) {
+      if (s.kind !== FILE) return undefined;
+      const f = JSON.parse(s.bytes.toString('utf8')) as FileHead;
       if (
         typeof f?.path !== 'string' ||
         typeof f.mtimeMs !== 'number' ||
         typeof f.size !== 'number' ||
         !Number.isInteger(f.docs) ||
-        f.docs < 0
-      ) {
-        this.broken = true;
-        return;
+        f.docs < 0 ||
+        files.has(f.path)
+      )
+        return undefined;
+      const docs: Document[] = [];
+      while (docs.length < f.docs) {
+        const batch = nextSection(reader);
+        if (batch?.kind !== DOCS) return undefined;
+        readDocBatch(batch.bytes, f.path, docs);
       }
-      this.current = {
+      if (docs.length !== f.docs) return undefined;
+      files.set(f.path, {
         mtimeMs: f.mtimeMs,
         size: f.size,
-        docs: [],
+        docs,
         diagnostics: Array.isArray(f.diagnostics) ? f.diagnostics : [],
         fieldsSeen: Array.isArray(f.fieldsSeen) ? f.fieldsSeen : [],
-      };
-      this.files.set(f.path, this.current);
-      this.expected = f.docs;
-    } catch {
-      this.broken = true;
+      });
     }
+    if (reader.remaining !== 0) return undefined;
+    const snapshot: CorpusSnapshot = { settingsKey: head.settingsKey, files };
+    if (typeof fingerprint === 'string') snapshot.assembled = { fingerprint };
+    return snapshot;
+  } catch {
+    return undefined;
   }
+}
 
-  /** The snapshot, when every line was as expected and `files` files were read. */
-  result(files: number): CorpusSnapshot | undefined {
-    if (this.broken || this.expected > 0 || files !== this.files.size) return undefined;
-    return { settingsKey: this.settingsKey!, files: this.files };
-  }
+/** The next section (its bytes valid until the next call); undefined at the end; throws when it is cut. */
+function nextSection(reader: ByteReader): { kind: number; bytes: Buffer } | undefined {
+  if (reader.remaining === 0) return undefined;
+  const head = reader.take(SECTION_HEAD_BYTES);
+  if (!head) throw new Error('section head cut');
+  const kind = head.readUInt32LE(0);
+  const bytes = reader.take(head.readUInt32LE(4));
+  if (!bytes) throw new Error('section cut');
+  return { kind, bytes };
 }

@@ -347,7 +347,7 @@ export class RanklabSession {
   /** Every problem of the judgments: the readers' (bad lines, duplicates, typo'd keys) and judged documents not in the corpus. */
   judgmentDiagnostics(): Diagnostic[] {
     const set = this.judgments();
-    return [...set.diagnostics.filter((d) => d.severity !== 'info'), ...checkDocIds(set, new Set(this.corpus().docs.map((d) => d.id)))];
+    return [...set.diagnostics.filter((d) => d.severity !== 'info'), ...checkDocIds(set, judgedIdsIn(set, this.corpus()))];
   }
 
   reloadJudgments(): JudgmentSet {
@@ -785,4 +785,13 @@ function describeBuild(e: Engine): string {
     );
   const shared = Object.entries(e.build.sharedWith ?? {}).map(([part, owner]) => `${part} shared with ${owner}`);
   return [...parts, ...shared].join('; ') + (e.build.notes.length ? `; ${e.build.notes.join('; ')}` : '');
+}
+
+/** The judged ids the corpus has: one pass over it against the judged ids (a set of every corpus id took ~1 s at 1M documents). */
+function judgedIdsIn(set: JudgmentSet, corpus: Corpus): Set<string> {
+  const judged = new Set<string>();
+  for (const docs of set.qrels.values()) for (const id of docs.keys()) judged.add(id);
+  const found = new Set<string>();
+  for (const d of corpus.docs) if (judged.has(d.id)) found.add(d.id);
+  return found;
 }

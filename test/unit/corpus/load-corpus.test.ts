@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { diffCorpus } from '../../../src/core/corpus/diff';
 import { loadCorpus } from '../../../src/core/corpus/load';
-import { parseSnapshot, readSnapshotFile, serializeSnapshot, writeSnapshotFile } from '../../../src/core/corpus/snapshot';
+import { parseSnapshot, serializeSnapshot } from '../../../src/core/corpus/snapshot';
 import { corpusSettings } from '../../../src/core/corpus/settings';
-import { sealJson } from '../../../src/core/util/content-hash';
 import { COLLECTIONS_SKIP, collectionPath } from '../../helpers/shared';
 import { copyFixture, FIXTURES, mixedSettings } from './helpers';
 
@@ -90,7 +88,7 @@ test('incremental reload re-reads only changed, added files; diffCorpus names wh
     const first = loadCorpus(dir, mixedSettings);
     assert.equal(first.reread.length, first.files.length);
     assert.equal(first.files.length, 9);
-    // The snapshot goes through JSON, as it would through the on-disk cache.
+    // The snapshot goes through its bytes, as it would through the on-disk cache.
     const restored = parseSnapshot(serializeSnapshot(first.snapshot));
     assert.ok(restored);
 
@@ -132,79 +130,54 @@ test('incremental reload re-reads only changed, added files; diffCorpus names wh
   }
 });
 
-test('parseSnapshot refuses what is not a snapshot', () => {
-  assert.equal(parseSnapshot('not json'), undefined);
-  assert.equal(parseSnapshot(sealJson('{"files": {}}')), undefined);
-  assert.equal(parseSnapshot(sealJson('{"format":"ranklab-corpus-snapshot","settingsKey":"k","files":{"a":{"size":1}}}')), undefined);
-});
+// The snapshot's own tests (format, hash, cuts, older formats): snapshot.test.ts.
 
-test('parseSnapshot checks the content hash: an edited snapshot (a document that no file has), one cut short or one without a hash is not used', () => {
-  const first = loadCorpus(MIXED, mixedSettings);
-  const text = serializeSnapshot(first.snapshot);
-  assert.ok(parseSnapshot(text));
-  const title = first.corpus.docs[0].title;
-  assert.ok(title && text.includes(JSON.stringify(title)));
-  const log: string[] = [];
-  assert.equal(
-    parseSnapshot(text.replace(JSON.stringify(title), JSON.stringify(`${title} (edited)`)), (m) => log.push(m)),
-    undefined,
-  );
-  assert.match(log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
-  // an edit that leaves no valid JSON is a mismatch too (the rest of the file is still hashed)
-  log.length = 0;
-  assert.equal(
-    parseSnapshot(text.replace(JSON.stringify(title), '{'), (m) => log.push(m)),
-    undefined,
-  );
-  assert.match(log.join('\n'), /its content hash does not match/);
-  const lines = text.split('\n').filter(Boolean);
-  const last = JSON.parse(lines[lines.length - 1]);
-  assert.match(last.sha256, /^[0-9a-f]{64}$/);
-  assert.equal(last.end, first.snapshot.files.size);
-  log.length = 0;
-  assert.equal(
-    parseSnapshot(lines.slice(0, -1).join('\n'), (m) => log.push(m)),
-    undefined,
-    'cut short',
-  );
-  assert.match(log.join('\n'), /cut short/);
-  assert.equal(parseSnapshot([...lines.slice(0, -1), JSON.stringify({ end: last.end })].join('\n')), undefined, 'no hash: stale');
-});
-
-test('the snapshot file is written and read line by line: same snapshot back; older formats and a cut file are not used', () => {
-  const dir = copyFixture('mixed');
+test('a snapshot without repeated ids carries the corpus fingerprint; a start reusing every file takes it, any change computes it again: always what a cold load gives', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ranklab-assembled-'));
   try {
-    const first = loadCorpus(dir, mixedSettings);
-    const path = join(dir, 'state', 'corpus-snapshot.json');
-    writeSnapshotFile(path, first.snapshot);
-    assert.equal(readFileSync(path, 'utf8'), serializeSnapshot(first.snapshot));
-    const back = readSnapshotFile(path);
-    assert.deepEqual(back, first.snapshot);
-    // one line per document, plus a header, one line per file and the last line (count and hash)
-    const docs = [...first.snapshot.files.values()].reduce((n, f) => n + f.docs.length, 0);
-    assert.equal(readFileSync(path, 'utf8').split('\n').filter(Boolean).length, 1 + first.snapshot.files.size + docs + 1);
-    // the hash is over the bytes before the last line, as written: what sha256sum of those bytes gives
-    const bytes = readFileSync(path);
-    const lastStart = bytes.lastIndexOf(10, bytes.length - 2) + 1;
-    assert.equal(
-      JSON.parse(bytes.subarray(lastStart).toString()).sha256,
-      createHash('sha256').update(bytes.subarray(0, lastStart)).digest('hex'),
-    );
+    mkdirSync(join(dir, 'data'));
+    mkdirSync(join(dir, 'notes'));
+    const record = (id: string) => `${JSON.stringify({ id, title: `Title ${id}`, text: `Body of ${id}` })}\n`;
+    writeFileSync(join(dir, 'data/a.jsonl'), record('a1') + record('a2') + record('a3'));
+    writeFileSync(join(dir, 'data/b.jsonl'), record('b1') + record('b2'));
+    writeFileSync(join(dir, 'notes/c.md'), '# A note\n\nSome text.\n');
+    const settings = corpusSettings({ include: ['data/*.jsonl', 'notes/*.md'] });
+    const cold = loadCorpus(dir, settings);
+    assert.equal(cold.corpus.docs.length, 6);
+    assert.equal(cold.snapshot.assembled?.fingerprint, cold.corpus.fingerprint);
+    let previous = parseSnapshot(serializeSnapshot(cold.snapshot))!;
+    assert.deepEqual(previous.assembled, cold.snapshot.assembled, 'kept in the file');
+    const later = (rel: string) => {
+      const t = new Date(Date.now() + 60_000);
+      utimesSync(join(dir, rel), t, t);
+    };
+    const step = (label: string, reread: string[]) => {
+      const warm = loadCorpus(dir, settings, previous);
+      const fresh = loadCorpus(dir, settings);
+      assert.deepEqual(warm.reread, reread, label);
+      assert.deepEqual(warm.corpus, fresh.corpus, label);
+      assert.deepEqual(warm.snapshot.assembled, fresh.snapshot.assembled, label);
+      previous = parseSnapshot(serializeSnapshot(warm.snapshot))!;
+      return warm;
+    };
+    step('unchanged', []);
+    appendFileSync(join(dir, 'data/b.jsonl'), record('b3'));
+    later('data/b.jsonl');
+    step('a file changed', ['data/b.jsonl']);
+    rmSync(join(dir, 'notes/c.md'));
+    step('a file removed', []);
+    writeFileSync(join(dir, 'data/c.jsonl'), record('a2'));
+    const dup = step('a file added that repeats an id', ['data/c.jsonl']);
+    assert.equal(dup.snapshot.assembled, undefined, 'no fingerprint kept when an id repeats');
+    assert.match(dup.corpus.diagnostics.map((d) => d.message).join('\n'), /duplicate id "a2"/);
+    step('the repeated id still there, every file reused', []);
+    rmSync(join(dir, 'data/c.jsonl'));
+    const back = step('the repeating file removed', []);
+    assert.equal(back.snapshot.assembled?.fingerprint, back.corpus.fingerprint);
 
-    // before JSON Lines: one JSON value, without a hash (older Ranklab) or sealed (before the streamed format)
-    const old = JSON.stringify({
-      format: 'ranklab-corpus-snapshot',
-      settingsKey: first.snapshot.settingsKey,
-      files: Object.fromEntries(first.snapshot.files),
-    });
-    for (const text of [old, sealJson(old)]) {
-      writeFileSync(path, text);
-      assert.equal(readSnapshotFile(path), undefined);
-    }
-
-    const lines = serializeSnapshot(first.snapshot).split('\n');
-    writeFileSync(path, lines.slice(0, -3).join('\n'));
-    assert.equal(readSnapshotFile(path), undefined, 'a file cut short (a crash while copying) is not taken for a snapshot');
+    // the shortcut is taken: with every file reused the kept fingerprint is the corpus's (the file's hash guards it)
+    const marked = { ...previous, assembled: { fingerprint: 'sha256:kept' } };
+    assert.equal(loadCorpus(dir, settings, marked).corpus.fingerprint, 'sha256:kept');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

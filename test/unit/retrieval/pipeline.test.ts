@@ -183,6 +183,29 @@ test('engine update equals a fresh engine (lexical, LSA + HNSW, hybrid, a fixed 
         assert.deepEqual(a.docs, b.docs, `${config.name} q${q.id}`);
       }
     }
+    // The rerank step reads documents by id (a map only such an engine keeps, updated with it): as a fresh engine.
+    const change = { upsert: [...added, ...changed], delete: deleted, docs: finalDocs, corpusFingerprint: corpusFingerprint(finalDocs) };
+    const reranked = await createEngine({
+      docs: base,
+      corpusFingerprint: corpusFingerprint(base),
+      config: configs.rerank,
+      reranker: new OverlapReranker(),
+    });
+    await reranked.update(change);
+    const freshRerank = await createEngine({
+      docs: finalDocs,
+      corpusFingerprint: change.corpusFingerprint,
+      config: configs.rerank,
+      reranker: new OverlapReranker(),
+    });
+    for (const q of queries.slice(0, 20)) {
+      const a = await reranked.search(q.text);
+      assert.ok(
+        a.docs.some((d) => d.stages?.rerank),
+        'reranked',
+      );
+      assert.deepEqual(a.docs, (await freshRerank.search(q.text)).docs, `rerank q${q.id}`);
+    }
     // A fixed embedder (not trained on the corpus): only changed documents are embedded; the HNSW graph is rebuilt.
     const trained = await createEngine({ docs: base, corpusFingerprint: corpusFingerprint(base), config: configs.vectorExact });
     const embedder = (trained as unknown as { embedder: Embedder }).embedder;

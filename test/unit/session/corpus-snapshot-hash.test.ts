@@ -1,5 +1,5 @@
-// The corpus snapshot (JSON Lines, hashed as it is streamed) through a session: reused when untouched; a document
-// line edited on disk is caught by the hash, logged, and every corpus file is read again (the edit never reaches
+// The corpus snapshot (binary, hashed as it is streamed) through a session: reused when untouched; a document
+// edited on disk is caught by the hash, logged, and every corpus file is read again (the edit never reaches
 // the corpus). Uses the bundled example workspace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,16 +28,19 @@ test('an edited line of the corpus snapshot is caught by its content hash: logge
   assert.equal(readCount(again.log), 0, 'untouched: every file comes from the snapshot (the control)');
 
   const path = join(again.session.workspace.cacheDir, 'corpus-snapshot.json');
-  const text = readFileSync(path, 'utf8');
-  const title = JSON.stringify(docs[0].title);
-  assert.ok(docs[0].title && text.includes(title));
-  writeFileSync(path, text.replace(title, JSON.stringify(`${docs[0].title} (edited)`)));
+  const bytes = readFileSync(path);
+  // the snapshot keeps a title as its latin1 bytes: one letter of it changed
+  const at = bytes.indexOf(Buffer.from(docs[0].title, 'latin1'));
+  assert.ok(docs[0].title && at >= 0);
+  const changed = Buffer.from(bytes);
+  changed[at] = changed[at] === 0x58 ? 0x59 : 0x58;
+  writeFileSync(path, changed);
 
   const edited = open(ws, state);
   assert.deepEqual(edited.session.corpus().docs, docs, "the corpus is the files' own");
   assert.equal(readCount(edited.log), files, 'every file read again');
   assert.match(edited.log.join('\n'), /corpus snapshot not reused: its content hash does not match/);
-  assert.equal(readFileSync(path, 'utf8'), text, 'the snapshot is written again, as it was before the edit');
+  assert.deepEqual(readFileSync(path), bytes, 'the snapshot is written again, as it was before the edit');
 });
 
 test('an unchanged corpus does not rewrite its snapshot; a corpus file touched on disk does', () => {
