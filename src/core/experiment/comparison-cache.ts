@@ -6,25 +6,25 @@
  * this cache's schema and Ranklab's version, so new judgments, metric options, gates, query set or an upgrade never
  * see old figures. Run files are keyed by name, size and modification time rather than content: runs are immutable
  * (written once, atomically, by saveRun), any rewrite changes the stamp, and hashing two 10 MB files on every open
- * would cost about what the cache saves. An entry is gzipped JSON behind the sha256 of those bytes (sealBytes),
- * written atomically; a garbled, partial or foreign entry reads as a miss (recomputed, never an error). Entries whose
- * runs are gone go when the store is listed or retention runs; at most MAX_CACHED_COMPARISONS are kept (the oldest
- * written go first). The same folder keeps each run's per-query metric values (./evaluation-cache.ts), under the same
- * rules: one run's entries are named by it alone.
+ * would cost about what the cache saves. An entry is gzipped JSON with the sha256 of its compressed bytes in the
+ * gzip header (sealGzip), written atomically; a garbled, partial or foreign entry reads as a miss (recomputed, never
+ * an error). Entries whose runs are gone go when the store is listed or retention runs; at most
+ * MAX_CACHED_COMPARISONS are kept (the oldest written go first). The same folder keeps each run's per-query metric
+ * values (./evaluation-cache.ts), under the same rules: one run's entries are named by it alone.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../util/atomic-write';
-import { ContentHashMismatch, sealBytes, unsealBytes } from '../util/content-hash';
+import { ContentHashMismatch, sealGzip, unsealGzip } from '../util/content-hash';
 import { stableStringify } from '../config/defaults';
 import { TOOL_VERSION } from '../util/version';
 
 /** The hidden subfolder of the runs folder holding the entries. */
 export const COMPARISON_CACHE_DIR = '.comparisons';
 /** Bump when what an entry holds (or how a comparison is computed) changes without a version change. */
-// 3: one split rule (queryInfo.split), bounds.onlyRelevantJudged; 4: stage `fused` spelled `fuse`; 5: the gzip bytes sealed
+// 3: one split rule (queryInfo.split), bounds.onlyRelevantJudged; 4: stage `fused` spelled `fuse`; 5: the compressed bytes sealed
 export const COMPARISON_CACHE_SCHEMA = 'ranklab-comparison-cache@5';
 /** Entries kept (pairs' comparisons and runs' evaluations together). */
 export const MAX_CACHED_COMPARISONS = 128;
@@ -96,7 +96,7 @@ export function writeCachedComparison(runsDir: string, key: ComparisonCacheKey, 
  */
 export function readCacheEntry<T>(entry: { path: string; hash: string }, log?: (message: string) => void): T | undefined {
   try {
-    const gzipped = unsealBytes(readFileSync(entry.path));
+    const gzipped = unsealGzip(readFileSync(entry.path));
     if (!gzipped) return undefined;
     const v = JSON.parse(gunzipSync(gzipped).toString('utf8')) as { format?: unknown; key?: unknown; value?: unknown };
     if (v.format !== COMPARISON_CACHE_SCHEMA || v.key !== entry.hash || !('value' in v)) return undefined;
@@ -117,7 +117,7 @@ export function writeCacheEntry(
   try {
     writeFileAtomic(
       entry.path,
-      sealBytes(gzipSync(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) }))),
+      sealGzip(gzipSync(JSON.stringify({ format: COMPARISON_CACHE_SCHEMA, key: entry.hash, value: toPlain(value) }))),
     );
     pruneComparisonCache(runsDir);
     return true;

@@ -55,30 +55,38 @@ export function unsealJson(content: string | Buffer): Unsealed {
   return { text: payload, sealed: true };
 }
 
-const BYTES_HEAD = 'ranklab-sha256:';
-const BYTES_LENGTH = BYTES_HEAD.length + 64 + 1; // the head, 64 hex digits, "\n"
+const GZIP_COMMENT = 'ranklab-sha256:';
+/** A gzip member's fixed header (RFC 1952): magic, CM, FLG, MTIME, XFL, OS. */
+const GZIP_HEADER = 10;
+const FCOMMENT = 0x10;
+const COMMENT_LENGTH = GZIP_COMMENT.length + 64 + 1; // the comment, 64 hex digits, its NUL
 
 /**
- * Bytes (a compressed cache entry) behind one line holding their sha256: `ranklab-sha256:<hex>\n` + the bytes. Sealing
- * the compressed bytes rather than the JSON inside hashes a few times less (the dashboard's warm open reads one
- * comparison of 2–3 MB of JSON, ~0.4 MB gzipped) and still catches any edit: re-compressed text is other bytes.
+ * gzip bytes (as gzipSync writes them: no optional header field) with the sha256 of their compressed data stored in
+ * the header's comment field (RFC 1952 FCOMMENT): still a gzip file any tool reads, checked without decompressing.
+ * Hashing the compressed bytes rather than the JSON inside hashes a few times less (the dashboard's warm open reads
+ * one comparison of 2–3 MB of JSON, ~160 KB gzipped) and still catches any edit: re-compressed text is other bytes.
  */
-export function sealBytes(bytes: Uint8Array): Buffer {
-  return Buffer.concat([Buffer.from(`${BYTES_HEAD}${sha256Hex(bytes)}\n`, 'latin1'), bytes]);
+export function sealGzip(gzip: Uint8Array): Buffer {
+  if (gzip[0] !== 0x1f || gzip[1] !== 0x8b || gzip[3] !== 0) throw new Error('internal: sealGzip needs gzip bytes without header fields');
+  const header = Buffer.from(gzip.subarray(0, GZIP_HEADER));
+  header[3] = FCOMMENT;
+  const data = gzip.subarray(GZIP_HEADER);
+  return Buffer.concat([header, Buffer.from(`${GZIP_COMMENT}${sha256Hex(data)}\0`, 'latin1'), data]);
 }
 
 /**
- * The bytes sealBytes sealed, after checking their hash; undefined for content not sealed so (an older entry).
- * Throws ContentHashMismatch when the hash does not match. A view of `content`, not a copy.
+ * The gzip bytes sealGzip sealed, after checking their hash (the file itself: gunzip it); undefined for content not
+ * sealed so (an older entry, plain gzip). Throws ContentHashMismatch when the hash does not match.
  */
-export function unsealBytes(content: Buffer): Buffer | undefined {
-  const head = content.toString('latin1', 0, BYTES_LENGTH);
-  if (!head.startsWith(BYTES_HEAD) || !head.endsWith('\n') || head.length !== BYTES_LENGTH) return undefined;
-  const expected = head.slice(BYTES_HEAD.length, BYTES_HEAD.length + 64);
-  const bytes = content.subarray(BYTES_LENGTH);
-  const actual = sha256Hex(bytes);
+export function unsealGzip(content: Buffer): Buffer | undefined {
+  if (content[0] !== 0x1f || content[1] !== 0x8b || content[3] !== FCOMMENT) return undefined;
+  const comment = content.toString('latin1', GZIP_HEADER, GZIP_HEADER + COMMENT_LENGTH);
+  if (!comment.startsWith(GZIP_COMMENT) || comment.length !== COMMENT_LENGTH || !comment.endsWith('\0')) return undefined;
+  const expected = comment.slice(GZIP_COMMENT.length, GZIP_COMMENT.length + 64);
+  const actual = sha256Hex(content.subarray(GZIP_HEADER + COMMENT_LENGTH));
   if (actual !== expected) throw new ContentHashMismatch(expected, actual);
-  return bytes;
+  return content;
 }
 
 /** Whether a text starts as sealJson's output does (the hash itself is checked by the caller). */

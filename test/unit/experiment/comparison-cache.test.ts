@@ -16,7 +16,7 @@ import {
   writeCacheEntry,
   writeCachedComparison,
 } from '../../../src/core/experiment/comparison-cache';
-import { sealBytes } from '../../../src/core/util/content-hash';
+import { sealGzip } from '../../../src/core/util/content-hash';
 import { editEntry, entryText, writeUnsealedEntry } from '../../helpers/cache-entries';
 import { tempDir } from '../../helpers/workspace';
 import { RunIndex } from '../../../src/core/experiment/run-index';
@@ -105,7 +105,7 @@ test('an entry is read back only under its own key; a foreign format reads as a 
   const [name] = readdirSync(path.join(dir, COMPARISON_CACHE_DIR));
   writeFileSync(
     path.join(dir, COMPARISON_CACHE_DIR, name),
-    sealBytes(gzipSync(JSON.stringify({ format: 'ranklab-comparison-cache@0', key: name.slice(26, 58), value: 1 }))),
+    sealGzip(gzipSync(JSON.stringify({ format: 'ranklab-comparison-cache@0', key: name.slice(26, 58), value: 1 }))),
   );
   assert.equal(readCachedComparison(dir, key('a', 'b')), undefined, 'an older schema, sealed as this one is');
 });

@@ -4,32 +4,41 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseMetricList } from '../../../src/core/metrics/spec';
 import { encodeRunFile, loadSavedRun, readSavedRun, runFileText } from '../../../src/core/run/run-format';
 import type { SavedRun } from '../../../src/core/run/types';
 import { evaluateConfig } from '../../../src/core/session/evaluate';
 import { RanklabSession } from '../../../src/core/session/session';
-import { ContentHashMismatch, sealBytes, sealJson, unsealBytes, unsealJson } from '../../../src/core/util/content-hash';
+import { ContentHashMismatch, sealGzip, sealJson, unsealGzip, unsealJson } from '../../../src/core/util/content-hash';
 import { InputError } from '../../../src/core/util/diagnostics';
 import { ranklab } from '../../helpers/cli';
 import { readRunText, writeRunText } from '../../helpers/runs';
 import { copyOfExample, tempDir } from '../../helpers/workspace';
 
-test('sealBytes / unsealBytes: one line with the sha256 of the bytes after it; any changed byte is caught; other content is not sealed', () => {
-  const bytes = gzipSync('{"a":[1,2,3],"title":"caf\u00e9 \u{1F600}"}');
-  const sealed = sealBytes(bytes);
-  const line = sealed.toString('latin1', 0, sealed.indexOf(0x0a) + 1);
-  assert.equal(line, `ranklab-sha256:${createHash('sha256').update(bytes).digest('hex')}\n`); // the hash, computed apart
-  assert.deepEqual(unsealBytes(sealed), bytes);
-  for (const at of [line.length, sealed.length - 1, 20]) {
+test('sealGzip / unsealGzip: the sha256 of the compressed data in the gzip comment; still gzip; any changed byte is caught', () => {
+  const text = '{"a":[1,2,3],"title":"caf\u00e9 \u{1F600}"}';
+  const gzip = gzipSync(text);
+  const sealed = sealGzip(gzip);
+  assert.equal(gunzipSync(sealed).toString('utf8'), text, 'a gzip file any tool reads');
+  // RFC 1952 read apart: FLG has FCOMMENT alone; the comment (to its NUL) after the 10-byte header holds the hash of
+  // what follows it, which is gzipSync's deflate data and trailer as they were.
+  assert.equal(sealed[3], 0x10);
+  const end = sealed.indexOf(0, 10);
+  const rest = sealed.subarray(end + 1);
+  assert.equal(sealed.toString('latin1', 10, end), `ranklab-sha256:${createHash('sha256').update(rest).digest('hex')}`);
+  assert.deepEqual(rest, gzip.subarray(10));
+  assert.equal(unsealGzip(sealed), sealed);
+  for (const at of [end + 1, sealed.length - 1, 30]) {
     const changed = Buffer.from(sealed);
-    changed[at] ^= 1; // a byte of the content, or of the hash itself
-    assert.throws(() => unsealBytes(changed), ContentHashMismatch, `byte ${at}`);
+    changed[at] ^= 1; // a byte of the data, of the trailer, or of the stored hash itself
+    assert.throws(() => unsealGzip(changed), ContentHashMismatch, `byte ${at}`);
   }
-  assert.equal(unsealBytes(bytes), undefined, 'gzip bytes with no seal');
-  assert.equal(unsealBytes(sealed.subarray(0, 30)), undefined, 'cut inside its first line');
-  assert.throws(() => unsealBytes(sealed.subarray(0, sealed.length - 3)), ContentHashMismatch, 'cut short');
+  assert.equal(unsealGzip(gzip), undefined, 'plain gzip (no seal)');
+  assert.equal(unsealGzip(Buffer.from(text)), undefined, 'not gzip');
+  assert.equal(unsealGzip(sealed.subarray(0, 40)), undefined, 'cut inside its header');
+  assert.throws(() => unsealGzip(sealed.subarray(0, sealed.length - 3)), ContentHashMismatch, 'cut short');
+  assert.throws(() => sealGzip(sealed), /without header fields/, 'sealed twice');
 });
 
 test('sealJson / unsealJson: the hash covers the text as written; any change is caught; unsealed text passes as such', () => {
