@@ -27,10 +27,7 @@ export interface VocabularyParts {
  */
 export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
   readonly size: number;
-  private readonly buf: Buffer;
   private readonly parts: VocabularyParts;
-  private readonly unit: 1 | 2;
-  private readonly encoding: 'latin1' | 'utf16le';
 
   constructor(parts: VocabularyParts) {
     const { bytes, blocks, numbers } = parts;
@@ -44,9 +41,6 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
     }
     this.parts = parts;
     this.size = numbers.length;
-    this.buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.unit = parts.wide ? 2 : 1;
-    this.encoding = parts.wide ? 'utf16le' : 'latin1';
   }
 
   /**
@@ -86,7 +80,7 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
   /** Every term starting with `prefix` (itself included), [term, term number], in ascending term number. */
   atPrefix(prefix: string): Array<[string, number]> {
     const out: Array<[string, number]> = [];
-    for (const [i, t] of this.from(this.lowerBound(prefix))) {
+    for (const [i, t] of this.from(this.lowerBound(prefix)[0])) {
       if (!t.startsWith(prefix)) break;
       out.push([t, this.parts.numbers[i]!]);
     }
@@ -105,27 +99,27 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
     for (let j = 0; j < n; j++) dp[j] = j;
     const q = Uint16Array.from({ length: query.length }, (_, j) => query.charCodeAt(j));
     const found: Array<[number, string, number]> = [];
-    let prev = '';
-    let valid = 0; // rows 0..valid hold prev's prefixes
-    let it = this.from(0);
-    let next = it.next();
+    const c = new Cursor(this.parts);
+    let common = 0; // code units the cursor's term shares with the one rows 0..valid were computed for
+    let valid = 0;
+    let more = c.seek(0);
     // Row r (r < rows) lies within dp; columns j < n within the row; q has n - 1 code units.
-    while (!next.done) {
-      const [index, term] = next.value;
-      let r = Math.min(valid, commonPrefix(prev, term));
-      prev = term;
+    while (more) {
+      const units = c.units;
+      const length = c.length;
+      let r = Math.min(valid, common);
       let pruned = -1;
-      for (; r < term.length; r++) {
+      for (; r < length; r++) {
         if (r + 1 >= rows) {
           pruned = r + 1;
           break;
         }
-        const c = term.charCodeAt(r);
+        const unit = units[r]!;
         const above = r * n;
         const here = above + n;
         let min = (dp[here] = r + 1);
         for (let j = 1; j < n; j++) {
-          const d = Math.min(dp[above + j - 1]! + (c === q[j - 1] ? 0 : 1), dp[above + j]! + 1, dp[here + j - 1]! + 1);
+          const d = Math.min(dp[above + j - 1]! + (unit === q[j - 1] ? 0 : 1), dp[above + j]! + 1, dp[here + j - 1]! + 1);
           dp[here + j] = d;
           if (d < min) min = d;
         }
@@ -135,15 +129,16 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
         }
       }
       if (pruned < 0) {
-        valid = term.length;
-        const distance = dp[term.length * n + n - 1]!;
-        if (distance <= maxDistance) found.push([this.parts.numbers[index]!, term, distance]);
-        next = it.next();
+        valid = length;
+        const distance = dp[length * n + n - 1]!;
+        if (distance <= maxDistance) found.push([this.parts.numbers[c.index]!, c.term(), distance]);
+        more = c.next();
+        common = c.shared;
       } else {
         // No term with this prefix matches: on to the first one without it.
         valid = pruned - 1;
-        it = this.from(this.prefixEnd(term.slice(0, pruned), index));
-        next = it.next();
+        more = c.skip(pruned);
+        common = c.shared;
       }
     }
     found.sort((a, b) => b[0] - a[0]);
@@ -159,78 +154,201 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
 
   /** Sorted index of `term`, or -1. */
   private find(term: string): number {
-    const i = this.lowerBound(term);
-    if (i >= this.size) return -1;
-    return this.termAt(i) === term ? i : -1;
+    const [i, equal] = this.lowerBound(term);
+    return equal ? i : -1;
   }
 
-  /** First sorted index whose term is ≥ s (size when none). */
-  private lowerBound(s: string): number {
-    // The last block whose first term is < s: s's place is in it or at the next block's start.
+  /** First sorted index whose term is ≥ s (size when none), and whether it is s. */
+  private lowerBound(s: string): [number, boolean] {
+    const c = new Cursor(this.parts);
+    // The first block whose first term is ≥ s: s's place is in the block before it, or at its start.
     let lo = 0;
     let hi = this.parts.blocks.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.firstOf(mid) < s) lo = mid + 1;
+      if (c.compareFirst(mid, s) < 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === 0) return 0;
-    for (const [i, t] of this.from((lo - 1) * BLOCK)) if (t >= s || i >= lo * BLOCK) return i;
-    return this.size;
-  }
-
-  /** First sorted index ≥ from whose term does not start with p (the terms from `from` on that do are contiguous). */
-  private prefixEnd(p: string, from: number): number {
-    const past = (t: string) => t > p && !t.startsWith(p);
-    let lo = Math.floor(from / BLOCK) + 1;
-    let hi = this.parts.blocks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (past(this.firstOf(mid))) hi = mid;
-      else lo = mid + 1;
+    if (lo === 0) return [0, this.size > 0 && c.seek(0) && c.compare(s) === 0];
+    for (let more = c.seek((lo - 1) * BLOCK); more; more = c.next()) {
+      const cmp = c.compare(s);
+      if (cmp >= 0) return [c.index, cmp === 0];
     }
-    for (const [i, t] of this.from(Math.max(from, (lo - 1) * BLOCK))) if (past(t)) return i;
-    return this.size;
+    return [this.size, false];
   }
 
-  private termAt(i: number): string {
-    for (const [k, t] of this.from(i - (i % BLOCK))) if (k === i) return t;
-    throw new RangeError(`vocabulary: no term ${i}`);
-  }
-
-  private firstOf(block: number): string {
-    let at = this.parts.blocks[block]!; // block < blocks.length
-    const [len, p] = varint(this.parts.bytes, at);
-    at = p;
-    return this.buf.toString(this.encoding, at, at + len * this.unit);
-  }
-
-  /** [sorted index, term] from `start` to the end, decoding from start's block. */
+  /** [sorted index, term] from `start` to the end. */
   private *from(start: number): Generator<[number, string], void, void> {
-    const bytes = this.parts.bytes;
-    const u = this.unit;
-    let b = Math.floor(start / BLOCK);
-    let i = b * BLOCK;
-    // A block b < blocks.length starts at blocks[b]; each term's varints and units lie within bytes (encode wrote them).
-    for (; b < this.parts.blocks.length; b++) {
-      let at = this.parts.blocks[b]!;
-      let term = '';
-      const end = Math.min(this.size, (b + 1) * BLOCK);
-      for (let k = i; k < end; k++) {
-        let shared = 0;
-        if (k > b * BLOCK) [shared, at] = varint(bytes, at);
-        let len: number;
-        [len, at] = varint(bytes, at);
-        term = term.slice(0, shared) + this.buf.toString(this.encoding, at, at + len * u);
-        at += len * u;
-        if (k >= start) yield [k, term];
-      }
-      i = end;
-    }
+    const c = new Cursor(this.parts);
+    for (let more = c.seek(start); more; more = c.next()) yield [c.index, c.term()];
   }
 }
 
-function varint(bytes: Uint8Array, at: number): [number, number] {
+/**
+ * Reads the sorted terms one after the other (`next`), or past every term that starts with the current term's first l
+ * code units (`skip`: within a block from the shared-prefix lengths alone, across blocks by galloping over their first
+ * terms, compared in place). The current term is kept as code units (`units`, `length`: no string is made unless
+ * asked for); `shared`: code units it shares with the term before it (after a skip: with the skipped prefix).
+ */
+class Cursor {
+  index = 0;
+  length = 0;
+  shared = 0;
+  units = new Uint16Array(64);
+  private at = 0;
+  private readonly bytes: Uint8Array;
+  private readonly blocks: Uint32Array;
+  private readonly size: number;
+  private readonly wide: boolean;
+
+  constructor(parts: VocabularyParts) {
+    this.bytes = parts.bytes;
+    this.blocks = parts.blocks;
+    this.size = parts.numbers.length;
+    this.wide = parts.wide;
+  }
+
+  term(): string {
+    return String.fromCharCode(...this.units.subarray(0, this.length));
+  }
+
+  /** To term `start` (decoding from its block's first); false when there is none. */
+  seek(start: number): boolean {
+    if (start >= this.size) return false;
+    this.load(Math.floor(start / BLOCK));
+    while (this.index < start) this.next();
+    return true;
+  }
+
+  next(): boolean {
+    const i = this.index + 1;
+    if (i >= this.size) return false;
+    if (i % BLOCK === 0) this.load(i / BLOCK);
+    else this.entry(varint(this.bytes, this.at), after);
+    return true;
+  }
+
+  /** Past every term starting with the current term's first `l` code units; false when none is left. */
+  skip(l: number): boolean {
+    // units[0..l) stay the prefix p throughout: skipped entries are not decoded, the first block loaded starts with p.
+    const unit = this.wide ? 2 : 1;
+    for (;;) {
+      // Within the block: a term sharing ≥ l code units with the one before starts with p too.
+      while ((this.index + 1) % BLOCK !== 0 && this.index + 1 < this.size) {
+        const s = varint(this.bytes, this.at);
+        if (s < l) {
+          this.entry(s, after);
+          return true;
+        }
+        const len = varint(this.bytes, after);
+        this.at = after + len * unit;
+        this.index++;
+      }
+      if (this.index + 1 >= this.size) return false;
+      const b = (this.index + 1) / BLOCK;
+      const nb = this.blocks.length;
+      if (!this.firstStartsWith(b, l)) {
+        this.load(b);
+        if (this.shared > l) this.shared = l;
+        return true;
+      }
+      // Blocks b.. start with p: gallop to the first that does not; the run of p ends in the block before it.
+      let lo = b;
+      let hi = b + 1;
+      for (let step = 1; hi < nb && this.firstStartsWith(hi, l); step *= 2) {
+        lo = hi;
+        hi = b + step * 2;
+      }
+      if (hi > nb) hi = nb;
+      while (lo + 1 < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.firstStartsWith(mid, l)) lo = mid;
+        else hi = mid;
+      }
+      this.load(lo);
+    }
+  }
+
+  /** The next entry of a block: it shares s code units with the current term, its suffix length's varint at a. */
+  private entry(s: number, a: number): void {
+    const len = varint(this.bytes, a);
+    this.shared = s;
+    this.at = this.decode(after, s, len, false);
+    this.index++;
+  }
+
+  private load(block: number): void {
+    const len = varint(this.bytes, this.blocks[block]!); // block < blocks.length
+    this.at = this.decode(after, 0, len, true);
+    this.index = block * BLOCK;
+  }
+
+  /** Code units [from, from + len) of the term from byte a; returns the byte after them. `compare`: sets shared. */
+  private decode(a: number, from: number, len: number, compare: boolean): number {
+    const end = from + len;
+    if (end > this.units.length) {
+      const grown = new Uint16Array(Math.max(end, 2 * this.units.length));
+      grown.set(this.units);
+      this.units = grown;
+    }
+    const units = this.units;
+    const bytes = this.bytes;
+    let same = compare ? Math.min(this.length, end) : 0;
+    // k < end ≤ units.length; the bytes were written by encode.
+    for (let k = from; k < end; k++) {
+      const x = this.wide ? bytes[a]! | (bytes[a + 1]! << 8) : bytes[a]!;
+      a += this.wide ? 2 : 1;
+      if (compare && k < same && units[k] !== x) same = k;
+      units[k] = x;
+    }
+    if (compare) this.shared = same;
+    this.length = end;
+    return a;
+  }
+
+  /** The current term against s, by code unit: negative, 0 or positive. */
+  compare(s: string): number {
+    const n = Math.min(this.length, s.length);
+    for (let k = 0; k < n; k++) {
+      const d = this.units[k]! - s.charCodeAt(k); // k < length ≤ units.length
+      if (d !== 0) return d;
+    }
+    return this.length - s.length;
+  }
+
+  /** The first term of `block` against s, compared in place. */
+  compareFirst(block: number, s: string): number {
+    const len = varint(this.bytes, this.blocks[block]!); // block < blocks.length
+    const a = after;
+    const bytes = this.bytes;
+    const n = Math.min(len, s.length);
+    for (let k = 0; k < n; k++) {
+      const x = this.wide ? bytes[a + 2 * k]! | (bytes[a + 2 * k + 1]! << 8) : bytes[a + k]!;
+      const d = x - s.charCodeAt(k);
+      if (d !== 0) return d;
+    }
+    return len - s.length;
+  }
+
+  /** Whether the first term of `block` starts with units[0..l), compared in place. */
+  private firstStartsWith(block: number, l: number): boolean {
+    const len = varint(this.bytes, this.blocks[block]!);
+    if (len < l) return false;
+    const a = after;
+    const bytes = this.bytes;
+    const units = this.units;
+    for (let k = 0; k < l; k++) {
+      const x = this.wide ? bytes[a + 2 * k]! | (bytes[a + 2 * k + 1]! << 8) : bytes[a + k]!;
+      if (x !== units[k]) return false;
+    }
+    return true;
+  }
+}
+
+/** The byte after the last varint read (varint returns its value). */
+let after = 0;
+
+function varint(bytes: Uint8Array, at: number): number {
   let v = 0;
   let shift = 0;
   let b: number;
@@ -239,7 +357,8 @@ function varint(bytes: Uint8Array, at: number): [number, number] {
     v += (b & 0x7f) * 2 ** shift;
     shift += 7;
   } while (b & 0x80);
-  return [v, at];
+  after = at;
+  return v;
 }
 
 /** Front-codes the sorted terms (two passes: sizes, then bytes). */
