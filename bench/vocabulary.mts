@@ -1,4 +1,4 @@
-// npm run bench:vocabulary [-- --terms 2000000] [--queries 2000] [--docs 20000]
+// npm run bench:vocabulary [-- --terms 2000000] [--queries 500] [--docs 20000]
 // The postings-only index's vocabulary (issue 32), the two structures side by side in one run over the same made-up
 // terms (bench:eval-1m --open-vocabulary's words, `q<base36>z`, drawn from a space 1.5x their number, inserted in
 // first-occurrence order):
@@ -30,7 +30,7 @@ const opt = (name: string, d: number): number => {
   return i >= 0 ? Number(argv[i + 1]) : d;
 };
 const TERMS = opt('terms', 2_000_000);
-const QUERIES = opt('queries', 2000);
+const QUERIES = opt('queries', 500);
 const DOCS = opt('docs', 20_000);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc (npm run bench:vocabulary)');
@@ -43,7 +43,8 @@ const retained = (): number => {
 };
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
-// The terms, distinct, in first-occurrence order.
+// The terms, distinct, in first-occurrence order (as buildPostings holds them: a Map of term -> position).
+const empty = retained();
 const rng = new Mulberry32(32);
 const space = Math.round(TERMS * 1.5);
 const positions = new Map<string, number>();
@@ -51,7 +52,14 @@ while (positions.size < TERMS) {
   const t = `q${(rng.nextUint32() % space).toString(36)}z`;
   if (!positions.has(t)) positions.set(t, positions.size);
 }
+const mapBytesPerTerm = (retained() - empty) / TERMS;
 const order = [...positions.keys()];
+const sortedCopyBytesPerTerm = (() => {
+  const before = retained();
+  const sorted = [...order].sort();
+  const bytes = (retained() - before) / TERMS;
+  return sorted.length > 0 ? bytes : 0;
+})();
 const queryRng = new Mulberry32(7);
 const pick = () => order[queryRng.nextUint32() % order.length]!;
 const gets = Array.from({ length: QUERIES }, (_, i) => (i % 2 ? pick() : `q${(queryRng.nextUint32() % space).toString(36)}y`));
@@ -110,10 +118,12 @@ function measure(
   const fuzzy1Us = fuzzyUs(1);
   const fuzzy2Us = fuzzyUs(2);
   if (found === 0) throw new Error('no term found');
+  console.error(`${structure}: done`);
   return { row: { structure, bytesPerTerm, buildMs, getUs, prefixUs, prefixTerms, fuzzy1Us, fuzzy2Us, fuzzyTerms }, answers, keep: v };
 }
 
-console.log(`${machine()}, load ${loadavg()}: ${TERMS.toLocaleString('en')} terms, ${QUERIES} queries of each kind`);
+const m = machine();
+console.log(`${m.cpus} × ${m.cpuModel}, ${m.totalMemGB.toFixed(0)} GB, Node ${m.node}, load ${loadavg()}: ${TERMS.toLocaleString('en')} terms, ${QUERIES} queries of each kind`);
 let tree: SearchableMap<number> | undefined;
 const a = measure('tree (SearchableMap)', () => {
   tree = new SearchableMap<number>();
@@ -175,11 +185,24 @@ for (const r of [a.row, b.row])
     `${r.structure.padEnd(20)} | ${f(r.bytesPerTerm).padStart(10)} | ${f(r.buildMs / 1000, 2).padStart(7)} | ${f(r.getUs, 2).padStart(6)} | ` +
       `${f(r.prefixUs).padStart(11)} (${f(r.prefixTerms / QUERIES)}) | ${f(r.fuzzy1Us).padStart(12)} | ${f(r.fuzzy2Us).padStart(12)}`,
   );
+console.log(
+  `while building (both): the terms as a Map of term -> position ${f(mapBytesPerTerm)} bytes a term; FrontCodedVocabulary.build adds their sorted copy (${f(sortedCopyBytesPerTerm)}) for its duration`,
+);
 console.log(`same answers (prefix, fuzzy: terms, values, order; term numbers): ${same}`);
 console.log(
   `postings cache, ${cache.terms.toLocaleString('en')} terms, ${cache.postings.toLocaleString('en')} postings (${DOCS.toLocaleString('en')} documents): ` +
     `write ${f(cache.writeMs / 1000, 2)} s, read ${f(cache.readMs / 1000, 2)} s, file ${f(cache.fileMB)} MB (vocabulary ${f(cache.vocabularyMB)} MB); buildPostings ${f(buildPostingsMs / 1000, 1)} s`,
 );
-const out = { date: new Date().toISOString(), machine: machine(), load: loadavg(), terms: TERMS, queries: QUERIES, rows: [a.row, b.row], same, cache };
+const out = {
+  date: new Date().toISOString(),
+  machine: m,
+  load: loadavg(),
+  terms: TERMS,
+  queries: QUERIES,
+  building: { mapBytesPerTerm, sortedCopyBytesPerTerm },
+  rows: [a.row, b.row],
+  same,
+  cache,
+};
 writeFileSync(join(import.meta.dirname, 'results', 'vocabulary.json'), `${JSON.stringify(out, null, 2)}\n`);
 if (!same) process.exit(1);

@@ -75,7 +75,7 @@ export function treeOrder(sorted: readonly string[], times: Int32Array): Int32Ar
   }
 
   // Creation times, then each entry's last-set key: 2·time, +1 unless it is the remainder an intermediate node took.
-  const created = new Float64Array(nodes);
+  const created = new Int32Array(nodes);
   created[0] = -1;
   for (let v = 1; v < nodes; v++) {
     const t = term[v]! >= 0 ? times[term[v]!]! : NONE;
@@ -87,7 +87,7 @@ export function treeOrder(sorted: readonly string[], times: Int32Array): Int32Ar
   for (let v = 0; v < nodes; v++) first[v + 1]! += first[v]!;
   const entryCount = first[nodes]!;
   const entries = new Int32Array(entryCount); // a child node, or -(v + 1): node v's own term
-  const keys = new Float64Array(entryCount);
+  const keys = new Uint32Array(entryCount); // 2·time + 1 < 2^32 for times < 2^31
   const fill = first.slice(0, nodes);
   for (let v = 1; v < nodes; v++) {
     const q = parent[v]!;
@@ -126,7 +126,7 @@ export function commonPrefix(a: string, b: string): number {
 }
 
 /** Sorts entries [s, e) by ascending key (insertion sort: a node has few entries, the root aside). */
-function sortEntries(entries: Int32Array, keys: Float64Array, s: number, e: number): void {
+function sortEntries(entries: Int32Array, keys: Uint32Array, s: number, e: number): void {
   if (e - s > 32) {
     const order = Array.from({ length: e - s }, (_, i) => s + i).sort((a, b) => keys[a]! - keys[b]!);
     const es = order.map((i) => entries[i]!);
