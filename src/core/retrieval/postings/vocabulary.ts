@@ -95,7 +95,9 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
   fuzzyGet(query: string, maxDistance: number): Map<string, [number, number]> {
     const n = query.length + 1;
     const rows = n + maxDistance + 1; // a term longer than query + maxDistance is pruned at that row
-    const dp = new Int32Array(rows * n);
+    // Only the band |row - column| ≤ maxDistance is computed (as SearchableMap does): cells outside it keep
+    // maxDistance + 1, a lower bound of their true value that is already too far, so the band's values are exact.
+    const dp = new Int32Array(rows * n).fill(maxDistance + 1);
     for (let j = 0; j < n; j++) dp[j] = j;
     const q = Uint16Array.from({ length: query.length }, (_, j) => query.charCodeAt(j));
     const found: Array<[number, string, number]> = [];
@@ -118,7 +120,8 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
         const above = r * n;
         const here = above + n;
         let min = (dp[here] = r + 1);
-        for (let j = 1; j < n; j++) {
+        const last = Math.min(n - 1, r + 1 + maxDistance);
+        for (let j = Math.max(1, r + 1 - maxDistance); j <= last; j++) {
           const d = Math.min(dp[above + j - 1]! + (unit === q[j - 1] ? 0 : 1), dp[above + j]! + 1, dp[here + j - 1]! + 1);
           dp[here + j] = d;
           if (d < min) min = d;
