@@ -28,6 +28,7 @@ export interface VocabularyParts {
 export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
   readonly size: number;
   private readonly parts: VocabularyParts;
+  private readonly cursor: Cursor;
 
   constructor(parts: VocabularyParts) {
     const { bytes, blocks, numbers } = parts;
@@ -41,6 +42,7 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
     }
     this.parts = parts;
     this.size = numbers.length;
+    this.cursor = new Cursor(parts);
   }
 
   /**
@@ -101,7 +103,7 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
     for (let j = 0; j < n; j++) dp[j] = j;
     const q = Uint16Array.from({ length: query.length }, (_, j) => query.charCodeAt(j));
     const found: Array<[number, string, number]> = [];
-    const c = new Cursor(this.parts);
+    const c = this.cursor;
     let common = 0; // code units the cursor's term shares with the one rows 0..valid were computed for
     let valid = 0;
     let more = c.seek(0);
@@ -163,7 +165,7 @@ export class FrontCodedVocabulary implements Vocabulary, TermNumbers {
 
   /** First sorted index whose term is ≥ s (size when none), and whether it is s. */
   private lowerBound(s: string): [number, boolean] {
-    const c = new Cursor(this.parts);
+    const c = this.cursor; // reused: lookups run one at a time and do not yield
     // The first block whose first term is ≥ s: s's place is in the block before it, or at its start.
     let lo = 0;
     let hi = this.parts.blocks.length;
