@@ -22,12 +22,16 @@ function tree(order: readonly string[]): SearchableMap<number> {
 const built = (order: readonly string[]) => FrontCodedVocabulary.build(new Map(order.map((t, i) => [t, i])));
 
 const LETTERS = ['a', 'b', 'c', 'ab', 'é', 'ß', '\ud83d', '\ude00', 'ж', 'x'];
-const word = (letters: string[], max: number) => fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: max }).map((w) => w.join(''));
+const word = (letters: string[], max: number) =>
+  fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: max }).map((w) => w.join(''));
 const vocabularyArb = fc.oneof(
   fc.uniqueArray(word(LETTERS.slice(0, 3), 8), { minLength: 1, maxLength: 120 }),
   fc.uniqueArray(word(LETTERS, 6), { minLength: 1, maxLength: 60 }),
   // long shared prefixes: many terms per block share most of their code units
-  fc.uniqueArray(word(['x', 'y'], 3).map((w) => `prefix${w}`), { minLength: 1, maxLength: 40 }),
+  fc.uniqueArray(
+    word(['x', 'y'], 3).map((w) => `prefix${w}`),
+    { minLength: 1, maxLength: 40 },
+  ),
 );
 
 test('tree order from first-occurrence order = SearchableMap iteration order (random vocabularies and insertion orders)', () => {
@@ -53,10 +57,20 @@ test('a hand-made case: an edge split moves its key last, a term set on an exist
   assert.deepEqual([...tree(['abc', 'ad', 'abe']).keys()], ['abe', 'abc', 'ad']);
   const { vocabulary, numberOf } = built(['abc', 'ad', 'abe']);
   assert.deepEqual([...numberOf], [1, 2, 0]);
-  assert.deepEqual([...vocabulary], [['abe', 0], ['abc', 1], ['ad', 2]]);
+  assert.deepEqual(
+    [...vocabulary],
+    [
+      ['abe', 0],
+      ['abc', 1],
+      ['ad', 2],
+    ],
+  );
   // "a" inserted after "ab": its own entry is set after the child "b" on the node it splits off, so it comes first.
   assert.deepEqual([...tree(['ab', 'a']).keys()], ['a', 'ab']);
-  assert.deepEqual([...built(['ab', 'a']).vocabulary].map(([t]) => t), ['a', 'ab']);
+  assert.deepEqual(
+    [...built(['ab', 'a']).vocabulary].map(([t]) => t),
+    ['a', 'ab'],
+  );
 });
 
 test('get, has, atPrefix, fuzzyGet and iteration = SearchableMap (terms, values, distances and order)', () => {
@@ -65,7 +79,11 @@ test('get, has, atPrefix, fuzzyGet and iteration = SearchableMap (terms, values,
       const expected = tree(order);
       const { vocabulary, numberOf } = built(order);
       assert.deepEqual([...vocabulary], [...expected], 'iteration');
-      assert.deepEqual([...numberOf], order.map((t) => expected.get(t)), 'numberOf');
+      assert.deepEqual(
+        [...numberOf],
+        order.map((t) => expected.get(t)),
+        'numberOf',
+      );
       assert.equal(vocabulary.size, order.length);
       for (const q of [...queries, ...order.slice(0, 5), ...order.slice(0, 5).map((t) => t.slice(0, 2))]) {
         assert.equal(vocabulary.get(q), expected.get(q), `get(${JSON.stringify(q)})`);
