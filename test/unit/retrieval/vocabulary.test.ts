@@ -98,10 +98,12 @@ test('get, has, atPrefix, fuzzyGet and iteration = SearchableMap (terms, values,
 });
 
 test('a vocabulary read back from its parts answers as the built one; damaged parts are refused', () => {
-  const order = Array.from({ length: 1000 }, (_, i) => `t${(i * 7919) % 1009}${i % 3 ? 'é' : ''}`);
+  const order = Array.from({ length: 1000 }, (_, i) => `t${(i * 7919) % 1009}${i % 3 ? 'é' : ''}${i % 5 ? '' : 'ж\ud83d'}`);
   const unique = [...new Set(order)];
   const { vocabulary } = built(unique);
   const parts = vocabulary.toParts();
+  assert.equal(parts.wide, true, 'a code unit above 0xFF: two bytes each');
+  assert.deepEqual([...vocabulary], [...tree(unique)]);
   const again = new FrontCodedVocabulary({
     bytes: parts.bytes.slice(),
     blocks: parts.blocks.slice(),

@@ -1,6 +1,6 @@
 /**
  * The iteration order of MiniSearch's radix tree (SearchableMap), derived from the terms and the order they were
- * inserted in, without building the tree (issue 32: ~320 bytes a term on the heap). The postings-only index numbers
+ * inserted in, without building the tree (issue 32: ~250 bytes a term on the heap). The postings-only index numbers
  * its terms in that order, because top-k.ts sums a query term's prefix and fuzzy expansions in the order MiniSearch's
  * own search visits them (atPrefix: ascending tree order; fuzzyGet: descending), and floating-point sums depend on it.
  *
@@ -11,7 +11,7 @@
  * cQ is its term's time when that is the earliest in its subtree, else the second smallest of the earliest times of
  * its groups (its term, and each child's subtree). Within Q, child M was last set at max(cQ, cM), before the branch
  * of the same time when cM < cQ; Q's LEAF at its term's time. The tree iterates a node's entries last-set first
- * (TreeIterator reads each key list from its end), depth first. test/unit/retrieval/tree-order.test.ts holds this
+ * (TreeIterator reads each key list from its end), depth first. test/unit/retrieval/vocabulary.test.ts holds this
  * against SearchableMap itself on random vocabularies and insertion orders.
  */
 
