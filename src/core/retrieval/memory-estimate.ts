@@ -76,13 +76,16 @@ const OTHER_WAYS =
 /**
  * The postings-only index (postings/build.ts, from POSTINGS_ONLY_FROM documents) keeps most of its weight outside
  * the heap, in typed arrays: ~12 bytes a posting at the build's peak (3-4 gathered as varints, 8 laid out; measured
- * 11.2 at 1M: docs/scaling.md). On the heap: the vocabulary (a Map and the radix tree: ~310 bytes a term, measured with
- * 200k-1M generated terms) and the ids (array + Set: ~64 bytes a document). Postings and terms are not known before the
- * build: they are extrapolated from an evenly spread sample of the documents, the terms by Heaps' law (V = K·T^β,
- * β fitted on the two halves of the sample, at least 0.6: a small sample underestimates the rare terms (a test measures it)).
+ * 11.2 at 1M: docs/scaling.md), the front-coded vocabulary (~8-10 bytes a term, postings/vocabulary.ts). On the heap,
+ * while it is built: the terms as a Map of strings to numbers and their sorted copy (61 bytes a term measured with 2
+ * million made-up terms of 5-7 letters, `bench/vocabulary.mts`; rounded up to 80 for longer words; the radix tree
+ * this replaced took ~250 more), and the ids (array + Set: ~64 bytes a document); once built, and loaded from its
+ * cache, only the ids. Postings and terms are not known before the build: they are extrapolated from an evenly
+ * spread sample of the documents, the terms by Heaps' law (V = K·T^β, β fitted on the two halves of the sample, at
+ * least 0.6: a small sample underestimates the rare terms (a test measures it)).
  */
 export const BYTES_PER_POSTING = 12;
-export const HEAP_BYTES_PER_TERM = 320;
+export const HEAP_BYTES_PER_TERM = 80;
 export const HEAP_BYTES_PER_DOC = 64;
 const SAMPLE_DOCS = 2000;
 const MIN_HEAPS_BETA = 0.6;
@@ -136,8 +139,8 @@ export function estimatePostingsMemory(docs: readonly Document[], fields: readon
 }
 
 /**
- * A cached postings-only index as it will be once read (its file's header: exact counts, no sampling): the heap part
- * as estimatePostingsMemory counts it, the typed arrays at their size in the file.
+ * A cached postings-only index as it will be once read (its file's header: exact counts, no sampling): on the heap the
+ * ids (the vocabulary is typed arrays there, no Map of terms), the typed arrays at their size in the file.
  */
 export function cachedPostingsMemory(shape: {
   documentCount: number;
@@ -148,7 +151,7 @@ export function cachedPostingsMemory(shape: {
   return {
     docs: shape.documentCount,
     chars: 0,
-    bytes: HEAP_BYTES_PER_TERM * shape.terms + HEAP_BYTES_PER_DOC * shape.documentCount,
+    bytes: HEAP_BYTES_PER_DOC * shape.documentCount,
     postings: shape.postings,
     terms: shape.terms,
     offHeapBytes: shape.arrayBytes,

@@ -12,6 +12,7 @@ import {
   HEAP_BYTES_PER_DOC,
   HEAP_BYTES_PER_TERM,
   checkLexicalFits,
+  cachedPostingsMemory,
   checkPostingsFit,
   estimateLexicalMemory,
   estimatePostingsMemory,
@@ -95,4 +96,13 @@ test('postings check: refused when the typed arrays exceed the available memory,
   );
   // the heap part goes through checkLexicalFits: its message, with the heap advice
   assert.throws(() => checkPostingsFit({ ...e, bytes: 3 * 1024 ** 3 }, 'c', heap, 1e12), /NODE_OPTIONS=--max-old-space-size=/);
+});
+
+test('a cached postings-only index: on the heap only its ids (64 bytes a document), its vocabulary among the typed arrays', () => {
+  const e = cachedPostingsMemory({ documentCount: 1_000_000, terms: 2_000_000, postings: 1e8, arrayBytes: 1.3e9 });
+  assert.equal(e.bytes, 64_000_000); // 1,000,000 × 64: no term on the heap
+  assert.equal(e.offHeapBytes, 1.3e9);
+  // 64 MB (61.0 MiB) of ids beside 45 MiB in use: 106.0 MiB, over 0.8 × a 128 MiB limit (102.4), refused; fits under 256
+  assert.throws(() => checkPostingsFit(e, 'c', { used: 45 * 1024 ** 2, limit: 128 * 1024 ** 2 }, 1e12), /needs about 61 MiB of heap/);
+  assert.doesNotThrow(() => checkPostingsFit(e, 'c', { used: 45 * 1024 ** 2, limit: 256 * 1024 ** 2 }, 1e12));
 });

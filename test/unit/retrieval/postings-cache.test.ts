@@ -107,3 +107,18 @@ test('a postings cache that cannot be written is a warning, and the index is sti
   assert.equal(r.index.documentCount, docs.length);
   assert.match(r.warnings.join('\n'), /lexical: index cache not written \(.*\); the next start builds the index again/);
 });
+
+test('a postings cache of the previous format (the radix tree stored node by node) is refused, rebuilt and rewritten', async () => {
+  const cacheDir = tempDir();
+  await start(cacheDir);
+  const file = cacheFile(cacheDir);
+  const bytes = readFileSync(file);
+  const at = bytes.indexOf('"ranklab-postings@2"');
+  assert.ok(at > 0, 'the header names its format');
+  bytes.write('"ranklab-postings@1"', at, 'latin1');
+  writeFileSync(file, bytes);
+  const again = await start(cacheDir);
+  assert.equal(again.source, 'built');
+  assert.match(again.notes.join('\n'), /postings cache not reused: it is in another format \(ranklab-postings@1\)/);
+  assert.equal((await start(cacheDir)).source, 'cache');
+});

@@ -1,9 +1,9 @@
-import SearchableMap from 'minisearch/SearchableMap';
 import type { Document } from '../../corpus/document';
 import { type Steps, runSync } from '../../util/cooperative';
 import type { Analyzer } from '../analyzer';
 import { fieldText } from '../ranking';
 import { Postings } from './postings';
+import { FrontCodedVocabulary } from './vocabulary';
 
 /** Postings are gathered in chunks of this many bytes, freed one by one once laid out. */
 const CHUNK = 1 << 22;
@@ -18,8 +18,9 @@ const MAX_ENTRY = 10;
  * - a field's length is the number of distinct raw tokens (before processTerm: stop words count);
  * - processTerm's result is indexed when truthy, every element of it when an array;
  * - the average length is the exact mean, integer sum / document count (LexicalIndex.exactAverageLengths);
- * - term numbers follow the vocabulary's radix-tree iteration order, and the tree is built by inserting the terms
- *   in MiniSearch's order (first occurrence), so it is the same tree: the term map and the prefix / fuzzy vocabulary.
+ * - term numbers follow the iteration order of the radix tree MiniSearch builds by inserting the terms in first-occurrence
+ *   order, derived without the tree (tree-order.ts); the vocabulary is front-coded (vocabulary.ts), and answers the
+ *   prefix / fuzzy expansions as that tree does, in its order.
  * Memory: per posting, a list number and a tf as varints while gathering (~3-4 bytes: frequent terms get low numbers),
  * then a document and a tf laid out (8 bytes): ~12 bytes a posting at the peak.
  */
@@ -85,17 +86,11 @@ export function* buildPostingsSteps(docs: readonly Document[], fields: readonly 
   }
   seen.clear();
 
-  // The vocabulary: terms inserted in first-occurrence order, as MiniSearch's `add` inserts them.
-  const vocabulary = new SearchableMap<number>();
-  for (const [term, t] of provisional) vocabulary.set(term, t);
+  // The vocabulary, front-coded, its terms numbered in the order of the radix tree MiniSearch's `add` would have built
+  // by inserting them in first-occurrence order (vocabulary.ts: without building it).
+  const { vocabulary, numberOf: finalOf } = FrontCodedVocabulary.build(provisional);
   provisional.clear();
   const termCount = vocabulary.size;
-  const finalOf = new Int32Array(termCount);
-  let next = 0;
-  for (const [term, t] of vocabulary) {
-    finalOf[t] = next;
-    vocabulary.set(term, next++); // an existing key: the tree and its order stay as they are
-  }
 
   // Lay the postings out by final list number: counts, prefix sums, then a scatter in document order (so each
   // list's documents ascend), freeing the gathered chunks as they are read.

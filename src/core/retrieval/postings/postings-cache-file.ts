@@ -1,22 +1,21 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
-import SearchableMap from 'minisearch/SearchableMap';
 import { writeFileAtomicBytes } from '../../util/atomic-write';
 import { Postings } from './postings';
+import { FrontCodedVocabulary, VOCABULARY_BLOCK, type VocabularyParts } from './vocabulary';
 
 /**
  * The cache of a postings-only lexical index (issue 32: without it every start at a million documents rebuilt it):
  * binary, because the index is typed arrays (a JSON text of them would pass V8's string limit), written and read in
  * slices, never as one Buffer. Layout: MAGIC, a u32 header length, the header (JSON: format, corpus fingerprint,
  * counts, average lengths), the sections (`sections` order: the typed arrays as they are in memory, the ids as byte
- * lengths + UTF-8, the vocabulary's radix tree), then the sha256 of everything before it. The tree is stored node by
- * node with its children in their Map order, because its iteration order (= term numbers) depends on that order, which
- * inserting the terms again does not reproduce (edge splits move keys to the end of their node).
+ * lengths + UTF-8, the front-coded vocabulary's three arrays as they are in memory: nothing to rebuild), then the sha256
+ * of everything before it. Format 2: format 1 stored MiniSearch's radix tree node by node (refused now, and rebuilt).
  * Read back, a file whose header, size or sha256 is not what was written is refused (PostingsCacheRefused).
  */
 const MAGIC = Buffer.from('RKLPOST1', 'latin1');
-const FORMAT = 'ranklab-postings@1';
+const FORMAT = 'ranklab-postings@2';
 /** Bytes per write or read: big enough for few system calls, small beside the index. */
 const SLICE = 16 * 1024 * 1024;
 const HASH_BYTES = 32;
@@ -35,10 +34,9 @@ interface Header {
   postings: number;
   avgLength: number[];
   idBytes: number;
-  /** u32 tokens of the tree's shape, its edges (labels), and their UTF-8 bytes. */
-  treeTokens: number;
-  edges: number;
-  edgeBytes: number;
+  /** The vocabulary's front-coded bytes (its blocks and term numbers follow from `terms`), and its code unit width. */
+  vocabularyBytes: number;
+  wide: boolean;
 }
 
 /** A cache file that is not (exactly) what was written, or not for this corpus: its reason, for the note. */
@@ -60,9 +58,9 @@ function sections(h: Header): Array<{ name: string; length: number; make: (n: nu
     ...Array.from({ length: h.fieldCount }, (_, f) => ({ name: `lengths${f}`, length: h.docSpace, make: i32 })),
     { name: 'idLengths', length: h.docSpace, make: u32 },
     { name: 'idBytes', length: h.idBytes, make: u8 },
-    { name: 'treeShape', length: h.treeTokens, make: u32 },
-    { name: 'edgeLengths', length: h.edges, make: u32 },
-    { name: 'edgeBytes', length: h.edgeBytes, make: u8 },
+    { name: 'vocabularyBytes', length: h.vocabularyBytes, make: u8 },
+    { name: 'vocabularyBlocks', length: Math.ceil(h.terms / VOCABULARY_BLOCK), make: u32 },
+    { name: 'termNumbers', length: h.terms, make: i32 },
   ];
 }
 
@@ -70,9 +68,9 @@ const bytesOf = (h: Header) => sections(h).reduce((s, x) => s + x.length * (x.na
 
 /** Writes `postings` (of the corpus `corpus`) to `path` atomically; throws when it cannot (the caller reports it). */
 export function writePostingsCacheFile(path: string, postings: Postings, corpus: string): void {
-  if (!(postings.vocabulary instanceof SearchableMap))
+  if (!(postings.vocabulary instanceof FrontCodedVocabulary))
     throw new Error('internal: only postings built without MiniSearch are cached this way');
-  const tree = flattenTree((postings.vocabulary as unknown as { _tree: RadixTree })._tree);
+  const vocabulary = postings.vocabulary.toParts();
   const ids = postings.ids;
   const header: Header = {
     format: FORMAT,
@@ -85,14 +83,13 @@ export function writePostingsCacheFile(path: string, postings: Postings, corpus:
     postings: postings.docs.length,
     avgLength: postings.avgLength,
     idBytes: ids.reduce((s, id) => s + (id === undefined ? 0 : Buffer.byteLength(id)), 0),
-    treeTokens: tree.shape.length,
-    edges: tree.edges.length,
-    edgeBytes: tree.edges.reduce((s, e) => s + Buffer.byteLength(e), 0),
+    vocabularyBytes: vocabulary.bytes.length,
+    wide: vocabulary.wide,
   };
-  writeFileAtomicBytes(path, withHash(chunks(header, postings, tree)));
+  writeFileAtomicBytes(path, withHash(chunks(header, postings, vocabulary)));
 }
 
-function* chunks(header: Header, p: Postings, tree: FlatTree): Generator<Uint8Array, void, void> {
+function* chunks(header: Header, p: Postings, vocabulary: VocabularyParts): Generator<Uint8Array, void, void> {
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const size = Buffer.alloc(4);
   size.writeUInt32LE(json.length);
@@ -101,8 +98,7 @@ function* chunks(header: Header, p: Postings, tree: FlatTree): Generator<Uint8Ar
   yield json;
   for (const a of [p.start, p.end, p.maxTf, p.minLength, p.docs, p.tfs, ...p.lengths]) yield* slices(a);
   yield* strings(p.ids);
-  yield* slices(tree.shape);
-  yield* strings(tree.edges);
+  for (const a of [vocabulary.bytes, vocabulary.blocks, vocabulary.numbers]) yield* slices(a);
 }
 
 /** A typed array's bytes, in slices (views: nothing copied). */
@@ -212,11 +208,14 @@ function parseHeader(json: Buffer): Header {
   } catch {
     throw new PostingsCacheRefused('its header is damaged');
   }
-  const counts = [h?.fieldCount, h?.documentCount, h?.docSpace, h?.terms, h?.postings, h?.idBytes, h?.treeTokens, h?.edges, h?.edgeBytes];
+  // Another format's header has other fields: said as such, before they are checked.
+  if (typeof h?.format === 'string' && h.format !== FORMAT) throw new PostingsCacheRefused(`it is in another format (${h.format})`);
+  const counts = [h?.fieldCount, h?.documentCount, h?.docSpace, h?.terms, h?.postings, h?.idBytes, h?.vocabularyBytes];
   const valid =
     typeof h === 'object' &&
     typeof h.format === 'string' &&
     typeof h.corpus === 'string' &&
+    typeof h.wide === 'boolean' &&
     counts.every((n) => Number.isSafeInteger(n) && n >= 0) &&
     Array.isArray(h.avgLength) &&
     h.avgLength.length === h.fieldCount;
@@ -227,15 +226,20 @@ function parseHeader(json: Buffer): Header {
 function assemble(h: Header, arrays: Array<Int32Array | Uint32Array | Uint8Array>): Postings {
   const [start, end, maxTf, minLength, docs, tfs] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Uint32Array];
   const lengths = arrays.slice(6, 6 + h.fieldCount) as Int32Array[];
-  const [idLengths, idBytes, shape, edgeLengths, edgeBytes] = arrays.slice(6 + h.fieldCount) as [
+  const [idLengths, idBytes, vocabularyBytes, blocks, numbers] = arrays.slice(6 + h.fieldCount) as [
     Uint32Array,
     Uint8Array,
-    Uint32Array,
-    Uint32Array,
     Uint8Array,
+    Uint32Array,
+    Int32Array,
   ];
   const ids = decodeStrings(idLengths, idBytes);
-  const vocabulary = new SearchableMap<number>(unflattenTree(shape, decodeStrings(edgeLengths, edgeBytes)) as Map<string, never>);
+  let vocabulary: FrontCodedVocabulary;
+  try {
+    vocabulary = new FrontCodedVocabulary({ bytes: vocabularyBytes, blocks, numbers, wide: h.wide });
+  } catch (e) {
+    throw new PostingsCacheRefused(`its vocabulary is damaged (${(e as Error).message})`);
+  }
   return new Postings({
     fieldCount: h.fieldCount,
     termNumbers: vocabulary,
@@ -266,58 +270,4 @@ function decodeStrings(lengths: Uint32Array, bytes: Uint8Array): Array<string | 
     at += n;
   }
   return out;
-}
-
-/** MiniSearch's radix tree: edge label -> child node, and '' (its LEAF key) -> the term's value at a node. */
-type RadixTree = Map<string, unknown>;
-const LEAF = '';
-
-interface FlatTree {
-  /** Per node: its entry count, then per entry 0 + the child node (edge: its label is the next of `edges`) or 1 + the value (leaf). */
-  shape: Uint32Array;
-  edges: string[];
-}
-
-function flattenTree(root: RadixTree): FlatTree {
-  const shape: number[] = [];
-  const edges: string[] = [];
-  const visit = (node: RadixTree): void => {
-    shape.push(node.size);
-    for (const [key, child] of node) {
-      if (key === LEAF) shape.push(1, child as number);
-      else {
-        shape.push(0);
-        edges.push(key);
-        visit(child as RadixTree);
-      }
-    }
-  };
-  visit(root);
-  return { shape: Uint32Array.from(shape), edges };
-}
-
-function unflattenTree(shape: Uint32Array, edges: ReadonlyArray<string | undefined>): RadixTree {
-  let at = 0;
-  let edge = 0;
-  const damaged = () => new PostingsCacheRefused('its vocabulary is damaged');
-  const take = (): number => {
-    const token = shape[at++];
-    if (token === undefined) throw damaged();
-    return token;
-  };
-  const node = (): RadixTree => {
-    const tree: RadixTree = new Map();
-    for (let n = take(); n > 0; n--) {
-      if (take() === 1) tree.set(LEAF, take());
-      else {
-        const label = edges[edge++];
-        if (label === undefined || label === LEAF) throw damaged();
-        tree.set(label, node());
-      }
-    }
-    return tree;
-  };
-  const root = node();
-  if (at !== shape.length || edge !== edges.length) throw damaged();
-  return root;
 }

@@ -17,14 +17,18 @@ export interface MiniSearchState {
   _nextId: number;
 }
 
-/** MiniSearch's radix tree, as used for query-term expansion (the same calls MiniSearch's own search makes). */
+/**
+ * Query-term expansion, the calls MiniSearch's own search makes on its radix tree: MiniSearch's tree itself (postings
+ * copied from MiniSearch), or the front-coded vocabulary of built postings (vocabulary.ts), whose values are the term
+ * numbers. Either answers in the tree's order: atPrefix ascending, fuzzyGet descending tree order.
+ */
 export interface Vocabulary {
   has(term: string): boolean;
   atPrefix(prefix: string): Iterable<[string, unknown]>;
   fuzzyGet(term: string, maxDistance: number): Map<string, [unknown, number]>;
 }
 
-/** term -> term number, iterable in term-number order (a Map, or the vocabulary's radix tree itself). */
+/** term -> term number, iterable in term-number order (a Map, or the front-coded vocabulary itself). */
 export interface TermNumbers extends Iterable<[string, number]> {
   get(term: string): number | undefined;
 }

@@ -226,23 +226,26 @@ export function topKSearch(p: Postings, q: TopKQuery): { hits: ScoredId[]; total
  */
 export function expand(p: Postings, term: string, prefix: boolean, fuzzy: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
+  // A vocabulary that is also the term map (built postings) gives each expansion's number as its value.
+  const numberOf = (t: string, value: unknown): number =>
+    p.vocabulary === (p.termNumbers as unknown) ? (value as number) : p.termNumbers.get(t)!;
   const exact = p.termNumbers.get(term);
   if (exact !== undefined) out.push([exact, 1]);
   const prefixed = new Set<string>();
   if (prefix) {
-    for (const [t] of p.vocabulary.atPrefix(term)) {
+    for (const [t, value] of p.vocabulary.atPrefix(term)) {
       const distance = t.length - term.length;
       if (!distance) continue;
       prefixed.add(t);
-      out.push([p.termNumbers.get(t)!, (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance)]);
+      out.push([numberOf(t, value), (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance)]);
     }
   }
   if (fuzzy > 0) {
     const maxDistance = fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy)) : fuzzy;
     if (maxDistance) {
-      for (const [t, [, distance]] of p.vocabulary.fuzzyGet(term, maxDistance)) {
+      for (const [t, [value, distance]] of p.vocabulary.fuzzyGet(term, maxDistance)) {
         if (!distance || prefixed.has(t)) continue;
-        out.push([p.termNumbers.get(t)!, (FUZZY_WEIGHT * t.length) / (t.length + distance)]);
+        out.push([numberOf(t, value), (FUZZY_WEIGHT * t.length) / (t.length + distance)]);
       }
     }
   }
