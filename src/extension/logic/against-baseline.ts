@@ -120,10 +120,13 @@ export async function evaluateAgainstBaseline(
       if (baseConfig && baseline) {
         // The gates read means, deltas, per-query values and which slices exist, none of which compare's resampling
         // changes: one resample each (as Tuner.quickWithGates), on the values compareRuns computes (evaluateRun).
-        const values = (r: Run) => evaluateRun(r, judgments, specs, metricOptions).perQuery;
+        // evaluateConfig has just computed them, on these judgments, specs and options, unless a query failed (its
+        // evaluation then leaves the query out, compareRuns does not): only then are they computed again.
+        const values = (e: Evaluation, r: Run) =>
+          e.perQuery.size === judgments.qrels.size ? e.perQuery : evaluateRun(r, judgments, specs, metricOptions).perQuery;
         const statistics = await compareStatistics(
-          { name: baseConfig.name, values: values(baseline.run) },
-          { name: config.name, values: values(run) },
+          { name: baseConfig.name, values: values(baseline.evaluation, baseline.run) },
+          { name: config.name, values: values(evaluation, run) },
           judgments,
           specs,
           metricOptions,
