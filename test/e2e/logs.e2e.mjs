@@ -150,16 +150,34 @@ await withVSCode(
         );
       }
     };
-    const typeInto = async (text, what, ready) => {
+    // `next` is the following dialog's state: the simple file dialog can still be loading its first folder when the
+    // path is typed and then put that folder back (seen: Enter accepted the folder, the dialog stayed open), so the
+    // value is checked before Enter and, while the same dialog still shows, typed again (at most three times).
+    const typeInto = async (text, what, ready, next) => {
       await waitForDialog(what, ready);
-      await quickInput.fill(text);
-      await page.waitForTimeout(300); // the simple file dialog validates the path as it is typed
-      await page.keyboard.press('Enter');
+      for (let attempt = 1; ; attempt++) {
+        await quickInput.fill(text);
+        await page.waitForTimeout(300); // the simple file dialog validates the path as it is typed
+        const typed = await quickInput.inputValue();
+        if (typed === text) {
+          await page.keyboard.press('Enter');
+          if (!next) break;
+          const moved = await page
+            .waitForFunction(`(${next})((${dialogState})())`, undefined, { timeout: 10000 })
+            .then(() => true, () => false);
+          if (moved) break;
+        }
+        const state = await page.evaluate(dialogState);
+        if (attempt === 3 || !(await page.evaluate(`(${ready})((${dialogState})())`)))
+          throw new Error(`the ${what} dialog did not take ${JSON.stringify(text)} (attempt ${attempt}: ${JSON.stringify(state)})`);
+        log(`${what}: the dialog shows ${JSON.stringify(state.value)} after typing; typing again`);
+      }
       log(`${what}: ${text}`);
     };
+    const nDialog = (d) => d.visible && d.text.includes('How many queries') && d.value === '50';
     // The open dialog starts at the workspace folder (a path; the palette's value starts with ">").
-    await typeInto(logPath, 'log file', (d) => d.visible && d.value.startsWith('/'));
-    await typeInto('2', 'N', (d) => d.visible && d.text.includes('How many queries') && d.value === '50');
+    await typeInto(logPath, 'log file', (d) => d.visible && d.value.startsWith('/') && !d.text.includes('How many queries'), nDialog);
+    await typeInto('2', 'N', nDialog);
     await typeInto('pps', 'scheme', (d) => d.visible && d.placeholder === 'Sampling scheme' && d.text.includes('pps'));
     // The save dialog shows its default path (else the target would be typed into the closing scheme pick, and the
     // default sampled.json accepted).
