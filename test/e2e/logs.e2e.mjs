@@ -162,9 +162,10 @@ await withVSCode(
         if (typed === text) {
           await page.keyboard.press('Enter');
           if (!next) break;
-          const moved = await page
-            .waitForFunction(`(${next})((${dialogState})())`, undefined, { timeout: 10000 })
-            .then(() => true, () => false);
+          const moved = await page.waitForFunction(`(${next})((${dialogState})())`, undefined, { timeout: 10000 }).then(
+            () => true,
+            () => false,
+          );
           if (moved) break;
         }
         const state = await page.evaluate(dialogState);
