@@ -80,12 +80,12 @@ if (!args.has('--skip-big')) {
 for (const size of [10_000, 50_000, 200_000]) {
   // The generated docs are dropped at once (only the Document copies stay reachable), so the heap measured is the index's.
   const full = docsOf(size).map((d) => ({ ...d, fields: {}, meta: {}, source: { path: 'x' }, hash: '' }));
-  const estimate = estimateLexicalMemory(full, ['title', 'body']);
+  const estimate = estimateLexicalMemory(full, ['title', 'body'], analyzer);
   const h0 = settle();
   const index = LexicalIndex.build(full, ['title', 'body'], analyzer);
   const h1 = settle();
   console.log(
-    `index ${size.toLocaleString('en')} docs (${(estimate.chars / 1e6).toFixed(1)} M chars): estimate ${(estimate.bytes / MB).toFixed(0)} MiB, measured ${((h1 - h0) / MB).toFixed(0)} MiB ` +
+    `index ${size.toLocaleString('en')} docs (${(estimate.chars / 1e6).toFixed(1)} M chars, ~${(estimate.postings / 1e6).toFixed(2)} M postings, ~${estimate.terms} terms): estimate ${(estimate.bytes / MB).toFixed(0)} MiB, measured ${((h1 - h0) / MB).toFixed(0)} MiB ` +
       `(estimate/measured ${(estimate.bytes / (h1 - h0)).toFixed(2)}), ${index.documentCount} indexed`,
   );
 }
@@ -117,7 +117,7 @@ if (!args.has('--skip-cli')) {
         `cli 50k, --max-old-space-size=${heap}: exit ${r.status} in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${outcome}`,
       );
     }
-    console.log(`(the check refuses when heap in use + estimate > ${HEADROOM} x the heap limit)`);
+    console.log(`(the check refuses when heap in use + estimate > ${HEADROOM} x the old space)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

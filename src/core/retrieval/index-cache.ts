@@ -9,7 +9,7 @@ import { InputError } from '../util/diagnostics';
 import { fingerprint } from '../util/fingerprint';
 import type { Analyzer } from './analyzer';
 import { LexicalIndex } from './lexical';
-import { cachedPostingsMemory, checkLexicalFits, checkPostingsFit, estimateLexicalMemory, estimatePostingsMemory } from './memory-estimate';
+import { cachedPostingsMemory, checkPostingsFit, estimatePostingsMemory, miniSearchVerdict } from './memory-estimate';
 import { OlderLexicalCacheFormat, loadsInOneGo, readLexicalCacheFile, writeLexicalCacheFile } from './lexical-cache-file';
 import { type PostingsCacheShape, readPostingsCacheFile, writePostingsCacheFile } from './postings/postings-cache-file';
 import { type DocHashes, MAX_INCREMENTAL_SHARE, corpusDelta, describeDelta, docHashes } from './corpus-delta';
@@ -104,9 +104,10 @@ interface LexicalCacheMeta {
  * load is several times faster than a build. Because that is not guaranteed everywhere, build and load costs are recorded beside the
  * cache (`<key>.timing.json`) and the choice follows them (see timingAfterLoad). When the corpus changed since the
  * cache was written (a few documents edited while the workspace was closed), the cached index is updated with just
- * those documents instead of being rebuilt. An index that would not fit in the heap is refused first (an InputError
- * naming `corpusName`: memory-estimate.ts). `now` is the clock the costs are measured with (tests script it);
- * `work` cancels the build or a large load and receives its progress (see util/cooperative).
+ * those documents instead of being rebuilt. An index that would not fit in the heap gives way to the postings-only
+ * one, and when that would not fit either is refused first (an InputError naming `corpusName`: memory-estimate.ts).
+ * `now` is the clock the costs are measured with (tests script it); `work` cancels the build or a large load and
+ * receives its progress (see util/cooperative).
  */
 export async function buildOrLoadLexical(
   docs: readonly Document[],
@@ -121,14 +122,20 @@ export async function buildOrLoadLexical(
     postingsOnlyFrom = POSTINGS_ONLY_FROM,
   }: { now?: () => number; work?: Work; corpusName?: string; postingsOnlyFrom?: number } = {},
 ): Promise<LexicalLoad> {
+  const postingsOnly = (why: string) =>
+    buildOrLoadPostingsOnly(docs, corpusFingerprint, fields, analyzer, cacheDir, { now, work, why, corpusName });
   if (docs.length >= postingsOnlyFrom)
-    return buildOrLoadPostingsOnly(docs, corpusFingerprint, fields, analyzer, cacheDir, { now, work, postingsOnlyFrom, corpusName });
-  // refused up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built one)
-  checkLexicalFits(estimateLexicalMemory(docs, fields), corpusName);
+    return postingsOnly(`${docs.length.toLocaleString('en')} documents (${postingsOnlyFrom.toLocaleString('en')} or more)`);
+  // Checked up front, rather than an out-of-memory crash minutes later (a cached index takes as much heap as a built
+  // one). A full index that would not fit gives way to the postings-only one: the same results in a fraction of the
+  // heap, without explanations and the rest; refused (exit 2) only when that does not fit either.
+  const verdict = miniSearchVerdict(docs, fields, analyzer);
+  if (!verdict.fits) return postingsOnly(verdict.why);
+  const overHeap = verdict.warning;
   const t0 = now();
   if (!cacheDir) {
     const index = await buildLexical(docs, fields, analyzer, work);
-    return { index, source: 'built', ms: now() - t0, notes: [], warnings: [] };
+    return { index, source: 'built', ms: now() - t0, notes: [], warnings: overHeap ? [overHeap] : [] };
   }
   const base = join(cacheDir, 'lexical', lexicalCacheKey(fields, analyzer));
   const paths = { data: `${base}.json`, meta: `${base}.meta.json`, timing: `${base}.timing.json` };
@@ -139,7 +146,7 @@ export async function buildOrLoadLexical(
     ) ?? NO_TIMING;
   const meta = readJson<LexicalCacheMeta>(paths.meta, (m) => typeof m.corpus === 'string' && typeof m.docs === 'object' && m.docs !== null);
   const notes: string[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = overHeap ? [overHeap] : [];
   const told = { notes, warnings };
   if (meta && shouldLoadLexicalCache(timing) && existsSync(paths.data)) {
     const delta = meta.corpus === corpusFingerprint ? undefined : corpusDelta(meta.docs, docs);
@@ -185,9 +192,10 @@ export async function buildOrLoadLexical(
 }
 
 /**
- * The postings-only index (from `postingsOnlyFrom` documents): loaded from `cacheDir/lexical/<key>.postings.bin` when
- * that file holds this corpus and passes its checks, else built (after checkPostingsFit: an InputError naming
- * `corpusName` when it would not fit) and written there (a failed write is a warning).
+ * The postings-only index (from `postingsOnlyFrom` documents, or when the full one would not fit: `why`): loaded from
+ * `cacheDir/lexical/<key>.postings.bin` when that file holds this corpus and passes its checks, else built (after
+ * checkPostingsFit: an InputError naming `corpusName` when it would not fit) and written there (a failed write is a
+ * warning).
  */
 async function buildOrLoadPostingsOnly(
   docs: readonly Document[],
@@ -195,11 +203,11 @@ async function buildOrLoadPostingsOnly(
   fields: string[],
   analyzer: Analyzer,
   cacheDir: string | undefined,
-  { now, work, postingsOnlyFrom, corpusName }: { now: () => number; work: Work; postingsOnlyFrom: number; corpusName: string },
+  { now, work, why, corpusName }: { now: () => number; work: Work; why: string; corpusName: string },
 ): Promise<LexicalLoad> {
   const t0 = now();
   const limits =
-    `lexical: ${docs.length.toLocaleString('en')} documents (${postingsOnlyFrom.toLocaleString('en')} or more): the index holds the postings only, ` +
+    `lexical: ${why}: the index holds the postings only, ` +
     'without MiniSearch; explanations, suggestions, incremental updates and boost sweeps are not available';
   const notes = [limits];
   const warnings = [limits];
@@ -218,7 +226,8 @@ async function buildOrLoadPostingsOnly(
     }
   }
   // refused before the build rather than by an out-of-memory crash in it (the heap part and the typed arrays)
-  checkPostingsFit(estimatePostingsMemory(docs, fields, analyzer), corpusName);
+  const overHeap = checkPostingsFit(estimatePostingsMemory(docs, fields, analyzer), corpusName);
+  if (overHeap) warnings.push(overHeap);
   const slicer = work.phase('lexical-index', docs.length);
   const index = await LexicalIndex.buildPostingsOnlySliced(docs, fields, analyzer, slicer);
   slicer.end();

@@ -1,7 +1,8 @@
 // The postings-only index (large corpora) under a real small heap (a child process with --max-old-space-size). Its
 // vocabulary is front-coded typed arrays (postings/vocabulary.ts), off the heap once built: a corpus of 30,000
-// documents and ~450k terms now builds and loads from its cache with a 64 MiB old space (with MiniSearch's radix tree
-// both were refused there, and the cache needed ~160-200 MiB). While it is built the terms are a Map on the heap: a
+// documents and ~450k terms now builds and loads from its cache with a 128 MiB old space (with MiniSearch's radix tree
+// both were refused there, and the cache needed ~160-200 MiB; it runs in 64, but the check, counting only the old
+// space and ~25% more terms than there are, asks for ~100). While it is built the terms are a Map on the heap: a
 // corpus of ~1.5 million terms is refused with exit 2 and the estimate, never V8's out-of-memory crash, and the heap
 // the message advises then works. (A warm start's heap is now the ids alone: too few here to refuse one; its check is
 // memory-estimate.test.ts's.)
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/workspace';
 
 const CHILD = join(__dirname, 'fixtures/postings-under-heap.ts');
-const SMALL_HEAP_MB = 64;
+const SMALL_HEAP_MB = 128;
 
 /** The larger corpus: 100,000 documents of 20 words from 3 million made-up ones. */
 const LARGE = ['100000', '3000000'];
@@ -30,7 +31,7 @@ function refused(r: ReturnType<typeof start>): number {
   assert.equal(r.code, 2, `exit 2, not a crash: ${r.stderr.slice(0, 2000)}`);
   assert.doesNotMatch(r.stderr, /FATAL ERROR|JavaScript heap out of memory/);
   const m =
-    /the many-terms corpus \(100,000 documents, about ([\d,]+) terms\) needs about \d+ MiB of heap; \d+ MiB is in use and the heap limit is \d+ MiB/.exec(
+    /the many-terms corpus \(100,000 documents, about [\d.]+ million postings and ([\d,]+) terms estimated\) needs about \d+ MiB of heap; \d+ MiB is in use and the heap limit is \d+ MiB/.exec(
       r.stderr,
     );
   assert.ok(m, r.stderr);
@@ -39,7 +40,7 @@ function refused(r: ReturnType<typeof start>): number {
   return Number(advice[1]);
 }
 
-test('a postings-only index of 450k terms builds and loads from its cache in a 64 MiB old space (the vocabulary is off the heap)', () => {
+test('a postings-only index of 450k terms builds and loads from its cache in a 128 MiB old space (the vocabulary is off the heap)', () => {
   const cacheDir = tempDir();
   const built = start(cacheDir, SMALL_HEAP_MB);
   assert.equal(built.code, 0, built.stderr);
