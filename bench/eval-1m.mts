@@ -1,4 +1,4 @@
-// npm run bench:eval-1m -- [--docs N] [--files F] [--queries Q] [--open-vocabulary W] [--keep]
+// npm run bench:eval-1m -- [--docs N] [--files F] [--queries Q] [--open-vocabulary W] [--worker] [--keep]
 // Issue 32 end to end: the BUILT CLI (`node dist/cli.js eval`, default heap) on a generated corpus of issue 32's shape
 // (bench/lib/corpus.mjs, lexical only: 4-10 title words, 60-220 body words over the shared collections' vocabulary;
 // RANKLAB_SHARED, default ../shared), run twice: cold (builds the lexical index and caches it) then warm (the same state
@@ -11,6 +11,8 @@
 // --open-vocabulary W: the generated corpus's vocabulary is closed (~34k terms), a real one of this size holds
 // millions (names, codes, typos); each document then also gets OPEN_WORDS words drawn uniformly from W made-up ones
 // (W = 3,000,000 at 1M documents: ~1.9 million more terms), so the vocabulary's memory is measured too.
+// --worker: the same two runs as the editor's Run Evaluation makes them, in the Ranklab worker thread
+// (bench/lib/eval-in-worker.mts; the run is saved in the state folder, and its query time is not reported).
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -97,13 +99,14 @@ interface Measured {
   stderr: string;
 }
 
-/** The built CLI under /usr/bin/time -v (default heap: no NODE_OPTIONS passed on). */
-function cli(args: string[]): Measured {
-  const env = { ...process.env };
+/** The built CLI, or with --worker the worker thread's runner, under /usr/bin/time -v (default heap: no NODE_OPTIONS passed on). */
+function timed(args: string[], extraEnv: Record<string, string> = {}): Measured {
+  const env = { ...process.env, ...extraEnv };
   delete env.NODE_OPTIONS;
-  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, join(ROOT, 'dist', 'cli.js'), ...args], {
+  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...args], {
     encoding: 'utf8',
     env,
+    cwd: ROOT,
     maxBuffer: 256 * MB,
   });
   const field = (name: string) => r.stderr.match(new RegExp(`${name}: ([0-9.:]+)`))?.[1] ?? '';
@@ -173,9 +176,12 @@ async function main(): Promise<void> {
     for (let f = 0; f < files; f++) bytes += statSync(join(dir, 'data', `corpus-${f}.jsonl`)).size;
     console.log(`generated in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${(bytes / MB).toFixed(0)} MiB of JSON Lines (${dir})`);
 
+    const worker = argv.includes('--worker');
     const args = ['eval', '--workspace', dir, '--state-dir', state, '--no-save', '--format', 'json', '--verbose'];
     for (const run of ['cold', 'warm']) {
-      const m = cli(args);
+      const m = worker
+        ? timed(['--import', 'tsx', join(ROOT, 'bench/lib/eval-in-worker.mts'), dir], { RANKLAB_STATE_DIR: state })
+        : timed([join(ROOT, 'dist', 'cli.js'), ...args]);
       if (m.status !== 0) {
         console.log(`${run}: exit ${m.status}\n${m.stderr.slice(-3000)}`);
         break;
@@ -185,13 +191,28 @@ async function main(): Promise<void> {
         .filter((l) => /lexical|corpus|snapshot|cache|warning/i.test(l) && !/^\s+(Command|Elapsed|Maximum)/.test(l));
       console.log(
         `${run}: wall ${m.wallS.toFixed(1)} s (budget ${run === 'cold' ? BUDGET.coldS : BUDGET.warmS} s), CPU ${m.cpuS.toFixed(1)} s, ` +
-          `peak RSS ${m.rssMB.toFixed(0)} MiB (budget ${BUDGET.rssMB}), queries ${queryTime(m.stdout)} (budget ${BUDGET.queriesS} s)` +
+          `peak RSS ${m.rssMB.toFixed(0)} MiB (budget ${BUDGET.rssMB}), ` +
+          (worker ? `in the worker thread: ${workerOutcome(m.stdout)}` : `queries ${queryTime(m.stdout)} (budget ${BUDGET.queriesS} s)`) +
           (warnings.length ? `\n  ${warnings.slice(0, 12).join('\n  ')}` : ''),
       );
     }
     console.log(`${cachedVocabulary(state)}\nload after: ${loadavg()}`);
   } finally {
     if (!argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The worker's Run Evaluation: which configs were saved, and how long each took as the worker reports it. */
+function workerOutcome(stdout: string): string {
+  try {
+    const { outcomes } = JSON.parse(stdout) as { outcomes: Array<{ type: string; config: string; ms?: number; message?: string }> };
+    return outcomes
+      .map(
+        (o) => `${o.config} ${o.type}${o.ms !== undefined ? ` in ${(o.ms / 1000).toFixed(1)} s` : ''}${o.message ? `: ${o.message}` : ''}`,
+      )
+      .join('; ');
+  } catch {
+    return 'no result in the output';
   }
 }
 
